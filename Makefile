@@ -1,0 +1,141 @@
+# linerate — plain Makefile (STYLE.md). `make help` lists the targets.
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+MANDIR  ?= $(DATADIR)/man
+CC      ?= cc
+CFLAGS  ?= -O2 -g	# users and asan/tsan override this; the project's own flags stay in LR_CFLAGS
+LDFLAGS ?=
+B       ?= build
+WERROR  ?= 1
+FUZZ_SECONDS ?= 30
+
+PKGS      = libnl-3.0 libnl-route-3.0 libnl-genl-3.0 jansson
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) ncursesw 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CURSES_LIBS := $(shell pkg-config --libs ncursesw 2>/dev/null)
+CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
+
+WARN = -Wall -Wextra -Wvla -Wshadow -Wpointer-arith -Wstrict-prototypes -Wmissing-prototypes \
+       -Wformat=2 -Wundef -Wwrite-strings -Wno-unused-parameter
+ifeq ($(WERROR),1)
+WARN += -Werror
+endif
+LR_CFLAGS = -std=c11 -D_GNU_SOURCE -Iinclude $(PKG_CFLAGS) $(WARN) -pthread \
+	    -DLR_THEMEDIR='"$(DATADIR)/linerate/themes"' -DLR_VERSION='"$(VERSION)"'
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
+
+# The binary's glue and the only curses file stay out of the library: test binaries link
+# liblinerate.a without -lncursesw, so curses leaking into data code breaks their link.
+APP_SRCS = src/main.c src/run_tui.c src/present/tui_curses.c
+ALL_SRCS = $(wildcard src/*.c src/*/*.c)
+LIB_SRCS = $(filter-out $(APP_SRCS),$(ALL_SRCS))
+LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o)
+APP_OBJS = $(patsubst src/%.c,$(B)/%.o,$(filter $(APP_SRCS),$(ALL_SRCS)))
+LIB      = $(B)/liblinerate.a
+
+TEST_SRCS  = $(wildcard tests/unit/test_*.c)
+FAKE_SRCS  = $(wildcard tests/unit/fakes/*.c)
+FAKE_OBJS  = $(FAKE_SRCS:tests/unit/%.c=$(B)/tests/%.o)
+TEST_BINS  = $(TEST_SRCS:tests/unit/%.c=$(B)/tests/%)
+FUZZ_SRCS  = $(wildcard tests/fuzz/fuzz_*.c)
+
+.PHONY: all test test-unit test-all asan tsan fuzz bench lint check-layers install uninstall \
+	clean help valgrind clang
+all: linerate
+
+linerate: $(B)/linerate
+	@cp $< $@
+
+$(B)/linerate: $(APP_OBJS) $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -pthread -o $@ $(APP_OBJS) $(LIB) $(PKG_LIBS) $(CURSES_LIBS) -lm
+
+$(LIB): $(LIB_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(CC) $(LR_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/tests/%.o: tests/unit/%.c
+	@mkdir -p $(@D)
+	$(CC) $(LR_CFLAGS) -Itests/unit $(CFLAGS) -MMD -MP -c -o $@ $<
+
+# Test binaries: liblinerate.a + libnl + jansson + cmocka, by design no -lncursesw.
+$(B)/tests/test_%: $(B)/tests/test_%.o $(FAKE_OBJS) $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -pthread -o $@ $< $(FAKE_OBJS) $(LIB) $(PKG_LIBS) $(CMOCKA_LIBS) -lm
+
+test-unit: $(TEST_BINS) linerate
+	@LR_BUILD=$(B) tests/run.sh --unit $(TEST_BINS)
+
+# Unit tests, then the integration, tui and interop scripts (root-only ones skip when not root).
+test: $(TEST_BINS) linerate
+	@LR_BUILD=$(B) tests/run.sh $(TEST_BINS)
+
+# Everything CI runs: gcc and clang with -Werror, the suite, sanitizers, valgrind, fuzz, lint.
+test-all:
+	@scripts/test-all.sh
+
+asan:
+	$(MAKE) B=build-asan CFLAGS='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' \
+		LDFLAGS='-fsanitize=address,undefined' $(if $(T),$(T),test)
+
+tsan:
+	$(MAKE) B=build-tsan CC=clang CFLAGS='-O1 -g -fsanitize=thread' LDFLAGS='-fsanitize=thread' \
+		$(if $(T),$(T),test-unit)
+
+clang:
+	$(MAKE) B=build-clang CC=clang all $(TEST_BINS:$(B)/%=build-clang/%)
+
+fuzz:
+	@scripts/fuzz.sh $(FUZZ_SECONDS)
+
+bench: linerate
+	@bench/run.sh
+
+valgrind: linerate
+	@scripts/valgrind.sh
+
+lint:
+	clang-format --dry-run -Werror $(ALL_SRCS) $(wildcard include/linerate/*.h)
+	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr \
+		--suppress=missingIncludeSystem -Iinclude src
+
+check-layers:
+	@! grep -rlE '#include *[<"](n?curses|ncursesw/)' src include | grep -v 'src/present/tui_curses.c' \
+		|| { echo 'curses outside src/present/tui_curses.c'; exit 1; }
+	@! grep -rlE '#include *"(linerate/)?(present|tui|view|frame|theme|app|csv)[a-z_]*\.h"' \
+		src/core src/collect src/sample src/traffic \
+		|| { echo 'lower layer includes a presentation header'; exit 1; }
+	@! grep -rlE '#include *"linerate/(procnet|nllink|ethtool|classify|cpu|snmp|irqmap|tuning|sampler|board|snapshot|rate)\.h"' \
+		src/traffic || { echo 'traffic depends on more than core'; exit 1; }
+	@echo 'layers ok'
+
+install: all
+	install -Dm755 linerate $(DESTDIR)$(BINDIR)/linerate
+	install -d $(DESTDIR)$(DATADIR)/linerate/themes
+	install -m644 themes/*.theme $(DESTDIR)$(DATADIR)/linerate/themes/
+	install -Dm644 man/linerate.1 $(DESTDIR)$(MANDIR)/man1/linerate.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/linerate $(DESTDIR)$(MANDIR)/man1/linerate.1
+	rm -rf $(DESTDIR)$(DATADIR)/linerate
+
+clean:
+	rm -rf build build-* linerate
+
+help:
+	@echo 'all          build ./linerate'
+	@echo 'test         unit tests + integration/tui/interop scripts (root-only parts skip otherwise)'
+	@echo 'test-unit    cmocka unit tests only'
+	@echo 'test-all     what CI runs: gcc+clang -Werror, test, asan, tsan, valgrind, fuzz, lint'
+	@echo 'asan / tsan  sanitizer builds in build-asan/ build-tsan/, then their tests (T=target)'
+	@echo 'fuzz         libFuzzer targets, FUZZ_SECONDS=$(FUZZ_SECONDS) each'
+	@echo 'bench        side-by-side benchmarks, results in bench/RESULTS.md'
+	@echo 'lint         clang-format --dry-run and cppcheck'
+	@echo 'check-layers the dependency rules of DESIGN.md section 2'
+	@echo 'install      PREFIX=$(PREFIX) DESTDIR= ; uninstall'
+	@echo 'V=1          (make prints commands always; kept for habit)'
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

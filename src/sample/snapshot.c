@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Snapshot lifetime and deep copy. A copy reuses the destination's arrays and grows them
+ * only when the source is bigger, so steady-state publishing and reading never allocate. [any]
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linerate/snapshot.h"
+
+void lr_snapshot_init(struct lr_snapshot *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+static void iface_free(struct lr_iface_snap *i)
+{
+	free(i->serving_cpus);
+	free(i->moved);
+	i->serving_cpus = NULL;
+	i->moved = NULL;
+	i->cap_serving = i->cap_moved = 0;
+}
+
+void lr_snapshot_free(struct lr_snapshot *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->cap_ifaces; i++)
+		iface_free(&s->ifaces[i]);
+	free(s->ifaces);
+	free(s->cpus);
+	lr_snapshot_init(s);
+}
+
+/* Grows *arr (of elem-sized items, capacity *cap) to hold n; new items zeroed. */
+static int reserve(void **arr, size_t *cap, size_t n, size_t elem)
+{
+	void *p;
+	size_t ncap;
+
+	if (n <= *cap)
+		return 0;
+	ncap = n < 8 ? 8 : n + n / 2;
+	p = realloc(*arr, ncap * elem);
+	if (!p)
+		return -ENOMEM;
+	memset((char *)p + *cap * elem, 0, (ncap - *cap) * elem);
+	*arr = p;
+	*cap = ncap;
+	return 0;
+}
+
+static int iface_copy(struct lr_iface_snap *dst, const struct lr_iface_snap *src)
+{
+	int *serving = dst->serving_cpus;
+	struct lr_drv_counter *moved = dst->moved;
+	size_t cap_serving = dst->cap_serving, cap_moved = dst->cap_moved;
+
+	if (reserve((void **)&serving, &cap_serving, src->n_serving_cpus, sizeof(*serving)) ||
+	    reserve((void **)&moved, &cap_moved, src->n_moved, sizeof(*moved))) {
+		/* keep whatever grew owned by dst so nothing leaks */
+		dst->serving_cpus = serving;
+		dst->cap_serving = cap_serving;
+		dst->moved = moved;
+		dst->cap_moved = cap_moved;
+		return -ENOMEM;
+	}
+	*dst = *src;
+	dst->serving_cpus = serving;
+	dst->cap_serving = cap_serving;
+	dst->moved = moved;
+	dst->cap_moved = cap_moved;
+	if (src->n_serving_cpus)
+		memcpy(serving, src->serving_cpus, src->n_serving_cpus * sizeof(*serving));
+	if (src->n_moved)
+		memcpy(moved, src->moved, src->n_moved * sizeof(*moved));
+	return 0;
+}
+
+int lr_snapshot_copy(struct lr_snapshot *dst, const struct lr_snapshot *src)
+{
+	struct lr_iface_snap *ifaces = dst->ifaces;
+	struct lr_cpu_snap *cpus = dst->cpus;
+	size_t cap_ifaces = dst->cap_ifaces, cap_cpus = dst->cap_cpus;
+	int err = 0;
+
+	if (dst == src)
+		return 0;
+	err = reserve((void **)&ifaces, &cap_ifaces, src->n_ifaces, sizeof(*ifaces));
+	dst->ifaces = ifaces;
+	dst->cap_ifaces = cap_ifaces;
+	if (err)
+		return err;
+	err = reserve((void **)&cpus, &cap_cpus, src->n_cpus, sizeof(*cpus));
+	dst->cpus = cpus;
+	dst->cap_cpus = cap_cpus;
+	if (err)
+		return err;
+	for (size_t i = 0; i < src->n_ifaces; i++) {
+		err = iface_copy(&ifaces[i], &src->ifaces[i]);
+		if (err)
+			return err;
+	}
+	if (src->n_cpus)
+		memcpy(cpus, src->cpus, src->n_cpus * sizeof(*cpus));
+	dst->seq = src->seq;
+	dst->mono_ns = src->mono_ns;
+	dst->real_ns = src->real_ns;
+	dst->elapsed_ns = src->elapsed_ns;
+	dst->interval_ns = src->interval_ns;
+	dst->target_interval_ns = src->target_interval_ns;
+	dst->late_ns = src->late_ns;
+	dst->source = src->source;
+	dst->n_ifaces = src->n_ifaces;
+	dst->n_cpus = src->n_cpus;
+	dst->cpu_all = src->cpu_all;
+	dst->stack = src->stack;
+	dst->tuning = src->tuning;
+	return 0;
+}
+
+const struct lr_iface_snap *lr_snapshot_iface(const struct lr_snapshot *s, const char *name)
+{
+	for (size_t i = 0; i < s->n_ifaces; i++)
+		if (!strcmp(s->ifaces[i].name, name))
+			return &s->ifaces[i];
+	return NULL;
+}
+
+float lr_series_get(const struct lr_series *s, uint32_t i)
+{
+	if (i >= s->len)
+		return NAN;
+	return s->v[(s->head + LR_HIST_LEN - 1 - i) % LR_HIST_LEN];
+}

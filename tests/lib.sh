@@ -1,0 +1,54 @@
+# Shared helpers for the shell tests (sourced). Each check prints one line the runner counts:
+# PASS name | FAIL name: why | SKIP name: why.
+# Namespaces and links a test creates are registered with lr_cleanup_add and removed on any
+# exit (trap), processes by PID only.
+LR_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+LR_BIN=${LR_BIN:-$LR_TOP/linerate}
+_lr_cleanups=()
+
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: ${2:-}"; LR_FAILED=1; }
+skip() { echo "SKIP $1: ${2:-}"; }
+check() {	# check NAME CMD...: PASS when CMD succeeds
+	local name=$1; shift
+	if "$@"; then pass "$name"; else fail "$name" "$*"; fi
+}
+
+lr_cleanup_add() { _lr_cleanups+=("$*"); }
+_lr_cleanup_run() {
+	local i
+	for ((i = ${#_lr_cleanups[@]} - 1; i >= 0; i--)); do eval "${_lr_cleanups[i]}" >/dev/null 2>&1; done
+	_lr_cleanups=()
+}
+trap _lr_cleanup_run EXIT
+trap 'exit 130' INT TERM
+
+need_root() {	# need_root NAME: prints SKIP and exits 0 when not root
+	if [ "$(id -u)" -ne 0 ]; then
+		skip "$1" "needs root (network namespaces); CI runs it as root"
+		exit 0
+	fi
+}
+
+# lr_netns_pair NS_A NS_B IF_A IF_B ADDR_A ADDR_B MTU: two namespaces joined by a veth pair,
+# addresses in 10.x inside the namespaces only (never routed anywhere else).
+lr_netns_pair() {
+	local a=$1 b=$2 ia=$3 ib=$4 addra=$5 addrb=$6 mtu=${7:-1500}
+	ip netns add "$a" && lr_cleanup_add "ip netns del $a"
+	ip netns add "$b" && lr_cleanup_add "ip netns del $b"
+	ip link add "$ia" netns "$a" mtu "$mtu" type veth peer name "$ib" netns "$b" mtu "$mtu"
+	ip -n "$a" addr add "$addra/24" dev "$ia"
+	ip -n "$b" addr add "$addrb/24" dev "$ib"
+	ip -n "$a" link set lo up; ip -n "$b" link set lo up
+	ip -n "$a" link set "$ia" up; ip -n "$b" link set "$ib" up
+}
+
+# Runs a command in the background and registers its PID for kill on exit. Sets LR_PID.
+lr_bg() {
+	"$@" &
+	LR_PID=$!
+	lr_cleanup_add "kill $LR_PID 2>/dev/null; wait $LR_PID 2>/dev/null"
+}
+
+# Unique short names so parallel or leftover runs never collide.
+lr_uniq() { echo "lr$$$RANDOM" | cut -c1-10; }

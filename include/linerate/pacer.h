@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Deadline pacer for one sender: each reservation of `bytes` advances a due time by
+ * bytes * 8 / rate (exact over the long run: the division remainder is carried). A stall is
+ * forgiven instead of paid back in a burst: the debt never exceeds max_burst_ns. Pure maths
+ * on caller-supplied times (simulated clocks in tests); the waiting helper is separate.
+ * A pacer belongs to one thread. [any] */
+#ifndef LINERATE_PACER_H
+#define LINERATE_PACER_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define LR_PACER_MAX_BURST_NS 5000000ULL	/* default debt cap: 5 ms at the target rate */
+#define LR_PACER_QUANTUM_NS   200000ULL		/* a batch aims to last about this long */
+#define LR_PACER_SPIN_NS      50000ULL		/* waits shorter than this spin (yield) */
+
+struct lr_pacer {
+	uint64_t rate_bps;	/* 0 = unlimited */
+	uint64_t due_ns;	/* when the next reserved bytes may leave */
+	uint64_t rem;		/* carried remainder of bits * 1e9 / rate_bps */
+	uint64_t max_burst_ns;	/* the most a sender may be behind (and so send back to back) */
+};
+
+/* Starts with no debt and no credit: the first reservation may leave at now_ns. */
+void lr_pacer_init(struct lr_pacer *p, uint64_t rate_bps, uint64_t now_ns);
+/* Returns when these bytes may leave (<= now_ns: at once). Charges them to the schedule.
+ * rate 0: returns now_ns and charges nothing. */
+uint64_t lr_pacer_reserve(struct lr_pacer *p, uint64_t now_ns, size_t bytes);
+/* Live change: the part of the schedule still ahead of now_ns is rescaled to the new rate,
+ * the debt is capped as for a stall, so a change never releases a burst. */
+void lr_pacer_set_rate(struct lr_pacer *p, uint64_t rate_bps, uint64_t now_ns);
+/* Debt cap; 0 keeps the default. */
+void lr_pacer_set_max_burst(struct lr_pacer *p, uint64_t max_burst_ns);
+/* How many items of item_bytes one reservation should cover so a batch lasts about
+ * LR_PACER_QUANTUM_NS at the current rate: 1 at low rates, max_items when unlimited. */
+size_t lr_pacer_batch(const struct lr_pacer *p, size_t item_bytes, size_t max_items);
+/* Waits until at_ns (CLOCK_MONOTONIC): clock_nanosleep TIMER_ABSTIME above LR_PACER_SPIN_NS,
+ * sched_yield spin below; never sleeps more than slice_ns at a time and returns early
+ * (false) when *stop becomes true or *gen differs from gen_seen. true = at_ns reached. */
+bool lr_pacer_wait(uint64_t at_ns, uint64_t slice_ns, const atomic_bool *stop,
+		   const _Atomic uint32_t *gen, uint32_t gen_seen);
+
+#endif

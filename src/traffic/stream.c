@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * One traffic stream: lifecycle (open/start/stop/join/close), the thread body and the TCP
+ * data path (large paced writes, optional MSG_ZEROCOPY, TCP_INFO sampled a few times a second;
+ * reads until EOF). The UDP path lives in stream_udp.c. Each stream thread owns its fd and
+ * buffers; other threads see only the atomics in struct lr_stream_stats and the stop flag.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/errqueue.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "linerate/clock.h"
+#include "linerate/log.h"
+#include "stream_priv.h"
+
+#ifndef SO_ZEROCOPY
+#define SO_ZEROCOPY 60
+#endif
+#ifndef MSG_ZEROCOPY
+#define MSG_ZEROCOPY 0x4000000
+#endif
+#ifndef SO_EE_ORIGIN_ZEROCOPY
+#define SO_EE_ORIGIN_ZEROCOPY 5
+#endif
+
+#define relaxed memory_order_relaxed
+
+bool lr_stream_stopping(const struct lr_stream *s)
+{
+	return atomic_load_explicit(&s->stop, relaxed);
+}
+
+void lr_stream_fail(struct lr_stream *s, int err)
+{
+	atomic_store(&s->err, err);
+	lr_log(LR_LOG_WARN, "stream %d: %s", s->p.id, strerror(-err));
+}
+
+/* Applies a rate change made by lr_stream_set_rate to the thread's own pacer. */
+void lr_stream_pace_refresh(struct lr_stream *s, uint64_t now_ns)
+{
+	uint32_t gen = atomic_load_explicit(&s->rate_gen, memory_order_acquire);
+
+	if (gen == s->rate_gen_seen)
+		return;
+	s->rate_gen_seen = gen;
+	lr_pacer_set_rate(&s->pacer, atomic_load_explicit(&s->rate_bps, relaxed), now_ns);
+}
+
+static void fill_pattern(uint8_t *buf, size_t len)
+{
+	uint32_t x = 0x9e3779b9u;	/* deterministic filler: runs compare byte for byte */
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		buf[i] = (uint8_t)x;
+	}
+}
+
+static int set_timeouts(int fd)
+{
+	struct timeval tv = { .tv_sec = 0, .tv_usec = LR_STREAM_TIMEO_US };
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0)
+		return -errno;
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) < 0)
+		return -errno;
+	return 0;
+}
+
+static int tcp_setup(struct lr_stream *s)
+{
+	s->buf_len = s->p.len;
+	s->buf = malloc(s->buf_len);
+	if (!s->buf)
+		return -ENOMEM;
+	fill_pattern(s->buf, s->buf_len);
+	atomic_store(&s->path, "tcp");
+	if (s->p.sender && s->p.zerocopy) {
+		int one = 1;
+
+		if (setsockopt(s->p.fd, SOL_SOCKET, SO_ZEROCOPY, &one, sizeof(one)) == 0) {
+			s->zc = true;
+			atomic_store(&s->path, "tcp zerocopy");
+		} else {
+			lr_log(LR_LOG_INFO, "stream %d: no MSG_ZEROCOPY (%s), plain writes", s->p.id,
+			       strerror(errno));
+		}
+	}
+	return 0;
+}
+
+int lr_stream_open(struct lr_stream **out, const struct lr_stream_params *p)
+{
+	struct lr_stream *s;
+	int err;
+
+	if (p->fd < 0)
+		return -EBADF;
+	if (!p->len || (p->udp && (p->len < LR_UDP_MIN_LEN || p->len > LR_UDP_MAX_LEN)) ||
+	    p->len > (64u << 20)) {
+		err = -EINVAL;
+		goto err_fd;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		err = -ENOMEM;
+		goto err_fd;
+	}
+	s->p = *p;
+	atomic_init(&s->stop, false);
+	atomic_init(&s->rate_bps, p->rate_bps);
+	atomic_init(&s->rate_gen, 0);
+	atomic_init(&s->err, 0);
+	err = set_timeouts(p->fd);
+	if (err < 0)
+		goto err_free;
+	err = p->udp ? lr_stream_udp_setup(s) : tcp_setup(s);
+	if (err < 0)
+		goto err_free;
+	*out = s;
+	return 0;
+err_free:
+	free(s->msgs);
+	free(s->iov);
+	free(s->ctrl);
+	free(s->buf);
+	free(s);
+err_fd:
+	close(p->fd);
+	return err;
+}
+
+static void tcp_sample_info(struct lr_stream *s)
+{
+	struct tcp_info ti;
+	socklen_t sl = sizeof(ti);
+
+	memset(&ti, 0, sizeof(ti));
+	if (getsockopt(s->p.fd, IPPROTO_TCP, TCP_INFO, &ti, &sl) < 0)
+		return;
+	atomic_store_explicit(&s->st.retransmits, ti.tcpi_total_retrans, relaxed);
+	atomic_store_explicit(&s->st.cwnd_bytes, (uint64_t)ti.tcpi_snd_cwnd * ti.tcpi_snd_mss,
+			      relaxed);
+	atomic_store_explicit(&s->st.rtt_us, ti.tcpi_rtt, relaxed);
+}
+
+/* Drains MSG_ZEROCOPY completions; the buffer is never rewritten, so they only need reaping
+ * (an unreaped error queue ends in ENOBUFS). */
+static void zc_reap(struct lr_stream *s)
+{
+	char control[128];
+
+	for (;;) {
+		struct msghdr msg = { .msg_control = control, .msg_controllen = sizeof(control) };
+		struct cmsghdr *cm;
+
+		if (recvmsg(s->p.fd, &msg, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+			return;
+		for (cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
+			struct sock_extended_err ee;
+
+			if (cm->cmsg_len < CMSG_LEN(sizeof(ee)))
+				continue;
+			memcpy(&ee, CMSG_DATA(cm), sizeof(ee));
+			if (ee.ee_origin != SO_EE_ORIGIN_ZEROCOPY)
+				continue;
+			uint32_t n = ee.ee_data - ee.ee_info + 1;
+
+			s->zc_pending = n > s->zc_pending ? 0 : s->zc_pending - n;
+		}
+	}
+}
+
+static void tcp_send_loop(struct lr_stream *s)
+{
+	uint64_t now = lr_clock_mono_ns(), next_info = now;
+	int flags = MSG_NOSIGNAL | (s->zc ? MSG_ZEROCOPY : 0);
+	size_t off = 0;
+
+	while (!lr_stream_stopping(s)) {
+		ssize_t n;
+
+		lr_stream_pace_refresh(s, now);
+		if (off == 0 && s->pacer.rate_bps) {
+			uint64_t at = lr_pacer_reserve(&s->pacer, now, s->buf_len);
+
+			if (at > now && !lr_pacer_wait(at, LR_STREAM_SLICE_NS, &s->stop,
+						       &s->rate_gen, s->rate_gen_seen) &&
+			    lr_stream_stopping(s))
+				break;
+		}
+		n = send(s->p.fd, s->buf + off, s->buf_len - off, flags);
+		now = lr_clock_mono_ns();
+		if (n > 0) {
+			atomic_fetch_add_explicit(&s->st.bytes, (uint64_t)n, relaxed);
+			atomic_fetch_add_explicit(&s->st.packets, 1, relaxed);
+			off = (off + (size_t)n) % s->buf_len;
+			if (s->zc && ++s->zc_pending >= 64)
+				zc_reap(s);
+		} else if (n < 0 && errno == ENOBUFS && s->zc) {
+			zc_reap(s);
+		} else if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+			/* SO_SNDTIMEO expired: re-check stop */
+		} else if (n < 0) {
+			lr_stream_fail(s, -errno);
+			break;
+		}
+		if (now >= next_info) {
+			tcp_sample_info(s);
+			next_info = now + LR_TCP_INFO_EVERY_NS;
+		}
+	}
+	tcp_sample_info(s);
+	if (s->zc)
+		zc_reap(s);
+}
+
+static void tcp_recv_loop(struct lr_stream *s)
+{
+	while (!lr_stream_stopping(s)) {
+		ssize_t n = recv(s->p.fd, s->buf, s->buf_len, 0);
+
+		if (n > 0) {
+			atomic_fetch_add_explicit(&s->st.bytes, (uint64_t)n, relaxed);
+			atomic_fetch_add_explicit(&s->st.packets, 1, relaxed);
+		} else if (n == 0) {
+			break;	/* peer closed: the stream ends by itself */
+		} else if (errno != EAGAIN && errno != EINTR) {
+			lr_stream_fail(s, -errno);
+			break;
+		}
+	}
+}
+
+static void *stream_main(void *arg)
+{
+	struct lr_stream *s = arg;
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	if (s->p.cpu >= 0) {
+		cpu_set_t cpus;
+		int rc;
+
+		CPU_ZERO(&cpus);
+		CPU_SET(s->p.cpu, &cpus);
+		rc = pthread_setaffinity_np(pthread_self(), sizeof(cpus), &cpus);
+		if (rc)
+			lr_log(LR_LOG_WARN, "stream %d: cannot pin to cpu %d: %s", s->p.id,
+			       s->p.cpu, strerror(rc));
+	}
+	lr_pacer_init(&s->pacer, atomic_load(&s->rate_bps), lr_clock_mono_ns());
+	s->rate_gen_seen = atomic_load(&s->rate_gen);
+	if (s->p.udp && s->p.sender)
+		lr_stream_udp_send_loop(s);
+	else if (s->p.udp)
+		lr_stream_udp_recv_loop(s);
+	else if (s->p.sender)
+		tcp_send_loop(s);
+	else
+		tcp_recv_loop(s);
+	atomic_store_explicit(&s->st.end_ns, lr_clock_mono_ns(), memory_order_release);
+	return NULL;
+}
+
+int lr_stream_start(struct lr_stream *s)
+{
+	sigset_t set, old;
+	int rc;
+
+	if (s->started)
+		return -EALREADY;
+	if (s->p.cpu >= CPU_SETSIZE)
+		return -EINVAL;
+	/* The thread is born with the signals blocked: no window where it could take one. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, &old);
+	atomic_store(&s->st.start_ns, lr_clock_mono_ns());
+	rc = pthread_create(&s->thread, NULL, stream_main, s);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc) {
+		atomic_store(&s->st.start_ns, 0);
+		return -rc;
+	}
+	s->started = true;
+	return 0;
+}
+
+void lr_stream_set_rate(struct lr_stream *s, uint64_t rate_bps)
+{
+	atomic_store_explicit(&s->rate_bps, rate_bps, relaxed);
+	atomic_fetch_add_explicit(&s->rate_gen, 1, memory_order_release);
+}
+
+void lr_stream_stop(struct lr_stream *s)
+{
+	atomic_store(&s->stop, true);
+}
+
+void lr_stream_join(struct lr_stream *s)
+{
+	if (!s->started || s->joined)
+		return;
+	pthread_join(s->thread, NULL);
+	s->joined = true;
+}
+
+void lr_stream_close(struct lr_stream *s)
+{
+	if (!s)
+		return;
+	if (s->started && !s->joined) {
+		lr_stream_stop(s);
+		lr_stream_join(s);
+	}
+	close(s->p.fd);
+	free(s->msgs);
+	free(s->iov);
+	free(s->ctrl);
+	free(s->buf);
+	free(s);
+}
+
+const struct lr_stream_stats *lr_stream_stats(const struct lr_stream *s)
+{
+	return &s->st;
+}
+
+const struct lr_stream_params *lr_stream_params(const struct lr_stream *s)
+{
+	return &s->p;
+}
+
+const char *lr_stream_path(const struct lr_stream *s)
+{
+	return atomic_load(&s->path);
+}
+
+int lr_stream_error(const struct lr_stream *s)
+{
+	return atomic_load(&s->err);
+}

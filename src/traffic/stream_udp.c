@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * UDP data path of a stream, iperf3's datagram format. Sender: paced batches, each datagram
+ * exactly `len` bytes with its own header and sequence number; one sendmmsg per batch, with
+ * UDP GSO (UDP_SEGMENT) super-buffers when the kernel takes them, plain datagrams otherwise.
+ * Receiver: recvmmsg batches, UDP GRO buffers split by the gso_size cmsg, every datagram fed to
+ * the iperf3 accounting. Runs on the stream's own thread; owns its buffers.
+ */
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/udp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "linerate/clock.h"
+#include "linerate/log.h"
+#include "stream_priv.h"
+
+#ifndef SOL_UDP
+#define SOL_UDP 17
+#endif
+#ifndef UDP_SEGMENT
+#define UDP_SEGMENT 103
+#endif
+#ifndef UDP_GRO
+#define UDP_GRO 104
+#endif
+
+#define relaxed memory_order_relaxed
+#define LR_UDP_PLAIN_BYTES (1u << 20)	/* plain path: at most this much per batch */
+#define GRO_CTRL_LEN CMSG_SPACE(sizeof(int))
+
+static size_t plain_msgs(size_t len, size_t buf_len)
+{
+	size_t n = LR_UDP_PLAIN_BYTES / len;
+
+	if (n > LR_UDP_PLAIN_MSGS)
+		n = LR_UDP_PLAIN_MSGS;
+	if (n > buf_len / len)
+		n = buf_len / len;
+	return n ? n : 1;
+}
+
+static int sender_setup(struct lr_stream *s)
+{
+	size_t len = s->p.len, plain_bytes, gso_bytes = 0;
+	size_t segs = LR_UDP_GSO_MAX_BYTES / len;
+
+	if (segs > LR_UDP_GSO_MAX_SEGS)
+		segs = LR_UDP_GSO_MAX_SEGS;
+	if (!s->p.no_gso && segs >= 2) {
+		int v = (int)len;
+
+		if (setsockopt(s->p.fd, SOL_UDP, UDP_SEGMENT, &v, sizeof(v)) == 0)
+			s->gso = true;
+		else
+			lr_log(LR_LOG_INFO, "stream %d: no UDP GSO (%s), plain sendmmsg", s->p.id,
+			       strerror(errno));
+	}
+	plain_bytes = plain_msgs(len, SIZE_MAX) * len;
+	if (s->gso)
+		gso_bytes = LR_UDP_SEND_MSGS * segs * len;
+	s->buf_len = gso_bytes > plain_bytes ? gso_bytes : plain_bytes;
+	s->buf = malloc(s->buf_len);
+	if (!s->buf)
+		return -ENOMEM;
+	if (s->gso) {
+		s->segs = segs;
+		s->nmsgs = LR_UDP_SEND_MSGS;
+		s->slot_len = segs * len;
+		atomic_store(&s->path, "udp gso+sendmmsg");
+	} else {
+		s->segs = 1;
+		s->nmsgs = plain_msgs(len, s->buf_len);
+		s->slot_len = len;
+		atomic_store(&s->path, "udp sendmmsg");
+	}
+	s->max_dgrams = s->nmsgs * s->segs;
+	s->next_seq = 1;
+	return 0;
+}
+
+static int receiver_setup(struct lr_stream *s)
+{
+	size_t len = s->p.len;
+
+	if (!s->p.no_gso) {
+		int one = 1;
+
+		if (setsockopt(s->p.fd, SOL_UDP, UDP_GRO, &one, sizeof(one)) == 0)
+			s->gro = true;
+		else
+			lr_log(LR_LOG_INFO, "stream %d: no UDP GRO (%s), plain recvmmsg", s->p.id,
+			       strerror(errno));
+	}
+	if (s->gro) {
+		s->nmsgs = LR_UDP_GRO_MSGS;
+		s->slot_len = LR_UDP_GRO_BUF;
+		s->ctrl = calloc(s->nmsgs, GRO_CTRL_LEN);
+		if (!s->ctrl)
+			return -ENOMEM;
+		atomic_store(&s->path, "udp gro+recvmmsg");
+	} else {
+		s->nmsgs = plain_msgs(len, SIZE_MAX);
+		s->slot_len = len;
+		atomic_store(&s->path, "udp recvmmsg");
+	}
+	s->buf_len = s->nmsgs * s->slot_len;
+	s->buf = malloc(s->buf_len);
+	if (!s->buf)
+		return -ENOMEM;
+	lr_udp_acct_init(&s->acct);
+	return 0;
+}
+
+int lr_stream_udp_setup(struct lr_stream *s)
+{
+	int err;
+
+	s->msgs = calloc(LR_UDP_PLAIN_MSGS, sizeof(*s->msgs));
+	s->iov = calloc(LR_UDP_PLAIN_MSGS, sizeof(*s->iov));
+	if (!s->msgs || !s->iov)
+		return -ENOMEM;
+	err = s->p.sender ? sender_setup(s) : receiver_setup(s);
+	if (err < 0)
+		return err;
+	if (s->p.sender) {
+		/* Deterministic filler, so GSO and plain runs are byte-identical past the header. */
+		uint32_t x = 0x2545f491u;
+		size_t i;
+
+		for (i = 0; i < s->buf_len; i++) {
+			x ^= x << 13;
+			x ^= x >> 17;
+			x ^= x << 5;
+			s->buf[i] = (uint8_t)x;
+		}
+		/* every datagram slot carries the same filler (the header differs) */
+		for (i = s->p.len; i + s->p.len <= s->buf_len; i += s->p.len)
+			memcpy(s->buf + i, s->buf, s->p.len);
+	}
+	return 0;
+}
+
+/* The kernel refused a GSO send: switch this socket to plain datagrams for good. */
+static void gso_fallback(struct lr_stream *s, int err)
+{
+	int zero = 0;
+
+	setsockopt(s->p.fd, SOL_UDP, UDP_SEGMENT, &zero, sizeof(zero));
+	s->gso = false;
+	s->segs = 1;
+	s->nmsgs = plain_msgs(s->p.len, s->buf_len);
+	s->slot_len = s->p.len;
+	s->max_dgrams = s->nmsgs;
+	atomic_store(&s->path, "udp sendmmsg");
+	lr_log(LR_LOG_INFO, "stream %d: UDP GSO send failed (%s), plain sendmmsg", s->p.id,
+	       strerror(-err));
+}
+
+static bool gso_refused(int err)
+{
+	return err == -EIO || err == -EINVAL || err == -ENOPROTOOPT || err == -EOPNOTSUPP;
+}
+
+/* Writes headers for n datagrams from next_seq on and lays out the messages; returns the
+ * number of messages. */
+static unsigned build_batch(struct lr_stream *s, size_t n, uint64_t now_ns)
+{
+	size_t len = s->p.len, i, left = n;
+	bool seq64 = s->p.udp_64bit_seq;
+	struct lr_udp_hdr h;
+	unsigned m = 0;
+
+	lr_udp_hdr_set_time(&h, now_ns);
+	for (i = 0; i < n; i++) {
+		h.seq = s->next_seq + i;
+		lr_udp_hdr_encode(s->buf + i * len, &h, seq64);
+	}
+	/* Datagrams sit back to back in buf; a message covers `segs` of them. */
+	for (i = 0; left; m++) {
+		size_t k = left < s->segs ? left : s->segs;
+
+		s->iov[m].iov_base = s->buf + i * len;
+		s->iov[m].iov_len = k * len;
+		memset(&s->msgs[m].msg_hdr, 0, sizeof(s->msgs[m].msg_hdr));
+		s->msgs[m].msg_hdr.msg_iov = &s->iov[m];
+		s->msgs[m].msg_hdr.msg_iovlen = 1;
+		i += k;
+		left -= k;
+	}
+	return m;
+}
+
+void lr_stream_udp_send_loop(struct lr_stream *s)
+{
+	size_t len = s->p.len;
+
+	while (!lr_stream_stopping(s)) {
+		uint64_t now = lr_clock_mono_ns(), sent = 0;
+		size_t n;
+		unsigned m;
+		int r, i;
+
+		lr_stream_pace_refresh(s, now);
+		n = lr_pacer_batch(&s->pacer, len, s->max_dgrams);
+		if (s->pacer.rate_bps) {
+			uint64_t at = lr_pacer_reserve(&s->pacer, now, n * len);
+
+			if (at > now) {
+				if (!lr_pacer_wait(at, LR_STREAM_SLICE_NS, &s->stop, &s->rate_gen,
+						   s->rate_gen_seen) && lr_stream_stopping(s))
+					break;
+				now = lr_clock_mono_ns();
+			}
+		}
+		m = build_batch(s, n, now);
+		r = sendmmsg(s->p.fd, s->msgs, m, MSG_NOSIGNAL);
+		if (r < 0) {
+			int err = -errno;
+
+			if (s->gso && gso_refused(err)) {
+				gso_fallback(s, err);
+			} else if (err == -EAGAIN || err == -EINTR || err == -ENOBUFS ||
+				   err == -ECONNREFUSED) {
+				/* nothing sent: the same sequence numbers go again (iperf3 3.15+);
+				 * a refused port (peer not up yet or gone) gets a short breather */
+				if (err == -ECONNREFUSED)
+					lr_pacer_wait(lr_clock_mono_ns() + 1000000, 0, &s->stop, NULL,
+						      0);
+			} else {
+				lr_stream_fail(s, err);
+				break;
+			}
+			continue;
+		}
+		for (i = 0; i < r; i++)
+			sent += s->msgs[i].msg_len / len;
+		s->next_seq += sent;
+		atomic_fetch_add_explicit(&s->st.bytes, sent * len, relaxed);
+		atomic_fetch_add_explicit(&s->st.packets, sent, relaxed);
+	}
+}
+
+static void publish_acct(struct lr_stream *s)
+{
+	const struct lr_udp_acct *a = &s->acct;
+
+	atomic_store_explicit(&s->st.lost, a->lost, relaxed);
+	atomic_store_explicit(&s->st.out_of_order, a->out_of_order, relaxed);
+	atomic_store_explicit(&s->st.jitter_ns, (uint64_t)a->jitter_ns, relaxed);
+	atomic_store_explicit(&s->st.max_seq, a->max_seq, relaxed);
+}
+
+static size_t gro_size(const struct msghdr *mh)
+{
+	const struct cmsghdr *cm;
+
+	for (cm = CMSG_FIRSTHDR(mh); cm; cm = CMSG_NXTHDR((struct msghdr *)mh, (struct cmsghdr *)cm)) {
+		if (cm->cmsg_level == SOL_UDP && cm->cmsg_type == UDP_GRO &&
+		    cm->cmsg_len >= CMSG_LEN(sizeof(int))) {
+			int g;
+
+			memcpy(&g, CMSG_DATA(cm), sizeof(g));
+			return g > 0 ? (size_t)g : 0;
+		}
+	}
+	return 0;
+}
+
+void lr_stream_udp_recv_loop(struct lr_stream *s)
+{
+	bool seq64 = s->p.udp_64bit_seq;
+	size_t i;
+
+	for (i = 0; i < s->nmsgs; i++) {
+		s->iov[i].iov_base = s->buf + i * s->slot_len;
+		s->iov[i].iov_len = s->slot_len;
+	}
+	while (!lr_stream_stopping(s)) {
+		uint64_t bytes = 0, dgrams = 0, now;
+		int r, k;
+
+		for (i = 0; i < s->nmsgs; i++) {
+			struct msghdr *mh = &s->msgs[i].msg_hdr;
+
+			memset(mh, 0, sizeof(*mh));
+			mh->msg_iov = &s->iov[i];
+			mh->msg_iovlen = 1;
+			if (s->gro) {
+				mh->msg_control = s->ctrl + i * GRO_CTRL_LEN;
+				mh->msg_controllen = GRO_CTRL_LEN;
+			}
+		}
+		r = recvmmsg(s->p.fd, s->msgs, (unsigned)s->nmsgs, MSG_WAITFORONE, NULL);
+		if (r < 0) {
+			if (errno == EAGAIN || errno == EINTR || errno == ECONNREFUSED)
+				continue;
+			lr_stream_fail(s, -errno);
+			break;
+		}
+		now = lr_clock_mono_ns();	/* one arrival time per batch */
+		for (k = 0; k < r; k++) {
+			const struct msghdr *mh = &s->msgs[k].msg_hdr;
+			const uint8_t *p = mh->msg_iov->iov_base;
+			size_t total = s->msgs[k].msg_len, g = s->gro ? gro_size(mh) : 0, off;
+
+			if (!g || g > total)
+				g = total;
+			if (!total) {
+				dgrams++;
+				s->acct.short_dgrams++;
+				continue;
+			}
+			for (off = 0; off < total; off += g) {
+				size_t seg = total - off < g ? total - off : g;
+
+				lr_udp_acct_feed(&s->acct, p + off, seg, seq64, now);
+				dgrams++;
+			}
+			bytes += total;
+		}
+		atomic_fetch_add_explicit(&s->st.bytes, bytes, relaxed);
+		atomic_fetch_add_explicit(&s->st.packets, dgrams, relaxed);
+		publish_acct(s);
+	}
+	publish_acct(s);
+}

@@ -1,0 +1,705 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Interface -> IRQs -> CPUs. Reads msi_irqs, /proc/interrupts (show_interrupts() in
+ * kernel/irq/proc.c: a "CPUn" header of online CPUs, then "label: counts... description"),
+ * /proc/irq/N/effective_affinity_list ("%*pbl") and rx-N/rps_cpus ("%*pb"), all through the
+ * sysio seam. Runs on the sampler thread at start and when the interface set changes; the
+ * caller owns the lr_irqmap and every buffer in it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linerate/irqmap.h"
+#include "linerate/log.h"
+#include "linerate/strutil.h"
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+static bool is_space(char c)
+{
+	return is_blank(c) || c == '\n';
+}
+
+/* ---- CPU sets ---- */
+
+void lr_cpuset_free(struct lr_cpuset *s)
+{
+	if (!s)
+		return;
+	free(s->cpu);
+	memset(s, 0, sizeof(*s));
+}
+
+void lr_cpuset_clear(struct lr_cpuset *s)
+{
+	s->n = 0;
+}
+
+/* Index of the first member >= cpu. */
+static size_t lower_bound(const int *a, size_t n, int cpu)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (a[mid] < cpu)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+bool lr_cpuset_has(const struct lr_cpuset *s, int cpu)
+{
+	size_t i = lower_bound(s->cpu, s->n, cpu);
+
+	return i < s->n && s->cpu[i] == cpu;
+}
+
+static int grow_ints(int **a, size_t *cap, size_t need)
+{
+	size_t nc;
+	int *p;
+
+	if (need <= *cap)
+		return 0;
+	nc = *cap ? *cap : 8;
+	while (nc < need)
+		nc *= 2;
+	p = realloc(*a, nc * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	*a = p;
+	*cap = nc;
+	return 0;
+}
+
+/* Sorted insert into a[0..*n); duplicates ignored. */
+static int sorted_add(int **a, size_t *n, size_t *cap, int v)
+{
+	size_t i;
+	int err;
+
+	if (*n && (*a)[*n - 1] < v) {	/* the usual case: ascending input */
+		i = *n;
+	} else {
+		i = lower_bound(*a, *n, v);
+		if (i < *n && (*a)[i] == v)
+			return 0;
+	}
+	err = grow_ints(a, cap, *n + 1);
+	if (err)
+		return err;
+	memmove(*a + i + 1, *a + i, (*n - i) * sizeof(**a));
+	(*a)[i] = v;
+	(*n)++;
+	return 0;
+}
+
+int lr_cpuset_add(struct lr_cpuset *s, int cpu)
+{
+	if (cpu < 0 || cpu >= LR_CPU_MAX)
+		return -ERANGE;
+	return sorted_add(&s->cpu, &s->n, &s->cap, cpu);
+}
+
+int lr_cpuset_union(struct lr_cpuset *dst, const struct lr_cpuset *src)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < src->n; i++) {
+		err = lr_cpuset_add(dst, src->cpu[i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* ---- "%*pbl" and "%*pb" ---- */
+
+static bool scan_cpu(const char **p, const char *end, uint64_t *v)
+{
+	if (*p >= end || **p < '0' || **p > '9')
+		return false;
+	return lr_scan_u64(p, end, v) && *v < LR_CPU_MAX;
+}
+
+int lr_cpulist_parse(const char *buf, size_t len, struct lr_cpuset *out)
+{
+	const char *p = buf, *end = buf + len;
+	int count = 0, err;
+
+	while (end > p && is_space(end[-1]))
+		end--;
+	while (p < end) {
+		uint64_t a, b, c;
+
+		if (!scan_cpu(&p, end, &a))
+			return -EINVAL;
+		b = a;
+		if (p < end && *p == '-') {
+			p++;
+			if (!scan_cpu(&p, end, &b) || b < a)
+				return -EINVAL;
+		}
+		if (p < end) {
+			if (*p != ',' || p + 1 == end)
+				return -EINVAL;
+			p++;
+		}
+		for (c = a; c <= b; c++) {
+			err = lr_cpuset_add(out, (int)c);
+			if (err)
+				return err;
+			count++;
+		}
+	}
+	return count;
+}
+
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int lr_cpumask_parse(const char *buf, size_t len, struct lr_cpuset *out)
+{
+	const char *start = buf, *end = buf + len, *p;
+	size_t word = 0;	/* 32-bit word index, from the right */
+	int count = 0, err;
+
+	while (end > start && is_space(end[-1]))
+		end--;
+	while (start < end && is_space(*start))
+		start++;
+	if (start == end)
+		return 0;
+	/* Walk the words right to left so bit numbers come out directly. */
+	p = end;
+	for (;;) {
+		const char *wend = p, *wstart = p;
+		unsigned shift = 0;
+
+		while (wstart > start && wstart[-1] != ',')
+			wstart--;
+		if (wend - wstart == 0 || wend - wstart > 8)
+			return -EINVAL;
+		for (p = wend; p > wstart; p--, shift += 4) {
+			int d = hex_digit(p[-1]);
+			unsigned bit;
+
+			if (d < 0)
+				return -EINVAL;
+			for (bit = 0; bit < 4; bit++) {
+				uint64_t cpu = (uint64_t)word * 32 + shift + bit;
+
+				if (!(d & (1 << bit)))
+					continue;
+				if (cpu >= LR_CPU_MAX)
+					return -ERANGE;
+				err = lr_cpuset_add(out, (int)cpu);
+				if (err)
+					return err;
+				count++;
+			}
+		}
+		if (wstart == start)
+			break;
+		p = wstart - 1;	/* the comma */
+		if (++word * 32 >= LR_CPU_MAX)
+			return -ERANGE;
+	}
+	return count;
+}
+
+/* ---- /proc/interrupts ---- */
+
+void lr_irq_scratch_free(struct lr_irq_scratch *s)
+{
+	if (!s)
+		return;
+	free(s->count);
+	free(s->cpu);
+	memset(s, 0, sizeof(*s));
+}
+
+static int scratch_reserve(struct lr_irq_scratch *s, size_t n)
+{
+	uint64_t *c;
+	int *cpu;
+	size_t cap;
+
+	if (n <= s->cap)
+		return 0;
+	cap = s->cap ? s->cap : 16;
+	while (cap < n)
+		cap *= 2;
+	c = realloc(s->count, cap * sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	s->count = c;
+	cpu = realloc(s->cpu, cap * sizeof(*cpu));
+	if (!cpu)
+		return -ENOMEM;
+	s->cpu = cpu;
+	s->cap = cap;
+	return 0;
+}
+
+/* The header: "           CPU0       CPU1 ...". Number of columns or -errno. */
+static int parse_header(const char *p, const char *end, struct lr_irq_scratch *s, size_t *ncpu)
+{
+	size_t n = 0;
+	int err;
+
+	for (;;) {
+		uint64_t cpu;
+
+		while (p < end && is_blank(*p))
+			p++;
+		if (p == end)
+			break;
+		if (end - p < 4 || memcmp(p, "CPU", 3))
+			return -EINVAL;
+		p += 3;
+		if (!scan_cpu(&p, end, &cpu) || (p < end && !is_blank(*p)))
+			return -EINVAL;
+		if (n >= LR_CPU_MAX)
+			return -EINVAL;
+		err = scratch_reserve(s, n + 1);
+		if (err)
+			return err;
+		s->cpu[n++] = (int)cpu;
+	}
+	if (!n)
+		return -EINVAL;
+	*ncpu = n;
+	return 0;
+}
+
+int lr_interrupts_parse(const char *buf, size_t len, struct lr_irq_scratch *s, lr_irq_cb cb,
+			void *arg, unsigned *bad)
+{
+	const char *p = buf, *end = buf + len;
+	bool have_header = false;
+	size_t ncpu = 0;
+	int rows = 0, err;
+
+	if (bad)
+		*bad = 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *line = p, *eol = nl ? nl : end, *colon, *q;
+		struct lr_irq_line l;
+		uint64_t irq;
+
+		p = nl ? nl + 1 : end;
+		q = line;
+		while (q < eol && is_blank(*q))
+			q++;
+		if (q == eol)
+			continue;
+		if (!have_header) {
+			err = parse_header(line, eol, s, &ncpu);
+			if (err)
+				return err;
+			have_header = true;
+			continue;
+		}
+		colon = memchr(q, ':', (size_t)(eol - q));
+		if (!colon || colon == q || memchr(q, ' ', (size_t)(colon - q))) {
+			if (bad)
+				(*bad)++;
+			continue;
+		}
+		memset(&l, 0, sizeof(l));
+		l.label = q;
+		l.label_len = (size_t)(colon - q);
+		l.irq = -1;
+		if (lr_scan_u64(&q, colon, &irq) && q == colon && irq <= INT32_MAX)
+			l.irq = (int)irq;
+		q = colon + 1;
+		while (l.n < ncpu) {
+			const char *t = q;
+
+			if (t < eol && !is_blank(*t))
+				break;
+			while (t < eol && is_blank(*t))
+				t++;
+			if (t == eol || *t < '0' || *t > '9')
+				break;
+			if (!lr_scan_u64(&t, eol, &s->count[l.n]) || (t < eol && !is_blank(*t)))
+				break;	/* not a count: the description starts here */
+			q = t;
+			l.n++;
+		}
+		while (q < eol && is_blank(*q))
+			q++;
+		l.desc = q;
+		l.desc_len = (size_t)(eol - q);
+		while (l.desc_len && is_blank(l.desc[l.desc_len - 1]))
+			l.desc_len--;
+		l.count = s->count;
+		l.cpu = s->cpu;
+		if (cb) {
+			int rc = cb(&l, arg);
+
+			if (rc)
+				return rc;
+		}
+		rows++;
+	}
+	return have_header ? rows : -EINVAL;
+}
+
+/* Does token [t, t+tl) name an action of ifname (see the header)? */
+static bool token_is_iface(const char *t, size_t tl, const char *ifname, size_t il)
+{
+	size_t i;
+
+	if (!il || tl < il)
+		return false;
+	for (i = 0; i + il <= tl; i++) {
+		if (memcmp(t + i, ifname, il))
+			continue;
+		if ((i == 0 || t[i - 1] == '-') && (i + il == tl || t[i + il] == '-'))
+			return true;
+	}
+	return false;
+}
+
+static bool token_is_virtio_queue(const char *t, size_t tl, const char *vio, size_t vl)
+{
+	static const char *const kinds[] = {"-input.", "-output.", "-virtqueues"};
+	size_t i;
+
+	if (!vl || tl <= vl || memcmp(t, vio, vl))
+		return false;
+	for (i = 0; i < LR_ARRAY_SIZE(kinds); i++) {
+		size_t kl = strlen(kinds[i]);
+
+		if (tl - vl >= kl && !memcmp(t + vl, kinds[i], kl))
+			return true;
+	}
+	return false;
+}
+
+bool lr_irq_desc_mentions(const char *desc, size_t len, const char *ifname, const char *virtio)
+{
+	const char *p = desc, *end = desc + len;
+	size_t il = strlen(ifname), vl = virtio ? strlen(virtio) : 0;
+
+	while (p < end) {
+		const char *t;
+
+		while (p < end && (is_blank(*p) || *p == ','))
+			p++;
+		t = p;
+		while (p < end && !is_blank(*p) && *p != ',')
+			p++;
+		if (p == t)
+			break;
+		if (token_is_iface(t, (size_t)(p - t), ifname, il) ||
+		    token_is_virtio_queue(t, (size_t)(p - t), virtio, vl))
+			return true;
+	}
+	return false;
+}
+
+/* ---- building the map ---- */
+
+void lr_irqmap_init(struct lr_irqmap *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+void lr_irqmap_free(struct lr_irqmap *m)
+{
+	if (!m)
+		return;
+	free(m->irqs);
+	free(m->took);
+	lr_cpuset_free(&m->affinity);
+	lr_cpuset_free(&m->rps);
+	lr_cpuset_free(&m->serving);
+	memset(m, 0, sizeof(*m));
+}
+
+struct build_ctx {
+	const struct lr_sysio *io;
+	struct lr_irqmap *m;
+	int err;		/* -ENOMEM from a callback */
+	uint64_t *per_cpu;	/* dense, indexed by CPU number, for `took` */
+	size_t per_cpu_n;
+	int *msi;		/* IRQs from msi_irqs, sorted */
+	size_t n_msi, cap_msi;
+};
+
+static int add_msi(const char *name, void *arg)
+{
+	struct build_ctx *c = arg;
+	const char *p = name;
+	uint64_t irq;
+
+	if (!lr_scan_u64(&p, name + strlen(name), &irq) || *p || irq > INT32_MAX)
+		return 0;
+	c->err = sorted_add(&c->msi, &c->n_msi, &c->cap_msi, (int)irq);
+	return c->err;
+}
+
+static int stop_walk(const char *name, void *arg)
+{
+	return 1;
+}
+
+/* Does the directory exist (readable)? */
+static bool dir_exists(const struct lr_sysio *io, const char *path)
+{
+	return io->list_dir(io, path, stop_walk, NULL) == 0;
+}
+
+static int find_virtio(const char *name, void *arg)
+{
+	struct build_ctx *c = arg;
+	char path[320];
+
+	if (strncmp(name, "virtio", 6) || strlen(name) >= sizeof(c->m->virtio))
+		return 0;
+	snprintf(path, sizeof(path), "/sys/bus/virtio/devices/%s/net/%s", name, c->m->ifname);
+	if (!dir_exists(c->io, path))
+		return 0;
+	lr_strlcpy(c->m->virtio, name, sizeof(c->m->virtio));
+	return 1;
+}
+
+static int on_irq_line(const struct lr_irq_line *l, void *arg)
+{
+	struct build_ctx *c = arg;
+	struct lr_irqmap *m = c->m;
+	bool by_msi, by_name;
+	size_t i;
+
+	if (l->irq < 0)
+		return 0;
+	by_msi = lr_cpuset_has(&(struct lr_cpuset){c->msi, c->n_msi, c->cap_msi}, l->irq);
+	by_name = lr_irq_desc_mentions(l->desc, l->desc_len, m->ifname, m->virtio);
+	if (!by_msi && !by_name)
+		return 0;
+	if (by_name && !by_msi)
+		m->n_named++;
+	c->err = sorted_add(&m->irqs, &m->n_irqs, &m->cap_irqs, l->irq);
+	if (c->err)
+		return c->err;
+	for (i = 0; i < l->n; i++) {
+		size_t cpu = (size_t)l->cpu[i];
+
+		if (!l->count[i])
+			continue;
+		if (cpu >= c->per_cpu_n) {
+			size_t nn = cpu + 1 > c->per_cpu_n * 2 ? cpu + 1 : c->per_cpu_n * 2;
+			uint64_t *pc = realloc(c->per_cpu, nn * sizeof(*pc));
+
+			if (!pc)
+				return c->err = -ENOMEM;
+			memset(pc + c->per_cpu_n, 0, (nn - c->per_cpu_n) * sizeof(*pc));
+			c->per_cpu = pc;
+			c->per_cpu_n = nn;
+		}
+		c->per_cpu[cpu] += l->count[i];
+	}
+	return 0;
+}
+
+/* Reads a whole proc/sys file into a growing heap buffer. Length or -errno. */
+static ssize_t read_whole(const struct lr_sysio *io, const char *path, char **buf, size_t *cap)
+{
+	int fd = io->open_ro(io, path);
+	ssize_t n = -EOVERFLOW;
+
+	if (fd < 0)
+		return fd;
+	if (*cap)
+		n = io->pread_all(io, fd, *buf, *cap);
+	while (n == -EOVERFLOW) {
+		size_t nc = *cap ? *cap * 2 : 64u << 10;
+		char *nb;
+
+		if (nc > (256u << 20)) {
+			n = -EFBIG;
+			break;
+		}
+		nb = realloc(*buf, nc);
+		if (!nb) {
+			n = -ENOMEM;
+			break;
+		}
+		*buf = nb;
+		*cap = nc;
+		n = io->pread_all(io, fd, *buf, *cap);
+	}
+	io->close(io, fd);
+	return n;
+}
+
+static int read_affinity(struct build_ctx *c, int irq)
+{
+	static const char *const files[] = {"effective_affinity_list", "smp_affinity_list"};
+	char path[96], buf[4096];
+	size_t i;
+
+	for (i = 0; i < LR_ARRAY_SIZE(files); i++) {
+		ssize_t n;
+		int got;
+
+		snprintf(path, sizeof(path), "/proc/irq/%d/%s", irq, files[i]);
+		n = c->io->read_file(c->io, path, buf, sizeof(buf));
+		if (n < 0)
+			continue;
+		got = lr_cpulist_parse(buf, (size_t)n, &c->m->affinity);
+		if (got == -ENOMEM)
+			return got;
+		if (got > 0) {	/* empty: a shut-down IRQ has no effective CPU; try the next */
+			c->m->affinity_known = true;
+			return 0;
+		}
+	}
+	return 0;
+}
+
+static int read_rps(const char *name, void *arg)
+{
+	struct build_ctx *c = arg;
+	char path[320], buf[4096];
+	ssize_t n;
+	int got;
+
+	if (strncmp(name, "rx-", 3))
+		return 0;
+	snprintf(path, sizeof(path), "/sys/class/net/%s/queues/%s/rps_cpus", c->m->ifname, name);
+	n = c->io->read_file(c->io, path, buf, sizeof(buf));
+	if (n < 0)
+		return 0;	/* kernels without CONFIG_RPS have no rps_cpus */
+	got = lr_cpumask_parse(buf, (size_t)n, &c->m->rps);
+	if (got == -ENOMEM)
+		return c->err = got;
+	return 0;
+}
+
+int lr_irqmap_build(const struct lr_sysio *io, const char *ifname, struct lr_irqmap *m)
+{
+	struct build_ctx c = {.io = io, .m = m};
+	struct lr_irq_scratch scratch = {0};
+	char path[320], *buf = NULL;
+	size_t cap = 0, i;
+	ssize_t n;
+	int err = 0;
+
+	if (!*ifname || strlen(ifname) >= sizeof(m->ifname) || strchr(ifname, '/'))
+		return -EINVAL;
+	lr_strlcpy(m->ifname, ifname, sizeof(m->ifname));
+	m->virtio[0] = '\0';
+	m->n_irqs = m->n_took = 0;
+	m->n_msi = m->n_named = 0;
+	m->affinity_known = false;
+	lr_cpuset_clear(&m->affinity);
+	lr_cpuset_clear(&m->rps);
+	lr_cpuset_clear(&m->serving);
+
+	/* 1. MSI vectors of the PCI function; virtio-net's PCI function is device/.. */
+	snprintf(path, sizeof(path), "/sys/class/net/%s/device/msi_irqs", ifname);
+	if (io->list_dir(io, path, add_msi, &c) < 0 || !c.n_msi) {
+		if (c.err)
+			goto out;
+		io->list_dir(io, "/sys/bus/virtio/devices", find_virtio, &c);
+		if (m->virtio[0]) {
+			snprintf(path, sizeof(path), "/sys/class/net/%s/device/../msi_irqs", ifname);
+			io->list_dir(io, path, add_msi, &c);
+			if (c.err)
+				goto out;
+		}
+	}
+	m->n_msi = (unsigned)c.n_msi;
+
+	/* 2. /proc/interrupts: names, and which CPUs took them. */
+	n = read_whole(io, "/proc/interrupts", &buf, &cap);
+	if (n == -ENOMEM) {
+		c.err = -ENOMEM;
+		goto out;
+	}
+	if (n >= 0) {
+		err = lr_interrupts_parse(buf, (size_t)n, &scratch, on_irq_line, &c, NULL);
+		if (c.err || err == -ENOMEM)
+			goto out;
+		err = 0;
+	}
+	/* msi_irqs entries without a /proc/interrupts row still serve the interface. */
+	for (i = 0; i < c.n_msi; i++) {
+		c.err = sorted_add(&m->irqs, &m->n_irqs, &m->cap_irqs, c.msi[i]);
+		if (c.err)
+			goto out;
+	}
+	for (i = 0; i < c.per_cpu_n; i++) {
+		struct lr_irq_cpu_count *t;
+
+		if (!c.per_cpu[i])
+			continue;
+		if (m->n_took == m->cap_took) {
+			size_t nc = m->cap_took ? m->cap_took * 2 : 8;
+
+			t = realloc(m->took, nc * sizeof(*t));
+			if (!t) {
+				c.err = -ENOMEM;
+				goto out;
+			}
+			m->took = t;
+			m->cap_took = nc;
+		}
+		m->took[m->n_took].cpu = (int)i;
+		m->took[m->n_took++].count = c.per_cpu[i];
+	}
+
+	/* 3. Affinity of each IRQ. */
+	for (i = 0; i < m->n_irqs; i++) {
+		c.err = read_affinity(&c, m->irqs[i]);
+		if (c.err)
+			goto out;
+	}
+
+	/* 4. RPS. */
+	snprintf(path, sizeof(path), "/sys/class/net/%s/queues", ifname);
+	io->list_dir(io, path, read_rps, &c);
+	if (c.err)
+		goto out;
+
+	/* 5. Serving = affinity (or the CPUs that took the interrupts) + RPS. */
+	if (m->affinity_known) {
+		c.err = lr_cpuset_union(&m->serving, &m->affinity);
+	} else {
+		for (i = 0; i < m->n_took && !c.err; i++)
+			c.err = lr_cpuset_add(&m->serving, m->took[i].cpu);
+	}
+	if (!c.err)
+		c.err = lr_cpuset_union(&m->serving, &m->rps);
+out:
+	free(buf);
+	free(c.per_cpu);
+	free(c.msi);
+	lr_irq_scratch_free(&scratch);
+	if (c.err)
+		lr_log(LR_LOG_WARN, "irqmap %s: %s", ifname, strerror(-c.err));
+	return c.err;
+}

@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Stream threads on real loopback sockets: TCP sender and receiver agree on the bytes moved;
+ * a paced UDP sender hits its rate and the receiver's counts match; GSO and plain sends put
+ * identical datagrams on the wire; stop returns promptly from every blocking state; a live
+ * rate change shows in the achieved rate. Rates are measured over bounded short runs with
+ * tolerances for a shared 2-core machine; no CPU speed is asserted.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "linerate/clock.h"
+#include "linerate/common.h"
+#include "linerate/stream.h"
+#include "linerate/udp_hdr.h"
+
+#define ld(x) atomic_load(&(x))
+
+static void sleep_ms(unsigned ms)
+{
+	lr_clock_sleep_until(lr_clock_mono_ns() + ms * LR_NSEC_PER_MSEC);
+}
+
+/* Two connected UDP sockets on 127.0.0.1. */
+static void udp_pair(int *tx, int *rx)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET }, b;
+	socklen_t sl = sizeof(b);
+	int big = 4 << 20;
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	*rx = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	*tx = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	assert_true(*rx >= 0 && *tx >= 0);
+	setsockopt(*rx, SOL_SOCKET, SO_RCVBUF, &big, sizeof(big));
+	assert_int_equal(bind(*rx, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(bind(*tx, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(getsockname(*rx, (struct sockaddr *)&b, &sl), 0);
+	assert_int_equal(connect(*tx, (struct sockaddr *)&b, sizeof(b)), 0);
+	sl = sizeof(b);
+	assert_int_equal(getsockname(*tx, (struct sockaddr *)&b, &sl), 0);
+	assert_int_equal(connect(*rx, (struct sockaddr *)&b, sizeof(b)), 0);
+}
+
+/* A connected TCP pair on 127.0.0.1. */
+static void tcp_pair(int *tx, int *rx)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t sl = sizeof(a);
+	int l = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_true(l >= 0);
+	assert_int_equal(bind(l, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(listen(l, 1), 0);
+	assert_int_equal(getsockname(l, (struct sockaddr *)&a, &sl), 0);
+	*tx = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	assert_int_equal(connect(*tx, (struct sockaddr *)&a, sizeof(a)), 0);
+	*rx = accept(l, NULL, NULL);
+	assert_true(*rx >= 0);
+	close(l);
+}
+
+static struct lr_stream *mk(int fd, bool udp, bool sender, size_t len, uint64_t rate)
+{
+	struct lr_stream_params p = {
+		.fd = fd, .id = 1, .udp = udp, .sender = sender, .len = len, .rate_bps = rate,
+		.cpu = -1,
+	};
+	struct lr_stream *s = NULL;
+
+	assert_int_equal(lr_stream_open(&s, &p), 0);
+	return s;
+}
+
+static struct lr_stream *mkp(struct lr_stream_params *p)
+{
+	struct lr_stream *s = NULL;
+
+	assert_int_equal(lr_stream_open(&s, p), 0);
+	return s;
+}
+
+/* Waits (bounded) for a stream that should end by itself. */
+static bool wait_end(struct lr_stream *s, unsigned ms)
+{
+	uint64_t until = lr_clock_mono_ns() + ms * LR_NSEC_PER_MSEC;
+
+	while (!ld(lr_stream_stats(s)->end_ns) && lr_clock_mono_ns() < until)
+		sleep_ms(5);
+	return ld(lr_stream_stats(s)->end_ns) != 0;
+}
+
+static uint64_t stop_join_ms(struct lr_stream *s)
+{
+	uint64_t t0 = lr_clock_mono_ns();
+
+	lr_stream_stop(s);
+	lr_stream_join(s);
+	return (lr_clock_mono_ns() - t0) / LR_NSEC_PER_MSEC;
+}
+
+static void tcp_moves(bool zerocopy)
+{
+	struct lr_stream *tx, *rx;
+	struct lr_stream_params p = { .id = 1, .sender = true, .len = 128 * 1024, .cpu = -1,
+				      .zerocopy = zerocopy };
+	int ftx, frx;
+	uint64_t sent;
+
+	tcp_pair(&ftx, &frx);
+	p.fd = ftx;
+	tx = mkp(&p);
+	rx = mk(frx, false, false, 128 * 1024, 0);
+	assert_string_equal(lr_stream_path(rx), "tcp");
+	assert_int_equal(lr_stream_start(rx), 0);
+	assert_int_equal(lr_stream_start(tx), 0);
+	sleep_ms(300);
+	stop_join_ms(tx);
+	sent = ld(lr_stream_stats(tx)->bytes);
+	assert_true(sent > 1000000);
+	assert_true(ld(lr_stream_stats(tx)->cwnd_bytes) > 0);
+	assert_int_equal(lr_stream_error(tx), 0);
+	lr_stream_close(tx);	/* closes the fd: the receiver sees EOF and ends by itself */
+	assert_true(wait_end(rx, 2000));
+	lr_stream_join(rx);
+	assert_int_equal(ld(lr_stream_stats(rx)->bytes), sent);
+	assert_int_equal(lr_stream_error(rx), 0);
+	lr_stream_close(rx);
+}
+
+static void test_tcp_pair_moves_bytes(void **state)
+{
+	(void)state;
+	tcp_moves(false);
+}
+
+static void test_tcp_zerocopy_moves_bytes(void **state)
+{
+	(void)state;
+	tcp_moves(true);
+}
+
+static void test_tcp_zerocopy_path_named(void **state)
+{
+	struct lr_stream_params p = { .id = 1, .sender = true, .len = 65536, .cpu = -1,
+				      .zerocopy = true };
+	struct lr_stream *s;
+	int a, b;
+
+	(void)state;
+	tcp_pair(&a, &b);
+	p.fd = a;
+	s = mkp(&p);
+	/* either the kernel took SO_ZEROCOPY or we fell back, and the path says which */
+	assert_true(!strcmp(lr_stream_path(s), "tcp zerocopy") ||
+		    !strcmp(lr_stream_path(s), "tcp"));
+	lr_stream_close(s);
+	close(b);
+}
+
+static void test_udp_rate_and_counts(void **state)
+{
+	const uint64_t rate = 10000000;
+	struct lr_stream *tx, *rx;
+	int ftx, frx;
+	double secs, got;
+
+	(void)state;
+	udp_pair(&ftx, &frx);
+	tx = mk(ftx, true, true, 1400, rate);
+	rx = mk(frx, true, false, 1400, 0);
+	assert_int_equal(lr_stream_start(rx), 0);
+	assert_int_equal(lr_stream_start(tx), 0);
+	sleep_ms(1000);
+	stop_join_ms(tx);
+	sleep_ms(100);
+	stop_join_ms(rx);
+	const struct lr_stream_stats *ts = lr_stream_stats(tx), *rs = lr_stream_stats(rx);
+
+	secs = (double)(ld(ts->end_ns) - ld(ts->start_ns)) / 1e9;
+	got = (double)ld(ts->bytes) * 8 / secs;
+	if (got < rate * 0.98 || got > rate * 1.02)
+		fail_msg("achieved %.0f bit/s for %llu", got, (unsigned long long)rate);
+	assert_int_equal(ld(rs->packets), ld(ts->packets));
+	assert_int_equal(ld(rs->bytes), ld(ts->bytes));
+	assert_int_equal(ld(rs->max_seq), ld(ts->packets));
+	assert_int_equal(ld(rs->lost), 0);
+	assert_int_equal(ld(rs->out_of_order), 0);
+	assert_true(ld(rs->jitter_ns) < 100 * LR_NSEC_PER_MSEC);
+	lr_stream_close(tx);
+	lr_stream_close(rx);
+}
+
+struct capture {
+	size_t n;
+	uint64_t seq[3000];
+	uint8_t first[2000];	/* payload past the header of datagram 1 */
+	bool same_payload;
+	bool sizes_ok;
+	bool time_ok;
+};
+
+/* Runs a UDP sender (GSO or not) at a rate that makes multi-datagram batches and reads the
+ * first datagrams on a plain socket. */
+static void capture_run(bool no_gso, struct capture *c, const char **path)
+{
+	const size_t len = 1000;
+	struct lr_stream_params p = { .id = 1, .udp = true, .sender = true, .len = len,
+				      .rate_bps = 200000000, .cpu = -1, .no_gso = no_gso };
+	struct lr_stream *tx;
+	uint8_t buf[4096];
+	int ftx, frx;
+	uint64_t until = lr_clock_mono_ns() + 5 * LR_NSEC_PER_SEC;
+
+	udp_pair(&ftx, &frx);
+	p.fd = ftx;
+	tx = mkp(&p);
+	*path = lr_stream_path(tx);
+	memset(c, 0, sizeof(*c));
+	c->same_payload = c->sizes_ok = c->time_ok = true;
+	assert_int_equal(lr_stream_start(tx), 0);
+	while (c->n < LR_ARRAY_SIZE(c->seq) && lr_clock_mono_ns() < until) {
+		struct pollfd pfd = { .fd = frx, .events = POLLIN };
+		struct lr_udp_hdr h;
+		ssize_t r;
+
+		if (poll(&pfd, 1, 100) <= 0)
+			continue;
+		r = recv(frx, buf, sizeof(buf), MSG_DONTWAIT);
+		if (r < 0)
+			continue;
+		if ((size_t)r != len)
+			c->sizes_ok = false;
+		assert_int_equal(lr_udp_hdr_decode(buf, (size_t)r, false, &h), 0);
+		uint64_t now_s = lr_clock_mono_ns() / LR_NSEC_PER_SEC;
+
+		if (h.sec + 1 < now_s || h.sec > now_s || h.usec >= 1000000)
+			c->time_ok = false;
+		if (c->n == 0)
+			memcpy(c->first, buf + 12, len - 12);
+		else if (memcmp(c->first, buf + 12, len - 12))
+			c->same_payload = false;
+		c->seq[c->n++] = h.seq;
+	}
+	stop_join_ms(tx);
+	lr_stream_close(tx);
+	close(frx);
+}
+
+static void test_gso_and_plain_identical(void **state)
+{
+	static struct capture a, b;
+	const char *pa, *pb;
+	size_t i;
+
+	(void)state;
+	capture_run(false, &a, &pa);
+	capture_run(true, &b, &pb);
+	assert_string_equal(pb, "udp sendmmsg");
+	if (strcmp(pa, "udp gso+sendmmsg"))
+		print_message("note: no UDP GSO here (%s); compared plain with plain\n", pa);
+	assert_int_equal(a.n, LR_ARRAY_SIZE(a.seq));
+	assert_int_equal(b.n, LR_ARRAY_SIZE(b.seq));
+	for (i = 0; i < a.n; i++) {
+		assert_int_equal(a.seq[i], i + 1);
+		assert_int_equal(b.seq[i], i + 1);
+	}
+	assert_true(a.sizes_ok && b.sizes_ok);
+	assert_true(a.time_ok && b.time_ok);
+	assert_true(a.same_payload && b.same_payload);
+	assert_memory_equal(a.first, b.first, 1000 - 12);
+}
+
+static void test_udp_64bit_seq(void **state)
+{
+	struct lr_stream_params p = { .id = 3, .udp = true, .sender = true, .len = 200,
+				      .rate_bps = 20000000, .cpu = -1, .udp_64bit_seq = true };
+	struct lr_stream *tx, *rx;
+	int ftx, frx;
+
+	(void)state;
+	udp_pair(&ftx, &frx);
+	p.fd = ftx;
+	tx = mkp(&p);
+	p.fd = frx;
+	p.sender = false;
+	rx = mkp(&p);
+	assert_int_equal(lr_stream_start(rx), 0);
+	assert_int_equal(lr_stream_start(tx), 0);
+	sleep_ms(200);
+	stop_join_ms(tx);
+	sleep_ms(50);
+	stop_join_ms(rx);
+	assert_true(ld(lr_stream_stats(tx)->packets) > 100);
+	assert_int_equal(ld(lr_stream_stats(rx)->max_seq), ld(lr_stream_stats(tx)->packets));
+	assert_int_equal(ld(lr_stream_stats(rx)->lost), 0);
+	lr_stream_close(tx);
+	lr_stream_close(rx);
+}
+
+/* GRO receiver and plain receiver count the same from a GSO sender at full speed over a
+ * bounded run (loss on loopback is possible at -b 0, so compare against the sender's
+ * numbers through the iperf3 accounting identity instead of asserting zero loss). */
+static void test_udp_unlimited_accounting_identity(void **state)
+{
+	int k;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		struct lr_stream_params p = { .id = 1, .udp = true, .sender = true, .len = 64,
+					      .cpu = -1, .no_gso = k == 1 };
+		struct lr_stream *tx, *rx;
+		int ftx, frx;
+		uint64_t got, sent;
+
+		udp_pair(&ftx, &frx);
+		p.fd = ftx;
+		tx = mkp(&p);
+		p.fd = frx;
+		p.sender = false;
+		rx = mkp(&p);
+		assert_int_equal(lr_stream_start(rx), 0);
+		assert_int_equal(lr_stream_start(tx), 0);
+		sleep_ms(200);
+		stop_join_ms(tx);
+		sleep_ms(100);
+		stop_join_ms(rx);
+		got = ld(lr_stream_stats(rx)->packets);
+		sent = ld(lr_stream_stats(tx)->packets);
+		assert_true(got > 1000);
+		assert_true(got <= sent);
+		/* lost = highest seq - received when nothing is reordered on loopback */
+		assert_int_equal(ld(lr_stream_stats(rx)->lost),
+				 ld(lr_stream_stats(rx)->max_seq) - got);
+		assert_int_equal(ld(lr_stream_stats(rx)->out_of_order), 0);
+		lr_stream_close(tx);
+		lr_stream_close(rx);
+	}
+}
+
+static void test_stop_is_prompt(void **state)
+{
+	struct lr_stream *s;
+	int a, b;
+
+	(void)state;
+	/* UDP receiver with nothing arriving */
+	udp_pair(&a, &b);
+	s = mk(b, true, false, 1400, 0);
+	assert_int_equal(lr_stream_start(s), 0);
+	sleep_ms(50);
+	assert_true(stop_join_ms(s) <= 500);
+	lr_stream_close(s);
+	/* UDP sender at 1 Mbit/s with 65000-byte datagrams: half a second between sends */
+	s = mk(a, true, true, 65000, 1000000);
+	assert_int_equal(lr_stream_start(s), 0);
+	sleep_ms(100);
+	assert_true(stop_join_ms(s) <= 500);
+	assert_int_equal(ld(lr_stream_stats(s)->packets), 1);
+	lr_stream_close(s);
+	/* TCP sender blocked on a full socket buffer (nobody reads) */
+	tcp_pair(&a, &b);
+	s = mk(a, false, true, 128 * 1024, 0);
+	assert_int_equal(lr_stream_start(s), 0);
+	sleep_ms(200);
+	assert_true(stop_join_ms(s) <= 500);
+	lr_stream_close(s);
+	/* TCP receiver with nothing to read */
+	s = mk(b, false, false, 128 * 1024, 0);
+	assert_int_equal(lr_stream_start(s), 0);
+	sleep_ms(50);
+	assert_true(stop_join_ms(s) <= 500);
+	lr_stream_close(s);
+}
+
+static void test_set_rate_mid_run(void **state)
+{
+	struct lr_stream *tx, *rx;
+	int ftx, frx;
+	uint64_t b0, b1, t0, t1;
+	double got;
+
+	(void)state;
+	udp_pair(&ftx, &frx);
+	tx = mk(ftx, true, true, 1200, 5000000);
+	rx = mk(frx, true, false, 1200, 0);
+	assert_int_equal(lr_stream_start(rx), 0);
+	assert_int_equal(lr_stream_start(tx), 0);
+	sleep_ms(300);
+	lr_stream_set_rate(tx, 40000000);
+	sleep_ms(100);
+	t0 = lr_clock_mono_ns();
+	b0 = ld(lr_stream_stats(tx)->bytes);
+	sleep_ms(600);
+	t1 = lr_clock_mono_ns();
+	b1 = ld(lr_stream_stats(tx)->bytes);
+	got = (double)(b1 - b0) * 8 * 1e9 / (double)(t1 - t0);
+	if (got < 40000000 * 0.95 || got > 40000000 * 1.05)
+		fail_msg("after set_rate 40 Mbit/s: %.0f bit/s", got);
+	/* and down again, on the fly */
+	lr_stream_set_rate(tx, 2000000);
+	sleep_ms(100);
+	t0 = lr_clock_mono_ns();
+	b0 = ld(lr_stream_stats(tx)->bytes);
+	sleep_ms(600);
+	t1 = lr_clock_mono_ns();
+	b1 = ld(lr_stream_stats(tx)->bytes);
+	got = (double)(b1 - b0) * 8 * 1e9 / (double)(t1 - t0);
+	if (got < 2000000 * 0.9 || got > 2000000 * 1.1)
+		fail_msg("after set_rate 2 Mbit/s: %.0f bit/s", got);
+	stop_join_ms(tx);
+	stop_join_ms(rx);
+	assert_int_equal(ld(lr_stream_stats(rx)->lost), 0);
+	lr_stream_close(tx);
+	lr_stream_close(rx);
+}
+
+static void test_open_rejects_and_owns_fd(void **state)
+{
+	struct lr_stream_params p = { .udp = true, .sender = true, .len = 8, .cpu = -1 };
+	struct lr_stream *s = NULL;
+	int a, b;
+
+	(void)state;
+	udp_pair(&a, &b);
+	p.fd = a;
+	assert_int_equal(lr_stream_open(&s, &p), -EINVAL);
+	assert_int_equal(fcntl(a, F_GETFD), -1);	/* closed on error too */
+	p.fd = b;
+	p.len = 65508;
+	assert_int_equal(lr_stream_open(&s, &p), -EINVAL);
+	p.fd = -1;
+	assert_int_equal(lr_stream_open(&s, &p), -EBADF);
+	lr_stream_close(NULL);
+}
+
+static void test_peer_reset_is_reported(void **state)
+{
+	struct lr_stream *s;
+	struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+	int a, b;
+
+	(void)state;
+	tcp_pair(&a, &b);
+	s = mk(a, false, true, 128 * 1024, 0);
+	assert_int_equal(lr_stream_start(s), 0);
+	sleep_ms(50);
+	setsockopt(b, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+	close(b);	/* RST */
+	assert_true(wait_end(s, 2000));
+	lr_stream_join(s);
+	assert_true(lr_stream_error(s) == -ECONNRESET || lr_stream_error(s) == -EPIPE);
+	lr_stream_close(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tcp_pair_moves_bytes),
+		cmocka_unit_test(test_tcp_zerocopy_moves_bytes),
+		cmocka_unit_test(test_tcp_zerocopy_path_named),
+		cmocka_unit_test(test_udp_rate_and_counts),
+		cmocka_unit_test(test_gso_and_plain_identical),
+		cmocka_unit_test(test_udp_64bit_seq),
+		cmocka_unit_test(test_udp_unlimited_accounting_identity),
+		cmocka_unit_test(test_stop_is_prompt),
+		cmocka_unit_test(test_set_rate_mid_run),
+		cmocka_unit_test(test_open_rejects_and_owns_fd),
+		cmocka_unit_test(test_peer_reset_is_reported),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -24,6 +24,11 @@ endif
 LR_CFLAGS = -std=c11 -D_GNU_SOURCE -Iinclude $(PKG_CFLAGS) $(WARN) -pthread \
 	    -DLR_THEMEDIR='"$(DATADIR)/linerate/themes"' -DLR_VERSION='"$(VERSION)"'
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
+ifeq ($(V),1)
+Q =
+else
+Q = @
+endif
 
 # The binary's glue and the only curses file stay out of the library: test binaries link
 # liblinerate.a without -lncursesw, so curses leaking into data code breaks their link.
@@ -48,23 +53,27 @@ linerate: $(B)/linerate
 	@cp $< $@
 
 $(B)/linerate: $(APP_OBJS) $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) -pthread -o $@ $(APP_OBJS) $(LIB) $(PKG_LIBS) $(CURSES_LIBS) -lm
+	@$(if $(Q),echo '  LD      $@')
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -pthread -o $@ $(APP_OBJS) $(LIB) $(PKG_LIBS) $(CURSES_LIBS) -lm
 
 $(LIB): $(LIB_OBJS)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(Q)$(AR) rcs $@ $^
 
 $(B)/%.o: src/%.c
 	@mkdir -p $(@D)
-	$(CC) $(LR_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	@$(if $(Q),echo '  CC      $<')
+	$(Q)$(CC) $(LR_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/tests/%.o: tests/unit/%.c
 	@mkdir -p $(@D)
-	$(CC) $(LR_CFLAGS) -Itests/unit $(CFLAGS) -MMD -MP -c -o $@ $<
+	@$(if $(Q),echo '  CC      $<')
+	$(Q)$(CC) $(LR_CFLAGS) -Itests/unit $(CFLAGS) -MMD -MP -c -o $@ $<
 
 # Test binaries: liblinerate.a + libnl + jansson + cmocka, by design no -lncursesw.
 $(B)/tests/test_%: $(B)/tests/test_%.o $(FAKE_OBJS) $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) -pthread -o $@ $< $(FAKE_OBJS) $(LIB) $(PKG_LIBS) $(CMOCKA_LIBS) -lm
+	@$(if $(Q),echo '  LD      $@')
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -pthread -o $@ $< $(FAKE_OBJS) $(LIB) $(PKG_LIBS) $(CMOCKA_LIBS) -lm
 
 test-unit: $(TEST_BINS) linerate
 	@LR_BUILD=$(B) tests/run.sh --unit $(TEST_BINS)
@@ -136,6 +145,6 @@ help:
 	@echo 'lint         clang-format --dry-run and cppcheck'
 	@echo 'check-layers the dependency rules of DESIGN.md section 2'
 	@echo 'install      PREFIX=$(PREFIX) DESTDIR= ; uninstall'
-	@echo 'V=1          (make prints commands always; kept for habit)'
+	@echo 'V=1          print the full compiler commands'
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

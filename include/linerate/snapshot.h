@@ -62,6 +62,11 @@ struct lr_iface_snap {
 	double per_s[LR_M__COUNT];
 	uint64_t total_valid;	/* LR_M_BIT(m): total[m] is known */
 	uint64_t total[LR_M__COUNT];	/* since start or the last reset (key r) */
+	/* Sum of every valid delta since this interface (generation) was first read, never
+	 * reset: a consumer that missed a snapshot diffs these and loses nothing (CSV). */
+	uint64_t cum_valid;
+	uint64_t cum[LR_M__COUNT];
+	uint64_t base_ns;	/* CLOCK_MONOTONIC of the first reading cum[] starts from */
 	struct lr_peak peak_rx_bps, peak_tx_bps, peak_rx_pps, peak_tx_pps;
 
 	/* CPUs serving this interface (its IRQs' effective affinity, plus RPS). */

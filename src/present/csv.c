@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * CSV logs on the main thread. Interface rows are built from the snapshot's cumulative
+ * counters against the last row written for the same interface generation, so every column
+ * sums to the kernel's own delta over the run even if a snapshot was missed. Formats are
+ * fixed ("%.6f"), and linerate never sets LC_NUMERIC, so the decimal point is always '.'.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linerate/csv.h"
+#include "linerate/metrics.h"
+#include "linerate/snapshot.h"
+#include "linerate/strutil.h"
+
+/* Counter columns of the interface CSV, in their public order, and the metric each sums. */
+static const struct {
+	const char *name;
+	enum lr_metric m;
+} counter_cols[] = {
+	{"rx_bytes", LR_M_RX_BYTES},	   {"tx_bytes", LR_M_TX_BYTES},
+	{"rx_packets", LR_M_RX_PACKETS},   {"tx_packets", LR_M_TX_PACKETS},
+};
+static const struct {
+	const char *name;
+	enum lr_metric m;
+} event_cols[] = {
+	{"rx_dropped", LR_M_RX_DROPPED},   {"tx_dropped", LR_M_TX_DROPPED},
+	{"rx_errors", LR_M_RX_ERRORS},	   {"tx_errors", LR_M_TX_ERRORS},
+	{"rx_fifo", LR_M_RX_FIFO_ERRORS},  {"rx_missed", LR_M_RX_MISSED_ERRORS},
+	{"rx_over", LR_M_RX_OVER_ERRORS},  {"nic_fifo", LR_M_NIC_FIFO},
+	{"nic_drop", LR_M_NIC_DROP},
+};
+
+static const char iface_header[] =
+	"time,elapsed,iface,interval,rx_bytes,tx_bytes,rx_packets,tx_packets,rx_bps,tx_bps,"
+	"rx_pps,tx_pps,rx_dropped,tx_dropped,rx_errors,tx_errors,rx_fifo,rx_missed,rx_over,"
+	"nic_fifo,nic_drop,softirq_max_pct,softirq_cpu,link_mbps,mtu,wire_util_pct";
+static const char cpu_header[] =
+	"time,elapsed,cpu,interval,user_pct,system_pct,irq_pct,softirq_pct,idle_pct,"
+	"net_rx_per_s,net_tx_per_s,softnet_processed_per_s,softnet_dropped_per_s,"
+	"softnet_squeezed_per_s";
+
+struct last_row {	/* what was last written for one interface generation */
+	char name[LR_IFNAMSIZ];
+	uint32_t generation;
+	uint64_t cum[LR_M__COUNT];
+	uint64_t mono_ns;
+	uint64_t seen_seq;	/* snapshot that last carried it: stale entries are dropped */
+};
+
+struct lr_csv {
+	FILE *f;
+	bool is_stdout;
+	char path[256];
+	enum lr_csv_kind kind;
+	struct last_row *rows;
+	size_t n_rows, cap_rows;
+};
+
+const char *lr_csv_header(enum lr_csv_kind kind)
+{
+	return kind == LR_CSV_CPUS ? cpu_header : iface_header;
+}
+
+const char *lr_csv_path(const struct lr_csv *c)
+{
+	return c->path;
+}
+
+int lr_csv_open(struct lr_csv **out, const char *path, enum lr_csv_kind kind)
+{
+	struct lr_csv *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return -ENOMEM;
+	c->kind = kind;
+	lr_strlcpy(c->path, path, sizeof(c->path));
+	if (!strcmp(path, "-")) {
+		c->f = stdout;
+		c->is_stdout = true;
+	} else {
+		c->f = fopen(path, "we");
+		if (!c->f) {
+			int err = -errno;
+
+			free(c);
+			return err;
+		}
+	}
+	if (fprintf(c->f, "%s\n", lr_csv_header(kind)) < 0 || fflush(c->f)) {
+		int err = errno ? -errno : -EIO;
+
+		lr_csv_close(c);
+		return err;
+	}
+	*out = c;
+	return 0;
+}
+
+/* RFC 4180: quote a field holding a comma, quote or newline (interface names may). */
+static void put_name(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void put_u64(FILE *f, bool known, uint64_t v)
+{
+	if (known)
+		fprintf(f, ",%llu", (unsigned long long)v);
+	else
+		fputc(',', f);
+}
+
+static void put_dbl(FILE *f, bool known, double v, int decimals)
+{
+	if (known)
+		fprintf(f, ",%.*f", decimals, v);
+	else
+		fputc(',', f);
+}
+
+static struct last_row *last_for(struct lr_csv *c, const struct lr_iface_snap *i, bool *fresh)
+{
+	for (size_t k = 0; k < c->n_rows; k++)
+		if (!strcmp(c->rows[k].name, i->name) && c->rows[k].generation == i->generation) {
+			*fresh = false;
+			return &c->rows[k];
+		}
+	if (c->n_rows == c->cap_rows) {
+		size_t ncap = c->cap_rows ? c->cap_rows * 2 : 16;
+		struct last_row *p = realloc(c->rows, ncap * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		c->rows = p;
+		c->cap_rows = ncap;
+	}
+	*fresh = true;
+	memset(&c->rows[c->n_rows], 0, sizeof(c->rows[0]));
+	lr_strlcpy(c->rows[c->n_rows].name, i->name, sizeof(c->rows[0].name));
+	c->rows[c->n_rows].generation = i->generation;
+	return &c->rows[c->n_rows++];
+}
+
+/* Forgets interfaces (generations) the snapshot no longer has. */
+static void prune_rows(struct lr_csv *c, uint64_t seq)
+{
+	size_t w = 0;
+
+	for (size_t k = 0; k < c->n_rows; k++)
+		if (c->rows[k].seen_seq == seq)
+			c->rows[w++] = c->rows[k];
+	c->n_rows = w;
+}
+
+static int write_iface(struct lr_csv *c, const struct lr_snapshot *s,
+		       const struct lr_iface_snap *i, const char *prefix)
+{
+	uint64_t d[LR_M__COUNT] = {0}, dt;
+	bool fresh;
+	struct last_row *last = last_for(c, i, &fresh);
+	double secs, speed_bps;
+	uint64_t ok;
+
+	if (!last)
+		return -ENOMEM;
+	last->seen_seq = s->seq;
+	/* a generation first seen here: its counters start at its first reading */
+	dt = s->mono_ns - (fresh ? i->base_ns : last->mono_ns);
+	if (!i->base_ns || s->mono_ns <= i->base_ns || !dt)
+		return 0;	/* nothing measured yet for this generation */
+	ok = i->cum_valid & i->valid;
+	for (unsigned m = 0; m < LR_M__COUNT; m++)
+		d[m] = i->cum[m] - last->cum[m];
+	memcpy(last->cum, i->cum, sizeof(last->cum));
+	last->mono_ns = s->mono_ns;
+	secs = (double)dt / 1e9;
+
+	fputs(prefix, c->f);
+	put_name(c->f, i->name);
+	fprintf(c->f, ",%.6f", secs);
+	for (size_t k = 0; k < LR_ARRAY_SIZE(counter_cols); k++)
+		put_u64(c->f, ok & LR_M_BIT(counter_cols[k].m), d[counter_cols[k].m]);
+	put_dbl(c->f, ok & LR_M_BIT(LR_M_RX_BYTES), (double)d[LR_M_RX_BYTES] * 8 / secs, 1);
+	put_dbl(c->f, ok & LR_M_BIT(LR_M_TX_BYTES), (double)d[LR_M_TX_BYTES] * 8 / secs, 1);
+	put_dbl(c->f, ok & LR_M_BIT(LR_M_RX_PACKETS), (double)d[LR_M_RX_PACKETS] / secs, 1);
+	put_dbl(c->f, ok & LR_M_BIT(LR_M_TX_PACKETS), (double)d[LR_M_TX_PACKETS] / secs, 1);
+	for (size_t k = 0; k < LR_ARRAY_SIZE(event_cols); k++)
+		put_u64(c->f, ok & LR_M_BIT(event_cols[k].m), d[event_cols[k].m]);
+	put_dbl(c->f, i->softirq_max_pct >= 0, i->softirq_max_pct, 1);
+	if (i->softirq_cpu >= 0)
+		fprintf(c->f, ",%d", i->softirq_cpu);
+	else
+		fputc(',', c->f);
+	put_u64(c->f, i->speed_mbps > 0, (uint64_t)i->speed_mbps);
+	put_u64(c->f, i->mtu >= 0, (uint64_t)i->mtu);
+	speed_bps = (double)i->speed_mbps * 1e6;
+	{
+		const uint64_t need = LR_M_BIT(LR_M_RX_BYTES) | LR_M_BIT(LR_M_TX_BYTES) |
+				      LR_M_BIT(LR_M_RX_PACKETS) | LR_M_BIT(LR_M_TX_PACKETS);
+		/* bytes a counter never sees: preamble 8 + FCS 4 + inter-frame gap 12 */
+		double rx = (double)(d[LR_M_RX_BYTES] + 24 * d[LR_M_RX_PACKETS]) * 8;
+		double tx = (double)(d[LR_M_TX_BYTES] + 24 * d[LR_M_TX_PACKETS]) * 8;
+
+		put_dbl(c->f, i->speed_mbps > 0 && (ok & need) == need,
+			(rx > tx ? rx : tx) / secs / speed_bps * 100, 2);
+	}
+	fputc('\n', c->f);
+	return 0;
+}
+
+static void write_cpu(FILE *f, const char *prefix, const struct lr_snapshot *s,
+		      const struct lr_cpu_snap *k)
+{
+	bool t = k->valid & LR_CPUV_TIMES, q = k->valid & LR_CPUV_SOFTIRQS,
+	     n = k->valid & LR_CPUV_SOFTNET;
+
+	fprintf(f, "%s%d,%.6f", prefix, k->cpu, (double)s->interval_ns / 1e9);
+	put_dbl(f, t, k->user_pct, 2);
+	put_dbl(f, t, k->system_pct, 2);
+	put_dbl(f, t, k->irq_pct, 2);
+	put_dbl(f, t, k->softirq_pct, 2);
+	put_dbl(f, t, k->idle_pct, 2);
+	put_dbl(f, q, k->net_rx_per_s, 1);
+	put_dbl(f, q, k->net_tx_per_s, 1);
+	put_dbl(f, n, k->softnet_processed_per_s, 1);
+	put_dbl(f, n, k->softnet_dropped_per_s, 1);
+	put_dbl(f, n, k->softnet_squeezed_per_s, 1);
+	fputc('\n', f);
+}
+
+int lr_csv_write(struct lr_csv *c, const struct lr_snapshot *s)
+{
+	char prefix[64];
+	int err = 0;
+
+	snprintf(prefix, sizeof(prefix), "%llu.%06llu,%.6f,",
+		 (unsigned long long)(s->real_ns / LR_NSEC_PER_SEC),
+		 (unsigned long long)(s->real_ns % LR_NSEC_PER_SEC / 1000),
+		 (double)s->elapsed_ns / 1e9);
+	if (c->kind == LR_CSV_IFACES) {
+		for (size_t i = 0; i < s->n_ifaces && !err; i++)
+			err = write_iface(c, s, &s->ifaces[i], prefix);
+		prune_rows(c, s->seq);
+	} else {
+		for (size_t i = 0; i < s->n_cpus; i++)
+			write_cpu(c->f, prefix, s, &s->cpus[i]);
+	}
+	if (err)
+		return err;
+	if (fflush(c->f) || ferror(c->f))
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+int lr_csv_close(struct lr_csv *c)
+{
+	int err = 0;
+
+	if (!c)
+		return 0;
+	if (fflush(c->f) || ferror(c->f))
+		err = errno ? -errno : -EIO;
+	if (!c->is_stdout && fclose(c->f) && !err)
+		err = -errno;
+	free(c->rows);
+	free(c);
+	return err;
+}

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Driver counters of one interface, on the sampler thread. Wraps the ethtool collector:
+ * keeps the previous GSTATS values, takes reset-safe deltas per counter, sums them by
+ * category and lists the fifo/drop/error/pause counters that moved. Buffers are sized when
+ * the driver's names are (re)loaded, so a steady tick does not allocate.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linerate/drvstats.h"
+#include "linerate/ethtool.h"
+#include "linerate/log.h"
+#include "linerate/rate.h"
+#include "linerate/snapshot.h"
+#include "linerate/strutil.h"
+
+struct lr_drvstats {
+	char ifname[LR_IFNAMSIZ];
+	struct lr_ethtool *et;	/* NULL when ethtool is unavailable for this interface */
+	int open_err;
+	uint32_t n;		/* counters the buffers below are sized for */
+	uint64_t *prev;
+	uint64_t *total;	/* since start or reset */
+	uint64_t *delta;	/* this tick */
+	bool have_prev;
+	bool tick_valid;	/* delta[] is meaningful this tick */
+	struct lr_drv_counter *moved;	/* capacity n */
+	size_t n_moved;
+	bool has_cat[LR_CAT__COUNT];	/* the driver exports this category at all */
+	bool has_total[LR_CAT__COUNT];	/* ... and a non-per-queue counter of it */
+};
+
+static const enum lr_metric cat_metric[LR_CAT__COUNT] = {
+	[LR_CAT_FIFO] = LR_M_NIC_FIFO,
+	[LR_CAT_DROP] = LR_M_NIC_DROP,
+	[LR_CAT_ERROR] = LR_M_NIC_ERROR,
+	[LR_CAT_PAUSE] = LR_M_NIC_PAUSE,
+	[LR_CAT_TRAFFIC] = LR_M__COUNT,
+	[LR_CAT_OTHER] = LR_M__COUNT,
+};
+
+static void free_bufs(struct lr_drvstats *d)
+{
+	free(d->prev);
+	free(d->total);
+	free(d->delta);
+	free(d->moved);
+	d->prev = d->total = d->delta = NULL;
+	d->moved = NULL;
+	d->n = 0;
+	d->n_moved = 0;
+}
+
+/* (Re)sizes the buffers for the driver's current names; totals restart. */
+static int load_names(struct lr_drvstats *d)
+{
+	uint32_t n = lr_ethtool_n_stats(d->et);
+
+	free_bufs(d);
+	memset(d->has_cat, 0, sizeof(d->has_cat));
+	memset(d->has_total, 0, sizeof(d->has_total));
+	d->have_prev = false;
+	if (!n)
+		return 0;
+	d->prev = calloc(n, sizeof(*d->prev));
+	d->total = calloc(n, sizeof(*d->total));
+	d->delta = calloc(n, sizeof(*d->delta));
+	d->moved = calloc(n, sizeof(*d->moved));
+	if (!d->prev || !d->total || !d->delta || !d->moved) {
+		free_bufs(d);
+		return -ENOMEM;
+	}
+	d->n = n;
+	for (uint32_t i = 0; i < n; i++) {
+		struct lr_counter_class c = lr_ethtool_stat_class(d->et, i);
+
+		d->has_cat[c.cat] = true;
+		if (!c.per_queue)
+			d->has_total[c.cat] = true;
+	}
+	return 0;
+}
+
+struct lr_drvstats *lr_drvstats_open(const char *ifname, const struct lr_sysio *io)
+{
+	struct lr_drvstats *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	lr_strlcpy(d->ifname, ifname, sizeof(d->ifname));
+	d->open_err = lr_ethtool_open(&d->et, ifname, io);
+	if (d->open_err) {
+		d->et = NULL;
+		lr_log(LR_LOG_INFO, "%s: no driver statistics (%s)", ifname, strerror(-d->open_err));
+		return d;
+	}
+	if (load_names(d))
+		lr_log(LR_LOG_WARN, "%s: out of memory for driver counters", ifname);
+	return d;
+}
+
+void lr_drvstats_close(struct lr_drvstats *d)
+{
+	if (!d)
+		return;
+	lr_ethtool_close(d->et);
+	free_bufs(d);
+	free(d);
+}
+
+void lr_drvstats_info(struct lr_drvstats *d, struct lr_iface_snap *s)
+{
+	struct lr_ethtool_info info;
+
+	if (!d->et) {
+		s->ethtool_err = d->open_err;
+		return;
+	}
+	if (lr_ethtool_read_info(d->et, &info))
+		return;
+	s->speed_mbps = info.speed_mbps;
+	s->duplex = info.duplex;
+	lr_strlcpy(s->driver, info.driver, sizeof(s->driver));
+	lr_strlcpy(s->driver_version, info.version, sizeof(s->driver_version));
+	lr_strlcpy(s->fw_version, info.fw_version, sizeof(s->fw_version));
+	lr_strlcpy(s->bus_info, info.bus_info, sizeof(s->bus_info));
+	s->ring_rx = info.ring_rx;
+	s->ring_rx_max = info.ring_rx_max;
+	s->ring_tx = info.ring_tx;
+	s->ring_tx_max = info.ring_tx_max;
+	s->features = info.features;
+	s->features_known = info.features_known;
+}
+
+static void list_moved(struct lr_drvstats *d, uint64_t dt_ns)
+{
+	d->n_moved = 0;
+	for (uint32_t i = 0; i < d->n; i++) {
+		struct lr_counter_class c = lr_ethtool_stat_class(d->et, i);
+		struct lr_drv_counter *m;
+
+		if (c.cat == LR_CAT_TRAFFIC || c.cat == LR_CAT_OTHER || !d->total[i])
+			continue;
+		m = &d->moved[d->n_moved++];
+		lr_strlcpy(m->name, lr_ethtool_stat_name(d->et, i), sizeof(m->name));
+		m->cat = c.cat;
+		m->per_queue = c.per_queue;
+		m->delta = d->tick_valid ? d->delta[i] : 0;
+		m->total = d->total[i];
+		m->per_s = lr_rate_per_sec(m->delta, dt_ns);
+	}
+}
+
+void lr_drvstats_read(struct lr_drvstats *d, bool have_prev, uint64_t dt_ns,
+		      struct lr_iface_snap *s)
+{
+	const uint64_t *v;
+	bool changed = false;
+	int err;
+
+	d->tick_valid = false;
+	if (!d->et) {
+		s->ethtool_err = d->open_err;
+		return;
+	}
+	err = lr_ethtool_read_stats(d->et, &changed);
+	s->ethtool_err = err;
+	if (err) {
+		d->have_prev = false;
+		return;
+	}
+	if (changed || lr_ethtool_n_stats(d->et) != d->n) {
+		lr_log(LR_LOG_INFO, "%s: driver counter set changed (%u counters)", d->ifname,
+		       lr_ethtool_n_stats(d->et));
+		if (load_names(d))
+			return;
+	}
+	v = lr_ethtool_stat_values(d->et);
+	if (d->have_prev && have_prev) {
+		for (uint32_t i = 0; i < d->n; i++) {
+			uint64_t delta = 0;
+
+			/* a counter that went back was reset: drop its interval */
+			if (!lr_rate_delta(d->prev[i], v[i], 64, &delta))
+				delta = 0;
+			d->delta[i] = delta;
+			d->total[i] += delta;
+		}
+		d->tick_valid = true;
+	}
+	memcpy(d->prev, v, d->n * sizeof(*v));
+	d->have_prev = true;
+	list_moved(d, dt_ns);
+	s->moved = d->moved;
+	s->n_moved = d->n_moved;
+}
+
+uint64_t lr_drvstats_sums(const struct lr_drvstats *d, uint64_t *delta)
+{
+	uint64_t valid = 0;
+
+	if (!d->et || !d->tick_valid)
+		return 0;
+	for (unsigned c = 0; c < LR_CAT__COUNT; c++)
+		if (cat_metric[c] < LR_M__COUNT && d->has_cat[c]) {
+			delta[cat_metric[c]] = 0;
+			valid |= LR_M_BIT(cat_metric[c]);
+		}
+	for (uint32_t i = 0; i < d->n; i++) {
+		struct lr_counter_class c = lr_ethtool_stat_class(d->et, i);
+		enum lr_metric m = cat_metric[c.cat];
+
+		/* breakdowns of a total the driver also exports would count twice */
+		if (m == LR_M__COUNT || (c.per_queue && d->has_total[c.cat]))
+			continue;
+		delta[m] += d->delta[i];
+	}
+	return valid;
+}
+
+void lr_drvstats_reset(struct lr_drvstats *d, struct lr_iface_snap *s)
+{
+	if (d->total)
+		memset(d->total, 0, d->n * sizeof(*d->total));
+	d->n_moved = 0;
+	s->n_moved = 0;
+}

@@ -1,0 +1,527 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The sampler thread. Wakes on absolute CLOCK_MONOTONIC deadlines (a condition variable
+ * timed wait, so a stop or an interval change wakes it at once), reads every collector,
+ * turns counters into rates over the measured interval and publishes one snapshot per tick
+ * on the board. It owns every collector, fd and libnl socket; the main thread talks to it
+ * only through atomics and the board. A late tick is not caught up with a burst: the next
+ * deadline moves forward.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "linerate/board.h"
+#include "linerate/clock.h"
+#include "linerate/config.h"
+#include "linerate/cpu.h"
+#include "linerate/iftable.h"
+#include "linerate/irqmap.h"
+#include "linerate/log.h"
+#include "linerate/nllink.h"
+#include "linerate/procnet.h"
+#include "linerate/rate.h"
+#include "linerate/sampler.h"
+#include "linerate/snapshot.h"
+#include "linerate/snmp.h"
+#include "linerate/sysio.h"
+#include "linerate/tuning.h"
+
+#define TUNING_EVERY_NS (10 * LR_NSEC_PER_SEC)
+#define IRQMAP_EVERY_NS (5 * LR_NSEC_PER_SEC)
+
+struct lr_sampler {
+	struct lr_sysio io;
+	struct lr_board *board;
+	enum lr_source source;
+	struct lr_nllink *nl;		/* netlink source */
+	bool relink;			/* re-dump the link list before the next counters */
+	int procnet_fd;			/* proc source */
+	char *procnet_buf;
+	size_t procnet_len;
+	struct lr_iftable *ifs;
+	struct lr_cpu_reader *cpu_reader;
+	struct lr_cpu_table cpu_prev, cpu_cur;
+	struct lr_snmp_reader *snmp_reader;
+	struct lr_snmp_raw snmp_prev, snmp_cur;
+	struct lr_irqmap irq;		/* scratch for one interface at a time */
+	size_t irq_next;		/* round-robin position */
+	uint64_t irq_due_ns;
+	uint64_t tuning_due_ns;
+	struct lr_snapshot work;	/* cpus[] owned here, ifaces[] views into ifs */
+	uint64_t start_ns, last_ns;
+	bool have_baseline;
+
+	pthread_t thread;
+	bool running;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;		/* CLOCK_MONOTONIC */
+	atomic_bool stop;
+	atomic_bool reset_totals;
+	_Atomic uint64_t interval_ns;
+};
+
+static uint64_t clamp_interval(uint64_t ns)
+{
+	if (ns < LR_INTERVAL_MIN_NS)
+		return LR_INTERVAL_MIN_NS;
+	if (ns > LR_INTERVAL_MAX_NS)
+		return LR_INTERVAL_MAX_NS;
+	return ns;
+}
+
+/* ---- counter sources ---- */
+
+static int on_link(const struct lr_link_info *link, const struct lr_link_counters *ctr, void *arg)
+{
+	return lr_iftable_link(arg, link);
+}
+
+static int on_counters(const struct lr_link_counters *ctr, void *arg)
+{
+	struct lr_sampler *s = arg;
+
+	if (lr_iftable_counters_by_ifindex(s->ifs, ctr) == -ENOENT)
+		s->relink = true;	/* a link born since the last dump: pick it up next tick */
+	return 0;
+}
+
+static int read_netlink(struct lr_sampler *s)
+{
+	int err;
+
+	if (lr_nllink_links_changed(s->nl) || s->relink || !s->have_baseline) {
+		s->relink = false;
+		lr_iftable_links_begin(s->ifs);
+		err = lr_nllink_dump_links(s->nl, on_link, s->ifs);
+		if (err)
+			return err;
+		lr_iftable_links_end(s->ifs);
+	}
+	return lr_nllink_dump_counters(s->nl, on_counters, s);
+}
+
+/* /proc/net/dev columns -> metrics. Its aggregated "frame" and "carrier" columns have no
+ * single stats64 field: those stay unknown with this source. */
+static const enum lr_metric procnet_map[LR_PN__COUNT] = {
+	[LR_PN_RX_BYTES] = LR_M_RX_BYTES,
+	[LR_PN_RX_PACKETS] = LR_M_RX_PACKETS,
+	[LR_PN_RX_ERRS] = LR_M_RX_ERRORS,
+	[LR_PN_RX_DROP] = LR_M_RX_DROPPED,
+	[LR_PN_RX_FIFO] = LR_M_RX_FIFO_ERRORS,
+	[LR_PN_RX_FRAME] = LR_M__COUNT,
+	[LR_PN_RX_COMPRESSED] = LR_M_RX_COMPRESSED,
+	[LR_PN_RX_MULTICAST] = LR_M_MULTICAST,
+	[LR_PN_TX_BYTES] = LR_M_TX_BYTES,
+	[LR_PN_TX_PACKETS] = LR_M_TX_PACKETS,
+	[LR_PN_TX_ERRS] = LR_M_TX_ERRORS,
+	[LR_PN_TX_DROP] = LR_M_TX_DROPPED,
+	[LR_PN_TX_FIFO] = LR_M_TX_FIFO_ERRORS,
+	[LR_PN_TX_COLLS] = LR_M_COLLISIONS,
+	[LR_PN_TX_CARRIER] = LR_M__COUNT,
+	[LR_PN_TX_COMPRESSED] = LR_M_TX_COMPRESSED,
+};
+
+static int on_procnet_row(const struct lr_procnet_row *row, void *arg)
+{
+	uint64_t v[LR_M__COUNT] = {0}, valid = 0;
+
+	for (unsigned c = 0; c < LR_PN__COUNT; c++) {
+		if (procnet_map[c] == LR_M__COUNT)
+			continue;
+		v[procnet_map[c]] = row->v[c];
+		valid |= LR_M_BIT(procnet_map[c]);
+	}
+	return lr_iftable_counters_by_name(arg, row->name, v, valid);
+}
+
+static int read_procnet(struct lr_sampler *s)
+{
+	ssize_t n;
+	int rows;
+
+	for (;;) {
+		n = s->io.pread_all(&s->io, s->procnet_fd, s->procnet_buf, s->procnet_len);
+		if (n != -EOVERFLOW)
+			break;
+		char *p = realloc(s->procnet_buf, s->procnet_len * 2);	/* more interfaces */
+
+		if (!p)
+			return -ENOMEM;
+		s->procnet_buf = p;
+		s->procnet_len *= 2;
+	}
+	if (n < 0)
+		return (int)n;
+	rows = lr_procnet_parse(s->procnet_buf, (size_t)n, on_procnet_row, s->ifs, NULL);
+	if (rows < 0)
+		return rows;
+	lr_iftable_drop_unseen(s->ifs);
+	return 0;
+}
+
+/* ---- CPUs and the stack ---- */
+
+static int build_cpus(struct lr_sampler *s, uint64_t dt_ns)
+{
+	struct lr_cpu_table *p = &s->cpu_prev, *c = &s->cpu_cur;
+	size_t n = 0;
+
+	if (c->n > s->work.cap_cpus) {
+		struct lr_cpu_snap *g = realloc(s->work.cpus, c->n * sizeof(*g));
+
+		if (!g)
+			return -ENOMEM;
+		s->work.cpus = g;
+		s->work.cap_cpus = c->n;
+	}
+	for (size_t i = 0; i < c->n; i++) {
+		const struct lr_cpu_raw *a = i < p->n ? &p->cpu[i] : NULL, *b = &c->cpu[i];
+		struct lr_cpu_snap *o;
+		uint64_t d1, d2, d3;
+
+		if (!b->present)
+			continue;
+		o = &s->work.cpus[n++];
+		memset(o, 0, sizeof(*o));
+		o->cpu = (int)i;
+		if (!a)
+			continue;
+		if (lr_cpu_pct(a, b, &o->user_pct, &o->system_pct, &o->irq_pct, &o->softirq_pct,
+			       &o->idle_pct))
+			o->valid |= LR_CPUV_TIMES;
+		if ((a->valid & b->valid & LR_CPUV_SOFTIRQS) &&
+		    lr_rate_delta(a->net_rx, b->net_rx, LR_CPU_SOFTIRQ_WIDTH, &d1) &&
+		    lr_rate_delta(a->net_tx, b->net_tx, LR_CPU_SOFTIRQ_WIDTH, &d2)) {
+			o->net_rx_per_s = lr_rate_per_sec(d1, dt_ns);
+			o->net_tx_per_s = lr_rate_per_sec(d2, dt_ns);
+			o->valid |= LR_CPUV_SOFTIRQS;
+		}
+		if ((a->valid & b->valid & LR_CPUV_SOFTNET) &&
+		    lr_rate_delta(a->softnet_processed, b->softnet_processed, LR_CPU_SOFTNET_WIDTH,
+				  &d1) &&
+		    lr_rate_delta(a->softnet_dropped, b->softnet_dropped, LR_CPU_SOFTNET_WIDTH,
+				  &d2) &&
+		    lr_rate_delta(a->softnet_squeezed, b->softnet_squeezed, LR_CPU_SOFTNET_WIDTH,
+				  &d3)) {
+			o->softnet_processed_per_s = lr_rate_per_sec(d1, dt_ns);
+			o->softnet_dropped_per_s = lr_rate_per_sec(d2, dt_ns);
+			o->softnet_squeezed_per_s = lr_rate_per_sec(d3, dt_ns);
+			o->valid |= LR_CPUV_SOFTNET;
+		}
+	}
+	s->work.n_cpus = n;
+	memset(&s->work.cpu_all, 0, sizeof(s->work.cpu_all));
+	s->work.cpu_all.cpu = -1;
+	if (lr_cpu_pct(&p->all, &c->all, &s->work.cpu_all.user_pct, &s->work.cpu_all.system_pct,
+		       &s->work.cpu_all.irq_pct, &s->work.cpu_all.softirq_pct,
+		       &s->work.cpu_all.idle_pct))
+		s->work.cpu_all.valid = LR_CPUV_TIMES;
+	return 0;
+}
+
+static void stack_field(struct lr_stack_snap *st, uint32_t bit, uint64_t a, uint64_t b,
+			uint64_t dt_ns, double *per_s, uint64_t *total, uint32_t valid_both)
+{
+	uint64_t d;
+
+	if (!(valid_both & bit) || !lr_rate_delta(a, b, LR_SNMP_WIDTH, &d))
+		return;
+	*per_s = lr_rate_per_sec(d, dt_ns);
+	*total += d;
+	st->valid |= bit;
+}
+
+static void build_stack(struct lr_sampler *s, uint64_t dt_ns)
+{
+	struct lr_stack_snap *st = &s->work.stack;
+	const struct lr_snmp_raw *a = &s->snmp_prev, *b = &s->snmp_cur;
+	uint32_t both = a->valid & b->valid;
+
+	st->valid = 0;
+	stack_field(st, LR_STACKV_TCP_RETRANS, a->tcp_retrans, b->tcp_retrans, dt_ns,
+		    &st->tcp_retrans_per_s, &st->tcp_retrans_total, both);
+	stack_field(st, LR_STACKV_UDP_IN_ERRORS, a->udp_in_errors, b->udp_in_errors, dt_ns,
+		    &st->udp_in_errors_per_s, &st->udp_in_errors_total, both);
+	stack_field(st, LR_STACKV_UDP_RCVBUF, a->udp_rcvbuf_errors, b->udp_rcvbuf_errors, dt_ns,
+		    &st->udp_rcvbuf_errors_per_s, &st->udp_rcvbuf_errors_total, both);
+	stack_field(st, LR_STACKV_UDP_SNDBUF, a->udp_sndbuf_errors, b->udp_sndbuf_errors, dt_ns,
+		    &st->udp_sndbuf_errors_per_s, &st->udp_sndbuf_errors_total, both);
+}
+
+/* One interface's IRQ map per call, each interface every IRQMAP_EVERY_NS. */
+static void refresh_irqmap(struct lr_sampler *s, uint64_t now_ns)
+{
+	const char *name;
+
+	if (now_ns < s->irq_due_ns)
+		return;
+	name = lr_iftable_name(s->ifs, s->irq_next);
+	if (!name) {
+		s->irq_next = 0;
+		s->irq_due_ns = now_ns + IRQMAP_EVERY_NS;
+		return;
+	}
+	s->irq_next++;
+	if (lr_irqmap_build(&s->io, name, &s->irq) == 0 &&
+	    lr_iftable_set_serving(s->ifs, name, s->irq.serving.cpu, s->irq.serving.n) == -ENOMEM)
+		lr_log(LR_LOG_WARN, "%s: out of memory for the IRQ map", name);
+}
+
+/* The busiest CPU in softirq among those serving each interface (all CPUs when none known).
+ * Both lists are sorted by CPU number: one merge walk, linear in CPUs. */
+static void hottest_softirq(struct lr_snapshot *w)
+{
+	for (size_t i = 0; i < w->n_ifaces; i++) {
+		struct lr_iface_snap *f = &w->ifaces[i];
+		double best = -1;
+		int cpu = -1;
+		size_t j = 0;
+
+		for (size_t c = 0; c < w->n_cpus; c++) {
+			const struct lr_cpu_snap *k = &w->cpus[c];
+
+			if (f->n_serving_cpus) {
+				while (j < f->n_serving_cpus && f->serving_cpus[j] < k->cpu)
+					j++;
+				if (j == f->n_serving_cpus)
+					break;
+				if (f->serving_cpus[j] != k->cpu)
+					continue;
+			}
+			if ((k->valid & LR_CPUV_TIMES) && k->softirq_pct > best) {
+				best = k->softirq_pct;
+				cpu = k->cpu;
+			}
+		}
+		f->softirq_max_pct = best;
+		f->softirq_cpu = cpu;
+	}
+}
+
+int lr_sampler_tick(struct lr_sampler *s, uint64_t now_ns)
+{
+	bool first = !s->have_baseline;
+	uint64_t dt_ns = first ? 0 : now_ns - s->last_ns;
+	struct lr_cpu_table swap;
+	int err;
+
+	if (atomic_exchange(&s->reset_totals, false)) {
+		lr_iftable_reset_totals(s->ifs);
+		memset(&s->work.stack, 0, sizeof(s->work.stack));
+	}
+	err = s->source == LR_SOURCE_NETLINK ? read_netlink(s) : read_procnet(s);
+	if (err && first)
+		return err;
+	if (err)
+		lr_log(LR_LOG_WARN, "reading interface counters: %s", strerror(-err));
+	if (s->cpu_reader && lr_cpu_reader_read(s->cpu_reader, &s->cpu_cur) < 0)
+		lr_log(LR_LOG_DEBUG, "per-CPU counters unreadable this tick");
+	if (s->snmp_reader && lr_snmp_reader_read(s->snmp_reader, &s->snmp_cur) < 0)
+		lr_log(LR_LOG_DEBUG, "/proc/net/snmp unreadable this tick");
+	if (now_ns >= s->tuning_due_ns) {
+		lr_tuning_read(&s->io, &s->work.tuning);
+		s->tuning_due_ns = now_ns + TUNING_EVERY_NS;
+	}
+	refresh_irqmap(s, now_ns);
+	err = lr_iftable_finish(s->ifs, now_ns, dt_ns, first, &s->work);
+	if (err)
+		return err;
+	if (!first) {
+		err = build_cpus(s, dt_ns);
+		if (err)
+			return err;
+		build_stack(s, dt_ns);
+		hottest_softirq(&s->work);
+		s->work.mono_ns = now_ns;
+		s->work.real_ns = lr_clock_real_ns();
+		s->work.elapsed_ns = now_ns - s->start_ns;
+		s->work.interval_ns = dt_ns;
+		s->work.target_interval_ns = atomic_load(&s->interval_ns);
+		s->work.source = s->source;
+		err = lr_board_publish(s->board, &s->work);
+		if (err)
+			return err;
+	} else {
+		s->start_ns = now_ns;
+	}
+	/* this reading is the next tick's "previous" */
+	swap = s->cpu_prev;
+	s->cpu_prev = s->cpu_cur;
+	s->cpu_cur = swap;
+	s->snmp_prev = s->snmp_cur;
+	s->last_ns = now_ns;
+	s->have_baseline = true;
+	return 0;
+}
+
+/* ---- the thread ---- */
+
+static void *sampler_main(void *arg)
+{
+	struct lr_sampler *s = arg;
+	uint64_t next = s->last_ns + atomic_load(&s->interval_ns);
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);	/* signals are main's business */
+	pthread_mutex_lock(&s->lock);
+	while (!atomic_load(&s->stop)) {
+		struct timespec ts = {.tv_sec = (time_t)(next / LR_NSEC_PER_SEC),
+				      .tv_nsec = (long)(next % LR_NSEC_PER_SEC)};
+		uint64_t now, interval;
+
+		if (pthread_cond_timedwait(&s->wake, &s->lock, &ts) != ETIMEDOUT) {
+			/* woken: stop, or a new interval counted from the last tick */
+			next = s->last_ns + atomic_load(&s->interval_ns);
+			if (lr_clock_mono_ns() < next)
+				continue;
+		}
+		if (atomic_load(&s->stop))
+			break;
+		pthread_mutex_unlock(&s->lock);
+		now = lr_clock_mono_ns();
+		s->work.late_ns = now > next ? now - next : 0;
+		if (lr_sampler_tick(s, now))
+			lr_log(LR_LOG_ERR, "sampler tick failed");
+		interval = atomic_load(&s->interval_ns);
+		next += interval;
+		if (next <= now)	/* overran: skip ahead, never burst to catch up */
+			next = now + interval;
+		pthread_mutex_lock(&s->lock);
+	}
+	pthread_mutex_unlock(&s->lock);
+	return NULL;
+}
+
+static int open_sources(struct lr_sampler *s, const struct lr_config *cfg)
+{
+	struct lr_iftable_opts o = {
+		.io = &s->io,
+		.ethtool = !cfg->procfs && !cfg->sysfs,	/* a replayed tree has no live driver */
+		.sysfs_gauges = s->source == LR_SOURCE_PROC,
+		.only = cfg->ifaces,
+	};
+	int err;
+
+	err = lr_iftable_open(&s->ifs, &o);
+	if (err)
+		return err;
+	if (s->source == LR_SOURCE_NETLINK) {
+		err = lr_nllink_open(&s->nl);
+		if (err)
+			return err;
+	} else {
+		s->procnet_fd = s->io.open_ro(&s->io, "/proc/net/dev");
+		if (s->procnet_fd < 0) {
+			lr_log(LR_LOG_ERR, "cannot open %s/net/dev: %s", s->io.proc_root,
+			       strerror(-s->procnet_fd));
+			return s->procnet_fd;
+		}
+		s->procnet_len = 16384;
+		s->procnet_buf = malloc(s->procnet_len);
+		if (!s->procnet_buf)
+			return -ENOMEM;
+	}
+	if (lr_cpu_reader_open(&s->cpu_reader, &s->io))
+		s->cpu_reader = NULL;	/* logged by the reader; CPU columns stay unknown */
+	if (lr_snmp_reader_open(&s->snmp_reader, &s->io))
+		s->snmp_reader = NULL;
+	return 0;
+}
+
+int lr_sampler_open(struct lr_sampler **out, const struct lr_config *cfg, struct lr_board *board)
+{
+	struct lr_sampler *s = calloc(1, sizeof(*s));
+	pthread_condattr_t attr;
+	int err;
+
+	if (!s)
+		return -ENOMEM;
+	s->procnet_fd = -1;
+	s->board = board;
+	atomic_init(&s->interval_ns, clamp_interval(cfg->interval_ns));
+	atomic_init(&s->stop, false);
+	atomic_init(&s->reset_totals, false);
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&s->wake, &attr);
+	pthread_condattr_destroy(&attr);
+	lr_cpu_table_init(&s->cpu_prev);
+	lr_cpu_table_init(&s->cpu_cur);
+	lr_irqmap_init(&s->irq);
+	lr_snapshot_init(&s->work);
+	/* a captured tree has no netlink: --procfs implies the /proc/net/dev source */
+	s->source = cfg->procfs ? LR_SOURCE_PROC : cfg->source;
+	err = lr_sysio_real_init(&s->io, cfg->procfs, cfg->sysfs);
+	if (!err)
+		err = open_sources(s, cfg);
+	if (!err)
+		err = lr_sampler_tick(s, lr_clock_mono_ns());	/* the baseline */
+	if (err) {
+		lr_sampler_close(s);
+		return err;
+	}
+	*out = s;
+	return 0;
+}
+
+int lr_sampler_start(struct lr_sampler *s)
+{
+	int err = pthread_create(&s->thread, NULL, sampler_main, s);
+
+	if (err)
+		return -err;
+	s->running = true;
+	return 0;
+}
+
+void lr_sampler_close(struct lr_sampler *s)
+{
+	if (!s)
+		return;
+	if (s->running) {
+		pthread_mutex_lock(&s->lock);
+		atomic_store(&s->stop, true);
+		pthread_cond_signal(&s->wake);
+		pthread_mutex_unlock(&s->lock);
+		pthread_join(s->thread, NULL);
+	}
+	lr_nllink_close(s->nl);
+	if (s->procnet_fd >= 0)
+		s->io.close(&s->io, s->procnet_fd);
+	free(s->procnet_buf);
+	lr_iftable_close(s->ifs);
+	lr_cpu_reader_close(s->cpu_reader);
+	lr_snmp_reader_close(s->snmp_reader);
+	lr_cpu_table_free(&s->cpu_prev);
+	lr_cpu_table_free(&s->cpu_cur);
+	lr_irqmap_free(&s->irq);
+	free(s->work.cpus);	/* ifaces[] belongs to the table */
+	pthread_cond_destroy(&s->wake);
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}
+
+void lr_sampler_set_interval(struct lr_sampler *s, uint64_t interval_ns)
+{
+	pthread_mutex_lock(&s->lock);
+	atomic_store(&s->interval_ns, clamp_interval(interval_ns));
+	pthread_cond_signal(&s->wake);
+	pthread_mutex_unlock(&s->lock);
+}
+
+uint64_t lr_sampler_interval(const struct lr_sampler *s)
+{
+	return atomic_load(&s->interval_ns);
+}
+
+void lr_sampler_reset_totals(struct lr_sampler *s)
+{
+	atomic_store(&s->reset_totals, true);
+}

@@ -41,22 +41,32 @@ struct lr_ethtool_info {	/* "unknown" is -1 for numbers, "" for strings */
 	int err_stats, err_link, err_drvinfo, err_rings, err_features;
 };
 
-/* Opens the ethtool view of ifname: socket + names + buffers. 0 or -errno (-ENODEV). An
- * interface whose driver has no stats opens fine with n_stats == 0. *out is caller-owned. */
+/* Opens the ethtool view of ifname: socket + driver name (GDRVINFO) + stat names + buffers,
+ * and a first GSTATS. 0 or -errno: -ENODEV (no such interface in the caller's netns),
+ * -EINVAL (bad name), -ENOMEM. An interface whose driver has no stats (lo), or whose stats
+ * the kernel refuses, opens fine with n_stats == 0 and the reason in err_stats.
+ * *out is caller-owned. */
 int lr_ethtool_open(struct lr_ethtool **out, const char *ifname, const struct lr_sysio *io)
 	LR_MUST_CHECK;
 void lr_ethtool_close(struct lr_ethtool *et);	/* NULL-safe */
 
 /* Re-reads link settings, drvinfo, rings and features (slow-changing: call on open and when
- * the link changes or every few seconds, not every tick). */
+ * the link changes or every few seconds, not every tick). Fills *out completely; what could
+ * not be read is "unknown" with its -errno in err_*. Returns 0, or -ENODEV when the
+ * interface is gone. The first call reads the feature names (allocates once). */
 int lr_ethtool_read_info(struct lr_ethtool *et, struct lr_ethtool_info *out) LR_MUST_CHECK;
 
-/* One GSTATS ioctl into the buffer sized at open. When the driver's count changed, names are
- * re-read first (that call may allocate) and *names_changed is set. 0 or -errno. Does not
- * allocate otherwise. */
+/* A GSSET_INFO (the current count; the kernel writes as many values as the driver has now,
+ * whatever size we pass) then one GSTATS into the buffer sized at open with headroom. When
+ * the count changed (channels changed), names are re-read first (that call may allocate)
+ * and *names_changed is set; a count that moves between the two calls is retried.
+ * 0 or -errno (-EOPNOTSUPP: no driver stats; the view is then empty). Does not allocate in
+ * steady state. */
 int lr_ethtool_read_stats(struct lr_ethtool *et, bool *names_changed) LR_MUST_CHECK;
 
-/* Views valid until the next lr_ethtool_read_stats that sets names_changed, or close. */
+/* Views valid until the next lr_ethtool_read_stats that sets names_changed, or close.
+ * Names are NUL-terminated, at most LR_ETH_NAME_LEN chars (a 32-char kernel name has no NUL
+ * of its own). Out-of-range i: NULL / LR_CAT_OTHER. Values are NULL when n_stats is 0. */
 uint32_t lr_ethtool_n_stats(const struct lr_ethtool *et);
 const char *lr_ethtool_stat_name(const struct lr_ethtool *et, uint32_t i);
 const uint64_t *lr_ethtool_stat_values(const struct lr_ethtool *et);

@@ -1,0 +1,669 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The ethtool collector against scripted SIOCETHTOOL replies (fake_sysio's ioctl_cb), the
+ * way the kernel answers them: names from ixgbe's real list, counts that change at
+ * runtime, refused calls, the GLINKSETTINGS handshake and the GSET fallback. */
+#include <errno.h>
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
+#include <net/if.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fakes/fake_sysio.h"
+#include "linerate/ethtool.h"
+
+#define MAX_NAMES 256
+#define IFNAME    "eth7"
+
+struct script {
+	/* the device as the kernel sees it now */
+	char names[MAX_NAMES][ETH_GSTRING_LEN];
+	uint32_t n;
+	uint64_t base;			/* value of stat i is base + i */
+	const char *driver;		/* may be exactly 32 chars */
+	bool no_stats;			/* like lo: ETH_SS_STATS not in sset_mask */
+	bool no_sset_info;		/* kernel without GSSET_INFO */
+	bool gone;			/* every call -ENODEV */
+	int err_gstats, err_glink, err_gset, err_ring, err_feat;
+	uint32_t speed;
+	uint8_t duplex;
+	int8_t nwords;			/* link mode mask words the "kernel" has */
+	uint32_t gset_speed;		/* what GSET answers (speed | speed_hi << 16) */
+	uint32_t ring_rx, ring_rx_max, ring_tx, ring_tx_max;
+	char feat_names[80][ETH_GSTRING_LEN];
+	uint32_t n_feat;
+	uint32_t feat_active[3];
+	/* a channel change racing us: right after answering GSSET_INFO call number
+	 * `race_at_sset`, `race_add` queues appear (0: never) */
+	int race_at_sset, race_add;
+	/* observations */
+	int n_sset, n_gstrings, n_gstats, n_glink, n_gset, n_drvinfo;
+	int8_t glink_nwords_seen[4];
+};
+
+static struct script S;
+static struct fake_sysio F;
+static char ixgbe[MAX_NAMES][ETH_GSTRING_LEN];
+static uint32_t n_ixgbe;
+
+static void load_ixgbe(void)
+{
+	FILE *f = fopen("tests/fixtures/ethtool/ixgbe.txt", "r");
+	char line[256];
+
+	assert_non_null(f);
+	n_ixgbe = 0;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (line[0] == '#' || !line[0])
+			continue;
+		assert_true(n_ixgbe < MAX_NAMES);
+		assert_true(strlen(line) <= ETH_GSTRING_LEN);
+		memcpy(ixgbe[n_ixgbe++], line, strlen(line));
+	}
+	fclose(f);
+	assert_int_equal(n_ixgbe, 104);
+}
+
+static void add_name(const char *name)
+{
+	assert_true(S.n < MAX_NAMES);
+	memset(S.names[S.n], 0, ETH_GSTRING_LEN);
+	memcpy(S.names[S.n], name, strnlen(name, ETH_GSTRING_LEN));
+	S.n++;
+}
+
+static void add_queue(unsigned q)
+{
+	char buf[ETH_GSTRING_LEN];
+
+	snprintf(buf, sizeof(buf), "tx_queue_%u_packets", q);
+	add_name(buf);
+	snprintf(buf, sizeof(buf), "tx_queue_%u_bytes", q);
+	add_name(buf);
+	snprintf(buf, sizeof(buf), "rx_queue_%u_packets", q);
+	add_name(buf);
+	snprintf(buf, sizeof(buf), "rx_queue_%u_bytes", q);
+	add_name(buf);
+}
+
+static int fake_ethtool(void *arg, unsigned long req, void *data)
+{
+	struct script *s = arg;
+	struct ifreq *ifr = data;
+	uint32_t cmd, i;
+
+	if (req != SIOCETHTOOL)
+		return -ENOTTY;
+	if (strcmp(ifr->ifr_name, IFNAME) || s->gone)
+		return -ENODEV;
+	memcpy(&cmd, ifr->ifr_data, sizeof(cmd));
+	switch (cmd) {
+	case ETHTOOL_GDRVINFO: {
+		struct ethtool_drvinfo *di = (void *)ifr->ifr_data;
+
+		s->n_drvinfo++;
+		memset(di, 0, sizeof(*di));
+		di->cmd = cmd;
+		memcpy(di->driver, s->driver, strnlen(s->driver, sizeof(di->driver)));
+		strcpy(di->version, "5.19.6-k");
+		strcpy(di->fw_version, "0x800009e0, 1.3429.0");
+		strcpy(di->bus_info, "0000:3b:00.0");
+		di->n_stats = s->no_stats ? 0 : s->n;
+		return 0;
+	}
+	case ETHTOOL_GSSET_INFO: {
+		struct ethtool_sset_info *si = (void *)ifr->ifr_data;
+		uint64_t asked = si->sset_mask;
+		int k = 0;
+
+		s->n_sset++;
+		if (s->no_sset_info)
+			return -EOPNOTSUPP;
+		si->sset_mask = 0;
+		if ((asked & (1ULL << ETH_SS_STATS)) && !s->no_stats) {
+			si->sset_mask |= 1ULL << ETH_SS_STATS;
+			si->data[k++] = s->n;
+		}
+		if ((asked & (1ULL << ETH_SS_FEATURES)) && s->n_feat) {
+			si->sset_mask |= 1ULL << ETH_SS_FEATURES;
+			si->data[k++] = s->n_feat;
+		}
+		if (s->n_sset == s->race_at_sset) {
+			int j;
+
+			for (j = 0; j < s->race_add; j++)
+				add_queue(100 + (unsigned)j);
+		}
+		return 0;
+	}
+	case ETHTOOL_GSTRINGS: {
+		struct ethtool_gstrings *gs = (void *)ifr->ifr_data;
+
+		s->n_gstrings++;
+		/* the kernel writes the current count, whatever len says */
+		if (gs->string_set == ETH_SS_STATS && !s->no_stats) {
+			gs->len = s->n;
+			memcpy(gs->data, s->names, (size_t)s->n * ETH_GSTRING_LEN);
+			return 0;
+		}
+		if (gs->string_set == ETH_SS_FEATURES && s->n_feat) {
+			gs->len = s->n_feat;
+			memcpy(gs->data, s->feat_names, (size_t)s->n_feat * ETH_GSTRING_LEN);
+			return 0;
+		}
+		return -EOPNOTSUPP;
+	}
+	case ETHTOOL_GSTATS: {
+		struct ethtool_stats *st = (void *)ifr->ifr_data;
+
+		s->n_gstats++;
+		if (s->no_stats)
+			return -EOPNOTSUPP;
+		if (s->err_gstats)
+			return s->err_gstats;
+		st->n_stats = s->n;
+		for (i = 0; i < s->n; i++)
+			st->data[i] = s->base + i;
+		return 0;
+	}
+	case ETHTOOL_GLINKSETTINGS: {
+		struct ethtool_link_settings *ls = (void *)ifr->ifr_data;
+
+		if (s->n_glink < 4)
+			s->glink_nwords_seen[s->n_glink] = ls->link_mode_masks_nwords;
+		s->n_glink++;
+		if (s->err_glink)
+			return s->err_glink;
+		if (ls->link_mode_masks_nwords != s->nwords) {
+			/* handshake: tell the caller how many words, touch nothing else */
+			memset(ls, 0, sizeof(*ls));
+			ls->cmd = ETHTOOL_GLINKSETTINGS;
+			ls->link_mode_masks_nwords = (int8_t)-s->nwords;
+			return 0;
+		}
+		ls->speed = s->speed;
+		ls->duplex = s->duplex;
+		for (i = 0; i < 3u * (uint32_t)s->nwords; i++)	/* supported/advertising/lp */
+			ls->link_mode_masks[i] = 0xffffffffu;
+		return 0;
+	}
+	case ETHTOOL_GSET: {
+		struct ethtool_cmd *ec = (void *)ifr->ifr_data;
+
+		s->n_gset++;
+		if (s->err_gset)
+			return s->err_gset;
+		ec->speed = (uint16_t)(s->gset_speed & 0xffff);
+		ec->speed_hi = (uint16_t)(s->gset_speed >> 16);
+		ec->duplex = s->duplex;
+		return 0;
+	}
+	case ETHTOOL_GRINGPARAM: {
+		struct ethtool_ringparam *rp = (void *)ifr->ifr_data;
+
+		if (s->err_ring)
+			return s->err_ring;
+		rp->rx_pending = s->ring_rx;
+		rp->rx_max_pending = s->ring_rx_max;
+		rp->tx_pending = s->ring_tx;
+		rp->tx_max_pending = s->ring_tx_max;
+		return 0;
+	}
+	case ETHTOOL_GFEATURES: {
+		struct ethtool_gfeatures *gf = (void *)ifr->ifr_data;
+		uint32_t words = (s->n_feat + 31) / 32;
+
+		if (s->err_feat)
+			return s->err_feat;
+		for (i = 0; i < words && i < gf->size; i++) {
+			gf->features[i].available = 0xffffffffu;
+			gf->features[i].active = s->feat_active[i];
+		}
+		gf->size = words;
+		return 0;
+	}
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+static int setup(void **state)
+{
+	uint32_t i;
+
+	(void)state;
+	memset(&S, 0, sizeof(S));
+	memset(ixgbe, 0, sizeof(ixgbe));
+	load_ixgbe();
+	for (i = 0; i < n_ixgbe; i++)
+		add_name(ixgbe[i]);
+	S.driver = "ixgbe";
+	S.base = 1000;
+	S.nwords = 3;
+	S.speed = 10000;
+	S.duplex = DUPLEX_FULL;
+	S.ring_rx = 512;
+	S.ring_rx_max = 4096;
+	S.ring_tx = 512;
+	S.ring_tx_max = 4096;
+	fake_sysio_init(&F, FIXTURES "/this-host");
+	F.ioctl_cb = fake_ethtool;
+	F.ioctl_arg = &S;
+	return 0;
+}
+
+static uint32_t find(const struct lr_ethtool *et, const char *name)
+{
+	uint32_t i;
+
+	for (i = 0; i < lr_ethtool_n_stats(et); i++)
+		if (!strcmp(lr_ethtool_stat_name(et, i), name))
+			return i;
+	fail_msg("no stat '%s'", name);
+	return 0;
+}
+
+static void test_open_reads_names_and_values(void **state)
+{
+	struct lr_ethtool *et = NULL;
+	const uint64_t *v;
+	uint32_t i, miss;
+
+	(void)state;
+	assert_int_equal(lr_ethtool_open(&et, IFNAME, &F.io), 0);
+	assert_int_equal(F.sockets_open, 1);
+	assert_int_equal(lr_ethtool_n_stats(et), 104);
+	for (i = 0; i < 104; i++)
+		assert_string_equal(lr_ethtool_stat_name(et, i), ixgbe[i]);
+	v = lr_ethtool_stat_values(et);
+	assert_non_null(v);
+	assert_int_equal(v[0], 1000);
+	assert_int_equal(v[103], 1103);
+	miss = find(et, "rx_missed_errors");
+	assert_int_equal(lr_ethtool_stat_class(et, miss).cat, LR_CAT_FIFO);
+	assert_false(lr_ethtool_stat_class(et, miss).per_queue);
+	i = find(et, "rx_queue_1_bytes");
+	assert_int_equal(lr_ethtool_stat_class(et, i).cat, LR_CAT_TRAFFIC);
+	assert_true(lr_ethtool_stat_class(et, i).per_queue);
+	assert_null(lr_ethtool_stat_name(et, 104));
+	assert_int_equal(lr_ethtool_stat_class(et, 104).cat, LR_CAT_OTHER);
+	lr_ethtool_close(et);
+	assert_int_equal(F.sockets_open, 0);
+	lr_ethtool_close(NULL);
+}
+
+static void test_steady_state_reads(void **state)
+{
+	struct lr_ethtool *et = NULL;
+	const uint64_t *v0;
+	const char *name0;
+	bool changed = true;
+	int k, calls;
+
+	(void)state;
+	assert_int_equal(lr_ethtool_open(&et, IFNAME, &F.io), 0);
+	v0 = lr_ethtool_stat_values(et);
+	name0 = lr_ethtool_stat_name(et, 0);
+	for (k = 1; k <= 5; k++) {
+		S.base = 1000 + 100u * (unsigned)k;
+		calls = F.ioctl_calls;
+		assert_int_equal(lr_ethtool_read_stats(et, &changed), 0);
+		assert_false(changed);
+		assert_int_equal(F.ioctl_calls - calls, 2);	/* GSSET_INFO + GSTATS */
+		assert_ptr_equal(lr_ethtool_stat_values(et), v0);	/* no reallocation */
+		assert_ptr_equal(lr_ethtool_stat_name(et, 0), name0);
+		assert_int_equal(lr_ethtool_stat_values(et)[5], S.base + 5);
+	}
+	assert_int_equal(S.n_gstrings, 1);	/* names read once */
+	lr_ethtool_close(et);
+}
+
+static void test_count_grows_and_shrinks(void **state)
+{
+	struct lr_ethtool *et = NULL;
+	bool changed;
+	uint32_t i;
+
+	(void)state;
+	assert_int_equal(lr_ethtool_open(&et, IFNAME, &F.io), 0);
+	/* ethtool -L eth7 combined 4: two more queues */
+	add_queue(2);
+	add_queue(3);
+	S.base = 5000;
+	assert_int_equal(lr_ethtool_read_stats(et, &changed), 0);
+	assert_true(changed);
+	assert_int_equal(lr_ethtool_n_stats(et), 112);
+	i = find(et, "rx_queue_3_bytes");
+	assert_int_equal(i, 111);
+	assert_int_equal(lr_ethtool_stat_values(et)[i], 5111);
+	assert_true(lr_ethtool_stat_class(et, i).per_queue);
+	assert_int_equal(S.n_gstrings, 2);
+	/* nothing moved: no re-read */
+	assert_int_equal(lr_ethtool_read_stats(et, &changed), 0);
+	assert_false(changed);
+	/* back to 2 queues */
+	S.n = 104;
+	assert_int_equal(lr_ethtool_read_stats(et, &changed), 0);
+	assert_true(changed);
+	assert_int_equal(lr_ethtool_n_stats(et), 104);
+	assert_null(lr_ethtool_stat_name(et, 104));
+	/* far beyond the headroom of the first buffers: grows, no overrun (ASan) */
+	for (i = 4; i < 37; i++)
+		add_queue(i);
+	assert_int_equal(S.n, 236);
+	assert_int_equal(lr_ethtool_read_stats(et, &changed), 0);
+	assert_true(changed);
+	assert_int_equal(lr_ethtool_n_stats(et), 236);
+	assert_string_equal(lr_ethtool_stat_name(et, 235), "rx_queue_36_bytes");
+	assert_int_equal(lr_ethtool_stat_values(et)[235], 5235);
+	lr_ethtool_close(et);
+}
+
+/* The channel count changes between our GSSET_INFO and GSTATS: GSTATS answers with the
+ * new count; the reader must re-read names and never pair old names with new values. */
+static void test_count_changes_between_calls(void **state)
+{
+	struct lr_ethtool *et = NULL;
+	bool changed;
+	uint32_t i;
+	int gstats;
+
+	(void)state;
+	assert_int_equal(lr_ethtool_open(&et, IFNAME, &F.io), 0);
+	S.race_at_sset = S.n_sset + 1;	/* the next read's count goes stale at once */
+	S.race_add = 2;
+	S.base = 7000;
+	gstats = S.n_gstats;
+	assert_int_equal(lr_ethtool_read_stats(et, &changed), 0);
+	assert_int_equal(S.n_gstats - gstats, 2);	/* the stale answer was not used */
+	assert_true(changed);
+	assert_int_equal(lr_ethtool_n_stats(et), S.n);
+	assert_int_equal(S.n, 112);
+	for (i = 0; i < S.n; i++)
+		assert_int_equal(lr_ethtool_stat_values(et)[i], 7000 + i);
+	assert_string_equal(lr_ethtool_stat_name(et, 111), "rx_queue_101_bytes");
+	lr_ethtool_close(et);
+}
+
+static void test_no_sset_info_uses_drvinfo_count(void **state)
+{
+	struct lr_ethtool *et = NULL;
+	bool changed;
+
+	(void)state;
+	S.no_sset_info = true;
+	assert_int_equal(lr_ethtool_open(&et, IFNAME, &F.io), 0);
+	assert_int_equal(lr_ethtool_n_stats(et), 104);
+	assert_int_equal(lr_ethtool_read_stats(et, &changed), 0);
+	assert_false(changed);
+	assert_true(S.n_drvinfo >= 2);
+	lr_ethtool_close(et);
+}
+
+static void test_device_without_stats(void **state)
+{
+	struct lr_ethtool *et = NULL;
+	struct lr_ethtool_info info;
+	bool changed;
+
+	(void)state;
+	S.no_stats = true;	/* lo */
+	S.err_glink = -EOPNOTSUPP;
+	S.err_gset = -EOPNOTSUPP;
+	S.err_ring = -EOPNOTSUPP;
+	assert_int_equal(lr_ethtool_open(&et, IFNAME, &F.io), 0);
+	assert_int_equal(lr_ethtool_n_stats(et), 0);
+	assert_null(lr_ethtool_stat_values(et));
+	assert_int_equal(lr_ethtool_read_stats(et, &changed), -EOPNOTSUPP);
+	assert_false(changed);
+	assert_int_equal(lr_ethtool_read_info(et, &info), 0);
+	assert_int_equal(info.err_stats, -EOPNOTSUPP);
+	assert_int_equal(info.err_link, -EOPNOTSUPP);
+	assert_int_equal(info.err_rings, -EOPNOTSUPP);
+	assert_int_equal(info.err_features, -EOPNOTSUPP);	/* no feature strings */
+	assert_int_equal(info.err_drvinfo, 0);
+	assert_int_equal(info.speed_mbps, -1);
+	assert_int_equal(info.duplex, -1);
+	assert_int_equal(info.ring_rx, -1);
+	assert_int_equal(info.ring_tx_max, -1);
+	assert_int_equal(info.features_known, 0);
+	lr_ethtool_close(et);
+}
+
+static void test_eperm_is_reported_not_fatal(void **state)
+{
+	struct lr_ethtool *et = NULL;
+	struct lr_ethtool_info info;
+	bool changed;
+
+	(void)state;
+	S.err_gstats = -EPERM;
+	S.err_ring = -EPERM;
+	S.err_feat = -EPERM;
+	S.n_feat = 1;
+	strcpy(S.feat_names[0], "rx-gro");
+	assert_int_equal(lr_ethtool_open(&et, IFNAME, &F.io), 0);
+	assert_int_equal(lr_ethtool_read_stats(et, &changed), -EPERM);
+	assert_int_equal(lr_ethtool_read_info(et, &info), 0);
+	assert_int_equal(info.err_stats, -EPERM);
+	assert_int_equal(info.err_rings, -EPERM);
+	assert_int_equal(info.err_features, -EPERM);
+	assert_int_equal(info.err_link, 0);
+	assert_int_equal(info.speed_mbps, 10000);
+	/* allowed again: values come back */
+	S.err_gstats = 0;
+	assert_int_equal(lr_ethtool_read_stats(et, &changed), 0);
+	assert_int_equal(lr_ethtool_stat_values(et)[1], 1001);
+	assert_int_equal(lr_ethtool_read_info(et, &info), 0);
+	assert_int_equal(info.err_stats, 0);
+	lr_ethtool_close(et);
+}
+
+static void test_missing_interface(void **state)
+{
+	struct lr_ethtool *et = NULL;
+
+	(void)state;
+	assert_int_equal(lr_ethtool_open(&et, "nosuch0", &F.io), -ENODEV);
+	assert_null(et);
+	assert_int_equal(F.sockets_open, 0);
+	assert_int_equal(lr_ethtool_open(&et, "", &F.io), -EINVAL);
+	assert_int_equal(lr_ethtool_open(&et, "abcdefghijklmnop", &F.io), -EINVAL);
+	/* an interface that disappears after open */
+	assert_int_equal(lr_ethtool_open(&et, IFNAME, &F.io), 0);
+	S.gone = true;
+	{
+		struct lr_ethtool_info info;
+		bool changed;
+
+		assert_int_equal(lr_ethtool_read_stats(et, &changed), -ENODEV);
+		assert_true(changed);
+		assert_int_equal(lr_ethtool_n_stats(et), 0);
+		assert_int_equal(lr_ethtool_read_info(et, &info), -ENODEV);
+	}
+	lr_ethtool_close(et);
+	assert_int_equal(F.sockets_open, 0);
+}
+
+static void test_glinksettings_handshake(void **state)
+{
+	struct lr_ethtool *et = NULL;
+	struct lr_ethtool_info info;
+
+	(void)state;
+	S.speed = 25000;
+	S.nwords = 4;
+	assert_int_equal(lr_ethtool_open(&et, IFNAME, &F.io), 0);
+	assert_int_equal(lr_ethtool_read_info(et, &info), 0);
+	assert_int_equal(S.n_glink, 2);
+	assert_int_equal(S.glink_nwords_seen[0], 0);
+	assert_int_equal(S.glink_nwords_seen[1], 4);
+	assert_int_equal(S.n_gset, 0);
+	assert_int_equal(info.err_link, 0);
+	assert_int_equal(info.speed_mbps, 25000);
+	assert_int_equal(info.duplex, 1);
+	assert_string_equal(info.driver, "ixgbe");
+	assert_string_equal(info.version, "5.19.6-k");
+	assert_string_equal(info.fw_version, "0x800009e0, 1.3429.0");
+	assert_string_equal(info.bus_info, "0000:3b:00.0");
+	assert_int_equal(info.ring_rx, 512);
+	assert_int_equal(info.ring_rx_max, 4096);
+	assert_int_equal(info.ring_tx, 512);
+	assert_int_equal(info.ring_tx_max, 4096);
+	S.duplex = DUPLEX_HALF;
+	S.speed = 100;
+	assert_int_equal(lr_ethtool_read_info(et, &info), 0);
+	assert_int_equal(info.speed_mbps, 100);
+	assert_int_equal(info.duplex, 0);
+	lr_ethtool_close(et);
+}
+
+static void test_gset_fallback(void **state)
+{
+	struct lr_ethtool *et = NULL;
+	struct lr_ethtool_info info;
+
+	(void)state;
+	S.err_glink = -EOPNOTSUPP;	/* kernel before 4.6 */
+	S.gset_speed = 100000;		/* needs speed_hi */
+	assert_int_equal(lr_ethtool_open(&et, IFNAME, &F.io), 0);
+	assert_int_equal(lr_ethtool_read_info(et, &info), 0);
+	assert_int_equal(S.n_gset, 1);
+	assert_int_equal(info.err_link, 0);
+	assert_int_equal(info.speed_mbps, 100000);
+	assert_int_equal(info.duplex, 1);
+	/* GSET's unknown: both halves 0xffff */
+	S.gset_speed = 0xffffffffu;
+	S.duplex = DUPLEX_UNKNOWN;
+	assert_int_equal(lr_ethtool_read_info(et, &info), 0);
+	assert_int_equal(info.speed_mbps, -1);
+	assert_int_equal(info.duplex, -1);
+	/* neither call allowed */
+	S.err_gset = -EPERM;
+	assert_int_equal(lr_ethtool_read_info(et, &info), 0);
+	assert_int_equal(info.err_link, -EPERM);
+	assert_int_equal(info.speed_mbps, -1);
+	lr_ethtool_close(et);
+}
+
+static void test_unknown_speed(void **state)
+{
+	struct lr_ethtool *et = NULL;
+	struct lr_ethtool_info info;
+
+	(void)state;
+	S.speed = (uint32_t)SPEED_UNKNOWN;	/* link down */
+	S.duplex = DUPLEX_UNKNOWN;
+	assert_int_equal(lr_ethtool_open(&et, IFNAME, &F.io), 0);
+	assert_int_equal(lr_ethtool_read_info(et, &info), 0);
+	assert_int_equal(info.err_link, 0);
+	assert_int_equal(info.speed_mbps, -1);
+	assert_int_equal(info.duplex, -1);
+	S.speed = 0;
+	S.duplex = 7;	/* nonsense */
+	assert_int_equal(lr_ethtool_read_info(et, &info), 0);
+	assert_int_equal(info.speed_mbps, -1);
+	assert_int_equal(info.duplex, -1);
+	lr_ethtool_close(et);
+}
+
+static void set_feat(const char *name, uint32_t idx, bool active)
+{
+	memset(S.feat_names[idx], 0, ETH_GSTRING_LEN);
+	memcpy(S.feat_names[idx], name, strnlen(name, ETH_GSTRING_LEN));
+	if (idx + 1 > S.n_feat)
+		S.n_feat = idx + 1;
+	if (active)
+		S.feat_active[idx / 32] |= 1u << (idx % 32);
+	else
+		S.feat_active[idx / 32] &= ~(1u << (idx % 32));
+}
+
+static void test_features(void **state)
+{
+	struct lr_ethtool *et = NULL;
+	struct lr_ethtool_info info;
+	uint32_t i;
+
+	(void)state;
+	for (i = 0; i < 70; i++) {
+		char buf[ETH_GSTRING_LEN];
+
+		snprintf(buf, sizeof(buf), "feature-%u", i);
+		set_feat(buf, i, true);
+	}
+	set_feat("tx-scatter-gather", 0, true);
+	set_feat("tx-checksum-ipv4", 3, false);
+	set_feat("tx-checksum-ip-generic", 4, true);
+	set_feat("rx-checksum", 29, true);
+	set_feat("tx-generic-segmentation", 31, false);
+	set_feat("tx-tcp-segmentation", 32, true);
+	set_feat("rx-gro", 45, true);
+	set_feat("rx-lro", 69, false);
+	assert_int_equal(lr_ethtool_open(&et, IFNAME, &F.io), 0);
+	assert_int_equal(lr_ethtool_read_info(et, &info), 0);
+	assert_int_equal(info.err_features, 0);
+	assert_int_equal(info.features_known, LR_FEAT_SG | LR_FEAT_TX_CSUM | LR_FEAT_RX_CSUM |
+						      LR_FEAT_TSO | LR_FEAT_GSO | LR_FEAT_GRO |
+						      LR_FEAT_LRO);
+	assert_int_equal(info.features,
+			 LR_FEAT_SG | LR_FEAT_TX_CSUM | LR_FEAT_RX_CSUM | LR_FEAT_TSO | LR_FEAT_GRO);
+	/* turned off at runtime (ethtool -K eth7 gro off) */
+	S.feat_active[45 / 32] &= ~(1u << (45 % 32));
+	assert_int_equal(lr_ethtool_read_info(et, &info), 0);
+	assert_false(info.features & LR_FEAT_GRO);
+	assert_true(info.features_known & LR_FEAT_GRO);
+	lr_ethtool_close(et);
+}
+
+static void test_full_length_strings(void **state)
+{
+	static const char name32[] = "rx_queue_10_xdp_redirect_packets";	/* 32 chars */
+	static const char drv32[] = "a_driver_name_of_exactly_32_char";
+	struct lr_ethtool *et = NULL;
+	struct lr_ethtool_info info;
+
+	(void)state;
+	assert_int_equal(strlen(name32), ETH_GSTRING_LEN);
+	assert_int_equal(strlen(drv32), 32);
+	S.n = 0;
+	add_name(name32);
+	add_name("rx_missed_errors");
+	S.driver = drv32;
+	assert_int_equal(lr_ethtool_open(&et, IFNAME, &F.io), 0);
+	assert_string_equal(lr_ethtool_stat_name(et, 0), name32);
+	assert_string_equal(lr_ethtool_stat_name(et, 1), "rx_missed_errors");
+	assert_int_equal(lr_ethtool_read_info(et, &info), 0);
+	assert_int_equal(strlen(info.driver), sizeof(info.driver) - 1);
+	assert_memory_equal(info.driver, drv32, sizeof(info.driver) - 1);
+	lr_ethtool_close(et);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_open_reads_names_and_values, setup),
+		cmocka_unit_test_setup(test_steady_state_reads, setup),
+		cmocka_unit_test_setup(test_count_grows_and_shrinks, setup),
+		cmocka_unit_test_setup(test_count_changes_between_calls, setup),
+		cmocka_unit_test_setup(test_no_sset_info_uses_drvinfo_count, setup),
+		cmocka_unit_test_setup(test_device_without_stats, setup),
+		cmocka_unit_test_setup(test_eperm_is_reported_not_fatal, setup),
+		cmocka_unit_test_setup(test_missing_interface, setup),
+		cmocka_unit_test_setup(test_glinksettings_handshake, setup),
+		cmocka_unit_test_setup(test_gset_fallback, setup),
+		cmocka_unit_test_setup(test_unknown_speed, setup),
+		cmocka_unit_test_setup(test_features, setup),
+		cmocka_unit_test_setup(test_full_length_strings, setup),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

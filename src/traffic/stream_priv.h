@@ -41,6 +41,7 @@ struct lr_stream {
 	/* UDP */
 	bool gso;		/* UDP_SEGMENT accepted by the socket */
 	bool gro;		/* UDP_GRO accepted by the socket */
+	bool rx_tstamp;		/* SO_TIMESTAMPNS: per-datagram arrival times */
 	size_t segs;		/* datagrams per GSO super-buffer */
 	size_t max_dgrams;	/* datagrams per sendmmsg call */
 	uint64_t next_seq;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #include "linerate/clock.h"
 #include "linerate/log.h"
@@ -29,7 +30,11 @@
 
 #define relaxed memory_order_relaxed
 #define LR_UDP_PLAIN_BYTES (1u << 20)	/* plain path: at most this much per batch */
-#define GRO_CTRL_LEN CMSG_SPACE(sizeof(int))
+#define RX_CTRL_LEN (CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(struct timespec)))
+/* After a batch that drained the socket, the receiver naps this long instead of blocking:
+ * the sender then finds nobody to wake (a wake-up per datagram costs more than the datagram),
+ * and the kernel's per-datagram timestamps keep the jitter exact. */
+#define LR_UDP_RX_NAP_NS 100000
 
 static size_t plain_msgs(size_t len, size_t buf_len)
 {
@@ -97,9 +102,6 @@ static int receiver_setup(struct lr_stream *s)
 	if (s->gro) {
 		s->nmsgs = LR_UDP_GRO_MSGS;
 		s->slot_len = LR_UDP_GRO_BUF;
-		s->ctrl = calloc(s->nmsgs, GRO_CTRL_LEN);
-		if (!s->ctrl)
-			return -ENOMEM;
 		atomic_store(&s->path, "udp gro+recvmmsg");
 	} else {
 		s->nmsgs = plain_msgs(len, SIZE_MAX);
@@ -108,8 +110,17 @@ static int receiver_setup(struct lr_stream *s)
 	}
 	s->buf_len = s->nmsgs * s->slot_len;
 	s->buf = malloc(s->buf_len);
-	if (!s->buf)
+	s->ctrl = calloc(s->nmsgs, RX_CTRL_LEN);
+	if (!s->buf || !s->ctrl)
 		return -ENOMEM;
+	/* Kernel arrival stamps (CLOCK_REALTIME): jitter needs only differences, so the offset
+	 * to the sender's monotonic clock cancels out. */
+	{
+		int one = 1;
+
+		s->rx_tstamp = setsockopt(s->p.fd, SOL_SOCKET, SO_TIMESTAMPNS, &one,
+					  sizeof(one)) == 0;
+	}
 	lr_udp_acct_init(&s->acct);
 	return 0;
 }
@@ -253,25 +264,40 @@ static void publish_acct(struct lr_stream *s)
 	atomic_store_explicit(&s->st.max_seq, a->max_seq, relaxed);
 }
 
-static size_t gro_size(const struct msghdr *mh)
+/* Reads the UDP_GRO segment size (0 when absent) and the kernel arrival stamp. */
+static size_t parse_cmsgs(struct msghdr *mh, uint64_t *arrival_ns)
 {
-	const struct cmsghdr *cm;
+	struct cmsghdr *cm;
+	size_t gso = 0;
 
-	for (cm = CMSG_FIRSTHDR(mh); cm; cm = CMSG_NXTHDR((struct msghdr *)mh, (struct cmsghdr *)cm)) {
+	for (cm = CMSG_FIRSTHDR(mh); cm; cm = CMSG_NXTHDR(mh, cm)) {
 		if (cm->cmsg_level == SOL_UDP && cm->cmsg_type == UDP_GRO &&
 		    cm->cmsg_len >= CMSG_LEN(sizeof(int))) {
 			int g;
 
 			memcpy(&g, CMSG_DATA(cm), sizeof(g));
-			return g > 0 ? (size_t)g : 0;
+			gso = g > 0 ? (size_t)g : 0;
+		} else if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SO_TIMESTAMPNS &&
+			   cm->cmsg_len >= CMSG_LEN(sizeof(struct timespec))) {
+			struct timespec ts;
+
+			memcpy(&ts, CMSG_DATA(cm), sizeof(ts));
+			*arrival_ns = (uint64_t)ts.tv_sec * LR_NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
 		}
 	}
-	return 0;
+	return gso;
+}
+
+static void nap(long ns)
+{
+	struct timespec ts = { .tv_sec = 0, .tv_nsec = ns };
+
+	nanosleep(&ts, NULL);
 }
 
 void lr_stream_udp_recv_loop(struct lr_stream *s)
 {
-	bool seq64 = s->p.udp_64bit_seq;
+	bool seq64 = s->p.udp_64bit_seq, idle = true;
 	size_t i;
 
 	for (i = 0; i < s->nmsgs; i++) {
@@ -288,23 +314,29 @@ void lr_stream_udp_recv_loop(struct lr_stream *s)
 			memset(mh, 0, sizeof(*mh));
 			mh->msg_iov = &s->iov[i];
 			mh->msg_iovlen = 1;
-			if (s->gro) {
-				mh->msg_control = s->ctrl + i * GRO_CTRL_LEN;
-				mh->msg_controllen = GRO_CTRL_LEN;
-			}
+			mh->msg_control = s->ctrl + i * RX_CTRL_LEN;
+			mh->msg_controllen = RX_CTRL_LEN;
 		}
-		r = recvmmsg(s->p.fd, s->msgs, (unsigned)s->nmsgs, MSG_WAITFORONE, NULL);
+		/* Busy: take what is queued without sleeping in the kernel. Idle: block (the
+		 * socket timeout bounds it for the stop flag). */
+		r = recvmmsg(s->p.fd, s->msgs, (unsigned)s->nmsgs,
+			     idle ? MSG_WAITFORONE : MSG_DONTWAIT, NULL);
 		if (r < 0) {
-			if (errno == EAGAIN || errno == EINTR || errno == ECONNREFUSED)
-				continue;
-			lr_stream_fail(s, -errno);
-			break;
+			if (errno == EAGAIN)
+				idle = true;
+			else if (errno != EINTR && errno != ECONNREFUSED) {
+				lr_stream_fail(s, -errno);
+				break;
+			}
+			continue;
 		}
-		now = lr_clock_mono_ns();	/* one arrival time per batch */
+		idle = false;
+		now = lr_clock_mono_ns();	/* arrival time when the kernel gave none */
 		for (k = 0; k < r; k++) {
-			const struct msghdr *mh = &s->msgs[k].msg_hdr;
+			struct msghdr *mh = &s->msgs[k].msg_hdr;
 			const uint8_t *p = mh->msg_iov->iov_base;
-			size_t total = s->msgs[k].msg_len, g = s->gro ? gro_size(mh) : 0, off;
+			uint64_t at = now;
+			size_t total = s->msgs[k].msg_len, g = parse_cmsgs(mh, &at), off;
 
 			if (!g || g > total)
 				g = total;
@@ -316,7 +348,7 @@ void lr_stream_udp_recv_loop(struct lr_stream *s)
 			for (off = 0; off < total; off += g) {
 				size_t seg = total - off < g ? total - off : g;
 
-				lr_udp_acct_feed(&s->acct, p + off, seg, seq64, now);
+				lr_udp_acct_feed(&s->acct, p + off, seg, seq64, at);
 				dgrams++;
 			}
 			bytes += total;
@@ -324,6 +356,8 @@ void lr_stream_udp_recv_loop(struct lr_stream *s)
 		atomic_fetch_add_explicit(&s->st.bytes, bytes, relaxed);
 		atomic_fetch_add_explicit(&s->st.packets, dgrams, relaxed);
 		publish_acct(s);
+		if ((size_t)r < s->nmsgs)
+			nap(LR_UDP_RX_NAP_NS);
 	}
 	publish_acct(s);
 }

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The Bitrate pane: rx and tx rate with % of link and total, a graph each (auto, link-speed or
+ * log scale), avg/min/max/peak, wire utilisation and the goodput ceiling at this MTU, so 9.41
+ * Gbit/s at MTU 1500 on 10G reads as the ceiling, not a fault. Main thread; pure drawing.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "linerate/snapshot.h"
+#include "linerate/view.h"
+
+#define LOG_FLOOR_BPS 1000.0	/* log scale starts at 1 kbit/s */
+
+/* Compact rate for stats lines: "37.9G" (bits) or "4.74GB" (bytes). */
+static void fmt_short(char *buf, size_t len, double bps, bool bytes)
+{
+	char n[24];
+
+	lr_view_fmt_num(n, sizeof(n), bps >= 0 && bytes ? bps / 8 : bps);
+	snprintf(buf, len, "%s%s", n, bytes && bps >= 0 ? "B" : "");
+}
+
+static double scale_top(const struct lr_view_ctx *ctx, const struct lr_iface_snap *ifs,
+			const struct lr_series *ser, int w)
+{
+	double link = ifs->speed_mbps > 0 ? (double)ifs->speed_mbps * 1e6 : -1;
+
+	return lr_view_scale_top(ctx->app->scale, lr_view_series_max(ser, (uint32_t)w), link);
+}
+
+static void scale_label(char *buf, size_t len, const struct lr_view_ctx *ctx, double top)
+{
+	char n[24];
+
+	fmt_short(n, sizeof(n), top, ctx->app->bytes);
+	snprintf(buf, len, "%s %s", lr_scale_name(ctx->app->scale), n);
+}
+
+/* "rx 38.41 Gb/s  96.0% link  212.4 GB" then the scale, right-aligned. */
+static void cur_line(struct lr_frame *f, int x, int y, int w, const struct lr_view_ctx *ctx,
+		     const struct lr_iface_snap *ifs, bool tx, double top)
+{
+	enum lr_metric mb = tx ? LR_M_TX_BYTES : LR_M_RX_BYTES;
+	double bps = lr_view_bps(ifs, tx);
+	char rate[32], pct[16], tot[24], sc[32];
+	int n;
+
+	lr_view_fmt_rate(rate, sizeof(rate), bps, ctx->app->bytes);
+	if (bps >= 0 && ifs->speed_mbps > 0)
+		snprintf(pct, sizeof(pct), "%.1f%%", bps * 100 / ((double)ifs->speed_mbps * 1e6));
+	else
+		snprintf(pct, sizeof(pct), "-");
+	lr_view_fmt_bytes(tot, sizeof(tot),
+			  (ifs->total_valid & LR_M_BIT(mb)) ? (double)ifs->total[mb] : -1);
+	n = lr_frame_text(f, x, y, w, LR_ROLE_LABEL, tx ? "tx " : "rx ");
+	n += lr_frame_printf(f, x + n, y, w - n, tx ? LR_ROLE_TX : LR_ROLE_RX, "%-10s", rate);
+	n += lr_frame_printf(f, x + n, y, w - n, LR_ROLE_VALUE, " %6s", pct);
+	n += lr_frame_text(f, x + n, y, w - n, LR_ROLE_LABEL, " link ");
+	n += lr_frame_text(f, x + n, y, w - n, LR_ROLE_VALUE, tot);
+	scale_label(sc, sizeof(sc), ctx, top);
+	if (w - n >= lr_utf8_width(sc) + 3)
+		lr_frame_text_right(f, x, y, w, LR_ROLE_LABEL, sc);
+}
+
+/* "avg 37.9G min 12.1G max 38.2G peak 38.6G": max over the graph window, the rest since
+ * start or the last reset. */
+static void stats_line(struct lr_frame *f, int x, int y, int w, const struct lr_view_ctx *ctx,
+		       const struct lr_peak *pk, const struct lr_series *ser, int gw)
+{
+	bool bytes = ctx->app->bytes;
+	char avg[24], mn[24], mx[24], peak[24];
+	double wmax = -1;
+
+	for (uint32_t i = 0; i < (uint32_t)gw && i < ser->len; i++) {
+		float v = lr_series_get(ser, i);
+
+		if (isfinite(v) && v > wmax)
+			wmax = v;
+	}
+	fmt_short(avg, sizeof(avg), pk->n ? pk->sum / (double)pk->n : -1, bytes);
+	fmt_short(mn, sizeof(mn), pk->n ? pk->min : -1, bytes);
+	fmt_short(mx, sizeof(mx), wmax, bytes);
+	fmt_short(peak, sizeof(peak), pk->n ? pk->max : -1, bytes);
+	if (w >= 56)
+		lr_frame_printf(f, x, y, w, LR_ROLE_LABEL,
+				"   avg %-8s min %-8s max %-8s peak %s", avg, mn, mx, peak);
+	else
+		lr_frame_printf(f, x, y, w, LR_ROLE_LABEL, "   avg %s min %s max %s pk %s", avg,
+				mn, mx, peak);
+}
+
+/* "wire 97.2%/0.6%  tcp ceiling 39.6G @9000" */
+static void ceiling_line(struct lr_frame *f, int x, int y, int w, const struct lr_view_ctx *ctx,
+			 const struct lr_iface_snap *ifs)
+{
+	double wrx = lr_view_wire_pct(ifs, false), wtx = lr_view_wire_pct(ifs, true);
+	double tcp = lr_view_ceiling_bps(ifs->speed_mbps, ifs->mtu, false);
+	double udp = lr_view_ceiling_bps(ifs->speed_mbps, ifs->mtu, true);
+	double rx = lr_view_bps(ifs, false), tx = lr_view_bps(ifs, true);
+	char a[16], b[16], t[24], u[24];
+	int n;
+
+	snprintf(a, sizeof(a), wrx >= 0 ? "%.1f%%" : "-", wrx);
+	snprintf(b, sizeof(b), wtx >= 0 ? "%.1f%%" : "-", wtx);
+	n = lr_frame_text(f, x, y, w, LR_ROLE_LABEL, "wire ");
+	n += lr_frame_printf(f, x + n, y, w - n, LR_ROLE_VALUE, "%s/%s", a, b);
+	if (tcp < 0) {
+		lr_frame_text(f, x + n, y, w - n, LR_ROLE_LABEL, "  ceiling -");
+		return;
+	}
+	fmt_short(t, sizeof(t), tcp, ctx->app->bytes);
+	fmt_short(u, sizeof(u), udp, ctx->app->bytes);
+	n += lr_frame_text(f, x + n, y, w - n, LR_ROLE_LABEL,
+			   w >= 56 ? "  goodput ceiling tcp " : "  ceil tcp ");
+	/* at 97% of the TCP ceiling the link is full: say so in green */
+	n += lr_frame_text(f, x + n, y, w - n,
+			   (rx > tcp * 0.97 || tx > tcp * 0.97) ? LR_ROLE_OK : LR_ROLE_VALUE, t);
+	if (w >= 56) {
+		n += lr_frame_text(f, x + n, y, w - n, LR_ROLE_LABEL, " udp ");
+		n += lr_frame_text(f, x + n, y, w - n, LR_ROLE_VALUE, u);
+	}
+	lr_frame_printf(f, x + n, y, w - n, LR_ROLE_LABEL, " @%lld", (long long)ifs->mtu);
+}
+
+void lr_view_bitrate(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
+		     const struct lr_iface_snap *ifs)
+{
+	int h = r.h - 1, gh, x = r.x + 1, w = r.w - 1, y = r.y + 1;
+	bool stats = h >= 7;
+	bool log_scale = ctx->app->scale == LR_SCALE_LOG;
+	const struct lr_series *srx = &ifs->hist[LR_SER_RX_BPS], *stx = &ifs->hist[LR_SER_TX_BPS];
+	double top_rx, top_tx;
+
+	lr_view_pane_title(f, r, "Bitrate", ctx->ascii);
+	if (h < 5)
+		return;
+	gh = (h - 3 - (stats ? 2 : 0)) / 2;
+	if (gh < 1)
+		gh = 1;
+	top_rx = scale_top(ctx, ifs, srx, w);
+	top_tx = scale_top(ctx, ifs, stx, w);
+
+	cur_line(f, x, y++, w, ctx, ifs, false, top_rx);
+	lr_view_graph(f, (struct lr_rect){x, y, w, gh}, srx, top_rx, log_scale, LOG_FLOOR_BPS,
+		      ctx->ascii, LR_ROLE_GRAPH_RX);
+	y += gh;
+	if (stats)
+		stats_line(f, x, y++, w, ctx, &ifs->peak_rx_bps, srx, w);
+	cur_line(f, x, y++, w, ctx, ifs, true, top_tx);
+	lr_view_graph(f, (struct lr_rect){x, y, w, gh}, stx, top_tx, log_scale, LOG_FLOOR_BPS,
+		      ctx->ascii, LR_ROLE_GRAPH_TX);
+	y += gh;
+	if (stats)
+		stats_line(f, x, y++, w, ctx, &ifs->peak_tx_bps, stx, w);
+	ceiling_line(f, x, r.y + r.h - 1, w, ctx, ifs);
+}

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The CPU pane: one stacked bar per CPU (softirq, irq, system, user), busy %, NET_RX/s and
+ * softnet drops and squeezes; the CPUs serving the shown interface are marked. With more
+ * CPUs than rows it shows the busiest that fit, in CPU order. Main thread; pure drawing.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "linerate/snapshot.h"
+#include "linerate/view.h"
+
+#define MAX_ROWS 256
+#define FIXED_COLS 28	/* name 6 + busy 5 + NET_RX 7 + drop 5 + squeeze 5 */
+
+/* At most 4 columns: "999", "1.2k", "12k", "999k", "1.2M". */
+static void fmt4(char *buf, size_t len, double v, bool known)
+{
+	static const char *const sfx[] = {"", "k", "M", "G", "T"};
+	size_t i = 0;
+
+	if (!known || !(v >= 0)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	while (v >= 999.5 && i + 1 < LR_ARRAY_SIZE(sfx)) {
+		v /= 1000;
+		i++;
+	}
+	if (i == 0)
+		snprintf(buf, len, "%.0f", v);
+	else if (v < 9.95)
+		snprintf(buf, len, "%.1f%s", v, sfx[i]);
+	else
+		snprintf(buf, len, "%.0f%s", v, sfx[i]);
+}
+
+static double busy_pct(const struct lr_cpu_snap *c)
+{
+	if (!(c->valid & LR_CPUV_TIMES))
+		return -1;
+	return c->softirq_pct + c->irq_pct + c->system_pct + c->user_pct;
+}
+
+static bool serves(const struct lr_iface_snap *ifs, int cpu)
+{
+	if (!ifs)
+		return false;
+	for (size_t i = 0; i < ifs->n_serving_cpus; i++)
+		if (ifs->serving_cpus[i] == cpu)
+			return true;
+	return false;
+}
+
+/* Busier first; serving CPUs win ties so the interface's own CPUs stay in view. */
+static bool busier(const struct lr_snapshot *s, const struct lr_iface_snap *ifs, size_t a,
+		   size_t b)
+{
+	double ba = busy_pct(&s->cpus[a]), bb = busy_pct(&s->cpus[b]);
+
+	if (ba != bb)
+		return ba > bb;
+	return serves(ifs, s->cpus[a].cpu) && !serves(ifs, s->cpus[b].cpu);
+}
+
+/* Fills idx with the k busiest CPU indices, then sorts them by index (= CPU number order). */
+static size_t pick_cpus(const struct lr_snapshot *s, const struct lr_iface_snap *ifs,
+			size_t *idx, size_t k, double *rest_max)
+{
+	size_t n = 0;
+
+	*rest_max = -1;
+	for (size_t i = 0; i < s->n_cpus; i++) {
+		size_t pos, out = i;
+
+		if (k == 0) {
+			/* nothing fits: only the summary row */
+		} else if (n < k) {
+			idx[n++] = i;
+			out = SIZE_MAX;
+		} else if (busier(s, ifs, i, idx[n - 1])) {
+			out = idx[n - 1];
+			idx[n - 1] = i;
+		}
+		if (out != SIZE_MAX && busy_pct(&s->cpus[out]) > *rest_max)
+			*rest_max = busy_pct(&s->cpus[out]);
+		if (out == i)
+			continue;
+		/* keep idx[0..n) sorted busiest first: bubble the new entry up */
+		for (pos = n - 1; pos > 0 && busier(s, ifs, idx[pos], idx[pos - 1]); pos--) {
+			size_t t = idx[pos];
+
+			idx[pos] = idx[pos - 1];
+			idx[pos - 1] = t;
+		}
+	}
+	for (size_t i = 1; i < n; i++)	/* insertion sort by CPU index */
+		for (size_t j = i; j > 0 && idx[j] < idx[j - 1]; j--) {
+			size_t t = idx[j];
+
+			idx[j] = idx[j - 1];
+			idx[j - 1] = t;
+		}
+	return n;
+}
+
+static void bar(struct lr_frame *f, int x, int y, int w, const struct lr_cpu_snap *c,
+		bool ascii)
+{
+	const double seg[4] = {c->softirq_pct, c->irq_pct, c->system_pct, c->user_pct};
+	static const enum lr_role roles[4] = {LR_ROLE_CPU_SOFTIRQ, LR_ROLE_CPU_IRQ,
+					      LR_ROLE_CPU_SYSTEM, LR_ROLE_CPU_USER};
+	static const uint32_t glyph[4] = {0x2588, 0x2593, 0x2592, 0x2591};
+	static const char aglyph[4] = {'#', '%', '=', '-'};
+	double cum = 0;
+	int from = 0;
+
+	if (!(c->valid & LR_CPUV_TIMES))
+		return;
+	for (int k = 0; k < 4; k++) {
+		int to;
+
+		cum += seg[k] > 0 ? seg[k] : 0;
+		to = (int)(cum * w / 100 + 0.5);
+		if (to > w)
+			to = w;
+		for (int i = from; i < to; i++)
+			lr_frame_put(f, x + i, y, ascii ? (uint32_t)aglyph[k] : glyph[k], roles[k]);
+		if (to > from)
+			from = to;
+	}
+}
+
+static void legend(struct lr_frame *f, int x, int y, int bw, bool ascii)
+{
+	static const char *const names[4] = {"si", "irq", "sys", "usr"};
+	static const enum lr_role roles[4] = {LR_ROLE_CPU_SOFTIRQ, LR_ROLE_CPU_IRQ,
+					      LR_ROLE_CPU_SYSTEM, LR_ROLE_CPU_USER};
+	static const uint32_t glyph[4] = {0x2588, 0x2593, 0x2592, 0x2591};
+	static const char aglyph[4] = {'#', '%', '=', '-'};
+	int cx = x + 6;
+
+	lr_frame_text(f, x, y, 6, LR_ROLE_LABEL, "  cpu");
+	for (int k = 0; k < 4 && cx + 5 <= x + 6 + bw; k++) {
+		lr_frame_put(f, cx, y, ascii ? (uint32_t)aglyph[k] : glyph[k], roles[k]);
+		cx += 1 + lr_frame_text(f, cx + 1, y, -1, LR_ROLE_LABEL, names[k]) + 1;
+	}
+	x += 6 + bw;
+	lr_frame_text_right(f, x, y, 5, LR_ROLE_LABEL, "busy");
+	lr_frame_text_right(f, x + 5, y, 7, LR_ROLE_LABEL, "NET_RX");
+	lr_frame_text_right(f, x + 12, y, 5, LR_ROLE_LABEL, "drop");
+	lr_frame_text_right(f, x + 17, y, 5, LR_ROLE_LABEL, "sqz");
+}
+
+static void cpu_row(struct lr_frame *f, int x, int y, int bw, const struct lr_cpu_snap *c,
+		    bool mark, bool ascii)
+{
+	char buf[16];
+	double busy = busy_pct(c);
+	bool sn = c->valid & LR_CPUV_SOFTNET;
+
+	lr_frame_printf(f, x, y, 5, mark ? LR_ROLE_VALUE : LR_ROLE_LABEL, "%5d", c->cpu);
+	if (mark)
+		lr_frame_put(f, x + 5, y, '*', LR_ROLE_WARN);
+	bar(f, x + 6, y, bw, c, ascii);
+	x += 6 + bw;
+	if (busy >= 0)
+		snprintf(buf, sizeof(buf), "%.0f%%", busy > 100 ? 100 : busy);
+	else
+		snprintf(buf, sizeof(buf), "-");
+	lr_frame_text_right(f, x, y, 5,
+			    c->softirq_pct > 95 ? LR_ROLE_ALERT
+			    : busy >= 0	       ? LR_ROLE_VALUE
+					       : LR_ROLE_LABEL,
+			    buf);
+	fmt4(buf, sizeof(buf), c->net_rx_per_s, c->valid & LR_CPUV_SOFTIRQS);
+	lr_frame_text_right(f, x + 5, y, 7, LR_ROLE_VALUE, buf);
+	fmt4(buf, sizeof(buf), c->softnet_dropped_per_s, sn);
+	lr_frame_text_right(f, x + 12, y, 5,
+			    c->softnet_dropped_per_s > 0 && sn ? LR_ROLE_ALERT : LR_ROLE_LABEL, buf);
+	fmt4(buf, sizeof(buf), c->softnet_squeezed_per_s, sn);
+	lr_frame_text_right(f, x + 17, y, 5,
+			    c->softnet_squeezed_per_s > 0 && sn ? LR_ROLE_WARN : LR_ROLE_LABEL, buf);
+}
+
+void lr_view_cpu(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
+		 const struct lr_iface_snap *ifs)
+{
+	const struct lr_snapshot *s = ctx->snap;
+	size_t idx[MAX_ROWS], n, rows;
+	double hidden_max;
+	char title[96];
+	int bw = r.w - FIXED_COLS - 1, y;
+
+	if (r.h < 3 || r.w < FIXED_COLS + 6 || !s)
+		return;
+	if (bw > 60)
+		bw = 60;
+	rows = (size_t)(r.h - 2);
+	if (rows > MAX_ROWS)
+		rows = MAX_ROWS;
+	if (s->n_cpus > rows)
+		rows--;	/* the last row says how many are hidden */
+	n = pick_cpus(s, ifs, idx, rows, &hidden_max);
+	if (s->n_cpus > n)
+		snprintf(title, sizeof(title), "CPU  busiest %zu of %zu", n, s->n_cpus);
+	else
+		snprintf(title, sizeof(title), "CPU");
+	lr_view_pane_title(f, r, title, ctx->ascii);
+	if (ifs && ifs->n_serving_cpus) {
+		char m[40];
+
+		snprintf(m, sizeof(m), " * serves %s ", ifs->name);
+		lr_frame_text_right(f, r.x, r.y, r.w - 1, LR_ROLE_LABEL, m);
+	}
+	legend(f, r.x, r.y + 1, bw, ctx->ascii);
+	y = r.y + 2;
+	for (size_t i = 0; i < n; i++) {
+		const struct lr_cpu_snap *c = &s->cpus[idx[i]];
+
+		cpu_row(f, r.x, y++, bw, c, serves(ifs, c->cpu), ctx->ascii);
+	}
+	if (s->n_cpus > n) {
+		if (hidden_max >= 0)
+			lr_frame_printf(f, r.x, y, r.w, LR_ROLE_LABEL,
+					"  +%zu more CPUs, each <= %.0f%% busy", s->n_cpus - n,
+					hidden_max);
+		else
+			lr_frame_printf(f, r.x, y, r.w, LR_ROLE_LABEL, "  +%zu more CPUs",
+					s->n_cpus - n);
+	}
+}

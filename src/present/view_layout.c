@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Screen layout: the "too small" message below 80x24, the overview, or the detail view (link
+ * and tuning lines, Bitrate | Packets over Drops & FIFO | CPU, an optional Streams band,
+ * hints), then the status line and the help overlay. Main thread; pure drawing.
+ */
+#include <stdio.h>
+
+#include "linerate/snapshot.h"
+#include "linerate/view.h"
+
+#define MAX_HINTS 3
+#define STREAMS_BAND_ROWS 8
+
+static void too_small(struct lr_frame *f)
+{
+	char buf[64];
+	int y = f->h / 2 - 1;
+
+	snprintf(buf, sizeof(buf), "terminal too small (need %dx%d)", LR_VIEW_MIN_W,
+		 LR_VIEW_MIN_H);
+	lr_frame_text(f, (f->w - lr_utf8_width(buf)) / 2 > 0 ? (f->w - lr_utf8_width(buf)) / 2 : 0,
+		      y < 0 ? 0 : y, -1, LR_ROLE_ALERT, buf);
+	snprintf(buf, sizeof(buf), "now %dx%d - q quits", f->w, f->h);
+	lr_frame_text(f, (f->w - lr_utf8_width(buf)) / 2 > 0 ? (f->w - lr_utf8_width(buf)) / 2 : 0,
+		      y + 1 < 0 ? 0 : y + 1, -1, LR_ROLE_LABEL, buf);
+}
+
+static void detail(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
+		   const struct lr_iface_snap *ifs)
+{
+	char hints[MAX_HINTS][LR_HINT_MAX];
+	size_t max_hints = r.h >= 40 ? 3 : r.h >= 30 ? 2 : 1;
+	size_t nh = lr_view_hints(ctx->snap, ifs, hints, max_hints);
+	int band = ctx->streams_pane && r.h >= 30 ? STREAMS_BAND_ROWS : 0;
+	int ph = r.h - 2 - (int)nh - band, top = ph / 2, lw = (r.w - 1) / 2;
+	int y = r.y + 2;
+
+	lr_view_link_line(f, (struct lr_rect){r.x, r.y, r.w, 1}, ctx, ifs);
+	lr_view_tuning_line(f, (struct lr_rect){r.x, r.y + 1, r.w, 1}, ctx, ifs);
+
+	lr_view_bitrate(f, (struct lr_rect){r.x, y, lw, top}, ctx, ifs);
+	lr_view_packets(f, (struct lr_rect){r.x + lw + 1, y, r.w - lw - 1, top}, ctx, ifs);
+	lr_view_vline(f, r.x + lw, y, top, ctx->ascii);
+	lr_frame_put(f, r.x + lw, y, ctx->ascii ? '+' : 0x252c, LR_ROLE_BORDER);	/* ┬ */
+	y += top;
+	lr_view_drops(f, (struct lr_rect){r.x, y, lw, ph - top}, ctx, ifs);
+	lr_view_cpu(f, (struct lr_rect){r.x + lw + 1, y, r.w - lw - 1, ph - top}, ctx, ifs);
+	lr_view_vline(f, r.x + lw, y, ph - top, ctx->ascii);
+	lr_frame_put(f, r.x + lw, y, ctx->ascii ? '+' : 0x253c, LR_ROLE_BORDER);	/* ┼ */
+	y += ph - top;
+	if (band) {
+		ctx->streams_pane(f, (struct lr_rect){r.x, y, r.w, band}, ctx, ctx->streams_arg);
+		y += band;
+	}
+	for (size_t i = 0; i < nh; i++, y++) {
+		int n = lr_frame_text(f, r.x + 1, y, -1, LR_ROLE_WARN, "hint");
+
+		lr_frame_text(f, r.x + 3 + n, y, r.w - 4 - n, LR_ROLE_WARN, hints[i]);
+	}
+}
+
+void lr_view_render(struct lr_frame *f, const struct lr_view_ctx *ctx)
+{
+	const struct lr_snapshot *s = ctx->snap;
+	struct lr_rect body = {0, 0, f->w, f->h - 1};
+
+	lr_frame_clear(f);
+	if (f->w < LR_VIEW_MIN_W || f->h < LR_VIEW_MIN_H) {
+		too_small(f);
+		return;
+	}
+	if (ctx->app->view == LR_VIEW_DETAIL && s && s->n_ifaces) {
+		size_t sel = ctx->app->sel < s->n_ifaces ? ctx->app->sel : s->n_ifaces - 1;
+
+		detail(f, body, ctx, &s->ifaces[sel]);
+	} else {
+		lr_view_overview(f, body, ctx);
+	}
+	lr_view_status(f, (struct lr_rect){0, f->h - 1, f->w, 1}, ctx);
+	if (ctx->app->help)
+		lr_view_help(f, ctx);
+}

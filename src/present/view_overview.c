@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The overview: a title line, one sar-like row per interface (rx/tx rate, pps, drops/s,
+ * fifo/s, % of line rate, hottest serving softirq CPU), the host-wide hottest CPU and stack
+ * error rates, and the busiest CPUs below when rows remain. Main thread; pure drawing.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "linerate/snapshot.h"
+#include "linerate/view.h"
+
+struct ov_layout {
+	int name_w, link_w, state_w, err_w;
+};
+
+static double sum_known(const struct lr_iface_snap *ifs, const enum lr_metric *m, size_t n)
+{
+	double s = -1;
+
+	for (size_t i = 0; i < n; i++) {
+		double v = lr_view_per_s(ifs, m[i]);
+
+		if (v >= 0)
+			s = (s < 0 ? 0 : s) + v;
+	}
+	return s;
+}
+
+/* Drops/s: stats64 rx+tx dropped, or the driver's drop counters when they say more (the two
+ * often count the same packets, so the larger, not the sum). */
+static double drops_per_s(const struct lr_iface_snap *ifs)
+{
+	static const enum lr_metric m[] = {LR_M_RX_DROPPED, LR_M_TX_DROPPED};
+	double s = sum_known(ifs, m, LR_ARRAY_SIZE(m)), nic = lr_view_per_s(ifs, LR_M_NIC_DROP);
+
+	return nic > s ? nic : s;
+}
+
+static double fifo_per_s(const struct lr_iface_snap *ifs)
+{
+	static const enum lr_metric m[] = {LR_M_RX_FIFO_ERRORS, LR_M_RX_MISSED_ERRORS,
+					   LR_M_RX_OVER_ERRORS};
+	double s = sum_known(ifs, m, LR_ARRAY_SIZE(m)), nic = lr_view_per_s(ifs, LR_M_NIC_FIFO);
+
+	return nic > s ? nic : s;
+}
+
+static const char *oper_name(uint8_t st)
+{
+	static const char *const names[] = {"?", "notpresent", "down", "lowerdown",
+					    "testing", "dormant", "up"};
+
+	return st < LR_ARRAY_SIZE(names) ? names[st] : "?";
+}
+
+static void title_line(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx)
+{
+	const struct lr_snapshot *s = ctx->snap;
+	char buf[64];
+	int x = r.x + 1;
+
+	lr_frame_fill(f, (struct lr_rect){r.x, r.y, r.w, 1}, ' ', LR_ROLE_NONE);
+	x += lr_frame_text(f, x, r.y, -1, LR_ROLE_TITLE, "linerate");
+	if (ctx->host && ctx->host[0])
+		x += 2 + lr_frame_text(f, x + 2, r.y, 24, LR_ROLE_VALUE, ctx->host);
+	if (s) {
+		snprintf(buf, sizeof(buf), "%zu iface%s", s->n_ifaces, s->n_ifaces == 1 ? "" : "s");
+		x += 2 + lr_frame_text(f, x + 2, r.y, -1, LR_ROLE_LABEL, buf);
+	}
+	if (ctx->app->paused)
+		lr_frame_text(f, x + 2, r.y, -1, LR_ROLE_WARN, "PAUSED");
+	if (s && s->real_ns) {
+		time_t t = (time_t)(s->real_ns / LR_NSEC_PER_SEC);
+		struct tm tm;
+
+		if (localtime_r(&t, &tm)) {
+			strftime(buf, sizeof(buf), "%H:%M:%S", &tm);
+			lr_frame_text_right(f, r.x, r.y, r.w - 1, LR_ROLE_LABEL, buf);
+		}
+	}
+}
+
+static void layout_cols(struct ov_layout *l, int w)
+{
+	int extra = w - 80;
+
+	memset(l, 0, sizeof(*l));
+	l->name_w = 9;
+	l->link_w = 10;
+	if (extra > 0) {
+		int add = extra > 7 ? 7 : extra;
+
+		l->name_w += add;	/* up to 15 = IFNAMSIZ - 1 */
+		extra -= add;
+	}
+	if (extra >= 8) {
+		l->err_w = 8;
+		extra -= 8;
+	}
+	if (extra >= 11) {
+		l->state_w = 11;
+		extra -= 11;
+	}
+}
+
+static int col_num(struct lr_frame *f, int x, int y, int w, enum lr_role role, double v)
+{
+	char buf[32];
+
+	lr_view_fmt_num(buf, sizeof(buf), v);
+	lr_frame_text_right(f, x, y, w, v > 0 || v < 0 ? role : LR_ROLE_LABEL, buf);
+	return x + w;
+}
+
+static void header_row(struct lr_frame *f, int x, int y, const struct ov_layout *l, bool bytes)
+{
+	x += 1;
+	lr_frame_text(f, x, y, l->name_w, LR_ROLE_LABEL, "IFACE");
+	x += l->name_w;
+	lr_frame_text(f, x, y, l->link_w, LR_ROLE_LABEL, "LINK/MTU");
+	x += l->link_w;
+	if (l->state_w) {
+		lr_frame_text(f, x, y, l->state_w, LR_ROLE_LABEL, "STATE");
+		x += l->state_w;
+	}
+	lr_frame_text_right(f, x, y, 9, LR_ROLE_LABEL, bytes ? "RX B/s" : "RX bit/s");
+	lr_frame_text_right(f, x + 9, y, 9, LR_ROLE_LABEL, bytes ? "TX B/s" : "TX bit/s");
+	lr_frame_text_right(f, x + 18, y, 7, LR_ROLE_LABEL, "RX p/s");
+	lr_frame_text_right(f, x + 25, y, 7, LR_ROLE_LABEL, "TX p/s");
+	lr_frame_text_right(f, x + 32, y, 7, LR_ROLE_LABEL, "DROP/s");
+	lr_frame_text_right(f, x + 39, y, 7, LR_ROLE_LABEL, "FIFO/s");
+	x += 46;
+	if (l->err_w) {
+		lr_frame_text_right(f, x, y, l->err_w, LR_ROLE_LABEL, "ERR/s");
+		x += l->err_w;
+	}
+	lr_frame_text_right(f, x, y, 6, LR_ROLE_LABEL, "LINE%");
+	lr_frame_text_right(f, x + 6, y, 8, LR_ROLE_LABEL, "SOFTIRQ");
+}
+
+static void iface_row(struct lr_frame *f, int x0, int y, int w, const struct ov_layout *l,
+		      const struct lr_iface_snap *ifs, bool selected, bool bytes)
+{
+	static const enum lr_metric err_m[] = {LR_M_RX_ERRORS, LR_M_TX_ERRORS};
+	char speed[16], buf[48];
+	double v, div = bytes ? 8 : 1;
+	bool down = ifs->operstate == 2;	/* IF_OPER_DOWN */
+	int x = x0;
+
+	lr_frame_put(f, x++, y, selected ? '>' : ' ', LR_ROLE_SELECTED);
+	lr_frame_text(f, x, y, l->name_w - 1, down ? LR_ROLE_LABEL : LR_ROLE_VALUE, ifs->name);
+	if (lr_utf8_width(ifs->name) > l->name_w - 1)
+		lr_frame_put(f, x + l->name_w - 2, y, '~', LR_ROLE_LABEL);
+	x += l->name_w;
+	lr_view_fmt_speed(speed, sizeof(speed), ifs->speed_mbps);
+	if (ifs->mtu >= 0)
+		snprintf(buf, sizeof(buf), "%s/%lld", speed, (long long)ifs->mtu);
+	else
+		snprintf(buf, sizeof(buf), "%s/-", speed);
+	lr_frame_text(f, x, y, l->link_w - 1, LR_ROLE_LABEL, buf);
+	x += l->link_w;
+	if (l->state_w) {
+		lr_frame_text(f, x, y, l->state_w - 1, down ? LR_ROLE_WARN : LR_ROLE_LABEL,
+			      oper_name(ifs->operstate));
+		x += l->state_w;
+	}
+	v = lr_view_bps(ifs, false);
+	x = col_num(f, x, y, 9, LR_ROLE_RX, v < 0 ? v : v / div);
+	v = lr_view_bps(ifs, true);
+	x = col_num(f, x, y, 9, LR_ROLE_TX, v < 0 ? v : v / div);
+	x = col_num(f, x, y, 7, LR_ROLE_RX, lr_view_per_s(ifs, LR_M_RX_PACKETS));
+	x = col_num(f, x, y, 7, LR_ROLE_TX, lr_view_per_s(ifs, LR_M_TX_PACKETS));
+	x = col_num(f, x, y, 7, LR_ROLE_ALERT, drops_per_s(ifs));
+	x = col_num(f, x, y, 7, LR_ROLE_ALERT, fifo_per_s(ifs));
+	if (l->err_w)
+		x = col_num(f, x, y, l->err_w, LR_ROLE_ALERT,
+			    sum_known(ifs, err_m, LR_ARRAY_SIZE(err_m)));
+	v = lr_view_line_pct(ifs);
+	if (v >= 0)
+		snprintf(buf, sizeof(buf), "%.1f", v);
+	else
+		snprintf(buf, sizeof(buf), "-");
+	lr_frame_text_right(f, x, y, 6, v >= 0 ? LR_ROLE_VALUE : LR_ROLE_LABEL, buf);
+	x += 6;
+	if (ifs->softirq_cpu >= 0 && ifs->softirq_max_pct >= 0)
+		snprintf(buf, sizeof(buf), "%.0f%% c%d", ifs->softirq_max_pct, ifs->softirq_cpu);
+	else
+		snprintf(buf, sizeof(buf), "-");
+	lr_frame_text_right(f, x, y, 8,
+			    ifs->softirq_max_pct > 95	? LR_ROLE_ALERT
+			    : ifs->softirq_max_pct > 50 ? LR_ROLE_WARN
+							: LR_ROLE_LABEL,
+			    buf);
+	if (selected)
+		lr_frame_set_role(f, (struct lr_rect){x0, y, w, 1}, LR_ROLE_SELECTED);
+}
+
+/* "hottest softirq: cpu2 99% (eth1)   tcp retrans 0/s   udp rcvbuf err 0/s" */
+static void summary_line(struct lr_frame *f, struct lr_rect r, const struct lr_snapshot *s)
+{
+	const struct lr_cpu_snap *hot = NULL;
+	const struct lr_stack_snap *st = &s->stack;
+	char buf[96], n1[16];
+	int x = r.x + 1;
+
+	for (size_t i = 0; i < s->n_cpus; i++) {
+		const struct lr_cpu_snap *c = &s->cpus[i];
+
+		if ((c->valid & LR_CPUV_TIMES) && (!hot || c->softirq_pct > hot->softirq_pct))
+			hot = c;
+	}
+	x += lr_frame_text(f, x, r.y, -1, LR_ROLE_LABEL, "hottest softirq ");
+	if (hot) {
+		const char *who = NULL;
+
+		for (size_t i = 0; i < s->n_ifaces && !who; i++)
+			for (size_t k = 0; k < s->ifaces[i].n_serving_cpus; k++)
+				if (s->ifaces[i].serving_cpus[k] == hot->cpu)
+					who = s->ifaces[i].name;
+		snprintf(buf, sizeof(buf), "cpu%d %.0f%%%s%s%s", hot->cpu, hot->softirq_pct,
+			 who ? " (" : "", who ? who : "", who ? ")" : "");
+		x += lr_frame_text(f, x, r.y, 30, hot->softirq_pct > 95 ? LR_ROLE_ALERT
+						  : hot->softirq_pct > 50 ? LR_ROLE_WARN
+									  : LR_ROLE_VALUE,
+				   buf);
+	} else {
+		x += lr_frame_text(f, x, r.y, -1, LR_ROLE_LABEL, "-");
+	}
+	x += 3;
+	lr_view_fmt_num(n1, sizeof(n1),
+			(st->valid & LR_STACKV_TCP_RETRANS) ? st->tcp_retrans_per_s : -1);
+	x += lr_frame_text(f, x, r.y, -1, LR_ROLE_LABEL, "tcp retrans ");
+	x += lr_frame_printf(f, x, r.y, -1,
+			     st->tcp_retrans_per_s > 0 ? LR_ROLE_WARN : LR_ROLE_VALUE, "%s/s", n1);
+	x += 3;
+	lr_view_fmt_num(n1, sizeof(n1),
+			(st->valid & LR_STACKV_UDP_RCVBUF) ? st->udp_rcvbuf_errors_per_s : -1);
+	x += lr_frame_text(f, x, r.y, -1, LR_ROLE_LABEL, "udp rcvbuf err ");
+	x += lr_frame_printf(f, x, r.y, -1,
+			     st->udp_rcvbuf_errors_per_s > 0 ? LR_ROLE_ALERT : LR_ROLE_VALUE,
+			     "%s/s", n1);
+	if (r.x + r.w - x > 24) {
+		x += 3;
+		lr_view_fmt_num(n1, sizeof(n1),
+				(st->valid & LR_STACKV_UDP_IN_ERRORS) ? st->udp_in_errors_per_s
+								      : -1);
+		x += lr_frame_text(f, x, r.y, -1, LR_ROLE_LABEL, "udp in err ");
+		lr_frame_printf(f, x, r.y, -1,
+				st->udp_in_errors_per_s > 0 ? LR_ROLE_ALERT : LR_ROLE_VALUE, "%s/s",
+				n1);
+	}
+}
+
+void lr_view_overview(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx)
+{
+	const struct lr_snapshot *s = ctx->snap;
+	struct ov_layout l;
+	int rows, first = 0, y;
+	size_t n;
+
+	if (r.h < 4)
+		return;
+	title_line(f, r, ctx);
+	layout_cols(&l, r.w);
+	header_row(f, r.x, r.y + 1, &l, ctx->app->bytes);
+	if (!s) {
+		lr_frame_text(f, r.x + 2, r.y + 3, r.w - 2, LR_ROLE_LABEL,
+			      "waiting for the first sample...");
+		return;
+	}
+	n = s->n_ifaces;
+	/* the table may take all but the summary line and, when it fits, a 6-row CPU pane */
+	rows = r.h - 3;
+	if ((int)n + 10 <= r.h)
+		rows = (int)n;
+	else if (rows > 6 && r.h - 3 - (int)n < 7)
+		rows = r.h - 3 - (r.h >= 30 ? 7 : 0);
+	if (rows > (int)n)
+		rows = (int)n;
+	if ((int)ctx->app->sel >= rows)
+		first = (int)ctx->app->sel - rows + 1;
+	y = r.y + 2;
+	for (int i = 0; i < rows && (size_t)(first + i) < n; i++)
+		iface_row(f, r.x, y++, r.w, &l, &s->ifaces[first + i],
+			  (size_t)(first + i) == ctx->app->sel, ctx->app->bytes);
+	if (first + rows < (int)n)
+		lr_frame_printf(f, r.x + 1, y - 1, r.w - 1, LR_ROLE_LABEL,
+				"  ... %d more (arrows scroll)", (int)n - first - rows + 1);
+	if (n == 0)
+		lr_frame_text(f, r.x + 2, y++, r.w - 2, LR_ROLE_LABEL, "no interfaces");
+	summary_line(f, (struct lr_rect){r.x, y, r.w, 1}, s);
+	y += 2;
+	if (r.y + r.h - y >= 4)
+		lr_view_cpu(f, (struct lr_rect){r.x, y, r.w, r.y + r.h - y}, ctx, NULL);
+}

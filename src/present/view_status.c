@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The status line (interval, source, pause, units, the newest log message or key feedback)
+ * and the help overlay listing every key. Main thread; pure drawing.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "linerate/snapshot.h"
+#include "linerate/view.h"
+
+void lr_view_status(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx)
+{
+	const struct lr_app *app = ctx->app;
+	double iv = (double)app->interval_ns / 1e9;
+	char buf[96];
+	int x = r.x, end = r.x + r.w - 16;
+
+	lr_frame_fill(f, (struct lr_rect){r.x, r.y, r.w, 1}, ' ', LR_ROLE_STATUS);
+	snprintf(buf, sizeof(buf), iv < 0.1 ? " %.2f s" : iv < 1 ? " %.1f s" : " %.0f s", iv);
+	x += lr_frame_text(f, x, r.y, end - x, LR_ROLE_STATUS, buf);
+	if (ctx->snap)
+		x += lr_frame_text(f, x + 2, r.y, end - x - 2, LR_ROLE_STATUS,
+				   ctx->snap->source == LR_SOURCE_PROC ? "proc" : "netlink") +
+		     2;
+	x += lr_frame_text(f, x + 2, r.y, end - x - 2, LR_ROLE_STATUS,
+			   app->bytes ? "bytes" : "bits") +
+	     2;
+	if (app->paused)
+		x += lr_frame_text(f, x + 2, r.y, end - x - 2, LR_ROLE_ALERT, "PAUSED") + 2;
+	if (ctx->status_msg && ctx->status_msg[0] && end - x > 4)
+		lr_frame_text(f, x + 2, r.y, end - x - 2,
+			      ctx->status_is_error ? LR_ROLE_ALERT : LR_ROLE_STATUS,
+			      ctx->status_msg);
+	lr_frame_text_right(f, r.x, r.y, r.w - 1, LR_ROLE_STATUS, "? help  q quit");
+}
+
+struct help_line {
+	const char *keys, *ascii_keys, *what;
+};
+
+static const struct help_line help_lines[] = {
+	{"q  Esc", NULL, "quit (Esc first closes this help)"},
+	{"?", NULL, "show / hide this help"},
+	{"Tab  \u2192  \u2190", "Tab  Right  Left", "next / previous interface"},
+	{"\u2191  \u2193  Enter", "Up  Down  Enter", "pick an interface in the overview"},
+	{"v", NULL, "overview / detail view"},
+	{"t", NULL, "next theme"},
+	{"+  -", NULL, "sample faster / slower (0.01 s .. 60 s)"},
+	{"p", NULL, "pause the display (sampling, CSV go on)"},
+	{"r", NULL, "reset totals and peaks"},
+	{"b", NULL, "bits / bytes per second"},
+	{"g", NULL, "graph scale: auto, link speed, log"},
+	{NULL, NULL, "with traffic (-c HOST, --demo):"},
+	{"s", NULL, "start / stop the streams"},
+	{"]  [", NULL, "bitrate per stream x2 / /2"},
+	{">  <", NULL, "streams +1 / -1"},
+	{"u", NULL, "TCP / UDP"},
+	{"R", NULL, "reverse direction"},
+};
+
+void lr_view_help(struct lr_frame *f, const struct lr_view_ctx *ctx)
+{
+	int n = (int)LR_ARRAY_SIZE(help_lines);
+	int w = f->w - 4 < 60 ? f->w - 4 : 60, h = n + 4;
+	int x0 = (f->w - w) / 2, y0 = (f->h - h) / 2, y;
+	char title[96];
+
+	if (h > f->h)
+		h = f->h;
+	if (y0 < 0)
+		y0 = 0;
+	lr_frame_fill(f, (struct lr_rect){x0, y0, w, h}, ' ', LR_ROLE_HELP);
+	snprintf(title, sizeof(title), " linerate keys   theme %s   scale %s ",
+		 ctx->theme_name ? ctx->theme_name : "-", lr_scale_name(ctx->app->scale));
+	lr_frame_text(f, x0 + 1, y0, w - 2, LR_ROLE_HELP, title);
+	lr_frame_set_role(f, (struct lr_rect){x0 + 2, y0, 13, 1}, LR_ROLE_TITLE);
+	y = y0 + 2;
+	for (int i = 0; i < n && y < y0 + h - 1; i++, y++) {
+		const struct help_line *l = &help_lines[i];
+
+		if (!l->keys) {
+			lr_frame_text(f, x0 + 2, y, w - 4, LR_ROLE_HELP, l->what);
+			continue;
+		}
+		lr_frame_text(f, x0 + 3, y, 16, LR_ROLE_HELP,
+			      ctx->ascii && l->ascii_keys ? l->ascii_keys : l->keys);
+		lr_frame_text(f, x0 + 20, y, w - 21, LR_ROLE_HELP, l->what);
+	}
+}

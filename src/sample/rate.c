@@ -40,9 +40,11 @@ bool lr_stale_update(struct lr_stale *st, uint64_t delta, uint64_t now_ns, uint6
 	uint64_t since = st->last_change_ns ? now_ns - st->last_change_ns : 0;
 
 	if (delta) {
-		/* A change after held ticks covers the whole time since the previous change. */
-		uint64_t span = st->last_change_ns && since > dt_ns && st->held_per_s > 0 ? since
-											: dt_ns;
+		/* A change covers the whole time since the previous one (a lazily refreshed
+		 * counter, or a pause shorter than STALE_MAX_NS): the rate over the last real
+		 * change. The very first change only knows this interval. */
+		uint64_t span = st->last_change_ns && since > dt_ns && since <= STALE_MAX_NS ? since
+											   : dt_ns;
 
 		*per_s = lr_rate_per_sec(delta, span);
 		st->gap_ns = st->last_change_ns ? since : 0;

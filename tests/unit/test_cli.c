@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Command-line parsing: defaults, iperf3's letters, and one-line errors naming the option. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "linerate/cli.h"
+#include "linerate/config.h"
+
+#define ARGV(...) ((char **)(const char *[]){"linerate", __VA_ARGS__, NULL})
+#define ARGC(...) ((int)(sizeof((const char *[]){"linerate", __VA_ARGS__}) / sizeof(char *)))
+#define PARSE(cfg, err, ...) lr_cli_parse(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), cfg, err, sizeof(err))
+
+static void test_defaults(void **state)
+{
+	struct lr_config cfg;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(lr_cli_parse(1, (char **)(const char *[]){"linerate", NULL}, &cfg, err, sizeof(err)), 0);
+	assert_int_equal(cfg.mode, LR_MODE_DASHBOARD);
+	assert_int_equal(cfg.interval_ns, 500000000ULL);
+	assert_int_equal(cfg.source, LR_SOURCE_NETLINK);
+	assert_int_equal(cfg.traffic.port, 5201);
+	assert_int_equal(cfg.traffic.parallel, 1);
+}
+
+static void test_headless_options(void **state)
+{
+	struct lr_config cfg;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(PARSE(&cfg, err, "--headless", "-i", "0.1", "-t", "30", "--csv", "run.csv",
+			       "--cpu-csv", "cpu.csv", "-I", "eth0,eth1", "--source", "proc"),
+			 0);
+	assert_int_equal(cfg.mode, LR_MODE_HEADLESS);
+	assert_int_equal(cfg.interval_ns, 100000000ULL);
+	assert_int_equal(cfg.duration_ns, 30000000000ULL);
+	assert_string_equal(cfg.csv, "run.csv");
+	assert_string_equal(cfg.cpu_csv, "cpu.csv");
+	assert_string_equal(cfg.ifaces, "eth0,eth1");
+	assert_int_equal(cfg.source, LR_SOURCE_PROC);
+}
+
+static void test_traffic_options(void **state)
+{
+	struct lr_config cfg;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(PARSE(&cfg, err, "-c", "10.1.1.2", "-u", "-P", "4", "-b", "1.5G", "-l",
+			       "1400", "-R", "-p", "5202", "-w", "4M", "-A", "3", "-C", "bbr"),
+			 0);
+	assert_string_equal(cfg.traffic.host, "10.1.1.2");
+	assert_true(cfg.traffic.udp && cfg.traffic.reverse);
+	assert_int_equal(cfg.traffic.parallel, 4);
+	assert_int_equal(cfg.traffic.bitrate_bps, 1500000000ULL);
+	assert_int_equal(cfg.traffic.length, 1400);
+	assert_int_equal(cfg.traffic.port, 5202);
+	assert_int_equal(cfg.traffic.window, 4 * 1024 * 1024);
+	assert_int_equal(cfg.traffic.affinity, 3);
+	/* UDP without -b gets iperf3's 1 Mbit/s */
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-u"), 0);
+	assert_int_equal(cfg.traffic.bitrate_bps, 1000000);
+}
+
+static void test_server_and_explain(void **state)
+{
+	struct lr_config cfg;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(PARSE(&cfg, err, "-s", "-p", "5301", "-1"), 0);
+	assert_int_equal(cfg.mode, LR_MODE_SERVER);
+	assert_true(cfg.traffic.one_off);
+	assert_int_equal(PARSE(&cfg, err, "--explain", "a.txt", "b.txt", "--csv", "-"), 0);
+	assert_int_equal(cfg.mode, LR_MODE_EXPLAIN);
+	assert_string_equal(cfg.explain[0], "a.txt");
+	assert_string_equal(cfg.explain[1], "b.txt");
+}
+
+static void test_errors_name_the_option(void **state)
+{
+	struct lr_config cfg;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(&cfg, err, "-i", "0"), -22);
+	assert_string_equal(err, "-i: invalid interval '0' (0.01 to 60 seconds)");
+	assert_int_equal(PARSE(&cfg, err, "-i", "61"), -22);
+	assert_int_equal(PARSE(&cfg, err, "-i", "0,5"), -22);	/* no decimal comma, ever */
+	assert_int_equal(PARSE(&cfg, err, "-P", "129", "-c", "h"), -22);
+	assert_string_equal(err, "-P: invalid stream count '129' (1 to 128)");
+	assert_int_equal(PARSE(&cfg, err, "--bogus"), -22);
+	assert_string_equal(err, "unknown option '--bogus'");
+	assert_int_equal(PARSE(&cfg, err, "-i"), -22);
+	assert_string_equal(err, "-i needs a value");
+	assert_int_equal(PARSE(&cfg, err, "-u"), -22);
+	assert_string_equal(err, "-u needs -c HOST or --demo");
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-u", "-l", "8"), -22);
+	assert_string_equal(err, "-l: 8 is out of range for UDP (16 to 65507)");
+	assert_int_equal(PARSE(&cfg, err, "--source", "snmp"), -22);
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-s"), -22);
+	assert_int_equal(PARSE(&cfg, err, "-p", "0"), -22);
+	assert_int_equal(PARSE(&cfg, err, "stray"), -22);
+	assert_string_equal(err, "unexpected argument 'stray'");
+	assert_int_equal(PARSE(&cfg, err, "-b", "fast", "-c", "h"), -22);
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-R", "--bidir"), -22);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_headless_options),
+		cmocka_unit_test(test_traffic_options),
+		cmocka_unit_test(test_server_and_explain),
+		cmocka_unit_test(test_errors_name_the_option),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

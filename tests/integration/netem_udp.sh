@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# netem_udp: the UDP data path counts loss and reordering the way iperf3 does, through real
+# kernels. Two namespaces joined by veth; tc netem on the sender's side drops 5% (then reorders
+# 25% with 5 ms delay); tests/tools/stream_probe runs a paced sender in one namespace and a
+# receiver in the other for 2 s, and the receiver's counters must add up exactly.
+# Kernels built without sch_netem (some VMs) get the same impairments from nftables instead:
+# `numgen random` drops 5%, or sends 25% through a slow HTB class so they fall behind.
+source "$(dirname "$0")/../lib.sh"
+need_root netem_udp
+cd "$LR_TOP" || exit 1
+B=${LR_BUILD:-build}
+command -v tc >/dev/null || { skip netem_udp "no tc (iproute2)"; exit 0; }
+
+PROBE=${LR_STREAM_PROBE:-}	# a prebuilt probe may be given (benchmarks, debugging)
+if [ -n "$PROBE" ]; then
+	:
+elif ! make -s B="$B" "$B/liblinerate.a" >/dev/null 2>&1; then
+	fail netem_udp_build "make $B/liblinerate.a failed"
+	exit 0
+# shellcheck disable=SC2046
+elif ! cc -std=c11 -D_GNU_SOURCE -O2 -Iinclude tests/tools/stream_probe.c "$B/liblinerate.a" \
+	$(pkg-config --libs libnl-3.0 libnl-route-3.0 libnl-genl-3.0 jansson) -pthread -lm \
+	-o "$B/stream_probe"; then
+	fail netem_udp_build "cc stream_probe failed"
+	exit 0
+else
+	PROBE=$B/stream_probe
+fi
+
+u=$(lr_uniq)
+NA=${u}a NB=${u}b IA=${u}a0 IB=${u}b0
+lr_netns_pair "$NA" "$NB" "$IA" "$IB" 10.213.7.1 10.213.7.2 1500
+if tc -n "$NA" qdisc add dev "$IA" root netem loss 5% 2>/dev/null; then
+	EMU=netem
+# The drop happens on the receiving side: a drop in the sender's output hook would fail the
+# send (EPERM) and the sender would rightly send that sequence number again.
+elif command -v nft >/dev/null && ip netns exec "$NB" nft -f - <<-'EOF'
+	table ip lr_impair {
+		chain in {
+			type filter hook input priority 0; policy accept;
+			udp dport 5201 numgen random mod 100 < 5 drop
+		}
+	}
+	EOF
+then
+	EMU=nft
+	echo "# no sch_netem in this kernel: impairments from nftables + htb"
+else
+	skip netem_udp "neither tc netem (sch_netem) nor nft (nftables) available"
+	exit 0
+fi
+
+set_reorder() {
+	if [ "$EMU" = netem ]; then
+		tc -n "$NA" qdisc change dev "$IA" root netem delay 5ms reorder 25%
+		return
+	fi
+	# 25% of the datagrams get skb->priority 1:20, which HTB maps straight to a class
+	# that is slower than their share of the stream: they queue and arrive late.
+	ip netns exec "$NB" nft flush ruleset &&
+	ip netns exec "$NA" nft add table ip lr_impair &&
+	ip netns exec "$NA" nft add chain ip lr_impair out \
+		'{ type filter hook output priority 0; policy accept; }' &&
+	ip netns exec "$NA" nft add rule ip lr_impair out udp dport 5201 \
+		numgen random mod 4 0 meta priority set 1:20 &&
+	tc -n "$NA" qdisc add dev "$IA" root handle 1: htb default 10 r2q 1000 &&
+	tc -n "$NA" class add dev "$IA" parent 1: classid 1:10 htb rate 1gbit &&
+	tc -n "$NA" class add dev "$IA" parent 1: classid 1:20 htb rate 5500kbit burst 1600 \
+		cburst 1600 quantum 1600 2>/dev/null
+}
+
+kv() { sed -n "s/.*\b$2=\([^ ]*\).*/\1/p" <<<"$1"; }	# kv LINE KEY
+
+# run NAME LEN RATE [probe options]: sets SENT RECV LOST OOO MAXSEQ
+run() {
+	local name=$1 len=$2 rate=$3 out rpid sline rline
+	shift 3
+	out=$(mktemp)
+	lr_cleanup_add "rm -f $out"
+	ip netns exec "$NB" "$PROBE" recv -u -p 5201 -l "$len" -t 3.5 "$@" >"$out" &
+	rpid=$!
+	lr_cleanup_add "kill $rpid 2>/dev/null"
+	sleep 0.3
+	sline=$(ip netns exec "$NA" "$PROBE" send -u -c 10.213.7.2 -p 5201 -l "$len" -b "$rate" \
+		-t 2 "$@")
+	wait "$rpid"
+	rline=$(cat "$out")
+	echo "# $name send: $sline"
+	echo "# $name recv: $rline"
+	SENT=$(kv "$sline" packets) RECV=$(kv "$rline" packets) LOST=$(kv "$rline" lost)
+	OOO=$(kv "$rline" out_of_order) MAXSEQ=$(kv "$rline" max_seq)
+	[ -n "$SENT" ] && [ -n "$RECV" ] && [ -n "$LOST" ] && [ "$SENT" -gt 0 ] && [ "$RECV" -gt 0 ]
+}
+
+# The receiver cannot see datagrams lost after the last one it got; iperf3 uses the sender's
+# count for those, so: lost + (sent - max_seq) must equal sent - received, exactly.
+check_identity() {
+	local name=$1
+	if [ $((LOST + SENT - MAXSEQ)) -eq $((SENT - RECV)) ]; then
+		pass "$name"
+	else
+		fail "$name" "lost=$LOST sent=$SENT max_seq=$MAXSEQ received=$RECV"
+	fi
+}
+
+# loss_band NAME LO_PERMILLE HI_PERMILLE
+loss_band() {
+	local pm=$(((SENT - RECV) * 1000 / SENT))
+	if [ "$pm" -ge "$2" ] && [ "$pm" -le "$3" ]; then
+		pass "$1"
+	else
+		fail "$1" "loss ${pm} permille, want $2..$3"
+	fi
+}
+
+# 1) 5% loss, paced at 20 Mbit/s, 1000-byte datagrams (one datagram per batch)
+if run loss 1000 20000000 --no-gso; then
+	check_identity netem_loss_counted_exactly
+	loss_band netem_loss_near_5pct 30 70
+	check netem_loss_no_reorder [ "$OOO" -eq 0 ]
+else
+	fail netem_loss_run "probe failed"
+fi
+
+# 2) the same with GSO batches (200 Mbit/s: several datagrams per super-buffer) and GRO on the
+#    receiver: netem drops whole super-buffers, the split on receive must still count right
+if run loss_gso 1000 200000000; then
+	check_identity netem_loss_gso_counted_exactly
+	loss_band netem_loss_gso_near_5pct 20 80
+else
+	fail netem_loss_gso_run "probe failed"
+fi
+
+# 3) reordering without loss
+set_reorder
+if run reorder 1000 20000000 --no-gso; then
+	check netem_reorder_seen [ "$OOO" -gt 0 ]
+	check_identity netem_reorder_counted_exactly
+	check netem_reorder_all_arrive [ "$RECV" -eq "$SENT" ]
+	check netem_reorder_no_loss_left [ "$LOST" -eq 0 ]
+else
+	fail netem_reorder_run "probe failed"
+fi

@@ -1,0 +1,895 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* iperf3-compatible server. lr_server_run (caller's thread) owns the TCP listener and every
+ * connection that has not yet sent its 37-byte cookie: up to MAX_PENDING at once, each with a
+ * 10 s deadline, so silent or garbage peers cannot block anyone. The first complete cookie
+ * starts a test on a session thread, which runs the control protocol with bounded reads; data
+ * connections with the test's cookie are handed to it through a pipe, anything else gets
+ * ACCESS_DENIED. One test at a time; a failure ends only that attempt, with one log line. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "linerate/clock.h"
+#include "linerate/log.h"
+#include "linerate/proto.h"
+#include "linerate/stream.h"
+#include "linerate/traffic.h"
+
+#define MAX_PENDING	   64
+#define COOKIE_TIMEOUT_NS  (10 * LR_NSEC_PER_SEC)
+#define PARAMS_TIMEOUT_NS  (10 * LR_NSEC_PER_SEC)
+#define STREAM_TIMEOUT_NS  (10 * LR_NSEC_PER_SEC)
+#define CTL_TIMEOUT_NS	   (10 * LR_NSEC_PER_SEC)
+#define GRACE_NS	   (40 * LR_NSEC_PER_SEC)	/* iperf3's post-test safety grace */
+#define DRAIN_MAX_NS	   (500 * LR_NSEC_PER_MSEC)
+
+enum phase { PH_SETUP, PH_ACCEPT, PH_RUN, PH_DONE };
+
+struct pending {
+	int fd;
+	uint64_t deadline_ns;
+	size_t got;
+	char cookie[LR_PROTO_COOKIE_LEN];
+	char peer[64];
+};
+
+struct session {
+	struct lr_server *srv;
+	pthread_t thread;
+	int ctl_fd;
+	char peer[64];
+	char cookie[LR_PROTO_COOKIE_LEN];
+	_Atomic int phase;
+	atomic_bool stop;
+	int pipe_rd, pipe_wr;	/* accepted data fds, acceptor -> session */
+	int udp_fd;
+	struct lr_proto_params p;
+	unsigned n_recv, n_send, n;
+	struct lr_stream **streams;
+	struct rusage ru0;
+	uint64_t t0_ns;
+};
+
+struct lr_server {
+	struct lr_server_opts o;
+	int lfd;
+	int family;
+	struct sockaddr_storage local;
+	socklen_t local_len;
+	atomic_bool stop;
+	_Atomic unsigned tests_done;
+	struct pending pend[MAX_PENDING];
+	struct session *sess;
+};
+
+static void peer_name(int fd, char *buf, size_t size)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	char host[48], port[8];
+
+	if (getpeername(fd, (struct sockaddr *)&ss, &sl) < 0 ||
+	    getnameinfo((struct sockaddr *)&ss, sl, host, sizeof(host), port, sizeof(port),
+			NI_NUMERICHOST | NI_NUMERICSERV)) {
+		snprintf(buf, size, "?");
+		return;
+	}
+	snprintf(buf, size, strchr(host, ':') ? "[%s]:%s" : "%s:%s", host, port);
+}
+
+static void deny(int fd)
+{
+	int8_t b = LR_PROTO_ACCESS_DENIED;
+
+	if (send(fd, &b, 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
+		lr_log(LR_LOG_DEBUG, "server: ACCESS_DENIED not sent: %s", strerror(errno));
+	close(fd);
+}
+
+/* ---------------- session (one test, own thread) ---------------- */
+
+static struct lr_proto_conn sess_conn(struct session *ss)
+{
+	return (struct lr_proto_conn){ .fd = ss->ctl_fd, .stop = &ss->stop, .side_fd = -1 };
+}
+
+static void send_error(struct session *ss, int ierrno)
+{
+	struct lr_proto_conn cc = sess_conn(ss);
+	uint8_t b[9] = { (uint8_t)LR_PROTO_SERVER_ERROR, (uint8_t)(ierrno >> 24),
+			 (uint8_t)(ierrno >> 16), (uint8_t)(ierrno >> 8), (uint8_t)ierrno };
+
+	cc.stop = NULL;
+	if (lr_proto_write(&cc, b, sizeof(b), LR_NSEC_PER_SEC) < 0)
+		lr_log(LR_LOG_DEBUG, "server: SERVER_ERROR not sent to %s", ss->peer);
+}
+
+static const char *io_what(int rc)
+{
+	switch (rc) {
+	case -ETIMEDOUT: return "timed out";
+	case -ECONNRESET: return "closed the connection";
+	case -EMSGSIZE: return "sent a bad message length";
+	case -ECANCELED: return "interrupted (server stopping)";
+	default: return strerror(-rc);
+	}
+}
+
+static int sock_opts_data(struct session *ss, int fd)
+{
+	if (ss->p.window_bytes) {
+		int v = (int)ss->p.window_bytes;
+
+		if (setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, sizeof(v)) < 0 ||
+		    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, sizeof(v)) < 0)
+			lr_log(LR_LOG_WARN, "server: window %d: %s", v, strerror(errno));
+	}
+	if (!ss->p.udp) {
+		int one = 1;
+
+		if (ss->p.nodelay)
+			setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		if (ss->p.congestion[0] &&
+		    setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, ss->p.congestion,
+			       (socklen_t)strlen(ss->p.congestion)) < 0)
+			lr_log(LR_LOG_WARN, "server: congestion %s: %s", ss->p.congestion,
+			       strerror(errno));
+	}
+	return 0;
+}
+
+static int add_stream(struct session *ss, unsigned i, int fd)
+{
+	struct lr_stream_params sp = {
+		.fd = fd,
+		.id = i == 0 ? 1 : (int)i + 2,
+		.udp = ss->p.udp,
+		.sender = i >= ss->n_recv,
+		.len = (size_t)ss->p.len,
+		.rate_bps = i >= ss->n_recv ? ss->p.bandwidth_bps : 0,
+		.cpu = ss->p.server_affinity,
+		.udp_64bit_seq = ss->p.udp_64bit,
+		.zerocopy = ss->p.zerocopy,
+	};
+
+	sock_opts_data(ss, fd);
+	return lr_stream_open(&ss->streams[i], &sp);
+}
+
+static int udp_listener(struct session *ss)
+{
+	struct lr_server *srv = ss->srv;
+	int one = 1;
+	int fd = socket(srv->family, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+
+	if (fd < 0)
+		return -errno;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&srv->local, srv->local_len) < 0) {
+		int rc = -errno;
+
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
+/* iperf3's UDP accept: the first datagram on the listener names the peer; connect to it,
+ * reply "6789", and the listener becomes the stream socket. */
+static int udp_accept(struct session *ss, int *out)
+{
+	struct sockaddr_storage from;
+	socklen_t fl = sizeof(from);
+	uint8_t buf[64];
+	ssize_t n;
+	int rc, fd;
+
+	uint64_t deadline = lr_clock_mono_ns() + STREAM_TIMEOUT_NS;
+
+	for (;;) {
+		struct pollfd pfd = { .fd = ss->udp_fd, .events = POLLIN };
+
+		if (atomic_load(&ss->stop))
+			return -ECANCELED;
+		if (lr_clock_mono_ns() >= deadline)
+			return -ETIMEDOUT;
+		if (poll(&pfd, 1, 50) <= 0)
+			continue;
+		fl = sizeof(from);
+		n = recvfrom(ss->udp_fd, buf, sizeof(buf), MSG_DONTWAIT, (struct sockaddr *)&from,
+			     &fl);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			continue;
+		if (n < 0)
+			return -errno;
+		break;
+	}
+	fd = ss->udp_fd;
+	ss->udp_fd = -1;
+	if (connect(fd, (struct sockaddr *)&from, fl) < 0 ||
+	    send(fd, lr_proto_udp_connect_reply, 4, MSG_NOSIGNAL) != 4) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	*out = fd;
+	return 0;
+}
+
+static int pipe_take(struct session *ss, int *out)
+{
+	uint64_t deadline = lr_clock_mono_ns() + STREAM_TIMEOUT_NS;
+
+	for (;;) {
+		struct pollfd pfd = { .fd = ss->pipe_rd, .events = POLLIN };
+		int fd;
+
+		if (atomic_load(&ss->stop))
+			return -ECANCELED;
+		if (lr_clock_mono_ns() >= deadline)
+			return -ETIMEDOUT;
+		if (poll(&pfd, 1, 50) <= 0)
+			continue;
+		if (read(ss->pipe_rd, &fd, sizeof(fd)) == (ssize_t)sizeof(fd)) {
+			*out = fd;
+			return 0;
+		}
+	}
+}
+
+static int create_streams(struct session *ss)
+{
+	struct lr_proto_conn cc = sess_conn(ss);
+	int rc;
+
+	if (ss->p.udp) {
+		rc = udp_listener(ss);
+		if (rc < 0) {
+			lr_log(LR_LOG_ERR, "server: test from %s: UDP listener: %s", ss->peer,
+			       strerror(-rc));
+			send_error(ss, 1 /* IELISTEN */);
+			return rc;
+		}
+		ss->udp_fd = rc;
+	} else {
+		atomic_store(&ss->phase, PH_ACCEPT);
+	}
+	rc = lr_proto_state_send(&cc, LR_PROTO_CREATE_STREAMS);
+	if (rc < 0)
+		return rc;
+	for (unsigned i = 0; i < ss->n; i++) {
+		int fd = -1;
+
+		rc = ss->p.udp ? udp_accept(ss, &fd) : pipe_take(ss, &fd);
+		if (rc < 0) {
+			lr_log(LR_LOG_WARN, "server: test from %s: data stream %u: %s", ss->peer,
+			       i + 1, io_what(rc));
+			return rc;
+		}
+		if (ss->p.udp && i + 1 < ss->n) {
+			rc = udp_listener(ss);
+			if (rc < 0) {
+				close(fd);
+				return rc;
+			}
+			ss->udp_fd = rc;
+		}
+		rc = add_stream(ss, i, fd);
+		if (rc < 0) {
+			lr_log(LR_LOG_ERR, "server: test from %s: stream setup: %s", ss->peer,
+			       strerror(-rc));
+			return rc;
+		}
+	}
+	atomic_store(&ss->phase, PH_RUN);
+	return 0;
+}
+
+static void stop_streams(struct session *ss, int which)	/* 1 senders, 0 receivers, -1 all */
+{
+	for (unsigned i = 0; i < ss->n; i++)
+		if (ss->streams[i] && (which < 0 || (int)(i >= ss->n_recv) == which))
+			lr_stream_stop(ss->streams[i]);
+	for (unsigned i = 0; i < ss->n; i++)
+		if (ss->streams[i] && (which < 0 || (int)(i >= ss->n_recv) == which))
+			lr_stream_join(ss->streams[i]);
+}
+
+/* The client stopped sending before TEST_END; take what is still in flight, then stop. */
+static void drain_receivers(struct session *ss)
+{
+	uint64_t end = lr_clock_mono_ns() + DRAIN_MAX_NS, prev = UINT64_MAX;
+	int quiet = 0;
+
+	while (ss->n_recv && lr_clock_mono_ns() < end && quiet < 2) {
+		uint64_t sum = 0;
+
+		for (unsigned i = 0; i < ss->n_recv; i++)
+			sum += atomic_load(&lr_stream_stats(ss->streams[i])->bytes);
+		quiet = sum == prev ? quiet + 1 : 0;
+		prev = sum;
+		if (lr_clock_sleep_until(lr_clock_mono_ns() + 20 * LR_NSEC_PER_MSEC) < 0)
+			break;
+	}
+	stop_streams(ss, 0);
+}
+
+static double tv_s(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+static void local_results(struct session *ss, struct lr_proto_results *r)
+{
+	struct rusage ru;
+	double wall = (double)(lr_clock_mono_ns() - ss->t0_ns) / 1e9;
+
+	memset(r, 0, sizeof(*r));
+	getrusage(RUSAGE_SELF, &ru);
+	if (wall <= 0)
+		wall = 1e-9;
+	r->cpu_user = (tv_s(ru.ru_utime) - tv_s(ss->ru0.ru_utime)) / wall * 100.0;
+	r->cpu_system = (tv_s(ru.ru_stime) - tv_s(ss->ru0.ru_stime)) / wall * 100.0;
+	r->cpu_total = r->cpu_user + r->cpu_system;
+	r->sender_has_retransmits = !ss->n_send ? -1 : (ss->p.udp ? 0 : 1);
+	for (unsigned i = 0; i < ss->n; i++) {
+		const struct lr_stream_stats *st = lr_stream_stats(ss->streams[i]);
+		const struct lr_stream_params *sp = lr_stream_params(ss->streams[i]);
+		struct lr_proto_stream_result *e = &r->streams[i];
+		uint64_t a = atomic_load(&st->start_ns), b = atomic_load(&st->end_ns);
+
+		e->id = sp->id;
+		e->bytes = atomic_load(&st->bytes);
+		e->retransmits = sp->sender && !sp->udp ? (int64_t)atomic_load(&st->retransmits)
+							: -1;
+		e->jitter_s = sp->sender ? 0 : (double)atomic_load(&st->jitter_ns) / 1e9;
+		e->errors = sp->sender ? 0 : (int64_t)atomic_load(&st->lost);
+		e->packets = sp->sender ? (int64_t)atomic_load(&st->packets)
+					: (int64_t)atomic_load(&st->max_seq);
+		e->end_time_s = a && b > a ? (double)(b - a) / 1e9 : 0;
+	}
+	r->n_streams = ss->n;
+	if (ss->p.congestion[0])
+		snprintf(r->congestion_used, sizeof(r->congestion_used), "%s", ss->p.congestion);
+}
+
+static void log_summary(struct session *ss, const struct lr_proto_results *loc)
+{
+	uint64_t rx = 0, tx = 0;
+	double secs = (double)(lr_clock_mono_ns() - ss->t0_ns) / 1e9;
+
+	for (unsigned i = 0; i < loc->n_streams; i++) {
+		if (i < ss->n_recv)
+			rx += loc->streams[i].bytes;
+		else
+			tx += loc->streams[i].bytes;
+	}
+	lr_log(LR_LOG_INFO,
+	       "server: test from %s done: %s, %u stream(s)%s%s, received %llu bytes "
+	       "(%.2f Mbit/s), sent %llu bytes (%.2f Mbit/s) in %.2f s",
+	       ss->peer, ss->p.udp ? "UDP" : "TCP", ss->p.parallel, ss->p.reverse ? ", reverse" : "",
+	       ss->p.bidir ? ", bidir" : "", (unsigned long long)rx,
+	       secs > 0 ? (double)rx * 8 / secs / 1e6 : 0, (unsigned long long)tx,
+	       secs > 0 ? (double)tx * 8 / secs / 1e6 : 0, secs);
+}
+
+static int exchange_results(struct session *ss)
+{
+	struct lr_proto_conn cc = sess_conn(ss);
+	struct lr_proto_results *loc = calloc(1, sizeof(*loc)), *peer = calloc(1, sizeof(*peer));
+	char err[LR_PROTO_ERR_MAX];
+	char *buf = NULL;
+	size_t len;
+	int rc = -ENOMEM;
+
+	if (!loc || !peer)
+		goto out;
+	local_results(ss, loc);
+	rc = lr_proto_state_send(&cc, LR_PROTO_EXCHANGE_RESULTS);
+	if (rc < 0)
+		goto out;
+	rc = lr_proto_msg_recv(&cc, LR_PROTO_RESULTS_MAX, CTL_TIMEOUT_NS, &buf, &len);
+	if (rc < 0) {
+		lr_log(LR_LOG_WARN, "server: test from %s: client results: %s", ss->peer,
+		       io_what(rc));
+		goto out;
+	}
+	rc = lr_proto_results_decode(buf, len, peer, err);
+	free(buf);
+	buf = NULL;
+	if (rc < 0) {
+		lr_log(LR_LOG_WARN, "server: test from %s: bad client results: %s", ss->peer, err);
+		goto out;
+	}
+	rc = lr_proto_results_encode(loc, &buf, &len);
+	if (rc == 0)
+		rc = lr_proto_msg_send(&cc, buf, len);
+	if (rc == 0)
+		rc = lr_proto_state_send(&cc, LR_PROTO_DISPLAY_RESULTS);
+	if (rc == 0)
+		log_summary(ss, loc);
+out:
+	free(buf);
+	free(loc);
+	free(peer);
+	return rc;
+}
+
+/* Waits for the client's end of test. 0 on TEST_END, 1 when the test ended otherwise
+ * (logged), -errno on I/O error. */
+static int run_phase(struct session *ss)
+{
+	struct lr_proto_conn cc = sess_conn(ss);
+	uint64_t limit = ss->p.time_s ? (uint64_t)(ss->p.time_s + ss->p.omit_s) * LR_NSEC_PER_SEC +
+						GRACE_NS
+				      : UINT64_MAX - 1;
+
+	for (;;) {
+		uint64_t now = lr_clock_mono_ns();
+		int st, rc;
+
+		if (ss->t0_ns + limit <= now) {
+			lr_log(LR_LOG_WARN, "server: test from %s exceeded %lld s + grace; ended",
+			       ss->peer, (long long)(ss->p.time_s + ss->p.omit_s));
+			send_error(ss, 160 /* IESERVERTESTDURATIONEXPIRED */);
+			return 1;
+		}
+		rc = lr_proto_state_recv(&cc, &st, LR_NSEC_PER_SEC);
+		if (rc == -ETIMEDOUT)
+			continue;
+		if (rc < 0)
+			return rc;
+		switch (st) {
+		case LR_PROTO_TEST_END:
+			return 0;
+		case LR_PROTO_TEST_START:	/* iperf3 ignores it too */
+			continue;
+		case LR_PROTO_CLIENT_TERMINATE:
+			lr_log(LR_LOG_INFO, "server: client %s terminated the test", ss->peer);
+			return 1;
+		case LR_PROTO_IPERF_DONE:
+			lr_log(LR_LOG_INFO, "server: client %s ended the test (IPERF_DONE)",
+			       ss->peer);
+			return 1;
+		default:
+			lr_log(LR_LOG_WARN, "server: client %s sent unexpected byte %d; test ended",
+			       ss->peer, st);
+			return 1;
+		}
+	}
+}
+
+static void wait_done(struct session *ss)
+{
+	struct lr_proto_conn cc = sess_conn(ss);
+	int st;
+
+	/* IPERF_DONE or EOF; either way the test is over. */
+	if (lr_proto_state_recv(&cc, &st, CTL_TIMEOUT_NS) == 0 && st != LR_PROTO_IPERF_DONE)
+		lr_log(LR_LOG_DEBUG, "server: client %s sent %d instead of IPERF_DONE", ss->peer, st);
+}
+
+static bool parse_params(struct session *ss)
+{
+	struct lr_proto_conn cc = sess_conn(ss);
+	char err[LR_PROTO_ERR_MAX];
+	char *buf;
+	size_t len;
+	int rc;
+
+	rc = lr_proto_msg_recv(&cc, LR_PROTO_PARAMS_MAX, PARAMS_TIMEOUT_NS, &buf, &len);
+	if (rc < 0) {
+		lr_log(LR_LOG_WARN, "server: client %s: parameters: %s", ss->peer, io_what(rc));
+		return false;
+	}
+	rc = lr_proto_params_decode(buf, len, &ss->p, err);
+	free(buf);
+	if (rc < 0) {
+		lr_log(LR_LOG_WARN, "server: client %s: bad parameters: %s", ss->peer, err);
+		send_error(ss, 114 /* IERECVPARAMS */);
+		return false;
+	}
+	ss->n_recv = ss->p.bidir ? ss->p.parallel : (ss->p.reverse ? 0 : ss->p.parallel);
+	ss->n_send = ss->p.bidir ? ss->p.parallel : (ss->p.reverse ? ss->p.parallel : 0);
+	ss->n = ss->n_recv + ss->n_send;
+	ss->streams = calloc(ss->n, sizeof(*ss->streams));
+	if (!ss->streams) {
+		lr_log(LR_LOG_ERR, "server: out of memory");
+		return false;
+	}
+	return true;
+}
+
+static void *session_thread(void *arg)
+{
+	struct session *ss = arg;
+	struct lr_proto_conn cc = sess_conn(ss);
+	bool stopped = false;
+	int rc;
+
+	if (lr_proto_state_send(&cc, LR_PROTO_PARAM_EXCHANGE) < 0 || !parse_params(ss))
+		goto out;
+	rc = create_streams(ss);
+	if (rc < 0)
+		goto out;
+	if (lr_proto_state_send(&cc, LR_PROTO_TEST_START) < 0 ||
+	    lr_proto_state_send(&cc, LR_PROTO_TEST_RUNNING) < 0)
+		goto out;
+	getrusage(RUSAGE_SELF, &ss->ru0);
+	ss->t0_ns = lr_clock_mono_ns();
+	for (unsigned i = 0; i < ss->n; i++) {
+		rc = lr_stream_start(ss->streams[i]);
+		if (rc < 0) {
+			lr_log(LR_LOG_ERR, "server: cannot start stream: %s", strerror(-rc));
+			goto out;
+		}
+	}
+	rc = run_phase(ss);
+	if (rc < 0) {
+		lr_log(LR_LOG_WARN, "server: client %s %s during the test", ss->peer, io_what(rc));
+		goto out;
+	}
+	if (rc > 0)
+		goto out;
+	stop_streams(ss, 1);
+	drain_receivers(ss);
+	if (exchange_results(ss) == 0) {
+		atomic_fetch_add(&ss->srv->tests_done, 1);
+		wait_done(ss);
+	}
+out:
+	if (atomic_load(&ss->stop)) {
+		stopped = true;
+		if (ss->ctl_fd >= 0) {
+			cc.stop = NULL;
+			(void)lr_proto_state_send(&cc, LR_PROTO_SERVER_TERMINATE);
+		}
+	}
+	if (ss->streams)
+		stop_streams(ss, -1);
+	if (stopped)
+		lr_log(LR_LOG_INFO, "server: test from %s stopped", ss->peer);
+	atomic_store(&ss->phase, PH_DONE);
+	return NULL;
+}
+
+static void session_free(struct session *ss)
+{
+	int fd;
+
+	if (!ss)
+		return;
+	for (unsigned i = 0; ss->streams && i < ss->n; i++)
+		lr_stream_close(ss->streams[i]);
+	free(ss->streams);
+	if (ss->udp_fd >= 0)
+		close(ss->udp_fd);
+	while (read(ss->pipe_rd, &fd, sizeof(fd)) == (ssize_t)sizeof(fd))
+		close(fd);
+	close(ss->pipe_rd);
+	close(ss->pipe_wr);
+	if (ss->ctl_fd >= 0) {
+		shutdown(ss->ctl_fd, SHUT_RDWR);
+		close(ss->ctl_fd);
+	}
+	free(ss);
+}
+
+static int session_start(struct lr_server *srv, struct pending *pd)
+{
+	struct session *ss = calloc(1, sizeof(*ss));
+	int pfd[2], rc, one = 1, fl;
+	sigset_t all, old;
+
+	if (!ss)
+		return -ENOMEM;
+	if (pipe2(pfd, O_CLOEXEC | O_NONBLOCK) < 0) {
+		rc = -errno;
+		free(ss);
+		return rc;
+	}
+	ss->srv = srv;
+	ss->pipe_rd = pfd[0];
+	ss->pipe_wr = pfd[1];
+	ss->udp_fd = -1;
+	ss->ctl_fd = pd->fd;
+	memcpy(ss->cookie, pd->cookie, sizeof(ss->cookie));
+	memcpy(ss->peer, pd->peer, sizeof(ss->peer));
+	atomic_init(&ss->phase, PH_SETUP);
+	atomic_init(&ss->stop, false);
+	fl = fcntl(ss->ctl_fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(ss->ctl_fd, F_SETFL, fl | O_NONBLOCK);
+	setsockopt(ss->ctl_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	rc = pthread_create(&ss->thread, NULL, session_thread, ss);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc) {
+		ss->ctl_fd = -1;	/* the caller still owns pd->fd */
+		session_free(ss);
+		return -rc;
+	}
+	pd->fd = -1;
+	srv->sess = ss;
+	lr_log(LR_LOG_INFO, "server: accepted test from %s", ss->peer);
+	return 0;
+}
+
+static void session_end(struct lr_server *srv)
+{
+	struct session *ss = srv->sess;
+
+	if (!ss)
+		return;
+	atomic_store(&ss->stop, true);
+	pthread_join(ss->thread, NULL);
+	session_free(ss);
+	srv->sess = NULL;
+}
+
+/* ---------------- acceptor ---------------- */
+
+int lr_server_open(struct lr_server **out, const struct lr_server_opts *o)
+{
+	struct lr_server *s = calloc(1, sizeof(*s));
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE };
+	struct addrinfo *ai = NULL, *a;
+	char ports[8];
+	int rc = -EADDRNOTAVAIL, one = 1;
+
+	if (!s)
+		return -ENOMEM;
+	s->o = *o;
+	if (!s->o.port)
+		s->o.port = LR_PROTO_PORT;
+	s->lfd = -1;
+	atomic_init(&s->stop, false);
+	atomic_init(&s->tests_done, 0);
+	for (int i = 0; i < MAX_PENDING; i++)
+		s->pend[i].fd = -1;
+	snprintf(ports, sizeof(ports), "%u", s->o.port);
+	if (!o->bind)
+		hints.ai_family = AF_INET6;
+	if (getaddrinfo(o->bind, ports, &hints, &ai) != 0) {
+		hints.ai_family = AF_INET;
+		if (getaddrinfo(o->bind, ports, &hints, &ai) != 0) {
+			lr_log(LR_LOG_ERR, "server: cannot resolve %s", o->bind ? o->bind : "any");
+			free(s);
+			return -EADDRNOTAVAIL;
+		}
+	}
+	for (a = ai; a; a = a->ai_next) {
+		int fd = socket(a->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+
+		if (fd < 0) {
+			rc = -errno;
+			continue;
+		}
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (a->ai_family == AF_INET6) {
+			int zero = 0;
+
+			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+		}
+		if (bind(fd, a->ai_addr, a->ai_addrlen) < 0 || listen(fd, 128) < 0) {
+			rc = -errno;
+			close(fd);
+			continue;
+		}
+		s->lfd = fd;
+		s->family = a->ai_family;
+		memcpy(&s->local, a->ai_addr, a->ai_addrlen);
+		s->local_len = a->ai_addrlen;
+		break;
+	}
+	freeaddrinfo(ai);
+	if (s->lfd < 0 && !o->bind) {	/* no IPv6: retry on IPv4 */
+		struct lr_server_opts o4 = s->o;
+
+		free(s);
+		o4.bind = "0.0.0.0";
+		return lr_server_open(out, &o4);
+	}
+	if (s->lfd < 0) {
+		lr_log(LR_LOG_ERR, "server: cannot listen on %s port %u: %s",
+		       o->bind ? o->bind : "any", s->o.port, strerror(-rc));
+		free(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+static void pending_drop(struct pending *pd, const char *why)
+{
+	if (why)
+		lr_log(LR_LOG_INFO, "server: connection from %s %s", pd->peer, why);
+	close(pd->fd);
+	pd->fd = -1;
+}
+
+static void accept_new(struct lr_server *s)
+{
+	for (int k = 0; k < 64; k++) {
+		int fd = accept4(s->lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+		struct pending *slot = NULL;
+		char peer[64];
+
+		if (fd < 0) {
+			if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR &&
+			    errno != ECONNABORTED)
+				lr_log(LR_LOG_WARN, "server: accept: %s", strerror(errno));
+			return;
+		}
+		peer_name(fd, peer, sizeof(peer));
+		if (s->sess && atomic_load(&s->sess->phase) != PH_ACCEPT) {
+			lr_log(LR_LOG_INFO, "server: busy; denied %s", peer);
+			deny(fd);
+			continue;
+		}
+		for (int i = 0; i < MAX_PENDING; i++) {
+			if (s->pend[i].fd < 0) {
+				slot = &s->pend[i];
+				break;
+			}
+			if (!slot || s->pend[i].deadline_ns < slot->deadline_ns)
+				slot = &s->pend[i];
+		}
+		if (slot->fd >= 0)
+			pending_drop(slot, "dropped: too many connections without a cookie");
+		slot->fd = fd;
+		slot->got = 0;
+		slot->deadline_ns = lr_clock_mono_ns() + COOKIE_TIMEOUT_NS;
+		memcpy(slot->peer, peer, sizeof(slot->peer));
+	}
+}
+
+static void pending_cookie_done(struct lr_server *s, struct pending *pd)
+{
+	struct session *ss = s->sess;
+	int rc;
+
+	if (!lr_proto_cookie_valid(pd->cookie)) {
+		pending_drop(pd, "sent a malformed cookie; closed");
+		return;
+	}
+	if (!ss) {
+		rc = session_start(s, pd);
+		if (rc < 0)
+			pending_drop(pd, "could not start a session");
+		return;
+	}
+	if (atomic_load(&ss->phase) == PH_ACCEPT &&
+	    !memcmp(pd->cookie, ss->cookie, LR_PROTO_COOKIE_LEN)) {
+		if (write(ss->pipe_wr, &pd->fd, sizeof(pd->fd)) == (ssize_t)sizeof(pd->fd)) {
+			pd->fd = -1;
+			return;
+		}
+		pending_drop(pd, "could not be handed to the test");
+		return;
+	}
+	lr_log(LR_LOG_INFO, "server: busy; denied %s", pd->peer);
+	deny(pd->fd);
+	pd->fd = -1;
+}
+
+static void pending_read(struct lr_server *s, struct pending *pd)
+{
+	ssize_t n = recv(pd->fd, pd->cookie + pd->got, LR_PROTO_COOKIE_LEN - pd->got, MSG_DONTWAIT);
+
+	if (n == 0) {
+		pending_drop(pd, "closed before sending a cookie");
+		return;
+	}
+	if (n < 0) {
+		if (errno != EAGAIN && errno != EINTR)
+			pending_drop(pd, "failed before sending a cookie");
+		return;
+	}
+	pd->got += (size_t)n;
+	if (pd->got == LR_PROTO_COOKIE_LEN)
+		pending_cookie_done(s, pd);
+}
+
+static bool stopping(struct lr_server *s)
+{
+	if (atomic_load(&s->stop))
+		return true;
+	if (s->o.should_stop && s->o.should_stop(s->o.arg)) {
+		atomic_store(&s->stop, true);
+		return true;
+	}
+	return false;
+}
+
+int lr_server_run(struct lr_server *s)
+{
+	struct pollfd pfd[1 + MAX_PENDING];
+	int idx[1 + MAX_PENDING];
+	int rc = 0;
+
+	while (!stopping(s)) {
+		uint64_t now = lr_clock_mono_ns();
+		nfds_t n = 0;
+
+		if (s->sess && atomic_load(&s->sess->phase) == PH_DONE) {
+			session_end(s);
+			if (s->o.one_off)
+				break;
+		}
+		pfd[n].fd = s->lfd;
+		pfd[n].events = POLLIN;
+		idx[n++] = -1;
+		for (int i = 0; i < MAX_PENDING; i++) {
+			struct pending *pd = &s->pend[i];
+
+			if (pd->fd < 0)
+				continue;
+			if (now >= pd->deadline_ns) {
+				pending_drop(pd, "sent no cookie within 10 s; closed");
+				continue;
+			}
+			pfd[n].fd = pd->fd;
+			pfd[n].events = POLLIN;
+			idx[n++] = i;
+		}
+		if (poll(pfd, n, 50) < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = -errno;
+			lr_log(LR_LOG_ERR, "server: poll: %s", strerror(errno));
+			break;
+		}
+		for (nfds_t k = 1; k < n; k++)
+			if (pfd[k].revents && s->pend[idx[k]].fd >= 0)
+				pending_read(s, &s->pend[idx[k]]);
+		if (pfd[0].revents)
+			accept_new(s);
+	}
+	session_end(s);
+	for (int i = 0; i < MAX_PENDING; i++)
+		if (s->pend[i].fd >= 0)
+			pending_drop(&s->pend[i], NULL);
+	return rc;
+}
+
+void lr_server_stop(struct lr_server *s)
+{
+	atomic_store(&s->stop, true);
+}
+
+unsigned lr_server_tests_done(const struct lr_server *s)
+{
+	return atomic_load(&s->tests_done);
+}
+
+uint16_t lr_server_port(const struct lr_server *s)
+{
+	return s->o.port;
+}
+
+void lr_server_close(struct lr_server *s)
+{
+	if (!s)
+		return;
+	session_end(s);
+	for (int i = 0; i < MAX_PENDING; i++)
+		if (s->pend[i].fd >= 0)
+			close(s->pend[i].fd);
+	if (s->lfd >= 0)
+		close(s->lfd);
+	free(s);
+}

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* libFuzzer target: /proc/interrupts rows, the name matcher on every description, and the
+ * "%*pbl" CPU list and "%*pb" mask parsers on the same bytes. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linerate/irqmap.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static int on_row(const struct lr_irq_line *l, void *arg)
+{
+	uint64_t *sum = arg;
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		*sum += l->count[i] + (uint64_t)l->cpu[i];
+	*sum += lr_irq_desc_mentions(l->desc, l->desc_len, "eth0", "virtio1");
+	*sum += lr_irq_desc_mentions(l->label, l->label_len, "e", NULL);
+	return 0;
+}
+
+static void check_sorted(const struct lr_cpuset *s)
+{
+	size_t i;
+
+	for (i = 1; i < s->n; i++)
+		if (s->cpu[i - 1] >= s->cpu[i])
+			abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct lr_irq_scratch scratch = {0};
+	struct lr_cpuset set = {0};
+	char *buf = malloc(size ? size : 1);
+	uint64_t sum = 0;
+	unsigned bad;
+
+	if (!buf)
+		return 0;
+	memcpy(buf, data, size);
+	lr_interrupts_parse(buf, size, &scratch, on_row, &sum, &bad);
+	lr_irq_scratch_free(&scratch);
+	if (lr_cpulist_parse(buf, size, &set) >= 0)
+		check_sorted(&set);
+	lr_cpuset_clear(&set);
+	if (lr_cpumask_parse(buf, size, &set) >= 0)
+		check_sorted(&set);
+	lr_cpuset_free(&set);
+	free(buf);
+	return 0;
+}

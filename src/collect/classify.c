@@ -17,6 +17,7 @@
 
 struct words {
 	char w[MAX_WORDS][WORD_LEN];
+	size_t len[MAX_WORDS];
 	unsigned n;
 	bool per_queue;
 };
@@ -160,6 +161,7 @@ static void add_word(struct words *ws, const char *s, size_t len)
 		return;
 	if (len >= WORD_LEN)
 		len = WORD_LEN - 1;
+	ws->len[ws->n] = len;
 	d = ws->w[ws->n++];
 	for (i = 0; i < len; i++)
 		d[i] = (s[i] >= 'A' && s[i] <= 'Z') ? (char)(s[i] - 'A' + 'a') : s[i];
@@ -193,7 +195,7 @@ static void split_words(const char *name, struct words *ws)
 			bool index = !prev ||
 				     ((!strcmp(prev, "rx") || !strcmp(prev, "tx")) ?
 					      prev_sep == '-' :
-					      is_queue_base(prev, strlen(prev)));
+					      is_queue_base(prev, ws->len[ws->n - 1]));
 
 			if (index) {
 				ws->per_queue = true;
@@ -224,10 +226,10 @@ static bool term_matches(const struct words *ws, const char *t, const char *end)
 		if (prefix)
 			len--;
 		for (i = 0; i < ws->n; i++) {
-			const char *w = ws->w[i];
-
-			if (prefix ? !strncmp(w, t, len) : (strlen(w) == len && !strncmp(w, t, len)))
-				return true;
+			if (prefix ? ws->len[i] >= len : ws->len[i] == len) {
+				if (!memcmp(ws->w[i], t, len))
+					return true;
+			}
 		}
 		t = bar ? bar + 1 : end;
 	}

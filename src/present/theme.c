@@ -341,18 +341,22 @@ err_close:
 }
 
 /* The search directories in order; returns how many were filled. */
-static int theme_dirs(char dirs[3][512])
+struct theme_dir {
+	char path[512];
+};
+
+static int theme_dirs(struct theme_dir dirs[3])
 {
 	const char *xdg = getenv("XDG_CONFIG_HOME");
 	const char *home = getenv("HOME");
 	int n = 0;
 
 	if (xdg && xdg[0] == '/')
-		snprintf(dirs[n++], 512, "%s/linerate/themes", xdg);
+		snprintf(dirs[n++].path, sizeof(dirs[0].path), "%s/linerate/themes", xdg);
 	else if (home && home[0] == '/')
-		snprintf(dirs[n++], 512, "%s/.config/linerate/themes", home);
-	snprintf(dirs[n++], 512, "%s", LR_THEMEDIR);
-	snprintf(dirs[n++], 512, "themes");
+		snprintf(dirs[n++].path, sizeof(dirs[0].path), "%s/.config/linerate/themes", home);
+	snprintf(dirs[n++].path, sizeof(dirs[0].path), "%s", LR_THEMEDIR);
+	snprintf(dirs[n++].path, sizeof(dirs[0].path), "themes");
 	return n;
 }
 
@@ -393,7 +397,7 @@ static int load_path(struct lr_theme *t, const char *path, char *err, size_t err
 
 int lr_theme_load(struct lr_theme *t, const char *name_or_path, char *err, size_t errlen)
 {
-	char dirs[3][512];
+	struct theme_dir dirs[3];
 	int n;
 
 	if (err && errlen)
@@ -410,9 +414,11 @@ int lr_theme_load(struct lr_theme *t, const char *name_or_path, char *err, size_
 	}
 	n = theme_dirs(dirs);
 	for (int i = 0; i < n; i++) {
-		char path[600];
+		char path[sizeof(dirs[0].path) + LR_THEME_NAME_MAX + 8];
 
-		snprintf(path, sizeof(path), "%s/%s.theme", dirs[i], name_or_path);
+		if (snprintf(path, sizeof(path), "%s/%s.theme", dirs[i].path, name_or_path) >=
+		    (int)sizeof(path))
+			continue;
 		if (access(path, R_OK) == 0)
 			return load_path(t, path, err, errlen);
 	}
@@ -425,8 +431,8 @@ int lr_theme_load(struct lr_theme *t, const char *name_or_path, char *err, size_
 		return 0;
 	}
 	if (err && errlen)
-		snprintf(err, errlen, "theme '%s' not found in %s, %s, %s", name_or_path, dirs[0],
-			 n > 1 ? dirs[1] : "", n > 2 ? dirs[2] : "");
+		snprintf(err, errlen, "theme '%s' not found in %s, %s, %s", name_or_path,
+			 dirs[0].path, n > 1 ? dirs[1].path : "", n > 2 ? dirs[2].path : "");
 	lr_theme_builtin_default(t);
 	return -ENOENT;
 }
@@ -438,7 +444,7 @@ static int name_cmp(const void *a, const void *b)
 
 size_t lr_theme_list(char (*names)[LR_THEME_NAME_MAX], size_t max)
 {
-	char dirs[3][512];
+	struct theme_dir dirs[3];
 	int nd = theme_dirs(dirs);
 	size_t n = 0;
 
@@ -446,7 +452,7 @@ size_t lr_theme_list(char (*names)[LR_THEME_NAME_MAX], size_t max)
 		return 0;
 	lr_strlcpy(names[n++], "default", LR_THEME_NAME_MAX);
 	for (int i = 0; i < nd; i++) {
-		DIR *d = opendir(dirs[i]);
+		DIR *d = opendir(dirs[i].path);
 		struct dirent *e;
 
 		if (!d)

@@ -13,13 +13,11 @@
 
 #define LOG_FLOOR_BPS 1000.0	/* log scale starts at 1 kbit/s */
 
-/* Compact rate for stats lines: "37.9G" (bits) or "4.74GB" (bytes). */
+/* Compact rate for stats lines, in the unit of the line above: "37.9G" (bits/s) or "4.74G"
+ * (bytes/s). */
 static void fmt_short(char *buf, size_t len, double bps, bool bytes)
 {
-	char n[24];
-
-	lr_view_fmt_num(n, sizeof(n), bps >= 0 && bytes ? bps / 8 : bps);
-	snprintf(buf, len, "%s%s", n, bytes && bps >= 0 ? "B" : "");
+	lr_view_fmt_num(buf, len, bps >= 0 && bytes ? bps / 8 : bps);
 }
 
 static double scale_top(const struct lr_view_ctx *ctx, const struct lr_iface_snap *ifs,
@@ -57,7 +55,7 @@ static void cur_line(struct lr_frame *f, int x, int y, int w, const struct lr_vi
 	n = lr_frame_text(f, x, y, w, LR_ROLE_LABEL, tx ? "tx " : "rx ");
 	n += lr_frame_printf(f, x + n, y, w - n, tx ? LR_ROLE_TX : LR_ROLE_RX, "%-10s", rate);
 	n += lr_frame_printf(f, x + n, y, w - n, LR_ROLE_VALUE, " %6s", pct);
-	n += lr_frame_text(f, x + n, y, w - n, LR_ROLE_LABEL, " link ");
+	n += lr_frame_text(f, x + n, y, w - n, LR_ROLE_LABEL, w >= 56 ? " of link   total " : " link  ");
 	n += lr_frame_text(f, x + n, y, w - n, LR_ROLE_VALUE, tot);
 	scale_label(sc, sizeof(sc), ctx, top);
 	if (w - n >= lr_utf8_width(sc) + 3)

@@ -5,6 +5,7 @@
  * drawn in the alert role with a marker. Counters that moved come first; quiet stats64 rows
  * fill what is left. Main thread; pure drawing.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,8 +26,8 @@ static const struct {
 } stats64_rows[] = {
 	{LR_M_RX_MISSED_ERRORS, "fifo"}, {LR_M_RX_FIFO_ERRORS, "fifo"},
 	{LR_M_RX_OVER_ERRORS, "fifo"},	 {LR_M_RX_DROPPED, "drop"},
-	{LR_M_TX_DROPPED, "drop"},	 {LR_M_RX_ERRORS, "error"},
-	{LR_M_TX_ERRORS, "error"},	 {LR_M_RX_CRC_ERRORS, "error"},
+	{LR_M_TX_DROPPED, "drop"},	 {LR_M_RX_ERRORS, "err"},
+	{LR_M_TX_ERRORS, "err"},	 {LR_M_RX_CRC_ERRORS, "err"},
 };
 
 static struct drop_row stats64_row(const struct lr_iface_snap *ifs, size_t i)
@@ -46,7 +47,7 @@ static struct drop_row stats64_row(const struct lr_iface_snap *ifs, size_t i)
 static struct drop_row drv_row(const struct lr_drv_counter *c)
 {
 	struct drop_row r = {
-		.cat = lr_counter_cat_name(c->cat),
+		.cat = c->cat == LR_CAT_ERROR ? "err" : lr_counter_cat_name(c->cat),
 		.name = c->name,
 		.per_s = c->per_s,
 		.total = (double)c->total,
@@ -59,7 +60,7 @@ static struct drop_row drv_row(const struct lr_drv_counter *c)
 static void draw_row(struct lr_frame *f, int x, int y, int w, const struct drop_row *r,
 		     bool ascii)
 {
-	int nw = w - 5 - 8 - 2 - 7;
+	int nw = w - 5 - 7 - 2 - 6;
 	enum lr_role hot = r->rising ? LR_ROLE_ALERT : LR_ROLE_VALUE;
 	char ps[24], tot[24], n[24];
 
@@ -69,17 +70,21 @@ static void draw_row(struct lr_frame *f, int x, int y, int w, const struct drop_
 		lr_frame_put(f, x + 5 + nw - 2, y, '~', LR_ROLE_LABEL);
 	lr_view_fmt_num(n, sizeof(n), r->per_s);
 	snprintf(ps, sizeof(ps), r->per_s >= 0 ? "%s/s" : "%s", n);
-	lr_frame_text_right(f, x + 5 + nw, y, 8, r->per_s > 0 ? hot : LR_ROLE_LABEL, ps);
+	lr_frame_text_right(f, x + 5 + nw, y, 7, r->per_s > 0 ? hot : LR_ROLE_LABEL, ps);
 	if (r->rising)
-		lr_frame_put(f, x + 5 + nw + 9, y, ascii ? '^' : 0x25b2, LR_ROLE_ALERT);
+		lr_frame_put(f, x + 5 + nw + 8, y, ascii ? '^' : 0x25b2, LR_ROLE_ALERT);
 	lr_view_fmt_num(tot, sizeof(tot), r->total);
-	lr_frame_text_right(f, x + 5 + nw + 10, y, 7, r->total > 0 ? hot : LR_ROLE_LABEL, tot);
+	lr_frame_text_right(f, x + 5 + nw + 9, y, 6, r->total > 0 ? hot : LR_ROLE_LABEL, tot);
 }
 
 static bool drv_in_pass(const struct lr_drv_counter *c, int pass)
 {
 	if (c->cat == LR_CAT_TRAFFIC || c->cat == LR_CAT_OTHER)
 		return false;
+	/* drivers that export a stats64 name (ixgbe's rx_missed_errors): shown once, above */
+	for (size_t i = 0; i < LR_ARRAY_SIZE(stats64_rows); i++)
+		if (!strcmp(c->name, lr_metric_info(stats64_rows[i].m)->name))
+			return false;
 	return pass == 0 ? !c->per_queue : c->per_queue;
 }
 
@@ -94,8 +99,8 @@ void lr_view_drops(struct lr_frame *f, struct lr_rect r, const struct lr_view_ct
 		return;
 	lr_frame_text(f, x, r.y + 1, 5, LR_ROLE_LABEL, "kind");
 	lr_frame_text(f, x + 5, r.y + 1, 8, LR_ROLE_LABEL, "counter");
-	lr_frame_text_right(f, x + w - 17, r.y + 1, 8, LR_ROLE_LABEL, "per s");
-	lr_frame_text_right(f, x + w - 7, r.y + 1, 7, LR_ROLE_LABEL, "total");
+	lr_frame_text_right(f, x + w - 15, r.y + 1, 7, LR_ROLE_LABEL, "per s");
+	lr_frame_text_right(f, x + w - 6, r.y + 1, 6, LR_ROLE_LABEL, "total");
 
 	/* count everything first so the last row can say what did not fit */
 	for (size_t i = 0; i < LR_ARRAY_SIZE(stats64_rows); i++)
@@ -131,6 +136,8 @@ void lr_view_drops(struct lr_frame *f, struct lr_rect r, const struct lr_view_ct
 	if (shown < total_rows)
 		lr_frame_printf(f, x, y, w, LR_ROLE_LABEL, "     +%d more", total_rows - shown);
 	else if (ifs->ethtool_err && !ifs->n_moved && shown < rows)
-		lr_frame_printf(f, x, y, w, LR_ROLE_LABEL, "     driver counters: %s",
-				strerror(-ifs->ethtool_err));
+		lr_frame_printf(f, x, y, w, LR_ROLE_LABEL, "     driver stats: %s",
+				ifs->ethtool_err == -EOPNOTSUPP ? "none (not supported)"
+				: ifs->ethtool_err == -EPERM	 ? "need root"
+								 : strerror(-ifs->ethtool_err));
 }

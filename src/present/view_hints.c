@@ -57,7 +57,8 @@ static const struct lr_cpu_snap *lone_hot_cpu(const struct lr_snapshot *s,
 	}
 	if (!hot || !n_others || others / (double)n_others >= OTHERS_IDLE_PCT)
 		return NULL;
-	if (ifs->n_serving_cpus && !serves(ifs, hot->cpu))
+	/* blame only the interface this CPU serves (or, serving CPUs unknown, its hottest) */
+	if (ifs->n_serving_cpus ? !serves(ifs, hot->cpu) : ifs->softirq_cpu != hot->cpu)
 		return NULL;
 	if (lr_view_per_s(ifs, LR_M_RX_PACKETS) <= 0 && lr_view_per_s(ifs, LR_M_TX_PACKETS) <= 0)
 		return NULL;

@@ -12,10 +12,10 @@
 #include "linerate/snapshot.h"
 #include "linerate/view.h"
 
-/* Draws s and two blanks after it; returns the new x. */
+/* Draws s and two blanks after it when it fits whole; returns the new x. */
 static int field(struct lr_frame *f, int x, int y, int end, enum lr_role role, const char *s)
 {
-	if (x >= end)
+	if (x + lr_utf8_width(s) > end)
 		return x;
 	x += lr_frame_text(f, x, y, end - x, role, s);
 	return x + 2;
@@ -70,8 +70,11 @@ void lr_view_link_line(struct lr_frame *f, struct lr_rect r, const struct lr_vie
 
 	x = field(f, x, y, end, LR_ROLE_TITLE, ifs->name);
 	lr_view_fmt_speed(speed, sizeof(speed), ifs->speed_mbps);
-	snprintf(buf, sizeof(buf), "%s %s", speed,
-		 ifs->duplex == 1 ? "full" : ifs->duplex == 0 ? "half" : "-");
+	if (ifs->speed_mbps <= 0)
+		snprintf(buf, sizeof(buf), "speed -");
+	else
+		snprintf(buf, sizeof(buf), "%s %s", speed,
+			 ifs->duplex == 1 ? "full" : ifs->duplex == 0 ? "half" : "");
 	x = field(f, x, y, end, ifs->duplex == 0 ? LR_ROLE_WARN : LR_ROLE_VALUE, buf);
 	if (ifs->mtu >= 0)
 		snprintf(buf, sizeof(buf), "MTU %lld", (long long)ifs->mtu);
@@ -133,12 +136,13 @@ void lr_view_tuning_line(struct lr_frame *f, struct lr_rect r, const struct lr_v
 	x = field(f, x, y, end, LR_ROLE_LABEL, buf);
 	if (t->tcp_window_scaling == 0)
 		x = field(f, x, y, end, LR_ROLE_ALERT, "window scaling OFF: 64K cap");
-	else
-		x = field(f, x, y, end, LR_ROLE_LABEL,
-			  t->tcp_window_scaling > 0 ? "wscale on" : "wscale -");
-	snprintf(buf, sizeof(buf), "ts %s sack %s",
-		 t->tcp_timestamps < 0 ? "-" : t->tcp_timestamps ? "on" : "off",
-		 t->tcp_sack < 0 ? "-" : t->tcp_sack ? "on" : "off");
+	/* the TCP options that are on; off ones spelled out */
+	snprintf(buf, sizeof(buf), "%s%s%s%s%s",
+		 t->tcp_window_scaling > 0 ? "wscale " : "",
+		 t->tcp_timestamps > 0 ? "ts " : t->tcp_timestamps == 0 ? "ts-off " : "",
+		 t->tcp_sack > 0 ? "sack" : t->tcp_sack == 0 ? "sack-off" : "",
+		 t->tcp_window_scaling < 0 && t->tcp_timestamps < 0 && t->tcp_sack < 0 ? "tcp -" : "",
+		 "");
 	x = field(f, x, y, end, LR_ROLE_LABEL, buf);
 	x = field(f, x, y, end, LR_ROLE_LABEL, t->tcp_congestion[0] ? t->tcp_congestion : "cc -");
 	fmt_size(a, sizeof(a), t->netdev_max_backlog);

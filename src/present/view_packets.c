@@ -33,9 +33,10 @@ static void cur_line(struct lr_frame *f, int x, int y, int w, const struct lr_vi
 	else
 		snprintf(avg, sizeof(avg), "-");
 	k = lr_frame_text(f, x, y, w, LR_ROLE_LABEL, tx ? "tx " : "rx ");
-	k += lr_frame_printf(f, x + k, y, w - k, tx ? LR_ROLE_TX : LR_ROLE_RX, "%-10s",
-			     pps >= 0 ? n : "-");
-	k += lr_frame_text(f, x + k, y, w - k, LR_ROLE_LABEL, pps >= 0 ? "p/s  avg " : "     avg ");
+	k += lr_frame_text(f, x + k, y, w - k, tx ? LR_ROLE_TX : LR_ROLE_RX, n);
+	k += lr_frame_text(f, x + k, y, w - k, LR_ROLE_LABEL, pps >= 0 ? " p/s" : "");
+	k = k < 13 ? 13 : k;
+	k += lr_frame_text(f, x + k, y, w - k, LR_ROLE_LABEL, "  avg size ");
 	k += lr_frame_printf(f, x + k, y, w - k, LR_ROLE_VALUE, "%s", avg);
 	lr_view_fmt_num(n, sizeof(n), top);
 	snprintf(sc, sizeof(sc), "%s %s", lr_scale_name(ctx->app->scale), n);
@@ -52,7 +53,7 @@ static void stats_line(struct lr_frame *f, int x, int y, int w, const struct lr_
 	lr_view_fmt_num(peak, sizeof(peak), pk->n ? pk->max : -1);
 	lr_view_fmt_num(tot, sizeof(tot),
 			(ifs->total_valid & LR_M_BIT(m)) ? (double)ifs->total[m] : -1);
-	lr_frame_printf(f, x, y, w, LR_ROLE_LABEL, "   avg %s  peak %s  total %s pkts", avg, peak,
+	lr_frame_printf(f, x, y, w, LR_ROLE_LABEL, "   avg %s  peak %s  total %s", avg, peak,
 			tot);
 }
 

@@ -326,6 +326,15 @@ static void drain_receivers(struct session *ss)
 	stop_streams(ss, 0);
 }
 
+/* iperf3 closes the data sockets on TEST_END; its 3.12 receiver may sit in a blocking read of a
+ * partial block until it sees EOF. FIN after the queued data; the stream still owns the fd. */
+static void shutdown_data(struct session *ss, int which, int how)
+{
+	for (unsigned i = 0; i < ss->n; i++)
+		if (ss->streams[i] && (which < 0 || (int)(i >= ss->n_recv) == which))
+			shutdown(lr_stream_params(ss->streams[i])->fd, how);
+}
+
 static double tv_s(struct timeval tv)
 {
 	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
@@ -544,7 +553,9 @@ static void *session_thread(void *arg)
 	if (rc > 0)
 		goto out;
 	stop_streams(ss, 1);
+	shutdown_data(ss, 1, SHUT_WR);
 	drain_receivers(ss);
+	shutdown_data(ss, 0, SHUT_RDWR);
 	if (exchange_results(ss) == 0) {
 		atomic_fetch_add(&ss->srv->tests_done, 1);
 		wait_done(ss);

@@ -13,6 +13,7 @@
 #include <netlink/msg.h>
 #include <netlink/netlink.h>
 #include <netlink/socket.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -26,6 +27,9 @@ struct lr_nllink {
 	struct nl_sock *events;
 	bool no_getstats;	/* kernel lacks RTM_GETSTATS: use the link dump's stats64 */
 	bool changed;
+	uint32_t seq;
+	char *buf;		/* one dump datagram; the kernel sends at most 32 KiB per part */
+	size_t buf_len;
 };
 
 /* The stats64 fields in the kernel's order, which is also enum lr_metric's order. */
@@ -140,47 +144,88 @@ struct dump_ctx {
 	int err;
 };
 
-static int on_link(struct nl_msg *msg, void *arg)
+static int on_message(struct nlmsghdr *nlh, struct dump_ctx *ctx)
 {
-	struct dump_ctx *ctx = arg;
 	struct lr_link_info info;
 	struct lr_link_counters ctr;
 	bool has_ctr;
 
-	if (lr_nllink_parse_link(nlmsg_hdr(msg), &info, &ctr, &has_ctr))
-		return NL_SKIP;
+	if (nlh->nlmsg_type == RTM_NEWSTATS) {
+		if (!lr_nllink_parse_stats(nlh, &ctr))
+			return ctx->ctr_cb(&ctr, ctx->arg);
+		return 0;
+	}
+	if (lr_nllink_parse_link(nlh, &info, &ctr, &has_ctr))
+		return 0;
 	if (ctx->link_cb)
-		ctx->err = ctx->link_cb(&info, has_ctr ? &ctr : NULL, ctx->arg);
-	else if (ctx->ctr_cb && has_ctr)
-		ctx->err = ctx->ctr_cb(&ctr, ctx->arg);
-	return ctx->err ? NL_STOP : NL_OK;
+		return ctx->link_cb(&info, has_ctr ? &ctr : NULL, ctx->arg);
+	if (ctx->ctr_cb && has_ctr)
+		return ctx->ctr_cb(&ctr, ctx->arg);
+	return 0;
 }
 
-static int on_stats(struct nl_msg *msg, void *arg)
-{
-	struct dump_ctx *ctx = arg;
-	struct lr_link_counters ctr;
-
-	if (lr_nllink_parse_stats(nlmsg_hdr(msg), &ctr))
-		return NL_SKIP;
-	ctx->err = ctx->ctr_cb(&ctr, ctx->arg);
-	return ctx->err ? NL_STOP : NL_OK;
-}
-
-static int dump(struct lr_nllink *nl, int type, void *req, size_t len, nl_recvmsg_msg_cb_t fn,
+/*
+ * One dump request and its replies, on the socket's fd with our own buffer: libnl's
+ * nl_send/nl_recv allocate a message per call, and this runs every tick. libnl still
+ * provides the socket, the message walking and the attribute parsing.
+ */
+static int dump(struct lr_nllink *nl, int type, const void *req, size_t len,
 		struct dump_ctx *ctx, const char *what)
 {
-	int err;
+	struct {
+		struct nlmsghdr nlh;
+		char payload[64];
+	} msg;
+	int fd = nl_socket_get_fd(nl->dump);
+	uint32_t seq = ++nl->seq;
+	bool done = false;
+	ssize_t n;
 
-	err = nl_socket_modify_cb(nl->dump, NL_CB_VALID, NL_CB_CUSTOM, fn, ctx);
-	if (err < 0)
-		return nlerr(err, what);
-	err = nl_send_simple(nl->dump, type, NLM_F_DUMP, req, len);
-	if (err < 0)
-		return nlerr(err, what);
-	err = nl_recvmsgs_default(nl->dump);
-	if (err < 0)
-		return nlerr(err, what);
+	memset(&msg, 0, sizeof(msg));
+	msg.nlh.nlmsg_len = (uint32_t)NLMSG_LENGTH(len);
+	msg.nlh.nlmsg_type = (uint16_t)type;
+	msg.nlh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	msg.nlh.nlmsg_seq = seq;
+	memcpy(NLMSG_DATA(&msg.nlh), req, len);
+	if (send(fd, &msg, msg.nlh.nlmsg_len, 0) < 0) {
+		lr_log(LR_LOG_WARN, "netlink %s: %s", what, strerror(errno));
+		return -errno;
+	}
+	while (!done) {
+		struct nlmsghdr *h;
+		int left;
+
+		n = recv(fd, nl->buf, nl->buf_len, MSG_TRUNC);	/* returns the real length */
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			lr_log(LR_LOG_WARN, "netlink %s: %s", what, strerror(errno));
+			return -errno;
+		}
+		if ((size_t)n > nl->buf_len) {	/* cannot happen with the kernel's 32 KiB parts */
+			lr_log(LR_LOG_WARN, "netlink %s: %zd-byte message truncated", what, n);
+			n = (ssize_t)nl->buf_len;
+		}
+		left = (int)n;
+		for (h = (struct nlmsghdr *)nl->buf; nlmsg_ok(h, left); h = nlmsg_next(h, &left)) {
+			if (h->nlmsg_seq != seq)
+				continue;	/* a late reply to an earlier, abandoned dump */
+			if (h->nlmsg_type == NLMSG_DONE) {
+				done = true;
+				break;
+			}
+			if (h->nlmsg_type == NLMSG_ERROR) {
+				struct nlmsgerr *e = nlmsg_data(h);
+
+				if (e->error)
+					return e->error;	/* already -errno */
+				done = true;
+				break;
+			}
+			if (!ctx->err)
+				ctx->err = on_message(h, ctx);
+		}
+	}
 	return ctx->err;
 }
 
@@ -189,7 +234,7 @@ int lr_nllink_dump_links(struct lr_nllink *nl, lr_link_cb cb, void *arg)
 	struct ifinfomsg ifi = {.ifi_family = AF_UNSPEC};
 	struct dump_ctx ctx = {.link_cb = cb, .arg = arg};
 
-	return dump(nl, RTM_GETLINK, &ifi, sizeof(ifi), on_link, &ctx, "link dump");
+	return dump(nl, RTM_GETLINK, &ifi, sizeof(ifi), &ctx, "link dump");
 }
 
 int lr_nllink_dump_counters(struct lr_nllink *nl, lr_counters_cb cb, void *arg)
@@ -198,19 +243,19 @@ int lr_nllink_dump_counters(struct lr_nllink *nl, lr_counters_cb cb, void *arg)
 		.family = AF_UNSPEC,
 		.filter_mask = IFLA_STATS_FILTER_BIT(IFLA_STATS_LINK_64),
 	};
+	struct ifinfomsg ifi = {.ifi_family = AF_UNSPEC};
 	struct dump_ctx ctx = {.ctr_cb = cb, .arg = arg};
 	int err;
 
 	if (!nl->no_getstats) {
-		err = dump(nl, RTM_GETSTATS, &ifsm, sizeof(ifsm), on_stats, &ctx, "stats dump");
-		if (err != -EOPNOTSUPP && err != -EINVAL && err != -EIO)
+		err = dump(nl, RTM_GETSTATS, &ifsm, sizeof(ifsm), &ctx, "stats dump");
+		if (err != -EOPNOTSUPP && err != -EINVAL)
 			return err;
 		lr_log(LR_LOG_INFO, "RTM_GETSTATS unavailable: reading stats64 from link dumps");
 		nl->no_getstats = true;
 	}
 	ctx.err = 0;
-	return dump(nl, RTM_GETLINK, &(struct ifinfomsg){.ifi_family = AF_UNSPEC},
-		    sizeof(struct ifinfomsg), on_link, &ctx, "link dump");
+	return dump(nl, RTM_GETLINK, &ifi, sizeof(ifi), &ctx, "link dump");
 }
 
 bool lr_nllink_links_changed(struct lr_nllink *nl)
@@ -255,6 +300,12 @@ int lr_nllink_open(struct lr_nllink **out)
 		goto err_free;
 	}
 	nl_socket_set_buffer_size(nl->dump, 1 << 20, 0);	/* big dumps: hundreds of links */
+	nl->buf_len = 64 * 1024;
+	nl->buf = malloc(nl->buf_len);
+	if (!nl->buf) {
+		err = -ENOMEM;
+		goto err_free;
+	}
 	nl_socket_disable_seq_check(nl->events);
 	err = nl_connect(nl->events, NETLINK_ROUTE);
 	if (err >= 0)
@@ -266,6 +317,7 @@ int lr_nllink_open(struct lr_nllink **out)
 	*out = nl;
 	return 0;
 err_free:
+	free(nl->buf);
 	nl_socket_free(nl->events);
 	nl_socket_free(nl->dump);
 	free(nl);
@@ -278,5 +330,6 @@ void lr_nllink_close(struct lr_nllink *nl)
 		return;
 	nl_socket_free(nl->events);
 	nl_socket_free(nl->dump);
+	free(nl->buf);
 	free(nl);
 }

@@ -81,6 +81,10 @@ void lr_app_sync(struct lr_app *app, const struct lr_snapshot *snap);
 /* Applies one action. Returns true when the screen must be re-rendered. */
 bool lr_app_handle(struct lr_app *app, enum lr_action act);
 
+/* Plain keys (ASCII: letters, Tab 9, Enter 10/13, Esc 27) -> action; LR_ACT_NONE when
+ * unbound. The curses module maps the arrow and function keys itself. */
+enum lr_action lr_app_key(int ch);
+
 /* The interval step list (0.01 s ... 60 s): the next faster/slower step from cur. */
 uint64_t lr_app_interval_step(uint64_t cur_ns, bool faster);
 const char *lr_scale_name(enum lr_scale s);	/* "auto", "link", "log" */

@@ -81,6 +81,63 @@ uint64_t lr_app_interval_step(uint64_t cur_ns, bool faster)
 	return interval_steps_ms[n - 1] * LR_NSEC_PER_MSEC;
 }
 
+enum lr_action lr_app_key(int ch)
+{
+	switch (ch) {
+	case 'q':
+	case 'Q':
+		return LR_ACT_QUIT;
+	case 27:
+		return LR_ACT_ESCAPE;
+	case '?':
+	case 'h':
+		return LR_ACT_HELP;
+	case '\t':
+		return LR_ACT_NEXT_IFACE;
+	case '\n':
+	case '\r':
+		return LR_ACT_ENTER;
+	case 'k':
+		return LR_ACT_UP;
+	case 'j':
+		return LR_ACT_DOWN;
+	case 'v':
+		return LR_ACT_TOGGLE_VIEW;
+	case 't':
+		return LR_ACT_NEXT_THEME;
+	case '+':
+	case '=':
+		return LR_ACT_FASTER;
+	case '-':
+	case '_':
+		return LR_ACT_SLOWER;
+	case 'p':
+		return LR_ACT_PAUSE;
+	case 'r':
+		return LR_ACT_RESET;
+	case 'b':
+		return LR_ACT_UNITS;
+	case 'g':
+		return LR_ACT_SCALE;
+	case 's':
+		return LR_ACT_TRAFFIC_TOGGLE;
+	case ']':
+		return LR_ACT_RATE_UP;
+	case '[':
+		return LR_ACT_RATE_DOWN;
+	case '>':
+		return LR_ACT_STREAMS_UP;
+	case '<':
+		return LR_ACT_STREAMS_DOWN;
+	case 'u':
+		return LR_ACT_PROTO;
+	case 'R':
+		return LR_ACT_REVERSE;
+	default:
+		return LR_ACT_NONE;
+	}
+}
+
 const char *lr_scale_name(enum lr_scale s)
 {
 	static const char *const names[] = {"auto", "link", "log"};

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The dashboard state machine: every key of the help does what it says, selection follows
+ * interfaces by name as they come and go, interval steps stay within 0.01..60 s, requests are
+ * raised for the run loop, and traffic keys answer "no traffic configured".
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "linerate/app.h"
+#include "linerate/snapshot.h"
+#include "linerate/strutil.h"
+
+#define MS LR_NSEC_PER_MSEC
+
+static void make_snap(struct lr_snapshot *s, const char *const *names, size_t n)
+{
+	lr_snapshot_init(s);
+	s->ifaces = calloc(n ? n : 1, sizeof(*s->ifaces));
+	s->n_ifaces = s->cap_ifaces = n;
+	for (size_t i = 0; i < n; i++)
+		lr_strlcpy(s->ifaces[i].name, names[i], sizeof(s->ifaces[i].name));
+}
+
+static void test_navigation(void **state)
+{
+	static const char *const names[] = {"eth0", "eth1", "lo"};
+	struct lr_snapshot s;
+	struct lr_app app;
+
+	(void)state;
+	make_snap(&s, names, 3);
+	lr_app_init(&app, 500 * MS, 3, NULL);
+	lr_app_sync(&app, &s);
+	assert_int_equal(app.view, LR_VIEW_OVERVIEW);
+	assert_int_equal(app.sel, 0);
+	assert_string_equal(app.sel_name, "eth0");
+
+	/* overview: Down/Up move the cursor without wrapping, Enter opens the detail */
+	assert_true(lr_app_handle(&app, LR_ACT_UP));
+	assert_int_equal(app.sel, 0);
+	lr_app_handle(&app, LR_ACT_DOWN);
+	lr_app_sync(&app, &s);
+	assert_int_equal(app.sel, 1);
+	assert_string_equal(app.sel_name, "eth1");
+	lr_app_handle(&app, LR_ACT_DOWN);
+	lr_app_handle(&app, LR_ACT_DOWN);
+	assert_int_equal(app.sel, 2);
+	assert_true(lr_app_handle(&app, LR_ACT_ENTER));
+	assert_int_equal(app.view, LR_VIEW_DETAIL);
+	/* detail: Up/Down do nothing, Tab/Right wrap forward, Left wraps back */
+	assert_false(lr_app_handle(&app, LR_ACT_DOWN));
+	lr_app_handle(&app, LR_ACT_NEXT_IFACE);
+	assert_int_equal(app.sel, 0);
+	lr_app_handle(&app, LR_ACT_PREV_IFACE);
+	assert_int_equal(app.sel, 2);
+	lr_app_sync(&app, &s);
+	assert_string_equal(app.sel_name, "lo");
+	/* v toggles back */
+	lr_app_handle(&app, LR_ACT_TOGGLE_VIEW);
+	assert_int_equal(app.view, LR_VIEW_OVERVIEW);
+	lr_snapshot_free(&s);
+}
+
+static void test_selection_follows_name(void **state)
+{
+	static const char *const before[] = {"eth0", "eth1", "lo"};
+	static const char *const added[] = {"eth0", "eth1", "eth2", "lo"};
+	static const char *const removed[] = {"eth0", "eth2"};
+	struct lr_snapshot s;
+	struct lr_app app;
+
+	(void)state;
+	lr_app_init(&app, 500 * MS, 1, "eth1");	/* -I eth1: straight to its detail */
+	assert_int_equal(app.view, LR_VIEW_DETAIL);
+	make_snap(&s, before, 3);
+	lr_app_sync(&app, &s);
+	assert_int_equal(app.sel, 1);
+	lr_snapshot_free(&s);
+	/* eth2 appears before lo: eth1 keeps the selection by name */
+	make_snap(&s, added, 4);
+	lr_app_sync(&app, &s);
+	assert_int_equal(app.sel, 1);
+	assert_string_equal(app.sel_name, "eth1");
+	/* lo stays selected though its index moved */
+	lr_app_init(&app, 500 * MS, 1, "lo");
+	lr_app_sync(&app, &s);
+	assert_int_equal(app.sel, 3);
+	lr_snapshot_free(&s);
+	/* lo goes away: the selection is clamped and takes the name found there */
+	make_snap(&s, removed, 2);
+	lr_app_sync(&app, &s);
+	assert_int_equal(app.sel, 1);
+	assert_string_equal(app.sel_name, "eth2");
+	lr_snapshot_free(&s);
+	/* no interfaces at all: nothing to enter */
+	make_snap(&s, NULL, 0);
+	lr_app_init(&app, 500 * MS, 1, NULL);
+	lr_app_sync(&app, &s);
+	assert_false(lr_app_handle(&app, LR_ACT_ENTER));
+	assert_int_equal(app.view, LR_VIEW_OVERVIEW);
+	lr_app_handle(&app, LR_ACT_NEXT_IFACE);
+	assert_int_equal(app.sel, 0);
+	lr_snapshot_free(&s);
+}
+
+static void test_interval_steps(void **state)
+{
+	struct lr_app app;
+
+	(void)state;
+	assert_int_equal(lr_app_interval_step(500 * MS, true), 200 * MS);
+	assert_int_equal(lr_app_interval_step(500 * MS, false), 1000 * MS);
+	assert_int_equal(lr_app_interval_step(300 * MS, true), 200 * MS);	/* off-step -i */
+	assert_int_equal(lr_app_interval_step(300 * MS, false), 500 * MS);
+	assert_int_equal(lr_app_interval_step(10 * MS, true), 10 * MS);
+	assert_int_equal(lr_app_interval_step(60000 * MS, false), 60000 * MS);
+	assert_int_equal(lr_app_interval_step(10000 * MS, false), 20000 * MS);
+
+	lr_app_init(&app, 20 * MS, 1, NULL);
+	lr_app_handle(&app, LR_ACT_FASTER);
+	assert_int_equal(app.interval_ns, 10 * MS);
+	assert_true(app.requests & LR_REQ_INTERVAL);
+	assert_string_equal(app.msg, "interval 0.01 s");
+	app.requests = 0;
+	lr_app_handle(&app, LR_ACT_FASTER);	/* at the floor: no request */
+	assert_int_equal(app.interval_ns, 10 * MS);
+	assert_false(app.requests & LR_REQ_INTERVAL);
+	for (int i = 0; i < 20; i++)
+		lr_app_handle(&app, LR_ACT_SLOWER);
+	assert_int_equal(app.interval_ns, 60000 * MS);
+	assert_string_equal(app.msg, "interval 60 s");
+}
+
+static void test_toggles_and_requests(void **state)
+{
+	struct lr_app app;
+	uint64_t seq;
+
+	(void)state;
+	lr_app_init(&app, 500 * MS, 3, NULL);
+	lr_app_handle(&app, LR_ACT_PAUSE);
+	assert_true(app.paused);
+	lr_app_handle(&app, LR_ACT_PAUSE);
+	assert_false(app.paused);
+	lr_app_handle(&app, LR_ACT_UNITS);
+	assert_true(app.bytes);
+	assert_string_equal(app.msg, "rates in bytes/s");
+	lr_app_handle(&app, LR_ACT_SCALE);
+	assert_int_equal(app.scale, LR_SCALE_LINK);
+	lr_app_handle(&app, LR_ACT_SCALE);
+	assert_int_equal(app.scale, LR_SCALE_LOG);
+	lr_app_handle(&app, LR_ACT_SCALE);
+	assert_int_equal(app.scale, LR_SCALE_AUTO);
+	assert_string_equal(lr_scale_name(LR_SCALE_LOG), "log");
+	lr_app_handle(&app, LR_ACT_RESET);
+	assert_true(app.requests & LR_REQ_RESET);
+	/* themes cycle 0 1 2 0 */
+	lr_app_handle(&app, LR_ACT_NEXT_THEME);
+	lr_app_handle(&app, LR_ACT_NEXT_THEME);
+	assert_int_equal(app.theme_idx, 2);
+	lr_app_handle(&app, LR_ACT_NEXT_THEME);
+	assert_int_equal(app.theme_idx, 0);
+	assert_true(app.requests & LR_REQ_THEME);
+	lr_app_handle(&app, LR_ACT_RESIZE);
+	assert_true(app.requests & LR_REQ_REDRAW);
+	/* help: ? toggles, Esc closes it first, then quits */
+	lr_app_handle(&app, LR_ACT_HELP);
+	assert_true(app.help);
+	assert_true(lr_app_handle(&app, LR_ACT_ESCAPE));
+	assert_false(app.help);
+	assert_false(app.quit);
+	lr_app_handle(&app, LR_ACT_ESCAPE);
+	assert_true(app.quit);
+	lr_app_init(&app, 500 * MS, 1, NULL);
+	lr_app_handle(&app, LR_ACT_QUIT);
+	assert_true(app.quit);
+	/* traffic keys without traffic: a message, no request */
+	lr_app_init(&app, 500 * MS, 1, NULL);
+	seq = app.msg_seq;
+	lr_app_handle(&app, LR_ACT_RATE_UP);
+	assert_int_equal(app.requests, 0);
+	assert_int_equal(app.msg_seq, seq + 1);
+	assert_non_null(strstr(app.msg, "no traffic configured"));
+	app.traffic = true;
+	lr_app_handle(&app, LR_ACT_REVERSE);
+	assert_true(app.requests & LR_REQ_TRAFFIC);
+	assert_int_equal(app.traffic_action, LR_ACT_REVERSE);
+}
+
+static void test_key_table(void **state)
+{
+	static const struct {
+		int ch;
+		enum lr_action act;
+	} keys[] = {
+		{'q', LR_ACT_QUIT},	     {27, LR_ACT_ESCAPE},	  {'?', LR_ACT_HELP},
+		{'\t', LR_ACT_NEXT_IFACE},   {'\n', LR_ACT_ENTER},	  {'\r', LR_ACT_ENTER},
+		{'v', LR_ACT_TOGGLE_VIEW},   {'t', LR_ACT_NEXT_THEME},	  {'+', LR_ACT_FASTER},
+		{'-', LR_ACT_SLOWER},	     {'p', LR_ACT_PAUSE},	  {'r', LR_ACT_RESET},
+		{'b', LR_ACT_UNITS},	     {'g', LR_ACT_SCALE},	  {'s', LR_ACT_TRAFFIC_TOGGLE},
+		{']', LR_ACT_RATE_UP},	     {'[', LR_ACT_RATE_DOWN},	  {'>', LR_ACT_STREAMS_UP},
+		{'<', LR_ACT_STREAMS_DOWN},  {'u', LR_ACT_PROTO},	  {'R', LR_ACT_REVERSE},
+		{'x', LR_ACT_NONE},	     {0, LR_ACT_NONE},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < LR_ARRAY_SIZE(keys); i++)
+		assert_int_equal(lr_app_key(keys[i].ch), keys[i].act);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_navigation),
+		cmocka_unit_test(test_selection_follows_name),
+		cmocka_unit_test(test_interval_steps),
+		cmocka_unit_test(test_toggles_and_requests),
+		cmocka_unit_test(test_key_table),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

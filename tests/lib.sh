@@ -6,8 +6,11 @@ LR_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 LR_BIN=${LR_BIN:-$LR_TOP/linerate}
 _lr_cleanups=()
 
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1: ${2:-}"; LR_FAILED=1; }
+LR_PASSES=0 LR_FAILS=0
+pass() { echo "PASS $1"; LR_PASSES=$((LR_PASSES + 1)); }
+fail() { echo "FAIL $1: ${2:-}"; LR_FAILED=1; LR_FAILS=$((LR_FAILS + 1)); }
+# For scripts run on their own (CI stages): the closing line, and the exit status.
+lr_summary() { echo "$LR_PASSES passed, $LR_FAILS failed"; [ "$LR_FAILS" -eq 0 ]; }
 skip() { echo "SKIP $1: ${2:-}"; }
 check() {	# check NAME CMD...: PASS when CMD succeeds
 	local name=$1; shift

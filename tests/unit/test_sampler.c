@@ -274,6 +274,36 @@ static void test_missing_procfs_fails_cleanly(void **state)
 	assert_null(c->s);
 }
 
+/* The real thread: publishes on its own, takes live controls, stops promptly (TSan runs this). */
+static void test_thread_publishes_and_stops(void **state)
+{
+	struct ctx *c = *state;
+	uint64_t seq0, start;
+	int got = 0;
+
+	c->cfg.interval_ns = SEC / 100;
+	assert_int_equal(lr_sampler_open(&c->s, &c->cfg, c->board), 0);
+	assert_int_equal(lr_sampler_start(c->s), 0);
+	for (int i = 0; i < 200 && got < 5; i++)
+		if (lr_board_wait(c->board, c->seen, SEC / 2))
+			got += lr_board_read(c->board, &c->snap, &c->seen) == 1;
+	assert_int_equal(got, 5);
+	seq0 = c->seen;
+	lr_sampler_set_interval(c->s, 20 * SEC);	/* the thread must not be stuck in a sleep */
+	assert_int_equal(lr_sampler_interval(c->s), 20 * SEC);
+	lr_sampler_set_interval(c->s, 1);		/* clamped to 10 ms */
+	assert_int_equal(lr_sampler_interval(c->s), LR_INTERVAL_MIN_NS);
+	lr_sampler_reset_totals(c->s);
+	assert_true(lr_board_wait(c->board, seq0, SEC));
+	/* asleep for 20 s: a stop must wake it, not wait the interval out (a bound that only
+	 * catches a wedge; this is not a timing measurement) */
+	lr_sampler_set_interval(c->s, 20 * SEC);
+	start = t0();
+	lr_sampler_close(c->s);
+	c->s = NULL;
+	assert_true(t0() - start < 5 * SEC);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -285,6 +315,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cpu_and_stack_rates, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reset_totals_key, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_procfs_fails_cleanly, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_thread_publishes_and_stops, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

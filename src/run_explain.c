@@ -14,7 +14,7 @@
 #include "linerate/explain.h"
 #include "linerate/run.h"
 
-#define DUMP_MAX (64u << 20)	/* a dump of every counter of many NICs is a few MB */
+#define DUMP_MAX (64u << 20) /* a dump of every counter of many NICs is a few MB */
 
 /* Reads all of path ("-" = stdin) into a malloc'd buffer. 0 or -errno (-EFBIG). */
 static int slurp(const char *path, char **buf, size_t *len)
@@ -82,8 +82,10 @@ static int load(const char *path, struct lr_ethdump *d)
 		return 1;
 	}
 	if (!d->n) {
-		fprintf(stderr, "linerate: %s: no `ethtool -S` counters found (%zu lines not "
-				"understood)\n", path, d->garbage);
+		fprintf(stderr,
+			"linerate: %s: no `ethtool -S` counters found (%zu lines not "
+			"understood)\n",
+			path, d->garbage);
 		lr_ethdump_free(d);
 		return 1;
 	}
@@ -93,7 +95,7 @@ static int load(const char *path, struct lr_ethdump *d)
 int lr_run_explain(const struct lr_config *cfg)
 {
 	struct lr_ethdump d1, d2;
-	struct lr_explain_opts o = { 0 };
+	struct lr_explain_opts o = {0};
 	const char *p1 = cfg->explain[0], *p2 = cfg->explain[1];
 	FILE *csv = NULL;
 	int rc = 1, err;
@@ -116,7 +118,8 @@ int lr_run_explain(const struct lr_config *cfg)
 	if (cfg->csv && strcmp(cfg->csv, "-")) {
 		csv = fopen(cfg->csv, "w");
 		if (!csv) {
-			fprintf(stderr, "linerate: cannot write %s: %s\n", cfg->csv, strerror(errno));
+			fprintf(stderr, "linerate: cannot write %s: %s\n", cfg->csv,
+				strerror(errno));
 			goto out;
 		}
 	}

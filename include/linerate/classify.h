@@ -26,6 +26,6 @@ struct lr_counter_class {
 
 /* driver: the GDRVINFO driver name ("i40e", "mlx5_core") or NULL when unknown. */
 struct lr_counter_class lr_classify(const char *driver, const char *name);
-const char *lr_counter_cat_name(enum lr_counter_cat cat);	/* "fifo", "drop", ... */
+const char *lr_counter_cat_name(enum lr_counter_cat cat); /* "fifo", "drop", ... */
 
 #endif

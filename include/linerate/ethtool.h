@@ -13,23 +13,23 @@
 #include "linerate/common.h"
 
 struct lr_sysio;
-struct lr_ethtool;	/* opaque: holds the socket and the sized buffers */
+struct lr_ethtool; /* opaque: holds the socket and the sized buffers */
 
-#define LR_ETH_NAME_LEN 32	/* ETH_GSTRING_LEN */
+#define LR_ETH_NAME_LEN 32 /* ETH_GSTRING_LEN */
 
-enum lr_feature {	/* bits in lr_ethtool_info.features / features_known */
-	LR_FEAT_SG = 1u << 0,
-	LR_FEAT_TX_CSUM = 1u << 1,
-	LR_FEAT_RX_CSUM = 1u << 2,
-	LR_FEAT_TSO = 1u << 3,
-	LR_FEAT_GSO = 1u << 4,
-	LR_FEAT_GRO = 1u << 5,
-	LR_FEAT_LRO = 1u << 6,
+enum lr_feature { /* bits in lr_ethtool_info.features / features_known */
+		  LR_FEAT_SG = 1u << 0,
+		  LR_FEAT_TX_CSUM = 1u << 1,
+		  LR_FEAT_RX_CSUM = 1u << 2,
+		  LR_FEAT_TSO = 1u << 3,
+		  LR_FEAT_GSO = 1u << 4,
+		  LR_FEAT_GRO = 1u << 5,
+		  LR_FEAT_LRO = 1u << 6,
 };
 
-struct lr_ethtool_info {	/* "unknown" is -1 for numbers, "" for strings */
+struct lr_ethtool_info { /* "unknown" is -1 for numbers, "" for strings */
 	int64_t speed_mbps;
-	int duplex;		/* 0 half, 1 full, -1 unknown */
+	int duplex; /* 0 half, 1 full, -1 unknown */
 	char driver[32];
 	char version[32];
 	char fw_version[32];
@@ -46,9 +46,9 @@ struct lr_ethtool_info {	/* "unknown" is -1 for numbers, "" for strings */
  * -EINVAL (bad name), -ENOMEM. An interface whose driver has no stats (lo), or whose stats
  * the kernel refuses, opens fine with n_stats == 0 and the reason in err_stats.
  * *out is caller-owned. */
-int lr_ethtool_open(struct lr_ethtool **out, const char *ifname, const struct lr_sysio *io)
-	LR_MUST_CHECK;
-void lr_ethtool_close(struct lr_ethtool *et);	/* NULL-safe */
+int lr_ethtool_open(struct lr_ethtool **out, const char *ifname,
+		    const struct lr_sysio *io) LR_MUST_CHECK;
+void lr_ethtool_close(struct lr_ethtool *et); /* NULL-safe */
 
 /* Re-reads link settings, drvinfo, rings and features (slow-changing: call on open and when
  * the link changes or every few seconds, not every tick). Fills *out completely; what could

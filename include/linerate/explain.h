@@ -15,10 +15,10 @@
 struct lr_ethdump;
 
 struct lr_explain_opts {
-	const char *label1;	/* names shown in the title (file names); NULL: "dump 1" */
+	const char *label1; /* names shown in the title (file names); NULL: "dump 1" */
 	const char *label2;
-	const char *driver;	/* GDRVINFO driver for classification; NULL: from names only */
-	bool csv;		/* "counter,category,value,delta" + one row per listed counter */
+	const char *driver; /* GDRVINFO driver for classification; NULL: from names only */
+	bool csv;	    /* "counter,category,value,delta" + one row per listed counter */
 };
 
 /* Writes the explanation of d1 alone (d2 NULL) or of d1 -> d2 to out. CSV: value is the

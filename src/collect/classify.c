@@ -35,8 +35,10 @@ struct rule {
 	enum lr_counter_cat cat;
 };
 
+/* clang-format off */
 #define R(all, none, c)     { NULL, all, none, LR_CAT_##c }
 #define RD(d, all, none, c) { d, all, none, LR_CAT_##c }
+/* clang-format on */
 
 static const struct rule rules[] = {
 	/* igb/igc rx_queue_N_drops is RQDPC: that queue had no free descriptor. On veth and
@@ -128,8 +130,8 @@ static const struct rule rules[] = {
 
 /* Index words that make the word (or a number after it) a per-queue/priority/TC index. */
 static const char *const queue_bases[] = {
-	"rx", "tx", "rxq", "txq", "ch", "cq", "rq", "sq", "q", "queue", "prio", "pri", "cos",
-	"tc", "pb", "priority", "lane", "ring", "cpu",
+	"rx",	"tx",  "rxq", "txq", "ch", "cq",       "rq",   "sq",   "q",   "queue",
+	"prio", "pri", "cos", "tc",  "pb", "priority", "lane", "ring", "cpu",
 };
 
 static bool is_digit(char c)
@@ -192,10 +194,9 @@ static void split_words(const char *name, struct words *ws)
 			digits++;
 		if (digits == len) {
 			const char *prev = ws->n ? ws->w[ws->n - 1] : NULL;
-			bool index = !prev ||
-				     ((!strcmp(prev, "rx") || !strcmp(prev, "tx")) ?
-					      prev_sep == '-' :
-					      is_queue_base(prev, ws->len[ws->n - 1]));
+			bool index = !prev || ((!strcmp(prev, "rx") || !strcmp(prev, "tx"))
+						       ? prev_sep == '-'
+						       : is_queue_base(prev, ws->len[ws->n - 1]));
 
 			if (index) {
 				ws->per_queue = true;
@@ -205,7 +206,7 @@ static void split_words(const char *name, struct words *ws)
 		} else if (digits && is_queue_base(s, len - digits)) {
 			ws->per_queue = true;
 			len -= digits;
-			if (len == 3 && s[2] == 'q')	/* rxq0 / txq0 -> rx / tx */
+			if (len == 3 && s[2] == 'q') /* rxq0 / txq0 -> rx / tx */
 				len = 2;
 		}
 		add_word(ws, s, len);
@@ -278,7 +279,7 @@ static bool driver_matches(const char *list, const char *driver)
 
 struct lr_counter_class lr_classify(const char *driver, const char *name)
 {
-	struct lr_counter_class c = { .cat = LR_CAT_OTHER, .per_queue = false };
+	struct lr_counter_class c = {.cat = LR_CAT_OTHER, .per_queue = false};
 	struct words ws;
 	size_t i;
 
@@ -304,9 +305,8 @@ struct lr_counter_class lr_classify(const char *driver, const char *name)
 const char *lr_counter_cat_name(enum lr_counter_cat cat)
 {
 	static const char *const names[LR_CAT__COUNT] = {
-		[LR_CAT_FIFO] = "fifo",       [LR_CAT_DROP] = "drop",
-		[LR_CAT_ERROR] = "error",     [LR_CAT_PAUSE] = "pause",
-		[LR_CAT_TRAFFIC] = "traffic", [LR_CAT_OTHER] = "other",
+		[LR_CAT_FIFO] = "fifo",	  [LR_CAT_DROP] = "drop",	[LR_CAT_ERROR] = "error",
+		[LR_CAT_PAUSE] = "pause", [LR_CAT_TRAFFIC] = "traffic", [LR_CAT_OTHER] = "other",
 	};
 
 	return (unsigned)cat < LR_CAT__COUNT ? names[cat] : "?";

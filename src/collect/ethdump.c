@@ -50,7 +50,7 @@ static int parse_line(struct lr_ethdump *d, size_t *cap, const char *s, size_t l
 	const char *end = s + len, *p, *digits, *colon;
 	uint64_t v = 0;
 
-	while (s < end && (is_blank(*s) || *s == '>'))	/* indent, mail quoting */
+	while (s < end && (is_blank(*s) || *s == '>')) /* indent, mail quoting */
 		s++;
 	while (end > s && is_blank(end[-1]))
 		end--;
@@ -58,7 +58,7 @@ static int parse_line(struct lr_ethdump *d, size_t *cap, const char *s, size_t l
 		return 0;
 	if (memchr(s, '\0', (size_t)(end - s)))
 		goto garbage;
-	if (end[-1] == ':') {	/* "NIC statistics:", "Standard stats for eth0:" */
+	if (end[-1] == ':') { /* "NIC statistics:", "Standard stats for eth0:" */
 		d->headers++;
 		if ((size_t)(end - s) == 15 && !memcmp(s, "NIC statistics:", 15))
 			d->nic_header = true;
@@ -130,7 +130,7 @@ int lr_ethdump_parse(struct lr_ethdump *d, const char *text, size_t len)
 	int err;
 
 	memset(d, 0, sizeof(*d));
-	if (len >= 3 && !memcmp(p, "\xef\xbb\xbf", 3))	/* UTF-8 BOM from Windows editors */
+	if (len >= 3 && !memcmp(p, "\xef\xbb\xbf", 3)) /* UTF-8 BOM from Windows editors */
 		p += 3;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));

@@ -23,28 +23,28 @@
 /* The kernel writes as many strings/values as the driver has *now*, whatever length we
  * pass (net/ethtool/ioctl.c), so the buffers keep room for a count that grew between our
  * GSSET_INFO and GSTRINGS/GSTATS. Untouched headroom costs no resident memory. */
-#define HEADROOM(n) ((n) * 2 + 64)
-#define MAX_STATS   (1u << 20)	/* no driver comes near; guards the size arithmetic */
-#define RETRIES     3
+#define HEADROOM(n) ((n)*2 + 64)
+#define MAX_STATS   (1u << 20) /* no driver comes near; guards the size arithmetic */
+#define RETRIES	    3
 
 struct feat_map {
-	const char *name;	/* ETH_SS_FEATURES string */
+	const char *name; /* ETH_SS_FEATURES string */
 	bool prefix;
-	uint32_t bit;		/* enum lr_feature */
+	uint32_t bit; /* enum lr_feature */
 };
 
 static const struct feat_map feat_map[] = {
-	{ "tx-scatter-gather", false, LR_FEAT_SG },
-	{ "tx-checksum-", true, LR_FEAT_TX_CSUM },
-	{ "rx-checksum", false, LR_FEAT_RX_CSUM },
-	{ "tx-tcp-segmentation", false, LR_FEAT_TSO },
-	{ "tx-tcp6-segmentation", false, LR_FEAT_TSO },
-	{ "tx-generic-segmentation", false, LR_FEAT_GSO },
-	{ "rx-gro", false, LR_FEAT_GRO },
-	{ "rx-lro", false, LR_FEAT_LRO },
+	{"tx-scatter-gather", false, LR_FEAT_SG},
+	{"tx-checksum-", true, LR_FEAT_TX_CSUM},
+	{"rx-checksum", false, LR_FEAT_RX_CSUM},
+	{"tx-tcp-segmentation", false, LR_FEAT_TSO},
+	{"tx-tcp6-segmentation", false, LR_FEAT_TSO},
+	{"tx-generic-segmentation", false, LR_FEAT_GSO},
+	{"rx-gro", false, LR_FEAT_GRO},
+	{"rx-lro", false, LR_FEAT_LRO},
 };
 
-struct feat_idx {	/* a feature string we care about: its bit index in GFEATURES */
+struct feat_idx { /* a feature string we care about: its bit index in GFEATURES */
 	uint32_t index;
 	uint32_t bit;
 };
@@ -53,20 +53,20 @@ struct lr_ethtool {
 	const struct lr_sysio *io;
 	int fd;
 	char ifname[IFNAMSIZ];
-	char driver[32];		/* GDRVINFO at open; "" unknown (classification) */
-	bool no_sset_info;		/* kernel without GSSET_INFO: count from GDRVINFO */
+	char driver[32];   /* GDRVINFO at open; "" unknown (classification) */
+	bool no_sset_info; /* kernel without GSSET_INFO: count from GDRVINFO */
 
 	uint32_t n_stats;
-	uint32_t cap;			/* entries the buffers below hold */
-	struct ethtool_gstrings *strings;	/* + cap * ETH_GSTRING_LEN */
-	struct ethtool_stats *stats;		/* + cap * u64 */
-	char (*names)[LR_ETH_NAME_LEN + 1];	/* NUL-terminated copies */
+	uint32_t cap;			    /* entries the buffers below hold */
+	struct ethtool_gstrings *strings;   /* + cap * ETH_GSTRING_LEN */
+	struct ethtool_stats *stats;	    /* + cap * u64 */
+	char (*names)[LR_ETH_NAME_LEN + 1]; /* NUL-terminated copies */
 	struct lr_counter_class *classes;
 	int err_stats;
 
 	bool feat_loaded;
 	int feat_err;
-	uint32_t n_feat_words;		/* GFEATURES blocks */
+	uint32_t n_feat_words; /* GFEATURES blocks */
 	struct feat_idx *feats;
 	size_t n_feats;
 };
@@ -118,7 +118,7 @@ static int get_count(struct lr_ethtool *et, uint32_t sset, uint32_t *n)
 		}
 		if (err != -EOPNOTSUPP || sset != ETH_SS_STATS)
 			return err;
-		et->no_sset_info = true;	/* pre-2.6.34 kernel */
+		et->no_sset_info = true; /* pre-2.6.34 kernel */
 	}
 	if (sset == ETH_SS_STATS) {
 		struct ethtool_drvinfo di;
@@ -191,7 +191,7 @@ static int load_names(struct lr_ethtool *et, uint32_t n)
 		return -EOVERFLOW;
 	}
 	if (et->strings->len != n)
-		return -EAGAIN;	/* changed under us: count again */
+		return -EAGAIN; /* changed under us: count again */
 	for (i = 0; i < n; i++) {
 		copy_str(et->names[i], sizeof(et->names[i]),
 			 (const char *)et->strings->data + (size_t)i * ETH_GSTRING_LEN,
@@ -244,7 +244,7 @@ int lr_ethtool_read_stats(struct lr_ethtool *et, bool *names_changed)
 			err = -EOVERFLOW;
 			break;
 		}
-		et->n_stats = UINT32_MAX;	/* force a names reload on the next try */
+		et->n_stats = UINT32_MAX; /* force a names reload on the next try */
 		err = -EAGAIN;
 	}
 	if (et->n_stats == UINT32_MAX) {
@@ -270,7 +270,7 @@ int lr_ethtool_open(struct lr_ethtool **out, const char *ifname, const struct lr
 	et->io = io;
 	lr_strlcpy(et->ifname, ifname, sizeof(et->ifname));
 	et->fd = io->socket(io, AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (et->fd < 0)	/* a kernel without IPv4 still has AF_UNIX */
+	if (et->fd < 0) /* a kernel without IPv4 still has AF_UNIX */
 		et->fd = io->socket(io, AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (et->fd < 0) {
 		err = et->fd;
@@ -331,7 +331,7 @@ const uint64_t *lr_ethtool_stat_values(const struct lr_ethtool *et)
 
 struct lr_counter_class lr_ethtool_stat_class(const struct lr_ethtool *et, uint32_t i)
 {
-	struct lr_counter_class other = { .cat = LR_CAT_OTHER, .per_queue = false };
+	struct lr_counter_class other = {.cat = LR_CAT_OTHER, .per_queue = false};
 
 	return i < et->n_stats ? et->classes[i] : other;
 }
@@ -378,7 +378,7 @@ static int read_link(struct lr_ethtool *et, struct lr_ethtool_info *out)
 		return err;
 	}
 	if (!err)
-		err = -EPROTO;	/* no handshake answer: try the old call */
+		err = -EPROTO; /* no handshake answer: try the old call */
 	if (err != -EOPNOTSUPP && err != -EPROTO)
 		return err;
 	memset(&ec, 0, sizeof(ec));
@@ -446,8 +446,8 @@ static int load_features(struct lr_ethtool *et)
 		for (j = 0; j < LR_ARRAY_SIZE(feat_map); j++) {
 			const struct feat_map *m = &feat_map[j];
 
-			if (m->prefix ? !strncmp(name, m->name, strlen(m->name)) :
-					!strcmp(name, m->name)) {
+			if (m->prefix ? !strncmp(name, m->name, strlen(m->name))
+				      : !strcmp(name, m->name)) {
 				et->feats[et->n_feats].index = i;
 				et->feats[et->n_feats].bit = m->bit;
 				et->n_feats++;
@@ -507,7 +507,7 @@ int lr_ethtool_read_info(struct lr_ethtool *et, struct lr_ethtool_info *out)
 		copy_str(out->fw_version, sizeof(out->fw_version), di.fw_version,
 			 sizeof(di.fw_version));
 		copy_str(out->bus_info, sizeof(out->bus_info), di.bus_info, sizeof(di.bus_info));
-		if (!et->driver[0] && out->driver[0]) {	/* learnt late: classify again */
+		if (!et->driver[0] && out->driver[0]) { /* learnt late: classify again */
 			uint32_t i;
 
 			lr_strlcpy(et->driver, out->driver, sizeof(et->driver));

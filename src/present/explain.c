@@ -17,11 +17,11 @@
 enum item_state { ST_VALUE, ST_MOVED, ST_NEW, ST_RESET };
 
 struct item {
-	const struct lr_ethdump_entry *e;	/* in the latest dump */
+	const struct lr_ethdump_entry *e; /* in the latest dump */
 	struct lr_counter_class cls;
 	enum item_state st;
 	uint64_t before, value, delta;
-	size_t order;				/* file order */
+	size_t order; /* file order */
 };
 
 /* Display order of the categories and what each one means to someone reading a ticket. */
@@ -29,56 +29,55 @@ static const struct {
 	enum lr_counter_cat cat;
 	const char *title;
 	const char *meaning;
-	size_t max_rows;	/* then summarised; 0 = all */
+	size_t max_rows; /* then summarised; 0 = all */
 } sections[] = {
-	{ LR_CAT_FIFO, "FIFO",
-	  "the NIC had no free rx buffer or descriptor: frames lost before the kernel saw them", 0 },
-	{ LR_CAT_DROP, "DROP",
-	  "frames discarded by the NIC, driver or XDP for reasons other than ring space", 0 },
-	{ LR_CAT_ERROR, "ERROR",
-	  "damaged or malformed frames: CRC/FCS, length, alignment, symbol errors, collisions", 0 },
-	{ LR_CAT_PAUSE, "PAUSE",
-	  "Ethernet flow control: one side asked the other to stop sending for a while", 0 },
-	{ LR_CAT_OTHER, "OTHER",
-	  "bookkeeping: resets, timeouts, queue stops, offload and allocation events", 12 },
-	{ LR_CAT_TRAFFIC, "TRAFFIC", "packets and bytes moved", 8 },
+	{LR_CAT_FIFO, "FIFO",
+	 "the NIC had no free rx buffer or descriptor: frames lost before the kernel saw them", 0},
+	{LR_CAT_DROP, "DROP",
+	 "frames discarded by the NIC, driver or XDP for reasons other than ring space", 0},
+	{LR_CAT_ERROR, "ERROR",
+	 "damaged or malformed frames: CRC/FCS, length, alignment, symbol errors, collisions", 0},
+	{LR_CAT_PAUSE, "PAUSE",
+	 "Ethernet flow control: one side asked the other to stop sending for a while", 0},
+	{LR_CAT_OTHER, "OTHER",
+	 "bookkeeping: resets, timeouts, queue stops, offload and allocation events", 12},
+	{LR_CAT_TRAFFIC, "TRAFFIC", "packets and bytes moved", 8},
 };
 
 /* Hints: given when a listed counter of the category has one of the name fragments. */
 static const struct {
 	enum lr_counter_cat cat;
-	const char *frags;	/* '|'-separated substrings; "" = any counter of the category */
+	const char *frags; /* '|'-separated substrings; "" = any counter of the category */
 	const char *text;
 } hints[] = {
-	{ LR_CAT_FIFO, "",
-	  "NIC ran out of rx descriptors/FIFO: check `ethtool -g IF` and raise the rx ring\n"
-	  "        (`ethtool -G IF rx N`), spread IRQs over more CPUs (`ethtool -l IF`, "
-	  "/proc/interrupts)" },
-	{ LR_CAT_DROP, "xdp",
-	  "an XDP program or XDP ring is dropping frames (`ip link show IF` shows the program)" },
-	{ LR_CAT_DROP, "unknown",
-	  "frames of a protocol this host does not handle (often harmless: LLDP, STP, other "
-	  "VLANs)" },
-	{ LR_CAT_DROP, "link_down",
-	  "frames handed to the NIC while its link was down" },
-	{ LR_CAT_DROP, "allowance",
-	  "the instance exceeded its cloud bandwidth/pps/conntrack allowance: a provider limit" },
-	{ LR_CAT_DROP, "filter|steer|spoof|vlan",
-	  "frames rejected by MAC/VLAN filters, steering rules or spoof checks" },
-	{ LR_CAT_ERROR, "crc|fcs|symbol|align|jabber|fragment|pcs|fec",
-	  "CRC/symbol errors point at the physical layer: cable, optics/transceiver, the "
-	  "switch port" },
-	{ LR_CAT_ERROR, "length|oversize|undersize|mtu|too_long|runt|range",
-	  "frame size errors: compare the MTU on both ends (`ip link show IF`)" },
-	{ LR_CAT_ERROR, "collision|carrier|late|defer",
-	  "collisions/carrier errors: half duplex or autonegotiation trouble (`ethtool IF`)" },
-	{ LR_CAT_PAUSE, "rx_|_rx|rcv",
-	  "pause frames received: the link partner (or switch) could not keep up and throttled "
-	  "this NIC" },
-	{ LR_CAT_PAUSE, "tx_|_tx|xmit|sent",
-	  "pause frames sent: this NIC's receive side could not keep up (see FIFO, CPU)" },
-	{ LR_CAT_OTHER, "timeout|reset|recover",
-	  "timeouts/resets: the driver restarted a stuck queue or the device; see `dmesg`" },
+	{LR_CAT_FIFO, "",
+	 "NIC ran out of rx descriptors/FIFO: check `ethtool -g IF` and raise the rx ring\n"
+	 "        (`ethtool -G IF rx N`), spread IRQs over more CPUs (`ethtool -l IF`, "
+	 "/proc/interrupts)"},
+	{LR_CAT_DROP, "xdp",
+	 "an XDP program or XDP ring is dropping frames (`ip link show IF` shows the program)"},
+	{LR_CAT_DROP, "unknown",
+	 "frames of a protocol this host does not handle (often harmless: LLDP, STP, other "
+	 "VLANs)"},
+	{LR_CAT_DROP, "link_down", "frames handed to the NIC while its link was down"},
+	{LR_CAT_DROP, "allowance",
+	 "the instance exceeded its cloud bandwidth/pps/conntrack allowance: a provider limit"},
+	{LR_CAT_DROP, "filter|steer|spoof|vlan",
+	 "frames rejected by MAC/VLAN filters, steering rules or spoof checks"},
+	{LR_CAT_ERROR, "crc|fcs|symbol|align|jabber|fragment|pcs|fec",
+	 "CRC/symbol errors point at the physical layer: cable, optics/transceiver, the "
+	 "switch port"},
+	{LR_CAT_ERROR, "length|oversize|undersize|mtu|too_long|runt|range",
+	 "frame size errors: compare the MTU on both ends (`ip link show IF`)"},
+	{LR_CAT_ERROR, "collision|carrier|late|defer",
+	 "collisions/carrier errors: half duplex or autonegotiation trouble (`ethtool IF`)"},
+	{LR_CAT_PAUSE, "rx_|_rx|rcv",
+	 "pause frames received: the link partner (or switch) could not keep up and throttled "
+	 "this NIC"},
+	{LR_CAT_PAUSE, "tx_|_tx|xmit|sent",
+	 "pause frames sent: this NIC's receive side could not keep up (see FIFO, CPU)"},
+	{LR_CAT_OTHER, "timeout|reset|recover",
+	 "timeouts/resets: the driver restarted a stuck queue or the device; see `dmesg`"},
 };
 
 static int cat_rank(enum lr_counter_cat cat)
@@ -122,7 +121,7 @@ static int collect(const struct lr_ethdump *d1, const struct lr_ethdump *d2, con
 		return -ENOMEM;
 	for (i = 0; i < last->n; i++) {
 		const struct lr_ethdump_entry *e = &last->entries[i];
-		struct item it = { .e = e, .value = e->value, .order = i };
+		struct item it = {.e = e, .value = e->value, .order = i};
 
 		if (!d2) {
 			if (!e->value)
@@ -199,7 +198,8 @@ static bool name_has(const char *name, const char *frags)
 	if (!*frags)
 		return true;
 	for (i = 0; name[i] && i < sizeof(lower) - 1; i++)
-		lower[i] = (name[i] >= 'A' && name[i] <= 'Z') ? (char)(name[i] - 'A' + 'a') : name[i];
+		lower[i] =
+			(name[i] >= 'A' && name[i] <= 'Z') ? (char)(name[i] - 'A' + 'a') : name[i];
 	lower[i] = '\0';
 	while (*f) {
 		const char *bar = strchr(f, '|');
@@ -231,8 +231,8 @@ static void write_row(FILE *out, const struct item *it, bool two)
 		fprintf(out, "  %-*s %20s %20" PRIu64 " %14s\n", w, it->e->name, "-", it->value,
 			"new");
 	else if (it->st == ST_RESET)
-		fprintf(out, "  %-*s %20" PRIu64 " %20" PRIu64 " %14s\n", w, it->e->name, it->before,
-			it->value, "reset");
+		fprintf(out, "  %-*s %20" PRIu64 " %20" PRIu64 " %14s\n", w, it->e->name,
+			it->before, it->value, "reset");
 	else {
 		char delta[24];
 
@@ -245,7 +245,7 @@ static void write_row(FILE *out, const struct item *it, bool two)
 static void write_section(FILE *out, size_t s, const struct item *items, size_t n, bool two)
 {
 	size_t i, shown = 0, rest = 0, rest_q = 0, h;
-	bool hinted[LR_ARRAY_SIZE(hints)] = { false };
+	bool hinted[LR_ARRAY_SIZE(hints)] = {false};
 
 	for (i = 0; i < n; i++) {
 		const struct item *it = &items[i];
@@ -312,12 +312,14 @@ static void write_text(FILE *out, const struct lr_ethdump *d1, const struct lr_e
 	for (s = 0; s < LR_ARRAY_SIZE(sections); s++)
 		write_section(out, s, items, n, d2 != NULL);
 	if (!n)
-		fputs(d2 ? "\nNothing moved between the two dumps.\n" :
-			   "\nEvery counter is zero.\n", out);
+		fputs(d2 ? "\nNothing moved between the two dumps.\n"
+			 : "\nEvery counter is zero.\n",
+		      out);
 	if (resets)
 		fputs("\nCounters that went backwards were reset (driver reload, interface reset)"
 		      " or the dumps\ncome from different interfaces: their deltas are not "
-		      "counted.\n", out);
+		      "counted.\n",
+		      out);
 	if (d2 && (fresh || gone))
 		fputs("\nThe two dumps list different counters (channel count changed?).\n", out);
 }

@@ -22,7 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct lr_counter_class c;
 
 		len = strlen(e->name);
-		if (!len || len > LR_ETHDUMP_NAME_MAX || e->name[0] == ' ' || e->name[len - 1] == ' ')
+		if (!len || len > LR_ETHDUMP_NAME_MAX || e->name[0] == ' ' ||
+		    e->name[len - 1] == ' ')
 			abort();
 		if (lr_ethdump_find(&d, e->name, e->dup) != e)
 			abort();

@@ -16,13 +16,14 @@
 #define FIX "tests/fixtures/ethtool/"
 
 struct drv_fixture {
-	const char *file;	/* tests/fixtures/ethtool/<file>.tsv */
-	const char *driver;	/* what GDRVINFO reports */
+	const char *file;   /* tests/fixtures/ethtool/<file>.tsv */
+	const char *driver; /* what GDRVINFO reports */
 };
 
 static const struct drv_fixture fixtures[] = {
-	{ "be2net", "be2net" }, { "i40e", "i40e" }, { "igb", "igb" }, { "ixgbe", "ixgbe" },
-	{ "mlx5", "mlx5_core" }, { "veth", "veth" }, { "virtio_net", "virtio_net" },
+	{"be2net", "be2net"},	      {"i40e", "i40e"},	     {"igb", "igb"},
+	{"ixgbe", "ixgbe"},	      {"mlx5", "mlx5_core"}, {"veth", "veth"},
+	{"virtio_net", "virtio_net"},
 };
 
 static int cat_from_name(const char *s)
@@ -91,13 +92,41 @@ static void check_driver(const char *file)
 	fail_msg("no fixture %s", file);
 }
 
-static void test_be2net(void **state)     { (void)state; check_driver("be2net"); }
-static void test_i40e(void **state)       { (void)state; check_driver("i40e"); }
-static void test_igb(void **state)        { (void)state; check_driver("igb"); }
-static void test_ixgbe(void **state)      { (void)state; check_driver("ixgbe"); }
-static void test_mlx5(void **state)       { (void)state; check_driver("mlx5"); }
-static void test_veth(void **state)       { (void)state; check_driver("veth"); }
-static void test_virtio_net(void **state) { (void)state; check_driver("virtio_net"); }
+static void test_be2net(void **state)
+{
+	(void)state;
+	check_driver("be2net");
+}
+static void test_i40e(void **state)
+{
+	(void)state;
+	check_driver("i40e");
+}
+static void test_igb(void **state)
+{
+	(void)state;
+	check_driver("igb");
+}
+static void test_ixgbe(void **state)
+{
+	(void)state;
+	check_driver("ixgbe");
+}
+static void test_mlx5(void **state)
+{
+	(void)state;
+	check_driver("mlx5");
+}
+static void test_veth(void **state)
+{
+	(void)state;
+	check_driver("veth");
+}
+static void test_virtio_net(void **state)
+{
+	(void)state;
+	check_driver("virtio_net");
+}
 
 /* Category by category across every driver: a failure names the category at fault. */
 static void check_category(enum lr_counter_cat cat, int min_rows)
@@ -112,12 +141,36 @@ static void check_category(enum lr_counter_cat cat, int min_rows)
 	assert_true(rows >= min_rows);
 }
 
-static void test_cat_fifo(void **state)    { (void)state; check_category(LR_CAT_FIFO, 20); }
-static void test_cat_drop(void **state)    { (void)state; check_category(LR_CAT_DROP, 40); }
-static void test_cat_error(void **state)   { (void)state; check_category(LR_CAT_ERROR, 60); }
-static void test_cat_pause(void **state)   { (void)state; check_category(LR_CAT_PAUSE, 60); }
-static void test_cat_traffic(void **state) { (void)state; check_category(LR_CAT_TRAFFIC, 200); }
-static void test_cat_other(void **state)   { (void)state; check_category(LR_CAT_OTHER, 200); }
+static void test_cat_fifo(void **state)
+{
+	(void)state;
+	check_category(LR_CAT_FIFO, 20);
+}
+static void test_cat_drop(void **state)
+{
+	(void)state;
+	check_category(LR_CAT_DROP, 40);
+}
+static void test_cat_error(void **state)
+{
+	(void)state;
+	check_category(LR_CAT_ERROR, 60);
+}
+static void test_cat_pause(void **state)
+{
+	(void)state;
+	check_category(LR_CAT_PAUSE, 60);
+}
+static void test_cat_traffic(void **state)
+{
+	(void)state;
+	check_category(LR_CAT_TRAFFIC, 200);
+}
+static void test_cat_other(void **state)
+{
+	(void)state;
+	check_category(LR_CAT_OTHER, 200);
+}
 
 struct expect {
 	const char *driver;
@@ -126,7 +179,10 @@ struct expect {
 	bool per_queue;
 };
 
-#define E(d, n, c, q) { d, n, LR_CAT_##c, q }
+#define E(d, n, c, q)                                                                              \
+	{                                                                                          \
+		d, n, LR_CAT_##c, q                                                                \
+	}
 
 /* Drivers the rules were not written from (names from their kernel sources), plus the
  * driver-unknown case of --explain. */
@@ -276,14 +332,22 @@ static void test_driver_override(void **state)
 static void test_per_queue(void **state)
 {
 	static const char *const breakdown[] = {
-		"rx3_missed", "rx_queue_0_packets", "tx-1.bytes", "rx_prio2_discards",
-		"ch5_events", "rxq0: rx_drops_no_frags", "txq1: tx_drv_drops", "veb.tc_4_rx_bytes",
-		"tx_pb_7_pxoff", "port.rx_priority_3_xoff_rx", "rx_err_lane_2_phy",
-		"ptp_rq0_packets", "qos_tx1_dropped", "[12]: rx_ucast_packets",
+		"rx3_missed",	      "rx_queue_0_packets",
+		"tx-1.bytes",	      "rx_prio2_discards",
+		"ch5_events",	      "rxq0: rx_drops_no_frags",
+		"txq1: tx_drv_drops", "veb.tc_4_rx_bytes",
+		"tx_pb_7_pxoff",      "port.rx_priority_3_xoff_rx",
+		"rx_err_lane_2_phy",  "ptp_rq0_packets",
+		"qos_tx1_dropped",    "[12]: rx_ucast_packets",
 	};
 	static const char *const totals[] = {
-		"rx_missed_errors", "rx_packets", "port.rx_size_64", "rx_65_to_127_bytes_phy",
-		"os2bmc_rx_by_bmc", "rx_64b_frames", "port.rx_priority_xon_2_xoff",
+		"rx_missed_errors",
+		"rx_packets",
+		"port.rx_size_64",
+		"rx_65_to_127_bytes_phy",
+		"os2bmc_rx_by_bmc",
+		"rx_64b_frames",
+		"port.rx_priority_xon_2_xoff",
 	};
 	size_t i;
 
@@ -333,15 +397,24 @@ static void test_cat_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_be2net),       cmocka_unit_test(test_i40e),
-		cmocka_unit_test(test_igb),          cmocka_unit_test(test_ixgbe),
-		cmocka_unit_test(test_mlx5),         cmocka_unit_test(test_veth),
-		cmocka_unit_test(test_virtio_net),   cmocka_unit_test(test_cat_fifo),
-		cmocka_unit_test(test_cat_drop),     cmocka_unit_test(test_cat_error),
-		cmocka_unit_test(test_cat_pause),    cmocka_unit_test(test_cat_traffic),
-		cmocka_unit_test(test_cat_other),    cmocka_unit_test(test_generalises),
-		cmocka_unit_test(test_driver_override), cmocka_unit_test(test_per_queue),
-		cmocka_unit_test(test_odd_input),    cmocka_unit_test(test_cat_names),
+		cmocka_unit_test(test_be2net),
+		cmocka_unit_test(test_i40e),
+		cmocka_unit_test(test_igb),
+		cmocka_unit_test(test_ixgbe),
+		cmocka_unit_test(test_mlx5),
+		cmocka_unit_test(test_veth),
+		cmocka_unit_test(test_virtio_net),
+		cmocka_unit_test(test_cat_fifo),
+		cmocka_unit_test(test_cat_drop),
+		cmocka_unit_test(test_cat_error),
+		cmocka_unit_test(test_cat_pause),
+		cmocka_unit_test(test_cat_traffic),
+		cmocka_unit_test(test_cat_other),
+		cmocka_unit_test(test_generalises),
+		cmocka_unit_test(test_driver_override),
+		cmocka_unit_test(test_per_queue),
+		cmocka_unit_test(test_odd_input),
+		cmocka_unit_test(test_cat_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

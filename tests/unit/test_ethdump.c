@@ -55,20 +55,20 @@ static void test_real_layout(void **state)
 	lr_ethdump_free(&d);
 	assert_int_equal(d.n, 0);
 	assert_null(d.entries);
-	lr_ethdump_free(&d);	/* twice is fine */
+	lr_ethdump_free(&d); /* twice is fine */
 	lr_ethdump_free(NULL);
 }
 
 static void test_odd_names(void **state)
 {
 	static const char text[] = "NIC statistics:\n"
-				   "     rxq0: rx_bytes: 55\n"		/* be2net */
-				   "     [3]: rx_discards: 7\n"		/* bnxt_en */
-				   "     port.rx_discards: 9\n"		/* i40e */
-				   "     tx-0.packets: 1\n"			/* i40e/sfc */
-				   "     rx_prio0_bytes: 5\n"		/* mlx5 */
-				   "     rx_dropped.nic: 4\n"		/* ice */
-				   "     ch5_events:2\n"			/* no space */
+				   "     rxq0: rx_bytes: 55\n"	/* be2net */
+				   "     [3]: rx_discards: 7\n" /* bnxt_en */
+				   "     port.rx_discards: 9\n" /* i40e */
+				   "     tx-0.packets: 1\n"	/* i40e/sfc */
+				   "     rx_prio0_bytes: 5\n"	/* mlx5 */
+				   "     rx_dropped.nic: 4\n"	/* ice */
+				   "     ch5_events:2\n"	/* no space */
 				   "     weird name  with spaces :   8\n";
 	struct lr_ethdump d;
 
@@ -94,7 +94,7 @@ static void test_crlf_tabs_quoting_bom(void **state)
 				   "> >     tx_packets: 20\r\n"
 				   "   \t  \r\n"
 				   "\r\n"
-				   "     rx_crc_errors: 3";	/* no final newline */
+				   "     rx_crc_errors: 3"; /* no final newline */
 	struct lr_ethdump d;
 
 	(void)state;
@@ -110,17 +110,17 @@ static void test_crlf_tabs_quoting_bom(void **state)
 
 static void test_garbage_is_counted(void **state)
 {
-	static const char text[] = "[root@host-a ~]# ethtool -S eth1\n"	/* 1: ends with ' eth1' */
+	static const char text[] = "[root@host-a ~]# ethtool -S eth1\n" /* 1: ends with ' eth1' */
 				   "NIC statistics:\n"
 				   "     rx_packets: 10\n"
-				   "     rx_bytes: abc\n"			/* 2 */
-				   "     rx_bytes 12\n"			/* 3: no colon */
-				   "     : 5\n"				/* 4: no name */
-				   "     tx_bytes: -4\n"			/* 5: negative */
-				   "     huge: 99999999999999999999\n"	/* 6: > 2^64-1 */
-				   "     long: 1234567890123456789012\n"	/* 7 */
-				   "no stats available\n"		/* 8 */
-				   "Standard stats for eth1:\n"		/* a header */
+				   "     rx_bytes: abc\n"		 /* 2 */
+				   "     rx_bytes 12\n"			 /* 3: no colon */
+				   "     : 5\n"				 /* 4: no name */
+				   "     tx_bytes: -4\n"		 /* 5: negative */
+				   "     huge: 99999999999999999999\n"	 /* 6: > 2^64-1 */
+				   "     long: 1234567890123456789012\n" /* 7 */
+				   "no stats available\n"		 /* 8 */
+				   "Standard stats for eth1:\n"		 /* a header */
 				   "     tx_packets: 20\n";
 	struct lr_ethdump d;
 
@@ -156,7 +156,7 @@ static void test_nul_and_long_names(void **state)
 	assert_int_equal(d.n, 0);
 	assert_int_equal(d.garbage, 1);
 	lr_ethdump_free(&d);
-	assert_int_equal(lr_ethdump_parse(&d, text + 1, len - 1), 0);	/* exactly the max */
+	assert_int_equal(lr_ethdump_parse(&d, text + 1, len - 1), 0); /* exactly the max */
 	assert_int_equal(d.n, 1);
 	assert_int_equal(strlen(d.entries[0].name), LR_ETHDUMP_NAME_MAX);
 	lr_ethdump_free(&d);
@@ -169,7 +169,7 @@ static void test_length_bounded(void **state)
 	struct lr_ethdump d;
 
 	(void)state;
-	assert_int_equal(lr_ethdump_parse(&d, text, 18), 0);	/* "... rx_packets: 1" */
+	assert_int_equal(lr_ethdump_parse(&d, text, 18), 0); /* "... rx_packets: 1" */
 	assert_int_equal(d.n, 1);
 	assert_int_equal(value_of(&d, "rx_packets"), 1);
 	lr_ethdump_free(&d);
@@ -214,7 +214,8 @@ static void test_many(void **state)
 	assert_non_null(text);
 	len += (size_t)snprintf(text, cap, "NIC statistics:\n");
 	for (i = 0; i < 20000; i++)
-		len += (size_t)snprintf(text + len, cap - len, "     rx%zu_packets: %zu\n", i, i * 3);
+		len += (size_t)snprintf(text + len, cap - len, "     rx%zu_packets: %zu\n", i,
+					i * 3);
 	assert_int_equal(lr_ethdump_parse(&d, text, len), 0);
 	assert_int_equal(d.n, 20000);
 	for (i = 0; i < 20000; i += 997) {

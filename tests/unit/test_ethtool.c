@@ -20,22 +20,22 @@
 #include "linerate/ethtool.h"
 
 #define MAX_NAMES 256
-#define IFNAME    "eth7"
+#define IFNAME	  "eth7"
 
 struct script {
 	/* the device as the kernel sees it now */
 	char names[MAX_NAMES][ETH_GSTRING_LEN];
 	uint32_t n;
-	uint64_t base;			/* value of stat i is base + i */
-	const char *driver;		/* may be exactly 32 chars */
-	bool no_stats;			/* like lo: ETH_SS_STATS not in sset_mask */
-	bool no_sset_info;		/* kernel without GSSET_INFO */
-	bool gone;			/* every call -ENODEV */
+	uint64_t base;	    /* value of stat i is base + i */
+	const char *driver; /* may be exactly 32 chars */
+	bool no_stats;	    /* like lo: ETH_SS_STATS not in sset_mask */
+	bool no_sset_info;  /* kernel without GSSET_INFO */
+	bool gone;	    /* every call -ENODEV */
 	int err_gstats, err_glink, err_gset, err_ring, err_feat;
 	uint32_t speed;
 	uint8_t duplex;
-	int8_t nwords;			/* link mode mask words the "kernel" has */
-	uint32_t gset_speed;		/* what GSET answers (speed | speed_hi << 16) */
+	int8_t nwords;	     /* link mode mask words the "kernel" has */
+	uint32_t gset_speed; /* what GSET answers (speed | speed_hi << 16) */
 	uint32_t ring_rx, ring_rx_max, ring_tx, ring_tx_max;
 	char feat_names[80][ETH_GSTRING_LEN];
 	uint32_t n_feat;
@@ -191,7 +191,7 @@ static int fake_ethtool(void *arg, unsigned long req, void *data)
 		}
 		ls->speed = s->speed;
 		ls->duplex = s->duplex;
-		for (i = 0; i < 3u * (uint32_t)s->nwords; i++)	/* supported/advertising/lp */
+		for (i = 0; i < 3u * (uint32_t)s->nwords; i++) /* supported/advertising/lp */
 			ls->link_mode_masks[i] = 0xffffffffu;
 		return 0;
 	}
@@ -317,12 +317,12 @@ static void test_steady_state_reads(void **state)
 		calls = F.ioctl_calls;
 		assert_int_equal(lr_ethtool_read_stats(et, &changed), 0);
 		assert_false(changed);
-		assert_int_equal(F.ioctl_calls - calls, 2);	/* GSSET_INFO + GSTATS */
-		assert_ptr_equal(lr_ethtool_stat_values(et), v0);	/* no reallocation */
+		assert_int_equal(F.ioctl_calls - calls, 2);	  /* GSSET_INFO + GSTATS */
+		assert_ptr_equal(lr_ethtool_stat_values(et), v0); /* no reallocation */
 		assert_ptr_equal(lr_ethtool_stat_name(et, 0), name0);
 		assert_int_equal(lr_ethtool_stat_values(et)[5], S.base + 5);
 	}
-	assert_int_equal(S.n_gstrings, 1);	/* names read once */
+	assert_int_equal(S.n_gstrings, 1); /* names read once */
 	lr_ethtool_close(et);
 }
 
@@ -378,12 +378,12 @@ static void test_count_changes_between_calls(void **state)
 
 	(void)state;
 	assert_int_equal(lr_ethtool_open(&et, IFNAME, &F.io), 0);
-	S.race_at_sset = S.n_sset + 1;	/* the next read's count goes stale at once */
+	S.race_at_sset = S.n_sset + 1; /* the next read's count goes stale at once */
 	S.race_add = 2;
 	S.base = 7000;
 	gstats = S.n_gstats;
 	assert_int_equal(lr_ethtool_read_stats(et, &changed), 0);
-	assert_int_equal(S.n_gstats - gstats, 2);	/* the stale answer was not used */
+	assert_int_equal(S.n_gstats - gstats, 2); /* the stale answer was not used */
 	assert_true(changed);
 	assert_int_equal(lr_ethtool_n_stats(et), S.n);
 	assert_int_equal(S.n, 112);
@@ -415,7 +415,7 @@ static void test_device_without_stats(void **state)
 	bool changed;
 
 	(void)state;
-	S.no_stats = true;	/* lo */
+	S.no_stats = true; /* lo */
 	S.err_glink = -EOPNOTSUPP;
 	S.err_gset = -EOPNOTSUPP;
 	S.err_ring = -EOPNOTSUPP;
@@ -428,7 +428,7 @@ static void test_device_without_stats(void **state)
 	assert_int_equal(info.err_stats, -EOPNOTSUPP);
 	assert_int_equal(info.err_link, -EOPNOTSUPP);
 	assert_int_equal(info.err_rings, -EOPNOTSUPP);
-	assert_int_equal(info.err_features, -EOPNOTSUPP);	/* no feature strings */
+	assert_int_equal(info.err_features, -EOPNOTSUPP); /* no feature strings */
 	assert_int_equal(info.err_drvinfo, 0);
 	assert_int_equal(info.speed_mbps, -1);
 	assert_int_equal(info.duplex, -1);
@@ -532,8 +532,8 @@ static void test_gset_fallback(void **state)
 	struct lr_ethtool_info info;
 
 	(void)state;
-	S.err_glink = -EOPNOTSUPP;	/* kernel before 4.6 */
-	S.gset_speed = 100000;		/* needs speed_hi */
+	S.err_glink = -EOPNOTSUPP; /* kernel before 4.6 */
+	S.gset_speed = 100000;	   /* needs speed_hi */
 	assert_int_equal(lr_ethtool_open(&et, IFNAME, &F.io), 0);
 	assert_int_equal(lr_ethtool_read_info(et, &info), 0);
 	assert_int_equal(S.n_gset, 1);
@@ -560,7 +560,7 @@ static void test_unknown_speed(void **state)
 	struct lr_ethtool_info info;
 
 	(void)state;
-	S.speed = (uint32_t)SPEED_UNKNOWN;	/* link down */
+	S.speed = (uint32_t)SPEED_UNKNOWN; /* link down */
 	S.duplex = DUPLEX_UNKNOWN;
 	assert_int_equal(lr_ethtool_open(&et, IFNAME, &F.io), 0);
 	assert_int_equal(lr_ethtool_read_info(et, &info), 0);
@@ -568,7 +568,7 @@ static void test_unknown_speed(void **state)
 	assert_int_equal(info.speed_mbps, -1);
 	assert_int_equal(info.duplex, -1);
 	S.speed = 0;
-	S.duplex = 7;	/* nonsense */
+	S.duplex = 7; /* nonsense */
 	assert_int_equal(lr_ethtool_read_info(et, &info), 0);
 	assert_int_equal(info.speed_mbps, -1);
 	assert_int_equal(info.duplex, -1);
@@ -614,8 +614,8 @@ static void test_features(void **state)
 	assert_int_equal(info.features_known, LR_FEAT_SG | LR_FEAT_TX_CSUM | LR_FEAT_RX_CSUM |
 						      LR_FEAT_TSO | LR_FEAT_GSO | LR_FEAT_GRO |
 						      LR_FEAT_LRO);
-	assert_int_equal(info.features,
-			 LR_FEAT_SG | LR_FEAT_TX_CSUM | LR_FEAT_RX_CSUM | LR_FEAT_TSO | LR_FEAT_GRO);
+	assert_int_equal(info.features, LR_FEAT_SG | LR_FEAT_TX_CSUM | LR_FEAT_RX_CSUM |
+						LR_FEAT_TSO | LR_FEAT_GRO);
 	/* turned off at runtime (ethtool -K eth7 gro off) */
 	S.feat_active[45 / 32] &= ~(1u << (45 % 32));
 	assert_int_equal(lr_ethtool_read_info(et, &info), 0);
@@ -626,7 +626,7 @@ static void test_features(void **state)
 
 static void test_full_length_strings(void **state)
 {
-	static const char name32[] = "rx_queue_10_xdp_redirect_packets";	/* 32 chars */
+	static const char name32[] = "rx_queue_10_xdp_redirect_packets"; /* 32 chars */
 	static const char drv32[] = "a_driver_name_of_exactly_32_char";
 	struct lr_ethtool *et = NULL;
 	struct lr_ethtool_info info;

@@ -94,7 +94,7 @@ static void assert_golden(const char *got, const char *golden_path)
 
 static void test_one_dump_golden(void **state)
 {
-	struct lr_explain_opts o = { .label1 = "i40e-fifo.txt" };
+	struct lr_explain_opts o = {.label1 = "i40e-fifo.txt"};
 	struct lr_ethdump d;
 	char *out;
 
@@ -112,13 +112,13 @@ static void test_one_dump_golden(void **state)
 
 static void test_two_dumps_golden(void **state)
 {
-	struct lr_explain_opts o = { .label1 = "mlx5-before.txt", .label2 = "mlx5-after.txt" };
+	struct lr_explain_opts o = {.label1 = "mlx5-before.txt", .label2 = "mlx5-after.txt"};
 	struct lr_ethdump d1, d2;
 	char *out;
 
 	(void)state;
 	load(FIX "mlx5-before.txt", &d1);
-	load(FIX "mlx5-after.txt", &d2);	/* CRLF and a trailing prompt line */
+	load(FIX "mlx5-after.txt", &d2); /* CRLF and a trailing prompt line */
 	out = explain(&d1, &d2, &o);
 	assert_golden(out, FIX "mlx5-delta.out");
 	free(out);
@@ -191,7 +191,7 @@ static void test_hints_need_evidence(void **state)
 static void test_nothing_moved(void **state)
 {
 	struct lr_ethdump d1, d2;
-	struct lr_explain_opts o = { .csv = true };
+	struct lr_explain_opts o = {.csv = true};
 	char *out;
 
 	(void)state;
@@ -216,7 +216,7 @@ static void test_nothing_moved(void **state)
 static void test_csv_quoting_and_duplicates(void **state)
 {
 	struct lr_ethdump d1, d2;
-	struct lr_explain_opts o = { .csv = true };
+	struct lr_explain_opts o = {.csv = true};
 	char *out;
 
 	(void)state;
@@ -245,7 +245,7 @@ static void test_csv_quoting_and_duplicates(void **state)
 static void test_driver_option(void **state)
 {
 	struct lr_ethdump d;
-	struct lr_explain_opts o = { .csv = true };
+	struct lr_explain_opts o = {.csv = true};
 	char *out;
 
 	(void)state;
@@ -288,7 +288,7 @@ static void test_run_explain_exit_codes(void **state)
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.explain[0] = FIX "no-such-dump.txt";
 	assert_int_equal(lr_run_explain(&cfg), 1);
-	cfg.explain[0] = "/dev/null";	/* readable, but no counters */
+	cfg.explain[0] = "/dev/null"; /* readable, but no counters */
 	assert_int_equal(lr_run_explain(&cfg), 1);
 	cfg.explain[0] = FIX "mlx5-before.txt";
 	cfg.explain[1] = FIX "mlx5-after.txt";

@@ -11,39 +11,40 @@
 #include <stdint.h>
 
 #include "linerate/common.h"
-#include "linerate/snapshot.h"	/* enum lr_cpu_valid: LR_CPUV_TIMES|SOFTIRQS|SOFTNET */
+#include "linerate/snapshot.h" /* enum lr_cpu_valid: LR_CPUV_TIMES|SOFTIRQS|SOFTNET */
 #include "linerate/sysio.h"
 
-enum lr_cpu_time {	/* /proc/stat column order, USER_HZ ticks (u64 in the kernel) */
-	LR_CT_USER,	/* includes guest */
-	LR_CT_NICE,	/* includes guest_nice */
+/* /proc/stat column order, USER_HZ ticks (u64 in the kernel). */
+enum lr_cpu_time {
+	LR_CT_USER, /* includes guest */
+	LR_CT_NICE, /* includes guest_nice */
 	LR_CT_SYSTEM,
 	LR_CT_IDLE,
-	LR_CT_IOWAIT,	/* may go backwards (Documentation/filesystems/proc.rst) */
+	LR_CT_IOWAIT, /* may go backwards (Documentation/filesystems/proc.rst) */
 	LR_CT_IRQ,
 	LR_CT_SOFTIRQ,
-	LR_CT_STEAL,	/* 2.6.11 */
-	LR_CT_GUEST,	/* 2.6.24 */
-	LR_CT_GUEST_NICE,	/* 2.6.33 */
+	LR_CT_STEAL,	  /* 2.6.11 */
+	LR_CT_GUEST,	  /* 2.6.24 */
+	LR_CT_GUEST_NICE, /* 2.6.33 */
 	LR_CT__COUNT
 };
 
 /* Counter widths for the sampler's wrap handling (lr_rate_delta's `width`): the kernel keeps
  * softirq counts as unsigned int and prints softnet_stat as %08x of 32-bit fields. */
-#define LR_CPU_TIME_WIDTH	64
-#define LR_CPU_SOFTIRQ_WIDTH	32
-#define LR_CPU_SOFTNET_WIDTH	32
+#define LR_CPU_TIME_WIDTH    64
+#define LR_CPU_SOFTIRQ_WIDTH 32
+#define LR_CPU_SOFTNET_WIDTH 32
 
 /* CPU numbers at or above this are treated as malformed input (MAXSMP kernels have 8192). */
-#define LR_CPU_MAX		16384
+#define LR_CPU_MAX 16384
 
 struct lr_cpu_raw {
-	bool present;		/* valid != 0 */
+	bool present; /* valid != 0 */
 	uint64_t time[LR_CT__COUNT];
-	uint32_t time_valid;	/* bit (1u << enum lr_cpu_time): the line had that column */
-	uint64_t net_rx, net_tx;	/* /proc/softirqs NET_RX / NET_TX rows */
-	uint64_t softnet_processed, softnet_dropped, softnet_squeezed;	/* cols 0, 1, 2 */
-	uint32_t valid;		/* enum lr_cpu_valid */
+	uint32_t time_valid;	 /* bit (1u << enum lr_cpu_time): the line had that column */
+	uint64_t net_rx, net_tx; /* /proc/softirqs NET_RX / NET_TX rows */
+	uint64_t softnet_processed, softnet_dropped, softnet_squeezed; /* cols 0, 1, 2 */
+	uint32_t valid;						       /* enum lr_cpu_valid */
 };
 
 /* Indexed by the kernel's CPU number. `all` is the aggregate "cpu" line of /proc/stat (its
@@ -57,7 +58,7 @@ struct lr_cpu_table {
 };
 
 void lr_cpu_table_init(struct lr_cpu_table *t);
-void lr_cpu_table_free(struct lr_cpu_table *t);	/* NULL-safe; leaves an empty table */
+void lr_cpu_table_free(struct lr_cpu_table *t); /* NULL-safe; leaves an empty table */
 /* Makes cpu[0..ncpu) addressable (new slots zeroed). For pre-sizing. 0 or -ENOMEM. */
 int lr_cpu_table_reserve(struct lr_cpu_table *t, size_t ncpu) LR_MUST_CHECK;
 
@@ -96,7 +97,7 @@ int lr_cpu_reader_open(struct lr_cpu_reader **out, const struct lr_sysio *io) LR
  * CPUs). Does not allocate unless a file outgrew its buffer or a higher CPU number appeared.
  * Returns 0 when at least one file was parsed, else the first -errno. */
 int lr_cpu_reader_read(struct lr_cpu_reader *r, struct lr_cpu_table *t);
-void lr_cpu_reader_close(struct lr_cpu_reader *r);	/* NULL-safe */
+void lr_cpu_reader_close(struct lr_cpu_reader *r); /* NULL-safe */
 
 /*
  * Percentages of the time between two readings of one CPU (or `all`): user includes nice (and

@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "linerate/common.h"
-#include "linerate/cpu.h"	/* LR_CPU_MAX */
+#include "linerate/cpu.h" /* LR_CPU_MAX */
 #include "linerate/sysio.h"
 
 /* A set of CPU numbers, sorted ascending, unique. Owned by its holder; zero-init is empty. */
@@ -23,8 +23,8 @@ struct lr_cpuset {
 	size_t n, cap;
 };
 
-void lr_cpuset_free(struct lr_cpuset *s);	/* NULL-safe; leaves an empty set */
-void lr_cpuset_clear(struct lr_cpuset *s);	/* n = 0, keeps the memory */
+void lr_cpuset_free(struct lr_cpuset *s);  /* NULL-safe; leaves an empty set */
+void lr_cpuset_clear(struct lr_cpuset *s); /* n = 0, keeps the memory */
 /* 0, -ERANGE (cpu < 0 or >= LR_CPU_MAX) or -ENOMEM. Adding a member again is a no-op. */
 int lr_cpuset_add(struct lr_cpuset *s, int cpu) LR_MUST_CHECK;
 bool lr_cpuset_has(const struct lr_cpuset *s, int cpu);
@@ -40,17 +40,17 @@ int lr_cpumask_parse(const char *buf, size_t len, struct lr_cpuset *out) LR_MUST
 
 /* One row of /proc/interrupts, as handed to the callback (pointers valid during the call). */
 struct lr_irq_line {
-	const char *label;	/* "25", "NMI", "IPI0" (no colon), label_len bytes */
+	const char *label; /* "25", "NMI", "IPI0" (no colon), label_len bytes */
 	size_t label_len;
-	int irq;		/* the IRQ number, -1 for named rows */
-	size_t n;		/* count columns read: ncpu, or fewer ("ERR:  0") */
-	const uint64_t *count;	/* count[i] is the number taken by CPU cpu[i] */
-	const int *cpu;		/* from the header "CPU0 CPU1 ..." (online CPUs only) */
-	const char *desc;	/* the rest: chip, hwirq, type, "name1, name2"; desc_len bytes */
+	int irq;	       /* the IRQ number, -1 for named rows */
+	size_t n;	       /* count columns read: ncpu, or fewer ("ERR:  0") */
+	const uint64_t *count; /* count[i] is the number taken by CPU cpu[i] */
+	const int *cpu;	       /* from the header "CPU0 CPU1 ..." (online CPUs only) */
+	const char *desc;      /* the rest: chip, hwirq, type, "name1, name2"; desc_len bytes */
 	size_t desc_len;
 };
 
-typedef int (*lr_irq_cb)(const struct lr_irq_line *line, void *arg);	/* non-zero stops */
+typedef int (*lr_irq_cb)(const struct lr_irq_line *line, void *arg); /* non-zero stops */
 
 /* Per-CPU arrays the parser grows to the header's width; reuse across parses, then free. */
 struct lr_irq_scratch {
@@ -58,7 +58,7 @@ struct lr_irq_scratch {
 	int *cpu;
 	size_t cap;
 };
-void lr_irq_scratch_free(struct lr_irq_scratch *s);	/* NULL-safe */
+void lr_irq_scratch_free(struct lr_irq_scratch *s); /* NULL-safe */
 
 /* Parses /proc/interrupts (len bytes, NUL not needed). Rows without "label:" are skipped and
  * counted in *bad (may be NULL). Returns the number of rows, the callback's non-zero value,
@@ -75,34 +75,34 @@ bool lr_irq_desc_mentions(const char *desc, size_t len, const char *ifname, cons
 
 struct lr_irq_cpu_count {
 	int cpu;
-	uint64_t count;		/* interrupts of this interface's IRQs taken since boot */
+	uint64_t count; /* interrupts of this interface's IRQs taken since boot */
 };
 
 /* The map of one interface. Zero-init (or lr_irqmap_init); lr_irqmap_build reuses the memory;
  * lr_irqmap_free releases it. */
 struct lr_irqmap {
 	char ifname[LR_IFNAMSIZ];
-	char virtio[16];	/* "virtio2" for virtio-net devices, else "" */
-	int *irqs;		/* sorted, unique */
+	char virtio[16]; /* "virtio2" for virtio-net devices, else "" */
+	int *irqs;	 /* sorted, unique */
 	size_t n_irqs, cap_irqs;
-	struct lr_cpuset affinity;	/* union of the IRQs' effective affinity */
-	struct lr_cpuset rps;		/* union of the rx queues' RPS masks */
-	struct lr_irq_cpu_count *took;	/* CPUs with a non-zero count in /proc/interrupts,
-					 * sorted by CPU */
+	struct lr_cpuset affinity;     /* union of the IRQs' effective affinity */
+	struct lr_cpuset rps;	       /* union of the rx queues' RPS masks */
+	struct lr_irq_cpu_count *took; /* CPUs with a non-zero count in /proc/interrupts,
+					* sorted by CPU */
 	size_t n_took, cap_took;
-	struct lr_cpuset serving;	/* affinity + rps; when no IRQ's affinity could be read,
-					 * the CPUs in `took` + rps instead */
-	bool affinity_known;	/* at least one IRQ's affinity file was read */
-	unsigned n_msi;		/* IRQs found through msi_irqs */
-	unsigned n_named;	/* IRQs found through /proc/interrupts names */
+	struct lr_cpuset serving; /* affinity + rps; when no IRQ's affinity could be read,
+				   * the CPUs in `took` + rps instead */
+	bool affinity_known;	  /* at least one IRQ's affinity file was read */
+	unsigned n_msi;		  /* IRQs found through msi_irqs */
+	unsigned n_named;	  /* IRQs found through /proc/interrupts names */
 };
 
 void lr_irqmap_init(struct lr_irqmap *m);
-void lr_irqmap_free(struct lr_irqmap *m);	/* NULL-safe */
+void lr_irqmap_free(struct lr_irqmap *m); /* NULL-safe */
 
 /* (Re)builds m for ifname. Missing sources are not errors (a veth has no IRQs: n_irqs = 0,
  * serving = RPS CPUs or empty). Returns 0, -EINVAL (bad name) or -ENOMEM. */
-int lr_irqmap_build(const struct lr_sysio *io, const char *ifname, struct lr_irqmap *m)
-	LR_MUST_CHECK;
+int lr_irqmap_build(const struct lr_sysio *io, const char *ifname,
+		    struct lr_irqmap *m) LR_MUST_CHECK;
 
 #endif

@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "linerate/common.h"
-#include "linerate/snapshot.h"	/* struct lr_tuning_snap */
+#include "linerate/snapshot.h" /* struct lr_tuning_snap */
 #include "linerate/sysio.h"
 
 /* Fills *out completely: a sysctl that is missing or unreadable (container, old kernel) is -1

@@ -375,7 +375,7 @@ struct lr_cpu_reader {
 };
 
 #define BUF_START (16u << 10)
-#define BUF_LIMIT (64u << 20)	/* a /proc/stat of 8192 CPUs is ~1.5 MB */
+#define BUF_LIMIT (64u << 20) /* a /proc/stat of 8192 CPUs is ~1.5 MB */
 
 /* pread_all into f->buf, doubling it on -EOVERFLOW. Length or -errno. */
 static ssize_t read_grow(const struct lr_sysio *io, struct cpu_file *f)
@@ -437,7 +437,7 @@ int lr_cpu_reader_open(struct lr_cpu_reader **out, const struct lr_sysio *io)
 			err = -ENOMEM;
 			goto err_close;
 		}
-		n = read_grow(io, f);	/* size the buffer now, not on the first tick */
+		n = read_grow(io, f); /* size the buffer now, not on the first tick */
 		if (n == -ENOMEM) {
 			err = -ENOMEM;
 			goto err_close;
@@ -506,7 +506,7 @@ bool lr_cpu_pct(const struct lr_cpu_raw *prev, const struct lr_cpu_raw *cur, dou
 
 	if (!(prev->valid & LR_CPUV_TIMES) || !(cur->valid & LR_CPUV_TIMES))
 		return false;
-	if ((mask & 0xf) != 0xf)	/* user nice system idle: every layout has them */
+	if ((mask & 0xf) != 0xf) /* user nice system idle: every layout has them */
 		return false;
 	for (i = 0; i < LR_CT__COUNT; i++) {
 		if (!(mask & (1u << i)))

@@ -87,7 +87,7 @@ static int sorted_add(int **a, size_t *n, size_t *cap, int v)
 	size_t i;
 	int err;
 
-	if (*n && (*a)[*n - 1] < v) {	/* the usual case: ascending input */
+	if (*n && (*a)[*n - 1] < v) { /* the usual case: ascending input */
 		i = *n;
 	} else {
 		i = lower_bound(*a, *n, v);
@@ -179,7 +179,7 @@ static int hex_digit(char c)
 int lr_cpumask_parse(const char *buf, size_t len, struct lr_cpuset *out)
 {
 	const char *start = buf, *end = buf + len, *p;
-	size_t word = 0;	/* 32-bit word index, from the right */
+	size_t word = 0; /* 32-bit word index, from the right */
 	int count = 0, err;
 
 	while (end > start && is_space(end[-1]))
@@ -219,7 +219,7 @@ int lr_cpumask_parse(const char *buf, size_t len, struct lr_cpuset *out)
 		}
 		if (wstart == start)
 			break;
-		p = wstart - 1;	/* the comma */
+		p = wstart - 1; /* the comma */
 		if (++word * 32 >= LR_CPU_MAX)
 			return -ERANGE;
 	}
@@ -343,7 +343,7 @@ int lr_interrupts_parse(const char *buf, size_t len, struct lr_irq_scratch *s, l
 			if (t == eol || *t < '0' || *t > '9')
 				break;
 			if (!lr_scan_u64(&t, eol, &s->count[l.n]) || (t < eol && !is_blank(*t)))
-				break;	/* not a count: the description starts here */
+				break; /* not a count: the description starts here */
 			q = t;
 			l.n++;
 		}
@@ -442,10 +442,10 @@ void lr_irqmap_free(struct lr_irqmap *m)
 struct build_ctx {
 	const struct lr_sysio *io;
 	struct lr_irqmap *m;
-	int err;		/* -ENOMEM from a callback */
-	uint64_t *per_cpu;	/* dense, indexed by CPU number, for `took` */
+	int err;	   /* -ENOMEM from a callback */
+	uint64_t *per_cpu; /* dense, indexed by CPU number, for `took` */
 	size_t per_cpu_n;
-	int *msi;		/* IRQs from msi_irqs, sorted */
+	int *msi; /* IRQs from msi_irqs, sorted */
 	size_t n_msi, cap_msi;
 };
 
@@ -572,7 +572,7 @@ static int read_affinity(struct build_ctx *c, int irq)
 		got = lr_cpulist_parse(buf, (size_t)n, &c->m->affinity);
 		if (got == -ENOMEM)
 			return got;
-		if (got > 0) {	/* empty: a shut-down IRQ has no effective CPU; try the next */
+		if (got > 0) { /* empty: a shut-down IRQ has no effective CPU; try the next */
 			c->m->affinity_known = true;
 			return 0;
 		}
@@ -592,7 +592,7 @@ static int read_rps(const char *name, void *arg)
 	snprintf(path, sizeof(path), "/sys/class/net/%s/queues/%s/rps_cpus", c->m->ifname, name);
 	n = c->io->read_file(c->io, path, buf, sizeof(buf));
 	if (n < 0)
-		return 0;	/* kernels without CONFIG_RPS have no rps_cpus */
+		return 0; /* kernels without CONFIG_RPS have no rps_cpus */
 	got = lr_cpumask_parse(buf, (size_t)n, &c->m->rps);
 	if (got == -ENOMEM)
 		return c->err = got;
@@ -626,7 +626,8 @@ int lr_irqmap_build(const struct lr_sysio *io, const char *ifname, struct lr_irq
 			goto out;
 		io->list_dir(io, "/sys/bus/virtio/devices", find_virtio, &c);
 		if (m->virtio[0]) {
-			snprintf(path, sizeof(path), "/sys/class/net/%s/device/../msi_irqs", ifname);
+			snprintf(path, sizeof(path), "/sys/class/net/%s/device/../msi_irqs",
+				 ifname);
 			io->list_dir(io, path, add_msi, &c);
 			if (c.err)
 				goto out;

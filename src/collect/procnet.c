@@ -40,13 +40,13 @@ static bool parse_line(const char *p, const char *end, struct lr_procnet_row *ro
 	p = colon + 1;
 	for (i = 0; i < LR_PN__COUNT; i++) {
 		if (p < end && !is_blank(*p) && i > 0)
-			return false;	/* "12x" or "1-2": numbers must be blank-separated */
+			return false; /* "12x" or "1-2": numbers must be blank-separated */
 		if (!lr_scan_u64(&p, end, &row->v[i]))
-			return false;	/* missing, not a number, or > 2^64 - 1 */
+			return false; /* missing, not a number, or > 2^64 - 1 */
 	}
 	while (p < end && is_blank(*p))
 		p++;
-	return p == end;	/* a 17th column or trailing junk: not this format */
+	return p == end; /* a 17th column or trailing junk: not this format */
 }
 
 int lr_procnet_parse(const char *buf, size_t len, lr_procnet_cb cb, void *arg, unsigned *bad)
@@ -66,7 +66,8 @@ int lr_procnet_parse(const char *buf, size_t len, lr_procnet_cb cb, void *arg, u
 			q++;
 		if (q == eol) {
 			/* blank line */
-		} else if (!memchr(p, ':', (size_t)(eol - p)) && memchr(p, '|', (size_t)(eol - p))) {
+		} else if (!memchr(p, ':', (size_t)(eol - p)) &&
+			   memchr(p, '|', (size_t)(eol - p))) {
 			/* the two header lines ("Inter-|   Receive ...", " face |bytes ...") */
 		} else if (parse_line(p, eol, &row)) {
 			int rc = cb ? cb(&row, arg) : 0;

@@ -15,8 +15,8 @@
 #include "linerate/strutil.h"
 
 struct wanted {
-	const char *proto;	/* "Tcp" */
-	const char *name;	/* "RetransSegs" */
+	const char *proto; /* "Tcp" */
+	const char *name;  /* "RetransSegs" */
 	uint32_t bit;
 	size_t off;
 };
@@ -66,12 +66,13 @@ static void match_pair(const char *proto, size_t plen, const char *h, const char
 
 	while (next_token(&h, hend, &ht, &hl)) {
 		if (!next_token(&v, vend, &vt, &vl))
-			return;	/* a short value line: the rest stays unknown */
+			return; /* a short value line: the rest stays unknown */
 		for (i = 0; i < LR_ARRAY_SIZE(wanted); i++) {
 			const char *q = vt;
 			uint64_t x;
 
-			if (!tok_eq(proto, plen, wanted[i].proto) || !tok_eq(ht, hl, wanted[i].name))
+			if (!tok_eq(proto, plen, wanted[i].proto) ||
+			    !tok_eq(ht, hl, wanted[i].name))
 				continue;
 			/* Only a plain unsigned number counts; "-1" or junk stays unknown. */
 			if (!lr_scan_u64(&q, vt + vl, &x) || q != vt + vl)
@@ -175,7 +176,7 @@ int lr_snmp_reader_open(struct lr_snmp_reader **out, const struct lr_sysio *io)
 		       strerror(-err));
 		goto err_free;
 	}
-	n = read_grow(r);	/* size the buffer now, not on the first tick */
+	n = read_grow(r); /* size the buffer now, not on the first tick */
 	if (n == -ENOMEM) {
 		err = -ENOMEM;
 		goto err_close;

@@ -31,6 +31,7 @@
 #define MAX_THEMES 32
 #define MAX_POLL_MS 250		/* a signal also wakes poll; this only bounds the wait */
 #define LATE_WAIT_NS (20 * LR_NSEC_PER_MSEC)
+#define STICKY_ERR_NS (10 * LR_NSEC_PER_SEC)
 
 struct dash {
 	const struct lr_config *cfg;
@@ -48,8 +49,8 @@ struct dash {
 	char themes[MAX_THEMES][LR_THEME_NAME_MAX];
 	size_t n_themes;
 	struct lr_theme theme;
-	char status[LR_LOG_MSG_MAX + 16];
-	uint64_t log_seen, app_msg_seq;
+	char status[LR_LOG_MSG_MAX];
+	uint64_t log_seen, app_msg_seq, sticky_until_ns;
 	char host[64];
 	char fatal[LR_THEME_ERR_MAX];	/* printed to stderr once the terminal is back */
 	char theme_err[LR_THEME_ERR_MAX];	/* the first bad theme, also repeated on stderr */
@@ -130,7 +131,7 @@ static void load_theme(struct dash *d)
 	char err[LR_THEME_ERR_MAX];
 
 	if (lr_theme_load(&d->theme, d->themes[d->app.theme_idx], err, sizeof(err)) && err[0]) {
-		lr_log(LR_LOG_ERR, "%s (using the default theme)", err);
+		lr_log(LR_LOG_ERR, "%s; default theme", err);
 		if (!d->theme_err[0])
 			lr_strlcpy(d->theme_err, err, sizeof(d->theme_err));
 	}
@@ -155,23 +156,29 @@ static void apply_requests(struct dash *d)
 	app->requests = 0;
 }
 
-/* The newest log entry or key feedback, whichever came last, for the status line. */
+/* The newest log entry or key feedback, whichever came last, for the status line. A warning
+ * or error stays for STICKY_ERR_NS against newer info messages (keys still replace it). */
 static bool update_status(struct dash *d)
 {
 	struct lr_log_entry e[8];
+	uint64_t now = lr_clock_mono_ns();
 	size_t n;
 	bool changed = false;
 
 	while ((n = lr_log_read(&d->log_seen, e, LR_ARRAY_SIZE(e))) > 0) {
 		const struct lr_log_entry *last = NULL;
 
-		for (size_t i = 0; i < n; i++)
-			if (e[i].level >= LR_LOG_INFO)
-				last = &e[i];
+		for (size_t i = 0; i < n; i++) {
+			bool err = e[i].level >= LR_LOG_WARN;
+
+			if (e[i].level < LR_LOG_INFO || (!err && now < d->sticky_until_ns))
+				continue;
+			if (err)
+				d->sticky_until_ns = now + STICKY_ERR_NS;
+			last = &e[i];
+		}
 		if (last) {
-			snprintf(d->status, sizeof(d->status), "%s%s%s",
-				 last->level >= LR_LOG_WARN ? lr_log_level_name(last->level) : "",
-				 last->level >= LR_LOG_WARN ? ": " : "", last->msg);
+			lr_strlcpy(d->status, last->msg, sizeof(d->status));
 			d->ctx.status_is_error = last->level >= LR_LOG_WARN;
 			changed = true;
 		}
@@ -180,6 +187,7 @@ static bool update_status(struct dash *d)
 		d->app_msg_seq = d->app.msg_seq;
 		lr_strlcpy(d->status, d->app.msg, sizeof(d->status));
 		d->ctx.status_is_error = false;
+		d->sticky_until_ns = 0;
 		changed = true;
 	}
 	return changed;

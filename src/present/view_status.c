@@ -13,12 +13,20 @@ void lr_view_status(struct lr_frame *f, struct lr_rect r, const struct lr_view_c
 {
 	const struct lr_app *app = ctx->app;
 	double iv = (double)app->interval_ns / 1e9;
+	bool err = ctx->status_is_error && ctx->status_msg && ctx->status_msg[0];
 	char buf[96];
-	int x = r.x, end = r.x + r.w - 16;
+	int x = r.x, end = r.x + r.w - (err ? 1 : 16);
 
 	lr_frame_fill(f, (struct lr_rect){r.x, r.y, r.w, 1}, ' ', LR_ROLE_STATUS);
 	snprintf(buf, sizeof(buf), iv < 0.1 ? " %.2f s" : iv < 1 ? " %.1f s" : " %.0f s", iv);
 	x += lr_frame_text(f, x, r.y, end - x, LR_ROLE_STATUS, buf);
+	if (app->paused)
+		x += lr_frame_text(f, x + 2, r.y, end - x - 2, LR_ROLE_ALERT, "PAUSED") + 2;
+	if (err) {
+		/* an error gets the whole line: "file:line: message" must be readable */
+		lr_frame_text(f, x + 2, r.y, end - x - 2, LR_ROLE_ALERT, ctx->status_msg);
+		return;
+	}
 	if (ctx->snap)
 		x += lr_frame_text(f, x + 2, r.y, end - x - 2, LR_ROLE_STATUS,
 				   ctx->snap->source == LR_SOURCE_PROC ? "proc" : "netlink") +
@@ -26,12 +34,8 @@ void lr_view_status(struct lr_frame *f, struct lr_rect r, const struct lr_view_c
 	x += lr_frame_text(f, x + 2, r.y, end - x - 2, LR_ROLE_STATUS,
 			   app->bytes ? "bytes" : "bits") +
 	     2;
-	if (app->paused)
-		x += lr_frame_text(f, x + 2, r.y, end - x - 2, LR_ROLE_ALERT, "PAUSED") + 2;
 	if (ctx->status_msg && ctx->status_msg[0] && end - x > 4)
-		lr_frame_text(f, x + 2, r.y, end - x - 2,
-			      ctx->status_is_error ? LR_ROLE_ALERT : LR_ROLE_STATUS,
-			      ctx->status_msg);
+		lr_frame_text(f, x + 2, r.y, end - x - 2, LR_ROLE_STATUS, ctx->status_msg);
 	lr_frame_text_right(f, r.x, r.y, r.w - 1, LR_ROLE_STATUS, "? help  q quit");
 }
 

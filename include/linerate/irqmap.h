@@ -95,12 +95,24 @@ struct lr_irqmap {
 	bool affinity_known;	  /* at least one IRQ's affinity file was read */
 	unsigned n_msi;		  /* IRQs found through msi_irqs */
 	unsigned n_named;	  /* IRQs found through /proc/interrupts names */
+
+	/* Scratch owned by lr_irqmap_*: kept between builds so that rebuilding a map of the
+	 * same size (the sampler does, every few seconds) allocates nothing. */
+	char *buf;
+	size_t buf_cap;
+	struct lr_irq_scratch scratch;
+	uint64_t *per_cpu;
+	size_t per_cpu_cap;
+	int *msi;
+	size_t n_msi_scratch, cap_msi;
 };
 
 void lr_irqmap_init(struct lr_irqmap *m);
 void lr_irqmap_free(struct lr_irqmap *m); /* NULL-safe */
 
-/* (Re)builds m for ifname. Missing sources are not errors (a veth has no IRQs: n_irqs = 0,
+/* (Re)builds m for ifname, reusing m's memory: no allocation once m has seen a map this large.
+ * Reads /proc/interrupts whole, so call it every few seconds, not every tick. Missing sources
+ * are not errors (a veth has no IRQs: n_irqs = 0,
  * serving = RPS CPUs or empty). Returns 0, -EINVAL (bad name) or -ENOMEM. */
 int lr_irqmap_build(const struct lr_sysio *io, const char *ifname,
 		    struct lr_irqmap *m) LR_MUST_CHECK;

@@ -433,6 +433,10 @@ void lr_irqmap_free(struct lr_irqmap *m)
 		return;
 	free(m->irqs);
 	free(m->took);
+	free(m->buf);
+	free(m->per_cpu);
+	free(m->msi);
+	lr_irq_scratch_free(&m->scratch);
 	lr_cpuset_free(&m->affinity);
 	lr_cpuset_free(&m->rps);
 	lr_cpuset_free(&m->serving);
@@ -442,11 +446,7 @@ void lr_irqmap_free(struct lr_irqmap *m)
 struct build_ctx {
 	const struct lr_sysio *io;
 	struct lr_irqmap *m;
-	int err;	   /* -ENOMEM from a callback */
-	uint64_t *per_cpu; /* dense, indexed by CPU number, for `took` */
-	size_t per_cpu_n;
-	int *msi; /* IRQs from msi_irqs, sorted */
-	size_t n_msi, cap_msi;
+	int err; /* -ENOMEM from a callback */
 };
 
 static int add_msi(const char *name, void *arg)
@@ -457,7 +457,7 @@ static int add_msi(const char *name, void *arg)
 
 	if (!lr_scan_u64(&p, name + strlen(name), &irq) || *p || irq > INT32_MAX)
 		return 0;
-	c->err = sorted_add(&c->msi, &c->n_msi, &c->cap_msi, (int)irq);
+	c->err = sorted_add(&c->m->msi, &c->m->n_msi_scratch, &c->m->cap_msi, (int)irq);
 	return c->err;
 }
 
@@ -495,7 +495,7 @@ static int on_irq_line(const struct lr_irq_line *l, void *arg)
 
 	if (l->irq < 0)
 		return 0;
-	by_msi = lr_cpuset_has(&(struct lr_cpuset){c->msi, c->n_msi, c->cap_msi}, l->irq);
+	by_msi = lr_cpuset_has(&(struct lr_cpuset){m->msi, m->n_msi_scratch, m->cap_msi}, l->irq);
 	by_name = lr_irq_desc_mentions(l->desc, l->desc_len, m->ifname, m->virtio);
 	if (!by_msi && !by_name)
 		return 0;
@@ -509,17 +509,17 @@ static int on_irq_line(const struct lr_irq_line *l, void *arg)
 
 		if (!l->count[i])
 			continue;
-		if (cpu >= c->per_cpu_n) {
-			size_t nn = cpu + 1 > c->per_cpu_n * 2 ? cpu + 1 : c->per_cpu_n * 2;
-			uint64_t *pc = realloc(c->per_cpu, nn * sizeof(*pc));
+		if (cpu >= m->per_cpu_cap) {
+			size_t nn = cpu + 1 > m->per_cpu_cap * 2 ? cpu + 1 : m->per_cpu_cap * 2;
+			uint64_t *pc = realloc(m->per_cpu, nn * sizeof(*pc));
 
 			if (!pc)
 				return c->err = -ENOMEM;
-			memset(pc + c->per_cpu_n, 0, (nn - c->per_cpu_n) * sizeof(*pc));
-			c->per_cpu = pc;
-			c->per_cpu_n = nn;
+			memset(pc + m->per_cpu_cap, 0, (nn - m->per_cpu_cap) * sizeof(*pc));
+			m->per_cpu = pc;
+			m->per_cpu_cap = nn;
 		}
-		c->per_cpu[cpu] += l->count[i];
+		m->per_cpu[cpu] += l->count[i];
 	}
 	return 0;
 }
@@ -602,9 +602,8 @@ static int read_rps(const char *name, void *arg)
 int lr_irqmap_build(const struct lr_sysio *io, const char *ifname, struct lr_irqmap *m)
 {
 	struct build_ctx c = {.io = io, .m = m};
-	struct lr_irq_scratch scratch = {0};
-	char path[320], *buf = NULL;
-	size_t cap = 0, i;
+	char path[320];
+	size_t i;
 	ssize_t n;
 	int err = 0;
 
@@ -615,13 +614,16 @@ int lr_irqmap_build(const struct lr_sysio *io, const char *ifname, struct lr_irq
 	m->n_irqs = m->n_took = 0;
 	m->n_msi = m->n_named = 0;
 	m->affinity_known = false;
+	m->n_msi_scratch = 0;
+	if (m->per_cpu_cap)
+		memset(m->per_cpu, 0, m->per_cpu_cap * sizeof(*m->per_cpu));
 	lr_cpuset_clear(&m->affinity);
 	lr_cpuset_clear(&m->rps);
 	lr_cpuset_clear(&m->serving);
 
 	/* 1. MSI vectors of the PCI function; virtio-net's PCI function is device/.. */
 	snprintf(path, sizeof(path), "/sys/class/net/%s/device/msi_irqs", ifname);
-	if (io->list_dir(io, path, add_msi, &c) < 0 || !c.n_msi) {
+	if (io->list_dir(io, path, add_msi, &c) < 0 || !m->n_msi_scratch) {
 		if (c.err)
 			goto out;
 		io->list_dir(io, "/sys/bus/virtio/devices", find_virtio, &c);
@@ -633,30 +635,30 @@ int lr_irqmap_build(const struct lr_sysio *io, const char *ifname, struct lr_irq
 				goto out;
 		}
 	}
-	m->n_msi = (unsigned)c.n_msi;
+	m->n_msi = (unsigned)m->n_msi_scratch;
 
 	/* 2. /proc/interrupts: names, and which CPUs took them. */
-	n = read_whole(io, "/proc/interrupts", &buf, &cap);
+	n = read_whole(io, "/proc/interrupts", &m->buf, &m->buf_cap);
 	if (n == -ENOMEM) {
 		c.err = -ENOMEM;
 		goto out;
 	}
 	if (n >= 0) {
-		err = lr_interrupts_parse(buf, (size_t)n, &scratch, on_irq_line, &c, NULL);
+		err = lr_interrupts_parse(m->buf, (size_t)n, &m->scratch, on_irq_line, &c, NULL);
 		if (c.err || err == -ENOMEM)
 			goto out;
 		err = 0;
 	}
 	/* msi_irqs entries without a /proc/interrupts row still serve the interface. */
-	for (i = 0; i < c.n_msi; i++) {
-		c.err = sorted_add(&m->irqs, &m->n_irqs, &m->cap_irqs, c.msi[i]);
+	for (i = 0; i < m->n_msi_scratch; i++) {
+		c.err = sorted_add(&m->irqs, &m->n_irqs, &m->cap_irqs, m->msi[i]);
 		if (c.err)
 			goto out;
 	}
-	for (i = 0; i < c.per_cpu_n; i++) {
+	for (i = 0; i < m->per_cpu_cap; i++) {
 		struct lr_irq_cpu_count *t;
 
-		if (!c.per_cpu[i])
+		if (!m->per_cpu[i])
 			continue;
 		if (m->n_took == m->cap_took) {
 			size_t nc = m->cap_took ? m->cap_took * 2 : 8;
@@ -670,7 +672,7 @@ int lr_irqmap_build(const struct lr_sysio *io, const char *ifname, struct lr_irq
 			m->cap_took = nc;
 		}
 		m->took[m->n_took].cpu = (int)i;
-		m->took[m->n_took++].count = c.per_cpu[i];
+		m->took[m->n_took++].count = m->per_cpu[i];
 	}
 
 	/* 3. Affinity of each IRQ. */
@@ -696,10 +698,6 @@ int lr_irqmap_build(const struct lr_sysio *io, const char *ifname, struct lr_irq
 	if (!c.err)
 		c.err = lr_cpuset_union(&m->serving, &m->rps);
 out:
-	free(buf);
-	free(c.per_cpu);
-	free(c.msi);
-	lr_irq_scratch_free(&scratch);
 	if (c.err)
 		lr_log(LR_LOG_WARN, "irqmap %s: %s", ifname, strerror(-c.err));
 	return c.err;

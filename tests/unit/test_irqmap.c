@@ -276,10 +276,22 @@ static void test_build_multiqueue(void **state)
 	assert_int_equal(m.took[16].cpu, 19);
 	assert_int_equal(m.took[16].count, 16000015);
 
-	/* rebuild into the same map: same result, no growth of the lists */
-	assert_int_equal(lr_irqmap_build(&f.io, "eth2", &m), 0);
-	assert_int_equal(m.n_irqs, 17);
-	assert_int_equal(m.serving.n, 23);
+	/* rebuild into the same map: same result, and the memory is reused, not reallocated */
+	{
+		const void *ptrs[] = {m.irqs, m.took, m.buf, m.per_cpu, m.msi, m.scratch.count,
+				      m.affinity.cpu, m.rps.cpu, m.serving.cpu};
+		const void *again[LR_ARRAY_SIZE(ptrs)];
+
+		assert_int_equal(lr_irqmap_build(&f.io, "eth2", &m), 0);
+		assert_int_equal(m.n_irqs, 17);
+		assert_int_equal(m.serving.n, 23);
+		assert_int_equal(m.took[0].count, 12);	/* per-CPU sums restarted from 0 */
+		again[0] = m.irqs, again[1] = m.took, again[2] = m.buf, again[3] = m.per_cpu;
+		again[4] = m.msi, again[5] = m.scratch.count, again[6] = m.affinity.cpu;
+		again[7] = m.rps.cpu, again[8] = m.serving.cpu;
+		for (i = 0; i < LR_ARRAY_SIZE(ptrs); i++)
+			assert_ptr_equal(ptrs[i], again[i]);
+	}
 	lr_irqmap_free(&m);
 }
 

@@ -197,7 +197,7 @@ static bool name_has(const char *name, const char *frags)
 
 	if (!*frags)
 		return true;
-	for (i = 0; name[i] && i < sizeof(lower) - 1; i++)
+	for (i = 0; i < sizeof(lower) - 1 && name[i]; i++)
 		lower[i] =
 			(name[i] >= 'A' && name[i] <= 'Z') ? (char)(name[i] - 'A' + 'a') : name[i];
 	lower[i] = '\0';

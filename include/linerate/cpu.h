@@ -39,7 +39,7 @@ enum lr_cpu_time {
 #define LR_CPU_MAX 16384
 
 struct lr_cpu_raw {
-	bool present; /* valid != 0 */
+	bool present; /* online: LR_CPUV_TIMES or LR_CPUV_SOFTNET set (see below) */
 	uint64_t time[LR_CT__COUNT];
 	uint32_t time_valid;	 /* bit (1u << enum lr_cpu_time): the line had that column */
 	uint64_t net_rx, net_tx; /* /proc/softirqs NET_RX / NET_TX rows */
@@ -68,6 +68,10 @@ int lr_cpu_table_reserve(struct lr_cpu_table *t, size_t ncpu) LR_MUST_CHECK;
  * whose other bits remain keep their values. Returns the number of CPUs read (>= 0), -EINVAL
  * when the text is not that file at all, -ENOMEM when the table could not grow. Malformed
  * lines are skipped.
+ *
+ * `present` marks the online CPUs: those /proc/stat or softnet_stat listed. /proc/softirqs has
+ * a column for every possible CPU (VMs often have many more possible than online), so a CPU
+ * known only from softirqs is not present, unless neither of the other files was read.
  *
  * lr_cpu_parse_stat: "cpu" and "cpuN" lines with 4 to 10 columns (7: pre-2.6.11, 8: + steal,
  *   9: + guest, 10: + guest_nice); time_valid says which. Only online CPUs are listed.

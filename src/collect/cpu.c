@@ -70,22 +70,35 @@ static struct lr_cpu_raw *slot(struct lr_cpu_table *t, uint64_t cpu, int *err)
 	return &t->cpu[cpu];
 }
 
+/* present = online: listed by /proc/stat or softnet_stat (both list online CPUs only). Only
+ * when neither was read does a /proc/softirqs column (every possible CPU) count. */
+static void update_present(struct lr_cpu_table *t)
+{
+	const uint32_t online = LR_CPUV_TIMES | LR_CPUV_SOFTNET;
+	uint32_t mask = 0;
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		mask |= t->cpu[i].valid;
+	mask = (mask & online) ? online : ~0u;
+	for (i = 0; i < t->n; i++)
+		t->cpu[i].present = (t->cpu[i].valid & mask) != 0;
+	t->all.present = t->all.valid != 0;
+}
+
 static void clear_bit(struct lr_cpu_table *t, uint32_t bit)
 {
 	size_t i;
 
-	for (i = 0; i < t->n; i++) {
+	for (i = 0; i < t->n; i++)
 		t->cpu[i].valid &= ~bit;
-		t->cpu[i].present = t->cpu[i].valid != 0;
-	}
 	t->all.valid &= ~bit;
-	t->all.present = t->all.valid != 0;
+	update_present(t);
 }
 
 static void set_bit(struct lr_cpu_raw *c, uint32_t bit)
 {
 	c->valid |= bit;
-	c->present = true;
 }
 
 static bool is_blank(char c)
@@ -153,7 +166,7 @@ static bool parse_stat_line(const char *p, const char *end, int64_t *cpu, uint64
 	return true;
 }
 
-int lr_cpu_parse_stat(const char *buf, size_t len, struct lr_cpu_table *t)
+static int parse_stat(const char *buf, size_t len, struct lr_cpu_table *t)
 {
 	const char *p = buf, *end = buf + len, *line, *eol;
 	bool any_cpu_line = false;
@@ -185,6 +198,14 @@ int lr_cpu_parse_stat(const char *buf, size_t len, struct lr_cpu_table *t)
 	return any_cpu_line ? count : -EINVAL;
 }
 
+int lr_cpu_parse_stat(const char *buf, size_t len, struct lr_cpu_table *t)
+{
+	int rc = parse_stat(buf, len, t);
+
+	update_present(t);
+	return rc;
+}
+
 /* ---- /proc/softirqs ---- */
 
 /* Next "CPU<n>" token of the header at *h; false when the header has no more columns. */
@@ -201,7 +222,7 @@ static bool next_header_cpu(const char **h, const char *hend, uint64_t *cpu)
 	return true;
 }
 
-int lr_cpu_parse_softirqs(const char *buf, size_t len, struct lr_cpu_table *t)
+static int parse_softirqs(const char *buf, size_t len, struct lr_cpu_table *t)
 {
 	const char *p = buf, *end = buf + len, *line, *eol, *hdr = NULL, *hdr_end = NULL;
 	int count = 0, err = 0;
@@ -272,6 +293,14 @@ out:
 	return err ? err : count;
 }
 
+int lr_cpu_parse_softirqs(const char *buf, size_t len, struct lr_cpu_table *t)
+{
+	int rc = parse_softirqs(buf, len, t);
+
+	update_present(t);
+	return rc;
+}
+
 /* ---- /proc/net/softnet_stat ---- */
 
 #define SOFTNET_MAX_COLS 16
@@ -311,7 +340,7 @@ static unsigned parse_hex_row(const char *p, const char *end, uint64_t *v)
 	return k;
 }
 
-int lr_cpu_parse_softnet(const char *buf, size_t len, struct lr_cpu_table *t)
+static int parse_softnet(const char *buf, size_t len, struct lr_cpu_table *t)
 {
 	const char *p = buf, *end = buf + len, *line, *eol;
 	size_t online = 0, cursor = 0, i;
@@ -354,6 +383,14 @@ int lr_cpu_parse_softnet(const char *buf, size_t len, struct lr_cpu_table *t)
 		set_bit(c, LR_CPUV_SOFTNET);
 	}
 	return count ? count : -EINVAL;
+}
+
+int lr_cpu_parse_softnet(const char *buf, size_t len, struct lr_cpu_table *t)
+{
+	int rc = parse_softnet(buf, len, t);
+
+	update_present(t);
+	return rc;
 }
 
 /* ---- reader ---- */

@@ -33,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (lr_cpu_pct(&prev.all, &t.all, &u, &s, &i, &si, &id))
 		abort();	/* same text twice: zero delta must be refused */
 	for (c = 0; c < t.n; c++) {
-		if (t.cpu[c].present != (t.cpu[c].valid != 0))
+		if (t.cpu[c].present && !t.cpu[c].valid)
 			abort();
 		if (lr_cpu_pct(&prev.cpu[c], &t.cpu[c], &u, &s, &i, &si, &id))
 			abort();

@@ -128,8 +128,9 @@ static void test_hotplug_gap_root4(void **state)
 	assert_int_equal(t.cpu[8].time[LR_CT_USER], 1422);
 	assert_int_equal(parse_file("sysstat-root4", "/proc/softirqs", lr_cpu_parse_softirqs, &t),
 			 9);
-	assert_true(t.cpu[6].present);	/* possible CPU: softirqs only */
-	assert_int_equal(t.cpu[6].valid, LR_CPUV_SOFTIRQS);
+	assert_int_equal(t.cpu[6].valid, LR_CPUV_SOFTIRQS);	/* possible CPU: softirqs only */
+	assert_false(t.cpu[6].present);				/* ... and offline */
+	assert_true(t.cpu[8].present);
 	assert_int_equal(t.cpu[3].net_rx, 52674);
 	assert_int_equal(t.cpu[3].net_tx, 697);
 	assert_int_equal(t.cpu[8].net_tx, 132);
@@ -221,6 +222,9 @@ static void test_72cpu_handmade(void **state)
 	assert_int_equal(t.cpu[70].net_rx, 7000017);
 	assert_int_equal(t.cpu[71].net_rx, 4294967295ULL);
 	assert_int_equal(t.cpu[79].net_rx, 0);
+	assert_false(t.cpu[79].present);	/* possible, never online */
+	assert_false(t.cpu[3].present);		/* offline */
+	assert_true(t.cpu[71].present);
 	assert_int_equal(t.cpu[64].net_tx, 64003);
 	assert_int_equal(parse_file("handmade-72cpu", "/proc/net/softnet_stat",
 				    lr_cpu_parse_softnet, &t), 71);
@@ -249,6 +253,7 @@ static void test_softirqs_single_and_bad(void **state)
 	assert_int_equal(parse_file("pcp-i686-1cpu", "/proc/softirqs", lr_cpu_parse_softirqs, &t),
 			 1);
 	assert_int_equal(t.n, 1);
+	assert_true(t.cpu[0].present);	/* no stat/softnet read: softirqs decide */
 	assert_int_equal(lr_cpu_parse_softirqs(no_header, sizeof(no_header) - 1, &t), -EINVAL);
 	assert_false(t.cpu[0].valid & LR_CPUV_SOFTIRQS);	/* cleared, not stale */
 	/* NET_TX row missing: neither CPU gets LR_CPUV_SOFTIRQS */

@@ -147,4 +147,6 @@ help:
 	@echo 'install      PREFIX=$(PREFIX) DESTDIR= ; uninstall'
 	@echo 'V=1          print the full compiler commands'
 
+.SECONDARY:
+
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -116,6 +116,22 @@ struct lr_tuning_snap {	/* -1 / "" unknown */
 	char tcp_congestion[32];
 };
 
+/* One traffic stream of this process during the tick (DESIGN.md section 4, --streams-csv). */
+struct lr_stream_snap {
+	int id;			/* iperf3 stream id */
+	bool sender;		/* this side sends on it */
+	bool udp;
+	bool valid;		/* the per-interval fields are known (not the stream's first read) */
+	uint64_t bytes, packets;	/* this interval */
+	double bps, pps;
+	uint64_t retransmits, lost, out_of_order;	/* this interval */
+	double jitter_ms;	/* UDP receiver; -1 unknown */
+	int64_t cwnd_bytes, rtt_us;	/* TCP sender; -1 unknown */
+	uint64_t start_ns;	/* CLOCK_MONOTONIC when the stream started counting, 0 unknown */
+	/* since the stream started, never reset: a consumer that missed a snapshot diffs these */
+	uint64_t total_bytes, total_packets, total_retransmits, total_lost, total_out_of_order;
+};
+
 enum lr_source { LR_SOURCE_NETLINK, LR_SOURCE_PROC };
 
 struct lr_snapshot {
@@ -135,9 +151,12 @@ struct lr_snapshot {
 	struct lr_cpu_snap cpu_all;	/* the aggregate "cpu" line */
 	struct lr_stack_snap stack;
 	struct lr_tuning_snap tuning;
+	struct lr_stream_snap *streams;	/* traffic of this process, when it runs any */
+	size_t n_streams;
+	uint32_t traffic_generation;	/* +1 when the traffic source changed (a restarted test) */
 
 	/* capacities: owned by lr_snapshot_* */
-	size_t cap_ifaces, cap_cpus;
+	size_t cap_ifaces, cap_cpus, cap_streams;
 };
 
 void lr_snapshot_init(struct lr_snapshot *s);

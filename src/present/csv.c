@@ -44,6 +44,19 @@ static const char cpu_header[] =
 	"net_rx_per_s,net_tx_per_s,softnet_processed_per_s,softnet_dropped_per_s,"
 	"softnet_squeezed_per_s";
 
+static const char stream_header[] =
+	"time,elapsed,stream,direction,protocol,bytes,bps,packets,pps,retransmits,lost,"
+	"out_of_order,jitter_ms,cwnd_bytes,rtt_us";
+
+struct last_stream {	/* what was last written for one stream of one traffic generation */
+	uint32_t generation;
+	int id;
+	bool sender;
+	uint64_t bytes, packets, retrans, lost, ooo;
+	uint64_t mono_ns;
+	uint64_t seen_seq;
+};
+
 struct last_row {	/* what was last written for one interface generation */
 	char name[LR_IFNAMSIZ];
 	uint32_t generation;
@@ -59,11 +72,13 @@ struct lr_csv {
 	enum lr_csv_kind kind;
 	struct last_row *rows;
 	size_t n_rows, cap_rows;
+	struct last_stream *streams;
+	size_t n_streams, cap_streams;
 };
 
 const char *lr_csv_header(enum lr_csv_kind kind)
 {
-	return kind == LR_CSV_CPUS ? cpu_header : iface_header;
+	return kind == LR_CSV_CPUS ? cpu_header : kind == LR_CSV_STREAMS ? stream_header : iface_header;
 }
 
 const char *lr_csv_path(const struct lr_csv *c)
@@ -243,6 +258,81 @@ static void write_cpu(FILE *f, const char *prefix, const struct lr_snapshot *s,
 	fputc('\n', f);
 }
 
+static struct last_stream *last_stream_for(struct lr_csv *c, uint32_t gen,
+					   const struct lr_stream_snap *st, bool *fresh)
+{
+	for (size_t k = 0; k < c->n_streams; k++) {
+		struct last_stream *l = &c->streams[k];
+
+		if (l->generation == gen && l->id == st->id && l->sender == st->sender) {
+			*fresh = false;
+			return l;
+		}
+	}
+	if (c->n_streams == c->cap_streams) {
+		size_t ncap = c->cap_streams ? c->cap_streams * 2 : 16;
+		struct last_stream *p = realloc(c->streams, ncap * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		c->streams = p;
+		c->cap_streams = ncap;
+	}
+	*fresh = true;
+	memset(&c->streams[c->n_streams], 0, sizeof(c->streams[0]));
+	c->streams[c->n_streams].generation = gen;
+	c->streams[c->n_streams].id = st->id;
+	c->streams[c->n_streams].sender = st->sender;
+	return &c->streams[c->n_streams++];
+}
+
+static int write_stream(struct lr_csv *c, const struct lr_snapshot *s,
+			const struct lr_stream_snap *st, const char *prefix)
+{
+	bool fresh;
+	struct last_stream *l = last_stream_for(c, s->traffic_generation, st, &fresh);
+	uint64_t since, dt, bytes, packets;
+	double secs;
+
+	if (!l)
+		return -ENOMEM;
+	l->seen_seq = s->seq;
+	since = fresh ? st->start_ns : l->mono_ns;
+	if (!since || s->mono_ns <= since)
+		return 0;	/* not started yet */
+	dt = s->mono_ns - since;
+	secs = (double)dt / 1e9;
+	bytes = st->total_bytes - l->bytes;
+	packets = st->total_packets - l->packets;
+	fprintf(c->f, "%s%d,%s,%s,%llu,%.1f,%llu,%.1f", prefix, st->id, st->sender ? "send" : "recv",
+		st->udp ? "udp" : "tcp", (unsigned long long)bytes, (double)bytes * 8 / secs,
+		(unsigned long long)packets, (double)packets / secs);
+	put_u64(c->f, !st->udp && st->sender, st->total_retransmits - l->retrans);
+	put_u64(c->f, st->udp && !st->sender, st->total_lost - l->lost);
+	put_u64(c->f, st->udp && !st->sender, st->total_out_of_order - l->ooo);
+	put_dbl(c->f, st->jitter_ms >= 0, st->jitter_ms, 3);
+	put_u64(c->f, st->cwnd_bytes >= 0, (uint64_t)st->cwnd_bytes);
+	put_u64(c->f, st->rtt_us >= 0, (uint64_t)st->rtt_us);
+	fputc('\n', c->f);
+	l->bytes = st->total_bytes;
+	l->packets = st->total_packets;
+	l->retrans = st->total_retransmits;
+	l->lost = st->total_lost;
+	l->ooo = st->total_out_of_order;
+	l->mono_ns = s->mono_ns;
+	return 0;
+}
+
+static void prune_streams(struct lr_csv *c, uint64_t seq)
+{
+	size_t w = 0;
+
+	for (size_t k = 0; k < c->n_streams; k++)
+		if (c->streams[k].seen_seq == seq)
+			c->streams[w++] = c->streams[k];
+	c->n_streams = w;
+}
+
 int lr_csv_write(struct lr_csv *c, const struct lr_snapshot *s)
 {
 	char prefix[64];
@@ -256,6 +346,10 @@ int lr_csv_write(struct lr_csv *c, const struct lr_snapshot *s)
 		for (size_t i = 0; i < s->n_ifaces && !err; i++)
 			err = write_iface(c, s, &s->ifaces[i], prefix);
 		prune_rows(c, s->seq);
+	} else if (c->kind == LR_CSV_STREAMS) {
+		for (size_t i = 0; i < s->n_streams && !err; i++)
+			err = write_stream(c, s, &s->streams[i], prefix);
+		prune_streams(c, s->seq);
 	} else {
 		for (size_t i = 0; i < s->n_cpus; i++)
 			write_cpu(c->f, prefix, s, &s->cpus[i]);
@@ -278,6 +372,7 @@ int lr_csv_close(struct lr_csv *c)
 	if (!c->is_stdout && fclose(c->f) && !err)
 		err = -errno;
 	free(c->rows);
+	free(c->streams);
 	free(c);
 	return err;
 }

@@ -19,6 +19,7 @@
 #include "linerate/clock.h"
 #include "linerate/config.h"
 #include "linerate/cpu.h"
+#include "linerate/gencol.h"
 #include "linerate/iftable.h"
 #include "linerate/irqmap.h"
 #include "linerate/log.h"
@@ -48,6 +49,7 @@ struct lr_sampler {
 	struct lr_cpu_table cpu_prev, cpu_cur;
 	struct lr_snmp_reader *snmp_reader;
 	struct lr_snmp_raw snmp_prev, snmp_cur;
+	struct lr_gencol *gen;		/* traffic streams of this process */
 	struct lr_irqmap irq;		/* scratch for one interface at a time */
 	size_t irq_next;		/* round-robin position */
 	uint64_t irq_due_ns;
@@ -337,6 +339,9 @@ int lr_sampler_tick(struct lr_sampler *s, uint64_t now_ns)
 			return err;
 		build_stack(s, dt_ns);
 		hottest_softirq(&s->work);
+		err = lr_gencol_read(s->gen, dt_ns, &s->work);
+		if (err)
+			return err;
 		s->work.mono_ns = now_ns;
 		s->work.real_ns = lr_clock_real_ns();
 		s->work.elapsed_ns = now_ns - s->start_ns;
@@ -409,6 +414,8 @@ static int open_sources(struct lr_sampler *s, const struct lr_config *cfg)
 	int err;
 
 	err = lr_iftable_open(&s->ifs, &o);
+	if (!err)
+		err = lr_gencol_open(&s->gen);
 	if (err)
 		return err;
 	if (s->source == LR_SOURCE_NETLINK) {
@@ -481,22 +488,29 @@ int lr_sampler_start(struct lr_sampler *s)
 	return 0;
 }
 
+void lr_sampler_stop(struct lr_sampler *s)
+{
+	if (!s || !s->running)
+		return;
+	pthread_mutex_lock(&s->lock);
+	atomic_store(&s->stop, true);
+	pthread_cond_signal(&s->wake);
+	pthread_mutex_unlock(&s->lock);
+	pthread_join(s->thread, NULL);
+	s->running = false;
+}
+
 void lr_sampler_close(struct lr_sampler *s)
 {
 	if (!s)
 		return;
-	if (s->running) {
-		pthread_mutex_lock(&s->lock);
-		atomic_store(&s->stop, true);
-		pthread_cond_signal(&s->wake);
-		pthread_mutex_unlock(&s->lock);
-		pthread_join(s->thread, NULL);
-	}
+	lr_sampler_stop(s);
 	lr_nllink_close(s->nl);
 	if (s->procnet_fd >= 0)
 		s->io.close(&s->io, s->procnet_fd);
 	free(s->procnet_buf);
 	lr_iftable_close(s->ifs);
+	lr_gencol_close(s->gen);
 	lr_cpu_reader_close(s->cpu_reader);
 	lr_snmp_reader_close(s->snmp_reader);
 	lr_cpu_table_free(&s->cpu_prev);
@@ -519,6 +533,11 @@ void lr_sampler_set_interval(struct lr_sampler *s, uint64_t interval_ns)
 uint64_t lr_sampler_interval(const struct lr_sampler *s)
 {
 	return atomic_load(&s->interval_ns);
+}
+
+void lr_sampler_set_traffic(struct lr_sampler *s, const struct lr_gen_source *src)
+{
+	lr_gencol_set_source(s->gen, src);
 }
 
 void lr_sampler_reset_totals(struct lr_sampler *s)

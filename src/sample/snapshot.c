@@ -32,6 +32,7 @@ void lr_snapshot_free(struct lr_snapshot *s)
 		iface_free(&s->ifaces[i]);
 	free(s->ifaces);
 	free(s->cpus);
+	free(s->streams);
 	lr_snapshot_init(s);
 }
 
@@ -84,7 +85,8 @@ int lr_snapshot_copy(struct lr_snapshot *dst, const struct lr_snapshot *src)
 {
 	struct lr_iface_snap *ifaces = dst->ifaces;
 	struct lr_cpu_snap *cpus = dst->cpus;
-	size_t cap_ifaces = dst->cap_ifaces, cap_cpus = dst->cap_cpus;
+	struct lr_stream_snap *streams = dst->streams;
+	size_t cap_ifaces = dst->cap_ifaces, cap_cpus = dst->cap_cpus, cap_streams = dst->cap_streams;
 	int err = 0;
 
 	if (dst == src)
@@ -99,6 +101,11 @@ int lr_snapshot_copy(struct lr_snapshot *dst, const struct lr_snapshot *src)
 	dst->cap_cpus = cap_cpus;
 	if (err)
 		return err;
+	err = reserve((void **)&streams, &cap_streams, src->n_streams, sizeof(*streams));
+	dst->streams = streams;
+	dst->cap_streams = cap_streams;
+	if (err)
+		return err;
 	for (size_t i = 0; i < src->n_ifaces; i++) {
 		err = iface_copy(&ifaces[i], &src->ifaces[i]);
 		if (err)
@@ -106,6 +113,10 @@ int lr_snapshot_copy(struct lr_snapshot *dst, const struct lr_snapshot *src)
 	}
 	if (src->n_cpus)
 		memcpy(cpus, src->cpus, src->n_cpus * sizeof(*cpus));
+	if (src->n_streams)
+		memcpy(streams, src->streams, src->n_streams * sizeof(*streams));
+	dst->n_streams = src->n_streams;
+	dst->traffic_generation = src->traffic_generation;
 	dst->seq = src->seq;
 	dst->mono_ns = src->mono_ns;
 	dst->real_ns = src->real_ns;

@@ -141,6 +141,58 @@ static void test_full_disk_is_an_error(void **state)
 	assert_int_equal(lr_csv_open(&c, "/nonexistent/dir/x.csv", LR_CSV_CPUS), -2);
 }
 
+/* Streams: the first row counts from the stream's start, a missed snapshot folds into the
+ * next row, and fields that do not apply (retransmits of a UDP stream) are empty. */
+static void test_stream_rows(void **state)
+{
+	char path[] = "/tmp/lr-csv-XXXXXX";
+	int fd = mkstemp(path);
+	struct lr_csv *c;
+	struct lr_snapshot s;
+	struct lr_stream_snap st;
+	char *text;
+
+	(void)state;
+	close(fd);
+	memset(&st, 0, sizeof(st));
+	st.id = 1;
+	st.sender = false;
+	st.udp = true;
+	st.start_ns = 100 * SEC + SEC / 4;
+	st.jitter_ms = 0.125;
+	st.cwnd_bytes = st.rtt_us = -1;
+	assert_int_equal(lr_csv_open(&c, path, LR_CSV_STREAMS), 0);
+	memset(&s, 0, sizeof(s));
+	s.streams = &st;
+	s.n_streams = 1;
+	s.traffic_generation = 1;
+	s.seq = 1;
+	s.mono_ns = 100 * SEC + SEC / 2;
+	s.real_ns = 1700000000ULL * SEC + SEC / 2;
+	s.elapsed_ns = SEC / 2;
+	st.total_bytes = 1400 * 10;
+	st.total_packets = 10;
+	st.total_lost = 1;
+	assert_int_equal(lr_csv_write(c, &s), 0);
+	s.seq = 3;	/* seq 2 missed */
+	s.mono_ns += SEC;
+	s.real_ns += SEC;
+	s.elapsed_ns += SEC;
+	st.total_bytes = 1400 * 110;
+	st.total_packets = 110;
+	st.total_lost = 4;
+	st.total_out_of_order = 2;
+	assert_int_equal(lr_csv_write(c, &s), 0);
+	assert_int_equal(lr_csv_close(c), 0);
+	text = slurp(path);
+	unlink(path);
+	assert_string_equal(text,
+			    "time,elapsed,stream,direction,protocol,bytes,bps,packets,pps,retransmits,"
+			    "lost,out_of_order,jitter_ms,cwnd_bytes,rtt_us\n"
+			    "1700000000.500000,0.500000,1,recv,udp,14000,448000.0,10,40.0,,1,0,0.125,,\n"
+			    "1700000001.500000,1.500000,1,recv,udp,140000,1120000.0,100,100.0,,3,2,0.125,,\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -148,6 +200,7 @@ int main(void)
 		cmocka_unit_test(test_header_is_the_contract),
 		cmocka_unit_test(test_wire_utilisation),
 		cmocka_unit_test(test_full_disk_is_an_error),
+		cmocka_unit_test(test_stream_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -172,6 +172,27 @@ static void test_softnet_columns(void **state)
 	assert_false(t.cpu[4].valid & LR_CPUV_SOFTNET);
 	lr_cpu_table_free(&t);
 
+	/* 9 columns (before 2.6.35): processed dropped time_squeeze 0 0 0 0 0 cpu_collision */
+	lr_cpu_table_init(&t);
+	{
+		static const char nine[] =
+			"0000a2c1 00000003 0000001f 00000000 00000000 00000000 00000000 00000000 "
+			"00000000\n"
+			"FFFFFFFF 00000000 00000001 00000000 00000000 00000000 00000000 00000000 "
+			"00000002\n";
+
+		assert_int_equal(lr_cpu_parse_softnet(nine, sizeof(nine) - 1, &t), 2);
+		assert_int_equal(t.cpu[0].softnet_processed, 0xa2c1);
+		assert_int_equal(t.cpu[0].softnet_dropped, 3);
+		assert_int_equal(t.cpu[0].softnet_squeezed, 0x1f);
+		assert_int_equal(t.cpu[1].softnet_processed, 0xffffffffULL);
+		assert_true(t.cpu[1].present);
+		/* junk rows are skipped; nothing valid at all is -EINVAL and clears the bits */
+		assert_int_equal(lr_cpu_parse_softnet("zz 1 2\n1 2\n", 11, &t), -EINVAL);
+		assert_false(t.cpu[0].valid & LR_CPUV_SOFTNET);
+	}
+	lr_cpu_table_free(&t);
+
 	/* 15 columns (6.4+), this host */
 	lr_cpu_table_init(&t);
 	assert_int_equal(parse_file("this-host", "/proc/net/softnet_stat", lr_cpu_parse_softnet,

@@ -26,7 +26,7 @@ struct lr_series {	/* ring of the last `len` values, newest at (head - 1); NAN =
 
 /* A driver counter of category fifo/drop/error/pause that has moved since start (or reset). */
 struct lr_drv_counter {
-	char name[32];
+	char name[33];		/* ETH_GSTRING_LEN names may use all 32 bytes */
 	enum lr_counter_cat cat;
 	bool per_queue;
 	uint64_t delta;		/* this interval */

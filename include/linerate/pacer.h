@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LR_PACER_MAX_BURST_NS 5000000ULL	/* default debt cap: 5 ms at the target rate */
+#define LR_PACER_MAX_BURST_NS 10000000ULL	/* default debt cap: 10 ms at the target rate */
 #define LR_PACER_QUANTUM_NS   200000ULL		/* a batch aims to last about this long */
 #define LR_PACER_SPIN_NS      50000ULL		/* waits shorter than this spin (yield) */
 
@@ -33,9 +33,12 @@ uint64_t lr_pacer_reserve(struct lr_pacer *p, uint64_t now_ns, size_t bytes);
 void lr_pacer_set_rate(struct lr_pacer *p, uint64_t rate_bps, uint64_t now_ns);
 /* Debt cap; 0 keeps the default. */
 void lr_pacer_set_max_burst(struct lr_pacer *p, uint64_t max_burst_ns);
-/* How many items of item_bytes one reservation should cover so a batch lasts about
- * LR_PACER_QUANTUM_NS at the current rate: 1 at low rates, max_items when unlimited. */
-size_t lr_pacer_batch(const struct lr_pacer *p, size_t item_bytes, size_t max_items);
+/* How many items of item_bytes the next reservation should cover: a batch lasts about
+ * LR_PACER_QUANTUM_NS at the current rate (1 item at low rates, max_items when unlimited),
+ * plus whatever the sender is behind at now_ns (at most max_burst), so a late sender catches
+ * up in bigger batches instead of falling further behind. Always >= 1 when max_items >= 1. */
+size_t lr_pacer_batch(const struct lr_pacer *p, uint64_t now_ns, size_t item_bytes,
+		      size_t max_items);
 /* Waits until at_ns (CLOCK_MONOTONIC): clock_nanosleep TIMER_ABSTIME above LR_PACER_SPIN_NS,
  * sched_yield spin below; never sleeps more than slice_ns at a time and returns early
  * (false) when *stop becomes true or *gen differs from gen_seen. true = at_ns reached. */

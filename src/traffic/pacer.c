@@ -66,17 +66,23 @@ void lr_pacer_set_rate(struct lr_pacer *p, uint64_t rate_bps, uint64_t now_ns)
 	cap_debt(p, now_ns);
 }
 
-size_t lr_pacer_batch(const struct lr_pacer *p, size_t item_bytes, size_t max_items)
+size_t lr_pacer_batch(const struct lr_pacer *p, uint64_t now_ns, size_t item_bytes,
+		      size_t max_items)
 {
+	uint64_t n, span = LR_PACER_QUANTUM_NS;
 	unsigned __int128 bits;
-	uint64_t n;
 
 	if (!max_items)
 		return 0;
 	if (!p->rate_bps || !item_bytes)
 		return max_items;
-	/* items per quantum = rate * quantum / (8 * bytes * 1e9) */
-	bits = (unsigned __int128)p->rate_bps * LR_PACER_QUANTUM_NS;
+	if (now_ns > p->due_ns) {	/* behind: the debt, capped as reserve will cap it */
+		uint64_t late = now_ns - p->due_ns;
+
+		span += late < p->max_burst_ns ? late : p->max_burst_ns;
+	}
+	/* items per span = rate * span / (8 * bytes * 1e9) */
+	bits = (unsigned __int128)p->rate_bps * span;
 	n = (uint64_t)(bits / ((unsigned __int128)item_bytes * 8 * LR_NSEC_PER_SEC));
 	if (n < 1)
 		n = 1;

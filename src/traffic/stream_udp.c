@@ -215,7 +215,7 @@ void lr_stream_udp_send_loop(struct lr_stream *s)
 		int r, i;
 
 		lr_stream_pace_refresh(s, now);
-		n = lr_pacer_batch(&s->pacer, len, s->max_dgrams);
+		n = lr_pacer_batch(&s->pacer, now, len, s->max_dgrams);
 		if (s->pacer.rate_bps) {
 			uint64_t at = lr_pacer_reserve(&s->pacer, now, n * len);
 

@@ -26,7 +26,7 @@ static double run_sim(struct lr_pacer *p, uint64_t *now, uint64_t dur_ns, size_t
 	uint64_t start = *now, end = start + dur_ns, bytes = 0, x = 88172645463325252ULL;
 
 	while (*now < end) {
-		size_t n = lr_pacer_batch(p, size, 1024);
+		size_t n = lr_pacer_batch(p, *now, size, 1024);
 		uint64_t at = lr_pacer_reserve(p, *now, n * size);
 
 		bool slept = at > *now + LR_PACER_SPIN_NS;
@@ -57,7 +57,7 @@ static void check_rate(uint64_t rate, size_t size, uint64_t dur_ns, uint64_t lat
 	lr_pacer_init(&p, rate, now);
 	got = run_sim(&p, &now, dur_ns, size, late_ns, NULL);
 	/* the run ends mid-batch: allow one batch of slack plus 0.1% */
-	double batch_bits = (double)lr_pacer_batch(&p, size, 1024) * size * 8;
+	double batch_bits = (double)lr_pacer_batch(&p, p.due_ns, size, 1024) * size * 8;
 	double tol = (double)rate * 0.001 + batch_bits * LR_NSEC_PER_SEC / (double)dur_ns;
 
 	if (got < (double)rate - tol || got > (double)rate + tol)
@@ -208,7 +208,7 @@ static void test_unlimited(void **state)
 	lr_pacer_init(&p, 0, T0);
 	assert_int_equal(lr_pacer_reserve(&p, T0 + 5, 1 << 20), T0 + 5);
 	assert_int_equal(lr_pacer_reserve(&p, T0 + 6, 1 << 20), T0 + 6);
-	assert_int_equal(lr_pacer_batch(&p, 64, 512), 512);
+	assert_int_equal(lr_pacer_batch(&p, T0, 64, 512), 512);
 	/* unlimited -> limited starts a fresh schedule at now, no debt */
 	lr_pacer_set_rate(&p, 8000ULL, T0 + 100);
 	assert_int_equal(lr_pacer_reserve(&p, T0 + 100, 1000), T0 + 100);
@@ -221,13 +221,22 @@ static void test_batch_follows_rate(void **state)
 
 	(void)state;
 	lr_pacer_init(&p, 1000000ULL, T0);
-	assert_int_equal(lr_pacer_batch(&p, 1400, 64), 1);
-	assert_int_equal(lr_pacer_batch(&p, 64, 64), 1);	/* 25 bytes per quantum */
+	assert_int_equal(lr_pacer_batch(&p, T0, 1400, 64), 1);
+	assert_int_equal(lr_pacer_batch(&p, T0, 64, 64), 1);	/* 25 bytes per quantum */
 	lr_pacer_init(&p, 1000000000ULL, T0);
-	assert_int_equal(lr_pacer_batch(&p, 1000, 64), 25);	/* 200 us at 1 Gbit/s */
+	assert_int_equal(lr_pacer_batch(&p, T0, 1000, 64), 25);	/* 200 us at 1 Gbit/s */
 	lr_pacer_init(&p, 40000000000ULL, T0);
-	assert_int_equal(lr_pacer_batch(&p, 64, 1024), 1024);
-	assert_int_equal(lr_pacer_batch(&p, 64, 0), 0);
+	assert_int_equal(lr_pacer_batch(&p, T0, 64, 1024), 1024);
+	assert_int_equal(lr_pacer_batch(&p, T0, 64, 0), 0);
+	/* 1 ms behind at 1 Gbit/s: the next batch also carries the 125 kB of debt */
+	lr_pacer_init(&p, 1000000000ULL, T0);
+	assert_int_equal(lr_pacer_batch(&p, T0 + LR_NSEC_PER_MSEC, 1000, 1024), 150);
+	/* but never more than max_burst's worth */
+	assert_int_equal(lr_pacer_batch(&p, T0 + LR_NSEC_PER_SEC, 1000, 100000),
+			 (LR_PACER_QUANTUM_NS + LR_PACER_MAX_BURST_NS) / 8000);
+	/* ahead of schedule: just the quantum */
+	lr_pacer_reserve(&p, T0, 1000000);
+	assert_int_equal(lr_pacer_batch(&p, T0, 1000, 1024), 25);
 }
 
 int main(void)

@@ -148,8 +148,12 @@ static void apply_requests(struct dash *d)
 		lr_sampler_set_interval(d->sampler, app->interval_ns);
 	if (app->requests & LR_REQ_RESET)
 		lr_sampler_reset_totals(d->sampler);
-	if (app->requests & LR_REQ_THEME)
+	if (app->requests & LR_REQ_THEME) {
 		load_theme(d);
+		if (d->theme_err[0] == '\0' || strcmp(d->theme.name, "default"))
+			snprintf(d->status, sizeof(d->status), "theme %s", d->theme.name);
+		d->ctx.status_is_error = false;
+	}
 	if (app->requests & LR_REQ_REDRAW)
 		lr_tui_invalidate(d->tui);
 	/* LR_REQ_TRAFFIC: the traffic engine (issue 5) takes app->traffic_action here */

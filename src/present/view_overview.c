@@ -258,6 +258,7 @@ void lr_view_overview(struct lr_frame *f, struct lr_rect r, const struct lr_view
 	const struct lr_snapshot *s = ctx->snap;
 	struct ov_layout l;
 	int rows, first = 0, y;
+	bool more;
 	size_t n;
 
 	if (r.h < 4)
@@ -271,23 +272,24 @@ void lr_view_overview(struct lr_frame *f, struct lr_rect r, const struct lr_view
 		return;
 	}
 	n = s->n_ifaces;
-	/* the table may take all but the summary line and, when it fits, a 6-row CPU pane */
+	/* the table may take all but the title, header and summary lines; with more interfaces
+	 * than that, its last row says how many are out of view and the cursor scrolls */
 	rows = r.h - 3;
-	if ((int)n + 10 <= r.h)
+	more = (int)n > rows;
+	if (!more)
 		rows = (int)n;
-	else if (rows > 6 && r.h - 3 - (int)n < 7)
-		rows = r.h - 3 - (r.h >= 30 ? 7 : 0);
-	if (rows > (int)n)
-		rows = (int)n;
+	else
+		rows--;
 	if ((int)ctx->app->sel >= rows)
 		first = (int)ctx->app->sel - rows + 1;
 	y = r.y + 2;
 	for (int i = 0; i < rows && (size_t)(first + i) < n; i++)
 		iface_row(f, r.x, y++, r.w, &l, &s->ifaces[first + i],
 			  (size_t)(first + i) == ctx->app->sel, ctx->app->bytes);
-	if (first + rows < (int)n)
-		lr_frame_printf(f, r.x + 1, y - 1, r.w - 1, LR_ROLE_LABEL,
-				"  ... %d more (arrows scroll)", (int)n - first - rows + 1);
+	if (more)
+		lr_frame_printf(f, r.x + 1, y++, r.w - 1, LR_ROLE_LABEL,
+				"  %d more above, %d below (up/down scroll)", first,
+				(int)n - first - rows);
 	if (n == 0)
 		lr_frame_text(f, r.x + 2, y++, r.w - 2, LR_ROLE_LABEL, "no interfaces");
 	summary_line(f, (struct lr_rect){r.x, y, r.w, 1}, s);

@@ -23,7 +23,7 @@ start() {
 	T kill-session -t dash 2>/dev/null
 	rm -f "$work"/rc "$work"/pid "$work"/stty.* "$work"/stderr
 	cat >"$work/run.sh" <<EOF
-export LANG=C.UTF-8 LC_ALL= LC_CTYPE=C.UTF-8 TERM=\${TERM:-screen}
+export LANG=C.UTF-8 LC_ALL= LC_CTYPE=C.UTF-8 TERM=\${TERM:-screen} ${START_ENV:-}
 cd "$LR_TOP"
 stty -a >"$work/stty.before"
 sh -c 'echo \$\$ >"$work/pid"; exec "\$0" "\$@"' "$LR_BIN" $args 2>"$work/stderr"
@@ -205,6 +205,32 @@ check "200x50 ceiling line" wait_screen 'wire .*(goodput ceiling|ceiling -)'
 check "200x50 tuning line" wait_screen 'rmem_max'
 key q
 finished "200x50 q"
+
+# ---- colours: the default theme draws in colour; NO_COLOR=1 gives attributes only
+colour_sgr() { T capture-pane -t dash -p -e | grep -qP '\x1b\[(3[0-7]|4[0-7]|9[0-7]|38;|48;)'; }
+start 80 24 -i 0.2
+wait_screen 'IFACE' 50
+check "colours by default" colour_sgr
+key q
+finished "colour q"
+START_ENV="NO_COLOR=1" start 80 24 -i 0.2
+wait_screen 'IFACE' 50
+no_colour_sgr() { ! colour_sgr; }
+check "NO_COLOR: no colour sequences" no_colour_sgr
+key t
+check "NO_COLOR: t still works" wait_screen 'theme [a-z-]+' 20
+key q
+finished "NO_COLOR q"
+
+# ---- --ascii: no character outside ASCII on screen
+start 80 24 -i 0.2 --ascii
+wait_screen 'IFACE' 50
+key v
+wait_screen 'Bitrate' 30
+ascii_only() { ! screen | grep -qP '[^\x00-\x7f]'; }
+check "--ascii draws ASCII only" ascii_only
+key q
+finished "ascii q"
 
 # ---- signals
 for sig in TERM HUP INT; do

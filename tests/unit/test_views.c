@@ -466,6 +466,35 @@ static void test_cpu_pane_picks_busiest(void **state)
 	assert_true(find_text(&fx->frame, "+59 more CPUs", &col) == 7);
 }
 
+/* 40 interfaces at 80x24: the table scrolls to keep the selection visible and says how many
+ * are out of view; nothing spills into the status line. */
+static void test_overview_scrolls(void **state)
+{
+	struct fixture *fx = *state;
+	struct lr_snapshot *s = &fx->snap;
+	int col, y;
+
+	lr_snapshot_free(s);
+	build_snapshot(s, 4);
+	s->ifaces = realloc(s->ifaces, 40 * sizeof(*s->ifaces));
+	for (size_t i = 3; i < 40; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "veth%02zu", i);
+		base_iface(&s->ifaces[i], name, (int)i + 10);
+	}
+	s->n_ifaces = s->cap_ifaces = 40;
+	fx->app.sel = 30;
+	fx->app.sel_name[0] = '\0';
+	lr_app_sync(&fx->app, s);
+	assert_string_equal(fx->app.sel_name, "veth30");
+	check_golden(fx, "overview_scrolled_80x24", 80, 24);
+	y = find_text(&fx->frame, ">veth30", &col);
+	assert_true(y >= 2 && y < 22);
+	assert_true(find_text(&fx->frame, "more above", &col) > 0);
+	assert_true(find_text(&fx->frame, "? help  q quit", &col) == 23);
+}
+
 static void test_formatting(void **state)
 {
 	char b[32];
@@ -609,6 +638,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_too_small, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_waiting_for_first_sample, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cpu_pane_picks_busiest, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_overview_scrolls, setup, teardown),
 		cmocka_unit_test(test_formatting),
 		cmocka_unit_test(test_scale),
 		cmocka_unit_test(test_graph_magnitudes),

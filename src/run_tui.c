@@ -255,6 +255,11 @@ static bool step(struct dash *d, uint64_t *last_mono_ns)
 			d->rc = 1;
 			return false;
 		}
+		/* -t without traffic: stop with the tick that reaches it, as headless does (with
+		 * traffic, -t is the test's length, iperf3's meaning) */
+		if (d->cfg->duration_set && d->cfg->duration_ns && !d->cfg->traffic.host &&
+		    d->fresh.elapsed_ns + d->fresh.target_interval_ns / 2 >= d->cfg->duration_ns)
+			d->app.quit = true;
 		if (!d->app.paused) {
 			if (lr_snapshot_copy(&d->shown, &d->fresh) == 0) {
 				d->have_shown = true;

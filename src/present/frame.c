@@ -81,15 +81,25 @@ const struct lr_cell *lr_frame_at(const struct lr_frame *f, int x, int y)
 	return &f->cells[(size_t)y * (size_t)f->w + (size_t)x];
 }
 
+/* Code points known to take exactly one column everywhere: ASCII, Latin, Greek, Cyrillic,
+ * punctuation, arrows, box drawing, blocks, geometric shapes, braille. Anything else (control
+ * characters, combining marks, CJK wide characters, emoji) would shift the columns after it
+ * and is drawn as '?'; interface names may hold any bytes. */
+static bool narrow(uint32_t cp)
+{
+	return (cp >= 0x20 && cp < 0x7f) || (cp >= 0xa0 && cp < 0x300) ||
+	       (cp >= 0x370 && cp < 0x530) || (cp >= 0x2010 && cp < 0x2060) ||
+	       (cp >= 0x2190 && cp < 0x2200) || (cp >= 0x2500 && cp < 0x2600) ||
+	       (cp >= 0x2800 && cp < 0x2900);
+}
+
 void lr_frame_put(struct lr_frame *f, int x, int y, uint32_t cp, enum lr_role role)
 {
 	struct lr_cell *c;
 
 	if (x < 0 || y < 0 || x >= f->w || y >= f->h)
 		return;
-	/* control characters and surrogates would corrupt the terminal */
-	if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || (cp >= 0xd800 && cp < 0xe000) ||
-	    cp > 0x10ffff)
+	if (!narrow(cp))
 		cp = '?';
 	c = &f->cells[(size_t)y * (size_t)f->w + (size_t)x];
 	c->cp = cp;

@@ -232,6 +232,10 @@ check "--ascii draws ASCII only" ascii_only
 key q
 finished "ascii q"
 
+# ---- -t ends the dashboard like headless
+start 80 24 -i 0.2 -t 1
+finished "-t 1"
+
 # ---- signals
 for sig in TERM HUP INT; do
 	start 80 24 -i 0.2

@@ -59,6 +59,14 @@ static void test_utf8(void **state)
 	assert_string_equal(t, "\xe2\x96\x88\xe2\x96\xb2\xc3\xa9\n????[?\n");
 	free(t);
 	assert_int_equal(lr_utf8_width("a\xe2\x96\x88z"), 3);
+	/* wide and zero-width code points would shift the columns: '?' (CJK, emoji, combining) */
+	lr_frame_clear(&f);
+	lr_frame_text(&f, 0, 0, -1, LR_ROLE_NONE, "e\xe4\xb8\xad\xf0\x9f\x98\x80\xcc\x81\xe2\xa0\x81");
+	assert_int_equal(lr_frame_at(&f, 0, 0)->cp, 'e');
+	assert_int_equal(lr_frame_at(&f, 1, 0)->cp, '?');
+	assert_int_equal(lr_frame_at(&f, 2, 0)->cp, '?');
+	assert_int_equal(lr_frame_at(&f, 3, 0)->cp, '?');
+	assert_int_equal(lr_frame_at(&f, 4, 0)->cp, 0x2801);	/* braille stays */
 	lr_frame_free(&f);
 }
 

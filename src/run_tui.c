@@ -231,11 +231,9 @@ static bool step(struct dash *d, uint64_t *last_mono_ns)
 	bool dirty = false;
 
 	if (timeout > 0)
-		poll(&pfd, 1, timeout);
-	else if (lr_board_wait(d->board, d->seen, LATE_WAIT_NS))
-		;	/* the late snapshot is there */
+		poll(&pfd, 1, timeout);	/* a key, the tick's time, or a signal (EINTR) */
 	else
-		poll(&pfd, 1, 0);
+		lr_board_wait(d->board, d->seen, LATE_WAIT_NS);	/* the tick is due: wait for it */
 	while (lr_tui_read_key(d->tui, &act)) {
 		dirty |= lr_app_handle(&d->app, act);
 		if (d->have_shown)

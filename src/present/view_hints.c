@@ -86,7 +86,7 @@ size_t lr_view_hints(const struct lr_snapshot *s, const struct lr_iface_snap *if
 
 		lr_view_fmt_num(r, sizeof(r), st->udp_rcvbuf_errors_per_s);
 		if (s->tuning.rmem_max >= 0)
-			snprintf(m, sizeof(m), " (now %lld)", (long long)s->tuning.rmem_max);
+			snprintf(m, sizeof(m), " (%lld)", (long long)s->tuning.rmem_max);
 		else
 			m[0] = '\0';
 		snprintf(out[n++], LR_HINT_MAX,
@@ -100,8 +100,7 @@ size_t lr_view_hints(const struct lr_snapshot *s, const struct lr_iface_snap *if
 		if (ceil > 0 && (rx >= ceil * NEAR_CEILING || tx >= ceil * NEAR_CEILING)) {
 			lr_view_fmt_num(c, sizeof(c), ceil);
 			snprintf(out[n++], LR_HINT_MAX,
-				 "MTU %lld caps TCP goodput at %sb/s: jumbo frames (MTU 9000) end "
-				 "to end",
+				 "MTU %lld caps TCP at %sb/s: jumbo frames (MTU 9000) end to end",
 				 (long long)ifs->mtu, c);
 		}
 	}

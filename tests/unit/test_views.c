@@ -374,6 +374,42 @@ static void test_detail_eth1_132x43(void **state)
 	assert_true(find_text(&fx->frame, "cpu2 99% softirq, others idle", &col) > 0);
 }
 
+/* 10G at MTU 1500 running 9.41 Gbit/s: the TCP goodput ceiling, not a fault; jumbo hint. */
+static void test_detail_10g_at_ceiling(void **state)
+{
+	struct fixture *fx = *state;
+	struct lr_iface_snap *e1 = &fx->snap.ifaces[1];
+	int col, y;
+
+	e1->speed_mbps = 10000;
+	e1->mtu = 1500;
+	lr_strlcpy(e1->driver, "ixgbe", sizeof(e1->driver));
+	lr_strlcpy(e1->driver_version, "5.1.0-k", sizeof(e1->driver_version));
+	e1->fw_version[0] = '\0';
+	set_rate(e1, LR_M_RX_BYTES, 9.41e9 / 8, 0.5);
+	set_rate(e1, LR_M_RX_PACKETS, 812700, 0.5);
+	set_rate(e1, LR_M_RX_MISSED_ERRORS, 0, 0.5);
+	set_rate(e1, LR_M_NIC_FIFO, 0, 0.5);
+	e1->n_moved = 0;
+	fill_series(&e1->hist[LR_SER_RX_BPS], 9.41e9, 300);
+	fill_series(&e1->hist[LR_SER_RX_PPS], 812700, 300);
+	fill_peak(&e1->peak_rx_bps, 0, 9.44e9, 9.2e9);
+	fill_peak(&e1->peak_rx_pps, 0, 815000, 794000);
+	fx->snap.cpus[2].softirq_pct = 40;	/* no lone hot CPU */
+	fx->app.view = LR_VIEW_DETAIL;
+	fx->app.sel = 1;
+	fx->app.sel_name[0] = '\0';
+	lr_app_sync(&fx->app, &fx->snap);
+	check_golden(fx, "detail_10g_mtu1500_80x24", 80, 24);
+	assert_true(find_text(&fx->frame,
+			      "hint  MTU 1500 caps TCP at 9.41Gb/s: jumbo frames (MTU 9000) end to end",
+			      &col) > 0);
+	/* the ceiling is drawn in the ok role: at the ceiling is as good as it gets */
+	y = find_text(&fx->frame, "ceil tcp 9.41G", &col);
+	assert_true(y > 0);
+	assert_int_equal(lr_frame_at(&fx->frame, col + 9, y)->role, LR_ROLE_OK);
+}
+
 static void test_detail_eth1_ascii_bytes_log(void **state)
 {
 	struct fixture *fx = *state;
@@ -610,7 +646,7 @@ static void test_hints_need_evidence(void **state)
 	fx->snap.stack.udp_rcvbuf_errors_per_s = 120;
 	assert_int_equal(lr_view_hints(&fx->snap, e1, hints, 4), 1);
 	assert_string_equal(hints[0],
-			    "UDP rcvbuf errors 120/s: raise net.core.rmem_max (now 212992) and "
+			    "UDP rcvbuf errors 120/s: raise net.core.rmem_max (212992) and "
 			    "SO_RCVBUF");
 	fx->snap.stack.udp_rcvbuf_errors_per_s = 0;
 	/* MTU 1500 on 10G at 9.41 Gbit/s: jumbo frames */
@@ -618,8 +654,8 @@ static void test_hints_need_evidence(void **state)
 	e1->mtu = 1500;
 	set_rate(e1, LR_M_RX_BYTES, 9.41e9 / 8, 0.5);
 	assert_int_equal(lr_view_hints(&fx->snap, e1, hints, 4), 1);
-	assert_string_equal(hints[0], "MTU 1500 caps TCP goodput at 9.41Gb/s: jumbo frames (MTU "
-				      "9000) end to end");
+	assert_string_equal(hints[0], "MTU 1500 caps TCP at 9.41Gb/s: jumbo frames (MTU 9000) end to "
+				      "end");
 	/* at 5 Gbit/s it is not the MTU */
 	set_rate(e1, LR_M_RX_BYTES, 5e9 / 8, 0.5);
 	assert_int_equal(lr_view_hints(&fx->snap, e1, hints, 4), 0);
@@ -632,6 +668,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_overview_132x43, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_detail_eth1_80x24, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_detail_eth1_132x43, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_detail_10g_at_ceiling, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_detail_eth1_ascii_bytes_log, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_detail_lo_unknowns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_help_overlay, setup, teardown),

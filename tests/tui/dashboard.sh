@@ -232,6 +232,15 @@ check "--ascii draws ASCII only" ascii_only
 key q
 finished "ascii q"
 
+# ---- a non-UTF-8 locale: ASCII without being asked
+START_ENV="LANG=C LC_CTYPE=C" start 80 24 -i 0.2
+wait_screen 'IFACE' 50
+key v
+wait_screen 'Bitrate' 30
+check "C locale draws ASCII only" ascii_only
+key q
+finished "C locale q"
+
 # ---- -t ends the dashboard like headless
 start 80 24 -i 0.2 -t 1
 finished "-t 1"

@@ -43,30 +43,52 @@ static double busy_pct(const struct lr_cpu_snap *c)
 	return c->softirq_pct + c->irq_pct + c->system_pct + c->user_pct;
 }
 
-static bool serves(const struct lr_iface_snap *ifs, int cpu)
+/* Which CPUs serve the interface: a bitmap for CPU numbers below SERVE_MAP_CPUS (so a
+ * thousands-of-CPUs host costs O(1) per lookup), a scan above. */
+#define SERVE_MAP_CPUS 8192
+
+struct serve_map {
+	const struct lr_iface_snap *ifs;
+	uint64_t bits[SERVE_MAP_CPUS / 64];
+};
+
+static void serve_map_init(struct serve_map *m, const struct lr_iface_snap *ifs)
 {
-	if (!ifs)
+	memset(m, 0, sizeof(*m));
+	m->ifs = ifs;
+	for (size_t i = 0; ifs && i < ifs->n_serving_cpus; i++) {
+		int c = ifs->serving_cpus[i];
+
+		if (c >= 0 && c < SERVE_MAP_CPUS)
+			m->bits[c / 64] |= UINT64_C(1) << (c % 64);
+	}
+}
+
+static bool serves(const struct serve_map *m, int cpu)
+{
+	if (!m->ifs || cpu < 0)
 		return false;
-	for (size_t i = 0; i < ifs->n_serving_cpus; i++)
-		if (ifs->serving_cpus[i] == cpu)
+	if (cpu < SERVE_MAP_CPUS)
+		return m->bits[cpu / 64] & (UINT64_C(1) << (cpu % 64));
+	for (size_t i = 0; i < m->ifs->n_serving_cpus; i++)
+		if (m->ifs->serving_cpus[i] == cpu)
 			return true;
 	return false;
 }
 
 /* Busier first; serving CPUs win ties so the interface's own CPUs stay in view. */
-static bool busier(const struct lr_snapshot *s, const struct lr_iface_snap *ifs, size_t a,
-		   size_t b)
+static bool busier(const struct lr_snapshot *s, const struct serve_map *m, size_t a, size_t b)
 {
 	double ba = busy_pct(&s->cpus[a]), bb = busy_pct(&s->cpus[b]);
 
 	if (ba != bb)
 		return ba > bb;
-	return serves(ifs, s->cpus[a].cpu) && !serves(ifs, s->cpus[b].cpu);
+	return serves(m, s->cpus[a].cpu) && !serves(m, s->cpus[b].cpu);
 }
 
 /* Fills idx with the k busiest CPU indices, then sorts them by index (= CPU number order). */
-static size_t pick_cpus(const struct lr_snapshot *s, const struct lr_iface_snap *ifs,
-			size_t *idx, size_t k, double *rest_max)
+static size_t pick_cpus(const struct lr_snapshot *s, const struct serve_map *m, size_t *idx,
+			size_t k, double *rest_max)
 {
 	size_t n = 0;
 
@@ -79,7 +101,7 @@ static size_t pick_cpus(const struct lr_snapshot *s, const struct lr_iface_snap 
 		} else if (n < k) {
 			idx[n++] = i;
 			out = SIZE_MAX;
-		} else if (busier(s, ifs, i, idx[n - 1])) {
+		} else if (busier(s, m, i, idx[n - 1])) {
 			out = idx[n - 1];
 			idx[n - 1] = i;
 		}
@@ -88,7 +110,7 @@ static size_t pick_cpus(const struct lr_snapshot *s, const struct lr_iface_snap 
 		if (out == i)
 			continue;
 		/* keep idx[0..n) sorted busiest first: bubble the new entry up */
-		for (pos = n - 1; pos > 0 && busier(s, ifs, idx[pos], idx[pos - 1]); pos--) {
+		for (pos = n - 1; pos > 0 && busier(s, m, idx[pos], idx[pos - 1]); pos--) {
 			size_t t = idx[pos];
 
 			idx[pos] = idx[pos - 1];
@@ -188,6 +210,7 @@ void lr_view_cpu(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx 
 		 const struct lr_iface_snap *ifs)
 {
 	const struct lr_snapshot *s = ctx->snap;
+	struct serve_map map;	/* 1 KiB */
 	size_t idx[MAX_ROWS], n, rows;
 	double hidden_max;
 	char title[96];
@@ -202,7 +225,8 @@ void lr_view_cpu(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx 
 		rows = MAX_ROWS;
 	if (s->n_cpus > rows)
 		rows--;	/* the last row says how many are hidden */
-	n = pick_cpus(s, ifs, idx, rows, &hidden_max);
+	serve_map_init(&map, ifs);
+	n = pick_cpus(s, &map, idx, rows, &hidden_max);
 	if (s->n_cpus > n)
 		snprintf(title, sizeof(title), "CPU  busiest %zu of %zu", n, s->n_cpus);
 	else
@@ -219,7 +243,7 @@ void lr_view_cpu(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx 
 	for (size_t i = 0; i < n; i++) {
 		const struct lr_cpu_snap *c = &s->cpus[idx[i]];
 
-		cpu_row(f, r.x, y++, bw, c, serves(ifs, c->cpu), ctx->ascii);
+		cpu_row(f, r.x, y++, bw, c, serves(&map, c->cpu), ctx->ascii);
 	}
 	if (s->n_cpus > n) {
 		if (hidden_max >= 0)

@@ -32,6 +32,9 @@
 #ifndef SO_EE_ORIGIN_ZEROCOPY
 #define SO_EE_ORIGIN_ZEROCOPY 5
 #endif
+#ifndef SO_EE_CODE_ZEROCOPY_COPIED
+#define SO_EE_CODE_ZEROCOPY_COPIED 1
+#endif
 
 #define relaxed memory_order_relaxed
 
@@ -161,9 +164,12 @@ static void tcp_sample_info(struct lr_stream *s)
 }
 
 /* Drains MSG_ZEROCOPY completions; the buffer is never rewritten, so they only need reaping
- * (an unreaped error queue ends in ENOBUFS). */
+ * (an unreaped error queue ends in ENOBUFS). When the kernel says it copied anyway (loopback,
+ * veth, devices without scatter-gather), zero-copy only adds work: switch it off. */
 static void zc_reap(struct lr_stream *s)
 {
+	bool copied = false;
+
 	char control[128];
 
 	for (;;) {
@@ -183,6 +189,13 @@ static void zc_reap(struct lr_stream *s)
 			uint32_t n = ee.ee_data - ee.ee_info + 1;
 
 			s->zc_pending = n > s->zc_pending ? 0 : s->zc_pending - n;
+			copied |= (ee.ee_code & SO_EE_CODE_ZEROCOPY_COPIED) != 0;
+		}
+		if (copied && s->zc) {
+			s->zc = false;
+			atomic_store(&s->path, "tcp");
+			lr_log(LR_LOG_INFO, "stream %d: the kernel copies MSG_ZEROCOPY sends on this "
+			       "route, plain writes", s->p.id);
 		}
 	}
 }
@@ -190,10 +203,11 @@ static void zc_reap(struct lr_stream *s)
 static void tcp_send_loop(struct lr_stream *s)
 {
 	uint64_t now = lr_clock_mono_ns(), next_info = now;
-	int flags = MSG_NOSIGNAL | (s->zc ? MSG_ZEROCOPY : 0);
+	bool zc_sent = false;
 	size_t off = 0;
 
 	while (!lr_stream_stopping(s)) {
+		int flags = MSG_NOSIGNAL | (s->zc ? MSG_ZEROCOPY : 0);
 		ssize_t n;
 
 		lr_stream_pace_refresh(s, now);
@@ -211,8 +225,11 @@ static void tcp_send_loop(struct lr_stream *s)
 			atomic_fetch_add_explicit(&s->st.bytes, (uint64_t)n, relaxed);
 			atomic_fetch_add_explicit(&s->st.packets, 1, relaxed);
 			off = (off + (size_t)n) % s->buf_len;
-			if (s->zc && ++s->zc_pending >= 64)
-				zc_reap(s);
+			if (s->zc) {
+				zc_sent = true;
+				if (++s->zc_pending >= 64)
+					zc_reap(s);
+			}
 		} else if (n < 0 && errno == ENOBUFS && s->zc) {
 			zc_reap(s);
 		} else if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
@@ -227,7 +244,7 @@ static void tcp_send_loop(struct lr_stream *s)
 		}
 	}
 	tcp_sample_info(s);
-	if (s->zc)
+	if (zc_sent)
 		zc_reap(s);
 }
 

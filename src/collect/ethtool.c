@@ -67,6 +67,7 @@ struct lr_ethtool {
 	bool feat_loaded;
 	int feat_err;
 	uint32_t n_feat_words; /* GFEATURES blocks */
+	struct ethtool_gfeatures *gf; /* sized once: info refreshes do not allocate */
 	struct feat_idx *feats;
 	size_t n_feats;
 };
@@ -311,6 +312,7 @@ void lr_ethtool_close(struct lr_ethtool *et)
 	free(et->names);
 	free(et->classes);
 	free(et->feats);
+	free(et->gf);
 	free(et);
 }
 
@@ -457,6 +459,9 @@ static int load_features(struct lr_ethtool *et)
 	}
 	free(gs);
 	et->n_feat_words = (n + 31) / 32;
+	et->gf = calloc(1, sizeof(*et->gf) + et->n_feat_words * sizeof(et->gf->features[0]));
+	if (!et->gf && !err)
+		err = -ENOMEM;
 	return et->feat_err = err;
 }
 
@@ -470,9 +475,8 @@ static int read_features(struct lr_ethtool *et, struct lr_ethtool_info *out)
 		load_features(et);
 	if (et->feat_err)
 		return et->feat_err;
-	gf = calloc(1, sizeof(*gf) + et->n_feat_words * sizeof(gf->features[0]));
-	if (!gf)
-		return -ENOMEM;
+	gf = et->gf;
+	memset(gf, 0, sizeof(*gf) + et->n_feat_words * sizeof(gf->features[0]));
 	gf->cmd = ETHTOOL_GFEATURES;
 	gf->size = et->n_feat_words;
 	err = et_ioctl(et, gf);
@@ -485,7 +489,6 @@ static int read_features(struct lr_ethtool *et, struct lr_ethtool_info *out)
 		if (gf->features[idx / 32].active & (1u << (idx % 32)))
 			out->features |= et->feats[i].bit;
 	}
-	free(gf);
 	return err;
 }
 

@@ -4,7 +4,6 @@
  * trees, so a captured machine replays exactly as a live one. Collectors keep proc files
  * open and re-read them with pread at offset 0: one syscall per file per tick. [any]
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -12,6 +11,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "linerate/strutil.h"
@@ -89,26 +89,50 @@ static ssize_t real_read_file(const struct lr_sysio *io, const char *path, char 
 	return n;
 }
 
+/* getdents64 into a stack buffer: opendir() mallocs, and the sampler lists directories on
+ * its thread (IRQ maps), which is kept free of allocation. */
+struct linux_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
 static int real_list_dir(const struct lr_sysio *io, const char *path, lr_dir_cb cb, void *arg)
 {
 	char full[512];
-	struct dirent *de;
-	DIR *d;
+	char buf[4096] __attribute__((aligned(8)));
 	int err = lr_sysio_map_path(io, path, full, sizeof(full));
+	int fd, ret = 0;
 
 	if (err)
 		return err;
-	d = opendir(full);
-	if (!d)
+	fd = open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
 		return -errno;
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		if (cb(de->d_name, arg))
+	for (;;) {
+		long n = syscall(SYS_getdents64, fd, buf, sizeof(buf));
+
+		if (n < 0) {
+			ret = -errno;
 			break;
+		}
+		if (n == 0)
+			break;
+		for (long off = 0; off < n;) {
+			struct linux_dirent64 *de = (struct linux_dirent64 *)(buf + off);
+
+			off += de->d_reclen;
+			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+				continue;
+			if (cb(de->d_name, arg))
+				goto out;
+		}
 	}
-	closedir(d);
-	return 0;
+out:
+	close(fd);
+	return ret;
 }
 
 static int real_socket(const struct lr_sysio *io, int domain, int type, int proto)

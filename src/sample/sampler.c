@@ -307,6 +307,7 @@ static void hottest_softirq(struct lr_snapshot *w)
 
 int lr_sampler_tick(struct lr_sampler *s, uint64_t now_ns)
 {
+	uint64_t real_ns = lr_clock_real_ns();	/* next to now_ns, before the collectors run */
 	bool first = !s->have_baseline;
 	uint64_t dt_ns = first ? 0 : now_ns - s->last_ns;
 	struct lr_cpu_table swap;
@@ -343,7 +344,7 @@ int lr_sampler_tick(struct lr_sampler *s, uint64_t now_ns)
 		if (err)
 			return err;
 		s->work.mono_ns = now_ns;
-		s->work.real_ns = lr_clock_real_ns();
+		s->work.real_ns = real_ns;
 		s->work.elapsed_ns = now_ns - s->start_ns;
 		s->work.interval_ns = dt_ns;
 		s->work.target_interval_ns = atomic_load(&s->interval_ns);

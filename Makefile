@@ -75,11 +75,11 @@ $(B)/tests/test_%: $(B)/tests/test_%.o $(FAKE_OBJS) $(LIB)
 	@$(if $(Q),echo '  LD      $@')
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -pthread -o $@ $< $(FAKE_OBJS) $(LIB) $(PKG_LIBS) $(CMOCKA_LIBS) -lm
 
-test-unit: $(TEST_BINS) linerate
+test-unit: $(TEST_BINS) $(B)/linerate
 	@LR_BUILD=$(B) tests/run.sh --unit $(TEST_BINS)
 
 # Unit tests, then the integration, tui and interop scripts (root-only ones skip when not root).
-test: $(TEST_BINS) linerate
+test: $(TEST_BINS) $(B)/linerate
 	@LR_BUILD=$(B) tests/run.sh $(TEST_BINS)
 
 # Everything CI runs: gcc and clang with -Werror, the suite, sanitizers, valgrind, fuzz, lint.
@@ -89,6 +89,7 @@ test-all:
 asan:
 	$(MAKE) B=build-asan CFLAGS='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' \
 		LDFLAGS='-fsanitize=address,undefined' $(if $(T),$(T),test)
+# (sanitizer builds never touch ./linerate: scripts run $(B)/linerate through LR_BUILD)
 
 tsan:
 	$(MAKE) B=build-tsan CC=clang CFLAGS='-O1 -g -fsanitize=thread' LDFLAGS='-fsanitize=thread' \

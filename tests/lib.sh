@@ -3,7 +3,7 @@
 # Namespaces and links a test creates are registered with lr_cleanup_add and removed on any
 # exit (trap), processes by PID only.
 LR_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-LR_BIN=${LR_BIN:-$LR_TOP/linerate}
+LR_BIN=${LR_BIN:-$LR_TOP/${LR_BUILD:-build}/linerate}	# the build under test (make sets LR_BUILD)
 _lr_cleanups=()
 
 LR_PASSES=0 LR_FAILS=0

@@ -36,7 +36,7 @@ stage "gcc -Werror build" make -j"$JOBS" CC=gcc WERROR=1 all
 stage "clang -Werror build" make -j"$JOBS" WERROR=1 clang
 stage "layers" make check-layers
 stage "suite (gcc)" make -j"$JOBS" CC=gcc test
-stage "suite (ASan+UBSan)" make -j"$JOBS" asan T=test-unit
+stage "suite (ASan+UBSan): unit, integration, tui, interop" make -j"$JOBS" asan T=test
 for s in scripts/stage-*.sh; do
 	[ -f "$s" ] && stage "$(basename "$s" .sh)" bash "$s"
 done

@@ -35,6 +35,12 @@ int lr_sysio_real_init(struct lr_sysio *io, const char *procfs, const char *sysf
 /* Maps a kernel path onto the roots into out. -ENAMETOOLONG or -EINVAL (not /proc or /sys). */
 int lr_sysio_map_path(const struct lr_sysio *io, const char *path, char *out, size_t len);
 
+/* pread_all into *buf, doubling *cap (realloc) while the file does not fit, up to limit
+ * bytes. For readers that keep a proc file open: it allocates only when the file outgrew
+ * the buffer. Returns the length, -EFBIG past limit, -ENOMEM, or pread_all's -errno. */
+ssize_t lr_sysio_pread_grow(const struct lr_sysio *io, int fd, char **buf, size_t *cap,
+			    size_t limit);
+
 /* Reads a small sysfs/procfs value ("1500\n") as an unsigned number. 0 or -errno. */
 int lr_sysio_read_u64(const struct lr_sysio *io, const char *path, uint64_t *out) LR_MUST_CHECK;
 

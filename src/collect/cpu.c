@@ -417,20 +417,7 @@ struct lr_cpu_reader {
 /* pread_all into f->buf, doubling it on -EOVERFLOW. Length or -errno. */
 static ssize_t read_grow(const struct lr_sysio *io, struct cpu_file *f)
 {
-	for (;;) {
-		ssize_t n = io->pread_all(io, f->fd, f->buf, f->cap);
-		char *nb;
-
-		if (n != -EOVERFLOW)
-			return n;
-		if (f->cap >= BUF_LIMIT)
-			return -EFBIG;
-		nb = realloc(f->buf, f->cap * 2);
-		if (!nb)
-			return -ENOMEM;
-		f->buf = nb;
-		f->cap *= 2;
-	}
+	return lr_sysio_pread_grow(io, f->fd, &f->buf, &f->cap, BUF_LIMIT);
 }
 
 int lr_cpu_reader_open(struct lr_cpu_reader **out, const struct lr_sysio *io)

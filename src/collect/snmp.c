@@ -138,20 +138,7 @@ struct lr_snmp_reader {
 
 static ssize_t read_grow(struct lr_snmp_reader *r)
 {
-	for (;;) {
-		ssize_t n = r->io->pread_all(r->io, r->fd, r->buf, r->cap);
-		char *nb;
-
-		if (n != -EOVERFLOW)
-			return n;
-		if (r->cap >= BUF_LIMIT)
-			return -EFBIG;
-		nb = realloc(r->buf, r->cap * 2);
-		if (!nb)
-			return -ENOMEM;
-		r->buf = nb;
-		r->cap *= 2;
-	}
+	return lr_sysio_pread_grow(r->io, r->fd, &r->buf, &r->cap, BUF_LIMIT);
 }
 
 int lr_snmp_reader_open(struct lr_snmp_reader **out, const struct lr_sysio *io)

@@ -170,6 +170,25 @@ int lr_sysio_real_init(struct lr_sysio *io, const char *procfs, const char *sysf
 	return 0;
 }
 
+ssize_t lr_sysio_pread_grow(const struct lr_sysio *io, int fd, char **buf, size_t *cap,
+			    size_t limit)
+{
+	for (;;) {
+		ssize_t n = io->pread_all(io, fd, *buf, *cap);
+		char *nb;
+
+		if (n != -EOVERFLOW)
+			return n;
+		if (*cap >= limit)
+			return -EFBIG;
+		nb = realloc(*buf, *cap * 2);
+		if (!nb)
+			return -ENOMEM;
+		*buf = nb;
+		*cap *= 2;
+	}
+}
+
 int lr_sysio_read_u64(const struct lr_sysio *io, const char *path, uint64_t *out)
 {
 	char buf[64];

@@ -143,20 +143,11 @@ static int on_procnet_row(const struct lr_procnet_row *row, void *arg)
 
 static int read_procnet(struct lr_sampler *s)
 {
-	ssize_t n;
+	/* 64 MiB holds /proc/net/dev of ~400k interfaces */
+	ssize_t n = lr_sysio_pread_grow(&s->io, s->procnet_fd, &s->procnet_buf, &s->procnet_len,
+					64u << 20);
 	int rows;
 
-	for (;;) {
-		n = s->io.pread_all(&s->io, s->procnet_fd, s->procnet_buf, s->procnet_len);
-		if (n != -EOVERFLOW)
-			break;
-		char *p = realloc(s->procnet_buf, s->procnet_len * 2);	/* more interfaces */
-
-		if (!p)
-			return -ENOMEM;
-		s->procnet_buf = p;
-		s->procnet_len *= 2;
-	}
 	if (n < 0)
 		return (int)n;
 	rows = lr_procnet_parse(s->procnet_buf, (size_t)n, on_procnet_row, s->ifs, NULL);

@@ -61,8 +61,10 @@ void lr_stream_close(struct lr_stream *s);
 
 const struct lr_stream_stats *lr_stream_stats(const struct lr_stream *s);
 const struct lr_stream_params *lr_stream_params(const struct lr_stream *s);
-/* Which data path runs, for the log and the summary: "tcp", "tcp zerocopy", "udp gso+sendmmsg",
- * "udp sendmmsg", "udp gro+recvmmsg", "udp recvmmsg". */
+/* Which data path runs, for the log and the summary: "tcp", "tcp zerocopy" (MSG_ZEROCOPY),
+ * "tcp sendfile" (zerocopy asked, and MSG_ZEROCOPY missing or copied by the kernel on this
+ * route), "udp gso+sendmmsg", "udp sendmmsg", "udp gro+recvmmsg", "udp recvmmsg". It can change
+ * while the stream runs (a fallback); the pointer is a string literal, always valid. */
 const char *lr_stream_path(const struct lr_stream *s);
 /* -errno that ended the thread early (peer reset, ...), 0 when stopped or still running. */
 int lr_stream_error(const struct lr_stream *s);

@@ -15,6 +15,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -86,6 +88,29 @@ static int set_timeouts(int fd)
 	return 0;
 }
 
+/* The other zero-copy: the pattern in a memfd, sent with sendfile() (iperf3 -Z does this with
+ * a file). Pages are referenced, not copied, on any route. */
+static bool sendfile_setup(struct lr_stream *s)
+{
+	int fd = memfd_create("linerate-stream", MFD_CLOEXEC);
+	size_t done = 0;
+
+	if (fd < 0)
+		return false;
+	while (done < s->buf_len) {
+		ssize_t n = write(fd, s->buf + done, s->buf_len - done);
+
+		if (n <= 0) {
+			close(fd);
+			return false;
+		}
+		done += (size_t)n;
+	}
+	s->sf_fd = fd;
+	atomic_store(&s->path, "tcp sendfile");
+	return true;
+}
+
 static int tcp_setup(struct lr_stream *s)
 {
 	s->buf_len = s->p.len;
@@ -100,9 +125,12 @@ static int tcp_setup(struct lr_stream *s)
 		if (setsockopt(s->p.fd, SOL_SOCKET, SO_ZEROCOPY, &one, sizeof(one)) == 0) {
 			s->zc = true;
 			atomic_store(&s->path, "tcp zerocopy");
-		} else {
-			lr_log(LR_LOG_INFO, "stream %d: no MSG_ZEROCOPY (%s), plain writes", s->p.id,
+		} else if (sendfile_setup(s)) {
+			lr_log(LR_LOG_INFO, "stream %d: no MSG_ZEROCOPY (%s), sendfile", s->p.id,
 			       strerror(errno));
+		} else {
+			lr_log(LR_LOG_INFO, "stream %d: no MSG_ZEROCOPY nor memfd, plain writes",
+			       s->p.id);
 		}
 	}
 	return 0;
@@ -126,6 +154,7 @@ int lr_stream_open(struct lr_stream **out, const struct lr_stream_params *p)
 		goto err_fd;
 	}
 	s->p = *p;
+	s->sf_fd = -1;
 	atomic_init(&s->stop, false);
 	atomic_init(&s->rate_bps, p->rate_bps);
 	atomic_init(&s->rate_gen, 0);
@@ -139,6 +168,8 @@ int lr_stream_open(struct lr_stream **out, const struct lr_stream_params *p)
 	*out = s;
 	return 0;
 err_free:
+	if (s->sf_fd >= 0)
+		close(s->sf_fd);
 	free(s->msgs);
 	free(s->iov);
 	free(s->ctrl);
@@ -193,9 +224,10 @@ static void zc_reap(struct lr_stream *s)
 		}
 		if (copied && s->zc) {
 			s->zc = false;
-			atomic_store(&s->path, "tcp");
+			if (!sendfile_setup(s))
+				atomic_store(&s->path, "tcp");
 			lr_log(LR_LOG_INFO, "stream %d: the kernel copies MSG_ZEROCOPY sends on this "
-			       "route, plain writes", s->p.id);
+			       "route, %s instead", s->p.id, lr_stream_path(s));
 		}
 	}
 }
@@ -219,7 +251,13 @@ static void tcp_send_loop(struct lr_stream *s)
 			    lr_stream_stopping(s))
 				break;
 		}
-		n = send(s->p.fd, s->buf + off, s->buf_len - off, flags);
+		if (s->sf_fd >= 0) {
+			off_t o = (off_t)off;
+
+			n = sendfile(s->p.fd, s->sf_fd, &o, s->buf_len - off);
+		} else {
+			n = send(s->p.fd, s->buf + off, s->buf_len - off, flags);
+		}
 		now = lr_clock_mono_ns();
 		if (n > 0) {
 			atomic_fetch_add_explicit(&s->st.bytes, (uint64_t)n, relaxed);
@@ -354,6 +392,8 @@ void lr_stream_close(struct lr_stream *s)
 		lr_stream_join(s);
 	}
 	close(s->p.fd);
+	if (s->sf_fd >= 0)
+		close(s->sf_fd);
 	free(s->msgs);
 	free(s->iov);
 	free(s->ctrl);

@@ -55,6 +55,7 @@ struct lr_stream {
 	/* TCP */
 	bool zc;
 	uint32_t zc_pending;	/* zerocopy sends not yet reaped */
+	int sf_fd;		/* memfd holding the pattern for sendfile(), -1 = not used */
 
 	uint8_t *buf;
 	size_t buf_len;

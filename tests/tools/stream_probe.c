@@ -38,7 +38,8 @@ static int open_recv(bool udp, int port)
 	if (fd < 0)
 		return -1;
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &big, sizeof(big));
+	if (udp)	/* TCP keeps the kernel's buffer autotuning, as iperf3 without -w */
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &big, sizeof(big));
 	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0)
 		return -1;
 	if (!udp) {
@@ -60,7 +61,8 @@ static int open_send(bool udp, const char *host, int port)
 
 	if (fd < 0 || inet_pton(AF_INET, host, &a.sin_addr) != 1)
 		return -1;
-	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &big, sizeof(big));
+	if (udp)
+		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &big, sizeof(big));
 	if (connect(fd, (struct sockaddr *)&a, sizeof(a)) < 0)
 		return -1;
 	return fd;

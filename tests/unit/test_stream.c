@@ -139,9 +139,9 @@ static void tcp_moves(bool zerocopy)
 	assert_true(ld(lr_stream_stats(tx)->cwnd_bytes) > 0);
 	assert_int_equal(lr_stream_error(tx), 0);
 	/* loopback delivery copies zero-copy pages; the completions say so and the sender
-	 * goes back to plain writes, and says so */
+	 * moves to sendfile(), and says so */
 	if (zc_at_open)
-		assert_string_equal(lr_stream_path(tx), "tcp");
+		assert_string_equal(lr_stream_path(tx), "tcp sendfile");
 	lr_stream_close(tx);	/* closes the fd: the receiver sees EOF and ends by itself */
 	assert_true(wait_end(rx, 2000));
 	lr_stream_join(rx);
@@ -175,7 +175,7 @@ static void test_tcp_zerocopy_path_named(void **state)
 	s = mkp(&p);
 	/* either the kernel took SO_ZEROCOPY or we fell back, and the path says which */
 	assert_true(!strcmp(lr_stream_path(s), "tcp zerocopy") ||
-		    !strcmp(lr_stream_path(s), "tcp"));
+		    !strcmp(lr_stream_path(s), "tcp sendfile"));
 	lr_stream_close(s);
 	close(b);
 }

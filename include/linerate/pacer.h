@@ -12,15 +12,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LR_PACER_MAX_BURST_NS 10000000ULL	/* default debt cap: 10 ms at the target rate */
-#define LR_PACER_QUANTUM_NS   200000ULL		/* a batch aims to last about this long */
-#define LR_PACER_SPIN_NS      50000ULL		/* waits shorter than this spin (yield) */
+#define LR_PACER_MAX_BURST_NS 10000000ULL /* default debt cap: 10 ms at the target rate */
+#define LR_PACER_QUANTUM_NS   200000ULL /* a batch aims to last about this long */
+#define LR_PACER_SPIN_NS      50000ULL /* waits shorter than this spin (yield) */
 
 struct lr_pacer {
-	uint64_t rate_bps;	/* 0 = unlimited */
-	uint64_t due_ns;	/* when the next reserved bytes may leave */
-	uint64_t rem;		/* carried remainder of bits * 1e9 / rate_bps */
-	uint64_t max_burst_ns;	/* the most a sender may be behind (and so send back to back) */
+	uint64_t rate_bps; /* 0 = unlimited */
+	uint64_t due_ns; /* when the next reserved bytes may leave */
+	uint64_t rem; /* carried remainder of bits * 1e9 / rate_bps */
+	uint64_t max_burst_ns; /* the most a sender may be behind (and so send back to back) */
 };
 
 /* Starts with no debt and no credit: the first reservation may leave at now_ns. */

@@ -16,33 +16,34 @@
 /* Live counters: written by the stream thread with relaxed atomics, read by anyone. Counting
  * starts at lr_stream_start. */
 struct lr_stream_stats {
-	_Atomic uint64_t bytes;		/* payload bytes sent or received */
-	_Atomic uint64_t packets;	/* UDP datagrams sent/received; TCP: write/read calls */
-	_Atomic uint64_t retransmits;	/* TCP sender: TCP_INFO tcpi_total_retrans */
-	_Atomic uint64_t cwnd_bytes;	/* TCP sender: snd_cwnd * snd_mss */
-	_Atomic uint64_t rtt_us;	/* TCP sender: tcpi_rtt */
-	_Atomic uint64_t lost;		/* UDP receiver: iperf3's `errors` */
-	_Atomic uint64_t out_of_order;	/* UDP receiver */
-	_Atomic uint64_t jitter_ns;	/* UDP receiver: RFC 1889 smoothed jitter */
-	_Atomic uint64_t max_seq;	/* UDP receiver: highest sequence seen (iperf3 "packets") */
-	_Atomic uint64_t start_ns;	/* CLOCK_MONOTONIC at start, 0 before */
-	_Atomic uint64_t end_ns;	/* CLOCK_MONOTONIC when the thread stopped counting, 0 while running */
+	_Atomic uint64_t bytes; /* payload bytes sent or received */
+	_Atomic uint64_t packets; /* UDP datagrams sent/received; TCP: write/read calls */
+	_Atomic uint64_t retransmits; /* TCP sender: TCP_INFO tcpi_total_retrans */
+	_Atomic uint64_t cwnd_bytes; /* TCP sender: snd_cwnd * snd_mss */
+	_Atomic uint64_t rtt_us; /* TCP sender: tcpi_rtt */
+	_Atomic uint64_t lost; /* UDP receiver: iperf3's `errors` */
+	_Atomic uint64_t out_of_order; /* UDP receiver */
+	_Atomic uint64_t jitter_ns; /* UDP receiver: RFC 1889 smoothed jitter */
+	_Atomic uint64_t max_seq; /* UDP receiver: highest sequence seen (iperf3 "packets") */
+	_Atomic uint64_t start_ns; /* CLOCK_MONOTONIC at start, 0 before */
+	_Atomic uint64_t
+		end_ns; /* CLOCK_MONOTONIC when the thread stopped counting, 0 while running */
 };
 
 struct lr_stream_params {
-	int fd;			/* connected data socket; the stream owns it from open on */
-	int id;			/* iperf3 stream id (1, 3, 4, ...) */
+	int fd; /* connected data socket; the stream owns it from open on */
+	int id; /* iperf3 stream id (1, 3, 4, ...) */
 	bool udp;
-	bool sender;		/* false = receiver */
-	size_t len;		/* TCP write/read size, or the exact UDP datagram size (16..65507) */
-	uint64_t rate_bps;	/* target, 0 = unlimited */
-	int cpu;		/* pin the thread to this CPU, -1 = no pinning */
-	bool no_gso;		/* UDP: plain sendmmsg/recvmmsg, no UDP_SEGMENT/UDP_GRO */
-	bool udp_64bit_seq;	/* iperf3's udp_counters_64bit */
-	bool zerocopy;		/* TCP sender: MSG_ZEROCOPY where the kernel has it */
+	bool sender; /* false = receiver */
+	size_t len; /* TCP write/read size, or the exact UDP datagram size (16..65507) */
+	uint64_t rate_bps; /* target, 0 = unlimited */
+	int cpu; /* pin the thread to this CPU, -1 = no pinning */
+	bool no_gso; /* UDP: plain sendmmsg/recvmmsg, no UDP_SEGMENT/UDP_GRO */
+	bool udp_64bit_seq; /* iperf3's udp_counters_64bit */
+	bool zerocopy; /* TCP sender: MSG_ZEROCOPY where the kernel has it */
 };
 
-struct lr_stream;	/* opaque: the thread, buffers, the fd */
+struct lr_stream; /* opaque: the thread, buffers, the fd */
 
 /* Allocates buffers and takes ownership of p->fd (closed by lr_stream_close, also on error).
  * Does not start the thread. 0 or -errno. */

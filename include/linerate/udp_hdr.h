@@ -10,15 +10,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LR_UDP_HDR_LEN32  12		/* sec, usec, u32 seq */
-#define LR_UDP_HDR_LEN64  16		/* sec, usec, u64 seq */
-#define LR_UDP_MIN_LEN    16		/* iperf3 MIN_UDP_BLOCKSIZE */
-#define LR_UDP_MAX_LEN    65507		/* iperf3 MAX_UDP_BLOCKSIZE */
+#define LR_UDP_HDR_LEN32 12 /* sec, usec, u32 seq */
+#define LR_UDP_HDR_LEN64 16 /* sec, usec, u64 seq */
+#define LR_UDP_MIN_LEN	 16 /* iperf3 MIN_UDP_BLOCKSIZE */
+#define LR_UDP_MAX_LEN	 65507 /* iperf3 MAX_UDP_BLOCKSIZE */
 
 struct lr_udp_hdr {
 	uint32_t sec;
 	uint32_t usec;
-	uint64_t seq;	/* truncated to 32 bits on the wire unless seq64 */
+	uint64_t seq; /* truncated to 32 bits on the wire unless seq64 */
 };
 
 static inline size_t lr_udp_hdr_len(bool seq64)
@@ -35,13 +35,13 @@ int lr_udp_hdr_decode(const uint8_t *buf, size_t len, bool seq64, struct lr_udp_
 
 /* Receiver accounting, iperf3's rules (iperf_udp_recv): `lost` is iperf3's `errors`. */
 struct lr_udp_acct {
-	uint64_t packets;	/* datagrams accounted (long enough to hold a header) */
-	uint64_t bytes;		/* their bytes */
-	uint64_t short_dgrams;	/* datagrams too short for a header: counted nowhere else */
-	uint64_t max_seq;	/* highest sequence seen; iperf3's receiver "packets" */
+	uint64_t packets; /* datagrams accounted (long enough to hold a header) */
+	uint64_t bytes; /* their bytes */
+	uint64_t short_dgrams; /* datagrams too short for a header: counted nowhere else */
+	uint64_t max_seq; /* highest sequence seen; iperf3's receiver "packets" */
 	uint64_t lost;
 	uint64_t out_of_order;
-	double jitter_ns;	/* RFC 1889 smoothed interarrival jitter */
+	double jitter_ns; /* RFC 1889 smoothed interarrival jitter */
 	int64_t prev_transit_ns;
 	bool have_transit;
 };

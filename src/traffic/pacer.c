@@ -55,7 +55,7 @@ void lr_pacer_set_rate(struct lr_pacer *p, uint64_t rate_bps, uint64_t now_ns)
 	if (rate_bps == old)
 		return;
 	if (!old || !rate_bps) {
-		p->due_ns = now_ns;	/* from or to unlimited: start a fresh schedule */
+		p->due_ns = now_ns; /* from or to unlimited: start a fresh schedule */
 	} else if (p->due_ns > now_ns) {
 		unsigned __int128 ahead = (unsigned __int128)(p->due_ns - now_ns) * old / rate_bps;
 
@@ -76,7 +76,7 @@ size_t lr_pacer_batch(const struct lr_pacer *p, uint64_t now_ns, size_t item_byt
 		return 0;
 	if (!p->rate_bps || !item_bytes)
 		return max_items;
-	if (now_ns > p->due_ns) {	/* behind: the debt, capped as reserve will cap it */
+	if (now_ns > p->due_ns) { /* behind: the debt, capped as reserve will cap it */
 		uint64_t late = now_ns - p->due_ns;
 
 		span += late < p->max_burst_ns ? late : p->max_burst_ns;
@@ -106,7 +106,7 @@ bool lr_pacer_wait(uint64_t at_ns, uint64_t slice_ns, const atomic_bool *stop,
 
 			if (slice_ns && until - now > slice_ns)
 				until = now + slice_ns;
-			lr_clock_sleep_until(until);	/* -EINTR: just loop and re-check */
+			lr_clock_sleep_until(until); /* -EINTR: just loop and re-check */
 		} else {
 			sched_yield();
 		}

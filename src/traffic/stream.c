@@ -64,7 +64,7 @@ void lr_stream_pace_refresh(struct lr_stream *s, uint64_t now_ns)
 
 static void fill_pattern(uint8_t *buf, size_t len)
 {
-	uint32_t x = 0x9e3779b9u;	/* deterministic filler: runs compare byte for byte */
+	uint32_t x = 0x9e3779b9u; /* deterministic filler: runs compare byte for byte */
 	size_t i;
 
 	for (i = 0; i < len; i++) {
@@ -77,7 +77,7 @@ static void fill_pattern(uint8_t *buf, size_t len)
 
 static int set_timeouts(int fd)
 {
-	struct timeval tv = { .tv_sec = 0, .tv_usec = LR_STREAM_TIMEO_US };
+	struct timeval tv = {.tv_sec = 0, .tv_usec = LR_STREAM_TIMEO_US};
 	int fl = fcntl(fd, F_GETFL);
 
 	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0)
@@ -204,7 +204,7 @@ static void zc_reap(struct lr_stream *s)
 	char control[128];
 
 	for (;;) {
-		struct msghdr msg = { .msg_control = control, .msg_controllen = sizeof(control) };
+		struct msghdr msg = {.msg_control = control, .msg_controllen = sizeof(control)};
 		struct cmsghdr *cm;
 
 		if (recvmsg(s->p.fd, &msg, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
@@ -226,8 +226,10 @@ static void zc_reap(struct lr_stream *s)
 			s->zc = false;
 			if (!sendfile_setup(s))
 				atomic_store(&s->path, "tcp");
-			lr_log(LR_LOG_INFO, "stream %d: the kernel copies MSG_ZEROCOPY sends on this "
-			       "route, %s instead", s->p.id, lr_stream_path(s));
+			lr_log(LR_LOG_INFO,
+			       "stream %d: the kernel copies MSG_ZEROCOPY sends on this "
+			       "route, %s instead",
+			       s->p.id, lr_stream_path(s));
 		}
 	}
 }
@@ -246,8 +248,9 @@ static void tcp_send_loop(struct lr_stream *s)
 		if (off == 0 && s->pacer.rate_bps) {
 			uint64_t at = lr_pacer_reserve(&s->pacer, now, s->buf_len);
 
-			if (at > now && !lr_pacer_wait(at, LR_STREAM_SLICE_NS, &s->stop,
-						       &s->rate_gen, s->rate_gen_seen) &&
+			if (at > now &&
+			    !lr_pacer_wait(at, LR_STREAM_SLICE_NS, &s->stop, &s->rate_gen,
+					   s->rate_gen_seen) &&
 			    lr_stream_stopping(s))
 				break;
 		}
@@ -295,7 +298,7 @@ static void tcp_recv_loop(struct lr_stream *s)
 			atomic_fetch_add_explicit(&s->st.bytes, (uint64_t)n, relaxed);
 			atomic_fetch_add_explicit(&s->st.packets, 1, relaxed);
 		} else if (n == 0) {
-			break;	/* peer closed: the stream ends by itself */
+			break; /* peer closed: the stream ends by itself */
 		} else if (errno != EAGAIN && errno != EINTR) {
 			lr_stream_fail(s, -errno);
 			break;

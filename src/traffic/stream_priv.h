@@ -13,15 +13,15 @@
 #include "linerate/stream.h"
 #include "linerate/udp_hdr.h"
 
-#define LR_STREAM_SLICE_NS	20000000ULL	/* longest blocking step: stop latency bound */
-#define LR_STREAM_TIMEO_US	20000		/* SO_RCVTIMEO / SO_SNDTIMEO */
-#define LR_UDP_GSO_MAX_SEGS	64		/* UDP_MAX_SEGMENTS on older kernels */
-#define LR_UDP_GSO_MAX_BYTES	65000		/* one super-buffer stays below the IP limit */
-#define LR_UDP_SEND_MSGS	16		/* super-buffers per sendmmsg (GSO path) */
-#define LR_UDP_PLAIN_MSGS	256		/* datagrams per sendmmsg/recvmmsg (plain path) */
-#define LR_UDP_GRO_MSGS		16		/* 64 KiB buffers per recvmmsg (GRO path) */
-#define LR_UDP_GRO_BUF		65536
-#define LR_TCP_INFO_EVERY_NS	250000000ULL	/* TCP_INFO sampling period */
+#define LR_STREAM_SLICE_NS   20000000ULL /* longest blocking step: stop latency bound */
+#define LR_STREAM_TIMEO_US   20000 /* SO_RCVTIMEO / SO_SNDTIMEO */
+#define LR_UDP_GSO_MAX_SEGS  64 /* UDP_MAX_SEGMENTS on older kernels */
+#define LR_UDP_GSO_MAX_BYTES 65000 /* one super-buffer stays below the IP limit */
+#define LR_UDP_SEND_MSGS     16 /* super-buffers per sendmmsg (GSO path) */
+#define LR_UDP_PLAIN_MSGS    256 /* datagrams per sendmmsg/recvmmsg (plain path) */
+#define LR_UDP_GRO_MSGS	     16 /* 64 KiB buffers per recvmmsg (GRO path) */
+#define LR_UDP_GRO_BUF	     65536
+#define LR_TCP_INFO_EVERY_NS 250000000ULL /* TCP_INFO sampling period */
 
 struct lr_stream {
 	struct lr_stream_params p;
@@ -30,32 +30,32 @@ struct lr_stream {
 	bool started;
 	bool joined;
 	atomic_bool stop;
-	_Atomic uint64_t rate_bps;	/* wanted rate; the thread applies it to its pacer */
-	_Atomic uint32_t rate_gen;	/* bumped on every lr_stream_set_rate */
+	_Atomic uint64_t rate_bps; /* wanted rate; the thread applies it to its pacer */
+	_Atomic uint32_t rate_gen; /* bumped on every lr_stream_set_rate */
 	_Atomic int err;
-	_Atomic(const char *) path;	/* string literal */
+	_Atomic(const char *) path; /* string literal */
 
 	struct lr_pacer pacer;
 	uint32_t rate_gen_seen;
 
 	/* UDP */
-	bool gso;		/* UDP_SEGMENT accepted by the socket */
-	bool gro;		/* UDP_GRO accepted by the socket */
-	bool rx_tstamp;		/* SO_TIMESTAMPNS: per-datagram arrival times */
-	size_t segs;		/* datagrams per GSO super-buffer */
-	size_t max_dgrams;	/* datagrams per sendmmsg call */
+	bool gso; /* UDP_SEGMENT accepted by the socket */
+	bool gro; /* UDP_GRO accepted by the socket */
+	bool rx_tstamp; /* SO_TIMESTAMPNS: per-datagram arrival times */
+	size_t segs; /* datagrams per GSO super-buffer */
+	size_t max_dgrams; /* datagrams per sendmmsg call */
 	uint64_t next_seq;
 	struct lr_udp_acct acct;
 	struct mmsghdr *msgs;
 	struct iovec *iov;
-	uint8_t *ctrl;		/* recvmmsg: one cmsg area per message */
+	uint8_t *ctrl; /* recvmmsg: one cmsg area per message */
 	size_t nmsgs;
-	size_t slot_len;	/* bytes per message buffer */
+	size_t slot_len; /* bytes per message buffer */
 
 	/* TCP */
 	bool zc;
-	uint32_t zc_pending;	/* zerocopy sends not yet reaped */
-	int sf_fd;		/* memfd holding the pattern for sendfile(), -1 = not used */
+	uint32_t zc_pending; /* zerocopy sends not yet reaped */
+	int sf_fd; /* memfd holding the pattern for sendfile(), -1 = not used */
 
 	uint8_t *buf;
 	size_t buf_len;

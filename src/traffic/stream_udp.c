@@ -28,9 +28,9 @@
 #define UDP_GRO 104
 #endif
 
-#define relaxed memory_order_relaxed
-#define LR_UDP_PLAIN_BYTES (1u << 20)	/* plain path: at most this much per batch */
-#define RX_CTRL_LEN (CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(struct timespec)))
+#define relaxed		   memory_order_relaxed
+#define LR_UDP_PLAIN_BYTES (1u << 20) /* plain path: at most this much per batch */
+#define RX_CTRL_LEN	   (CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(struct timespec)))
 /* After a batch that drained the socket, the receiver naps this long instead of blocking:
  * the sender then finds nobody to wake (a wake-up per datagram costs more than the datagram),
  * and the kernel's per-datagram timestamps keep the jitter exact. */
@@ -118,8 +118,8 @@ static int receiver_setup(struct lr_stream *s)
 	{
 		int one = 1;
 
-		s->rx_tstamp = setsockopt(s->p.fd, SOL_SOCKET, SO_TIMESTAMPNS, &one,
-					  sizeof(one)) == 0;
+		s->rx_tstamp =
+			setsockopt(s->p.fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)) == 0;
 	}
 	lr_udp_acct_init(&s->acct);
 	return 0;
@@ -137,7 +137,8 @@ int lr_stream_udp_setup(struct lr_stream *s)
 	if (err < 0)
 		return err;
 	if (s->p.sender) {
-		/* Deterministic filler, so GSO and plain runs are byte-identical past the header. */
+		/* Deterministic filler, so GSO and plain runs are byte-identical past the header.
+		 */
 		uint32_t x = 0x2545f491u;
 		size_t i;
 
@@ -221,7 +222,8 @@ void lr_stream_udp_send_loop(struct lr_stream *s)
 
 			if (at > now) {
 				if (!lr_pacer_wait(at, LR_STREAM_SLICE_NS, &s->stop, &s->rate_gen,
-						   s->rate_gen_seen) && lr_stream_stopping(s))
+						   s->rate_gen_seen) &&
+				    lr_stream_stopping(s))
 					break;
 				now = lr_clock_mono_ns();
 			}
@@ -238,8 +240,8 @@ void lr_stream_udp_send_loop(struct lr_stream *s)
 				/* nothing sent: the same sequence numbers go again (iperf3 3.15+);
 				 * a refused port (peer not up yet or gone) gets a short breather */
 				if (err == -ECONNREFUSED)
-					lr_pacer_wait(lr_clock_mono_ns() + 1000000, 0, &s->stop, NULL,
-						      0);
+					lr_pacer_wait(lr_clock_mono_ns() + 1000000, 0, &s->stop,
+						      NULL, 0);
 			} else {
 				lr_stream_fail(s, err);
 				break;
@@ -290,7 +292,7 @@ static size_t parse_cmsgs(struct msghdr *mh, uint64_t *arrival_ns)
 
 static void nap(long ns)
 {
-	struct timespec ts = { .tv_sec = 0, .tv_nsec = ns };
+	struct timespec ts = {.tv_sec = 0, .tv_nsec = ns};
 
 	nanosleep(&ts, NULL);
 }
@@ -331,7 +333,7 @@ void lr_stream_udp_recv_loop(struct lr_stream *s)
 			continue;
 		}
 		idle = false;
-		now = lr_clock_mono_ns();	/* arrival time when the kernel gave none */
+		now = lr_clock_mono_ns(); /* arrival time when the kernel gave none */
 		for (k = 0; k < r; k++) {
 			struct msghdr *mh = &s->msgs[k].msg_hdr;
 			const uint8_t *p = mh->msg_iov->iov_base;

@@ -62,7 +62,8 @@ void lr_udp_acct_init(struct lr_udp_acct *a)
 void lr_udp_acct_add(struct lr_udp_acct *a, const struct lr_udp_hdr *h, size_t bytes,
 		     uint64_t arrival_ns)
 {
-	uint64_t sent_ns = (uint64_t)h->sec * LR_NSEC_PER_SEC + (uint64_t)h->usec * LR_NSEC_PER_USEC;
+	uint64_t sent_ns =
+		(uint64_t)h->sec * LR_NSEC_PER_SEC + (uint64_t)h->usec * LR_NSEC_PER_USEC;
 	/* Transit across two unsynchronised clocks: only its changes matter. Unsigned
 	 * subtraction then a signed view keeps it defined for any input. */
 	int64_t transit = (int64_t)(arrival_ns - sent_ns);

@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	seq64 = data[0] & 1;
-	dlen = (size_t)(data[0] >> 1) + 1;	/* 1..128: short and full datagrams */
+	dlen = (size_t)(data[0] >> 1) + 1; /* 1..128: short and full datagrams */
 	lr_udp_acct_init(&a);
 	for (off = 1; off < size; off += dlen) {
 		size_t n = size - off < dlen ? size - off : dlen;

@@ -32,13 +32,13 @@ static int usage(void)
 
 static int open_recv(bool udp, int port)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
 	int fd = socket(AF_INET, udp ? SOCK_DGRAM : SOCK_STREAM, 0), one = 1, big = 4 << 20;
 
 	if (fd < 0)
 		return -1;
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (udp)	/* TCP keeps the kernel's buffer autotuning, as iperf3 without -w */
+	if (udp) /* TCP keeps the kernel's buffer autotuning, as iperf3 without -w */
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &big, sizeof(big));
 	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0)
 		return -1;
@@ -56,7 +56,7 @@ static int open_recv(bool udp, int port)
 
 static int open_send(bool udp, const char *host, int port)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
 	int fd = socket(AF_INET, udp ? SOCK_DGRAM : SOCK_STREAM, 0), big = 4 << 20;
 
 	if (fd < 0 || inet_pton(AF_INET, host, &a.sin_addr) != 1)
@@ -70,7 +70,7 @@ static int open_send(bool udp, const char *host, int port)
 
 int main(int argc, char **argv)
 {
-	struct lr_stream_params p = { .id = 1, .len = 0, .cpu = -1 };
+	struct lr_stream_params p = {.id = 1, .len = 0, .cpu = -1};
 	const char *host = NULL;
 	double secs = 2;
 	int port = 5201, i, err;

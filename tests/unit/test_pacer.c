@@ -15,7 +15,7 @@
 #include "linerate/common.h"
 #include "linerate/pacer.h"
 
-#define T0 1000000000000ULL	/* simulated clocks start far from 0 */
+#define T0 1000000000000ULL /* simulated clocks start far from 0 */
 
 /* Runs a paced sender on a simulated clock for dur_ns: each reservation waits until its due
  * time; a wait long enough to sleep (> LR_PACER_SPIN_NS, as lr_pacer_wait does) wakes up a
@@ -67,7 +67,7 @@ static void check_rate(uint64_t rate, size_t size, uint64_t dur_ns, uint64_t lat
 
 static void test_average_exact(void **state)
 {
-	static const size_t sizes[] = { 64, 1400, 8900, 65507, 131072 };
+	static const size_t sizes[] = {64, 1400, 8900, 65507, 131072};
 	size_t i;
 
 	(void)state;
@@ -82,7 +82,7 @@ static void test_average_exact(void **state)
 /* Sleeping overshoots: the debt (below max_burst) absorbs it, the average stays exact. */
 static void test_average_with_late_wakeups(void **state)
 {
-	static const size_t sizes[] = { 64, 1400, 9000 };
+	static const size_t sizes[] = {64, 1400, 9000};
 	size_t i;
 
 	(void)state;
@@ -124,7 +124,7 @@ static uint64_t burst_after(struct lr_pacer *p, uint64_t now, size_t size)
 
 static void test_stall_no_burst(void **state)
 {
-	static const uint64_t rates[] = { 1000000ULL, 1000000000ULL, 40000000000ULL };
+	static const uint64_t rates[] = {1000000ULL, 1000000000ULL, 40000000000ULL};
 	size_t i;
 
 	(void)state;
@@ -134,7 +134,7 @@ static void test_stall_no_burst(void **state)
 
 		lr_pacer_init(&p, rates[i], now);
 		run_sim(&p, &now, LR_NSEC_PER_SEC / 10, 1400, 0, NULL);
-		now += LR_NSEC_PER_SEC;	/* descheduled for a second */
+		now += LR_NSEC_PER_SEC; /* descheduled for a second */
 		burst = burst_after(&p, now, 1400);
 		cap = p.max_burst_ns * rates[i] / 8 / LR_NSEC_PER_SEC + 1400;
 		if (burst > cap)
@@ -153,7 +153,7 @@ static void test_custom_max_burst(void **state)
 
 	(void)state;
 	lr_pacer_init(&p, 1000000000ULL, now);
-	lr_pacer_set_max_burst(&p, 100000);	/* 100 us = 12500 bytes at 1 Gbit/s */
+	lr_pacer_set_max_burst(&p, 100000); /* 100 us = 12500 bytes at 1 Gbit/s */
 	now += LR_NSEC_PER_SEC;
 	assert_in_range(burst_after(&p, now, 1000), 12000, 13000);
 	lr_pacer_set_max_burst(&p, 0);
@@ -172,8 +172,8 @@ static void test_rate_change_mid_run(void **state)
 	assert_in_range((uint64_t)got, 9990000, 10010000);
 	lr_pacer_set_rate(&p, 100000000ULL, now);
 	/* no burst at the change: what may leave at once stays under max_burst */
-	assert_true(burst_after(&p, now, 1400) <= p.max_burst_ns * 100000000ULL / 8 /
-							   LR_NSEC_PER_SEC + 1400);
+	assert_true(burst_after(&p, now, 1400) <=
+		    p.max_burst_ns * 100000000ULL / 8 / LR_NSEC_PER_SEC + 1400);
 	lr_pacer_init(&p, 10000000ULL, now);
 	run_sim(&p, &now, LR_NSEC_PER_SEC, 1400, 0, NULL);
 	lr_pacer_set_rate(&p, 100000000ULL, now);
@@ -194,7 +194,7 @@ static void test_rate_change_rescales_pending(void **state)
 
 	(void)state;
 	lr_pacer_init(&p, 1000000ULL, T0);
-	lr_pacer_reserve(&p, T0, 125000);	/* 1 s of debt at 1 Mbit/s */
+	lr_pacer_reserve(&p, T0, 125000); /* 1 s of debt at 1 Mbit/s */
 	lr_pacer_set_rate(&p, 10000000ULL, T0);
 	at = lr_pacer_reserve(&p, T0, 1);
 	assert_int_equal(at - T0, LR_NSEC_PER_SEC / 10);
@@ -222,9 +222,9 @@ static void test_batch_follows_rate(void **state)
 	(void)state;
 	lr_pacer_init(&p, 1000000ULL, T0);
 	assert_int_equal(lr_pacer_batch(&p, T0, 1400, 64), 1);
-	assert_int_equal(lr_pacer_batch(&p, T0, 64, 64), 1);	/* 25 bytes per quantum */
+	assert_int_equal(lr_pacer_batch(&p, T0, 64, 64), 1); /* 25 bytes per quantum */
 	lr_pacer_init(&p, 1000000000ULL, T0);
-	assert_int_equal(lr_pacer_batch(&p, T0, 1000, 64), 25);	/* 200 us at 1 Gbit/s */
+	assert_int_equal(lr_pacer_batch(&p, T0, 1000, 64), 25); /* 200 us at 1 Gbit/s */
 	lr_pacer_init(&p, 40000000000ULL, T0);
 	assert_int_equal(lr_pacer_batch(&p, T0, 64, 1024), 1024);
 	assert_int_equal(lr_pacer_batch(&p, T0, 64, 0), 0);

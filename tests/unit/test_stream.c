@@ -39,7 +39,7 @@ static void sleep_ms(unsigned ms)
 /* Two connected UDP sockets on 127.0.0.1. */
 static void udp_pair(int *tx, int *rx)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET }, b;
+	struct sockaddr_in a = {.sin_family = AF_INET}, b;
 	socklen_t sl = sizeof(b);
 	int big = 4 << 20;
 
@@ -60,7 +60,7 @@ static void udp_pair(int *tx, int *rx)
 /* A connected TCP pair on 127.0.0.1. */
 static void tcp_pair(int *tx, int *rx)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET };
+	struct sockaddr_in a = {.sin_family = AF_INET};
 	socklen_t sl = sizeof(a);
 	int l = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
@@ -79,7 +79,12 @@ static void tcp_pair(int *tx, int *rx)
 static struct lr_stream *mk(int fd, bool udp, bool sender, size_t len, uint64_t rate)
 {
 	struct lr_stream_params p = {
-		.fd = fd, .id = 1, .udp = udp, .sender = sender, .len = len, .rate_bps = rate,
+		.fd = fd,
+		.id = 1,
+		.udp = udp,
+		.sender = sender,
+		.len = len,
+		.rate_bps = rate,
 		.cpu = -1,
 	};
 	struct lr_stream *s = NULL;
@@ -118,8 +123,8 @@ static uint64_t stop_join_ms(struct lr_stream *s)
 static void tcp_moves(bool zerocopy)
 {
 	struct lr_stream *tx, *rx;
-	struct lr_stream_params p = { .id = 1, .sender = true, .len = 128 * 1024, .cpu = -1,
-				      .zerocopy = zerocopy };
+	struct lr_stream_params p = {
+		.id = 1, .sender = true, .len = 128 * 1024, .cpu = -1, .zerocopy = zerocopy};
 	int ftx, frx;
 	uint64_t sent;
 	bool zc_at_open;
@@ -142,7 +147,7 @@ static void tcp_moves(bool zerocopy)
 	 * moves to sendfile(), and says so */
 	if (zc_at_open)
 		assert_string_equal(lr_stream_path(tx), "tcp sendfile");
-	lr_stream_close(tx);	/* closes the fd: the receiver sees EOF and ends by itself */
+	lr_stream_close(tx); /* closes the fd: the receiver sees EOF and ends by itself */
 	assert_true(wait_end(rx, 2000));
 	lr_stream_join(rx);
 	assert_int_equal(ld(lr_stream_stats(rx)->bytes), sent);
@@ -164,8 +169,8 @@ static void test_tcp_zerocopy_moves_bytes(void **state)
 
 static void test_tcp_zerocopy_path_named(void **state)
 {
-	struct lr_stream_params p = { .id = 1, .sender = true, .len = 65536, .cpu = -1,
-				      .zerocopy = true };
+	struct lr_stream_params p = {
+		.id = 1, .sender = true, .len = 65536, .cpu = -1, .zerocopy = true};
 	struct lr_stream *s;
 	int a, b;
 
@@ -229,13 +234,13 @@ static void test_udp_rate_10mbit(void **state)
 static void test_udp_rate_1gbit(void **state)
 {
 	(void)state;
-	udp_rate(1000000000, 8900, false);	/* few datagrams: no CPU-speed test */
+	udp_rate(1000000000, 8900, false); /* few datagrams: no CPU-speed test */
 }
 
 struct capture {
 	size_t n;
 	uint64_t seq[3000];
-	uint8_t first[2000];	/* payload past the header of datagram 1 */
+	uint8_t first[2000]; /* payload past the header of datagram 1 */
 	bool same_payload;
 	bool sizes_ok;
 	bool time_ok;
@@ -246,8 +251,13 @@ struct capture {
 static void capture_run(bool no_gso, struct capture *c, const char **path)
 {
 	const size_t len = 1000;
-	struct lr_stream_params p = { .id = 1, .udp = true, .sender = true, .len = len,
-				      .rate_bps = 200000000, .cpu = -1, .no_gso = no_gso };
+	struct lr_stream_params p = {.id = 1,
+				     .udp = true,
+				     .sender = true,
+				     .len = len,
+				     .rate_bps = 200000000,
+				     .cpu = -1,
+				     .no_gso = no_gso};
 	struct lr_stream *tx;
 	uint8_t buf[4096];
 	int ftx, frx;
@@ -261,7 +271,7 @@ static void capture_run(bool no_gso, struct capture *c, const char **path)
 	c->same_payload = c->sizes_ok = c->time_ok = true;
 	assert_int_equal(lr_stream_start(tx), 0);
 	while (c->n < LR_ARRAY_SIZE(c->seq) && lr_clock_mono_ns() < until) {
-		struct pollfd pfd = { .fd = frx, .events = POLLIN };
+		struct pollfd pfd = {.fd = frx, .events = POLLIN};
 		struct lr_udp_hdr h;
 		ssize_t r;
 
@@ -314,8 +324,13 @@ static void test_gso_and_plain_identical(void **state)
 
 static void test_udp_64bit_seq(void **state)
 {
-	struct lr_stream_params p = { .id = 3, .udp = true, .sender = true, .len = 200,
-				      .rate_bps = 20000000, .cpu = -1, .udp_64bit_seq = true };
+	struct lr_stream_params p = {.id = 3,
+				     .udp = true,
+				     .sender = true,
+				     .len = 200,
+				     .rate_bps = 20000000,
+				     .cpu = -1,
+				     .udp_64bit_seq = true};
 	struct lr_stream *tx, *rx;
 	int ftx, frx;
 
@@ -348,8 +363,12 @@ static void test_udp_unlimited_accounting_identity(void **state)
 
 	(void)state;
 	for (k = 0; k < 2; k++) {
-		struct lr_stream_params p = { .id = 1, .udp = true, .sender = true, .len = 64,
-					      .cpu = -1, .no_gso = k == 1 };
+		struct lr_stream_params p = {.id = 1,
+					     .udp = true,
+					     .sender = true,
+					     .len = 64,
+					     .cpu = -1,
+					     .no_gso = k == 1};
 		struct lr_stream *tx, *rx;
 		int ftx, frx;
 		uint64_t got, sent;
@@ -384,8 +403,12 @@ static void test_udp_unlimited_accounting_identity(void **state)
  * datagram (a wrong split shows as lost or missing datagrams). */
 static void test_gso_into_gro_exact(void **state)
 {
-	struct lr_stream_params p = { .id = 1, .udp = true, .sender = true, .len = 1000,
-				      .rate_bps = 200000000, .cpu = -1 };
+	struct lr_stream_params p = {.id = 1,
+				     .udp = true,
+				     .sender = true,
+				     .len = 1000,
+				     .rate_bps = 200000000,
+				     .cpu = -1};
 	struct lr_stream *tx, *rx;
 	int ftx, frx;
 
@@ -493,7 +516,7 @@ static void test_set_rate_mid_run(void **state)
 
 static void test_open_rejects_and_owns_fd(void **state)
 {
-	struct lr_stream_params p = { .udp = true, .sender = true, .len = 8, .cpu = -1 };
+	struct lr_stream_params p = {.udp = true, .sender = true, .len = 8, .cpu = -1};
 	struct lr_stream *s = NULL;
 	int a, b;
 
@@ -501,7 +524,7 @@ static void test_open_rejects_and_owns_fd(void **state)
 	udp_pair(&a, &b);
 	p.fd = a;
 	assert_int_equal(lr_stream_open(&s, &p), -EINVAL);
-	assert_int_equal(fcntl(a, F_GETFD), -1);	/* closed on error too */
+	assert_int_equal(fcntl(a, F_GETFD), -1); /* closed on error too */
 	p.fd = b;
 	p.len = 65508;
 	assert_int_equal(lr_stream_open(&s, &p), -EINVAL);
@@ -513,7 +536,7 @@ static void test_open_rejects_and_owns_fd(void **state)
 static void test_peer_reset_is_reported(void **state)
 {
 	struct lr_stream *s;
-	struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+	struct linger lg = {.l_onoff = 1, .l_linger = 0};
 	int a, b;
 
 	(void)state;
@@ -522,7 +545,7 @@ static void test_peer_reset_is_reported(void **state)
 	assert_int_equal(lr_stream_start(s), 0);
 	sleep_ms(50);
 	setsockopt(b, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
-	close(b);	/* RST */
+	close(b); /* RST */
 	assert_true(wait_end(s, 2000));
 	lr_stream_join(s);
 	assert_true(lr_stream_error(s) == -ECONNRESET || lr_stream_error(s) == -EPIPE);

@@ -18,24 +18,24 @@
 
 static void test_encode_32(void **state)
 {
-	static const uint8_t want[12] = { 0x01, 0x02, 0x03, 0x04, 0x05, 0x06,
-					  0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c };
-	struct lr_udp_hdr h = { .sec = 0x01020304, .usec = 0x05060708, .seq = 0xff090a0b0cULL };
+	static const uint8_t want[12] = {0x01, 0x02, 0x03, 0x04, 0x05, 0x06,
+					 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c};
+	struct lr_udp_hdr h = {.sec = 0x01020304, .usec = 0x05060708, .seq = 0xff090a0b0cULL};
 	uint8_t buf[16];
 
 	(void)state;
 	memset(buf, 0xee, sizeof(buf));
 	lr_udp_hdr_encode(buf, &h, false);
 	assert_memory_equal(buf, want, sizeof(want));
-	assert_int_equal(buf[12], 0xee);	/* nothing past the header */
+	assert_int_equal(buf[12], 0xee); /* nothing past the header */
 	assert_int_equal(lr_udp_hdr_len(false), 12);
 }
 
 static void test_encode_64(void **state)
 {
-	static const uint8_t want[16] = { 0x00, 0x00, 0x00, 0x07, 0x00, 0x0f, 0x42, 0x3f,
-					  0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88 };
-	struct lr_udp_hdr h = { .sec = 7, .usec = 999999, .seq = 0x1122334455667788ULL };
+	static const uint8_t want[16] = {0x00, 0x00, 0x00, 0x07, 0x00, 0x0f, 0x42, 0x3f,
+					 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88};
+	struct lr_udp_hdr h = {.sec = 7, .usec = 999999, .seq = 0x1122334455667788ULL};
 	uint8_t buf[16];
 
 	(void)state;
@@ -46,7 +46,7 @@ static void test_encode_64(void **state)
 
 static void test_decode_roundtrip(void **state)
 {
-	struct lr_udp_hdr h = { .sec = 0xdeadbeef, .usec = 123456, .seq = 0x89abcdefULL }, out;
+	struct lr_udp_hdr h = {.sec = 0xdeadbeef, .usec = 123456, .seq = 0x89abcdefULL}, out;
 	uint8_t buf[64];
 
 	(void)state;
@@ -80,7 +80,7 @@ static void feed(struct lr_udp_acct *a, const uint64_t *seqs, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		struct lr_udp_hdr h = { .sec = 1, .usec = 0, .seq = seqs[i] };
+		struct lr_udp_hdr h = {.sec = 1, .usec = 0, .seq = seqs[i]};
 
 		lr_udp_acct_add(a, &h, 100, 2 * LR_NSEC_PER_SEC);
 	}
@@ -88,7 +88,7 @@ static void feed(struct lr_udp_acct *a, const uint64_t *seqs, size_t n)
 
 static void test_acct_in_order(void **state)
 {
-	static const uint64_t s[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+	static const uint64_t s[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
 	struct lr_udp_acct a;
 
 	(void)state;
@@ -104,7 +104,7 @@ static void test_acct_in_order(void **state)
 
 static void test_acct_loss_gaps(void **state)
 {
-	static const uint64_t s[] = { 1, 2, 5, 6, 10 };	/* 3,4 and 7,8,9 missing */
+	static const uint64_t s[] = {1, 2, 5, 6, 10}; /* 3,4 and 7,8,9 missing */
 	struct lr_udp_acct a;
 
 	(void)state;
@@ -115,13 +115,13 @@ static void test_acct_loss_gaps(void **state)
 	assert_int_equal(a.out_of_order, 0);
 	/* a first datagram that is not 1 counts the ones before it as lost (iperf3) */
 	lr_udp_acct_init(&a);
-	feed(&a, (const uint64_t[]){ 4 }, 1);
+	feed(&a, (const uint64_t[]){4}, 1);
 	assert_int_equal(a.lost, 3);
 }
 
 static void test_acct_reorder_gives_back(void **state)
 {
-	static const uint64_t s[] = { 1, 3, 2, 4, 7, 5, 6, 8 };
+	static const uint64_t s[] = {1, 3, 2, 4, 7, 5, 6, 8};
 	struct lr_udp_acct a;
 
 	(void)state;
@@ -143,12 +143,12 @@ static void test_acct_duplicates(void **state)
 
 	(void)state;
 	lr_udp_acct_init(&a);
-	feed(&a, (const uint64_t[]){ 1, 2, 2 }, 3);
+	feed(&a, (const uint64_t[]){1, 2, 2}, 3);
 	assert_int_equal(a.out_of_order, 1);
-	assert_int_equal(a.lost, 0);	/* never below 0 */
+	assert_int_equal(a.lost, 0); /* never below 0 */
 	/* iperf3 assumes no duplicates: a duplicate while a loss is open takes it back */
 	lr_udp_acct_init(&a);
-	feed(&a, (const uint64_t[]){ 1, 3, 3 }, 3);
+	feed(&a, (const uint64_t[]){1, 3, 3}, 3);
 	assert_int_equal(a.out_of_order, 1);
 	assert_int_equal(a.lost, 0);
 	assert_int_equal(a.max_seq, 3);
@@ -157,14 +157,14 @@ static void test_acct_duplicates(void **state)
 /* RFC 1889: J += (|D| - J) / 16 over transit differences 16, 0, 32 us. */
 static void test_acct_jitter(void **state)
 {
-	static const uint64_t transit_us[] = { 100, 116, 116, 148 };
+	static const uint64_t transit_us[] = {100, 116, 116, 148};
 	struct lr_udp_acct a;
 	size_t i;
 
 	(void)state;
 	lr_udp_acct_init(&a);
 	for (i = 0; i < LR_ARRAY_SIZE(transit_us); i++) {
-		struct lr_udp_hdr h = { .sec = 10, .usec = (uint32_t)(i * 1000), .seq = i + 1 };
+		struct lr_udp_hdr h = {.sec = 10, .usec = (uint32_t)(i * 1000), .seq = i + 1};
 		uint64_t arrival = 10 * LR_NSEC_PER_SEC + (i * 1000 + transit_us[i]) * 1000;
 
 		lr_udp_acct_add(&a, &h, 64, arrival);
@@ -174,7 +174,7 @@ static void test_acct_jitter(void **state)
 	/* the sender's clock may be far ahead of ours: only the changes count */
 	lr_udp_acct_init(&a);
 	for (i = 0; i < 4; i++) {
-		struct lr_udp_hdr h = { .sec = 4000000000u, .usec = (uint32_t)i, .seq = i + 1 };
+		struct lr_udp_hdr h = {.sec = 4000000000u, .usec = (uint32_t)i, .seq = i + 1};
 
 		lr_udp_acct_add(&a, &h, 64, 5 * LR_NSEC_PER_SEC + i * 1000);
 	}
@@ -183,9 +183,9 @@ static void test_acct_jitter(void **state)
 
 static void test_acct_feed_raw(void **state)
 {
-	struct lr_udp_hdr h = { .sec = 1, .usec = 2, .seq = 1 };
+	struct lr_udp_hdr h = {.sec = 1, .usec = 2, .seq = 1};
 	struct lr_udp_acct a;
-	uint8_t d[64] = { 0 };
+	uint8_t d[64] = {0};
 
 	(void)state;
 	lr_udp_acct_init(&a);

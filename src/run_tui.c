@@ -3,13 +3,18 @@
  * The dashboard's run loop on the main thread: opens the board and the sampler, takes over
  * the terminal, then waits for a key or the next snapshot (poll on stdin with a timeout up to
  * the next tick: no busy loop), applies keys to the app state machine, writes CSV rows when
- * --csv/--cpu-csv are given (as headless does), renders views into a frame and blits it.
- * Every exit path restores the terminal before returning. [main]
+ * --csv/--cpu-csv/--streams-csv are given (as headless does), renders views into a frame and
+ * blits it. With -c HOST or --demo it also drives a traffic client: keys start/stop it, change
+ * its rate live or restart it with other options, the sampler reads its streams, and every
+ * test ends with a verdict panel. Every exit path restores the terminal and stops the traffic
+ * (the peer is told) before returning. [main]
  */
 #include <errno.h>
 #include <locale.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -18,27 +23,67 @@
 #include "linerate/clock.h"
 #include "linerate/config.h"
 #include "linerate/csv.h"
+#include "linerate/demo.h"
 #include "linerate/frame.h"
+#include "linerate/gencol.h"
 #include "linerate/log.h"
+#include "linerate/route.h"
 #include "linerate/run.h"
 #include "linerate/sampler.h"
 #include "linerate/snapshot.h"
 #include "linerate/strutil.h"
 #include "linerate/theme.h"
+#include "linerate/traffic.h"
 #include "linerate/tui.h"
+#include "linerate/verdict.h"
 #include "linerate/view.h"
 
 #define MAX_THEMES 32
 #define MAX_POLL_MS 250		/* a signal also wakes poll; this only bounds the wait */
 #define LATE_WAIT_NS (20 * LR_NSEC_PER_MSEC)
 #define STICKY_ERR_NS (10 * LR_NSEC_PER_SEC)
+#define STICKY_KEY_NS (3 * LR_NSEC_PER_SEC)	/* traffic feedback outlives info logs */
+#define STOP_WAIT_NS (2 * LR_NSEC_PER_SEC)	/* a client reaches DONE within 200 ms */
+#define FINAL_TICK_MAX_NS (2 * LR_NSEC_PER_SEC)
+/* Without -t a test runs until `s` or quit: asked of the server as iperf3's longest test
+ * (-t 86400), since a time of 0 is not "forever" to every server. */
+#define UNTIL_STOPPED_NS (86400 * LR_NSEC_PER_SEC)
+
+/* The traffic test the dashboard drives (-c HOST, --demo). One client at a time: a restart
+ * stops it, waits for a snapshot that saw its last bytes, closes it and opens a new one. */
+struct traffic {
+	bool on;			/* traffic configured */
+	struct lr_demo *demo;
+	struct lr_traffic_config base;	/* the command line's options (demo: with its defaults) */
+	struct lr_app_traffic knobs;	/* what the keys changed: the next test's options */
+	char iface[LR_IFNAMSIZ];	/* the route interface, "" unknown */
+	uint64_t duration_ns;		/* -t, or UNTIL_STOPPED_NS */
+	struct lr_client *client;
+	struct lr_gen_source src;	/* the sampler reads client's streams through this */
+	enum lr_view_tstate state;
+	bool stop_asked;		/* s (or a restart) ended the test */
+	bool restart;			/* open a new client once this one is closed */
+	bool want_verdict;		/* show the panel when this test is closed */
+	uint64_t running_ns;		/* mono when RUNNING was first seen, 0 before */
+	uint64_t done_ns;		/* mono when DONE/ERROR was first seen, 0 before */
+	uint64_t elapsed_at_end_ns;
+	char error[160];
+	struct lr_verdict_acc *acc;	/* heap: large */
+	struct lr_traffic_results *res;	/* heap: large */
+	struct lr_verdict verdict;	/* verdict.iface points into acc */
+	struct lr_verdict_traffic vt;
+	char vtitle[128];
+	struct lr_view_traffic view;
+	struct lr_view_verdict vview;
+	bool have_verdict;
+};
 
 struct dash {
 	const struct lr_config *cfg;
 	struct lr_board *board;
 	struct lr_sampler *sampler;
 	struct lr_tui *tui;
-	struct lr_csv *csv_ifaces, *csv_cpus;
+	struct lr_csv *csv_ifaces, *csv_cpus, *csv_streams;
 	struct lr_snapshot fresh;	/* newest from the board */
 	struct lr_snapshot shown;	/* what the screen shows (frozen while paused) */
 	bool have_shown;
@@ -54,6 +99,8 @@ struct dash {
 	char host[64];
 	char fatal[LR_THEME_ERR_MAX];	/* printed to stderr once the terminal is back */
 	char theme_err[LR_THEME_ERR_MAX];	/* the first bad theme, also repeated on stderr */
+	uint64_t last_snap_mono_ns;	/* the newest snapshot read from the board */
+	struct traffic tr;
 	int rc;
 };
 
@@ -63,7 +110,8 @@ static int open_csv(struct dash *d)
 	int err;
 
 	/* stdout is the screen: CSV to stdout is a headless thing */
-	if ((cfg->csv && !strcmp(cfg->csv, "-")) || (cfg->cpu_csv && !strcmp(cfg->cpu_csv, "-"))) {
+	if ((cfg->csv && !strcmp(cfg->csv, "-")) || (cfg->cpu_csv && !strcmp(cfg->cpu_csv, "-")) ||
+	    (cfg->streams_csv && !strcmp(cfg->streams_csv, "-"))) {
 		fprintf(stderr, "linerate: CSV to stdout (-) needs --headless\n");
 		return -EINVAL;
 	}
@@ -73,6 +121,12 @@ static int open_csv(struct dash *d)
 	}
 	if (cfg->cpu_csv && (err = lr_csv_open(&d->csv_cpus, cfg->cpu_csv, LR_CSV_CPUS))) {
 		fprintf(stderr, "linerate: --cpu-csv %s: %s\n", cfg->cpu_csv, strerror(-err));
+		return err;
+	}
+	if (cfg->streams_csv &&
+	    (err = lr_csv_open(&d->csv_streams, cfg->streams_csv, LR_CSV_STREAMS))) {
+		fprintf(stderr, "linerate: --streams-csv %s: %s\n", cfg->streams_csv,
+			strerror(-err));
 		return err;
 	}
 	return 0;
@@ -89,17 +143,21 @@ static int write_csv(struct dash *d, const struct lr_snapshot *s)
 	else if (d->csv_cpus && (err = lr_csv_write(d->csv_cpus, s)))
 		snprintf(d->fatal, sizeof(d->fatal), "writing %s: %s", lr_csv_path(d->csv_cpus),
 			 strerror(-err));
+	else if (d->csv_streams && (err = lr_csv_write(d->csv_streams, s)))
+		snprintf(d->fatal, sizeof(d->fatal), "writing %s: %s", lr_csv_path(d->csv_streams),
+			 strerror(-err));
 	return err;
 }
 
 static int close_csv(struct dash *d)
 {
 	int e1 = lr_csv_close(d->csv_ifaces), e2 = lr_csv_close(d->csv_cpus);
+	int e3 = lr_csv_close(d->csv_streams), e = e1 ? e1 : e2 ? e2 : e3;
 
-	d->csv_ifaces = d->csv_cpus = NULL;
-	if ((e1 || e2) && !d->fatal[0])
-		snprintf(d->fatal, sizeof(d->fatal), "closing CSV: %s", strerror(-(e1 ? e1 : e2)));
-	return e1 ? e1 : e2;
+	d->csv_ifaces = d->csv_cpus = d->csv_streams = NULL;
+	if (e && !d->fatal[0])
+		snprintf(d->fatal, sizeof(d->fatal), "closing CSV: %s", strerror(-e));
+	return e;
 }
 
 /* The theme list for `t`, with -T's theme selected (added first when it is a path or a name
@@ -140,6 +198,390 @@ static void load_theme(struct dash *d)
 		       d->theme.name);
 }
 
+/* ---- traffic ---- */
+
+static void LR_PRINTF(3, 4) tmsg(struct dash *d, bool err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(d->status, sizeof(d->status), fmt, ap);
+	va_end(ap);
+	d->ctx.status_is_error = err;
+	d->sticky_until_ns = lr_clock_mono_ns() + (err ? STICKY_ERR_NS : STICKY_KEY_NS);
+}
+
+static unsigned gen_count(void *arg)
+{
+	return lr_client_stream_count(arg);
+}
+
+static int gen_info(void *arg, unsigned i, struct lr_gen_stream *out)
+{
+	struct lr_client_stream_info ci;
+	int err = lr_client_stream_info(arg, i, &ci);
+
+	if (err)
+		return err;
+	out->id = ci.id;
+	out->sender = ci.sender;
+	out->udp = ci.udp;
+	out->stats = ci.stats;
+	return 0;
+}
+
+static bool tr_active(const struct traffic *t)
+{
+	return t->client && !t->done_ns;
+}
+
+/* Rate changes reach the running senders when this side sends them all. */
+static bool tr_live(const struct traffic *t)
+{
+	return !t->knobs.reverse && !t->knobs.bidir;
+}
+
+/* The achieved rate per stream of the newest snapshot (the streams this side counts), <= 0
+ * unknown. */
+static double tr_measured(const struct dash *d)
+{
+	const struct lr_snapshot *s = &d->fresh;
+	double sum = 0;
+	size_t n = 0;
+
+	if (!d->tr.client)
+		return -1;
+	for (size_t i = 0; i < s->n_streams; i++) {
+		if (s->streams[i].valid) {
+			sum += s->streams[i].bps;
+			n++;
+		}
+	}
+	return n ? sum / (double)n : -1;
+}
+
+static void tr_config(const struct traffic *t, struct lr_traffic_config *tc)
+{
+	*tc = t->base;
+	tc->udp = t->knobs.udp;
+	tc->reverse = t->knobs.reverse;
+	tc->bidir = t->knobs.bidir;
+	tc->parallel = t->knobs.parallel;
+	tc->bitrate_bps = t->knobs.rate_bps;
+	tc->bitrate_set = true;
+	tc->length = t->knobs.length;
+}
+
+static void tr_start(struct dash *d)
+{
+	struct traffic *t = &d->tr;
+	struct lr_traffic_config tc;
+	int err;
+
+	tr_config(t, &tc);
+	t->restart = t->stop_asked = t->want_verdict = false;
+	t->running_ns = t->done_ns = t->elapsed_at_end_ns = 0;
+	t->error[0] = '\0';
+	err = lr_client_open(&t->client, &tc, t->duration_ns);
+	if (!err) {
+		err = lr_client_start(t->client);
+		if (err) {
+			lr_client_close(t->client);
+			t->client = NULL;
+		}
+	}
+	if (err) {
+		t->client = NULL;
+		t->state = LR_VTS_ERROR;
+		snprintf(t->error, sizeof(t->error), "cannot start the test: %s", strerror(-err));
+		tmsg(d, true, "%s", t->error);
+		return;
+	}
+	t->src.count = gen_count;
+	t->src.info = gen_info;
+	t->src.arg = t->client;
+	lr_sampler_set_traffic(d->sampler, &t->src);
+	lr_verdict_init(t->acc, t->iface[0] ? t->iface : NULL);
+	t->state = LR_VTS_CONNECTING;
+}
+
+/* Asks the running test to end; it is closed once a snapshot has seen its last bytes. */
+static void tr_stop(struct dash *d, bool verdict, bool restart)
+{
+	struct traffic *t = &d->tr;
+
+	if (!t->client)
+		return;
+	if (!t->done_ns) {
+		t->stop_asked = true;
+		t->want_verdict = verdict;
+		lr_client_stop(t->client);
+	}
+	t->restart = restart;	/* `s` after a restart key: stop, no restart */
+}
+
+static double rate_of(const struct lr_traffic_sum *s)
+{
+	if (s->received_bytes && s->receiver_s > 0)
+		return (double)s->received_bytes * 8 / s->receiver_s;
+	if (s->sent_bytes && s->sender_s > 0)	/* stopped early: the peer's count is unknown */
+		return (double)s->sent_bytes * 8 / s->sender_s;
+	return -1;
+}
+
+static int64_t add_known(int64_t a, int64_t b)
+{
+	if (a < 0)
+		return b;
+	return b < 0 ? a : a + b;
+}
+
+static void tr_verdict(struct dash *d, bool have_res)
+{
+	struct traffic *t = &d->tr;
+	const struct lr_traffic_results *R = t->res;
+	struct lr_verdict_traffic *vt = &t->vt;
+	double secs = (double)t->elapsed_at_end_ns / 1e9;
+
+	memset(vt, 0, sizeof(*vt));
+	vt->retransmits = vt->udp_lost = vt->udp_packets = -1;
+	vt->up_bps = vt->down_bps = -1;
+	vt->udp = t->knobs.udp;
+	vt->parallel = t->knobs.parallel;
+	if (have_res && R->n_streams) {
+		vt->ran = true;
+		vt->udp = R->udp;
+		vt->parallel = R->parallel;
+		vt->up_bps = rate_of(&R->sum_up);
+		vt->down_bps = rate_of(&R->sum_down);
+		vt->retransmits = add_known(R->sum_up.retransmits, R->sum_down.retransmits);
+		for (unsigned i = 0; R->udp && i < R->n_streams; i++) {
+			const struct lr_traffic_stream_result *e = &R->streams[i];
+
+			if (e->client_sends && !e->have_peer)
+				continue;	/* stopped early: the server's loss count is unknown */
+			vt->udp_lost = (vt->udp_lost < 0 ? 0 : vt->udp_lost) + e->lost;
+			vt->udp_packets = (vt->udp_packets < 0 ? 0 : vt->udp_packets) +
+					  e->packets_sent;
+		}
+		if (R->duration_ns)
+			secs = (double)R->duration_ns / 1e9;
+	}
+	lr_verdict_compute(t->acc, vt, &t->verdict);
+	snprintf(t->vtitle, sizeof(t->vtitle), "%s x%u %s %s, %.1f s, %s",
+		 t->knobs.udp ? "UDP" : "TCP", t->knobs.parallel,
+		 t->knobs.bidir ? "<->" : t->knobs.reverse ? "<-" : "->",
+		 t->view.host ? t->view.host : "-", secs,
+		 t->state == LR_VTS_ERROR ? "failed"
+		 : t->stop_asked	  ? "stopped (sender's counts)"
+					  : "done");
+	t->vview.v = &t->verdict;
+	t->vview.acc = t->acc;
+	t->vview.t = vt;
+	t->vview.test = t->vtitle;
+	t->have_verdict = true;
+}
+
+/* The test has ended and a snapshot saw its last bytes: results, verdict, close. */
+static void tr_finish(struct dash *d)
+{
+	struct traffic *t = &d->tr;
+	bool have_res, failed = lr_client_state(t->client) == LR_CLIENT_ERROR;
+
+	have_res = lr_client_results(t->client, t->res) == 0;
+	if (failed) {
+		lr_client_error(t->client, t->error, sizeof(t->error));
+		t->state = LR_VTS_ERROR;
+		tmsg(d, true, "traffic: %s", t->error[0] ? t->error : "the test failed");
+	} else {
+		t->state = t->stop_asked ? LR_VTS_STOPPED : LR_VTS_DONE;
+	}
+	if (t->running_ns)
+		tr_verdict(d, have_res);
+	lr_sampler_set_traffic(d->sampler, NULL);	/* before the streams go away */
+	lr_client_close(t->client);
+	t->client = NULL;
+	if (t->running_ns && (t->want_verdict || (!t->stop_asked && !failed)) && !t->restart)
+		d->app.verdict = true;
+	if (!failed && !t->restart && d->app.verdict)
+		tmsg(d, false, "test %s: verdict shown (Esc closes, s starts another)",
+		     t->stop_asked ? "stopped" : "done");
+	if (t->restart)
+		tr_start(d);
+}
+
+/* Follows the client's state; true when the screen changed. */
+static bool tr_poll(struct dash *d)
+{
+	struct traffic *t = &d->tr;
+	enum lr_view_tstate old = t->state;
+	uint64_t now = lr_clock_mono_ns(), grace;
+
+	if (!t->client)
+		return false;
+	switch (lr_client_state(t->client)) {
+	case LR_CLIENT_IDLE:
+	case LR_CLIENT_CONNECTING:
+		t->state = LR_VTS_CONNECTING;
+		break;
+	case LR_CLIENT_RUNNING:
+		t->state = LR_VTS_RUNNING;
+		if (!t->running_ns)
+			t->running_ns = now;
+		break;
+	case LR_CLIENT_ENDING:
+		t->state = LR_VTS_ENDING;
+		break;
+	case LR_CLIENT_DONE:
+	case LR_CLIENT_ERROR:
+		if (!t->done_ns) {
+			t->done_ns = now;
+			if (t->running_ns)
+				t->elapsed_at_end_ns = now - t->running_ns;
+		}
+		t->state = LR_VTS_ENDING;
+		/* close once a snapshot taken after the end is in (CSV, verdict), or give up
+		 * waiting for a slow interval */
+		grace = d->app.interval_ns + 100 * LR_NSEC_PER_MSEC;
+		if (grace > FINAL_TICK_MAX_NS)
+			grace = FINAL_TICK_MAX_NS;
+		if (d->last_snap_mono_ns >= t->done_ns || now >= t->done_ns + grace)
+			tr_finish(d);
+		break;
+	}
+	return t->state != old;
+}
+
+static void tr_key(struct dash *d, enum lr_action act)
+{
+	struct traffic *t = &d->tr;
+	char msg[LR_APP_MSG_MAX + 32];
+	enum lr_traffic_change ch;
+	bool running = tr_active(t);
+
+	if (act == LR_ACT_TRAFFIC_TOGGLE) {
+		if (running) {
+			tr_stop(d, true, false);
+			tmsg(d, false, "stopping the test");
+		} else if (t->client) {	/* ended, closing: start again right after */
+			t->restart = true;
+			tmsg(d, false, "starting a new test");
+		} else {
+			tr_start(d);
+			if (t->client)
+				tmsg(d, false, "starting: %s x%u to %s", t->knobs.udp ? "UDP" : "TCP",
+				     t->knobs.parallel, t->view.host);
+		}
+		return;
+	}
+	ch = lr_app_traffic_key(&t->knobs, act, tr_measured(d), running, tr_live(t), msg,
+				sizeof(msg));
+	t->view.knobs = t->knobs;
+	if (ch == LR_TCHG_RATE && running && tr_live(t))
+		lr_client_set_rate(t->client, t->knobs.rate_bps);
+	else if (ch != LR_TCHG_NONE && running)
+		tr_stop(d, false, true);
+	tmsg(d, false, "%s", msg);
+}
+
+/* -c HOST or --demo: the server (demo), the route interface, the first test unless
+ * --no-start. 0 or -errno (d->fatal says why). */
+static int tr_setup(struct dash *d)
+{
+	const struct lr_config *cfg = d->cfg;
+	struct traffic *t = &d->tr;
+	int err;
+
+	if (!cfg->traffic.host && !cfg->traffic.demo)
+		return 0;
+	t->acc = calloc(1, sizeof(*t->acc));
+	t->res = calloc(1, sizeof(*t->res));
+	if (!t->acc || !t->res) {
+		snprintf(d->fatal, sizeof(d->fatal), "out of memory");
+		return -ENOMEM;
+	}
+	if (cfg->traffic.demo) {
+		err = lr_demo_open(&t->demo);
+		if (err) {
+			snprintf(d->fatal, sizeof(d->fatal),
+				 "--demo: cannot listen on %s ports %d-%d: %s", LR_DEMO_HOST,
+				 LR_DEMO_PORT_FIRST, LR_DEMO_PORT_LAST, strerror(-err));
+			return err;
+		}
+		lr_demo_traffic(t->demo, &cfg->traffic, &t->base);
+		lr_strlcpy(t->iface, LR_DEMO_IFACE, sizeof(t->iface));
+	} else {
+		t->base = cfg->traffic;
+		err = lr_route_iface(t->base.host, t->iface, sizeof(t->iface));
+		if (err) {
+			t->iface[0] = '\0';
+			lr_log(LR_LOG_WARN, "no route interface for %s: %s", t->base.host,
+			       strerror(-err));
+		}
+	}
+	t->on = true;
+	t->duration_ns = cfg->duration_set && cfg->duration_ns ? cfg->duration_ns : UNTIL_STOPPED_NS;
+	t->knobs.udp = t->base.udp;
+	t->knobs.reverse = t->base.reverse;
+	t->knobs.bidir = t->base.bidir;
+	t->knobs.parallel = t->base.parallel ? t->base.parallel : 1;
+	t->knobs.rate_bps = t->base.bitrate_bps;
+	t->knobs.length = t->base.length;
+	t->state = LR_VTS_IDLE;
+	t->view.host = t->base.host;
+	t->view.port = t->base.port;
+	t->view.iface = t->iface;
+	t->view.knobs = t->knobs;
+	d->app.traffic = true;
+	d->ctx.streams_pane = lr_view_streams;
+	d->ctx.streams_arg = &t->view;
+	return 0;
+}
+
+static void tr_update_view(struct dash *d)
+{
+	struct traffic *t = &d->tr;
+	uint64_t now = lr_clock_mono_ns();
+
+	t->view.state = t->state;
+	t->view.knobs = t->knobs;
+	t->view.error = t->state == LR_VTS_ERROR ? t->error : NULL;
+	t->view.duration_s = t->duration_ns == UNTIL_STOPPED_NS ? 0 : (double)t->duration_ns / 1e9;
+	if (t->running_ns)
+		t->view.elapsed_s = (double)((t->done_ns ? t->done_ns : now) - t->running_ns) / 1e9;
+	else
+		t->view.elapsed_s = -1;
+}
+
+/* Quit or a signal: stop the test (the peer is told), wait for its end. */
+static void tr_shutdown_client(struct dash *d)
+{
+	struct traffic *t = &d->tr;
+
+	if (!t->client)
+		return;
+	lr_client_stop(t->client);
+	if (!lr_client_wait(t->client, STOP_WAIT_NS))
+		lr_log(LR_LOG_WARN, "the traffic client did not stop within 2 s");
+}
+
+static void tr_close(struct dash *d)
+{
+	struct traffic *t = &d->tr;
+
+	if (t->client) {
+		lr_sampler_set_traffic(d->sampler, NULL);
+		lr_client_close(t->client);
+		t->client = NULL;
+	}
+	lr_demo_close(t->demo);
+	t->demo = NULL;
+	free(t->acc);
+	free(t->res);
+	t->acc = NULL;
+	t->res = NULL;
+}
+
 static void apply_requests(struct dash *d)
 {
 	struct lr_app *app = &d->app;
@@ -156,7 +598,8 @@ static void apply_requests(struct dash *d)
 	}
 	if (app->requests & LR_REQ_REDRAW)
 		lr_tui_invalidate(d->tui);
-	/* LR_REQ_TRAFFIC: the traffic engine (issue 5) takes app->traffic_action here */
+	if ((app->requests & LR_REQ_TRAFFIC) && d->tr.on)
+		tr_key(d, app->traffic_action);
 	app->requests = 0;
 }
 
@@ -206,7 +649,11 @@ static void render(struct dash *d)
 		return;
 	d->ctx.snap = d->have_shown ? &d->shown : NULL;
 	d->ctx.theme_name = d->theme.name;
+	if (d->tr.on)
+		tr_update_view(d);
 	lr_view_render(&d->frame, &d->ctx);
+	if (d->app.verdict && d->tr.have_verdict && !d->app.help)
+		lr_view_verdict(&d->frame, &d->ctx, &d->tr.vview);
 	lr_tui_blit(d->tui, &d->frame);
 }
 
@@ -238,9 +685,9 @@ static bool step(struct dash *d, uint64_t *last_mono_ns)
 		dirty |= lr_app_handle(&d->app, act);
 		if (d->have_shown)
 			lr_app_sync(&d->app, &d->shown);
+		if (d->app.requests)	/* each key: `]]` doubles twice */
+			apply_requests(d);
 	}
-	if (d->app.requests)
-		apply_requests(d);
 	r = lr_board_read(d->board, &d->fresh, &d->seen);
 	if (r < 0) {
 		snprintf(d->fatal, sizeof(d->fatal), "reading a snapshot: %s", strerror(-r));
@@ -249,13 +696,16 @@ static bool step(struct dash *d, uint64_t *last_mono_ns)
 	}
 	if (r > 0) {
 		*last_mono_ns = d->fresh.mono_ns;
+		d->last_snap_mono_ns = d->fresh.mono_ns;
 		if (write_csv(d, &d->fresh)) {
 			d->rc = 1;
 			return false;
 		}
+		if (d->tr.client && d->tr.running_ns)
+			lr_verdict_add(d->tr.acc, &d->fresh);
 		/* -t without traffic: stop with the tick that reaches it, as headless does (with
 		 * traffic, -t is the test's length, iperf3's meaning) */
-		if (d->cfg->duration_set && d->cfg->duration_ns && !d->cfg->traffic.host &&
+		if (d->cfg->duration_set && d->cfg->duration_ns && !d->tr.on &&
 		    d->fresh.elapsed_ns + d->fresh.target_interval_ns / 2 >= d->cfg->duration_ns)
 			d->app.quit = true;
 		if (!d->app.paused) {
@@ -270,6 +720,8 @@ static bool step(struct dash *d, uint64_t *last_mono_ns)
 		/* no snapshot for two intervals (a stalled collector): do not spin */
 		*last_mono_ns = lr_clock_mono_ns();
 	}
+	if (d->tr.on)
+		dirty |= tr_poll(d);
 	dirty |= update_status(d);
 	return dirty;
 }
@@ -292,7 +744,12 @@ int lr_run_tui(const struct lr_config *cfg)
 	lr_snapshot_init(&d.fresh);
 	lr_snapshot_init(&d.shown);
 	lr_frame_init(&d.frame);
-	lr_app_init(&d.app, cfg->interval_ns, 1, single_iface(cfg->ifaces) ? cfg->ifaces : NULL);
+	if (tr_setup(&d))
+		goto out;
+	/* with traffic, the detail view of the interface the test leaves by */
+	lr_app_init(&d.app, cfg->interval_ns, 1,
+		    single_iface(cfg->ifaces) ? cfg->ifaces : d.tr.iface[0] ? d.tr.iface : NULL);
+	d.app.traffic = d.tr.on;
 	setup_themes(&d);
 	if (gethostname(d.host, sizeof(d.host) - 1))
 		d.host[0] = '\0';
@@ -321,6 +778,10 @@ int lr_run_tui(const struct lr_config *cfg)
 	load_theme(&d);
 	d.rc = 0;
 	last_mono_ns = lr_clock_mono_ns();
+	if (d.tr.on && !cfg->traffic.no_start)
+		tr_start(&d);
+	else if (d.tr.on)
+		tmsg(&d, false, "--no-start: s starts the test");
 	update_status(&d);
 	render(&d);
 	while (!lr_stop_signal && !d.app.quit && d.rc == 0) {
@@ -329,6 +790,16 @@ int lr_run_tui(const struct lr_config *cfg)
 	}
 	lr_tui_close(d.tui);	/* the terminal first: nothing below may leave it raw */
 	d.tui = NULL;
+	if (d.tr.client) {
+		/* a test mid-run: stop it (the peer is told), then one last reading closes the
+		 * books of the CSVs, as a headless run does */
+		tr_shutdown_client(&d);
+		lr_sampler_stop(d.sampler);
+		if (d.rc == 0 && lr_sampler_tick(d.sampler, lr_clock_mono_ns()) == 0 &&
+		    lr_board_read(d.board, &d.fresh, &d.seen) > 0 && write_csv(&d, &d.fresh))
+			d.rc = 1;
+		tr_close(&d);
+	}
 	lr_sampler_close(d.sampler);	/* joins the thread: nothing publishes after this */
 	d.sampler = NULL;
 	/* a signal: the snapshot in flight is part of the CSV run */
@@ -337,7 +808,13 @@ int lr_run_tui(const struct lr_config *cfg)
 		d.rc = 1;
 out:
 	lr_tui_close(d.tui);
+	if (d.tr.client)
+		tr_shutdown_client(&d);
+	if (d.sampler)
+		tr_close(&d);
 	lr_sampler_close(d.sampler);
+	d.sampler = NULL;
+	tr_close(&d);
 	lr_board_close(d.board);
 	if (close_csv(&d))
 		d.rc = 1;

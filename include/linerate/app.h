@@ -32,7 +32,7 @@ enum lr_action {
 	LR_ACT_UNITS,		/* b: bits/bytes */
 	LR_ACT_SCALE,		/* g: auto / link speed / log */
 	LR_ACT_RESIZE,		/* the terminal changed size */
-	/* traffic (issue 5): mapped now, answered with "no traffic configured" */
+	/* traffic: raise LR_REQ_TRAFFIC, or answer "no traffic configured" */
 	LR_ACT_TRAFFIC_TOGGLE,	/* s */
 	LR_ACT_RATE_UP,		/* ] */
 	LR_ACT_RATE_DOWN,	/* [ */
@@ -66,12 +66,43 @@ struct lr_app {
 	enum lr_scale scale;
 	size_t theme_idx, n_themes;
 	uint64_t interval_ns;
-	bool traffic;			/* traffic configured (issue 5); false: keys answer so */
+	bool traffic;			/* traffic configured (-c, --demo); false: keys answer so */
 	enum lr_action traffic_action;	/* with LR_REQ_TRAFFIC */
+	bool verdict;			/* the end-of-test verdict panel is up (Esc/Enter close it;
+					 * a traffic key closes it too) */
 	uint32_t requests;		/* enum lr_request bits */
 	char msg[LR_APP_MSG_MAX];	/* feedback for the status line, "" none */
 	uint64_t msg_seq;		/* +1 each time msg is set */
 };
+
+/* The knobs of a traffic test that keys change (a copy of lr_traffic_config's). */
+struct lr_app_traffic {
+	bool udp, reverse, bidir;
+	unsigned parallel;		/* 1 .. LR_APP_MAX_STREAMS */
+	uint64_t rate_bps;		/* per stream; 0 unlimited */
+	uint64_t length;		/* -l; 0 = the default of the protocol */
+};
+
+#define LR_APP_MAX_STREAMS 128		/* iperf3's limit, as -P */
+#define LR_APP_RATE_MIN_BPS 1000ULL	/* `[` stops at 1 kbit/s per stream */
+#define LR_APP_RATE_MAX_BPS 400000000000ULL	/* `]` stops at 400 Gbit/s per stream */
+
+enum lr_traffic_change {
+	LR_TCHG_NONE,		/* nothing changed (at a limit, or nothing to act on): msg says why */
+	LR_TCHG_RATE,		/* rate_bps changed: live (lr_client_set_rate) when this side sends */
+	LR_TCHG_RESTART,	/* streams, protocol or direction changed: a running test restarts */
+};
+
+/* What traffic key act (]  [  >  <  u  R) does to *k. measured_bps: the achieved rate per stream
+ * now, <= 0 unknown (`[` while unlimited halves it; `u` to UDP while unlimited takes it as the
+ * target). running: a test is running; live: rate changes reach the running senders without a
+ * restart (this side sends, no --bidir). Writes the status-line text ("bitrate 200 Mbit/s per
+ * stream", "restarting with 3 streams", ...) into msg. Pure. */
+enum lr_traffic_change lr_app_traffic_key(struct lr_app_traffic *k, enum lr_action act,
+					  double measured_bps, bool running, bool live, char *msg,
+					  size_t len);
+/* "200 Mbit/s", "1.50 Gbit/s", "unlimited" (0). */
+void lr_app_fmt_rate(char *buf, size_t len, uint64_t bps);
 
 /* Starts in the overview (or the detail of iface when non-NULL and present at the first sync),
  * bits, auto scale, theme 0 of n_themes. */

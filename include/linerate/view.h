@@ -17,6 +17,9 @@
 struct lr_snapshot;
 struct lr_iface_snap;
 struct lr_series;
+struct lr_verdict;
+struct lr_verdict_acc;
+struct lr_verdict_traffic;
 
 #define LR_VIEW_MIN_W 80
 #define LR_VIEW_MIN_H 24
@@ -30,7 +33,8 @@ struct lr_view_ctx {
 	const char *status_msg;		/* newest log or key feedback; NULL/"" none */
 	bool status_is_error;		/* draw status_msg in the alert role */
 	const char *theme_name;		/* shown in the help overlay; NULL none */
-	/* Streams pane (issue 5): when set, the detail view gives it a band above the hints. */
+	/* Streams pane: when set, the detail view gives it a band above the hints (at heights
+	 * >= 30). The dashboard sets lr_view_streams with a struct lr_view_traffic. */
 	void (*streams_pane)(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
 			     void *arg);
 	void *streams_arg;
@@ -58,6 +62,49 @@ void lr_view_cpu(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx 
 		 const struct lr_iface_snap *ifs);
 void lr_view_status(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx);
 void lr_view_help(struct lr_frame *f, const struct lr_view_ctx *ctx);
+
+/* --- traffic (view_streams.c, view_verdict.c) --- */
+
+enum lr_view_tstate {
+	LR_VTS_IDLE,		/* no test yet (--no-start) */
+	LR_VTS_CONNECTING,
+	LR_VTS_RUNNING,
+	LR_VTS_ENDING,		/* exchanging results */
+	LR_VTS_DONE,		/* ran its duration */
+	LR_VTS_STOPPED,		/* `s` (or a restart) ended it */
+	LR_VTS_ERROR,
+};
+
+/* The test the Streams pane describes; the per-stream numbers come from ctx->snap->streams. */
+struct lr_view_traffic {
+	enum lr_view_tstate state;
+	const char *host;		/* the peer as given; NULL "-" */
+	uint16_t port;
+	const char *iface;		/* the route interface, NULL/"" unknown */
+	struct lr_app_traffic knobs;	/* protocol, streams, per-stream target, direction */
+	double elapsed_s;		/* since the data started, < 0 unknown */
+	double duration_s;		/* the test's length, 0 until stopped */
+	const char *error;		/* LR_VTS_ERROR: why; NULL none */
+};
+
+/* The Streams pane in r: state, protocol, streams, per stream target and achieved rate,
+ * packets/s, retransmits, loss, jitter, cwnd and RTT, and a sum row. arg is a
+ * const struct lr_view_traffic * (the signature of lr_view_ctx.streams_pane). */
+void lr_view_streams(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
+		     void *arg);
+/* "running", "connecting", ... */
+const char *lr_view_tstate_name(enum lr_view_tstate s);
+
+/* The end-of-test verdict panel (an overlay, drawn after lr_view_render). */
+struct lr_view_verdict {
+	const struct lr_verdict *v;		/* computed; v->iface points into acc */
+	const struct lr_verdict_acc *acc;
+	const struct lr_verdict_traffic *t;	/* the test's own results */
+	const char *test;			/* "TCP, 2 streams to HOST, 10.0 s, stopped" */
+};
+
+void lr_view_verdict(struct lr_frame *f, const struct lr_view_ctx *ctx,
+		     const struct lr_view_verdict *vv);
 
 /* Diagnosis hints for ifs where the evidence is clear (view_hints.c). Fills out[0..max) with
  * one-line texts, returns how many; *warn_only set per hint is not needed: all are warnings. */

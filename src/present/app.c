@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The dashboard state machine: keys (as enum lr_action) change the view state and raise
- * requests the run loop carries out (sampling interval, reset, theme, quit). Pure and
- * deterministic so tests can drive it; runs on the main thread; owns nothing.
+ * requests the run loop carries out (sampling interval, reset, theme, quit, traffic). The
+ * traffic keys' effect on a test's knobs (rate x2 / /2, streams, protocol, direction) is
+ * decided here too, with its status-line text. Pure and deterministic so tests can drive it;
+ * runs on the main thread; owns nothing.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -186,6 +189,8 @@ bool lr_app_handle(struct lr_app *app, enum lr_action act)
 	case LR_ACT_ESCAPE:
 		if (app->help)
 			app->help = false;
+		else if (app->verdict)
+			app->verdict = false;
 		else
 			app->quit = true;
 		return !app->quit;
@@ -205,6 +210,10 @@ bool lr_app_handle(struct lr_app *app, enum lr_action act)
 		move_sel(app, act == LR_ACT_DOWN ? 1 : -1, false);
 		return true;
 	case LR_ACT_ENTER:
+		if (app->verdict) {
+			app->verdict = false;
+			return true;
+		}
 		if (app->view != LR_VIEW_OVERVIEW || !app->n_ifaces)
 			return false;
 		app->view = LR_VIEW_DETAIL;
@@ -259,9 +268,143 @@ bool lr_app_handle(struct lr_app *app, enum lr_action act)
 		}
 		app->traffic_action = act;
 		app->requests |= LR_REQ_TRAFFIC;
+		app->verdict = false;	/* acting on the load: the last test's verdict is read */
 		return true;
 	case LR_ACT__COUNT:
 		break;
 	}
 	return false;
+}
+
+void lr_app_fmt_rate(char *buf, size_t len, uint64_t bps)
+{
+	static const char *const unit[] = {"bit/s", "kbit/s", "Mbit/s", "Gbit/s", "Tbit/s"};
+	double v = (double)bps;
+	size_t i = 0;
+
+	if (!bps) {
+		snprintf(buf, len, "unlimited");
+		return;
+	}
+	while (v >= 999.5 && i + 1 < LR_ARRAY_SIZE(unit)) {
+		v /= 1000;
+		i++;
+	}
+	if (v == floor(v) || v >= 99.95)
+		snprintf(buf, len, "%.0f %s", v, unit[i]);
+	else if (v >= 9.995)
+		snprintf(buf, len, "%.1f %s", v, unit[i]);
+	else
+		snprintf(buf, len, "%.2f %s", v, unit[i]);
+}
+
+/* A measured rate as a target: three significant digits, within the key limits. */
+static uint64_t round_rate(double bps)
+{
+	double mag = 1;
+
+	while (bps / mag >= 1000)
+		mag *= 10;
+	bps = floor(bps / mag + 0.5) * mag;
+	if (bps < (double)LR_APP_RATE_MIN_BPS)
+		return LR_APP_RATE_MIN_BPS;
+	if (bps > (double)LR_APP_RATE_MAX_BPS)
+		return LR_APP_RATE_MAX_BPS;
+	return (uint64_t)bps;
+}
+
+static enum lr_traffic_change rate_key(struct lr_app_traffic *k, bool up, double measured_bps,
+				       bool running, bool live, char *msg, size_t len)
+{
+	char r[32], m[32];
+	const char *how = !running ? " (next start)" : live ? "" : ", restarting";
+	uint64_t old = k->rate_bps;
+
+	if (up) {
+		if (!k->rate_bps) {
+			snprintf(msg, len, "bitrate is unlimited already ([ sets a limit)");
+			return LR_TCHG_NONE;
+		}
+		k->rate_bps = k->rate_bps > LR_APP_RATE_MAX_BPS / 2 ? LR_APP_RATE_MAX_BPS
+								     : k->rate_bps * 2;
+	} else if (!k->rate_bps) {
+		if (!(measured_bps > 0)) {
+			snprintf(msg, len, "bitrate is unlimited: no measured rate yet to halve");
+			return LR_TCHG_NONE;
+		}
+		k->rate_bps = round_rate(measured_bps / 2);
+		lr_app_fmt_rate(r, sizeof(r), k->rate_bps);
+		lr_app_fmt_rate(m, sizeof(m), round_rate(measured_bps));
+		snprintf(msg, len, "bitrate %s per stream (was unlimited: half the measured %s)%s",
+			 r, m, how);
+		return LR_TCHG_RATE;
+	} else {
+		k->rate_bps = k->rate_bps / 2 < LR_APP_RATE_MIN_BPS ? LR_APP_RATE_MIN_BPS
+								    : k->rate_bps / 2;
+	}
+	lr_app_fmt_rate(r, sizeof(r), k->rate_bps);
+	if (k->rate_bps == old) {
+		snprintf(msg, len, "bitrate %s per stream: the %s", r, up ? "most" : "least");
+		return LR_TCHG_NONE;
+	}
+	snprintf(msg, len, "bitrate %s per stream%s", r, how);
+	return LR_TCHG_RATE;
+}
+
+static void describe(const struct lr_app_traffic *k, char *buf, size_t len)
+{
+	char r[32];
+
+	lr_app_fmt_rate(r, sizeof(r), k->rate_bps);
+	snprintf(buf, len, "%s, %u stream%s, %s%s%s", k->udp ? "UDP" : "TCP", k->parallel,
+		 k->parallel == 1 ? "" : "s", r, k->rate_bps ? " per stream" : "",
+		 k->bidir ? ", both ways" : k->reverse ? ", server sends" : "");
+}
+
+enum lr_traffic_change lr_app_traffic_key(struct lr_app_traffic *k, enum lr_action act,
+					  double measured_bps, bool running, bool live, char *msg,
+					  size_t len)
+{
+	const char *lead = running ? "restarting with " : "next start: ";
+	char what[96];
+
+	switch (act) {
+	case LR_ACT_RATE_UP:
+	case LR_ACT_RATE_DOWN:
+		return rate_key(k, act == LR_ACT_RATE_UP, measured_bps, running, live, msg, len);
+	case LR_ACT_STREAMS_UP:
+	case LR_ACT_STREAMS_DOWN:
+		if (act == LR_ACT_STREAMS_UP ? k->parallel >= LR_APP_MAX_STREAMS : k->parallel <= 1) {
+			snprintf(msg, len, "%u stream%s: the %s", k->parallel,
+				 k->parallel == 1 ? "" : "s", k->parallel == 1 ? "least" : "most");
+			return LR_TCHG_NONE;
+		}
+		k->parallel += act == LR_ACT_STREAMS_UP ? 1 : -1;
+		snprintf(msg, len, "%s%u stream%s", lead, k->parallel, k->parallel == 1 ? "" : "s");
+		return LR_TCHG_RESTART;
+	case LR_ACT_PROTO:
+		k->udp = !k->udp;
+		/* UDP unlimited floods the path: start from what TCP achieved, else iperf3's
+		 * UDP default */
+		if (k->udp && !k->rate_bps)
+			k->rate_bps = measured_bps > 0 ? round_rate(measured_bps) : 1000000;
+		if (k->length && (k->udp ? k->length < 16 || k->length > 65507
+					 : k->length > 1024 * 1024))
+			k->length = 0;
+		break;
+	case LR_ACT_REVERSE:
+		if (k->bidir) {
+			k->bidir = false;
+			k->reverse = true;
+		} else {
+			k->reverse = !k->reverse;
+		}
+		break;
+	default:
+		snprintf(msg, len, "not a traffic key");
+		return LR_TCHG_NONE;
+	}
+	describe(k, what, sizeof(what));
+	snprintf(msg, len, "%s%s", lead, what);
+	return LR_TCHG_RESTART;
 }

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The Streams pane: the traffic test this dashboard drives (state, protocol, streams, peer,
+ * time) and one row per stream from the snapshot (target and achieved rate, packets/s,
+ * retransmits, loss, jitter, cwnd, RTT), then a sum row. Main thread; pure drawing, the
+ * numbers come from the snapshot and the test's knobs.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "linerate/snapshot.h"
+#include "linerate/view.h"
+
+/* Columns: x offset of each field inside the pane. */
+enum { C_ID = 1, C_DIR = 6, C_TARGET = 11, C_RATE = 23, C_PPS = 35, C_RETR = 44, C_LOST = 51,
+       C_JIT = 58, C_CWND = 66, C_RTT = 75 };
+
+const char *lr_view_tstate_name(enum lr_view_tstate s)
+{
+	static const char *const names[] = {"idle",	"connecting", "running", "ending",
+					    "done",	"stopped",    "error"};
+
+	return (unsigned)s < LR_ARRAY_SIZE(names) ? names[s] : "?";
+}
+
+static enum lr_role state_role(enum lr_view_tstate s)
+{
+	switch (s) {
+	case LR_VTS_RUNNING:
+		return LR_ROLE_OK;
+	case LR_VTS_CONNECTING:
+	case LR_VTS_ENDING:
+		return LR_ROLE_WARN;
+	case LR_VTS_ERROR:
+		return LR_ROLE_ALERT;
+	default:
+		return LR_ROLE_VALUE;
+	}
+}
+
+static void title(struct lr_frame *f, struct lr_rect r, const struct lr_view_traffic *t,
+		  bool ascii)
+{
+	const struct lr_app_traffic *k = &t->knobs;
+	char buf[160], dur[48] = "";
+	int x;
+
+	lr_view_pane_title(f, r, "Streams", ascii);
+	if (t->elapsed_s >= 0 && t->duration_s > 0)
+		snprintf(dur, sizeof(dur), "  %.1f of %.0f s", t->elapsed_s, t->duration_s);
+	else if (t->elapsed_s >= 0)
+		snprintf(dur, sizeof(dur), "  %.1f s", t->elapsed_s);
+	x = r.x + 9;
+	x += lr_frame_text(f, x, r.y, 1, LR_ROLE_BORDER, " ");
+	x += lr_frame_text(f, x, r.y, r.x + r.w - x, state_role(t->state),
+			   lr_view_tstate_name(t->state));
+	snprintf(buf, sizeof(buf), "  %s x%u %s %s:%u%s%s%s ", k->udp ? "UDP" : "TCP", k->parallel,
+		 k->bidir ? "<->" : k->reverse ? "<-" : "->", t->host ? t->host : "-",
+		 t->port ? t->port : 5201, t->iface && t->iface[0] ? " via " : "",
+		 t->iface ? t->iface : "", dur);
+	lr_frame_text(f, x, r.y, r.x + r.w - x - 1, LR_ROLE_LABEL, buf);
+}
+
+static void header(struct lr_frame *f, int x0, int y, int w)
+{
+	static const struct {
+		int x;
+		const char *s;
+		bool right;
+	} cols[] = {
+		{C_ID, "id", false},	     {C_DIR, "dir", false},	 {C_TARGET + 10, "target", true},
+		{C_RATE + 10, "achieved", true}, {C_PPS + 7, "pkt/s", true}, {C_RETR + 5, "retr", true},
+		{C_LOST + 5, "lost", true},	     {C_JIT + 6, "jitter", true}, {C_CWND + 7, "cwnd", true},
+		{C_RTT + 6, "rtt", true},
+	};
+
+	for (size_t i = 0; i < LR_ARRAY_SIZE(cols); i++) {
+		int n = lr_utf8_width(cols[i].s), x = cols[i].right ? cols[i].x - n + 1 : cols[i].x;
+
+		if (x + n <= w)
+			lr_frame_text(f, x0 + x, y, n, LR_ROLE_LABEL, cols[i].s);
+	}
+}
+
+/* Right-aligned s ending at column x_end (inclusive), clipped to the pane width w. */
+static void cell(struct lr_frame *f, int x0, int y, int w, int x_end, enum lr_role role,
+		 const char *s)
+{
+	int n = lr_utf8_width(s);
+
+	if (x_end < w)
+		lr_frame_text(f, x0 + x_end - n + 1, y, n, role, s);
+}
+
+static void fmt_count(char *buf, size_t len, bool known, double v)
+{
+	if (known)
+		lr_view_fmt_num(buf, len, v);
+	else
+		snprintf(buf, len, "-");
+}
+
+struct sums {
+	double bps, pps;
+	uint64_t retr, lost;
+	bool any_rate, tcp_send, udp_recv;
+};
+
+static void stream_row(struct lr_frame *f, int x0, int y, int w, const struct lr_view_ctx *ctx,
+		       const struct lr_view_traffic *t, const struct lr_stream_snap *s)
+{
+	char b[32];
+	bool tcp_send = !s->udp && s->sender, udp_recv = s->udp && !s->sender;
+
+	snprintf(b, sizeof(b), "%d", s->id);
+	lr_frame_text(f, x0 + C_ID, y, 4, LR_ROLE_VALUE, b);
+	lr_frame_text(f, x0 + C_DIR, y, 4, s->sender ? LR_ROLE_TX : LR_ROLE_RX,
+		      s->sender ? "tx" : "rx");
+	if (t->knobs.rate_bps)
+		lr_view_fmt_rate(b, sizeof(b), (double)t->knobs.rate_bps, ctx->app->bytes);
+	else
+		snprintf(b, sizeof(b), "unlimited");
+	cell(f, x0, y, w, C_TARGET + 10, LR_ROLE_LABEL, b);
+	lr_view_fmt_rate(b, sizeof(b), s->valid ? s->bps : -1, ctx->app->bytes);
+	cell(f, x0, y, w, C_RATE + 10, s->sender ? LR_ROLE_TX : LR_ROLE_RX, b);
+	fmt_count(b, sizeof(b), s->valid, s->pps);
+	cell(f, x0, y, w, C_PPS + 7, LR_ROLE_VALUE, b);
+	fmt_count(b, sizeof(b), tcp_send, (double)s->total_retransmits);
+	cell(f, x0, y, w, C_RETR + 5, tcp_send && s->retransmits ? LR_ROLE_WARN : LR_ROLE_VALUE, b);
+	fmt_count(b, sizeof(b), udp_recv, (double)s->total_lost);
+	cell(f, x0, y, w, C_LOST + 5, udp_recv && s->lost ? LR_ROLE_ALERT : LR_ROLE_VALUE, b);
+	if (udp_recv && s->jitter_ms >= 0)
+		snprintf(b, sizeof(b), "%.3f", s->jitter_ms);
+	else
+		snprintf(b, sizeof(b), "-");
+	cell(f, x0, y, w, C_JIT + 6, LR_ROLE_VALUE, b);
+	if (s->cwnd_bytes >= 0)
+		lr_view_fmt_bytes(b, sizeof(b), (double)s->cwnd_bytes);
+	else
+		snprintf(b, sizeof(b), "-");
+	cell(f, x0, y, w, C_CWND + 7, LR_ROLE_VALUE, b);
+	if (s->rtt_us >= 0)
+		snprintf(b, sizeof(b), "%.2fms", (double)s->rtt_us / 1000);
+	else
+		snprintf(b, sizeof(b), "-");
+	cell(f, x0, y, w, C_RTT + 6, LR_ROLE_VALUE, b);
+}
+
+static void add_sum(struct sums *sum, const struct lr_stream_snap *s)
+{
+	if (s->valid) {
+		sum->bps += s->bps;
+		sum->pps += s->pps;
+		sum->any_rate = true;
+	}
+	sum->retr += s->total_retransmits;
+	sum->lost += s->total_lost;
+	sum->tcp_send |= !s->udp && s->sender;
+	sum->udp_recv |= s->udp && !s->sender;
+}
+
+static void sum_row(struct lr_frame *f, int x0, int y, int w, const struct lr_view_ctx *ctx,
+		    const struct lr_view_traffic *t, size_t n, const struct sums *sum)
+{
+	char b[32];
+
+	lr_frame_text(f, x0 + C_ID, y, 4, LR_ROLE_TITLE, "sum");
+	snprintf(b, sizeof(b), "%zu", n);
+	lr_frame_text(f, x0 + C_DIR, y, 4, LR_ROLE_VALUE, b);
+	if (t->knobs.rate_bps) {
+		lr_view_fmt_rate(b, sizeof(b), (double)t->knobs.rate_bps * (double)n,
+				 ctx->app->bytes);
+		cell(f, x0, y, w, C_TARGET + 10, LR_ROLE_LABEL, b);
+	}
+	lr_view_fmt_rate(b, sizeof(b), sum->any_rate ? sum->bps : -1, ctx->app->bytes);
+	cell(f, x0, y, w, C_RATE + 10, LR_ROLE_TITLE, b);
+	fmt_count(b, sizeof(b), sum->any_rate, sum->pps);
+	cell(f, x0, y, w, C_PPS + 7, LR_ROLE_VALUE, b);
+	fmt_count(b, sizeof(b), sum->tcp_send, (double)sum->retr);
+	cell(f, x0, y, w, C_RETR + 5, sum->retr ? LR_ROLE_WARN : LR_ROLE_VALUE, b);
+	fmt_count(b, sizeof(b), sum->udp_recv, (double)sum->lost);
+	cell(f, x0, y, w, C_LOST + 5, sum->lost ? LR_ROLE_ALERT : LR_ROLE_VALUE, b);
+}
+
+static const char *empty_text(enum lr_view_tstate s)
+{
+	switch (s) {
+	case LR_VTS_IDLE:
+		return "no test running: s starts one";
+	case LR_VTS_CONNECTING:
+		return "connecting to the server...";
+	case LR_VTS_STOPPED:
+	case LR_VTS_DONE:
+		return "test over: s starts another";
+	default:
+		return "no streams";
+	}
+}
+
+void lr_view_streams(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
+		     void *arg)
+{
+	const struct lr_view_traffic *t = arg;
+	const struct lr_snapshot *snap = ctx->snap;
+	size_t n = snap ? snap->n_streams : 0, shown;
+	int rows = r.h - 3, y = r.y + 2;	/* title, header, sum */
+	struct sums sum;
+
+	if (!t || r.h < 2)
+		return;
+	memset(&sum, 0, sizeof(sum));
+	title(f, r, t, ctx->ascii);
+	if (t->state == LR_VTS_ERROR && t->error) {
+		lr_frame_text(f, r.x + 1, r.y + 1, r.w - 2, LR_ROLE_ALERT, t->error);
+		y = r.y + 2;
+		rows = r.h - 2;
+		if (!n)
+			return;
+	} else {
+		header(f, r.x, r.y + 1, r.w);
+	}
+	if (!n) {
+		if (r.h > 2)
+			lr_frame_text(f, r.x + C_ID, y, r.w - 2, LR_ROLE_LABEL, empty_text(t->state));
+		return;
+	}
+	shown = n <= (size_t)(rows > 0 ? rows : 0) ? n : (rows > 1 ? (size_t)rows - 1 : 0);
+	for (size_t i = 0; i < n; i++) {
+		if (i < shown)
+			stream_row(f, r.x, y++, r.w, ctx, t, &snap->streams[i]);
+		add_sum(&sum, &snap->streams[i]);
+	}
+	if (shown < n)
+		lr_frame_printf(f, r.x + C_ID, y++, r.w - 2, LR_ROLE_LABEL, "+%zu more streams",
+				n - shown);
+	if (y < r.y + r.h)
+		sum_row(f, r.x, r.y + r.h - 1, r.w, ctx, t, n, &sum);
+}

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The verdict panel: an overlay shown when a dashboard test ends. It says what the test
+ * achieved per direction, against the link and the goodput ceiling at this MTU, where loss
+ * happened, the hottest CPU, TCP retransmits or UDP loss, and the one next step (from
+ * verdict.c). Main thread; pure drawing.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "linerate/snapshot.h"
+#include "linerate/verdict.h"
+#include "linerate/view.h"
+
+#define LABEL_W 12
+
+/* Word-wraps s into rows of at most w columns starting at (x, *y), up to max_rows. */
+static void wrap(struct lr_frame *f, int x, int *y, int w, int max_rows, enum lr_role role,
+		 const char *s)
+{
+	char line[256];
+
+	while (*s && max_rows-- > 0) {
+		size_t len = strlen(s), cut = len;
+
+		if ((int)len > w) {
+			cut = (size_t)w;
+			while (cut > 0 && s[cut] != ' ')
+				cut--;
+			if (!cut)
+				cut = (size_t)w;
+		}
+		if (cut >= sizeof(line))
+			cut = sizeof(line) - 1;
+		memcpy(line, s, cut);
+		line[cut] = '\0';
+		lr_frame_text(f, x, (*y)++, w, role, line);
+		s += cut;
+		while (*s == ' ')
+			s++;
+	}
+}
+
+static void row(struct lr_frame *f, int x, int *y, int w, const char *label, enum lr_role role,
+		const char *text, int max_rows)
+{
+	lr_frame_text(f, x, *y, LABEL_W, LR_ROLE_LABEL, label);
+	wrap(f, x + LABEL_W, y, w - LABEL_W, max_rows, role, text);
+}
+
+static void fmt_dir(char *buf, size_t len, double bps, bool bytes)
+{
+	if (bps > 0)
+		lr_view_fmt_rate(buf, len, bps, bytes);
+	else
+		snprintf(buf, len, "-");
+}
+
+void lr_view_verdict(struct lr_frame *f, const struct lr_view_ctx *ctx,
+		     const struct lr_view_verdict *vv)
+{
+	const struct lr_verdict *v = vv->v;
+	const struct lr_verdict_iface *fi = v ? v->iface : NULL;
+	const struct lr_verdict_traffic *t = vv->t;
+	bool bytes = ctx->app->bytes;
+	int w = f->w - 4 < 76 ? f->w - 4 : 76, h = 15;
+	int x0 = (f->w - w) / 2, y0 = (f->h - 1 - h) / 2, x = x0 + 2, tw = w - 4, y;
+	char b[200], r1[32], r2[32], r3[32];
+
+	if (!v || w < 40)
+		return;
+	if (y0 < 0)
+		y0 = 0;
+	lr_frame_fill(f, (struct lr_rect){x0, y0, w, h}, ' ', LR_ROLE_HELP);
+	snprintf(b, sizeof(b), " Verdict: %s ", vv->test ? vv->test : "test over");
+	lr_frame_text(f, x0 + 1, y0, w - 2, LR_ROLE_TITLE, b);
+	y = y0 + 2;
+
+	if (t && t->ran) {
+		fmt_dir(r1, sizeof(r1), t->up_bps, bytes);
+		fmt_dir(r2, sizeof(r2), t->down_bps, bytes);
+		snprintf(b, sizeof(b), "up %s   down %s", r1, r2);
+	} else {
+		snprintf(b, sizeof(b), "no results from the test");
+	}
+	row(f, x, &y, tw, "achieved", LR_ROLE_VALUE, b, 1);
+
+	if (fi) {
+		lr_view_fmt_rate(r1, sizeof(r1), v->rx_bps, bytes);
+		lr_view_fmt_rate(r2, sizeof(r2), v->tx_bps, bytes);
+		if (v->line_pct >= 0) {
+			lr_view_fmt_speed(r3, sizeof(r3), fi->speed_mbps);
+			snprintf(b, sizeof(b), "%s rx %s tx %s: %.1f%% of the %s link", fi->name, r1,
+				 r2, v->line_pct, r3);
+		} else {
+			snprintf(b, sizeof(b), "%s rx %s tx %s: link speed unknown", fi->name, r1,
+				 r2);
+		}
+		row(f, x, &y, tw, "line rate", LR_ROLE_VALUE, b, 1);
+		if (v->ceiling_bps > 0) {
+			lr_view_fmt_rate(r1, sizeof(r1), v->ceiling_bps, bytes);
+			snprintf(b, sizeof(b), "%s at MTU %lld: achieved %.1f%% of it", r1,
+				 (long long)fi->mtu, v->ceiling_pct);
+		} else {
+			snprintf(b, sizeof(b), "- (needs the link speed and MTU)");
+		}
+		row(f, x, &y, tw, "ceiling", v->ceiling_pct >= 95 ? LR_ROLE_OK : LR_ROLE_VALUE, b,
+		    1);
+		row(f, x, &y, tw, "loss", v->loss[0] ? LR_ROLE_ALERT : LR_ROLE_OK,
+		    v->loss[0] ? v->loss : "none in the counters", 2);
+		if (fi->hot_cpu >= 0)
+			snprintf(b, sizeof(b), "cpu%d, %.0f%% softirq at peak%s", fi->hot_cpu,
+				 fi->hot_pct, fi->hot_ticks ? " (saturated)" : "");
+		else
+			snprintf(b, sizeof(b), "-");
+		row(f, x, &y, tw, "hottest CPU", fi->hot_ticks ? LR_ROLE_WARN : LR_ROLE_VALUE, b,
+		    1);
+	} else {
+		row(f, x, &y, tw, "NIC", LR_ROLE_VALUE, "nothing was sampled", 1);
+	}
+	if (t && t->ran && t->udp) {
+		if (t->udp_packets > 0 && t->udp_lost >= 0)
+			snprintf(b, sizeof(b), "%lld of %lld datagrams (%.2f%%)",
+				 (long long)t->udp_lost, (long long)t->udp_packets,
+				 100.0 * (double)t->udp_lost / (double)t->udp_packets);
+		else
+			snprintf(b, sizeof(b), "-");
+		row(f, x, &y, tw, "UDP lost", t->udp_lost > 0 ? LR_ROLE_ALERT : LR_ROLE_VALUE, b,
+		    1);
+	} else {
+		char host[48] = "";
+
+		if (vv->acc && (vv->acc->stack_valid & LR_STACKV_TCP_RETRANS))
+			snprintf(host, sizeof(host), ", %llu host-wide",
+				 (unsigned long long)vv->acc->tcp_retrans);
+		if (t && t->ran && t->retransmits >= 0)
+			snprintf(b, sizeof(b), "%lld in the test%s", (long long)t->retransmits,
+				 host);
+		else
+			snprintf(b, sizeof(b), "-%s", host);
+		row(f, x, &y, tw, "TCP retr", t && t->retransmits > 0 ? LR_ROLE_WARN : LR_ROLE_VALUE,
+		    b, 1);
+	}
+	y++;
+	row(f, x, &y, tw, "next step", LR_ROLE_TITLE, v->next_step, y0 + h - 2 - y);
+	lr_frame_text(f, x, y0 + h - 1, tw, LR_ROLE_HELP,
+		      "Esc/Enter closes   s starts another test   q quits");
+}

@@ -11,9 +11,10 @@
 #include "linerate/snapshot.h"
 #include "linerate/view.h"
 
-/* Columns: x offset of each field inside the pane. */
-enum { C_ID = 1, C_DIR = 6, C_TARGET = 11, C_RATE = 23, C_PPS = 35, C_RETR = 44, C_LOST = 51,
-       C_JIT = 58, C_CWND = 66, C_RTT = 75 };
+/* Columns inside the pane: where id and dir start, where the right-aligned numbers end (the
+ * last ends at 78: the whole row fits 80 columns). */
+enum { C_ID = 1, C_DIR = 5, E_TARGET = 18, E_RATE = 30, E_PPS = 38, E_RETR = 44, E_LOST = 51,
+       E_JIT = 58, E_CWND = 68, E_RTT = 78 };
 
 const char *lr_view_tstate_name(enum lr_view_tstate s)
 {
@@ -68,10 +69,10 @@ static void header(struct lr_frame *f, int x0, int y, int w)
 		const char *s;
 		bool right;
 	} cols[] = {
-		{C_ID, "id", false},	     {C_DIR, "dir", false},	 {C_TARGET + 10, "target", true},
-		{C_RATE + 10, "achieved", true}, {C_PPS + 7, "pkt/s", true}, {C_RETR + 5, "retr", true},
-		{C_LOST + 5, "lost", true},	     {C_JIT + 6, "jitter", true}, {C_CWND + 7, "cwnd", true},
-		{C_RTT + 6, "rtt", true},
+		{C_ID, "id", false},	     {C_DIR, "dir", false},	 {E_TARGET, "target", true},
+		{E_RATE, "achieved", true}, {E_PPS, "pkt/s", true}, {E_RETR, "retr", true},
+		{E_LOST, "lost", true},	     {E_JIT, "jitter", true}, {E_CWND, "cwnd", true},
+		{E_RTT, "rtt", true},
 	};
 
 	for (size_t i = 0; i < LR_ARRAY_SIZE(cols); i++) {
@@ -120,30 +121,30 @@ static void stream_row(struct lr_frame *f, int x0, int y, int w, const struct lr
 		lr_view_fmt_rate(b, sizeof(b), (double)t->knobs.rate_bps, ctx->app->bytes);
 	else
 		snprintf(b, sizeof(b), "unlimited");
-	cell(f, x0, y, w, C_TARGET + 10, LR_ROLE_LABEL, b);
+	cell(f, x0, y, w, E_TARGET, LR_ROLE_LABEL, b);
 	lr_view_fmt_rate(b, sizeof(b), s->valid ? s->bps : -1, ctx->app->bytes);
-	cell(f, x0, y, w, C_RATE + 10, s->sender ? LR_ROLE_TX : LR_ROLE_RX, b);
+	cell(f, x0, y, w, E_RATE, s->sender ? LR_ROLE_TX : LR_ROLE_RX, b);
 	fmt_count(b, sizeof(b), s->valid, s->pps);
-	cell(f, x0, y, w, C_PPS + 7, LR_ROLE_VALUE, b);
+	cell(f, x0, y, w, E_PPS, LR_ROLE_VALUE, b);
 	fmt_count(b, sizeof(b), tcp_send, (double)s->total_retransmits);
-	cell(f, x0, y, w, C_RETR + 5, tcp_send && s->retransmits ? LR_ROLE_WARN : LR_ROLE_VALUE, b);
+	cell(f, x0, y, w, E_RETR, tcp_send && s->retransmits ? LR_ROLE_WARN : LR_ROLE_VALUE, b);
 	fmt_count(b, sizeof(b), udp_recv, (double)s->total_lost);
-	cell(f, x0, y, w, C_LOST + 5, udp_recv && s->lost ? LR_ROLE_ALERT : LR_ROLE_VALUE, b);
+	cell(f, x0, y, w, E_LOST, udp_recv && s->lost ? LR_ROLE_ALERT : LR_ROLE_VALUE, b);
 	if (udp_recv && s->jitter_ms >= 0)
 		snprintf(b, sizeof(b), "%.3f", s->jitter_ms);
 	else
 		snprintf(b, sizeof(b), "-");
-	cell(f, x0, y, w, C_JIT + 6, LR_ROLE_VALUE, b);
+	cell(f, x0, y, w, E_JIT, LR_ROLE_VALUE, b);
 	if (s->cwnd_bytes >= 0)
 		lr_view_fmt_bytes(b, sizeof(b), (double)s->cwnd_bytes);
 	else
 		snprintf(b, sizeof(b), "-");
-	cell(f, x0, y, w, C_CWND + 7, LR_ROLE_VALUE, b);
+	cell(f, x0, y, w, E_CWND, LR_ROLE_VALUE, b);
 	if (s->rtt_us >= 0)
 		snprintf(b, sizeof(b), "%.2fms", (double)s->rtt_us / 1000);
 	else
 		snprintf(b, sizeof(b), "-");
-	cell(f, x0, y, w, C_RTT + 6, LR_ROLE_VALUE, b);
+	cell(f, x0, y, w, E_RTT, LR_ROLE_VALUE, b);
 }
 
 static void add_sum(struct sums *sum, const struct lr_stream_snap *s)
@@ -165,21 +166,19 @@ static void sum_row(struct lr_frame *f, int x0, int y, int w, const struct lr_vi
 	char b[32];
 
 	lr_frame_text(f, x0 + C_ID, y, 4, LR_ROLE_TITLE, "sum");
-	snprintf(b, sizeof(b), "%zu", n);
-	lr_frame_text(f, x0 + C_DIR, y, 4, LR_ROLE_VALUE, b);
 	if (t->knobs.rate_bps) {
 		lr_view_fmt_rate(b, sizeof(b), (double)t->knobs.rate_bps * (double)n,
 				 ctx->app->bytes);
-		cell(f, x0, y, w, C_TARGET + 10, LR_ROLE_LABEL, b);
+		cell(f, x0, y, w, E_TARGET, LR_ROLE_LABEL, b);
 	}
 	lr_view_fmt_rate(b, sizeof(b), sum->any_rate ? sum->bps : -1, ctx->app->bytes);
-	cell(f, x0, y, w, C_RATE + 10, LR_ROLE_TITLE, b);
+	cell(f, x0, y, w, E_RATE, LR_ROLE_TITLE, b);
 	fmt_count(b, sizeof(b), sum->any_rate, sum->pps);
-	cell(f, x0, y, w, C_PPS + 7, LR_ROLE_VALUE, b);
+	cell(f, x0, y, w, E_PPS, LR_ROLE_VALUE, b);
 	fmt_count(b, sizeof(b), sum->tcp_send, (double)sum->retr);
-	cell(f, x0, y, w, C_RETR + 5, sum->retr ? LR_ROLE_WARN : LR_ROLE_VALUE, b);
+	cell(f, x0, y, w, E_RETR, sum->retr ? LR_ROLE_WARN : LR_ROLE_VALUE, b);
 	fmt_count(b, sizeof(b), sum->udp_recv, (double)sum->lost);
-	cell(f, x0, y, w, C_LOST + 5, sum->lost ? LR_ROLE_ALERT : LR_ROLE_VALUE, b);
+	cell(f, x0, y, w, E_LOST, sum->lost ? LR_ROLE_ALERT : LR_ROLE_VALUE, b);
 }
 
 static const char *empty_text(enum lr_view_tstate s)

@@ -2,7 +2,9 @@
 /*
  * The dashboard state machine: every key of the help does what it says, selection follows
  * interfaces by name as they come and go, interval steps stay within 0.01..60 s, requests are
- * raised for the run loop, and traffic keys answer "no traffic configured".
+ * raised for the run loop, and traffic keys answer "no traffic configured" without traffic;
+ * with traffic, what each key does to a test's knobs and the status text it shows, and the
+ * verdict panel's keys.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -214,6 +216,153 @@ static void test_key_table(void **state)
 		assert_int_equal(lr_app_key(keys[i].ch), keys[i].act);
 }
 
+/* ] doubles, [ halves, within the limits; unlimited: ] refuses, [ halves the measured rate. */
+static void test_traffic_rate_keys(void **state)
+{
+	struct lr_app_traffic k = {.parallel = 1, .rate_bps = 100000000};
+	char msg[128];
+
+	(void)state;
+	assert_int_equal(lr_app_traffic_key(&k, LR_ACT_RATE_UP, -1, true, true, msg, sizeof(msg)),
+			 LR_TCHG_RATE);
+	assert_int_equal(k.rate_bps, 200000000);
+	assert_string_equal(msg, "bitrate 200 Mbit/s per stream");
+	/* the peer sends (-R): the same change needs a restart, and says so */
+	lr_app_traffic_key(&k, LR_ACT_RATE_DOWN, -1, true, false, msg, sizeof(msg));
+	assert_int_equal(k.rate_bps, 100000000);
+	assert_string_equal(msg, "bitrate 100 Mbit/s per stream, restarting");
+	lr_app_traffic_key(&k, LR_ACT_RATE_UP, -1, false, true, msg, sizeof(msg));
+	assert_string_equal(msg, "bitrate 200 Mbit/s per stream (next start)");
+
+	k.rate_bps = 1500;
+	assert_int_equal(lr_app_traffic_key(&k, LR_ACT_RATE_DOWN, -1, true, true, msg, sizeof(msg)),
+			 LR_TCHG_RATE);
+	assert_int_equal(k.rate_bps, LR_APP_RATE_MIN_BPS);
+	assert_int_equal(lr_app_traffic_key(&k, LR_ACT_RATE_DOWN, -1, true, true, msg, sizeof(msg)),
+			 LR_TCHG_NONE);
+	assert_int_equal(k.rate_bps, LR_APP_RATE_MIN_BPS);
+	k.rate_bps = LR_APP_RATE_MAX_BPS - 1;
+	lr_app_traffic_key(&k, LR_ACT_RATE_UP, -1, true, true, msg, sizeof(msg));
+	assert_int_equal(k.rate_bps, LR_APP_RATE_MAX_BPS);
+	assert_int_equal(lr_app_traffic_key(&k, LR_ACT_RATE_UP, -1, true, true, msg, sizeof(msg)),
+			 LR_TCHG_NONE);
+
+	k.rate_bps = 0;	/* unlimited */
+	assert_int_equal(lr_app_traffic_key(&k, LR_ACT_RATE_UP, 9e9, true, true, msg, sizeof(msg)),
+			 LR_TCHG_NONE);
+	assert_int_equal(k.rate_bps, 0);
+	assert_non_null(strstr(msg, "unlimited"));
+	assert_int_equal(lr_app_traffic_key(&k, LR_ACT_RATE_DOWN, -1, true, true, msg, sizeof(msg)),
+			 LR_TCHG_NONE);
+	assert_int_equal(k.rate_bps, 0);
+	assert_int_equal(lr_app_traffic_key(&k, LR_ACT_RATE_DOWN, 943.21e6, true, true, msg,
+					    sizeof(msg)),
+			 LR_TCHG_RATE);
+	assert_int_equal(k.rate_bps, 472000000);	/* half, three significant digits */
+	assert_string_equal(msg, "bitrate 472 Mbit/s per stream (was unlimited: half the "
+				 "measured 943 Mbit/s)");
+}
+
+/* > < u R change the test's shape: a restart, with the new shape in the message. */
+static void test_traffic_restart_keys(void **state)
+{
+	struct lr_app_traffic k = {.parallel = 1, .rate_bps = 0, .length = 131072};
+	char msg[128];
+
+	(void)state;
+	assert_int_equal(lr_app_traffic_key(&k, LR_ACT_STREAMS_DOWN, -1, true, true, msg,
+					    sizeof(msg)),
+			 LR_TCHG_NONE);
+	assert_int_equal(k.parallel, 1);
+	assert_int_equal(lr_app_traffic_key(&k, LR_ACT_STREAMS_UP, -1, true, true, msg,
+					    sizeof(msg)),
+			 LR_TCHG_RESTART);
+	assert_int_equal(k.parallel, 2);
+	assert_string_equal(msg, "restarting with 2 streams");
+	lr_app_traffic_key(&k, LR_ACT_STREAMS_UP, -1, false, true, msg, sizeof(msg));
+	assert_string_equal(msg, "next start: 3 streams");
+	k.parallel = LR_APP_MAX_STREAMS;
+	assert_int_equal(lr_app_traffic_key(&k, LR_ACT_STREAMS_UP, -1, true, true, msg,
+					    sizeof(msg)),
+			 LR_TCHG_NONE);
+	assert_int_equal(k.parallel, LR_APP_MAX_STREAMS);
+	k.parallel = 2;
+
+	/* TCP unlimited -> UDP: the measured TCP rate becomes the target (UDP would flood);
+	 * a 128 KiB TCP block is no UDP datagram: back to the default length */
+	assert_int_equal(lr_app_traffic_key(&k, LR_ACT_PROTO, 2.5e9, true, true, msg, sizeof(msg)),
+			 LR_TCHG_RESTART);
+	assert_true(k.udp);
+	assert_int_equal(k.rate_bps, 2500000000ULL);
+	assert_int_equal(k.length, 0);
+	assert_string_equal(msg, "restarting with UDP, 2 streams, 2.50 Gbit/s per stream");
+	/* back to TCP keeps the rate; UDP with nothing measured: iperf3's 1 Mbit/s */
+	lr_app_traffic_key(&k, LR_ACT_PROTO, -1, true, true, msg, sizeof(msg));
+	assert_false(k.udp);
+	assert_int_equal(k.rate_bps, 2500000000ULL);
+	k.rate_bps = 0;
+	lr_app_traffic_key(&k, LR_ACT_PROTO, -1, true, true, msg, sizeof(msg));
+	assert_int_equal(k.rate_bps, 1000000);
+
+	assert_int_equal(lr_app_traffic_key(&k, LR_ACT_REVERSE, -1, true, true, msg, sizeof(msg)),
+			 LR_TCHG_RESTART);
+	assert_true(k.reverse);
+	assert_non_null(strstr(msg, "server sends"));
+	lr_app_traffic_key(&k, LR_ACT_REVERSE, -1, true, true, msg, sizeof(msg));
+	assert_false(k.reverse);
+	k.bidir = true;	/* --bidir: R makes it one way, reversed (they exclude each other) */
+	lr_app_traffic_key(&k, LR_ACT_REVERSE, -1, true, true, msg, sizeof(msg));
+	assert_false(k.bidir);
+	assert_true(k.reverse);
+	assert_int_equal(lr_app_traffic_key(&k, LR_ACT_HELP, -1, true, true, msg, sizeof(msg)),
+			 LR_TCHG_NONE);
+}
+
+/* The verdict panel: Esc closes it before quitting, Enter closes it, a traffic key too. */
+static void test_verdict_panel(void **state)
+{
+	struct lr_app app;
+
+	(void)state;
+	lr_app_init(&app, 500 * MS, 1, "eth0");
+	app.traffic = true;
+	app.verdict = true;
+	assert_true(lr_app_handle(&app, LR_ACT_ESCAPE));
+	assert_false(app.verdict);
+	assert_false(app.quit);
+	app.verdict = true;
+	app.help = true;
+	lr_app_handle(&app, LR_ACT_ESCAPE);	/* help first */
+	assert_false(app.help);
+	assert_true(app.verdict);
+	assert_true(lr_app_handle(&app, LR_ACT_ENTER));
+	assert_false(app.verdict);
+	assert_int_equal(app.view, LR_VIEW_DETAIL);
+	app.verdict = true;
+	lr_app_handle(&app, LR_ACT_TRAFFIC_TOGGLE);
+	assert_false(app.verdict);
+	assert_true(app.requests & LR_REQ_TRAFFIC);
+	lr_app_handle(&app, LR_ACT_ESCAPE);
+	assert_true(app.quit);
+}
+
+static void test_fmt_rate(void **state)
+{
+	char b[32];
+
+	(void)state;
+	lr_app_fmt_rate(b, sizeof(b), 0);
+	assert_string_equal(b, "unlimited");
+	lr_app_fmt_rate(b, sizeof(b), 1000000);
+	assert_string_equal(b, "1 Mbit/s");
+	lr_app_fmt_rate(b, sizeof(b), 1500000000);
+	assert_string_equal(b, "1.50 Gbit/s");
+	lr_app_fmt_rate(b, sizeof(b), 12500);
+	assert_string_equal(b, "12.5 kbit/s");
+	lr_app_fmt_rate(b, sizeof(b), 400000000000ULL);
+	assert_string_equal(b, "400 Gbit/s");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -222,6 +371,10 @@ int main(void)
 		cmocka_unit_test(test_interval_steps),
 		cmocka_unit_test(test_toggles_and_requests),
 		cmocka_unit_test(test_key_table),
+		cmocka_unit_test(test_traffic_rate_keys),
+		cmocka_unit_test(test_traffic_restart_keys),
+		cmocka_unit_test(test_verdict_panel),
+		cmocka_unit_test(test_fmt_rate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The traffic views: the Streams pane in the detail view (TCP senders with cwnd/RTT, UDP
+ * receivers with loss and jitter, more streams than rows, an error) and the verdict panel
+ * over a finished test on a 10G link, compared with golden frames in tests/fixtures/frames/
+ * (LR_UPDATE_GOLDEN=1 rewrites them; read them after: they are the spec).
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "linerate/app.h"
+#include "linerate/frame.h"
+#include "linerate/snapshot.h"
+#include "linerate/strutil.h"
+#include "linerate/verdict.h"
+#include "linerate/view.h"
+
+#define GOLDEN_DIR "tests/fixtures/frames"
+#define DT 0.5
+
+struct fixture {
+	struct lr_snapshot snap;
+	struct lr_app app;
+	struct lr_frame frame;
+	struct lr_view_ctx ctx;
+	struct lr_view_traffic tv;
+};
+
+static void set_rate(struct lr_iface_snap *i, enum lr_metric m, double per_s)
+{
+	i->valid |= LR_M_BIT(m);
+	i->per_s[m] = per_s;
+	i->delta[m] = (uint64_t)llround(per_s * DT);
+	i->total_valid |= LR_M_BIT(m);
+	i->total[m] = (uint64_t)llround(per_s * 10);
+}
+
+static void tcp_stream(struct lr_stream_snap *s, int id, double bps, int64_t cwnd, int64_t rtt)
+{
+	memset(s, 0, sizeof(*s));
+	s->id = id;
+	s->sender = true;
+	s->valid = true;
+	s->bps = bps;
+	s->bytes = (uint64_t)(bps / 8 * DT);
+	s->pps = bps / 8 / 131072;
+	s->retransmits = id == 3 ? 2 : 0;
+	s->total_retransmits = id == 3 ? 14 : 0;
+	s->jitter_ms = -1;
+	s->cwnd_bytes = cwnd;
+	s->rtt_us = rtt;
+	s->total_bytes = s->bytes * 20;
+}
+
+/* A 10G ixgbe at MTU 1500 carrying 3 TCP streams of ~3.1 Gbit/s, 4 CPUs, cpu1 at 97 %. */
+static void build(struct lr_snapshot *s)
+{
+	struct lr_iface_snap *e;
+
+	lr_snapshot_init(s);
+	s->seq = 20;
+	s->mono_ns = 100 * LR_NSEC_PER_SEC;
+	s->elapsed_ns = 10 * LR_NSEC_PER_SEC;
+	s->interval_ns = s->target_interval_ns = 500 * LR_NSEC_PER_MSEC;
+	s->ifaces = calloc(1, sizeof(*s->ifaces));
+	s->n_ifaces = s->cap_ifaces = 1;
+	e = &s->ifaces[0];
+	lr_strlcpy(e->name, "eth1", sizeof(e->name));
+	e->ifindex = 3;
+	e->operstate = 6;
+	e->mtu = 1500;
+	e->speed_mbps = 10000;
+	e->duplex = 1;
+	lr_strlcpy(e->driver, "ixgbe", sizeof(e->driver));
+	e->ring_rx = e->ring_tx = 512;
+	e->ring_rx_max = e->ring_tx_max = 4096;
+	e->interval_ns = s->interval_ns;
+	e->softirq_max_pct = 97;
+	e->softirq_cpu = 1;
+	set_rate(e, LR_M_TX_BYTES, 9.38e9 / 8);
+	set_rate(e, LR_M_RX_BYTES, 0.2e9 / 8);
+	set_rate(e, LR_M_TX_PACKETS, 812000);
+	set_rate(e, LR_M_RX_PACKETS, 400000);
+	for (int m = LR_M_RX_ERRORS; m < LR_M_NIC_FIFO; m++)
+		set_rate(e, m, 0);
+	e->serving_cpus = calloc(1, sizeof(int));
+	e->serving_cpus[0] = 1;
+	e->n_serving_cpus = e->cap_serving = 1;
+	s->cpus = calloc(4, sizeof(*s->cpus));
+	s->n_cpus = s->cap_cpus = 4;
+	for (int k = 0; k < 4; k++) {
+		s->cpus[k].cpu = k;
+		s->cpus[k].valid = LR_CPUV_TIMES | LR_CPUV_SOFTIRQS | LR_CPUV_SOFTNET;
+		s->cpus[k].idle_pct = k == 1 ? 2 : 90;
+		s->cpus[k].softirq_pct = k == 1 ? 97 : 1;
+		s->cpus[k].system_pct = k == 1 ? 1 : 9;
+	}
+	s->stack.valid = LR_STACKV_TCP_RETRANS;
+	s->stack.tcp_retrans_per_s = 4;
+	s->tuning.rmem_max = 212992;
+	s->tuning.tcp_window_scaling = 1;
+	s->streams = calloc(8, sizeof(*s->streams));
+	s->cap_streams = 8;
+	s->n_streams = 3;
+	tcp_stream(&s->streams[0], 1, 3.13e9, 1048576, 180);
+	tcp_stream(&s->streams[1], 3, 3.12e9, 786432, 240);
+	tcp_stream(&s->streams[2], 4, 3.10e9, 917504, 210);
+	s->traffic_generation = 1;
+}
+
+static int setup(void **state)
+{
+	struct fixture *fx = calloc(1, sizeof(*fx));
+
+	build(&fx->snap);
+	lr_app_init(&fx->app, 500 * LR_NSEC_PER_MSEC, 1, "eth1");
+	fx->app.traffic = true;
+	lr_app_sync(&fx->app, &fx->snap);
+	lr_frame_init(&fx->frame);
+	fx->tv.state = LR_VTS_RUNNING;
+	fx->tv.host = "10.0.0.2";
+	fx->tv.port = 5201;
+	fx->tv.iface = "eth1";
+	fx->tv.knobs.parallel = 3;
+	fx->tv.knobs.rate_bps = 0;
+	fx->tv.elapsed_s = 10.0;
+	fx->tv.duration_s = 30;
+	fx->ctx.snap = &fx->snap;
+	fx->ctx.app = &fx->app;
+	fx->ctx.host = "host-a";
+	fx->ctx.theme_name = "default";
+	fx->ctx.streams_pane = lr_view_streams;
+	fx->ctx.streams_arg = &fx->tv;
+	*state = fx;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *fx = *state;
+
+	lr_snapshot_free(&fx->snap);
+	lr_frame_free(&fx->frame);
+	free(fx);
+	return 0;
+}
+
+static char *read_all(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = calloc(1, (size_t)n + 1);
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+static void check_text(const struct lr_frame *fr, const char *name)
+{
+	char path[256], *text = lr_frame_to_text(fr), *want;
+	const char *upd = getenv("LR_UPDATE_GOLDEN");
+
+	assert_non_null(text);
+	snprintf(path, sizeof(path), "%s/%s.txt", GOLDEN_DIR, name);
+	if (upd && !strcmp(upd, "1")) {
+		FILE *f = fopen(path, "wb");
+
+		assert_non_null(f);
+		fputs(text, f);
+		fclose(f);
+	}
+	want = read_all(path);
+	if (!want)
+		fail_msg("golden %s missing (LR_UPDATE_GOLDEN=1 writes it)", path);
+	if (strcmp(want, text)) {
+		fprintf(stderr, "--- golden %s\n%s--- rendered\n%s---\n", path, want, text);
+		fail_msg("frame differs from %s", path);
+	}
+	free(want);
+	free(text);
+}
+
+static void render(struct fixture *fx, int w, int h)
+{
+	assert_int_equal(lr_frame_resize(&fx->frame, w, h), 0);
+	lr_view_render(&fx->frame, &fx->ctx);
+}
+
+/* The row of the frame holding needle, or -1; *col set to its column. */
+static int find_text(const struct lr_frame *f, const char *needle, int *col)
+{
+	char *text = lr_frame_to_text(f), *line = text;
+	int y = 0, found = -1;
+
+	while (line && *line) {
+		char *nl = strchr(line, '\n'), *hit;
+
+		*nl = '\0';
+		hit = strstr(line, needle);
+		if (hit) {
+			*col = 0;
+			for (char *p = line; p < hit; p++)
+				*col += ((unsigned char)*p & 0xc0) != 0x80;
+			found = y;
+			break;
+		}
+		line = nl + 1;
+		y++;
+	}
+	free(text);
+	return found;
+}
+
+static void test_streams_tcp_80x32(void **state)
+{
+	struct fixture *fx = *state;
+	int col, y;
+
+	render(fx, 80, 32);
+	check_text(&fx->frame, "streams_tcp_80x32");
+	y = find_text(&fx->frame, " Streams  running  TCP x3 -> 10.0.0.2:5201 via eth1  10.0 of 30 s",
+		      &col);
+	assert_true(y > 0);
+	assert_int_equal(lr_frame_at(&fx->frame, col + 10, y)->role, LR_ROLE_OK);
+	/* sum of the three achieved rates; retransmits of the one stream that had them */
+	assert_true(find_text(&fx->frame, " sum                  9.35 Gb/s   8.92k    14", &col) > y);
+	y = find_text(&fx->frame, " 3   tx", &col);
+	assert_true(y > 0);
+	assert_true(find_text(&fx->frame, "14", &col) >= 0);
+	/* below 31 rows (a 30-row body) the layout has no band for it */
+	render(fx, 80, 30);
+	assert_int_equal(find_text(&fx->frame, " Streams ", &col), -1);
+}
+
+static void test_streams_udp_rx_132x43(void **state)
+{
+	struct fixture *fx = *state;
+	struct lr_snapshot *s = &fx->snap;
+	int col;
+
+	fx->tv.knobs.udp = true;
+	fx->tv.knobs.reverse = true;
+	fx->tv.knobs.rate_bps = 1000000000;
+	fx->tv.knobs.parallel = 7;
+	fx->tv.duration_s = 0;	/* until stopped */
+	s->n_streams = 7;
+	for (size_t i = 0; i < 7; i++) {
+		struct lr_stream_snap *st = &s->streams[i];
+
+		memset(st, 0, sizeof(*st));
+		st->id = i ? (int)i + 2 : 1;
+		st->udp = true;
+		st->valid = true;
+		st->bps = 0.98e9;
+		st->pps = 0.98e9 / 8 / 1448;
+		st->lost = i == 2 ? 40 : 0;
+		st->total_lost = i == 2 ? 1200 : 0;
+		st->jitter_ms = 0.012 * (double)(i + 1);
+		st->cwnd_bytes = st->rtt_us = -1;
+	}
+	render(fx, 132, 43);
+	check_text(&fx->frame, "streams_udp_rx_132x43");
+	assert_true(find_text(&fx->frame, "UDP x7 <- 10.0.0.2:5201 via eth1  10.0 s ", &col) > 0);
+	assert_true(find_text(&fx->frame, "+3 more streams", &col) > 0);
+	assert_true(find_text(&fx->frame, " sum      7.00 Gb/s   6.86 Gb/s    592k     -  1.20k", &col) > 0);
+	assert_true(find_text(&fx->frame, "1.20k", &col) > 0);	/* total loss of stream 4 */
+}
+
+static void test_streams_states(void **state)
+{
+	struct fixture *fx = *state;
+	int col, y;
+
+	fx->snap.n_streams = 0;
+	fx->tv.state = LR_VTS_IDLE;
+	fx->tv.elapsed_s = -1;
+	render(fx, 80, 32);
+	assert_true(find_text(&fx->frame, "no test running: s starts one", &col) > 0);
+	assert_true(find_text(&fx->frame, " Streams  idle  TCP x3", &col) > 0);
+	fx->tv.state = LR_VTS_ERROR;
+	fx->tv.error = "connecting to 10.0.0.2:5201: Connection refused";
+	render(fx, 80, 32);
+	y = find_text(&fx->frame, "Connection refused", &col);
+	assert_true(y > 0);
+	assert_int_equal(lr_frame_at(&fx->frame, col, y)->role, LR_ROLE_ALERT);
+	/* ASCII: no box drawing in the pane */
+	fx->ctx.ascii = true;
+	fx->tv.state = LR_VTS_STOPPED;
+	render(fx, 80, 32);
+	y = find_text(&fx->frame, " Streams  stopped", &col);
+	assert_true(y > 0);
+	for (int x = 0; x < fx->frame.w; x++)
+		assert_true(lr_frame_at(&fx->frame, x, y)->cp < 0x80);
+}
+
+/* A finished 30 s test at the MTU 1500 ceiling of a 10G link, cpu1 saturated: the panel
+ * shows the rate per direction, % of link and ceiling, the hot CPU, retransmits, next step. */
+static void test_verdict_panel_80x24(void **state)
+{
+	struct fixture *fx = *state;
+	struct lr_verdict_acc *acc = calloc(1, sizeof(*acc));
+	struct lr_verdict v;
+	struct lr_verdict_traffic t = {
+		.ran = true, .udp = false, .parallel = 3, .up_bps = 9.35e9, .down_bps = -1,
+		.retransmits = 14, .udp_lost = -1, .udp_packets = -1,
+	};
+	struct lr_view_verdict vv = {.v = &v, .acc = acc, .t = &t,
+				     .test = "TCP x3 -> 10.0.0.2, 30.0 s, done"};
+	int col, y;
+
+	lr_verdict_init(acc, "eth1");
+	for (int i = 0; i < 60; i++) {
+		lr_verdict_add(acc, &fx->snap);
+		fx->snap.mono_ns += fx->snap.interval_ns;
+	}
+	lr_verdict_compute(acc, &t, &v);
+	fx->app.verdict = true;
+	render(fx, 80, 24);
+	lr_view_verdict(&fx->frame, &fx->ctx, &vv);
+	check_text(&fx->frame, "verdict_10g_80x24");
+	assert_true(find_text(&fx->frame, "Verdict: TCP x3 -> 10.0.0.2, 30.0 s, done", &col) >= 0);
+	assert_true(find_text(&fx->frame, "up 9.35 Gb/s   down -", &col) > 0);
+	assert_true(find_text(&fx->frame, "of the 10G link", &col) > 0);
+	y = find_text(&fx->frame, "hottest CPU", &col);
+	assert_true(y > 0);
+	assert_true(find_text(&fx->frame, "cpu1, 97% softirq at peak (saturated)", &col) == y);
+	assert_true(find_text(&fx->frame, "14 in the test", &col) > 0);
+	assert_true(find_text(&fx->frame, "next step", &col) > 0);
+	assert_true(find_text(&fx->frame, "Esc/Enter closes", &col) > 0);
+	/* nothing sampled: the panel says so instead of inventing numbers */
+	lr_verdict_init(acc, "eth1");
+	lr_verdict_compute(acc, &t, &v);
+	render(fx, 80, 24);
+	lr_view_verdict(&fx->frame, &fx->ctx, &vv);
+	assert_true(find_text(&fx->frame, "nothing was sampled", &col) > 0);
+	free(acc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_streams_tcp_80x32, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_streams_udp_rx_132x43, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_streams_states, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_verdict_panel_80x24, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -419,6 +419,12 @@ bench_traffic() {
 	traffic_tables
 }
 
+# udp_rcvbuf_errors NS: Udp RcvbufErrors of the namespace (/proc/net/snmp is per netns)
+udp_rcvbuf_errors() {
+	ip netns exec "$1" awk '/^Udp:/ { if (!h) { for (i = 2; i <= NF; i++) if ($i == "RcvbufErrors") c = i; h = 1 }
+		else { print $c + 0; exit } }' /proc/net/snmp 2>/dev/null || echo 0
+}
+
 # traffic_cmds TOOL PROTO ARG: sets SRV and CLI (argument strings; the address is 10.78.0.2)
 traffic_cmds() {
 	local opts
@@ -442,8 +448,11 @@ traffic_one() {
 		return
 	fi
 	b0=$(busy_jiffies)
+	local e0 e1
+	e0=$(udp_rcvbuf_errors "$nss")
 	"$RU" "$f.cli.ru" timeout -k 2 $((S3 + 20)) ip netns exec "$nsc" $CLI >"$f.json" 2>"$f.cli.err"
 	b1=$(busy_jiffies)
+	e1=$(udp_rcvbuf_errors "$nss")
 	wait_gone "$spid" 5 || kill "$spid" 2>/dev/null
 	wait "$spid" 2>/dev/null
 	local cpu_c cpu_s mcpu
@@ -455,15 +464,16 @@ traffic_one() {
 		.end.sum_received.seconds // "-", .end.sum_sent.retransmits // "-", .error // ""] | @tsv' \
 		"$f.json" 2>/dev/null)
 	[ -n "$j" ] || j=$'-\t-\t-\t-\t-\tno JSON'
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$mtu" "$proto" "$arg" "$tool" "$rep" \
-		"$j" "$cpu_c" "$cpu_s" "$mcpu" "$(head -c 200 "$f.cli.err" | tr '\t\n' '  ')" >>"$S3_TSV"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$mtu" "$proto" "$arg" "$tool" "$rep" \
+		"$j" "$cpu_c" "$cpu_s" "$mcpu" "$(head -c 200 "$f.cli.err" | tr '\t\n' '  ')" \
+		"$((e1 - e0))" >>"$S3_TSV"
 }
 
 # Medians over the repetitions, then the tables.
 traffic_tables() {
 	local agg=$WORK/traffic/agg.tsv
 	# columns of runs.tsv: 1 mtu 2 proto 3 arg 4 tool 5 rep 6 rbytes 7 sbytes 8 ssecs 9 rsecs 10 retr
-	# 11 error 12 cpu_c 13 cpu_s 14 machine_cpu 15 stderr
+	# 11 error 12 cpu_c 13 cpu_s 14 machine_cpu 15 stderr 16 UDP RcvbufErrors delta (receiver netns)
 	awk -F'\t' '
 	function med(key, n,   i, j, t, a) {
 		n = cnt[key]
@@ -486,36 +496,40 @@ traffic_tables() {
 		put(k, "mcpug", $14 / ($6 * 8 / 1e9))
 		if ($2 == "udp") {
 			put(k, "dps", $6 / $3 / $8)
+			put(k, "sdps", $7 / $3 / $8)
+			put(k, "rcvbuf", $16)
 			put(k, "loss", $7 > 0 ? ($7 - $6) / $7 * 100 : "-")
 		} else put(k, "retr", $10)
 	}
 	END {
 		for (i = 1; i <= nk; i++) {
 			k = order[i]; split(k, p, SUBSEP)
-			printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\n", p[1], p[2], p[3], p[4],
+			printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", p[1], p[2], p[3], p[4],
 				med(k SUBSEP "gbps"), med(k SUBSEP "dps"), med(k SUBSEP "loss"), med(k SUBSEP "retr"),
-				med(k SUBSEP "cpu"), med(k SUBSEP "cpug"), med(k SUBSEP "mcpug"), fails[k] + 0
+				med(k SUBSEP "cpu"), med(k SUBSEP "cpug"), med(k SUBSEP "mcpug"), fails[k] + 0,
+				med(k SUBSEP "sdps"), med(k SUBSEP "rcvbuf")
 		}
 	}' "$S3_TSV" >"$agg"
 
 	S3_MD+="### Traffic (issue 4): ${S3} s per run, median of $REPS run(s), veth between two netns, congestion control $CC"$'\n\n'
-	S3_MD+="| MTU | test | tool | Gbit/s received | datagrams/s received | loss % | TCP retransmits | CPU s (client+server) | CPU s per Gbit (client+server) | CPU s per Gbit (whole machine) | failed runs |"$'\n'
-	S3_MD+="|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"$'\n'
-	local mtu proto arg tool g d l rt c cg mg fl test
-	while IFS=$'\t' read -r mtu proto arg tool g d l rt c cg mg fl; do
+	S3_MD+="| MTU | test | tool | Gbit/s received | datagrams/s received | datagrams/s sent | loss % | UDP RcvbufErrors (receiver netns) | TCP retransmits | CPU s (client+server) | CPU s per Gbit (client+server) | CPU s per Gbit (whole machine) | failed runs |"$'\n'
+	S3_MD+="|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"$'\n'
+	local mtu proto arg tool g d l rt c cg mg fl sd rb test
+	while IFS=$'\t' read -r mtu proto arg tool g d l rt c cg mg fl sd rb; do
 		test=$(traffic_name "$proto" "$arg")
-		S3_MD+="| $mtu | $test | $tool | $(fmt "$g" 3) | $(fmt "$d" 0) | $(fmt "$l" 2) | $(fmt "$rt" 0) | $(fmt "$c" 2) | $(fmt "$cg" 3) | $(fmt "$mg" 3) | $fl |"$'\n'
+		[ "$proto" = tcp ] && rb=-
+		S3_MD+="| $mtu | $test | $tool | $(fmt "$g" 3) | $(fmt "$d" 0) | $(fmt "$sd" 0) | $(fmt "$l" 2) | $(fmt "$rb" 0) | $(fmt "$rt" 0) | $(fmt "$c" 2) | $(fmt "$cg" 3) | $(fmt "$mg" 3) | $fl |"$'\n'
 	done <"$agg"
 
 	S3_MD+=$'\n'"Ratios linerate/iperf3 (same case, same run):"$'\n\n'
 	S3_MD+="| MTU | test | Gbit/s | datagrams/s | CPU s per Gbit | --no-gso: Gbit/s | --no-gso: datagrams/s | --no-gso: CPU s per Gbit | aim |"$'\n'
 	S3_MD+="|---:|---|---:|---:|---:|---:|---:|---:|---|"$'\n'
 	local -A G D CG
-	while IFS=$'\t' read -r mtu proto arg tool g d l rt c cg mg fl; do
+	while IFS=$'\t' read -r mtu proto arg tool g d l rt c cg mg fl sd rb; do
 		G[$mtu/$proto/$arg/$tool]=$g; D[$mtu/$proto/$arg/$tool]=$d; CG[$mtu/$proto/$arg/$tool]=$cg
 	done <"$agg"
 	local seen="" k aim rg rd rn
-	while IFS=$'\t' read -r mtu proto arg tool g d l rt c cg mg fl; do
+	while IFS=$'\t' read -r mtu proto arg tool g d l rt c cg mg fl sd rb; do
 		k=$mtu/$proto/$arg
 		[[ " $seen " == *" $k "* ]] && continue
 		seen+=" $k"
@@ -550,7 +564,8 @@ traffic_tables() {
 	S3_MD+=" (\`end.sum_received.bytes\` / datagram size), never from kernel packet counters (veth counts GSO super-packets)."
 	S3_MD+=" Gbit/s = received bytes × 8 / the sender's test seconds (\`end.sum_sent.seconds\`), the same for both tools"
 	S3_MD+=" (the receivers' own seconds differ in how they count the end of the test). Loss % = (sent − received) / sent, from"
-	S3_MD+=" the two byte sums. CPU s (client+server): wait4() rusage of the client and of the one-off server (-1) of that run;"
+	S3_MD+=" the two byte sums; UDP RcvbufErrors is the receiver namespace's /proc/net/snmp counter over the run (socket"
+	S3_MD+=" buffer full; the kernel counts a GRO super-packet once). CPU s (client+server): wait4() rusage of the client and of the one-off server (-1) of that run;"
 	S3_MD+=" the whole-machine figure is the busy time of all CPUs from /proc/stat over the client's run (it includes softirq work"
 	S3_MD+=" that the kernel does not charge to either process, and anything else running on the machine)."$'\n\n'
 }
@@ -616,9 +631,9 @@ TMP_OUT=$WORK/RESULTS.md
 	if [ -n "$S3_TSV" ] && [ -s "$S3_TSV" ]; then
 		echo "### Traffic: every run"
 		echo
-		echo "| MTU | proto | -P/-l | tool | rep | received bytes | sent bytes | sender s | receiver s | retransmits | error | client CPU s | server CPU s | machine CPU s |"
-		echo "|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|"
-		awk -F'\t' '{ printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14 }' "$S3_TSV"
+		echo "| MTU | proto | -P/-l | tool | rep | received bytes | sent bytes | sender s | receiver s | retransmits | error | client CPU s | server CPU s | machine CPU s | UDP RcvbufErrors |"
+		echo "|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|"
+		awk -F'\t' '{ printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $16 }' "$S3_TSV"
 		echo
 	fi
 } >"$TMP_OUT"

@@ -62,6 +62,8 @@ trap 'exit 130' INT TERM HUP
 
 RU=$WORK/rusage
 cc -O2 -Wall -Wextra -o "$RU" "$TOP/bench/rusage.c" || die "cannot build bench/rusage.c"
+RC=$WORK/readcost
+cc -O2 -Wall -Wextra -o "$RC" "$TOP/bench/readcost.c" || die "cannot build bench/readcost.c"
 
 have() { command -v "$1" >/dev/null; }
 now() { date +%s.%N; }
@@ -217,6 +219,23 @@ bench_sampler() {
 	S1_MD+=" CPU and peak RSS come from wait4() rusage of each tool and every process it started (bench/rusage.c, a child"
 	S1_MD+=" subreaper, so sar's sadc is included); the others are stopped with SIGTERM after ${S1} s, linerate stops itself (-t)."
 	S1_MD+=" The VmHWM column sums /proc/PID/status VmHWM over each tool's live processes 1 s before the end."$'\n\n'
+
+	# The floor under a tick: raw cost of each read a tick does, and of an empty wake-up.
+	ip netns exec "$ns" "$RC" bv0a >"$r/readcost.txt" 2>&1
+	if [ -s "$r/readcost.txt" ]; then
+		local floor
+		floor=$(awk -F'\t' -v n="$nif" '
+			/^pread \/proc\/(stat|softirqs|net\/softnet_stat|net\/snmp)\t/ { s += $2 }
+			/^netlink/ { s += $2 } /^ethtool/ { s += n * $2 } /^empty/ { w = $2 }
+			END { printf "%.0f µs of reads + %.0f µs for the wake-up = %.0f µs", s, w, s + w }' "$r/readcost.txt")
+		S1_MD+="### The floor under a tick (bench/readcost.c, same netns, ${nif} interfaces, CPU time per call, mean of 2000 calls)"$'\n\n'
+		S1_MD+="| operation | µs per call | note |"$'\n|---|---:|---|\n'
+		S1_MD+=$(awk -F'\t' '{ printf "| %s | %s | %s |\n", $1, $2, $3 }' "$r/readcost.txt")
+		S1_MD+=$'\n\n'"A tick that reads /proc/stat, /proc/softirqs, softnet_stat, /proc/net/snmp, one netlink dump and the two"
+		S1_MD+=" ethtool ioctls for each of the $nif interfaces, woken once, costs at least $floor (CPU time of the calls, on a"
+		S1_MD+=" machine that is also running other work); linerate measured $(fmt "$lr_tick" 0) µs of CPU per tick above, and the"
+		S1_MD+=" lightest tool at 0.1 s $(fmt "${pers[$lightname]:-}" 0) µs per sample."$'\n\n'
+	fi
 
 	# Callgrind: instructions per tick, from the difference of a 1 s and a 3 s run (start-up cancels).
 	if [[ " $PARTS " == *" callgrind "* ]] && have valgrind; then

@@ -54,7 +54,7 @@ int main(int argc, char **argv)
 {
 	struct sigaction sa;
 	struct rusage ru;
-	struct timespec nap = { 0, 50 * 1000 * 1000 };
+	struct timespec nap = {0, 50 * 1000 * 1000};
 	int status = 0, st, tries;
 	pid_t pid;
 	FILE *out;
@@ -101,7 +101,8 @@ int main(int argc, char **argv)
 		return 1;
 	fprintf(out, "%lld %lld %ld %d\n",
 		(long long)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec,
-		(long long)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec, ru.ru_maxrss, status);
+		(long long)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec, ru.ru_maxrss,
+		status);
 	fclose(out);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }

@@ -120,18 +120,20 @@ static int tcp_setup(struct lr_stream *s)
 	fill_pattern(s->buf, s->buf_len);
 	atomic_store(&s->path, "tcp");
 	if (s->p.sender && s->p.zerocopy) {
-		int one = 1;
+		int one = 1, zc_err;
 
 		if (setsockopt(s->p.fd, SOL_SOCKET, SO_ZEROCOPY, &one, sizeof(one)) == 0) {
 			s->zc = true;
 			atomic_store(&s->path, "tcp zerocopy");
-		} else if (sendfile_setup(s)) {
+			return 0;
+		}
+		zc_err = errno;
+		if (sendfile_setup(s))
 			lr_log(LR_LOG_INFO, "stream %d: no MSG_ZEROCOPY (%s), sendfile", s->p.id,
-			       strerror(errno));
-		} else {
+			       strerror(zc_err));
+		else
 			lr_log(LR_LOG_INFO, "stream %d: no MSG_ZEROCOPY nor memfd, plain writes",
 			       s->p.id);
-		}
 	}
 	return 0;
 }

@@ -78,6 +78,26 @@ if screen | awk '/^ tx /{ print $2 }' | head -1 | grep -qvE '^(0|-)$'; then
 	pass "demo: lo tx rate in the bitrate pane"; else fail "demo: bitrate pane" "$(screen | head -12)"; fi
 key q
 exited_ok "demo q"
+
+# --no-start waits for s; -t 2 ends the test by itself, with the verdict panel
+start 100 40 "${demo_user[@]}" -- --demo -i $IV -t 2 --no-start
+check "demo --no-start: idle" wait_screen 'Streams  idle .*no test running|no test running: s starts one' 30
+key s
+check "demo s: running" wait_screen 'Streams  running' 40
+check "demo -t 2: verdict at the end" wait_screen 'Verdict: TCP x2 -> 127.0.0.1, [0-9.]+ s, done' 80
+check "demo -t 2: state done" wait_screen 'Streams  done'
+key Enter
+check "demo Enter closes the verdict" sh -c "sleep 0.5; ! tmux -S '$sock' capture-pane -t tt -p | grep -q 'Verdict:'"
+key q
+exited_ok "demo after -t"
+
+# SIGTERM and SIGHUP mid-test: streams stop, exit 0
+for sig in TERM HUP; do
+	start 100 40 "${demo_user[@]}" -- --demo -i $IV
+	wait_live 2 60
+	kill -$sig "$(cat "$work/pid")"
+	exited_ok "demo SIG$sig mid-test"
+done
 [ -n "${demo_user[*]}" ] || [ "$(id -u)" != 0 ] || skip "demo as non-root" "binary not readable by uid 65534"
 
 # ---- root: network namespaces
@@ -147,6 +167,11 @@ run_against() {
 	check "$name: nic CSV complete" sh -c "[ \$(wc -l <'$work/nic.csv') -gt 5 ] &&
 		[ \"\$(tail -c1 '$work/nic.csv' | od -An -c | tr -d ' ')\" = '\\n' ]"
 	check "$name: streams CSV has 2 streams" sh -c "awk -F, 'NR > 1 { s[\$3] = 1 } END { exit length(s) < 2 }' '$work/streams.csv'"
+	# SIGHUP (an SSH drop) mid-test: exit 0 too
+	start 100 40 ip netns exec "$A" -- -c 10.77.1.2 -p "$port" -i $IV
+	wait_live 1 40
+	kill -HUP "$(cat "$work/pid")"
+	exited_ok "$name SIGHUP mid-test"
 	# the server goes on serving
 	check "$name: server still running" kill -0 "$srv_pid"
 	if ip netns exec "$A" timeout 20 "$LR_BIN" -c 10.77.1.2 -p "$port" -t 1 --headless \

@@ -18,6 +18,9 @@
 #include "linerate/run.h"
 #include "linerate/traffic.h"
 
+#ifndef LR_VERSION
+#define LR_VERSION "0"
+#endif
 #define DEFAULT_TRAFFIC_NS (10 * LR_NSEC_PER_SEC)
 
 /* iperf3's units: transfer in 1024-based bytes, bitrate in 1000-based bits. */

@@ -30,6 +30,9 @@
 #include "linerate/stream.h"
 #include "linerate/traffic.h"
 
+#ifndef LR_VERSION
+#define LR_VERSION "0"
+#endif
 #define CTL_TIMEOUT_NS	  (30 * LR_NSEC_PER_SEC)	/* iperf3's overall control read bound */
 #define CONNECT_TIMEOUT_NS (10 * LR_NSEC_PER_SEC)
 #define RESULTS_TIMEOUT_NS (30 * LR_NSEC_PER_SEC)
@@ -377,7 +380,8 @@ static int send_params(struct lr_client *c)
 	pthread_mutex_unlock(&c->lock);
 	if (c->congestion)
 		snprintf(p->congestion, sizeof(p->congestion), "%s", c->congestion);
-	snprintf(p->client_version, sizeof(p->client_version), "3.12");
+	/* informational for iperf3; tells a linerate server that this client drains (server.c) */
+	snprintf(p->client_version, sizeof(p->client_version), "linerate %s", LR_VERSION);
 	rc = lr_proto_params_encode(p, &buf, &len);
 	if (rc < 0) {
 		set_err(c, "cannot encode the test parameters: %s", strerror(-rc));

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <linux/sockios.h>
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <pthread.h>
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -35,12 +37,13 @@
 #define GRACE_NS	   (40 * LR_NSEC_PER_SEC)	/* iperf3's post-test safety grace */
 #define DRAIN_MAX_NS	   (500 * LR_NSEC_PER_MSEC)
 
-enum phase { PH_SETUP, PH_ACCEPT, PH_RUN, PH_DONE };
+enum phase { PH_SETUP, PH_ACCEPT, PH_RUN, PH_FINISH, PH_DONE };
 
 struct pending {
 	int fd;
 	uint64_t deadline_ns;
 	size_t got;
+	bool ready;	/* full cookie; waits for the previous test to finish */
 	char cookie[LR_PROTO_COOKIE_LEN];
 	char peer[64];
 };
@@ -58,6 +61,7 @@ struct session {
 	struct lr_proto_params p;
 	unsigned n_recv, n_send, n;
 	struct lr_stream **streams;
+	uint64_t *unacked;	/* per stream: TCP bytes still queued when the sender stopped */
 	struct rusage ru0;
 	uint64_t t0_ns;
 };
@@ -326,6 +330,21 @@ static void drain_receivers(struct session *ss)
 	stop_streams(ss, 0);
 }
 
+/* An iperf3 receiver stops counting when it sends TEST_END, so bytes still in our send queue
+ * at that point never reach its count: report them as not sent, as a receiver would see it.
+ * A linerate client keeps reading until the queue is empty, so for it every byte counts. */
+static void note_unacked(struct session *ss)
+{
+	bool drains = !strncmp(ss->p.client_version, "linerate", 8);
+
+	for (unsigned i = ss->n_recv; !ss->p.udp && !drains && i < ss->n; i++) {
+		int q = 0;
+
+		if (ioctl(lr_stream_params(ss->streams[i])->fd, SIOCOUTQ, &q) == 0 && q > 0)
+			ss->unacked[i] = (uint64_t)q;
+	}
+}
+
 /* iperf3 closes the data sockets on TEST_END; its 3.12 receiver may sit in a blocking read of a
  * partial block until it sees EOF. FIN after the queued data; the stream still owns the fd. */
 static void shutdown_data(struct session *ss, int which, int how)
@@ -361,6 +380,7 @@ static void local_results(struct session *ss, struct lr_proto_results *r)
 
 		e->id = sp->id;
 		e->bytes = atomic_load(&st->bytes);
+		e->bytes -= ss->unacked[i] < e->bytes ? ss->unacked[i] : e->bytes;
 		e->retransmits = sp->sender && !sp->udp ? (int64_t)atomic_load(&st->retransmits)
 							: -1;
 		e->jitter_s = sp->sender ? 0 : (double)atomic_load(&st->jitter_ns) / 1e9;
@@ -514,7 +534,8 @@ static bool parse_params(struct session *ss)
 	ss->n_send = ss->p.bidir ? ss->p.parallel : (ss->p.reverse ? ss->p.parallel : 0);
 	ss->n = ss->n_recv + ss->n_send;
 	ss->streams = calloc(ss->n, sizeof(*ss->streams));
-	if (!ss->streams) {
+	ss->unacked = calloc(ss->n, sizeof(*ss->unacked));
+	if (!ss->streams || !ss->unacked) {
 		lr_log(LR_LOG_ERR, "server: out of memory");
 		return false;
 	}
@@ -553,6 +574,7 @@ static void *session_thread(void *arg)
 	if (rc > 0)
 		goto out;
 	stop_streams(ss, 1);
+	note_unacked(ss);
 	shutdown_data(ss, 1, SHUT_WR);
 	drain_receivers(ss);
 	shutdown_data(ss, 0, SHUT_RDWR);
@@ -561,6 +583,7 @@ static void *session_thread(void *arg)
 		wait_done(ss);
 	}
 out:
+	atomic_store(&ss->phase, PH_FINISH);
 	if (atomic_load(&ss->stop)) {
 		stopped = true;
 		if (ss->ctl_fd >= 0) {
@@ -585,6 +608,7 @@ static void session_free(struct session *ss)
 	for (unsigned i = 0; ss->streams && i < ss->n; i++)
 		lr_stream_close(ss->streams[i]);
 	free(ss->streams);
+	free(ss->unacked);
 	if (ss->udp_fd >= 0)
 		close(ss->udp_fd);
 	while (read(ss->pipe_rd, &fd, sizeof(fd)) == (ssize_t)sizeof(fd))
@@ -746,7 +770,8 @@ static void accept_new(struct lr_server *s)
 			return;
 		}
 		peer_name(fd, peer, sizeof(peer));
-		if (s->sess && atomic_load(&s->sess->phase) != PH_ACCEPT) {
+		if (s->sess && atomic_load(&s->sess->phase) < PH_FINISH &&
+		    atomic_load(&s->sess->phase) != PH_ACCEPT) {
 			lr_log(LR_LOG_INFO, "server: busy; denied %s", peer);
 			deny(fd);
 			continue;
@@ -763,6 +788,7 @@ static void accept_new(struct lr_server *s)
 			pending_drop(slot, "dropped: too many connections without a cookie");
 		slot->fd = fd;
 		slot->got = 0;
+		slot->ready = false;
 		slot->deadline_ns = lr_clock_mono_ns() + COOKIE_TIMEOUT_NS;
 		memcpy(slot->peer, peer, sizeof(slot->peer));
 	}
@@ -775,6 +801,10 @@ static void pending_cookie_done(struct lr_server *s, struct pending *pd)
 
 	if (!lr_proto_cookie_valid(pd->cookie)) {
 		pending_drop(pd, "sent a malformed cookie; closed");
+		return;
+	}
+	if (ss && atomic_load(&ss->phase) >= PH_FINISH) {
+		pd->ready = true;	/* the previous test is closing: next in line */
 		return;
 	}
 	if (!ss) {
@@ -841,6 +871,9 @@ int lr_server_run(struct lr_server *s)
 			if (s->o.one_off)
 				break;
 		}
+		for (int i = 0; !s->sess && i < MAX_PENDING; i++)
+			if (s->pend[i].fd >= 0 && s->pend[i].ready)
+				pending_cookie_done(s, &s->pend[i]);
 		pfd[n].fd = s->lfd;
 		pfd[n].events = POLLIN;
 		idx[n++] = -1;
@@ -850,9 +883,12 @@ int lr_server_run(struct lr_server *s)
 			if (pd->fd < 0)
 				continue;
 			if (now >= pd->deadline_ns) {
-				pending_drop(pd, "sent no cookie within 10 s; closed");
+				pending_drop(pd, pd->ready ? "waited 10 s for the previous test; closed"
+							   : "sent no cookie within 10 s; closed");
 				continue;
 			}
+			if (pd->ready)
+				continue;
 			pfd[n].fd = pd->fd;
 			pfd[n].events = POLLIN;
 			idx[n++] = i;

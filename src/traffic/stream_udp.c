@@ -171,9 +171,12 @@ static void gso_fallback(struct lr_stream *s, int err)
 	       strerror(-err));
 }
 
+/* EIO: no checksum offload on the route (older kernels); EINVAL/EMSGSIZE: a segment plus
+ * headers exceeds the route MTU (the kernel would have to fragment, which GSO cannot). */
 static bool gso_refused(int err)
 {
-	return err == -EIO || err == -EINVAL || err == -ENOPROTOOPT || err == -EOPNOTSUPP;
+	return err == -EIO || err == -EINVAL || err == -EMSGSIZE || err == -ENOPROTOOPT ||
+	       err == -EOPNOTSUPP;
 }
 
 /* Writes headers for n datagrams from next_seq on and lays out the messages; returns the

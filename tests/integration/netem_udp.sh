@@ -87,6 +87,7 @@ run() {
 	rline=$(cat "$out")
 	echo "# $name send: $sline"
 	echo "# $name recv: $rline"
+	LAST_SEND=$sline
 	SENT=$(kv "$sline" packets) RECV=$(kv "$rline" packets) LOST=$(kv "$rline" lost)
 	OOO=$(kv "$rline" out_of_order) MAXSEQ=$(kv "$rline" max_seq)
 	[ -n "$SENT" ] && [ -n "$RECV" ] && [ -n "$LOST" ] && [ "$SENT" -gt 0 ] && [ "$RECV" -gt 0 ]
@@ -140,4 +141,24 @@ if run reorder 1000 20000000 --no-gso; then
 	check netem_reorder_no_loss_left [ "$LOST" -eq 0 ]
 else
 	fail netem_reorder_run "probe failed"
+fi
+
+# 4) GSO refused by the kernel: datagrams longer than the route MTU cannot be GSO segments
+#    (EMSGSIZE/EINVAL). The sender must fall back to plain sendmmsg (IP fragments) without
+#    losing or skipping a sequence number.
+if [ "$EMU" = netem ]; then
+	tc -n "$NA" qdisc del dev "$IA" root 2>/dev/null
+else
+	ip netns exec "$NA" nft flush ruleset
+	tc -n "$NA" qdisc del dev "$IA" root 2>/dev/null
+fi
+ip -n "$NA" link set "$IA" mtu 1280
+ip -n "$NB" link set "$IB" mtu 1280
+if run gso_fallback 1400 200000000; then
+	check gso_fallback_path_reported grep -q 'path="udp sendmmsg"' <<<"$LAST_SEND"
+	check gso_fallback_all_arrive [ "$RECV" -eq "$SENT" ]
+	check gso_fallback_seq_contiguous [ "$MAXSEQ" -eq "$SENT" ]
+	check gso_fallback_no_loss [ "$LOST" -eq 0 ]
+else
+	fail gso_fallback_run "probe failed"
 fi

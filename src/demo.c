@@ -111,7 +111,7 @@ void lr_demo_traffic(const struct lr_demo *d, const struct lr_traffic_config *us
 	out->port = d->port;
 	out->bind = NULL;
 	out->demo = true;
-	if (out->parallel <= 1)	/* -P's default is 1: the demo shows more than one stream */
+	if (out->parallel <= 1) /* -P's default is 1: the demo shows more than one stream */
 		out->parallel = LR_DEMO_PARALLEL;
 	if (!out->bitrate_set) {
 		out->bitrate_bps = LR_DEMO_BITRATE_BPS;

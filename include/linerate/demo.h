@@ -10,15 +10,15 @@
 
 #include "linerate/common.h"
 
-struct lr_demo;	/* opaque: the server and its thread */
+struct lr_demo; /* opaque: the server and its thread */
 struct lr_traffic_config;
 
-#define LR_DEMO_HOST "127.0.0.1"
-#define LR_DEMO_IFACE "lo"
-#define LR_DEMO_PORT_FIRST 5201
-#define LR_DEMO_PORT_LAST 5299
-#define LR_DEMO_PARALLEL 2
-#define LR_DEMO_BITRATE_BPS 2000000000ULL	/* per stream: a laptop is not pinned at 100 % */
+#define LR_DEMO_HOST	    "127.0.0.1"
+#define LR_DEMO_IFACE	    "lo"
+#define LR_DEMO_PORT_FIRST  5201
+#define LR_DEMO_PORT_LAST   5299
+#define LR_DEMO_PARALLEL    2
+#define LR_DEMO_BITRATE_BPS 2000000000ULL /* per stream: a laptop is not pinned at 100 % */
 
 /* Binds the server on LR_DEMO_HOST (trying each port until one binds) and starts its thread
  * (signals blocked in it). 0 or -errno (-EADDRINUSE: every port taken). */

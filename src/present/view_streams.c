@@ -13,13 +13,23 @@
 
 /* Columns inside the pane: where id and dir start, where the right-aligned numbers end (the
  * last ends at 78: the whole row fits 80 columns). */
-enum { C_ID = 1, C_DIR = 5, E_TARGET = 18, E_RATE = 30, E_PPS = 38, E_RETR = 44, E_LOST = 51,
-       E_JIT = 58, E_CWND = 68, E_RTT = 78 };
+enum {
+	C_ID = 1,
+	C_DIR = 5,
+	E_TARGET = 18,
+	E_RATE = 30,
+	E_PPS = 38,
+	E_RETR = 44,
+	E_LOST = 51,
+	E_JIT = 58,
+	E_CWND = 68,
+	E_RTT = 78
+};
 
 const char *lr_view_tstate_name(enum lr_view_tstate s)
 {
-	static const char *const names[] = {"idle",	"connecting", "running", "ending",
-					    "done",	"stopped",    "error"};
+	static const char *const names[] = {"idle", "connecting", "running", "ending",
+					    "done", "stopped",	  "error"};
 
 	return (unsigned)s < LR_ARRAY_SIZE(names) ? names[s] : "?";
 }
@@ -27,20 +37,15 @@ const char *lr_view_tstate_name(enum lr_view_tstate s)
 static enum lr_role state_role(enum lr_view_tstate s)
 {
 	switch (s) {
-	case LR_VTS_RUNNING:
-		return LR_ROLE_OK;
+	case LR_VTS_RUNNING: return LR_ROLE_OK;
 	case LR_VTS_CONNECTING:
-	case LR_VTS_ENDING:
-		return LR_ROLE_WARN;
-	case LR_VTS_ERROR:
-		return LR_ROLE_ALERT;
-	default:
-		return LR_ROLE_VALUE;
+	case LR_VTS_ENDING: return LR_ROLE_WARN;
+	case LR_VTS_ERROR: return LR_ROLE_ALERT;
+	default: return LR_ROLE_VALUE;
 	}
 }
 
-static void title(struct lr_frame *f, struct lr_rect r, const struct lr_view_traffic *t,
-		  bool ascii)
+static void title(struct lr_frame *f, struct lr_rect r, const struct lr_view_traffic *t, bool ascii)
 {
 	const struct lr_app_traffic *k = &t->knobs;
 	char buf[160], dur[48] = "";
@@ -56,9 +61,11 @@ static void title(struct lr_frame *f, struct lr_rect r, const struct lr_view_tra
 	x += lr_frame_text(f, x, r.y, r.x + r.w - x, state_role(t->state),
 			   lr_view_tstate_name(t->state));
 	snprintf(buf, sizeof(buf), "  %s x%u %s %s:%u%s%s%s ", k->udp ? "UDP" : "TCP", k->parallel,
-		 k->bidir ? "<->" : k->reverse ? "<-" : "->", t->host ? t->host : "-",
-		 t->port ? t->port : 5201, t->iface && t->iface[0] ? " via " : "",
-		 t->iface ? t->iface : "", dur);
+		 k->bidir     ? "<->"
+		 : k->reverse ? "<-"
+			      : "->",
+		 t->host ? t->host : "-", t->port ? t->port : 5201,
+		 t->iface && t->iface[0] ? " via " : "", t->iface ? t->iface : "", dur);
 	lr_frame_text(f, x, r.y, r.x + r.w - x - 1, LR_ROLE_LABEL, buf);
 }
 
@@ -69,9 +76,9 @@ static void header(struct lr_frame *f, int x0, int y, int w)
 		const char *s;
 		bool right;
 	} cols[] = {
-		{C_ID, "id", false},	     {C_DIR, "dir", false},	 {E_TARGET, "target", true},
-		{E_RATE, "achieved", true}, {E_PPS, "pkt/s", true}, {E_RETR, "retr", true},
-		{E_LOST, "lost", true},	     {E_JIT, "jitter", true}, {E_CWND, "cwnd", true},
+		{C_ID, "id", false},	    {C_DIR, "dir", false},   {E_TARGET, "target", true},
+		{E_RATE, "achieved", true}, {E_PPS, "pkt/s", true},  {E_RETR, "retr", true},
+		{E_LOST, "lost", true},	    {E_JIT, "jitter", true}, {E_CWND, "cwnd", true},
 		{E_RTT, "rtt", true},
 	};
 
@@ -184,25 +191,20 @@ static void sum_row(struct lr_frame *f, int x0, int y, int w, const struct lr_vi
 static const char *empty_text(enum lr_view_tstate s)
 {
 	switch (s) {
-	case LR_VTS_IDLE:
-		return "no test running: s starts one";
-	case LR_VTS_CONNECTING:
-		return "connecting to the server...";
+	case LR_VTS_IDLE: return "no test running: s starts one";
+	case LR_VTS_CONNECTING: return "connecting to the server...";
 	case LR_VTS_STOPPED:
-	case LR_VTS_DONE:
-		return "test over: s starts another";
-	default:
-		return "no streams";
+	case LR_VTS_DONE: return "test over: s starts another";
+	default: return "no streams";
 	}
 }
 
-void lr_view_streams(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
-		     void *arg)
+void lr_view_streams(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx, void *arg)
 {
 	const struct lr_view_traffic *t = arg;
 	const struct lr_snapshot *snap = ctx->snap;
 	size_t n = snap ? snap->n_streams : 0, shown;
-	int rows = r.h - 3, y = r.y + 2;	/* title, header, sum */
+	int rows = r.h - 3, y = r.y + 2; /* title, header, sum */
 	struct sums sum;
 
 	if (!t || r.h < 2)
@@ -220,7 +222,8 @@ void lr_view_streams(struct lr_frame *f, struct lr_rect r, const struct lr_view_
 	}
 	if (!n) {
 		if (r.h > 2)
-			lr_frame_text(f, r.x + C_ID, y, r.w - 2, LR_ROLE_LABEL, empty_text(t->state));
+			lr_frame_text(f, r.x + C_ID, y, r.w - 2, LR_ROLE_LABEL,
+				      empty_text(t->state));
 		return;
 	}
 	shown = n <= (size_t)(rows > 0 ? rows : 0) ? n : (rows > 1 ? (size_t)rows - 1 : 0);

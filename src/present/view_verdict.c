@@ -90,8 +90,8 @@ void lr_view_verdict(struct lr_frame *f, const struct lr_view_ctx *ctx,
 		lr_view_fmt_rate(r2, sizeof(r2), v->tx_bps, bytes);
 		if (v->line_pct >= 0) {
 			lr_view_fmt_speed(r3, sizeof(r3), fi->speed_mbps);
-			snprintf(b, sizeof(b), "%s rx %s tx %s: %.1f%% of the %s link", fi->name, r1,
-				 r2, v->line_pct, r3);
+			snprintf(b, sizeof(b), "%s rx %s tx %s: %.1f%% of the %s link", fi->name,
+				 r1, r2, v->line_pct, r3);
 		} else {
 			snprintf(b, sizeof(b), "%s rx %s tx %s: link speed unknown", fi->name, r1,
 				 r2);
@@ -138,8 +138,8 @@ void lr_view_verdict(struct lr_frame *f, const struct lr_view_ctx *ctx,
 				 host);
 		else
 			snprintf(b, sizeof(b), "-%s", host);
-		row(f, x, &y, tw, "TCP retr", t && t->retransmits > 0 ? LR_ROLE_WARN : LR_ROLE_VALUE,
-		    b, 1);
+		row(f, x, &y, tw, "TCP retr",
+		    t && t->retransmits > 0 ? LR_ROLE_WARN : LR_ROLE_VALUE, b, 1);
 	}
 	y++;
 	row(f, x, &y, tw, "next step", LR_ROLE_TITLE, v->next_step, y0 + h - 2 - y);

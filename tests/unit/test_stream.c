@@ -472,6 +472,8 @@ static void test_stop_is_prompt(void **state)
 	lr_stream_close(s);
 }
 
+/* The change itself is what is tested (5 -> 40 -> 2 Mbit/s): +-10% over 600 ms windows leaves
+ * room for a loaded machine; rate accuracy proper is test_udp_rate_*. */
 static void test_set_rate_mid_run(void **state)
 {
 	struct lr_stream *tx, *rx;
@@ -494,7 +496,7 @@ static void test_set_rate_mid_run(void **state)
 	t1 = lr_clock_mono_ns();
 	b1 = ld(lr_stream_stats(tx)->bytes);
 	got = (double)(b1 - b0) * 8 * 1e9 / (double)(t1 - t0);
-	if (got < 40000000 * 0.95 || got > 40000000 * 1.05)
+	if (got < 40000000 * 0.9 || got > 40000000 * 1.1)
 		fail_msg("after set_rate 40 Mbit/s: %.0f bit/s", got);
 	/* and down again, on the fly */
 	lr_stream_set_rate(tx, 2000000);

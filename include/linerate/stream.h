@@ -14,7 +14,10 @@
 #include "linerate/common.h"
 
 /* Live counters: written by the stream thread with relaxed atomics, read by anyone. Counting
- * starts at lr_stream_start. */
+ * starts at lr_stream_start. TCP_INFO fields are sampled every 250 ms and at the end. UDP
+ * receiver: `packets` counts every datagram (GRO buffers split), also those too short for a
+ * header, which the loss/order/jitter accounting ignores; lost/out_of_order/max_seq/jitter_ns
+ * are published once per receive batch. */
 struct lr_stream_stats {
 	_Atomic uint64_t bytes; /* payload bytes sent or received */
 	_Atomic uint64_t packets; /* UDP datagrams sent/received; TCP: write/read calls */
@@ -26,8 +29,8 @@ struct lr_stream_stats {
 	_Atomic uint64_t jitter_ns; /* UDP receiver: RFC 1889 smoothed jitter */
 	_Atomic uint64_t max_seq; /* UDP receiver: highest sequence seen (iperf3 "packets") */
 	_Atomic uint64_t start_ns; /* CLOCK_MONOTONIC at start, 0 before */
-	_Atomic uint64_t
-		end_ns; /* CLOCK_MONOTONIC when the thread stopped counting, 0 while running */
+	/* CLOCK_MONOTONIC when the thread stopped counting, 0 while running */
+	_Atomic uint64_t end_ns;
 };
 
 struct lr_stream_params {

@@ -32,7 +32,8 @@ static void detail(struct lr_frame *f, struct lr_rect r, const struct lr_view_ct
 	char hints[MAX_HINTS][LR_HINT_MAX];
 	size_t max_hints = r.h >= 40 ? 3 : r.h >= 30 ? 2 : 1;
 	size_t nh = lr_view_hints(ctx->snap, ifs, hints, max_hints);
-	int band = ctx->streams_pane && r.h >= 30 ? STREAMS_BAND_ROWS : 0;
+	/* traffic: a full Streams pane from 30 rows, else title, header and the sum row */
+	int band = !ctx->streams_pane ? 0 : r.h >= 30 ? STREAMS_BAND_ROWS : 3;
 	int ph = r.h - 2 - (int)nh - band, top = ph / 2, lw = (r.w - 1) / 2;
 	int y = r.y + 2;
 

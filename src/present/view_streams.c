@@ -232,7 +232,7 @@ void lr_view_streams(struct lr_frame *f, struct lr_rect r, const struct lr_view_
 			stream_row(f, r.x, y++, r.w, ctx, t, &snap->streams[i]);
 		add_sum(&sum, &snap->streams[i]);
 	}
-	if (shown < n)
+	if (shown < n && rows > 0)	/* a 3-row band (80x24) has room for the sum row only */
 		lr_frame_printf(f, r.x + C_ID, y++, r.w - 2, LR_ROLE_LABEL, "+%zu more streams",
 				n - shown);
 	if (y < r.y + r.h)

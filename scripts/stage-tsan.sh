@@ -12,4 +12,4 @@ for t in sampler stream traffic client server proto board; do
 	make -s B=build-tsan CC=clang WERROR=1 CFLAGS='-O1 -g -fsanitize=thread' \
 		LDFLAGS='-fsanitize=thread' "build-tsan/tests/test_$t" && bins+=("build-tsan/tests/test_$t")
 done
-TSAN_OPTIONS='halt_on_error=1 second_deadlock_stack=1' LR_BUILD=build-tsan tests/run.sh --unit "${bins[@]}"
+LR_RATE_TOLERANCE=0.3 TSAN_OPTIONS='halt_on_error=1 second_deadlock_stack=1' LR_BUILD=build-tsan tests/run.sh --unit "${bins[@]}"

@@ -469,7 +469,7 @@ static int run_phase(struct session *ss)
 		uint64_t now = lr_clock_mono_ns();
 		int st, rc;
 
-		if (ss->t0_ns + limit <= now) {
+		if (now - ss->t0_ns >= limit) {
 			lr_log(LR_LOG_WARN, "server: test from %s exceeded %lld s + grace; ended",
 			       ss->peer, (long long)(ss->p.time_s + ss->p.omit_s));
 			send_error(ss, 160 /* IESERVERTESTDURATIONEXPIRED */);

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Client and server sessions against each other on 127.0.0.1 (real sockets, real stream
+ * threads): a TCP and a UDP test end in DONE with both sides' counts merged; live stream info
+ * while running; lr_client_stop ends a test within 200 ms; lr_client_set_rate changes a running
+ * sender; a refused connection is an ERROR naming the address; a busy server says so. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "linerate/clock.h"
+#include "linerate/config.h"
+#include "linerate/stream.h"
+#include "linerate/traffic.h"
+
+#define MS LR_NSEC_PER_MSEC
+
+struct srv {
+	struct lr_server *s;
+	pthread_t t;
+	uint16_t port;
+};
+
+static void *srv_main(void *arg)
+{
+	struct srv *v = arg;
+
+	if (lr_server_run(v->s) < 0)
+		fprintf(stderr, "server run failed\n");
+	return NULL;
+}
+
+static int srv_setup(void **state)
+{
+	struct srv *v = calloc(1, sizeof(*v));
+
+	for (int tries = 0; tries < 50; tries++) {
+		struct lr_server_opts o = { .bind = "127.0.0.1" };
+
+		o.port = (uint16_t)(30000 + (unsigned)(getpid() * 7 + tries * 131) % 30000);
+		if (lr_server_open(&v->s, &o) == 0) {
+			v->port = o.port;
+			break;
+		}
+	}
+	if (!v->s)
+		return -1;
+	pthread_create(&v->t, NULL, srv_main, v);
+	*state = v;
+	return 0;
+}
+
+static int srv_teardown(void **state)
+{
+	struct srv *v = *state;
+	uint64_t t0 = lr_clock_mono_ns();
+
+	lr_server_stop(v->s);
+	pthread_join(v->t, NULL);
+	if (lr_clock_mono_ns() - t0 > 300 * MS)
+		fprintf(stderr, "server stop took %llu ms\n",
+			(unsigned long long)((lr_clock_mono_ns() - t0) / MS));
+	lr_server_close(v->s);
+	free(v);
+	return 0;
+}
+
+static struct lr_traffic_config tcfg(struct srv *v)
+{
+	return (struct lr_traffic_config){
+		.host = "127.0.0.1", .port = v->port, .parallel = 1, .affinity = -1,
+	};
+}
+
+static struct lr_traffic_results *run(struct lr_traffic_config *tc, uint64_t dur,
+				      enum lr_client_state *st)
+{
+	struct lr_traffic_results *r = calloc(1, sizeof(*r));
+	struct lr_client *c;
+
+	assert_int_equal(lr_client_open(&c, tc, dur), 0);
+	assert_int_equal(lr_client_state(c), LR_CLIENT_IDLE);
+	assert_int_equal(lr_client_start(c), 0);
+	assert_true(lr_client_wait(c, 20 * LR_NSEC_PER_SEC));
+	*st = lr_client_state(c);
+	assert_int_equal(lr_client_results(c, r), 0);
+	lr_client_close(c);
+	return r;
+}
+
+static void test_tcp_bidir(void **state)
+{
+	struct srv *v = *state;
+	struct lr_traffic_config tc = tcfg(v);
+	struct lr_traffic_results *r;
+	enum lr_client_state st;
+	unsigned done = lr_server_tests_done(v->s);
+
+	tc.bidir = true;
+	tc.parallel = 2;
+	tc.bitrate_bps = 200000000;	/* keep the test cheap */
+	r = run(&tc, 500 * MS, &st);
+	assert_int_equal(st, LR_CLIENT_DONE);
+	assert_true(r->complete);
+	assert_false(r->stopped);
+	assert_int_equal(r->n_streams, 4);
+	assert_int_equal(r->streams[0].id, 1);
+	assert_int_equal(r->streams[1].id, 3);
+	assert_int_equal(r->streams[3].id, 5);
+	assert_true(r->streams[0].client_sends);
+	assert_false(r->streams[2].client_sends);
+	for (unsigned i = 0; i < 4; i++) {
+		assert_true(r->streams[i].have_peer);
+		assert_true(r->streams[i].sent_bytes > 1000000);
+		assert_int_equal(r->streams[i].sent_bytes, r->streams[i].received_bytes);
+	}
+	assert_int_equal(r->sum_up.n_streams, 2);
+	assert_int_equal(r->sum_down.n_streams, 2);
+	assert_int_equal(r->sum_up.sent_bytes, r->sum_up.received_bytes);
+	assert_string_equal(r->remote_host, "127.0.0.1");
+	assert_int_equal(r->remote_port, v->port);
+	assert_int_equal(lr_server_tests_done(v->s), done + 1);
+	free(r);
+}
+
+static void test_udp_reverse(void **state)
+{
+	struct srv *v = *state;
+	struct lr_traffic_config tc = tcfg(v);
+	struct lr_traffic_results *r;
+	enum lr_client_state st;
+
+	tc.udp = true;
+	tc.reverse = true;
+	tc.length = 1200;
+	tc.bitrate_bps = 20000000;
+	tc.bitrate_set = true;
+	r = run(&tc, 1000 * MS, &st);
+	assert_int_equal(st, LR_CLIENT_DONE);
+	assert_true(r->reverse && r->udp);
+	assert_int_equal(r->len, 1200);
+	assert_int_equal(r->n_streams, 1);
+	assert_false(r->streams[0].client_sends);
+	/* 20 Mbit/s for 1 s = ~2083 datagrams of 1200 B */
+	assert_true(r->streams[0].packets_sent > 1800 && r->streams[0].packets_sent < 2400);
+	assert_int_equal(r->streams[0].lost, 0);
+	assert_int_equal(r->streams[0].sent_bytes, r->streams[0].received_bytes);
+	assert_int_equal(r->sum_down.packets_sent, r->streams[0].packets_sent);
+	free(r);
+}
+
+static void test_live_stop_and_rate(void **state)
+{
+	struct srv *v = *state;
+	struct lr_traffic_config tc = tcfg(v);
+	struct lr_traffic_results *r = calloc(1, sizeof(*r));
+	struct lr_client_stream_info info;
+	struct lr_client *c;
+	uint64_t t0, b0, b1;
+
+	tc.parallel = 2;
+	tc.udp = true;
+	tc.length = 1000;
+	tc.bitrate_bps = 8000000;	/* 1000 datagrams/s per stream */
+	tc.bitrate_set = true;
+	assert_int_equal(lr_client_open(&c, &tc, 0), 0);	/* 0: until stopped */
+	assert_int_equal(lr_client_start(c), 0);
+	t0 = lr_clock_mono_ns();
+	while (lr_client_state(c) != LR_CLIENT_RUNNING && lr_clock_mono_ns() - t0 < 5000 * MS)
+		usleep(10000);
+	assert_int_equal(lr_client_state(c), LR_CLIENT_RUNNING);
+	assert_int_equal(lr_client_stream_count(c), 2);
+	assert_int_equal(lr_client_stream_info(c, 1, &info), 0);
+	assert_int_equal(info.id, 3);
+	assert_true(info.sender && info.udp);
+	assert_int_equal(lr_client_stream_info(c, 2, &info), -ENOENT);
+	assert_int_equal(lr_client_stream_info(c, 0, &info), 0);
+
+	usleep(300000);
+	b0 = atomic_load(&info.stats->bytes);
+	usleep(500000);
+	b1 = atomic_load(&info.stats->bytes);
+	assert_true(b1 - b0 > 400000 && b1 - b0 < 600000);	/* ~500 kB in 0.5 s */
+	lr_client_set_rate(c, 32000000);			/* x4 */
+	usleep(200000);
+	b0 = atomic_load(&info.stats->bytes);
+	usleep(500000);
+	b1 = atomic_load(&info.stats->bytes);
+	assert_true(b1 - b0 > 1600000 && b1 - b0 < 2400000);	/* ~2 MB in 0.5 s */
+
+	t0 = lr_clock_mono_ns();
+	lr_client_stop(c);
+	assert_true(lr_client_wait(c, 1000 * MS));
+	assert_true(lr_clock_mono_ns() - t0 < 200 * MS);
+	assert_int_equal(lr_client_state(c), LR_CLIENT_DONE);
+	assert_int_equal(lr_client_results(c, r), 0);
+	assert_true(r->stopped);
+	assert_false(r->complete);
+	assert_int_equal(r->n_streams, 2);
+	assert_true(r->streams[0].sent_bytes > 1000000);
+	lr_client_close(c);
+	free(r);
+
+	/* the server took CLIENT_TERMINATE and serves the next test */
+	tc.udp = false;
+	tc.parallel = 1;
+	tc.bitrate_bps = 100000000;
+	{
+		enum lr_client_state st;
+
+		usleep(100000);
+		r = run(&tc, 300 * MS, &st);
+		assert_int_equal(st, LR_CLIENT_DONE);
+		assert_true(r->complete);
+		free(r);
+	}
+}
+
+static void test_refused_and_busy(void **state)
+{
+	struct srv *v = *state;
+	struct lr_traffic_config tc = tcfg(v);
+	struct lr_traffic_results *r;
+	struct lr_client *a;
+	enum lr_client_state st;
+	char err[256];
+	uint64_t t0;
+
+	/* nothing listens on port+1 (the server bound only port) */
+	tc.port = (uint16_t)(v->port + 1);
+	assert_int_equal(lr_client_open(&a, &tc, 200 * MS), 0);
+	assert_int_equal(lr_client_start(a), 0);
+	assert_true(lr_client_wait(a, 5 * LR_NSEC_PER_SEC));
+	assert_int_equal(lr_client_state(a), LR_CLIENT_ERROR);
+	lr_client_error(a, err, sizeof(err));
+	assert_non_null(strstr(err, "cannot connect to 127.0.0.1:"));
+	assert_non_null(strstr(err, "Connection refused"));
+	lr_client_close(a);
+
+	/* a second client while a test runs: ACCESS_DENIED */
+	tc = tcfg(v);
+	tc.bitrate_bps = 10000000;
+	assert_int_equal(lr_client_open(&a, &tc, 0), 0);
+	assert_int_equal(lr_client_start(a), 0);
+	t0 = lr_clock_mono_ns();
+	while (lr_client_state(a) != LR_CLIENT_RUNNING && lr_clock_mono_ns() - t0 < 5000 * MS)
+		usleep(10000);
+	r = run(&tc, 200 * MS, &st);
+	free(r);
+	assert_int_equal(st, LR_CLIENT_ERROR);
+	lr_client_stop(a);
+	assert_true(lr_client_wait(a, 1000 * MS));
+	lr_client_close(a);
+}
+
+static void test_open_rejects(void **state)
+{
+	struct lr_traffic_config tc = { .parallel = 1, .affinity = -1 };
+	struct lr_client *c;
+
+	(void)state;
+	assert_int_equal(lr_client_open(&c, &tc, 0), -EINVAL);	/* no host */
+	tc.host = "127.0.0.1";
+	tc.parallel = 129;
+	assert_int_equal(lr_client_open(&c, &tc, 0), -EINVAL);
+	tc.parallel = 1;
+	tc.udp = true;
+	tc.length = 65508;
+	assert_int_equal(lr_client_open(&c, &tc, 0), -EINVAL);
+	lr_client_close(NULL);
+	lr_server_close(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_open_rejects),
+		cmocka_unit_test(test_tcp_bidir),
+		cmocka_unit_test(test_udp_reverse),
+		cmocka_unit_test(test_live_stop_and_rate),
+		cmocka_unit_test(test_refused_and_busy),
+	};
+
+	return cmocka_run_group_tests(tests, srv_setup, srv_teardown);
+}

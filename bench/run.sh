@@ -129,6 +129,7 @@ GIT_REV=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo '?')
 #######################################################################################
 # Part 1 (issue 2): sampler cost over S1 s at -i 0.1 with 7 interfaces, all tools at once.
 #######################################################################################
+SUMMARY=""	# key ratios, one table row each, shown first
 S1_MD=""
 bench_sampler() {
 	local ns=lrb${ID}s r=$WORK/sampler t0 name pid
@@ -210,6 +211,8 @@ bench_sampler() {
 		met=$(awk -v r="$r3" 'BEGIN { print (r != "-" && r <= 0.3334) ? "met" : "NOT met" }')
 		S1_MD+="Aim \"at most a third of the lightest at the same interval\" (0.1 s: nload, bmon, ifstat): lightest is $lightname ($(fmt "$lightest" 3) s); linerate/$lightname = $r3: **$met**."$'\n'
 	fi
+	SUMMARY+="| sampler CPU per tick at 0.1 s, linerate/nload, /bmon, /ifstat; per sample vs sar (1 s) | $(ratio "${pers[linerate]}" "${pers[nload]:-}"), $(ratio "${pers[linerate]}" "${pers[bmon]:-}"), $(ratio "${pers[linerate]}" "${pers[ifstat]:-}"); $(ratio "${pers[linerate]}" "${pers[sar]:-}") | ≤ 0.33 of the lightest |"$'\n'
+	SUMMARY+="| sampler peak RSS (KiB) | ${rss[linerate]} | < 8192 |"$'\n'
 	local rssmet
 	rssmet=$(awk -v r="${rss[linerate]}" 'BEGIN { print (r != "-" && r < 8192) ? "met" : "NOT met" }')
 	S1_MD+="Aim \"peak RSS under 8 MB\": linerate ${rss[linerate]} KiB: **$rssmet**."$'\n\n'
@@ -363,6 +366,8 @@ bench_dash() {
 		S2_MD+="| $name | \`${cmd[$name]}\` | ${bytes[$name]} | $(fmt "$bps" 0) | $(fmt "${cpu[$name]}" 3) | ${us[$name]} | $(fmt "$(calc "${cpu[$name]} / $S2 * 100")" 2) | ${rss[$name]} |"
 		S2_MD+=" $(ratio "${bytes[linerate]}" "${bytes[$name]}") | $(ratio "${cpu[linerate]}" "${cpu[$name]}") |"$'\n'
 	done
+	SUMMARY+="| dashboard CPU, linerate/nload, /bmon | $(ratio "${cpu[linerate]}" "${cpu[nload]:-}"), $(ratio "${cpu[linerate]}" "${cpu[bmon]:-}") | ≤ 0.5 each |"$'\n'
+	SUMMARY+="| dashboard bytes/s to the terminal, linerate/nload, /bmon | $(ratio "${bytes[linerate]}" "${bytes[nload]:-}"), $(ratio "${bytes[linerate]}" "${bytes[bmon]:-}") | < 1 each |"$'\n'
 	S2_MD+=$'\n'"Aim: at most half the CPU of each, and fewer bytes/s than each:"
 	for name in $names; do
 		[ "$name" = linerate ] && continue
@@ -562,9 +567,15 @@ traffic_tables() {
 			1400) aim=">= 3x: $(ge "$rd" 3)" ;;
 			*) aim="(none stated)" ;;
 			esac
+			case $arg in
+			64) SUMMARY+="| MTU $mtu $test datagrams/s, linerate/iperf3 (GSO; --no-gso) | $rd; $rn | ≥ 10; ≥ 1.5 |"$'\n' ;;
+			1400) SUMMARY+="| MTU $mtu $test datagrams/s, linerate/iperf3 (GSO; --no-gso) | $rd; $rn | ≥ 3 |"$'\n' ;;
+			*) SUMMARY+="| MTU $mtu $test datagrams/s, linerate/iperf3 (GSO; --no-gso) | $rd; $rn | - |"$'\n' ;;
+			esac
 			S3_MD+="| $mtu | $test | $rg | $rd | $(ratio "${CG[$k/linerate]:-}" "${CG[$k/iperf3]:-}") |"
 			S3_MD+=" $(ratio "${G[$k/linerate-nogso]:-}" "${G[$k/iperf3]:-}") | $rn | $(ratio "${CG[$k/linerate-nogso]:-}" "${CG[$k/iperf3]:-}") | $aim |"$'\n'
 		else
+			SUMMARY+="| MTU $mtu $test Gbit/s, linerate/iperf3 | $rg | ≥ 1 |"$'\n'
 			S3_MD+="| $mtu | $test | $rg | - | $(ratio "${CG[$k/linerate]:-}" "${CG[$k/iperf3]:-}") | - | - | - | >= 1x: $(ge "$rg" 1) |"$'\n'
 		fi
 	done <"$agg"
@@ -646,6 +657,13 @@ TMP_OUT=$WORK/RESULTS.md
 	echo
 	echo "## Results"
 	echo
+	if [ -n "$SUMMARY" ]; then
+		echo "### Key ratios of this run (details and absolute numbers below)"
+		echo
+		echo "| measure | linerate/other | aim (issues 2-4) |"
+		echo "|---|---:|---|"
+		printf '%s\n' "$SUMMARY"
+	fi
 	printf '%s' "$S1_MD" "$S2_MD" "$S3_MD"
 	if [ -n "$S3_TSV" ] && [ -s "$S3_TSV" ]; then
 		echo "### Traffic: every run"

@@ -24,8 +24,7 @@
 #define DEFAULT_TRAFFIC_NS (10 * LR_NSEC_PER_SEC)
 
 /* iperf3's units: transfer in 1024-based bytes, bitrate in 1000-based bits. */
-static void fmt_unit(char *buf, size_t size, double v, double base,
-		     const char *const *u, int nu)
+static void fmt_unit(char *buf, size_t size, double v, double base, const char *const *u, int nu)
 {
 	int i = 0;
 
@@ -43,15 +42,15 @@ static void fmt_unit(char *buf, size_t size, double v, double base,
 
 static void fmt_bytes(char *buf, size_t size, double b)
 {
-	static const char *const u[] = { "Bytes", "KBytes", "MBytes", "GBytes", "TBytes" };
+	static const char *const u[] = {"Bytes", "KBytes", "MBytes", "GBytes", "TBytes"};
 
 	fmt_unit(buf, size, b, 1024.0, u, 5);
 }
 
 static void fmt_bits(char *buf, size_t size, double bps)
 {
-	static const char *const u[] = { "bits/sec", "Kbits/sec", "Mbits/sec", "Gbits/sec",
-					 "Tbits/sec" };
+	static const char *const u[] = {"bits/sec", "Kbits/sec", "Mbits/sec", "Gbits/sec",
+					"Tbits/sec"};
 
 	fmt_unit(buf, size, bps, 1000.0, u, 5);
 }
@@ -81,11 +80,12 @@ static void print_stream(const char *tag, const struct lr_traffic_stream_result 
 	char extra[96];
 
 	if (udp) {
-		snprintf(extra, sizeof(extra), "%.3f ms  %" PRId64 "/%" PRId64 " (%.2g%%)  ",
-			 0.0, (int64_t)0, e->packets_sent, 0.0);
+		snprintf(extra, sizeof(extra), "%.3f ms  %" PRId64 "/%" PRId64 " (%.2g%%)  ", 0.0,
+			 (int64_t)0, e->packets_sent, 0.0);
 		print_line(tag, e->sender_s, e->sent_bytes, extra, "sender");
 		snprintf(extra, sizeof(extra), "%.3f ms  %" PRId64 "/%" PRId64 " (%.2g%%)  ",
-			 e->jitter_s * 1e3, e->lost, e->packets_sent, pct(e->lost, e->packets_sent));
+			 e->jitter_s * 1e3, e->lost, e->packets_sent,
+			 pct(e->lost, e->packets_sent));
 		print_line(tag, e->receiver_s ? e->receiver_s : e->sender_s, e->received_bytes,
 			   extra, "receiver");
 		return;
@@ -102,10 +102,14 @@ static void print_stream(const char *tag, const struct lr_traffic_stream_result 
 static void print_sum(const char *tag, const struct lr_traffic_sum *s, bool udp)
 {
 	struct lr_traffic_stream_result e = {
-		.sent_bytes = s->sent_bytes, .received_bytes = s->received_bytes,
-		.sender_s = s->sender_s, .receiver_s = s->receiver_s,
-		.retransmits = s->retransmits, .packets_sent = s->packets_sent,
-		.lost = s->lost, .jitter_s = s->jitter_s,
+		.sent_bytes = s->sent_bytes,
+		.received_bytes = s->received_bytes,
+		.sender_s = s->sender_s,
+		.receiver_s = s->receiver_s,
+		.retransmits = s->retransmits,
+		.packets_sent = s->packets_sent,
+		.lost = s->lost,
+		.jitter_s = s->jitter_s,
 	};
 
 	print_stream(tag, &e, udp);
@@ -118,7 +122,8 @@ static void print_text(const struct lr_traffic_results *R)
 	printf("- - - - - - - - - - - - - - - - - - - - - - - - -\n");
 	if (udp)
 		printf("[ ID]%s Interval           Transfer     Bitrate         Jitter    "
-		       "Lost/Total Datagrams\n", R->bidir ? "[Role]" : "");
+		       "Lost/Total Datagrams\n",
+		       R->bidir ? "[Role]" : "");
 	else
 		printf("[ ID]%s Interval           Transfer     Bitrate         Retr\n",
 		       R->bidir ? "[Role]" : "");
@@ -127,7 +132,8 @@ static void print_text(const struct lr_traffic_results *R)
 		char tag[24];
 
 		if (R->bidir)
-			snprintf(tag, sizeof(tag), "[%3d][%s]", e->id, e->client_sends ? "TX-C" : "RX-C");
+			snprintf(tag, sizeof(tag), "[%3d][%s]", e->id,
+				 e->client_sends ? "TX-C" : "RX-C");
 		else
 			snprintf(tag, sizeof(tag), "[%3d]", e->id);
 		print_stream(tag, e, udp);
@@ -184,10 +190,16 @@ static json_t *judp(const struct lr_traffic_stream_result *e)
 static json_t *jsum(const struct lr_traffic_sum *s, bool sender, bool udp)
 {
 	struct lr_traffic_stream_result e = {
-		.udp = udp, .sent_bytes = s->sent_bytes, .received_bytes = s->received_bytes,
-		.sender_s = s->sender_s, .receiver_s = s->receiver_s,
-		.retransmits = s->retransmits, .packets_sent = s->packets_sent, .lost = s->lost,
-		.jitter_s = s->jitter_s, .out_of_order = -1,
+		.udp = udp,
+		.sent_bytes = s->sent_bytes,
+		.received_bytes = s->received_bytes,
+		.sender_s = s->sender_s,
+		.receiver_s = s->receiver_s,
+		.retransmits = s->retransmits,
+		.packets_sent = s->packets_sent,
+		.lost = s->lost,
+		.jitter_s = s->jitter_s,
+		.out_of_order = -1,
 	};
 
 	if (udp && sender == false)
@@ -220,14 +232,15 @@ static json_t *build_json(const struct lr_traffic_config *tc, const struct lr_tr
 	json_object_set_new(ts, "timesecs", json_integer((json_int_t)t));
 	json_object_set_new(start, "timestamp", ts);
 	json_object_set_new(ct, "host", json_string(tc->host));
-	json_object_set_new(ct, "port", json_integer(tc->port ? tc->port : 5201));
+	json_object_set_new(ct, "port", json_integer(tc->port ? tc->port : 5201u));
 	json_object_set_new(start, "connecting_to", ct);
 	json_object_set_new(start, "cookie", json_string(R->cookie));
 	json_object_set_new(tst, "protocol", json_string(R->udp ? "UDP" : "TCP"));
 	json_object_set_new(tst, "num_streams", json_integer(R->parallel));
 	json_object_set_new(tst, "blksize", json_integer((json_int_t)R->len));
 	json_object_set_new(tst, "omit", json_integer(0));
-	json_object_set_new(tst, "duration", json_integer((json_int_t)(R->duration_ns / LR_NSEC_PER_SEC)));
+	json_object_set_new(tst, "duration",
+			    json_integer((json_int_t)(R->duration_ns / LR_NSEC_PER_SEC)));
 	json_object_set_new(tst, "bytes", json_integer(0));
 	json_object_set_new(tst, "blocks", json_integer(0));
 	json_object_set_new(tst, "reverse", json_integer(R->reverse));
@@ -254,15 +267,20 @@ static json_t *build_json(const struct lr_traffic_config *tc, const struct lr_tr
 	json_object_set_new(end, "sum_sent", jsum(main_dir, true, R->udp));
 	json_object_set_new(end, "sum_received", jsum(main_dir, false, R->udp));
 	if (R->bidir) {
-		json_object_set_new(end, "sum_sent_bidir_reverse", jsum(&R->sum_down, true, R->udp));
+		json_object_set_new(end, "sum_sent_bidir_reverse",
+				    jsum(&R->sum_down, true, R->udp));
 		json_object_set_new(end, "sum_received_bidir_reverse",
 				    jsum(&R->sum_down, false, R->udp));
 	}
 	if (R->udp) {
 		struct lr_traffic_stream_result e = {
-			.udp = true, .sent_bytes = main_dir->sent_bytes,
-			.sender_s = main_dir->sender_s, .packets_sent = main_dir->packets_sent,
-			.lost = main_dir->lost, .jitter_s = main_dir->jitter_s, .out_of_order = -1,
+			.udp = true,
+			.sent_bytes = main_dir->sent_bytes,
+			.sender_s = main_dir->sender_s,
+			.packets_sent = main_dir->packets_sent,
+			.lost = main_dir->lost,
+			.jitter_s = main_dir->jitter_s,
+			.out_of_order = -1,
 		};
 
 		json_object_set_new(end, "sum", judp(&e));
@@ -310,7 +328,7 @@ int lr_run_client(const struct lr_config *cfg)
 		return 1;
 	}
 	if (!cfg->json)
-		printf("Connecting to host %s, port %u\n", tc->host, tc->port ? tc->port : 5201);
+		printf("Connecting to host %s, port %u\n", tc->host, tc->port ? tc->port : 5201u);
 	fflush(stdout);
 	rc = lr_client_start(c);
 	if (rc < 0) {

@@ -18,39 +18,39 @@ struct lr_stream_stats;
 /* ---------------- client ---------------- */
 
 enum lr_client_state {
-	LR_CLIENT_IDLE,		/* opened, not started */
-	LR_CLIENT_CONNECTING,	/* control connection, params, stream setup */
-	LR_CLIENT_RUNNING,	/* data flowing */
-	LR_CLIENT_ENDING,	/* TEST_END sent, exchanging results */
-	LR_CLIENT_DONE,		/* finished (normally or stopped early: see results.stopped) */
-	LR_CLIENT_ERROR,	/* failed: lr_client_error() says why */
+	LR_CLIENT_IDLE, /* opened, not started */
+	LR_CLIENT_CONNECTING, /* control connection, params, stream setup */
+	LR_CLIENT_RUNNING, /* data flowing */
+	LR_CLIENT_ENDING, /* TEST_END sent, exchanging results */
+	LR_CLIENT_DONE, /* finished (normally or stopped early: see results.stopped) */
+	LR_CLIENT_ERROR, /* failed: lr_client_error() says why */
 };
 
-struct lr_client;	/* opaque: control socket, control thread, the streams */
+struct lr_client; /* opaque: control socket, control thread, the streams */
 
 struct lr_client_stream_info {
-	int id;				/* iperf3 stream id: 1, 3, 4, ... */
-	bool sender;			/* this side (the client) sends on it */
+	int id; /* iperf3 stream id: 1, 3, 4, ... */
+	bool sender; /* this side (the client) sends on it */
 	bool udp;
-	const struct lr_stream_stats *stats;	/* live atomics; valid until lr_client_close */
+	const struct lr_stream_stats *stats; /* live atomics; valid until lr_client_close */
 };
 
 /* One stream after the test: both sides' views merged by id. */
 struct lr_traffic_stream_result {
 	int id;
-	bool client_sends;		/* direction: client -> server */
+	bool client_sends; /* direction: client -> server */
 	bool udp;
-	uint64_t sent_bytes;		/* sender's count */
-	uint64_t received_bytes;	/* receiver's count */
-	double sender_s;		/* sender's stream duration */
+	uint64_t sent_bytes; /* sender's count */
+	uint64_t received_bytes; /* receiver's count */
+	double sender_s; /* sender's stream duration */
 	double receiver_s;
-	int64_t retransmits;		/* TCP sender's, -1 unknown */
-	int64_t packets_sent;		/* UDP: datagrams the sender sent */
-	int64_t packets_received;	/* UDP: receiver's highest sequence */
-	int64_t lost;			/* UDP receiver's loss count */
-	int64_t out_of_order;		/* UDP receiver, -1 when the receiver is the peer */
-	double jitter_s;		/* UDP receiver's jitter */
-	bool have_peer;			/* peer results arrived for this id */
+	int64_t retransmits; /* TCP sender's, -1 unknown */
+	int64_t packets_sent; /* UDP: datagrams the sender sent */
+	int64_t packets_received; /* UDP: receiver's highest sequence */
+	int64_t lost; /* UDP receiver's loss count */
+	int64_t out_of_order; /* UDP receiver, -1 when the receiver is the peer */
+	double jitter_s; /* UDP receiver's jitter */
+	bool have_peer; /* peer results arrived for this id */
 };
 
 /* Sums over one direction, like iperf3's sum_sent / sum_received. */
@@ -58,33 +58,33 @@ struct lr_traffic_sum {
 	unsigned n_streams;
 	uint64_t sent_bytes;
 	uint64_t received_bytes;
-	double sender_s;		/* longest stream duration */
+	double sender_s; /* longest stream duration */
 	double receiver_s;
-	int64_t retransmits;		/* -1 unknown */
+	int64_t retransmits; /* -1 unknown */
 	int64_t packets_sent;
 	int64_t lost;
-	double jitter_s;		/* mean over streams */
+	double jitter_s; /* mean over streams */
 };
 
 struct lr_traffic_results {
-	bool complete;			/* results were exchanged with the peer */
-	bool stopped;			/* lr_client_stop (or a signal) ended the test early */
+	bool complete; /* results were exchanged with the peer */
+	bool stopped; /* lr_client_stop (or a signal) ended the test early */
 	bool udp, reverse, bidir;
 	unsigned parallel;
-	uint64_t len;			/* block / datagram size used */
-	uint64_t bitrate_bps;		/* per-stream target, 0 unlimited */
-	uint64_t duration_ns;		/* measured: TEST_RUNNING .. end */
-	uint64_t start_real_ns;		/* CLOCK_REALTIME at TEST_RUNNING */
+	uint64_t len; /* block / datagram size used */
+	uint64_t bitrate_bps; /* per-stream target, 0 unlimited */
+	uint64_t duration_ns; /* measured: TEST_RUNNING .. end */
+	uint64_t start_real_ns; /* CLOCK_REALTIME at TEST_RUNNING */
 	char cookie[LR_PROTO_COOKIE_LEN];
-	char local_host[64], remote_host[64];	/* control connection, numeric */
+	char local_host[64], remote_host[64]; /* control connection, numeric */
 	uint16_t local_port, remote_port;
 	double local_cpu_total, local_cpu_user, local_cpu_system;
 	double remote_cpu_total, remote_cpu_user, remote_cpu_system;
 	char remote_congestion[32];
 	unsigned n_streams;
 	struct lr_traffic_stream_result streams[LR_PROTO_MAX_RESULTS];
-	struct lr_traffic_sum sum_up;	/* client -> server streams */
-	struct lr_traffic_sum sum_down;	/* server -> client streams */
+	struct lr_traffic_sum sum_up; /* client -> server streams */
+	struct lr_traffic_sum sum_down; /* server -> client streams */
 };
 
 /* Copies *tc (and its strings). duration_ns 0 = until lr_client_stop. Nothing happens on the
@@ -117,12 +117,12 @@ void lr_client_close(struct lr_client *c);
 
 /* ---------------- server ---------------- */
 
-struct lr_server;	/* opaque: the listener, pending connections, the current test */
+struct lr_server; /* opaque: the listener, pending connections, the current test */
 
 struct lr_server_opts {
-	const char *bind;	/* -B address, NULL = any (IPv6 dual-stack, else IPv4) */
-	uint16_t port;		/* 0 = 5201 */
-	bool one_off;		/* -1: return after one test */
+	const char *bind; /* -B address, NULL = any (IPv6 dual-stack, else IPv4) */
+	uint16_t port; /* 0 = 5201 */
+	bool one_off; /* -1: return after one test */
 	/* Polled every 50 ms by lr_server_run; true ends the server (may be NULL). */
 	bool (*should_stop)(void *arg);
 	void *arg;

@@ -33,7 +33,7 @@
 #ifndef LR_VERSION
 #define LR_VERSION "0"
 #endif
-#define CTL_TIMEOUT_NS	  (30 * LR_NSEC_PER_SEC)	/* iperf3's overall control read bound */
+#define CTL_TIMEOUT_NS	   (30 * LR_NSEC_PER_SEC) /* iperf3's overall control read bound */
 #define CONNECT_TIMEOUT_NS (10 * LR_NSEC_PER_SEC)
 #define RESULTS_TIMEOUT_NS (30 * LR_NSEC_PER_SEC)
 
@@ -47,7 +47,7 @@ struct lr_client {
 	atomic_bool stop;
 	_Atomic int state;
 
-	pthread_mutex_t lock;	/* err, streams publication, rate, done */
+	pthread_mutex_t lock; /* err, streams publication, rate, done */
 	pthread_cond_t done_cond;
 	char err[256];
 	uint64_t rate_bps;
@@ -61,7 +61,7 @@ struct lr_client {
 	unsigned n_max;
 	_Atomic unsigned n_streams;
 	struct lr_stream **streams;
-	bool *joined;		/* control thread only */
+	bool *joined; /* control thread only */
 
 	struct rusage ru0;
 	uint64_t t0_ns;
@@ -96,17 +96,16 @@ static char *dup_or_null(const char *s)
 	return s ? strdup(s) : NULL;
 }
 
-int lr_client_open(struct lr_client **out, const struct lr_traffic_config *tc,
-		   uint64_t duration_ns)
+int lr_client_open(struct lr_client **out, const struct lr_traffic_config *tc, uint64_t duration_ns)
 {
 	struct lr_client *c;
 	unsigned p = tc->parallel ? tc->parallel : 1;
 
 	if (!tc->host || !tc->host[0] || p > LR_PROTO_MAX_STREAMS)
 		return -EINVAL;
-	if (tc->length && (tc->udp ? (tc->length < LR_PROTO_UDP_MIN_LEN ||
-				      tc->length > LR_PROTO_UDP_MAX_LEN)
-				   : tc->length > LR_PROTO_TCP_MAX_LEN))
+	if (tc->length &&
+	    (tc->udp ? (tc->length < LR_PROTO_UDP_MIN_LEN || tc->length > LR_PROTO_UDP_MAX_LEN)
+		     : tc->length > LR_PROTO_TCP_MAX_LEN))
 		return -EINVAL;
 	c = calloc(1, sizeof(*c));
 	if (!c)
@@ -120,8 +119,8 @@ int lr_client_open(struct lr_client **out, const struct lr_traffic_config *tc,
 	c->n_max = tc->bidir ? 2 * p : p;
 	c->streams = calloc(c->n_max, sizeof(*c->streams));
 	c->joined = calloc(c->n_max, sizeof(*c->joined));
-	if (!c->joined || !c->res || !c->host || (tc->bind && !c->bind) || (tc->congestion && !c->congestion) ||
-	    !c->streams) {
+	if (!c->joined || !c->res || !c->host || (tc->bind && !c->bind) ||
+	    (tc->congestion && !c->congestion) || !c->streams) {
 		free(c->res);
 		free(c->host);
 		free(c->bind);
@@ -153,7 +152,7 @@ int lr_client_open(struct lr_client **out, const struct lr_traffic_config *tc,
 static int resolve(const char *host, uint16_t port, int socktype, int family,
 		   struct sockaddr_storage *ss, socklen_t *len)
 {
-	struct addrinfo hints = { .ai_family = family, .ai_socktype = socktype };
+	struct addrinfo hints = {.ai_family = family, .ai_socktype = socktype};
 	struct addrinfo *ai;
 	char ports[8];
 	int rc;
@@ -196,7 +195,7 @@ static int connect_bounded(struct lr_client *c, int fd)
 	if (errno != EINPROGRESS)
 		return -errno;
 	for (;;) {
-		struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+		struct pollfd pfd = {.fd = fd, .events = POLLOUT};
 		int rc;
 
 		if (atomic_load(&c->stop))
@@ -286,7 +285,7 @@ static int ctl_connect(struct lr_client *c)
 
 static struct lr_proto_conn ctl_conn(struct lr_client *c)
 {
-	return (struct lr_proto_conn){ .fd = c->ctl_fd, .stop = &c->stop, .side_fd = -1 };
+	return (struct lr_proto_conn){.fd = c->ctl_fd, .stop = &c->stop, .side_fd = -1};
 }
 
 static void report_io_err(struct lr_client *c, const char *what, int rc)
@@ -316,12 +315,13 @@ static int expect_state(struct lr_client *c, int *st, const char *what, uint64_t
 		return -EBUSY;
 	}
 	if (*st == LR_PROTO_SERVER_ERROR) {
-		uint8_t b[8] = { 0 };
+		uint8_t b[8] = {0};
 		int ie;
 
 		if (lr_proto_read(&cc, b, 8, 2 * LR_NSEC_PER_SEC) < 0)
 			lr_log(LR_LOG_DEBUG, "client: SERVER_ERROR without its two ints");
-		ie = (int)((uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3]);
+		ie = (int)((uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 |
+			   b[3]);
 		set_err(c, "the server reported an error (iperf3 error %d) while %s", ie, what);
 		return -EPROTO;
 	}
@@ -420,7 +420,7 @@ static int tcp_stream_connect(struct lr_client *c, int *out)
 	if (rc == 0)
 		rc = connect_bounded(c, fd);
 	if (rc == 0) {
-		cc = (struct lr_proto_conn){ .fd = fd, .stop = &c->stop, .side_fd = -1 };
+		cc = (struct lr_proto_conn){.fd = fd, .stop = &c->stop, .side_fd = -1};
 		rc = lr_proto_write(&cc, c->cookie, LR_PROTO_COOKIE_LEN, CONNECT_TIMEOUT_NS);
 	}
 	if (rc < 0) {
@@ -451,7 +451,7 @@ static int udp_stream_connect(struct lr_client *c, int *out)
 	if (rc == 0 && send(fd, lr_proto_udp_connect_msg, 4, MSG_NOSIGNAL) != 4)
 		rc = -errno;
 	while (rc == 0) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
 		ssize_t n;
 
 		if (atomic_load(&c->stop)) {
@@ -597,8 +597,8 @@ static void local_results(struct lr_client *c, struct lr_proto_results *r)
 
 		e->id = sp->id;
 		e->bytes = atomic_load(&st->bytes);
-		e->retransmits = sp->sender && !sp->udp ? (int64_t)atomic_load(&st->retransmits)
-							: -1;
+		e->retransmits =
+			sp->sender && !sp->udp ? (int64_t)atomic_load(&st->retransmits) : -1;
 		e->jitter_s = sp->sender ? 0 : (double)atomic_load(&st->jitter_ns) / 1e9;
 		e->errors = sp->sender ? 0 : (int64_t)atomic_load(&st->lost);
 		e->packets = sp->sender ? (int64_t)atomic_load(&st->packets)
@@ -720,7 +720,7 @@ static int run_phase(struct lr_client *c)
 	uint64_t end = c->duration_ns ? c->t0_ns + c->duration_ns : UINT64_MAX;
 
 	for (;;) {
-		struct pollfd pfd = { .fd = c->ctl_fd, .events = POLLIN };
+		struct pollfd pfd = {.fd = c->ctl_fd, .events = POLLIN};
 		uint64_t now = lr_clock_mono_ns();
 		int ms, st, rc;
 
@@ -928,8 +928,7 @@ static void *control_thread(void *arg)
 	if (rc < 0)
 		goto out;
 	fill_config(c);
-	rc = expect_exact(c, LR_PROTO_CREATE_STREAMS, "waiting for CREATE_STREAMS",
-			  CTL_TIMEOUT_NS);
+	rc = expect_exact(c, LR_PROTO_CREATE_STREAMS, "waiting for CREATE_STREAMS", CTL_TIMEOUT_NS);
 	if (rc < 0) {
 		if (rc == -ECONNRESET)
 			set_err(c, "the server refused the test parameters");
@@ -965,7 +964,7 @@ static void *control_thread(void *arg)
 		rc = finish(c);
 out:
 	stop_streams(c, -1);
-	if (rc == 1 || rc == -ECANCELED) {	/* stopped early */
+	if (rc == 1 || rc == -ECANCELED) { /* stopped early */
 		cc = ctl_conn(c);
 		cc.stop = NULL;
 		if (c->ctl_fd >= 0 && started)
@@ -1045,8 +1044,8 @@ static bool finished(const struct lr_client *c)
 bool lr_client_wait(struct lr_client *c, uint64_t timeout_ns)
 {
 	uint64_t deadline = timeout_ns ? lr_clock_real_ns() + timeout_ns : 0;
-	struct timespec ts = { .tv_sec = (time_t)(deadline / LR_NSEC_PER_SEC),
-			       .tv_nsec = (long)(deadline % LR_NSEC_PER_SEC) };
+	struct timespec ts = {.tv_sec = (time_t)(deadline / LR_NSEC_PER_SEC),
+			      .tv_nsec = (long)(deadline % LR_NSEC_PER_SEC)};
 	bool done;
 
 	pthread_mutex_lock(&c->lock);

@@ -21,9 +21,9 @@
 #include "linerate/clock.h"
 #include "linerate/proto.h"
 
-const uint8_t lr_proto_udp_connect_msg[4] = { 0x39, 0x38, 0x37, 0x36 };
-const uint8_t lr_proto_udp_connect_reply[4] = { 0x36, 0x37, 0x38, 0x39 };
-const uint8_t lr_proto_udp_legacy_reply[4] = { 0xb1, 0x68, 0xde, 0x3a };
+const uint8_t lr_proto_udp_connect_msg[4] = {0x39, 0x38, 0x37, 0x36};
+const uint8_t lr_proto_udp_connect_reply[4] = {0x36, 0x37, 0x38, 0x39};
+const uint8_t lr_proto_udp_legacy_reply[4] = {0xb1, 0x68, 0xde, 0x3a};
 
 #define POLL_SLICE_MS 50
 
@@ -88,7 +88,8 @@ void lr_proto_len_encode(uint32_t len, uint8_t hdr[4])
 
 int lr_proto_len_decode(const uint8_t hdr[4], uint32_t max, uint32_t *len)
 {
-	uint32_t v = (uint32_t)hdr[0] << 24 | (uint32_t)hdr[1] << 16 | (uint32_t)hdr[2] << 8 | hdr[3];
+	uint32_t v =
+		(uint32_t)hdr[0] << 24 | (uint32_t)hdr[1] << 16 | (uint32_t)hdr[2] << 8 | hdr[3];
 
 	if (v == 0 || v > max)
 		return -EMSGSIZE;
@@ -101,8 +102,8 @@ int lr_proto_len_decode(const uint8_t hdr[4], uint32_t max, uint32_t *len)
 static int wait_fd(const struct lr_proto_conn *c, short events, uint64_t deadline_ns)
 {
 	for (;;) {
-		struct pollfd pfd[2] = { { .fd = c->fd, .events = events },
-					 { .fd = c->side_fd, .events = POLLIN } };
+		struct pollfd pfd[2] = {{.fd = c->fd, .events = events},
+					{.fd = c->side_fd, .events = POLLIN}};
 		nfds_t n = c->side_fd >= 0 && c->side_cb ? 2 : 1;
 		uint64_t now = lr_clock_mono_ns();
 		int ms, rc;
@@ -151,8 +152,7 @@ int lr_proto_read(const struct lr_proto_conn *c, void *buf, size_t len, uint64_t
 	return 0;
 }
 
-int lr_proto_write(const struct lr_proto_conn *c, const void *buf, size_t len,
-		   uint64_t timeout_ns)
+int lr_proto_write(const struct lr_proto_conn *c, const void *buf, size_t len, uint64_t timeout_ns)
 {
 	uint64_t deadline = lr_clock_mono_ns() + timeout_ns;
 	size_t done = 0;
@@ -211,8 +211,8 @@ int lr_proto_msg_send(const struct lr_proto_conn *c, const char *buf, size_t len
 	return rc;
 }
 
-int lr_proto_msg_recv(const struct lr_proto_conn *c, uint32_t max, uint64_t timeout_ns,
-		      char **out, size_t *out_len)
+int lr_proto_msg_recv(const struct lr_proto_conn *c, uint32_t max, uint64_t timeout_ns, char **out,
+		      size_t *out_len)
 {
 	uint64_t deadline = lr_clock_mono_ns() + timeout_ns;
 	uint8_t hdr[4];
@@ -284,8 +284,9 @@ static char *fix_unsigned_ints(const char *in, size_t len)
 		}
 		if (ch < '0' || ch > '9')
 			continue;
-		if (i > 0 && (s[i - 1] == '-' || s[i - 1] == '.' || s[i - 1] == 'e' ||
-			      s[i - 1] == 'E' || s[i - 1] == '+' || (s[i - 1] >= '0' && s[i - 1] <= '9')))
+		if (i > 0 &&
+		    (s[i - 1] == '-' || s[i - 1] == '.' || s[i - 1] == 'e' || s[i - 1] == 'E' ||
+		     s[i - 1] == '+' || (s[i - 1] >= '0' && s[i - 1] <= '9')))
 			continue;
 		for (j = i; j < len && s[j] >= '0' && s[j] <= '9'; j++)
 			;
@@ -394,8 +395,7 @@ static int get_intflag(json_t *o, const char *key, bool *v, char err[LR_PROTO_ER
 	return rc;
 }
 
-static int get_str(json_t *o, const char *key, char *dst, size_t size,
-		   char err[LR_PROTO_ERR_MAX])
+static int get_str(json_t *o, const char *key, char *dst, size_t size, char err[LR_PROTO_ERR_MAX])
 {
 	json_t *j = json_object_get(o, key);
 
@@ -505,10 +505,10 @@ int lr_proto_params_decode(const char *buf, size_t len, struct lr_proto_params *
 	o = load(buf, len, err);
 	if (!o)
 		return -EINVAL;
-#define TRY(expr)                         \
-	do {                              \
-		if ((rc = (expr)) < 0)    \
-			goto out;         \
+#define TRY(expr)                                                                                  \
+	do {                                                                                       \
+		if ((rc = (expr)) < 0)                                                             \
+			goto out;                                                                  \
 	} while (0)
 	TRY(get_flag(o, "tcp", &tcp, err));
 	TRY(get_flag(o, "udp", &p->udp, err));
@@ -524,7 +524,7 @@ int lr_proto_params_decode(const char *buf, size_t len, struct lr_proto_params *
 	TRY(get_flag(o, "reverse", &p->reverse, err));
 	TRY(get_flag(o, "bidirectional", &p->bidir, err));
 	TRY(get_flag(o, "nodelay", &p->nodelay, err));
-	TRY(get_flag(o, "mptcp", &(bool){ false }, err));
+	TRY(get_flag(o, "mptcp", &(bool){false}, err));
 	TRY(get_intflag(o, "udp_counters_64bit", &p->udp_64bit, err));
 	TRY(get_intflag(o, "repeating_payload", &p->repeating_payload, err));
 	TRY(get_intflag(o, "get_server_output", &p->get_server_output, err));
@@ -673,8 +673,8 @@ static int decode_stream(json_t *js, struct lr_proto_stream_result *s, char err[
 		return rc;
 	if ((rc = need(get_int(js, "errors", -1, INT64_MAX, &s->errors, err), "errors", err)) < 0)
 		return rc;
-	if ((rc = need(get_int(js, "packets", -1, INT64_MAX, &s->packets, err), "packets",
-		       err)) < 0)
+	if ((rc = need(get_int(js, "packets", -1, INT64_MAX, &s->packets, err), "packets", err)) <
+	    0)
 		return rc;
 	a = get_int(js, "omitted_errors", -1, INT64_MAX, &s->omitted_errors, err);
 	if (a < 0)
@@ -706,8 +706,8 @@ int lr_proto_results_decode(const char *buf, size_t len, struct lr_proto_results
 		return -EINVAL;
 	if ((rc = need(get_num(o, "cpu_util_total", -1e6, 1e6, &r->cpu_total, err),
 		       "cpu_util_total", err)) < 0 ||
-	    (rc = need(get_num(o, "cpu_util_user", -1e6, 1e6, &r->cpu_user, err),
-		       "cpu_util_user", err)) < 0 ||
+	    (rc = need(get_num(o, "cpu_util_user", -1e6, 1e6, &r->cpu_user, err), "cpu_util_user",
+		       err)) < 0 ||
 	    (rc = need(get_num(o, "cpu_util_system", -1e6, 1e6, &r->cpu_system, err),
 		       "cpu_util_system", err)) < 0 ||
 	    (rc = need(get_int(o, "sender_has_retransmits", -1, 1, &v, err),
@@ -729,7 +729,8 @@ int lr_proto_results_decode(const char *buf, size_t len, struct lr_proto_results
 		rc = -E2BIG;
 		goto out;
 	}
-	json_array_foreach(arr, i, j) {
+	json_array_foreach(arr, i, j)
+	{
 		rc = decode_stream(j, &r->streams[i], err);
 		if (rc < 0)
 			goto out;

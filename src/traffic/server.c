@@ -29,13 +29,13 @@
 #include "linerate/stream.h"
 #include "linerate/traffic.h"
 
-#define MAX_PENDING	   64
-#define COOKIE_TIMEOUT_NS  (10 * LR_NSEC_PER_SEC)
-#define PARAMS_TIMEOUT_NS  (10 * LR_NSEC_PER_SEC)
-#define STREAM_TIMEOUT_NS  (10 * LR_NSEC_PER_SEC)
-#define CTL_TIMEOUT_NS	   (10 * LR_NSEC_PER_SEC)
-#define GRACE_NS	   (40 * LR_NSEC_PER_SEC)	/* iperf3's post-test safety grace */
-#define DRAIN_MAX_NS	   (500 * LR_NSEC_PER_MSEC)
+#define MAX_PENDING	  64
+#define COOKIE_TIMEOUT_NS (10 * LR_NSEC_PER_SEC)
+#define PARAMS_TIMEOUT_NS (10 * LR_NSEC_PER_SEC)
+#define STREAM_TIMEOUT_NS (10 * LR_NSEC_PER_SEC)
+#define CTL_TIMEOUT_NS	  (10 * LR_NSEC_PER_SEC)
+#define GRACE_NS	  (40 * LR_NSEC_PER_SEC) /* iperf3's post-test safety grace */
+#define DRAIN_MAX_NS	  (500 * LR_NSEC_PER_MSEC)
 
 enum phase { PH_SETUP, PH_ACCEPT, PH_RUN, PH_FINISH, PH_DONE };
 
@@ -43,7 +43,7 @@ struct pending {
 	int fd;
 	uint64_t deadline_ns;
 	size_t got;
-	bool ready;	/* full cookie; waits for the previous test to finish */
+	bool ready; /* full cookie; waits for the previous test to finish */
 	char cookie[LR_PROTO_COOKIE_LEN];
 	char peer[64];
 };
@@ -56,12 +56,12 @@ struct session {
 	char cookie[LR_PROTO_COOKIE_LEN];
 	_Atomic int phase;
 	atomic_bool stop;
-	int pipe_rd, pipe_wr;	/* accepted data fds, acceptor -> session */
+	int pipe_rd, pipe_wr; /* accepted data fds, acceptor -> session */
 	int udp_fd;
 	struct lr_proto_params p;
 	unsigned n_recv, n_send, n;
 	struct lr_stream **streams;
-	uint64_t *unacked;	/* per stream: TCP bytes still queued when the sender stopped */
+	uint64_t *unacked; /* per stream: TCP bytes still queued when the sender stopped */
 	struct rusage ru0;
 	uint64_t t0_ns;
 };
@@ -106,14 +106,14 @@ static void deny(int fd)
 
 static struct lr_proto_conn sess_conn(struct session *ss)
 {
-	return (struct lr_proto_conn){ .fd = ss->ctl_fd, .stop = &ss->stop, .side_fd = -1 };
+	return (struct lr_proto_conn){.fd = ss->ctl_fd, .stop = &ss->stop, .side_fd = -1};
 }
 
 static void send_error(struct session *ss, int ierrno)
 {
 	struct lr_proto_conn cc = sess_conn(ss);
-	uint8_t b[9] = { (uint8_t)LR_PROTO_SERVER_ERROR, (uint8_t)(ierrno >> 24),
-			 (uint8_t)(ierrno >> 16), (uint8_t)(ierrno >> 8), (uint8_t)ierrno };
+	uint8_t b[9] = {(uint8_t)LR_PROTO_SERVER_ERROR, (uint8_t)(ierrno >> 24),
+			(uint8_t)(ierrno >> 16), (uint8_t)(ierrno >> 8), (uint8_t)ierrno};
 
 	cc.stop = NULL;
 	if (lr_proto_write(&cc, b, sizeof(b), LR_NSEC_PER_SEC) < 0)
@@ -203,7 +203,7 @@ static int udp_accept(struct session *ss, int *out)
 	uint64_t deadline = lr_clock_mono_ns() + STREAM_TIMEOUT_NS;
 
 	for (;;) {
-		struct pollfd pfd = { .fd = ss->udp_fd, .events = POLLIN };
+		struct pollfd pfd = {.fd = ss->udp_fd, .events = POLLIN};
 
 		if (atomic_load(&ss->stop))
 			return -ECANCELED;
@@ -237,7 +237,7 @@ static int pipe_take(struct session *ss, int *out)
 	uint64_t deadline = lr_clock_mono_ns() + STREAM_TIMEOUT_NS;
 
 	for (;;) {
-		struct pollfd pfd = { .fd = ss->pipe_rd, .events = POLLIN };
+		struct pollfd pfd = {.fd = ss->pipe_rd, .events = POLLIN};
 		int fd;
 
 		if (atomic_load(&ss->stop))
@@ -301,7 +301,7 @@ static int create_streams(struct session *ss)
 	return 0;
 }
 
-static void stop_streams(struct session *ss, int which)	/* 1 senders, 0 receivers, -1 all */
+static void stop_streams(struct session *ss, int which) /* 1 senders, 0 receivers, -1 all */
 {
 	for (unsigned i = 0; i < ss->n; i++)
 		if (ss->streams[i] && (which < 0 || (int)(i >= ss->n_recv) == which))
@@ -381,8 +381,8 @@ static void local_results(struct session *ss, struct lr_proto_results *r)
 		e->id = sp->id;
 		e->bytes = atomic_load(&st->bytes);
 		e->bytes -= ss->unacked[i] < e->bytes ? ss->unacked[i] : e->bytes;
-		e->retransmits = sp->sender && !sp->udp ? (int64_t)atomic_load(&st->retransmits)
-							: -1;
+		e->retransmits =
+			sp->sender && !sp->udp ? (int64_t)atomic_load(&st->retransmits) : -1;
 		e->jitter_s = sp->sender ? 0 : (double)atomic_load(&st->jitter_ns) / 1e9;
 		e->errors = sp->sender ? 0 : (int64_t)atomic_load(&st->lost);
 		e->packets = sp->sender ? (int64_t)atomic_load(&st->packets)
@@ -408,10 +408,10 @@ static void log_summary(struct session *ss, const struct lr_proto_results *loc)
 	lr_log(LR_LOG_INFO,
 	       "server: test from %s done: %s, %u stream(s)%s%s, received %llu bytes "
 	       "(%.2f Mbit/s), sent %llu bytes (%.2f Mbit/s) in %.2f s",
-	       ss->peer, ss->p.udp ? "UDP" : "TCP", ss->p.parallel, ss->p.reverse ? ", reverse" : "",
-	       ss->p.bidir ? ", bidir" : "", (unsigned long long)rx,
-	       secs > 0 ? (double)rx * 8 / secs / 1e6 : 0, (unsigned long long)tx,
-	       secs > 0 ? (double)tx * 8 / secs / 1e6 : 0, secs);
+	       ss->peer, ss->p.udp ? "UDP" : "TCP", ss->p.parallel,
+	       ss->p.reverse ? ", reverse" : "", ss->p.bidir ? ", bidir" : "",
+	       (unsigned long long)rx, secs > 0 ? (double)rx * 8 / secs / 1e6 : 0,
+	       (unsigned long long)tx, secs > 0 ? (double)tx * 8 / secs / 1e6 : 0, secs);
 }
 
 static int exchange_results(struct session *ss)
@@ -461,9 +461,9 @@ out:
 static int run_phase(struct session *ss)
 {
 	struct lr_proto_conn cc = sess_conn(ss);
-	uint64_t limit = ss->p.time_s ? (uint64_t)(ss->p.time_s + ss->p.omit_s) * LR_NSEC_PER_SEC +
-						GRACE_NS
-				      : UINT64_MAX - 1;
+	uint64_t limit =
+		ss->p.time_s ? (uint64_t)(ss->p.time_s + ss->p.omit_s) * LR_NSEC_PER_SEC + GRACE_NS
+			     : UINT64_MAX - 1;
 
 	for (;;) {
 		uint64_t now = lr_clock_mono_ns();
@@ -481,10 +481,8 @@ static int run_phase(struct session *ss)
 		if (rc < 0)
 			return rc;
 		switch (st) {
-		case LR_PROTO_TEST_END:
-			return 0;
-		case LR_PROTO_TEST_START:	/* iperf3 ignores it too */
-			continue;
+		case LR_PROTO_TEST_END: return 0;
+		case LR_PROTO_TEST_START: /* iperf3 ignores it too */ continue;
 		case LR_PROTO_CLIENT_TERMINATE:
 			lr_log(LR_LOG_INFO, "server: client %s terminated the test", ss->peer);
 			return 1;
@@ -507,7 +505,8 @@ static void wait_done(struct session *ss)
 
 	/* IPERF_DONE or EOF; either way the test is over. */
 	if (lr_proto_state_recv(&cc, &st, CTL_TIMEOUT_NS) == 0 && st != LR_PROTO_IPERF_DONE)
-		lr_log(LR_LOG_DEBUG, "server: client %s sent %d instead of IPERF_DONE", ss->peer, st);
+		lr_log(LR_LOG_DEBUG, "server: client %s sent %d instead of IPERF_DONE", ss->peer,
+		       st);
 }
 
 static bool parse_params(struct session *ss)
@@ -653,7 +652,7 @@ static int session_start(struct lr_server *srv, struct pending *pd)
 	rc = pthread_create(&ss->thread, NULL, session_thread, ss);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc) {
-		ss->ctl_fd = -1;	/* the caller still owns pd->fd */
+		ss->ctl_fd = -1; /* the caller still owns pd->fd */
 		session_free(ss);
 		return -rc;
 	}
@@ -680,7 +679,7 @@ static void session_end(struct lr_server *srv)
 int lr_server_open(struct lr_server **out, const struct lr_server_opts *o)
 {
 	struct lr_server *s = calloc(1, sizeof(*s));
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE };
+	struct addrinfo hints = {.ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE};
 	struct addrinfo *ai = NULL, *a;
 	char ports[8];
 	int rc = -EADDRNOTAVAIL, one = 1;
@@ -731,7 +730,7 @@ int lr_server_open(struct lr_server **out, const struct lr_server_opts *o)
 		break;
 	}
 	freeaddrinfo(ai);
-	if (s->lfd < 0 && !o->bind) {	/* no IPv6: retry on IPv4 */
+	if (s->lfd < 0 && !o->bind) { /* no IPv6: retry on IPv4 */
 		struct lr_server_opts o4 = s->o;
 
 		free(s);
@@ -804,7 +803,7 @@ static void pending_cookie_done(struct lr_server *s, struct pending *pd)
 		return;
 	}
 	if (ss && atomic_load(&ss->phase) >= PH_FINISH) {
-		pd->ready = true;	/* the previous test is closing: next in line */
+		pd->ready = true; /* the previous test is closing: next in line */
 		return;
 	}
 	if (!ss) {
@@ -883,8 +882,9 @@ int lr_server_run(struct lr_server *s)
 			if (pd->fd < 0)
 				continue;
 			if (now >= pd->deadline_ns) {
-				pending_drop(pd, pd->ready ? "waited 10 s for the previous test; closed"
-							   : "sent no cookie within 10 s; closed");
+				pending_drop(pd,
+					     pd->ready ? "waited 10 s for the previous test; closed"
+						       : "sent no cookie within 10 s; closed");
 				continue;
 			}
 			if (pd->ready)

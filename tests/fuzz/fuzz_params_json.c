@@ -21,8 +21,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (lr_proto_params_decode((const char *)data, size, &p, err) < 0)
 		return 0;
-	if (p.parallel < 1 || p.parallel > LR_PROTO_MAX_STREAMS || p.len == 0 ||
-	    p.time_s < 0 || p.time_s > LR_PROTO_MAX_TIME_S || p.omit_s < 0 ||
+	if (p.parallel < 1 || p.parallel > LR_PROTO_MAX_STREAMS || p.len == 0 || p.time_s < 0 ||
+	    p.time_s > LR_PROTO_MAX_TIME_S || p.omit_s < 0 ||
 	    (p.udp && (p.len < LR_PROTO_UDP_MIN_LEN || p.len > LR_PROTO_UDP_MAX_LEN)) ||
 	    (!p.udp && p.len > LR_PROTO_TCP_MAX_LEN))
 		abort();

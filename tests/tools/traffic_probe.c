@@ -19,9 +19,9 @@ static void on_signal(int sig)
 
 int main(int argc, char **argv)
 {
-	struct lr_config cfg = { .mode = LR_MODE_HEADLESS };
+	struct lr_config cfg = {.mode = LR_MODE_HEADLESS};
 	struct lr_traffic_config *tc = &cfg.traffic;
-	struct sigaction sa = { .sa_handler = on_signal };
+	struct sigaction sa = {.sa_handler = on_signal};
 	bool server = false;
 
 	tc->port = 5201;

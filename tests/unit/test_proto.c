@@ -105,8 +105,7 @@ static void test_len_codec(void **state)
 	assert_int_equal(lr_proto_len_decode((const uint8_t *)"\xff\xff\xff\xff", 8192, &n),
 			 -EMSGSIZE);
 	assert_int_equal(lr_proto_len_decode((const uint8_t *)"\0\0\0\0", 8192, &n), -EMSGSIZE);
-	assert_int_equal(lr_proto_len_decode((const uint8_t *)"\0\0\x20\x01", 8192, &n),
-			 -EMSGSIZE);
+	assert_int_equal(lr_proto_len_decode((const uint8_t *)"\0\0\x20\x01", 8192, &n), -EMSGSIZE);
 	assert_int_equal(lr_proto_len_decode((const uint8_t *)"\0\0\x20\0", 8192, &n), 0);
 	assert_int_equal(n, 8192);
 }
@@ -119,7 +118,8 @@ static void test_params_decode_312(void **state)
 	char err[LR_PROTO_ERR_MAX];
 
 	(void)state;
-	assert_int_equal(lr_proto_params_decode(params_tcp_312, strlen(params_tcp_312), &p, err), 0);
+	assert_int_equal(lr_proto_params_decode(params_tcp_312, strlen(params_tcp_312), &p, err),
+			 0);
 	assert_false(p.udp);
 	assert_false(p.reverse);
 	assert_int_equal(p.time_s, 1);
@@ -128,7 +128,8 @@ static void test_params_decode_312(void **state)
 	assert_string_equal(p.client_version, "3.12");
 	assert_int_equal(p.server_affinity, -1);
 
-	assert_int_equal(lr_proto_params_decode(params_rev_312, strlen(params_rev_312), &p, err), 0);
+	assert_int_equal(lr_proto_params_decode(params_rev_312, strlen(params_rev_312), &p, err),
+			 0);
 	assert_true(p.reverse);
 	assert_false(p.bidir);
 	assert_int_equal(p.parallel, 2);
@@ -136,12 +137,13 @@ static void test_params_decode_312(void **state)
 	assert_int_equal(p.window_bytes, 1048576);
 	assert_string_equal(p.congestion, "cubic");
 
-	assert_int_equal(lr_proto_params_decode(params_bidir_312, strlen(params_bidir_312), &p,
-						err), 0);
+	assert_int_equal(
+		lr_proto_params_decode(params_bidir_312, strlen(params_bidir_312), &p, err), 0);
 	assert_true(p.bidir);
 	assert_true(p.get_server_output);
 
-	assert_int_equal(lr_proto_params_decode(params_udp_312, strlen(params_udp_312), &p, err), 0);
+	assert_int_equal(lr_proto_params_decode(params_udp_312, strlen(params_udp_312), &p, err),
+			 0);
 	assert_true(p.udp);
 	assert_int_equal(p.len, 1400);
 	assert_int_equal(p.bandwidth_bps, 50000000);
@@ -202,7 +204,7 @@ static void test_params_round_trip(void **state)
 	p.tos = 255;
 	p.udp_64bit = true;
 	assert_int_equal(lr_proto_params_encode(&p, &out, &len), 0);
-	assert_null(strstr(out, "reverse"));	/* false flags are omitted */
+	assert_null(strstr(out, "reverse")); /* false flags are omitted */
 	assert_int_equal(lr_proto_params_decode(out, len, &q, err), 0);
 	free(out);
 	assert_memory_equal(&p, &q, sizeof(p));
@@ -224,7 +226,7 @@ static void test_params_rejects(void **state)
 	expect_params_reject("{\"parallel\":\"4\"}", "\"parallel\" is not an integer");
 	expect_params_reject("{\"time\":1.5}", "\"time\" is not an integer");
 	expect_params_reject("{\"reverse\":1}", "\"reverse\" is not a boolean");
-	expect_params_reject("{\"title\":5}", "\"title\" is not a string");	/* CVE-2024-53580 */
+	expect_params_reject("{\"title\":5}", "\"title\" is not a string"); /* CVE-2024-53580 */
 	expect_params_reject("{\"congestion\":[1]}", "\"congestion\" is not a string");
 	expect_params_reject("{\"parallel\":0}", "\"parallel\" out of range");
 	expect_params_reject("{\"parallel\":129}", "\"parallel\" out of range");
@@ -257,9 +259,9 @@ static void test_params_defaults_and_unknown_keys(void **state)
 	(void)state;
 	assert_int_equal(lr_proto_params_decode(j, strlen(j), &p, err), 0);
 	assert_true(p.udp);
-	assert_int_equal(p.len, LR_PROTO_UDP_DEF_LEN);	/* absent len, UDP: not 128 KiB */
+	assert_int_equal(p.len, LR_PROTO_UDP_DEF_LEN); /* absent len, UDP: not 128 KiB */
 	assert_int_equal(p.time_s, 10);
-	assert_int_equal(p.server_affinity, -1);	/* 2^64-1 from 3.12 read as -1 */
+	assert_int_equal(p.server_affinity, -1); /* 2^64-1 from 3.12 read as -1 */
 	/* the byte count is not NUL-terminated: decode only len bytes */
 	assert_int_equal(lr_proto_params_decode("{\"parallel\":3}XXXX", 14, &p, err), 0);
 	assert_int_equal(p.parallel, 3);
@@ -284,8 +286,8 @@ static void test_results_decode_312(void **state)
 	assert_string_equal(r->congestion_used, "cubic");
 	assert_true(r->cpu_total > 0.17 && r->cpu_total < 0.18);
 
-	assert_int_equal(lr_proto_results_decode(results_bidir_312, strlen(results_bidir_312), r,
-						 err), 0);
+	assert_int_equal(
+		lr_proto_results_decode(results_bidir_312, strlen(results_bidir_312), r, err), 0);
 	assert_int_equal(r->n_streams, 4);
 	assert_int_equal(r->streams[1].bytes, 811335680);
 	assert_int_equal(r->streams[1].retransmits, 2);
@@ -341,7 +343,7 @@ static void expect_results_reject(const char *json, int rc, const char *why)
 }
 
 #define HDR "{\"cpu_util_total\":1,\"cpu_util_user\":1,\"cpu_util_system\":0,"
-#define S1 "{\"id\":1,\"bytes\":5,\"retransmits\":0,\"jitter\":0,\"errors\":0,\"packets\":0"
+#define S1  "{\"id\":1,\"bytes\":5,\"retransmits\":0,\"jitter\":0,\"errors\":0,\"packets\":0"
 
 static void test_results_rejects(void **state)
 {
@@ -363,15 +365,20 @@ static void test_results_rejects(void **state)
 	expect_results_reject(HDR "\"sender_has_retransmits\":1,\"streams\":[{\"id\":1}]}", -EINVAL,
 			      "missing \"bytes\"");
 	expect_results_reject(HDR "\"sender_has_retransmits\":1,\"streams\":[" S1
-			      ",\"jitter\":\"x\"}]}", -EINVAL, "bad JSON");
-	expect_results_reject(HDR "\"sender_has_retransmits\":1,\"streams\":["
-			      "{\"id\":1,\"bytes\":5,\"retransmits\":0,\"jitter\":\"0\",\"errors\":0,"
-			      "\"packets\":0}]}", -EINVAL, "\"jitter\" is not a number");
-	expect_results_reject(HDR "\"sender_has_retransmits\":1,\"streams\":[{\"id\":1,\"bytes\":-5,"
-			      "\"retransmits\":0,\"jitter\":0,\"errors\":0,\"packets\":0}]}", -EINVAL,
-			      "\"bytes\" out of range");
+				  ",\"jitter\":\"x\"}]}",
+			      -EINVAL, "bad JSON");
+	expect_results_reject(
+		HDR "\"sender_has_retransmits\":1,\"streams\":["
+		    "{\"id\":1,\"bytes\":5,\"retransmits\":0,\"jitter\":\"0\",\"errors\":0,"
+		    "\"packets\":0}]}",
+		-EINVAL, "\"jitter\" is not a number");
+	expect_results_reject(HDR
+			      "\"sender_has_retransmits\":1,\"streams\":[{\"id\":1,\"bytes\":-5,"
+			      "\"retransmits\":0,\"jitter\":0,\"errors\":0,\"packets\":0}]}",
+			      -EINVAL, "\"bytes\" out of range");
 	expect_results_reject(HDR "\"sender_has_retransmits\":1,\"streams\":[" S1
-			      ",\"omitted_errors\":0}]}", -EINVAL, "must come together");
+				  ",\"omitted_errors\":0}]}",
+			      -EINVAL, "must come together");
 	expect_results_reject(HDR "\"sender_has_retransmits\":1,\"streams\":[" S1 "}," S1 "}]}",
 			      -EINVAL, "duplicate stream id");
 	expect_results_reject(HDR "\"sender_has_retransmits\":1,\"streams\":[" S1 "}", -EINVAL,
@@ -381,8 +388,10 @@ static void test_results_rejects(void **state)
 	big = malloc(300 * 128);
 	off = (size_t)sprintf(big, HDR "\"sender_has_retransmits\":1,\"streams\":[");
 	for (int i = 0; i < 257; i++)
-		off += (size_t)sprintf(big + off, "%s{\"id\":%d,\"bytes\":5,\"retransmits\":0,"
-				       "\"jitter\":0,\"errors\":0,\"packets\":0}", i ? "," : "", i + 1);
+		off += (size_t)sprintf(big + off,
+				       "%s{\"id\":%d,\"bytes\":5,\"retransmits\":0,"
+				       "\"jitter\":0,\"errors\":0,\"packets\":0}",
+				       i ? "," : "", i + 1);
 	sprintf(big + off, "]}");
 	expect_results_reject(big, -E2BIG, "too many streams");
 	free(big);
@@ -392,7 +401,7 @@ static void test_results_rejects(void **state)
 static void test_unsigned_fix_spares_strings(void **state)
 {
 	static const char j[] = HDR "\"sender_has_retransmits\":1,\"congestion_used\":"
-		"\"18446744073709551615\",\"streams\":[]}";
+				    "\"18446744073709551615\",\"streams\":[]}";
 	struct lr_proto_results r;
 	char err[LR_PROTO_ERR_MAX];
 
@@ -407,7 +416,7 @@ struct writer {
 	int fd;
 	const uint8_t *buf;
 	size_t len;
-	unsigned delay_ms;	/* between single bytes */
+	unsigned delay_ms; /* between single bytes */
 	bool close_after;
 };
 
@@ -438,7 +447,7 @@ static void test_msg_round_trip_partial(void **state)
 	struct writer w;
 	pthread_t t;
 	int sv[2];
-	struct lr_proto_conn c = { .side_fd = -1 };
+	struct lr_proto_conn c = {.side_fd = -1};
 	char *got;
 	size_t len;
 
@@ -446,8 +455,8 @@ static void test_msg_round_trip_partial(void **state)
 	pair(sv);
 	lr_proto_len_encode(sizeof(body) - 1, wire);
 	memcpy(wire + 4, body, sizeof(body) - 1);
-	w = (struct writer){ .fd = sv[0], .buf = wire, .len = sizeof(wire), .delay_ms = 3 };
-	pthread_create(&t, NULL, writer_main, &w);	/* one byte at a time */
+	w = (struct writer){.fd = sv[0], .buf = wire, .len = sizeof(wire), .delay_ms = 3};
+	pthread_create(&t, NULL, writer_main, &w); /* one byte at a time */
 	c.fd = sv[1];
 	assert_int_equal(lr_proto_msg_recv(&c, 8192, 2 * LR_NSEC_PER_SEC, &got, &len), 0);
 	pthread_join(t, NULL);
@@ -471,7 +480,7 @@ static void test_msg_round_trip_partial(void **state)
 
 static void test_msg_oversize_truncated_timeout(void **state)
 {
-	struct lr_proto_conn c = { .side_fd = -1 };
+	struct lr_proto_conn c = {.side_fd = -1};
 	atomic_bool stop;
 	uint64_t t0;
 	char *got = NULL;
@@ -484,8 +493,9 @@ static void test_msg_oversize_truncated_timeout(void **state)
 	c.fd = sv[1];
 	assert_int_equal(write(sv[0], "\xff\xff\xff\xff", 4), 4);
 	t0 = lr_clock_mono_ns();
-	assert_int_equal(lr_proto_msg_recv(&c, LR_PROTO_PARAMS_MAX, 5 * LR_NSEC_PER_SEC, &got,
-					   &len), -EMSGSIZE);
+	assert_int_equal(
+		lr_proto_msg_recv(&c, LR_PROTO_PARAMS_MAX, 5 * LR_NSEC_PER_SEC, &got, &len),
+		-EMSGSIZE);
 	assert_true(lr_clock_mono_ns() - t0 < 500 * MS);
 	assert_null(got);
 	close(sv[0]);
@@ -545,7 +555,7 @@ static void side_cb(void *arg)
 static void test_side_fd(void **state)
 {
 	int sv[2], side[2];
-	struct lr_proto_conn c = { .side_fd = -1 };
+	struct lr_proto_conn c = {.side_fd = -1};
 	struct writer w;
 	pthread_t t;
 	int st;
@@ -558,7 +568,7 @@ static void test_side_fd(void **state)
 	c.side_cb = side_cb;
 	c.side_arg = &side[1];
 	assert_int_equal(write(side[0], "x", 1), 1);
-	w = (struct writer){ .fd = sv[0], .buf = (const uint8_t *)"\x04", .len = 1 };
+	w = (struct writer){.fd = sv[0], .buf = (const uint8_t *)"\x04", .len = 1};
 	usleep(20000);
 	pthread_create(&t, NULL, writer_main, &w);
 	assert_int_equal(lr_proto_state_recv(&c, &st, LR_NSEC_PER_SEC), 0);

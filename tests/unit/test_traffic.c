@@ -44,7 +44,7 @@ static int srv_setup(void **state)
 	struct srv *v = calloc(1, sizeof(*v));
 
 	for (int tries = 0; tries < 50; tries++) {
-		struct lr_server_opts o = { .bind = "127.0.0.1" };
+		struct lr_server_opts o = {.bind = "127.0.0.1"};
 
 		o.port = (uint16_t)(30000 + (unsigned)(getpid() * 7 + tries * 131) % 30000);
 		if (lr_server_open(&v->s, &o) == 0) {
@@ -77,7 +77,10 @@ static int srv_teardown(void **state)
 static struct lr_traffic_config tcfg(struct srv *v)
 {
 	return (struct lr_traffic_config){
-		.host = "127.0.0.1", .port = v->port, .parallel = 1, .affinity = -1,
+		.host = "127.0.0.1",
+		.port = v->port,
+		.parallel = 1,
+		.affinity = -1,
 	};
 }
 
@@ -107,7 +110,7 @@ static void test_tcp_bidir(void **state)
 
 	tc.bidir = true;
 	tc.parallel = 2;
-	tc.bitrate_bps = 200000000;	/* keep the test cheap */
+	tc.bitrate_bps = 200000000; /* keep the test cheap */
 	r = run(&tc, 500 * MS, &st);
 	assert_int_equal(st, LR_CLIENT_DONE);
 	assert_true(r->complete);
@@ -170,9 +173,9 @@ static void test_live_stop_and_rate(void **state)
 	tc.parallel = 2;
 	tc.udp = true;
 	tc.length = 1000;
-	tc.bitrate_bps = 8000000;	/* 1000 datagrams/s per stream */
+	tc.bitrate_bps = 8000000; /* 1000 datagrams/s per stream */
 	tc.bitrate_set = true;
-	assert_int_equal(lr_client_open(&c, &tc, 0), 0);	/* 0: until stopped */
+	assert_int_equal(lr_client_open(&c, &tc, 0), 0); /* 0: until stopped */
 	assert_int_equal(lr_client_start(c), 0);
 	t0 = lr_clock_mono_ns();
 	while (lr_client_state(c) != LR_CLIENT_RUNNING && lr_clock_mono_ns() - t0 < 5000 * MS)
@@ -189,13 +192,13 @@ static void test_live_stop_and_rate(void **state)
 	b0 = atomic_load(&info.stats->bytes);
 	usleep(500000);
 	b1 = atomic_load(&info.stats->bytes);
-	assert_true(b1 - b0 > 400000 && b1 - b0 < 600000);	/* ~500 kB in 0.5 s */
-	lr_client_set_rate(c, 32000000);			/* x4 */
+	assert_true(b1 - b0 > 400000 && b1 - b0 < 600000); /* ~500 kB in 0.5 s */
+	lr_client_set_rate(c, 32000000); /* x4 */
 	usleep(200000);
 	b0 = atomic_load(&info.stats->bytes);
 	usleep(500000);
 	b1 = atomic_load(&info.stats->bytes);
-	assert_true(b1 - b0 > 1600000 && b1 - b0 < 2400000);	/* ~2 MB in 0.5 s */
+	assert_true(b1 - b0 > 1600000 && b1 - b0 < 2400000); /* ~2 MB in 0.5 s */
 
 	t0 = lr_clock_mono_ns();
 	lr_client_stop(c);
@@ -264,11 +267,11 @@ static void test_refused_and_busy(void **state)
 
 static void test_open_rejects(void **state)
 {
-	struct lr_traffic_config tc = { .parallel = 1, .affinity = -1 };
+	struct lr_traffic_config tc = {.parallel = 1, .affinity = -1};
 	struct lr_client *c;
 
 	(void)state;
-	assert_int_equal(lr_client_open(&c, &tc, 0), -EINVAL);	/* no host */
+	assert_int_equal(lr_client_open(&c, &tc, 0), -EINVAL); /* no host */
 	tc.host = "127.0.0.1";
 	tc.parallel = 129;
 	assert_int_equal(lr_client_open(&c, &tc, 0), -EINVAL);
@@ -283,10 +286,8 @@ static void test_open_rejects(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_open_rejects),
-		cmocka_unit_test(test_tcp_bidir),
-		cmocka_unit_test(test_udp_reverse),
-		cmocka_unit_test(test_live_stop_and_rate),
+		cmocka_unit_test(test_open_rejects),	 cmocka_unit_test(test_tcp_bidir),
+		cmocka_unit_test(test_udp_reverse),	 cmocka_unit_test(test_live_stop_and_rate),
 		cmocka_unit_test(test_refused_and_busy),
 	};
 

@@ -391,7 +391,7 @@ int lr_run_server(const struct lr_config *cfg)
 	rc = lr_server_open(&s, &o);
 	if (rc < 0) {
 		fprintf(stderr, "linerate: cannot listen on port %u: %s\n",
-			tc->port ? tc->port : 5201, strerror(-rc));
+			tc->port ? tc->port : 5201u, strerror(-rc));
 		return 1;
 	}
 	printf("-----------------------------------------------------------\n"

@@ -237,7 +237,8 @@ bench_sampler() {
 		S1_MD+=$'\n\n'"A tick that reads /proc/stat, /proc/softirqs, softnet_stat, /proc/net/snmp, one netlink dump and the two"
 		S1_MD+=" ethtool ioctls for each of the $nif interfaces, woken once, costs at least $floor (CPU time of the calls, on a"
 		S1_MD+=" machine that is also running other work); linerate measured $(fmt "$lr_tick" 0) µs of CPU per tick above, and the"
-		S1_MD+=" lightest tool at 0.1 s $(fmt "${pers[$lightname]:-}" 0) µs per sample."$'\n\n'
+		S1_MD+=" lightest tool at 0.1 s $(fmt "${lightname:+${pers[$lightname]}}" 0) µs per sample."
+		S1_MD+=" Command: \`ip netns exec $ns readcost bv0a\` (bench/readcost.c built with \`cc -O2\`)."$'\n\n'
 	fi
 
 	# Callgrind: instructions per tick, from the difference of a 1 s and a 3 s run (start-up cancels).
@@ -295,6 +296,7 @@ bench_sampler() {
 				END { }' "$r/strace.txt" | sort -t$'\t' -k2,2nr | head -12 |
 				awk -F'\t' -v t="$stt" '{ printf "| %s | %s | %.1f |\n", $1, $2, $2 / t }')
 			S1_MD+=$'\n'"| all | $(awk '$NF == "total" { print $4 }' "$r/strace.txt") | $(awk -v t="$stt" '$NF == "total" { printf "%.1f", $4 / t }' "$r/strace.txt") |"$'\n\n'
+			S1_MD+="Command: \`ip netns exec $ns strace -f -c linerate --headless -i 0.1 -t 5 --csv FILE --cpu-csv /dev/null\`."$'\n\n'
 		fi
 	fi
 }

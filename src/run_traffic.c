@@ -14,9 +14,14 @@
 
 #include "linerate/clock.h"
 #include "linerate/config.h"
+#include "linerate/gencol.h"
+#include "linerate/headless.h"
 #include "linerate/log.h"
 #include "linerate/run.h"
+#include "linerate/sampler.h"
+#include "linerate/snapshot.h"
 #include "linerate/traffic.h"
+#include "linerate/verdict.h"
 
 #ifndef LR_VERSION
 #define LR_VERSION "0"
@@ -313,12 +318,153 @@ static void drain_log(void)
 				fprintf(stderr, "linerate: warning: %s\n", e[i].msg);
 }
 
+/* The NIC's view of the run: the sampler (and any CSV files asked for) beside the test. */
+struct sampling {
+	struct lr_headless *h;
+	struct lr_verdict_acc *acc;
+	struct lr_gen_source src;
+	uint64_t last_seq;
+	bool failed; /* a CSV write failed (reported): exit 1 */
+};
+
+static unsigned gen_count(void *arg)
+{
+	return lr_client_stream_count(arg);
+}
+
+static int gen_info(void *arg, unsigned i, struct lr_gen_stream *out)
+{
+	struct lr_client_stream_info ci;
+	int err = lr_client_stream_info(arg, i, &ci);
+
+	if (err)
+		return err;
+	out->id = ci.id;
+	out->sender = ci.sender;
+	out->udp = ci.udp;
+	out->stats = ci.stats;
+	return 0;
+}
+
+/* Without CSV files sampling is a bonus: when it cannot start, the test runs without it. */
+static int sampling_open(struct sampling *sm, const struct lr_config *cfg, struct lr_client *c)
+{
+	bool files = cfg->csv || cfg->cpu_csv || cfg->streams_csv;
+	const char *iface = cfg->ifaces && !strchr(cfg->ifaces, ',') ? cfg->ifaces : NULL;
+
+	memset(sm, 0, sizeof(*sm));
+	if (lr_headless_open(&sm->h, cfg, false) < 0) {
+		sm->h = NULL;
+		return files ? -EIO : 0;
+	}
+	sm->acc = malloc(sizeof(*sm->acc));
+	if (!sm->acc) {
+		lr_headless_close(sm->h);
+		sm->h = NULL;
+		return files ? -ENOMEM : 0;
+	}
+	lr_verdict_init(sm->acc, iface);
+	sm->src = (struct lr_gen_source){.count = gen_count, .info = gen_info, .arg = c};
+	lr_sampler_set_traffic(lr_headless_sampler(sm->h), &sm->src);
+	if (lr_headless_start(sm->h) < 0) {
+		lr_sampler_set_traffic(lr_headless_sampler(sm->h), NULL);
+		lr_headless_close(sm->h);
+		free(sm->acc);
+		sm->h = NULL;
+		sm->acc = NULL;
+		return files ? -EIO : 0;
+	}
+	return 0;
+}
+
+static void sampling_take(struct sampling *sm)
+{
+	const struct lr_snapshot *s = lr_headless_last(sm->h);
+
+	if (s && s->seq != sm->last_seq) {
+		lr_verdict_add(sm->acc, s);
+		sm->last_seq = s->seq;
+	}
+}
+
+/* Waits up to 100 ms for the client, writing CSV rows as snapshots come. */
+static void sampling_pump(struct sampling *sm, struct lr_client *c)
+{
+	int got;
+
+	if (!sm->h || sm->failed) {
+		lr_client_wait(c, 100 * LR_NSEC_PER_MSEC);
+		return;
+	}
+	got = lr_headless_pump(sm->h, 100 * LR_NSEC_PER_MSEC);
+	if (got > 0)
+		sampling_take(sm);
+	if (got < 0) {
+		sm->failed = true; /* reported by headless; end the test */
+		lr_client_stop(c);
+	}
+}
+
+static void sampling_finish(struct sampling *sm)
+{
+	if (!sm->h)
+		return;
+	if (!sm->failed && lr_headless_finish(sm->h, true) < 0)
+		sm->failed = true;
+	else if (!sm->failed)
+		sampling_take(sm);
+	lr_sampler_set_traffic(lr_headless_sampler(sm->h), NULL); /* before the streams go */
+}
+
+static void sampling_close(struct sampling *sm)
+{
+	if (sm->h && lr_headless_close(sm->h) < 0)
+		sm->failed = true;
+	free(sm->acc);
+	sm->h = NULL;
+	sm->acc = NULL;
+}
+
+static double sum_rate(const struct lr_traffic_sum *s)
+{
+	if (s->received_bytes && s->receiver_s > 0)
+		return (double)s->received_bytes * 8 / s->receiver_s;
+	if (s->sent_bytes && s->sender_s > 0)
+		return (double)s->sent_bytes * 8 / s->sender_s;
+	return -1;
+}
+
+static void print_verdict(const struct sampling *sm, const struct lr_traffic_results *R)
+{
+	struct lr_verdict_traffic vt = {
+		.ran = R->n_streams > 0, .udp = R->udp, .parallel = R->parallel};
+	struct lr_verdict v;
+
+	if (!sm->h || !sm->acc || !sm->last_seq)
+		return;
+	vt.up_bps = R->sum_up.n_streams ? sum_rate(&R->sum_up) : -1;
+	vt.down_bps = R->sum_down.n_streams ? sum_rate(&R->sum_down) : -1;
+	vt.retransmits = R->sum_up.n_streams ? R->sum_up.retransmits : -1;
+	if (R->sum_down.n_streams && R->sum_down.retransmits >= 0)
+		vt.retransmits =
+			(vt.retransmits < 0 ? 0 : vt.retransmits) + R->sum_down.retransmits;
+	vt.udp_lost = vt.udp_packets = -1;
+	if (R->udp && (R->complete || !R->sum_up.n_streams)) {
+		vt.udp_lost = R->sum_up.lost + R->sum_down.lost;
+		vt.udp_packets = R->sum_up.packets_sent + R->sum_down.packets_sent;
+	}
+	lr_verdict_compute(sm->acc, &vt, &v);
+	printf("\n");
+	lr_verdict_print(stdout, sm->acc, &v);
+}
+
 int lr_run_client(const struct lr_config *cfg)
 {
 	const struct lr_traffic_config *tc = &cfg->traffic;
 	uint64_t dur = cfg->duration_set ? cfg->duration_ns : DEFAULT_TRAFFIC_NS;
 	struct lr_traffic_results *R = NULL;
 	struct lr_client *c = NULL;
+	struct sampling sm;
 	char err[256] = "";
 	int rc;
 
@@ -327,25 +473,34 @@ int lr_run_client(const struct lr_config *cfg)
 		fprintf(stderr, "linerate: cannot set up the test: %s\n", strerror(-rc));
 		return 1;
 	}
+	if (sampling_open(&sm, cfg, c) < 0) {
+		lr_client_close(c);
+		return 1;
+	}
 	if (!cfg->json)
 		printf("Connecting to host %s, port %u\n", tc->host, tc->port ? tc->port : 5201u);
 	fflush(stdout);
 	rc = lr_client_start(c);
 	if (rc < 0) {
 		fprintf(stderr, "linerate: cannot start the client: %s\n", strerror(-rc));
+		sampling_finish(&sm);
+		sampling_close(&sm);
 		lr_client_close(c);
 		return 1;
 	}
-	while (!lr_client_wait(c, 100 * LR_NSEC_PER_MSEC)) {
+	while (!lr_client_wait(c, 1)) {
 		if (lr_stop_signal)
 			lr_client_stop(c);
+		sampling_pump(&sm, c);
 		drain_log();
 	}
+	sampling_finish(&sm);
 	drain_log();
 	R = malloc(sizeof(*R));
 	if (!R || lr_client_results(c, R) < 0) {
 		fprintf(stderr, "linerate: out of memory\n");
 		free(R);
+		sampling_close(&sm);
 		lr_client_close(c);
 		return 1;
 	}
@@ -359,12 +514,15 @@ int lr_run_client(const struct lr_config *cfg)
 		json_decref(j);
 	} else if (R->n_streams && (R->complete || R->stopped)) {
 		print_text(R);
+		print_verdict(&sm, R);
 	}
 	fflush(stdout);
 	if (err[0])
 		fprintf(stderr, "linerate: %s\n", err);
-	rc = err[0] ? 1 : 0;
+	rc = err[0] || sm.failed ? 1 : 0;
 	free(R);
+	sampling_close(&sm);
+	rc = rc || sm.failed ? 1 : 0;
 	lr_client_close(c);
 	return rc;
 }

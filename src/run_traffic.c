@@ -223,12 +223,17 @@ static json_t *build_json(const struct lr_traffic_config *tc, const struct lr_tr
 	time_t t = (time_t)(R->start_real_ns / LR_NSEC_PER_SEC);
 	struct tm tm;
 
-	json_object_set_new(c0, "socket", json_integer(5));
-	json_object_set_new(c0, "local_host", json_string(R->local_host));
-	json_object_set_new(c0, "local_port", json_integer(R->local_port));
-	json_object_set_new(c0, "remote_host", json_string(R->remote_host));
-	json_object_set_new(c0, "remote_port", json_integer(R->remote_port));
-	json_array_append_new(conn, c0);
+	for (unsigned i = 0; i < R->n_streams; i++) {
+		c0 = i ? json_object() : c0;
+		json_object_set_new(c0, "socket", json_integer(R->streams[i].id));
+		json_object_set_new(c0, "local_host", json_string(R->local_host));
+		json_object_set_new(c0, "local_port", json_integer(R->streams[i].local_port));
+		json_object_set_new(c0, "remote_host", json_string(R->remote_host));
+		json_object_set_new(c0, "remote_port", json_integer(R->streams[i].remote_port));
+		json_array_append_new(conn, c0);
+	}
+	if (!R->n_streams)
+		json_decref(c0);
 	json_object_set_new(start, "connected", conn);
 	json_object_set_new(start, "version", json_string("linerate " LR_VERSION));
 	gmtime_r(&t, &tm);

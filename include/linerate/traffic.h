@@ -51,6 +51,7 @@ struct lr_traffic_stream_result {
 	int64_t out_of_order; /* UDP receiver, -1 when the receiver is the peer */
 	double jitter_s; /* UDP receiver's jitter */
 	bool have_peer; /* peer results arrived for this id */
+	uint16_t local_port, remote_port; /* the data connection, 0 unknown */
 };
 
 /* Sums over one direction, like iperf3's sum_sent / sum_received. */
@@ -137,7 +138,7 @@ int lr_server_run(struct lr_server *s) LR_MUST_CHECK;
 void lr_server_stop(struct lr_server *s);
 /* [any] Number of tests that ran to a results exchange. */
 unsigned lr_server_tests_done(const struct lr_server *s);
-/* The bound port (useful with a port of 0 in tests is not supported: 0 means 5201). */
+/* The port the server listens on (opts.port, or 5201 when it was 0). */
 uint16_t lr_server_port(const struct lr_server *s);
 void lr_server_close(struct lr_server *s);
 

@@ -612,6 +612,23 @@ static void local_results(struct lr_client *c, struct lr_proto_results *r)
 		snprintf(r->congestion_used, sizeof(r->congestion_used), "%s", c->congestion);
 }
 
+static void sock_ports(int fd, uint16_t *local, uint16_t *remote)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	char port[8];
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0 &&
+	    getnameinfo((struct sockaddr *)&ss, sl, NULL, 0, port, sizeof(port), NI_NUMERICSERV) ==
+		    0)
+		*local = (uint16_t)atoi(port);
+	sl = sizeof(ss);
+	if (getpeername(fd, (struct sockaddr *)&ss, &sl) == 0 &&
+	    getnameinfo((struct sockaddr *)&ss, sl, NULL, 0, port, sizeof(port), NI_NUMERICSERV) ==
+		    0)
+		*remote = (uint16_t)atoi(port);
+}
+
 static void sum_add(struct lr_traffic_sum *s, const struct lr_traffic_stream_result *e)
 {
 	s->n_streams++;
@@ -659,6 +676,7 @@ static void merge_results(struct lr_client *c, const struct lr_proto_results *lo
 		e->client_sends = sp->sender;
 		e->udp = sp->udp;
 		e->have_peer = p != NULL;
+		sock_ports(sp->fd, &e->local_port, &e->remote_port);
 		if (sp->sender) {
 			e->sent_bytes = l->bytes;
 			e->sender_s = l->end_time_s;

@@ -621,6 +621,20 @@ static void session_free(struct session *ss)
 	free(ss);
 }
 
+/* A peer that vanishes without a FIN (host gone) is noticed in ~30 s even in a -t 0 test,
+ * which has no safety timer. */
+static void keepalive(int fd)
+{
+	int one = 1, idle = 10, intvl = 5, cnt = 3;
+	unsigned int user_to = 30000;
+
+	setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof(intvl));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
+	setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_to, sizeof(user_to));
+}
+
 static int session_start(struct lr_server *srv, struct pending *pd)
 {
 	struct session *ss = calloc(1, sizeof(*ss));
@@ -647,6 +661,7 @@ static int session_start(struct lr_server *srv, struct pending *pd)
 	if (fl >= 0)
 		fcntl(ss->ctl_fd, F_SETFL, fl | O_NONBLOCK);
 	setsockopt(ss->ctl_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	keepalive(ss->ctl_fd);
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	rc = pthread_create(&ss->thread, NULL, session_thread, ss);

@@ -20,6 +20,7 @@
 #include "linerate/run.h"
 #include "linerate/sampler.h"
 #include "linerate/snapshot.h"
+#include "linerate/stream.h"
 #include "linerate/traffic.h"
 #include "linerate/verdict.h"
 
@@ -212,8 +213,9 @@ static json_t *jsum(const struct lr_traffic_sum *s, bool sender, bool udp)
 	return jside(&e, sender);
 }
 
+/* Takes the reference to intervals. */
 static json_t *build_json(const struct lr_traffic_config *tc, const struct lr_traffic_results *R,
-			  const char *error)
+			  json_t *intervals, const char *error)
 {
 	json_t *root = json_object(), *start = json_object(), *end = json_object();
 	json_t *conn = json_array(), *c0 = json_object(), *ts = json_object(), *ct = json_object();
@@ -259,7 +261,7 @@ static json_t *build_json(const struct lr_traffic_config *tc, const struct lr_tr
 	json_object_set_new(tst, "bidir", json_integer(R->bidir));
 	json_object_set_new(start, "test_start", tst);
 	json_object_set_new(root, "start", start);
-	json_object_set_new(root, "intervals", json_array());
+	json_object_set_new(root, "intervals", intervals);
 
 	for (unsigned i = 0; i < R->n_streams; i++) {
 		const struct lr_traffic_stream_result *e = &R->streams[i];
@@ -321,6 +323,137 @@ static void drain_log(void)
 		for (size_t i = 0; i < n; i++)
 			if (e[i].level == LR_LOG_WARN)
 				fprintf(stderr, "linerate: warning: %s\n", e[i].msg);
+}
+
+/* Per-second lines (text) or iperf3's "intervals" array (-J), from the streams' live atomics.
+ * Seconds are counted from the moment the client reports RUNNING. */
+struct intervals {
+	uint64_t t0_ns, next_ns, last_ns;
+	unsigned n;
+	uint64_t bytes[LR_PROTO_MAX_RESULTS], retr[LR_PROTO_MAX_RESULTS];
+	uint64_t pkts[LR_PROTO_MAX_RESULTS], lost[LR_PROTO_MAX_RESULTS];
+	json_t *arr; /* -J only */
+};
+
+static json_t *jinterval(int id, double a, double b, uint64_t bytes, bool sender)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "socket", json_integer(id));
+	json_object_set_new(o, "start", json_real(a));
+	json_object_set_new(o, "end", json_real(b));
+	json_object_set_new(o, "seconds", json_real(b - a));
+	json_object_set_new(o, "bytes", json_integer((json_int_t)bytes));
+	json_object_set_new(o, "bits_per_second", json_real(rate(bytes, b - a)));
+	json_object_set_new(o, "omitted", json_false());
+	json_object_set_new(o, "sender", json_boolean(sender));
+	return o;
+}
+
+/* How long the main loop may wait: 100 ms, less when the next interval line is due sooner. */
+static uint64_t intervals_wait(const struct intervals *iv)
+{
+	uint64_t now = lr_clock_mono_ns(), w = 100 * LR_NSEC_PER_MSEC;
+
+	if (iv->t0_ns && iv->next_ns > now && iv->next_ns - now < w)
+		w = iv->next_ns - now;
+	else if (iv->t0_ns && iv->next_ns <= now)
+		w = LR_NSEC_PER_MSEC;
+	return w;
+}
+
+static void intervals_tick(struct intervals *iv, struct lr_client *c, bool json, bool final)
+{
+	uint64_t now = lr_clock_mono_ns();
+	unsigned n = lr_client_stream_count(c);
+	double a, b;
+	uint64_t sum = 0;
+	bool sum_sender = true;
+	json_t *streams = NULL, *one = NULL;
+
+	if (!iv->t0_ns) {
+		if (lr_client_state(c) != LR_CLIENT_RUNNING)
+			return;
+		iv->t0_ns = iv->last_ns = now;
+		iv->next_ns = now + LR_NSEC_PER_SEC;
+		iv->n = n;
+		for (unsigned i = 0; i < n; i++) {
+			struct lr_client_stream_info ci;
+
+			if (lr_client_stream_info(c, i, &ci) == 0)
+				iv->bytes[i] = atomic_load(&ci.stats->bytes);
+		}
+		return;
+	}
+	if (!final && now < iv->next_ns)
+		return;
+	if (final && now - iv->last_ns < 250 * LR_NSEC_PER_MSEC)
+		return; /* a sliver after the last full second: not worth a line */
+	a = (double)(iv->last_ns - iv->t0_ns) / 1e9;
+	b = (double)(now - iv->t0_ns) / 1e9;
+	if (json)
+		streams = json_array();
+	else if (a == 0)
+		printf("[ ID] Interval           Transfer     Bitrate         Retr/Lost\n");
+	for (unsigned i = 0; i < iv->n && i < n; i++) {
+		struct lr_client_stream_info ci;
+		uint64_t by, rt, lo;
+
+		if (lr_client_stream_info(c, i, &ci) < 0)
+			continue;
+		by = atomic_load(&ci.stats->bytes);
+		rt = atomic_load(&ci.stats->retransmits);
+		lo = atomic_load(&ci.stats->lost);
+		if (json) {
+			one = jinterval(ci.id, a, b, by - iv->bytes[i], ci.sender);
+			if (ci.sender && !ci.udp)
+				json_object_set_new(one, "retransmits",
+						    json_integer((json_int_t)(rt - iv->retr[i])));
+			json_array_append_new(streams, one);
+		} else {
+			char tag[16], extra[48] = "";
+
+			snprintf(tag, sizeof(tag), "[%3d]", ci.id);
+			if (ci.sender && !ci.udp)
+				snprintf(extra, sizeof(extra), "%5llu",
+					 (unsigned long long)(rt - iv->retr[i]));
+			else if (!ci.sender && ci.udp)
+				snprintf(extra, sizeof(extra), "%5llu lost",
+					 (unsigned long long)(lo - iv->lost[i]));
+			printf("%s %6.2f-%-6.2f sec  ", tag, a, b);
+			{
+				char bb[32], rr[32];
+
+				fmt_bytes(bb, sizeof(bb), (double)(by - iv->bytes[i]));
+				fmt_bits(rr, sizeof(rr), rate(by - iv->bytes[i], b - a));
+				printf("%s  %s  %s%s\n", bb, rr, extra,
+				       ci.sender ? "" : "  (received)");
+			}
+		}
+		sum += by - iv->bytes[i];
+		sum_sender = i ? sum_sender : ci.sender;
+		iv->bytes[i] = by;
+		iv->retr[i] = rt;
+		iv->lost[i] = lo;
+	}
+	if (json) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "streams", streams);
+		json_object_set_new(o, "sum", jinterval(0, a, b, sum, sum_sender));
+		json_object_del(json_object_get(o, "sum"), "socket");
+		json_array_append_new(iv->arr, o);
+	} else if (iv->n > 1) {
+		char bb[32], rr[32];
+
+		fmt_bytes(bb, sizeof(bb), (double)sum);
+		fmt_bits(rr, sizeof(rr), rate(sum, b - a));
+		printf("[SUM] %6.2f-%-6.2f sec  %s  %s\n", a, b, bb, rr);
+	}
+	if (!json)
+		fflush(stdout);
+	iv->last_ns = now;
+	iv->next_ns += LR_NSEC_PER_SEC;
 }
 
 /* The NIC's view of the run: the sampler (and any CSV files asked for) beside the test. */
@@ -392,16 +525,16 @@ static void sampling_take(struct sampling *sm)
 	}
 }
 
-/* Waits up to 100 ms for the client, writing CSV rows as snapshots come. */
-static void sampling_pump(struct sampling *sm, struct lr_client *c)
+/* Waits up to wait_ns for the client, writing CSV rows as snapshots come. */
+static void sampling_pump(struct sampling *sm, struct lr_client *c, uint64_t wait_ns)
 {
 	int got;
 
 	if (!sm->h || sm->failed) {
-		lr_client_wait(c, 100 * LR_NSEC_PER_MSEC);
+		lr_client_wait(c, wait_ns);
 		return;
 	}
-	got = lr_headless_pump(sm->h, 100 * LR_NSEC_PER_MSEC);
+	got = lr_headless_pump(sm->h, wait_ns);
 	if (got > 0)
 		sampling_take(sm);
 	if (got < 0) {
@@ -463,7 +596,7 @@ static void print_verdict(const struct sampling *sm, const struct lr_traffic_res
 	lr_verdict_print(stdout, sm->acc, &v);
 }
 
-int lr_run_client(const struct lr_config *cfg)
+static int run_client(const struct lr_config *cfg, struct intervals *iv)
 {
 	const struct lr_traffic_config *tc = &cfg->traffic;
 	uint64_t dur = cfg->duration_set ? cfg->duration_ns : DEFAULT_TRAFFIC_NS;
@@ -496,9 +629,12 @@ int lr_run_client(const struct lr_config *cfg)
 	while (!lr_client_wait(c, 1)) {
 		if (lr_stop_signal)
 			lr_client_stop(c);
-		sampling_pump(&sm, c);
+		sampling_pump(&sm, c, intervals_wait(iv));
+		intervals_tick(iv, c, cfg->json, false);
 		drain_log();
 	}
+	if (iv->t0_ns && lr_client_state(c) == LR_CLIENT_DONE)
+		intervals_tick(iv, c, cfg->json, true);
 	sampling_finish(&sm);
 	drain_log();
 	R = malloc(sizeof(*R));
@@ -512,7 +648,9 @@ int lr_run_client(const struct lr_config *cfg)
 	if (lr_client_state(c) == LR_CLIENT_ERROR)
 		lr_client_error(c, err, sizeof(err));
 	if (cfg->json) {
-		json_t *j = build_json(tc, R, err[0] ? err : NULL);
+		json_t *j = build_json(tc, R, iv->arr, err[0] ? err : NULL);
+
+		iv->arr = NULL;
 
 		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		fputc('\n', stdout);
@@ -529,6 +667,22 @@ int lr_run_client(const struct lr_config *cfg)
 	sampling_close(&sm);
 	rc = rc || sm.failed ? 1 : 0;
 	lr_client_close(c);
+	return rc;
+}
+
+int lr_run_client(const struct lr_config *cfg)
+{
+	struct intervals *iv = calloc(1, sizeof(*iv));
+	int rc;
+
+	if (!iv || !(iv->arr = json_array())) {
+		fprintf(stderr, "linerate: out of memory\n");
+		free(iv);
+		return 1;
+	}
+	rc = run_client(cfg, iv);
+	json_decref(iv->arr);
+	free(iv);
 	return rc;
 }
 

@@ -81,33 +81,42 @@ static void print_line(const char *tag, double secs, uint64_t bytes, const char 
 	printf("%s   0.00-%-6.2f sec  %s  %s  %s%s\n", tag, secs, b, r, extra, role);
 }
 
+/* A stream stopped early has only this side's count: the other line is left out. */
 static void print_stream(const char *tag, const struct lr_traffic_stream_result *e, bool udp)
 {
+	bool snd = e->have_peer || e->client_sends, rcv = e->have_peer || !e->client_sends;
 	char extra[96];
 
 	if (udp) {
 		snprintf(extra, sizeof(extra), "%.3f ms  %" PRId64 "/%" PRId64 " (%.2g%%)  ", 0.0,
 			 (int64_t)0, e->packets_sent, 0.0);
-		print_line(tag, e->sender_s, e->sent_bytes, extra, "sender");
+		if (snd)
+			print_line(tag, e->sender_s, e->sent_bytes, extra, "sender");
 		snprintf(extra, sizeof(extra), "%.3f ms  %" PRId64 "/%" PRId64 " (%.2g%%)  ",
 			 e->jitter_s * 1e3, e->lost, e->packets_sent,
 			 pct(e->lost, e->packets_sent));
-		print_line(tag, e->receiver_s ? e->receiver_s : e->sender_s, e->received_bytes,
-			   extra, "receiver");
+		if (rcv)
+			print_line(tag, e->receiver_s ? e->receiver_s : e->sender_s,
+				   e->received_bytes, extra, "receiver");
 		return;
 	}
 	if (e->retransmits >= 0)
 		snprintf(extra, sizeof(extra), "%5" PRId64 "             ", e->retransmits);
 	else
 		snprintf(extra, sizeof(extra), "%18s", "");
-	print_line(tag, e->sender_s, e->sent_bytes, extra, "sender");
-	print_line(tag, e->receiver_s ? e->receiver_s : e->sender_s, e->received_bytes,
-		   "                  ", "receiver");
+	if (snd)
+		print_line(tag, e->sender_s, e->sent_bytes, extra, "sender");
+	if (rcv)
+		print_line(tag, e->receiver_s ? e->receiver_s : e->sender_s, e->received_bytes,
+			   "                  ", "receiver");
 }
 
-static void print_sum(const char *tag, const struct lr_traffic_sum *s, bool udp)
+static void print_sum(const char *tag, const struct lr_traffic_sum *s, bool udp, bool sends,
+		      bool complete)
 {
 	struct lr_traffic_stream_result e = {
+		.client_sends = sends,
+		.have_peer = complete,
 		.sent_bytes = s->sent_bytes,
 		.received_bytes = s->received_bytes,
 		.sender_s = s->sender_s,
@@ -146,9 +155,11 @@ static void print_text(const struct lr_traffic_results *R)
 	}
 	if (R->n_streams > 1 || R->bidir) {
 		if (R->sum_up.n_streams)
-			print_sum(R->bidir ? "[SUM][TX-C]" : "[SUM]", &R->sum_up, udp);
+			print_sum(R->bidir ? "[SUM][TX-C]" : "[SUM]", &R->sum_up, udp, true,
+				  R->complete);
 		if (R->sum_down.n_streams)
-			print_sum(R->bidir ? "[SUM][RX-C]" : "[SUM]", &R->sum_down, udp);
+			print_sum(R->bidir ? "[SUM][RX-C]" : "[SUM]", &R->sum_down, udp, false,
+				  R->complete);
 	}
 	printf("CPU Utilization: local/%s %.1f%% (%.1f%%u/%.1f%%s), remote/%s %.1f%% "
 	       "(%.1f%%u/%.1f%%s)\n",
@@ -156,7 +167,7 @@ static void print_text(const struct lr_traffic_results *R)
 	       R->local_cpu_system, R->reverse ? "sender" : "receiver", R->remote_cpu_total,
 	       R->remote_cpu_user, R->remote_cpu_system);
 	if (R->stopped)
-		printf("(test stopped early; receiver counts are partial)\n");
+		printf("(test stopped early: this side's counts only)\n");
 	printf("\nlinerate Done.\n");
 }
 
@@ -387,6 +398,19 @@ static void intervals_tick(struct intervals *iv, struct lr_client *c, bool json,
 	}
 	if (!final && now < iv->next_ns)
 		return;
+	if (final) { /* the streams' own end, not when the results came in */
+		uint64_t end = 0;
+
+		for (unsigned i = 0; i < n; i++) {
+			struct lr_client_stream_info ci;
+
+			if (lr_client_stream_info(c, i, &ci) == 0 &&
+			    atomic_load(&ci.stats->end_ns) > end)
+				end = atomic_load(&ci.stats->end_ns);
+		}
+		if (end > iv->last_ns && end < now)
+			now = end;
+	}
 	if (final && now - iv->last_ns < 250 * LR_NSEC_PER_MSEC)
 		return; /* a sliver after the last full second: not worth a line */
 	a = (double)(iv->last_ns - iv->t0_ns) / 1e9;

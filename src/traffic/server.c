@@ -795,7 +795,10 @@ static void accept_new(struct lr_server *s)
 				slot = &s->pend[i];
 				break;
 			}
-			if (!slot || s->pend[i].deadline_ns < slot->deadline_ns)
+			/* evict the oldest silent one; a full cookie waiting its turn goes last */
+			if (!slot || (slot->ready && !s->pend[i].ready) ||
+			    (slot->ready == s->pend[i].ready &&
+			     s->pend[i].deadline_ns < slot->deadline_ns))
 				slot = &s->pend[i];
 		}
 		if (slot->fd >= 0)

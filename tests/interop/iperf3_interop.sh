@@ -70,7 +70,8 @@ print(f"PASS {name}" if ok else f"FAIL {name}: byte counts disagree: " + "; ".jo
 PY
 }
 
-cases=("tcp-P1:" "tcp-P4:-P 4" "udp-50M:-u -b 50M" "tcp-R:-R" "tcp-bidir:--bidir")
+cases=("tcp-P1:" "tcp-P4:-P 4" "udp-50M:-u -b 50M" "tcp-R:-R" "tcp-bidir:--bidir"
+	"udp-R:-u -b 50M -R" "udp-bidir:-u -b 50M --bidir")
 
 # 1. linerate client -> iperf3 server
 for c in "${cases[@]}"; do

@@ -139,7 +139,14 @@ int lr_client_open(struct lr_client **out, const struct lr_traffic_config *tc, u
 	c->rate_bps = tc->udp && !tc->bitrate_set ? LR_PROTO_UDP_DEF_RATE : tc->bitrate_bps;
 	c->ctl_fd = -1;
 	pthread_mutex_init(&c->lock, NULL);
-	pthread_cond_init(&c->done_cond, NULL);
+	{
+		pthread_condattr_t ca;
+
+		pthread_condattr_init(&ca);
+		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* wall-clock jumps */
+		pthread_cond_init(&c->done_cond, &ca);
+		pthread_condattr_destroy(&ca);
+	}
 	atomic_init(&c->stop, false);
 	atomic_init(&c->state, LR_CLIENT_IDLE);
 	atomic_init(&c->n_streams, 0);
@@ -1061,7 +1068,7 @@ static bool finished(const struct lr_client *c)
 
 bool lr_client_wait(struct lr_client *c, uint64_t timeout_ns)
 {
-	uint64_t deadline = timeout_ns ? lr_clock_real_ns() + timeout_ns : 0;
+	uint64_t deadline = timeout_ns ? lr_clock_mono_ns() + timeout_ns : 0;
 	struct timespec ts = {.tv_sec = (time_t)(deadline / LR_NSEC_PER_SEC),
 			      .tv_nsec = (long)(deadline % LR_NSEC_PER_SEC)};
 	bool done;

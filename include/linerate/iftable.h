@@ -22,6 +22,7 @@ struct lr_iftable_opts {
 	const struct lr_sysio *io;
 	bool ethtool;		/* read driver stats, link settings, rings (live system only) */
 	bool sysfs_gauges;	/* read mtu/operstate/ifindex/speed from /sys (proc source) */
+	bool history;		/* keep graph history (the dashboard; headless has no use for it) */
 	const char *only;	/* -I comma list, NULL = every interface */
 };
 

@@ -160,6 +160,9 @@ struct lr_snapshot {
 };
 
 void lr_snapshot_init(struct lr_snapshot *s);
+/* Shallow assignment of one interface (pointers shared) that skips the graph history when
+ * neither side has any: headless runs keep none, and it is most of the struct. */
+void lr_iface_snap_assign(struct lr_iface_snap *dst, const struct lr_iface_snap *src);
 void lr_snapshot_free(struct lr_snapshot *s);	/* NULL-safe; leaves an empty snapshot */
 /* Deep copy; reuses dst's buffers and only allocates when src is larger. 0 or -ENOMEM. */
 int lr_snapshot_copy(struct lr_snapshot *dst, const struct lr_snapshot *src) LR_MUST_CHECK;

@@ -317,7 +317,7 @@ static void peak_add(struct lr_peak *p, double v)
 	p->n++;
 }
 
-static void update_derived(struct ifent *e)
+static void update_derived(struct ifent *e, bool history)
 {
 	struct lr_iface_snap *s = &e->s;
 	static const struct {
@@ -337,14 +337,15 @@ static void update_derived(struct ifent *e)
 		bool ok = s->valid & LR_M_BIT(map[i].m);
 		double v = s->per_s[map[i].m] * map[i].mult;
 
-		push_hist(&s->hist[map[i].ser], ok ? (float)v : NAN);
+		if (history)
+			push_hist(&s->hist[map[i].ser], ok ? (float)v : NAN);
 		if (ok)
 			peak_add(peaks[i], v);
 	}
 }
 
 /* Deltas of the stats64 counters (and the driver sums) into e->s for this tick. */
-static void compute(struct ifent *e, uint64_t now_ns, uint64_t dt_ns)
+static void compute(struct ifent *e, uint64_t now_ns, uint64_t dt_ns, bool history)
 {
 	struct lr_iface_snap *s = &e->s;
 	uint64_t known = 0;
@@ -386,7 +387,7 @@ static void compute(struct ifent *e, uint64_t now_ns, uint64_t dt_ns)
 		e->prev_valid = e->raw_valid;
 		e->have_prev = true;
 	}
-	update_derived(e);
+	update_derived(e, history);
 }
 
 static int grow_out(struct lr_iftable *t)
@@ -398,6 +399,7 @@ static int grow_out(struct lr_iftable *t)
 	p = realloc(t->out, t->n * sizeof(*p));
 	if (!p)
 		return -ENOMEM;
+	memset(p + t->out_cap, 0, (t->n - t->out_cap) * sizeof(*p));
 	t->out = p;
 	t->out_cap = t->n;
 	return 0;
@@ -425,7 +427,7 @@ int lr_iftable_finish(struct lr_iftable *t, uint64_t now_ns, uint64_t dt_ns, boo
 		if (e->drv)
 			lr_drvstats_read(e->drv, e->have_prev && !first, dt_ns, &e->s);
 		if (!first)
-			compute(e, now_ns, dt_ns);
+			compute(e, now_ns, dt_ns, t->o.history);
 		else if (e->fresh) {
 			memcpy(e->prev, e->raw, sizeof(e->prev));
 			e->prev_valid = e->raw_valid;
@@ -433,7 +435,7 @@ int lr_iftable_finish(struct lr_iftable *t, uint64_t now_ns, uint64_t dt_ns, boo
 			e->s.base_ns = now_ns;
 		}
 		e->fresh = false;
-		t->out[i] = e->s;
+		lr_iface_snap_assign(&t->out[i], &e->s);
 	}
 	snap->ifaces = t->out;
 	snap->n_ifaces = t->n;

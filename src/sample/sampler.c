@@ -401,6 +401,7 @@ static int open_sources(struct lr_sampler *s, const struct lr_config *cfg)
 		.io = &s->io,
 		.ethtool = !cfg->procfs && !cfg->sysfs,	/* a replayed tree has no live driver */
 		.sysfs_gauges = s->source == LR_SOURCE_PROC,
+		.history = cfg->mode == LR_MODE_DASHBOARD,
 		.only = cfg->ifaces,
 	};
 	int err;

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,17 @@
 void lr_snapshot_init(struct lr_snapshot *s)
 {
 	memset(s, 0, sizeof(*s));
+}
+
+void lr_iface_snap_assign(struct lr_iface_snap *dst, const struct lr_iface_snap *src)
+{
+	bool hist = src->hist[0].len || dst->hist[0].len;
+
+	memcpy(dst, src, offsetof(struct lr_iface_snap, hist));
+	if (hist)
+		memcpy(dst->hist, src->hist, sizeof(dst->hist));
+	dst->cap_serving = src->cap_serving;
+	dst->cap_moved = src->cap_moved;
 }
 
 static void iface_free(struct lr_iface_snap *i)
@@ -69,7 +81,7 @@ static int iface_copy(struct lr_iface_snap *dst, const struct lr_iface_snap *src
 		dst->cap_moved = cap_moved;
 		return -ENOMEM;
 	}
-	*dst = *src;
+	lr_iface_snap_assign(dst, src);
 	dst->serving_cpus = serving;
 	dst->cap_serving = cap_serving;
 	dst->moved = moved;

@@ -43,6 +43,8 @@ TEST_SRCS  = $(wildcard tests/unit/test_*.c)
 FAKE_SRCS  = $(wildcard tests/unit/fakes/*.c)
 FAKE_OBJS  = $(FAKE_SRCS:tests/unit/%.c=$(B)/tests/%.o)
 TEST_BINS  = $(TEST_SRCS:tests/unit/%.c=$(B)/tests/%)
+# Small programs the shell tests drive (built with the same flags, sanitizers included).
+TOOL_BINS  = $(patsubst tests/tools/%.c,$(B)/tools/%,$(wildcard tests/tools/*.c))
 FUZZ_SRCS  = $(wildcard tests/fuzz/fuzz_*.c)
 
 .PHONY: all test test-unit test-all asan tsan fuzz bench lint check-layers install uninstall \
@@ -75,11 +77,16 @@ $(B)/tests/test_%: $(B)/tests/test_%.o $(FAKE_OBJS) $(LIB)
 	@$(if $(Q),echo '  LD      $@')
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -pthread -o $@ $< $(FAKE_OBJS) $(LIB) $(PKG_LIBS) $(CMOCKA_LIBS) -lm
 
+$(B)/tools/%: tests/tools/%.c $(LIB)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo '  LD      $@')
+	$(Q)$(CC) $(LR_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) -lm
+
 test-unit: $(TEST_BINS) $(B)/linerate
 	@LR_BUILD=$(B) tests/run.sh --unit $(TEST_BINS)
 
 # Unit tests, then the integration, tui and interop scripts (root-only ones skip when not root).
-test: $(TEST_BINS) $(B)/linerate
+test: $(TEST_BINS) $(TOOL_BINS) $(B)/linerate
 	@LR_BUILD=$(B) tests/run.sh $(TEST_BINS)
 
 # Everything CI runs: gcc and clang with -Werror, the suite, sanitizers, valgrind, fuzz, lint.

@@ -64,7 +64,7 @@ static void title(struct lr_frame *f, struct lr_rect r, const struct lr_view_tra
 		 k->bidir     ? "<->"
 		 : k->reverse ? "<-"
 			      : "->",
-		 t->host ? t->host : "-", t->port ? t->port : 5201,
+		 t->host ? t->host : "-", (unsigned)(t->port ? t->port : 5201),
 		 t->iface && t->iface[0] ? " via " : "", t->iface ? t->iface : "", dur);
 	lr_frame_text(f, x, r.y, r.x + r.w - x - 1, LR_ROLE_LABEL, buf);
 }

@@ -14,17 +14,11 @@ command -v tc >/dev/null || { skip netem_udp "no tc (iproute2)"; exit 0; }
 PROBE=${LR_STREAM_PROBE:-}	# a prebuilt probe may be given (benchmarks, debugging)
 if [ -n "$PROBE" ]; then
 	:
-elif ! make -s B="$B" "$B/liblinerate.a" >/dev/null 2>&1; then
-	fail netem_udp_build "make $B/liblinerate.a failed"
-	exit 0
-# shellcheck disable=SC2046
-elif ! cc -std=c11 -D_GNU_SOURCE -O2 -Iinclude tests/tools/stream_probe.c "$B/liblinerate.a" \
-	$(pkg-config --libs libnl-3.0 libnl-route-3.0 libnl-genl-3.0 jansson) -pthread -lm \
-	-o "$B/stream_probe"; then
-	fail netem_udp_build "cc stream_probe failed"
+elif ! make -s B="$B" "$B/tools/stream_probe" >/dev/null 2>&1; then	# the build's own flags
+	fail netem_udp_build "make $B/tools/stream_probe failed"
 	exit 0
 else
-	PROBE=$B/stream_probe
+	PROBE=$B/tools/stream_probe
 fi
 
 u=$(lr_uniq)

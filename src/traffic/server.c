@@ -191,8 +191,10 @@ static int udp_listener(struct session *ss)
 }
 
 /* iperf3's UDP accept: the first datagram on the listener names the peer; connect to it,
- * reply "6789", and the listener becomes the stream socket. */
-static int udp_accept(struct session *ss, int *out)
+ * reply "6789", and the listener becomes the stream socket. When another stream follows, its
+ * listener is bound before the reply goes out: the client sends the next "9876" as soon as it
+ * has the reply, and a port with no unconnected socket would answer it with ICMP refused. */
+static int udp_accept(struct session *ss, bool another, int *out)
 {
 	struct sockaddr_storage from;
 	socklen_t fl = sizeof(from);
@@ -222,8 +224,20 @@ static int udp_accept(struct session *ss, int *out)
 	}
 	fd = ss->udp_fd;
 	ss->udp_fd = -1;
-	if (connect(fd, (struct sockaddr *)&from, fl) < 0 ||
-	    send(fd, lr_proto_udp_connect_reply, 4, MSG_NOSIGNAL) != 4) {
+	if (connect(fd, (struct sockaddr *)&from, fl) < 0) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	if (another) {
+		rc = udp_listener(ss);
+		if (rc < 0) {
+			close(fd);
+			return rc;
+		}
+		ss->udp_fd = rc;
+	}
+	if (send(fd, lr_proto_udp_connect_reply, 4, MSG_NOSIGNAL) != 4) {
 		rc = -errno;
 		close(fd);
 		return rc;
@@ -276,19 +290,11 @@ static int create_streams(struct session *ss)
 	for (unsigned i = 0; i < ss->n; i++) {
 		int fd = -1;
 
-		rc = ss->p.udp ? udp_accept(ss, &fd) : pipe_take(ss, &fd);
+		rc = ss->p.udp ? udp_accept(ss, i + 1 < ss->n, &fd) : pipe_take(ss, &fd);
 		if (rc < 0) {
 			lr_log(LR_LOG_WARN, "server: test from %s: data stream %u: %s", ss->peer,
 			       i + 1, io_what(rc));
 			return rc;
-		}
-		if (ss->p.udp && i + 1 < ss->n) {
-			rc = udp_listener(ss);
-			if (rc < 0) {
-				close(fd);
-				return rc;
-			}
-			ss->udp_fd = rc;
 		}
 		rc = add_stream(ss, i, fd);
 		if (rc < 0) {

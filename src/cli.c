@@ -176,7 +176,9 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 	int c;
 
 	lr_cli_defaults(cfg);
-	optind = 1;
+	/* 0, not 1: glibc then also forgets the position inside a "-abc" cluster that a
+	 * previous call stopped in (it would go on reading the old argv). */
+	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":i:I:T:t:Jc:sp:B:1uP:b:l:RM:w:A:C:hv", long_opts,
 				NULL)) != -1) {
@@ -326,9 +328,15 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 		case 'v':
 			cfg->mode = LR_MODE_VERSION;
 			return 0;
+		/* A short option is named by optopt: inside a "-1Z" cluster optind has not
+		 * moved past the word yet. Long options set optopt to 0 or to their value. */
 		case ':':
+			if (optopt > 0 && optopt < 256)
+				return fail(err, len, "-%c needs a value", optopt);
 			return fail(err, len, "%s needs a value", argv[optind - 1]);
 		default:
+			if (optopt > 0 && optopt < 256)
+				return fail(err, len, "unknown option '-%c'", optopt);
 			return fail(err, len, "unknown option '%s'", argv[optind - 1]);
 		}
 	}

@@ -112,6 +112,52 @@ static void test_errors_name_the_option(void **state)
 	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-R", "--bidir"), -22);
 }
 
+/* Found by fuzz_cli: a parse that stopped inside "-Zs" left glibc's getopt pointing at the
+ * "s" of the old argv, and the next parse read it (mode server, or a use-after-free when that
+ * argv was gone). */
+static void test_repeated_parse_starts_fresh(void **state)
+{
+	struct lr_config cfg;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(&cfg, err, "-Zs"), -22);
+	assert_int_equal(PARSE(&cfg, err, "--headless"), 0);
+	assert_int_equal(cfg.mode, LR_MODE_HEADLESS);
+	assert_int_equal(PARSE(&cfg, err, "-1uZ", "-c", "h"), -22);
+	assert_int_equal(PARSE(&cfg, err, "-c", "h"), 0);
+	assert_false(cfg.traffic.udp);
+}
+
+/* Inside a cluster the bad letter is named, not the word before it. */
+static void test_cluster_errors_name_the_letter(void **state)
+{
+	struct lr_config cfg;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(&cfg, err, "-Zs"), -22);
+	assert_string_equal(err, "unknown option '-Z'");
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-1Z"), -22);
+	assert_string_equal(err, "unknown option '-Z'");
+	assert_int_equal(PARSE(&cfg, err, "-1i"), -22);
+	assert_string_equal(err, "-i needs a value");
+	assert_int_equal(PARSE(&cfg, err, "--csv"), -22);
+	assert_string_equal(err, "--csv needs a value");
+}
+
+/* Found by fuzz_cli: above 2^63 bit/s llround overflowed and -b came back as 2^63. */
+static void test_huge_bitrate_exact(void **state)
+{
+	struct lr_config cfg;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-b", "10000000000000000000"), 0);
+	assert_true(cfg.traffic.bitrate_bps == 10000000000000000000ULL);
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-b", "20000000000000000000"), -22);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -120,6 +166,9 @@ int main(void)
 		cmocka_unit_test(test_traffic_options),
 		cmocka_unit_test(test_server_and_explain),
 		cmocka_unit_test(test_errors_name_the_option),
+		cmocka_unit_test(test_repeated_parse_starts_fresh),
+		cmocka_unit_test(test_cluster_errors_name_the_letter),
+		cmocka_unit_test(test_huge_bitrate_exact),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -78,7 +78,7 @@ static int parse_scaled(const char *s, double base, uint64_t *out)
 	v *= mult;
 	if (v < 0 || v >= 18446744073709551615.0)
 		return -ERANGE;
-	*out = (uint64_t)llround(v);
+	*out = (uint64_t)round(v);	/* not llround: above 2^63 it overflows long long */
 	return 0;
 }
 

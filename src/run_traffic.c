@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "linerate/clock.h"
+#include "linerate/traffic_glue.h"
 #include "linerate/config.h"
 #include "linerate/gencol.h"
 #include "linerate/headless.h"
@@ -489,25 +490,6 @@ struct sampling {
 	bool failed; /* a CSV write failed (reported): exit 1 */
 };
 
-static unsigned gen_count(void *arg)
-{
-	return lr_client_stream_count(arg);
-}
-
-static int gen_info(void *arg, unsigned i, struct lr_gen_stream *out)
-{
-	struct lr_client_stream_info ci;
-	int err = lr_client_stream_info(arg, i, &ci);
-
-	if (err)
-		return err;
-	out->id = ci.id;
-	out->sender = ci.sender;
-	out->udp = ci.udp;
-	out->stats = ci.stats;
-	return 0;
-}
-
 /* Without CSV files sampling is a bonus: when it cannot start, the test runs without it. */
 static int sampling_open(struct sampling *sm, const struct lr_config *cfg, struct lr_client *c)
 {
@@ -526,7 +508,7 @@ static int sampling_open(struct sampling *sm, const struct lr_config *cfg, struc
 		return files ? -ENOMEM : 0;
 	}
 	lr_verdict_init(sm->acc, iface);
-	sm->src = (struct lr_gen_source){.count = gen_count, .info = gen_info, .arg = c};
+	lr_client_gen_source(c, &sm->src);
 	lr_sampler_set_traffic(lr_headless_sampler(sm->h), &sm->src);
 	if (lr_headless_start(sm->h) < 0) {
 		lr_sampler_set_traffic(lr_headless_sampler(sm->h), NULL);
@@ -587,34 +569,14 @@ static void sampling_close(struct sampling *sm)
 	sm->acc = NULL;
 }
 
-static double sum_rate(const struct lr_traffic_sum *s)
-{
-	if (s->received_bytes && s->receiver_s > 0)
-		return (double)s->received_bytes * 8 / s->receiver_s;
-	if (s->sent_bytes && s->sender_s > 0)
-		return (double)s->sent_bytes * 8 / s->sender_s;
-	return -1;
-}
-
 static void print_verdict(const struct sampling *sm, const struct lr_traffic_results *R)
 {
-	struct lr_verdict_traffic vt = {
-		.ran = R->n_streams > 0, .udp = R->udp, .parallel = R->parallel};
+	struct lr_verdict_traffic vt;
 	struct lr_verdict v;
 
 	if (!sm->h || !sm->acc || !sm->last_seq)
 		return;
-	vt.up_bps = R->sum_up.n_streams ? sum_rate(&R->sum_up) : -1;
-	vt.down_bps = R->sum_down.n_streams ? sum_rate(&R->sum_down) : -1;
-	vt.retransmits = R->sum_up.n_streams ? R->sum_up.retransmits : -1;
-	if (R->sum_down.n_streams && R->sum_down.retransmits >= 0)
-		vt.retransmits =
-			(vt.retransmits < 0 ? 0 : vt.retransmits) + R->sum_down.retransmits;
-	vt.udp_lost = vt.udp_packets = -1;
-	if (R->udp && (R->complete || !R->sum_up.n_streams)) {
-		vt.udp_lost = R->sum_up.lost + R->sum_down.lost;
-		vt.udp_packets = R->sum_up.packets_sent + R->sum_down.packets_sent;
-	}
+	lr_verdict_traffic_from(R, &vt);
 	lr_verdict_compute(sm->acc, &vt, &v);
 	printf("\n");
 	lr_verdict_print(stdout, sm->acc, &v);

@@ -21,6 +21,7 @@
 #include "linerate/app.h"
 #include "linerate/board.h"
 #include "linerate/clock.h"
+#include "linerate/traffic_glue.h"
 #include "linerate/config.h"
 #include "linerate/csv.h"
 #include "linerate/demo.h"
@@ -211,25 +212,6 @@ static void LR_PRINTF(3, 4) tmsg(struct dash *d, bool err, const char *fmt, ...)
 	d->sticky_until_ns = lr_clock_mono_ns() + (err ? STICKY_ERR_NS : STICKY_KEY_NS);
 }
 
-static unsigned gen_count(void *arg)
-{
-	return lr_client_stream_count(arg);
-}
-
-static int gen_info(void *arg, unsigned i, struct lr_gen_stream *out)
-{
-	struct lr_client_stream_info ci;
-	int err = lr_client_stream_info(arg, i, &ci);
-
-	if (err)
-		return err;
-	out->id = ci.id;
-	out->sender = ci.sender;
-	out->udp = ci.udp;
-	out->stats = ci.stats;
-	return 0;
-}
-
 static bool tr_active(const struct traffic *t)
 {
 	return t->client && !t->done_ns;
@@ -297,9 +279,7 @@ static void tr_start(struct dash *d)
 		tmsg(d, true, "%s", t->error);
 		return;
 	}
-	t->src.count = gen_count;
-	t->src.info = gen_info;
-	t->src.arg = t->client;
+	lr_client_gen_source(t->client, &t->src);
 	lr_sampler_set_traffic(d->sampler, &t->src);
 	lr_verdict_init(t->acc, t->iface[0] ? t->iface : NULL);
 	t->state = LR_VTS_CONNECTING;
@@ -320,22 +300,6 @@ static void tr_stop(struct dash *d, bool verdict, bool restart)
 	t->restart = restart;	/* `s` after a restart key: stop, no restart */
 }
 
-static double rate_of(const struct lr_traffic_sum *s)
-{
-	if (s->received_bytes && s->receiver_s > 0)
-		return (double)s->received_bytes * 8 / s->receiver_s;
-	if (s->sent_bytes && s->sender_s > 0)	/* stopped early: the peer's count is unknown */
-		return (double)s->sent_bytes * 8 / s->sender_s;
-	return -1;
-}
-
-static int64_t add_known(int64_t a, int64_t b)
-{
-	if (a < 0)
-		return b;
-	return b < 0 ? a : a + b;
-}
-
 static void tr_verdict(struct dash *d, bool have_res)
 {
 	struct traffic *t = &d->tr;
@@ -343,29 +307,16 @@ static void tr_verdict(struct dash *d, bool have_res)
 	struct lr_verdict_traffic *vt = &t->vt;
 	double secs = (double)t->elapsed_at_end_ns / 1e9;
 
-	memset(vt, 0, sizeof(*vt));
-	vt->retransmits = vt->udp_lost = vt->udp_packets = -1;
-	vt->up_bps = vt->down_bps = -1;
-	vt->udp = t->knobs.udp;
-	vt->parallel = t->knobs.parallel;
 	if (have_res && R->n_streams) {
-		vt->ran = true;
-		vt->udp = R->udp;
-		vt->parallel = R->parallel;
-		vt->up_bps = rate_of(&R->sum_up);
-		vt->down_bps = rate_of(&R->sum_down);
-		vt->retransmits = add_known(R->sum_up.retransmits, R->sum_down.retransmits);
-		for (unsigned i = 0; R->udp && i < R->n_streams; i++) {
-			const struct lr_traffic_stream_result *e = &R->streams[i];
-
-			if (e->client_sends && !e->have_peer)
-				continue;	/* stopped early: the server's loss count is unknown */
-			vt->udp_lost = (vt->udp_lost < 0 ? 0 : vt->udp_lost) + e->lost;
-			vt->udp_packets = (vt->udp_packets < 0 ? 0 : vt->udp_packets) +
-					  e->packets_sent;
-		}
+		lr_verdict_traffic_from(R, vt);
 		if (R->duration_ns)
 			secs = (double)R->duration_ns / 1e9;
+	} else {
+		memset(vt, 0, sizeof(*vt));
+		vt->retransmits = vt->udp_lost = vt->udp_packets = -1;
+		vt->up_bps = vt->down_bps = -1;
+		vt->udp = t->knobs.udp;
+		vt->parallel = t->knobs.parallel;
 	}
 	lr_verdict_compute(t->acc, vt, &t->verdict);
 	snprintf(t->vtitle, sizeof(t->vtitle), "%s x%u %s %s, %.1f s, %s",

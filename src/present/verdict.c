@@ -154,13 +154,19 @@ static void add_loss(char *buf, size_t len, const char *where, uint64_t n, const
 	snprintf(buf + used, len - used, "%s%s %s (%s)", used ? ", " : "", where, num, why);
 }
 
+/* "182 Mbit/s", "9.41 Gbit/s", "512 bit/s" */
 static void fmt_bps(char *buf, size_t len, double bps)
 {
+	char num[32], prefix[2] = "";
 	size_t n;
 
-	lr_fmt_si(buf, len, bps);
-	n = strlen(buf);
-	lr_strlcpy(buf + n, "bit/s", len - n);
+	lr_fmt_si(num, sizeof(num), bps);
+	n = strlen(num);
+	if (n && (num[n - 1] < '0' || num[n - 1] > '9')) {
+		prefix[0] = num[n - 1];
+		num[n - 1] = '\0';
+	}
+	snprintf(buf, len, "%s %sbit/s", num, prefix);
 }
 
 /* The one next step, first rule whose evidence is there. */

@@ -132,7 +132,7 @@ static void test_mtu1500_ceiling_says_jumbo(void **state)
 	judge(&r, 5, &t, &a, &v);
 	assert_true(v.ceiling_bps > 9.414e9 && v.ceiling_bps < 9.415e9);	/* 10G * 1448/1538 */
 	assert_true(v.ceiling_pct > 99 && v.ceiling_pct < 100);
-	assert_non_null(strstr(v.next_step, "jumbo frames (MTU 9000 end to end) raise it to 9.90G"));
+	assert_non_null(strstr(v.next_step, "jumbo frames (MTU 9000 end to end) raise it to 9.90 Gbit/s"));
 }
 
 static void test_jumbo_at_ceiling_is_done(void **state)

@@ -9,10 +9,15 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 #include "linerate/csv.h"
+#include "linerate/log.h"
 #include "linerate/metrics.h"
 #include "linerate/snapshot.h"
 #include "linerate/strutil.h"
@@ -75,6 +80,8 @@ struct lr_csv {
 	size_t n_rows, cap_rows;
 	struct last_stream *streams;
 	size_t n_streams, cap_streams;
+	off_t whole;	/* file size after the last tick written in full */
+	int err;	/* sticky write error: the file is cut back to `whole` */
 };
 
 const char *lr_csv_header(enum lr_csv_kind kind)
@@ -113,6 +120,8 @@ int lr_csv_open(struct lr_csv **out, const char *path, enum lr_csv_kind kind)
 		lr_csv_close(c);
 		return err;
 	}
+	if (!c->is_stdout)
+		c->whole = ftello(c->f);
 	*out = c;
 	return 0;
 }
@@ -371,10 +380,29 @@ static void prune_streams(struct lr_csv *c, uint64_t seq)
 	c->n_streams = w;
 }
 
+/* A failed write (full disk) can leave part of a row in the file and the rest in the stdio
+ * buffer: drop the buffer and cut a regular file back to its last whole tick, so the rows
+ * that stay are whole. Pipes and devices cannot be cut; nothing more is written to them. */
+static int cut_back(struct lr_csv *c, int err)
+{
+	struct stat st;
+
+	c->err = err;
+	__fpurge(c->f);
+	if (!c->is_stdout && !fstat(fileno(c->f), &st) && S_ISREG(st.st_mode) &&
+	    st.st_size > c->whole && ftruncate(fileno(c->f), c->whole))
+		lr_log(LR_LOG_WARN, "csv: cannot cut %s back to whole rows: %s", c->path,
+		       strerror(errno));
+	return err;
+}
+
 int lr_csv_write(struct lr_csv *c, const struct lr_snapshot *s)
 {
 	char prefix[64];
 	int err = 0;
+
+	if (c->err)
+		return c->err;
 
 	snprintf(prefix, sizeof(prefix), "%llu.%06llu,%.6f,",
 		 (unsigned long long)(s->real_ns / LR_NSEC_PER_SEC),
@@ -392,10 +420,12 @@ int lr_csv_write(struct lr_csv *c, const struct lr_snapshot *s)
 		for (size_t i = 0; i < s->n_cpus; i++)
 			write_cpu(c->f, prefix, s, &s->cpus[i]);
 	}
+	if (!err && (fflush(c->f) || ferror(c->f)))
+		err = errno ? -errno : -EIO;
 	if (err)
-		return err;
-	if (fflush(c->f) || ferror(c->f))
-		return errno ? -errno : -EIO;
+		return cut_back(c, err);
+	if (!c->is_stdout)
+		c->whole = ftello(c->f);
 	return 0;
 }
 
@@ -405,7 +435,9 @@ int lr_csv_close(struct lr_csv *c)
 
 	if (!c)
 		return 0;
-	if (fflush(c->f) || ferror(c->f))
+	if (c->err)
+		err = c->err;	/* already reported by lr_csv_write; the buffer was dropped */
+	else if (fflush(c->f) || ferror(c->f))
 		err = errno ? -errno : -EIO;
 	if (!c->is_stdout && fclose(c->f) && !err)
 		err = -errno;

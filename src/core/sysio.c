@@ -64,6 +64,10 @@ static ssize_t real_pread_all(const struct lr_sysio *io, int fd, char *buf, size
 		if (n == 0)
 			break;
 		got += (size_t)n;
+		/* seq_file and sysfs reads fill the buffer unless the file ended (regular files
+		 * of --procfs trees too): a short read is the end, no second pread to see EOF */
+		if (got < len - 1)
+			break;
 		if (got == len - 1) {
 			char probe;
 

@@ -18,6 +18,7 @@
 #include "linerate/gencol.h"
 #include "linerate/headless.h"
 #include "linerate/log.h"
+#include "linerate/route.h"
 #include "linerate/run.h"
 #include "linerate/sampler.h"
 #include "linerate/snapshot.h"
@@ -495,6 +496,7 @@ static int sampling_open(struct sampling *sm, const struct lr_config *cfg, struc
 {
 	bool files = cfg->csv || cfg->cpu_csv || cfg->streams_csv;
 	const char *iface = cfg->ifaces && !strchr(cfg->ifaces, ',') ? cfg->ifaces : NULL;
+	char route_if[LR_IFNAMSIZ];
 
 	memset(sm, 0, sizeof(*sm));
 	if (lr_headless_open(&sm->h, cfg, false) < 0) {
@@ -507,6 +509,9 @@ static int sampling_open(struct sampling *sm, const struct lr_config *cfg, struc
 		sm->h = NULL;
 		return files ? -ENOMEM : 0;
 	}
+	/* the verdict speaks of the interface the test leaves by, unless -I names one */
+	if (!iface && !lr_route_iface(cfg->traffic.host, route_if, sizeof(route_if)))
+		iface = route_if;
 	lr_verdict_init(sm->acc, iface);
 	lr_client_gen_source(c, &sm->src);
 	lr_sampler_set_traffic(lr_headless_sampler(sm->h), &sm->src);
@@ -569,7 +574,10 @@ static void sampling_close(struct sampling *sm)
 	sm->acc = NULL;
 }
 
-static void print_verdict(const struct sampling *sm, const struct lr_traffic_results *R)
+/* The NIC's view and the verdict, when sampling ran: text after the summary, or a
+ * "linerate_verdict" object in the JSON (iperf3's readers ignore keys they do not know). */
+static void add_verdict(const struct sampling *sm, const struct lr_traffic_results *R,
+			json_t *root)
 {
 	struct lr_verdict_traffic vt;
 	struct lr_verdict v;
@@ -578,6 +586,13 @@ static void print_verdict(const struct sampling *sm, const struct lr_traffic_res
 		return;
 	lr_verdict_traffic_from(R, &vt);
 	lr_verdict_compute(sm->acc, &vt, &v);
+	if (root) {
+		json_t *j = lr_verdict_json(sm->acc, &v);
+
+		if (j)
+			json_object_set_new(root, "linerate_verdict", j);
+		return;
+	}
 	printf("\n");
 	lr_verdict_print(stdout, sm->acc, &v);
 }
@@ -637,13 +652,14 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv)
 		json_t *j = build_json(tc, R, iv->arr, err[0] ? err : NULL);
 
 		iv->arr = NULL;
-
+		if (R->n_streams && (R->complete || R->stopped))
+			add_verdict(&sm, R, j);
 		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		fputc('\n', stdout);
 		json_decref(j);
 	} else if (R->n_streams && (R->complete || R->stopped)) {
 		print_text(R);
-		print_verdict(&sm, R);
+		add_verdict(&sm, R, NULL);
 	}
 	fflush(stdout);
 	if (err[0])

@@ -72,5 +72,8 @@ struct lr_verdict {
 void lr_verdict_compute(const struct lr_verdict_acc *a, const struct lr_verdict_traffic *t,
 			struct lr_verdict *v);
 void lr_verdict_print(FILE *f, const struct lr_verdict_acc *a, const struct lr_verdict *v);
+/* The same as a JSON object (jansson, caller owns the reference; NULL on -ENOMEM); unknown
+ * numbers are null. Headless -J adds it to iperf3's JSON as "linerate_verdict". */
+struct json_t *lr_verdict_json(const struct lr_verdict_acc *a, const struct lr_verdict *v);
 
 #endif

@@ -6,6 +6,7 @@
  * and the one next step the counters support — the lessons of the test reports linerate was
  * built from (rx ring size, IRQ/RPS spread, socket buffers, jumbo frames, more streams).
  */
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -315,4 +316,47 @@ void lr_verdict_print(FILE *out, const struct lr_verdict_acc *a, const struct lr
 	if (a->stack_valid & LR_STACKV_TCP_RETRANS)
 		fprintf(out, "  TCP retransmits (host-wide): %llu\n", (unsigned long long)a->tcp_retrans);
 	fprintf(out, "  next step: %s\n", v->next_step);
+}
+
+static json_t *num_or_null(double v, bool known)
+{
+	return known ? json_real(v) : json_null();
+}
+
+json_t *lr_verdict_json(const struct lr_verdict_acc *a, const struct lr_verdict *v)
+{
+	const struct lr_verdict_iface *f = v->iface;
+	json_t *o = json_object(), *loss = json_object();
+
+	if (!o || !loss) {
+		json_decref(o);
+		json_decref(loss);
+		return NULL;
+	}
+	json_object_set_new(o, "interface", f ? json_string(f->name) : json_null());
+	json_object_set_new(o, "seconds", num_or_null(v->seconds, f != NULL));
+	json_object_set_new(o, "rx_bps", num_or_null(v->rx_bps, f != NULL));
+	json_object_set_new(o, "tx_bps", num_or_null(v->tx_bps, f != NULL));
+	json_object_set_new(o, "link_mbps", f && f->speed_mbps > 0 ? json_integer(f->speed_mbps)
+								    : json_null());
+	json_object_set_new(o, "mtu", f && f->mtu > 0 ? json_integer(f->mtu) : json_null());
+	json_object_set_new(o, "line_pct", num_or_null(v->line_pct, v->line_pct >= 0));
+	json_object_set_new(o, "ceiling_bps", num_or_null(v->ceiling_bps, v->ceiling_bps >= 0));
+	json_object_set_new(o, "ceiling_pct", num_or_null(v->ceiling_pct, v->ceiling_pct >= 0));
+	json_object_set_new(loss, "nic_fifo", json_integer((json_int_t)v->nic_fifo));
+	json_object_set_new(loss, "driver_drop", json_integer((json_int_t)v->nic_drop));
+	json_object_set_new(loss, "stack_drop", json_integer((json_int_t)v->stack_drop));
+	json_object_set_new(loss, "socket_rcvbuf", json_integer((json_int_t)a->udp_rcvbuf));
+	json_object_set_new(loss, "errors", json_integer((json_int_t)v->errors));
+	json_object_set_new(o, "loss", loss);
+	json_object_set_new(o, "hottest_cpu", f && f->hot_cpu >= 0 ? json_integer(f->hot_cpu)
+								    : json_null());
+	json_object_set_new(o, "hottest_softirq_pct",
+			    num_or_null(f ? f->hot_pct : 0, f && f->hot_cpu >= 0));
+	json_object_set_new(o, "tcp_retransmits_host",
+			    a->stack_valid & LR_STACKV_TCP_RETRANS
+				    ? json_integer((json_int_t)a->tcp_retrans)
+				    : json_null());
+	json_object_set_new(o, "next_step", json_string(v->next_step));
+	return o;
 }

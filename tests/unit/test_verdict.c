@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <jansson.h>
 #include <string.h>
 
 #include "linerate/snapshot.h"
@@ -180,6 +181,29 @@ static void test_virtual_link_no_verdict_without_evidence(void **state)
 	assert_non_null(strstr(v.next_step, "has no link speed"));
 }
 
+static void test_json_unknowns_are_null(void **state)
+{
+	struct run r;
+	struct lr_verdict_acc a;
+	struct lr_verdict v;
+	struct lr_verdict_traffic t = {.ran = true, .parallel = 1, .up_bps = 20e9, .down_bps = -1};
+	json_t *j;
+
+	(void)state;
+	make_run(&r, -1, 1500, 2500000000, 0, -1, -1, 30);
+	judge(&r, 5, &t, &a, &v);
+	j = lr_verdict_json(&a, &v);
+	assert_non_null(j);
+	assert_string_equal(json_string_value(json_object_get(j, "interface")), "eth1");
+	assert_true(json_is_null(json_object_get(j, "link_mbps")));
+	assert_true(json_is_null(json_object_get(j, "ceiling_pct")));
+	assert_int_equal(json_integer_value(json_object_get(j, "mtu")), 1500);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "loss"), "nic_fifo")),
+			 0);
+	assert_string_equal(json_string_value(json_object_get(j, "next_step")), v.next_step);
+	json_decref(j);
+}
+
 static void test_nothing_sampled(void **state)
 {
 	struct lr_verdict_acc a;
@@ -203,6 +227,7 @@ int main(void)
 		cmocka_unit_test(test_jumbo_at_ceiling_is_done),
 		cmocka_unit_test(test_udp_rcvbuf),
 		cmocka_unit_test(test_virtual_link_no_verdict_without_evidence),
+		cmocka_unit_test(test_json_unknowns_are_null),
 		cmocka_unit_test(test_nothing_sampled),
 	};
 

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The client's results: its own view of every stream (iperf3's send_results shape), the
+ * exchange with the server, and the merge of both views by stream id into
+ * struct lr_traffic_results (per stream and per-direction sums). Control thread. */
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <linux/sockios.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "linerate/clock.h"
+#include "linerate/config.h"
+#include "linerate/log.h"
+#include "linerate/proto.h"
+#include "linerate/stream.h"
+#include "linerate/traffic.h"
+
+#include "client_priv.h"
+
+static double tv_s(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+static void cpu_util(struct lr_client *c, double *total, double *user, double *sys)
+{
+	struct rusage ru;
+	double wall = (double)(lr_clock_mono_ns() - c->t0_ns) / 1e9;
+
+	getrusage(RUSAGE_SELF, &ru);
+	if (wall <= 0)
+		wall = 1e-9;
+	*user = (tv_s(ru.ru_utime) - tv_s(c->ru0.ru_utime)) / wall * 100.0;
+	*sys = (tv_s(ru.ru_stime) - tv_s(c->ru0.ru_stime)) / wall * 100.0;
+	*total = *user + *sys;
+}
+
+static double stream_secs(const struct lr_stream_stats *st)
+{
+	uint64_t a = atomic_load_explicit(&st->start_ns, memory_order_relaxed);
+	uint64_t b = atomic_load_explicit(&st->end_ns, memory_order_relaxed);
+
+	if (!a)
+		return 0;
+	if (!b)
+		b = lr_clock_mono_ns();
+	return b > a ? (double)(b - a) / 1e9 : 0;
+}
+
+/* Local view of every stream, iperf3's send_results shape. */
+static void local_results(struct lr_client *c, struct lr_proto_results *r)
+{
+	unsigned n = lr_client_nstreams(c);
+	bool any_send = false;
+
+	memset(r, 0, sizeof(*r));
+	cpu_util(c, &r->cpu_total, &r->cpu_user, &r->cpu_system);
+	for (unsigned i = 0; i < n; i++) {
+		const struct lr_stream_params *sp = lr_stream_params(c->streams[i]);
+		const struct lr_stream_stats *st = lr_stream_stats(c->streams[i]);
+		struct lr_proto_stream_result *e = &r->streams[i];
+
+		e->id = sp->id;
+		e->bytes = atomic_load(&st->bytes);
+		e->retransmits =
+			sp->sender && !sp->udp ? (int64_t)atomic_load(&st->retransmits) : -1;
+		e->jitter_s = sp->sender ? 0 : (double)atomic_load(&st->jitter_ns) / 1e9;
+		e->errors = sp->sender ? 0 : (int64_t)atomic_load(&st->lost);
+		e->packets = sp->sender ? (int64_t)atomic_load(&st->packets)
+					: (int64_t)atomic_load(&st->max_seq);
+		e->end_time_s = stream_secs(st);
+		any_send |= sp->sender;
+	}
+	r->n_streams = n;
+	r->sender_has_retransmits = !any_send ? -1 : (c->tc.udp ? 0 : 1);
+	if (c->congestion)
+		snprintf(r->congestion_used, sizeof(r->congestion_used), "%s", c->congestion);
+}
+
+static void sock_ports(int fd, uint16_t *local, uint16_t *remote)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	char port[8];
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0 &&
+	    getnameinfo((struct sockaddr *)&ss, sl, NULL, 0, port, sizeof(port), NI_NUMERICSERV) ==
+		    0)
+		*local = (uint16_t)atoi(port);
+	sl = sizeof(ss);
+	if (getpeername(fd, (struct sockaddr *)&ss, &sl) == 0 &&
+	    getnameinfo((struct sockaddr *)&ss, sl, NULL, 0, port, sizeof(port), NI_NUMERICSERV) ==
+		    0)
+		*remote = (uint16_t)atoi(port);
+}
+
+static void sum_add(struct lr_traffic_sum *s, const struct lr_traffic_stream_result *e)
+{
+	s->n_streams++;
+	s->sent_bytes += e->sent_bytes;
+	s->received_bytes += e->received_bytes;
+	if (e->sender_s > s->sender_s)
+		s->sender_s = e->sender_s;
+	if (e->receiver_s > s->receiver_s)
+		s->receiver_s = e->receiver_s;
+	if (e->retransmits >= 0 && s->retransmits >= 0)
+		s->retransmits += e->retransmits;
+	else
+		s->retransmits = -1;
+	s->packets_sent += e->packets_sent;
+	s->lost += e->lost;
+	s->jitter_s += e->jitter_s;
+}
+
+static void merge_results(struct lr_client *c, const struct lr_proto_results *loc,
+			  const struct lr_proto_results *peer)
+{
+	struct lr_traffic_results *R = c->res;
+
+	R->n_streams = loc->n_streams;
+	R->local_cpu_total = loc->cpu_total;
+	R->local_cpu_user = loc->cpu_user;
+	R->local_cpu_system = loc->cpu_system;
+	if (peer) {
+		R->remote_cpu_total = peer->cpu_total;
+		R->remote_cpu_user = peer->cpu_user;
+		R->remote_cpu_system = peer->cpu_system;
+		memcpy(R->remote_congestion, peer->congestion_used, sizeof(R->remote_congestion));
+	}
+	for (unsigned i = 0; i < loc->n_streams; i++) {
+		const struct lr_stream_params *sp = lr_stream_params(c->streams[i]);
+		const struct lr_stream_stats *st = lr_stream_stats(c->streams[i]);
+		const struct lr_proto_stream_result *l = &loc->streams[i], *p = NULL;
+		struct lr_traffic_stream_result *e = &R->streams[i];
+
+		for (unsigned k = 0; peer && k < peer->n_streams; k++)
+			if (peer->streams[k].id == l->id)
+				p = &peer->streams[k];
+		memset(e, 0, sizeof(*e));
+		e->id = l->id;
+		e->client_sends = sp->sender;
+		e->udp = sp->udp;
+		e->have_peer = p != NULL;
+		sock_ports(sp->fd, &e->local_port, &e->remote_port);
+		if (sp->sender) {
+			e->sent_bytes = l->bytes;
+			e->sender_s = l->end_time_s;
+			e->retransmits = l->retransmits;
+			e->packets_sent = l->packets;
+			e->out_of_order = -1;
+			if (p) {
+				e->received_bytes = p->bytes;
+				e->receiver_s = p->end_time_s;
+				e->packets_received = p->packets;
+				e->lost = p->errors;
+				e->jitter_s = p->jitter_s;
+			}
+		} else {
+			e->received_bytes = l->bytes;
+			e->receiver_s = l->end_time_s;
+			e->packets_received = l->packets;
+			e->lost = l->errors;
+			e->jitter_s = l->jitter_s;
+			e->out_of_order = (int64_t)atomic_load(&st->out_of_order);
+			e->retransmits = -1;
+			if (p) {
+				e->sent_bytes = p->bytes;
+				e->sender_s = p->end_time_s;
+				e->retransmits = p->retransmits;
+				e->packets_sent = p->packets;
+			}
+		}
+		sum_add(e->client_sends ? &R->sum_up : &R->sum_down, e);
+	}
+	if (R->sum_up.n_streams)
+		R->sum_up.jitter_s /= R->sum_up.n_streams;
+	if (R->sum_down.n_streams)
+		R->sum_down.jitter_s /= R->sum_down.n_streams;
+}
+
+void lr_client_fill_addrs(struct lr_client *c)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	struct lr_traffic_results *R = c->res;
+	char port[8];
+
+	if (getsockname(c->ctl_fd, (struct sockaddr *)&ss, &sl) == 0 &&
+	    getnameinfo((struct sockaddr *)&ss, sl, R->local_host, sizeof(R->local_host), port,
+			sizeof(port), NI_NUMERICHOST | NI_NUMERICSERV) == 0)
+		R->local_port = (uint16_t)atoi(port);
+	sl = sizeof(ss);
+	if (getpeername(c->ctl_fd, (struct sockaddr *)&ss, &sl) == 0 &&
+	    getnameinfo((struct sockaddr *)&ss, sl, R->remote_host, sizeof(R->remote_host), port,
+			sizeof(port), NI_NUMERICHOST | NI_NUMERICSERV) == 0)
+		R->remote_port = (uint16_t)atoi(port);
+}
+
+int lr_client_exchange_results(struct lr_client *c)
+{
+	struct lr_proto_conn cc = lr_client_ctl_conn(c);
+	struct lr_proto_results *loc = calloc(1, sizeof(*loc)), *peer = calloc(1, sizeof(*peer));
+	char err[LR_PROTO_ERR_MAX];
+	char *buf = NULL;
+	size_t len;
+	int rc = -ENOMEM;
+
+	if (!loc || !peer)
+		goto out;
+	local_results(c, loc);
+	rc = lr_proto_results_encode(loc, &buf, &len);
+	if (rc < 0) {
+		lr_client_set_err(c, "cannot encode results: %s", strerror(-rc));
+		goto out;
+	}
+	rc = lr_proto_msg_send(&cc, buf, len);
+	free(buf);
+	buf = NULL;
+	if (rc < 0) {
+		lr_client_report_io_err(c, "sending results", rc);
+		goto out;
+	}
+	rc = lr_proto_msg_recv(&cc, LR_PROTO_RESULTS_MAX, RESULTS_TIMEOUT_NS, &buf, &len);
+	if (rc < 0) {
+		if (rc == -EMSGSIZE)
+			lr_client_set_err(c, "the server's results message has a bad length");
+		else
+			lr_client_report_io_err(c, "receiving results", rc);
+		goto out;
+	}
+	rc = lr_proto_results_decode(buf, len, peer, err);
+	if (rc < 0) {
+		lr_client_set_err(c, "bad results from the server: %s", err);
+		goto out;
+	}
+	merge_results(c, loc, peer);
+	c->res->complete = true;
+out:
+	free(buf);
+	free(loc);
+	free(peer);
+	return rc;
+}
+
+void lr_client_partial_results(struct lr_client *c)
+{
+	struct lr_proto_results *loc = calloc(1, sizeof(*loc));
+
+	if (!loc)
+		return;
+	local_results(c, loc);
+	merge_results(c, loc, NULL);
+	free(loc);
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The server's insides, shared by the acceptor (server.c) and the test sessions
+ * (server_session.c); not part of any API. */
+#ifndef LINERATE_SERVER_PRIV_H
+#define LINERATE_SERVER_PRIV_H
+
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+
+#include "linerate/common.h"
+#include "linerate/proto.h"
+#include "linerate/stream.h"
+#include "linerate/traffic.h"
+
+#define MAX_PENDING	  64
+#define COOKIE_TIMEOUT_NS (10 * LR_NSEC_PER_SEC)
+#define PARAMS_TIMEOUT_NS (10 * LR_NSEC_PER_SEC)
+#define STREAM_TIMEOUT_NS (10 * LR_NSEC_PER_SEC)
+#define CTL_TIMEOUT_NS	  (10 * LR_NSEC_PER_SEC)
+#define GRACE_NS	  (40 * LR_NSEC_PER_SEC) /* iperf3's post-test safety grace */
+#define DRAIN_MAX_NS	  (500 * LR_NSEC_PER_MSEC)
+
+enum phase { PH_SETUP, PH_ACCEPT, PH_RUN, PH_FINISH, PH_DONE };
+
+struct pending {
+	int fd;
+	uint64_t deadline_ns;
+	size_t got;
+	bool ready; /* full cookie; waits for the previous test to finish */
+	char cookie[LR_PROTO_COOKIE_LEN];
+	char peer[64];
+};
+
+struct session {
+	struct lr_server *srv;
+	pthread_t thread;
+	int ctl_fd;
+	char peer[64];
+	char cookie[LR_PROTO_COOKIE_LEN];
+	_Atomic int phase;
+	atomic_bool stop;
+	int pipe_rd, pipe_wr; /* accepted data fds, acceptor -> session */
+	int udp_fd;
+	struct lr_proto_params p;
+	unsigned n_recv, n_send, n;
+	struct lr_stream **streams;
+	uint64_t *unacked; /* per stream: TCP bytes still queued when the sender stopped */
+	struct rusage ru0;
+	uint64_t t0_ns;
+};
+
+struct lr_server {
+	struct lr_server_opts o;
+	int lfd;
+	int family;
+	struct sockaddr_storage local;
+	socklen_t local_len;
+	atomic_bool stop;
+	_Atomic unsigned tests_done;
+	struct pending pend[MAX_PENDING];
+	struct session *sess;
+};
+
+/* [acceptor] A connection that sent a valid cookie becomes the test: its session thread runs
+ * params, streams, the test and results. 0 or -errno. */
+int lr_server_session_start(struct lr_server *srv, struct pending *pd);
+/* [acceptor] Joins and frees a finished session. */
+void lr_server_session_end(struct lr_server *srv);
+
+#endif

@@ -1,0 +1,622 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* One iperf3 test on the server, on its own thread: params (bounded, type-checked), the data
+ * streams in accept order (TCP through the acceptor's pipe, UDP through the 4-byte
+ * handshake), the run with a safety timer, and the results exchange. Ends only its own test
+ * on any error; the acceptor goes on serving. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <linux/sockios.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "linerate/clock.h"
+#include "linerate/log.h"
+#include "linerate/proto.h"
+#include "linerate/stream.h"
+#include "linerate/traffic.h"
+#include "server_priv.h"
+
+/* ---------------- session (one test, own thread) ---------------- */
+
+static struct lr_proto_conn sess_conn(struct session *ss)
+{
+	return (struct lr_proto_conn){.fd = ss->ctl_fd, .stop = &ss->stop, .side_fd = -1};
+}
+
+static void send_error(struct session *ss, int ierrno)
+{
+	struct lr_proto_conn cc = sess_conn(ss);
+	uint8_t b[9] = {(uint8_t)LR_PROTO_SERVER_ERROR, (uint8_t)(ierrno >> 24),
+			(uint8_t)(ierrno >> 16), (uint8_t)(ierrno >> 8), (uint8_t)ierrno};
+
+	cc.stop = NULL;
+	if (lr_proto_write(&cc, b, sizeof(b), LR_NSEC_PER_SEC) < 0)
+		lr_log(LR_LOG_DEBUG, "server: SERVER_ERROR not sent to %s", ss->peer);
+}
+
+static const char *io_what(int rc)
+{
+	switch (rc) {
+	case -ETIMEDOUT: return "timed out";
+	case -ECONNRESET: return "closed the connection";
+	case -EMSGSIZE: return "sent a bad message length";
+	case -ECANCELED: return "interrupted (server stopping)";
+	default: return strerror(-rc);
+	}
+}
+
+static int sock_opts_data(struct session *ss, int fd)
+{
+	if (ss->p.window_bytes) {
+		int v = (int)ss->p.window_bytes;
+
+		if (setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, sizeof(v)) < 0 ||
+		    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, sizeof(v)) < 0)
+			lr_log(LR_LOG_WARN, "server: window %d: %s", v, strerror(errno));
+	}
+	if (!ss->p.udp) {
+		int one = 1;
+
+		if (ss->p.nodelay)
+			setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		if (ss->p.congestion[0] &&
+		    setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, ss->p.congestion,
+			       (socklen_t)strlen(ss->p.congestion)) < 0)
+			lr_log(LR_LOG_WARN, "server: congestion %s: %s", ss->p.congestion,
+			       strerror(errno));
+	}
+	return 0;
+}
+
+static int add_stream(struct session *ss, unsigned i, int fd)
+{
+	struct lr_stream_params sp = {
+		.fd = fd,
+		.id = i == 0 ? 1 : (int)i + 2,
+		.udp = ss->p.udp,
+		.sender = i >= ss->n_recv,
+		.len = (size_t)ss->p.len,
+		.rate_bps = i >= ss->n_recv ? ss->p.bandwidth_bps : 0,
+		.cpu = ss->p.server_affinity,
+		.udp_64bit_seq = ss->p.udp_64bit,
+		.zerocopy = ss->p.zerocopy,
+	};
+
+	sock_opts_data(ss, fd);
+	return lr_stream_open(&ss->streams[i], &sp);
+}
+
+static int udp_listener(struct session *ss)
+{
+	struct lr_server *srv = ss->srv;
+	int one = 1;
+	int fd = socket(srv->family, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+
+	if (fd < 0)
+		return -errno;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&srv->local, srv->local_len) < 0) {
+		int rc = -errno;
+
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
+/* iperf3's UDP accept: the first datagram on the listener names the peer; connect to it,
+ * reply "6789", and the listener becomes the stream socket. When another stream follows, its
+ * listener is bound before the reply goes out: the client sends the next "9876" as soon as it
+ * has the reply, and a port with no unconnected socket would answer it with ICMP refused. */
+static int udp_accept(struct session *ss, bool another, int *out)
+{
+	struct sockaddr_storage from;
+	socklen_t fl = sizeof(from);
+	uint8_t buf[64];
+	ssize_t n;
+	int rc, fd;
+
+	uint64_t deadline = lr_clock_mono_ns() + STREAM_TIMEOUT_NS;
+
+	for (;;) {
+		struct pollfd pfd = {.fd = ss->udp_fd, .events = POLLIN};
+
+		if (atomic_load(&ss->stop))
+			return -ECANCELED;
+		if (lr_clock_mono_ns() >= deadline)
+			return -ETIMEDOUT;
+		if (poll(&pfd, 1, 50) <= 0)
+			continue;
+		fl = sizeof(from);
+		n = recvfrom(ss->udp_fd, buf, sizeof(buf), MSG_DONTWAIT, (struct sockaddr *)&from,
+			     &fl);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			continue;
+		if (n < 0)
+			return -errno;
+		break;
+	}
+	fd = ss->udp_fd;
+	ss->udp_fd = -1;
+	if (connect(fd, (struct sockaddr *)&from, fl) < 0) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	if (another) {
+		rc = udp_listener(ss);
+		if (rc < 0) {
+			close(fd);
+			return rc;
+		}
+		ss->udp_fd = rc;
+	}
+	if (send(fd, lr_proto_udp_connect_reply, 4, MSG_NOSIGNAL) != 4) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	*out = fd;
+	return 0;
+}
+
+static int pipe_take(struct session *ss, int *out)
+{
+	uint64_t deadline = lr_clock_mono_ns() + STREAM_TIMEOUT_NS;
+
+	for (;;) {
+		struct pollfd pfd = {.fd = ss->pipe_rd, .events = POLLIN};
+		int fd;
+
+		if (atomic_load(&ss->stop))
+			return -ECANCELED;
+		if (lr_clock_mono_ns() >= deadline)
+			return -ETIMEDOUT;
+		if (poll(&pfd, 1, 50) <= 0)
+			continue;
+		if (read(ss->pipe_rd, &fd, sizeof(fd)) == (ssize_t)sizeof(fd)) {
+			*out = fd;
+			return 0;
+		}
+	}
+}
+
+static int create_streams(struct session *ss)
+{
+	struct lr_proto_conn cc = sess_conn(ss);
+	int rc;
+
+	if (ss->p.udp) {
+		rc = udp_listener(ss);
+		if (rc < 0) {
+			lr_log(LR_LOG_ERR, "server: test from %s: UDP listener: %s", ss->peer,
+			       strerror(-rc));
+			send_error(ss, 1 /* IELISTEN */);
+			return rc;
+		}
+		ss->udp_fd = rc;
+	} else {
+		atomic_store(&ss->phase, PH_ACCEPT);
+	}
+	rc = lr_proto_state_send(&cc, LR_PROTO_CREATE_STREAMS);
+	if (rc < 0)
+		return rc;
+	for (unsigned i = 0; i < ss->n; i++) {
+		int fd = -1;
+
+		rc = ss->p.udp ? udp_accept(ss, i + 1 < ss->n, &fd) : pipe_take(ss, &fd);
+		if (rc < 0) {
+			lr_log(LR_LOG_WARN, "server: test from %s: data stream %u: %s", ss->peer,
+			       i + 1, io_what(rc));
+			return rc;
+		}
+		rc = add_stream(ss, i, fd);
+		if (rc < 0) {
+			lr_log(LR_LOG_ERR, "server: test from %s: stream setup: %s", ss->peer,
+			       strerror(-rc));
+			return rc;
+		}
+	}
+	atomic_store(&ss->phase, PH_RUN);
+	return 0;
+}
+
+static void stop_streams(struct session *ss, int which) /* 1 senders, 0 receivers, -1 all */
+{
+	for (unsigned i = 0; i < ss->n; i++)
+		if (ss->streams[i] && (which < 0 || (int)(i >= ss->n_recv) == which))
+			lr_stream_stop(ss->streams[i]);
+	for (unsigned i = 0; i < ss->n; i++)
+		if (ss->streams[i] && (which < 0 || (int)(i >= ss->n_recv) == which))
+			lr_stream_join(ss->streams[i]);
+}
+
+/* The client stopped sending before TEST_END; take what is still in flight, then stop. */
+static void drain_receivers(struct session *ss)
+{
+	uint64_t end = lr_clock_mono_ns() + DRAIN_MAX_NS, prev = UINT64_MAX;
+	int quiet = 0;
+
+	while (ss->n_recv && lr_clock_mono_ns() < end && quiet < 2) {
+		uint64_t sum = 0;
+
+		for (unsigned i = 0; i < ss->n_recv; i++)
+			sum += atomic_load(&lr_stream_stats(ss->streams[i])->bytes);
+		quiet = sum == prev ? quiet + 1 : 0;
+		prev = sum;
+		if (lr_clock_sleep_until(lr_clock_mono_ns() + 20 * LR_NSEC_PER_MSEC) < 0)
+			break;
+	}
+	stop_streams(ss, 0);
+}
+
+/* An iperf3 receiver stops counting when it sends TEST_END, so bytes still in our send queue
+ * at that point never reach its count: report them as not sent, as a receiver would see it.
+ * A linerate client keeps reading until the queue is empty, so for it every byte counts. */
+static void note_unacked(struct session *ss)
+{
+	bool drains = !strncmp(ss->p.client_version, "linerate", 8);
+
+	for (unsigned i = ss->n_recv; !ss->p.udp && !drains && i < ss->n; i++) {
+		int q = 0;
+
+		if (ioctl(lr_stream_params(ss->streams[i])->fd, SIOCOUTQ, &q) == 0 && q > 0)
+			ss->unacked[i] = (uint64_t)q;
+	}
+}
+
+/* iperf3 closes the data sockets on TEST_END; its 3.12 receiver may sit in a blocking read of a
+ * partial block until it sees EOF. FIN after the queued data; the stream still owns the fd. */
+static void shutdown_data(struct session *ss, int which, int how)
+{
+	for (unsigned i = 0; i < ss->n; i++)
+		if (ss->streams[i] && (which < 0 || (int)(i >= ss->n_recv) == which))
+			shutdown(lr_stream_params(ss->streams[i])->fd, how);
+}
+
+static double tv_s(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+static void local_results(struct session *ss, struct lr_proto_results *r)
+{
+	struct rusage ru;
+	double wall = (double)(lr_clock_mono_ns() - ss->t0_ns) / 1e9;
+
+	memset(r, 0, sizeof(*r));
+	getrusage(RUSAGE_SELF, &ru);
+	if (wall <= 0)
+		wall = 1e-9;
+	r->cpu_user = (tv_s(ru.ru_utime) - tv_s(ss->ru0.ru_utime)) / wall * 100.0;
+	r->cpu_system = (tv_s(ru.ru_stime) - tv_s(ss->ru0.ru_stime)) / wall * 100.0;
+	r->cpu_total = r->cpu_user + r->cpu_system;
+	r->sender_has_retransmits = !ss->n_send ? -1 : (ss->p.udp ? 0 : 1);
+	for (unsigned i = 0; i < ss->n; i++) {
+		const struct lr_stream_stats *st = lr_stream_stats(ss->streams[i]);
+		const struct lr_stream_params *sp = lr_stream_params(ss->streams[i]);
+		struct lr_proto_stream_result *e = &r->streams[i];
+		uint64_t a = atomic_load(&st->start_ns), b = atomic_load(&st->end_ns);
+
+		e->id = sp->id;
+		e->bytes = atomic_load(&st->bytes);
+		e->bytes -= ss->unacked[i] < e->bytes ? ss->unacked[i] : e->bytes;
+		e->retransmits =
+			sp->sender && !sp->udp ? (int64_t)atomic_load(&st->retransmits) : -1;
+		e->jitter_s = sp->sender ? 0 : (double)atomic_load(&st->jitter_ns) / 1e9;
+		e->errors = sp->sender ? 0 : (int64_t)atomic_load(&st->lost);
+		e->packets = sp->sender ? (int64_t)atomic_load(&st->packets)
+					: (int64_t)atomic_load(&st->max_seq);
+		e->end_time_s = a && b > a ? (double)(b - a) / 1e9 : 0;
+	}
+	r->n_streams = ss->n;
+	if (ss->p.congestion[0])
+		snprintf(r->congestion_used, sizeof(r->congestion_used), "%s", ss->p.congestion);
+}
+
+static void log_summary(struct session *ss, const struct lr_proto_results *loc)
+{
+	uint64_t rx = 0, tx = 0;
+	double secs = (double)(lr_clock_mono_ns() - ss->t0_ns) / 1e9;
+
+	for (unsigned i = 0; i < loc->n_streams; i++) {
+		if (i < ss->n_recv)
+			rx += loc->streams[i].bytes;
+		else
+			tx += loc->streams[i].bytes;
+	}
+	lr_log(LR_LOG_INFO,
+	       "server: test from %s done: %s, %u stream(s)%s%s, received %llu bytes "
+	       "(%.2f Mbit/s), sent %llu bytes (%.2f Mbit/s) in %.2f s",
+	       ss->peer, ss->p.udp ? "UDP" : "TCP", ss->p.parallel,
+	       ss->p.reverse ? ", reverse" : "", ss->p.bidir ? ", bidir" : "",
+	       (unsigned long long)rx, secs > 0 ? (double)rx * 8 / secs / 1e6 : 0,
+	       (unsigned long long)tx, secs > 0 ? (double)tx * 8 / secs / 1e6 : 0, secs);
+}
+
+static int exchange_results(struct session *ss)
+{
+	struct lr_proto_conn cc = sess_conn(ss);
+	struct lr_proto_results *loc = calloc(1, sizeof(*loc)), *peer = calloc(1, sizeof(*peer));
+	char err[LR_PROTO_ERR_MAX];
+	char *buf = NULL;
+	size_t len;
+	int rc = -ENOMEM;
+
+	if (!loc || !peer)
+		goto out;
+	local_results(ss, loc);
+	rc = lr_proto_state_send(&cc, LR_PROTO_EXCHANGE_RESULTS);
+	if (rc < 0)
+		goto out;
+	rc = lr_proto_msg_recv(&cc, LR_PROTO_RESULTS_MAX, CTL_TIMEOUT_NS, &buf, &len);
+	if (rc < 0) {
+		lr_log(LR_LOG_WARN, "server: test from %s: client results: %s", ss->peer,
+		       io_what(rc));
+		goto out;
+	}
+	rc = lr_proto_results_decode(buf, len, peer, err);
+	free(buf);
+	buf = NULL;
+	if (rc < 0) {
+		lr_log(LR_LOG_WARN, "server: test from %s: bad client results: %s", ss->peer, err);
+		goto out;
+	}
+	rc = lr_proto_results_encode(loc, &buf, &len);
+	if (rc == 0)
+		rc = lr_proto_msg_send(&cc, buf, len);
+	if (rc == 0)
+		rc = lr_proto_state_send(&cc, LR_PROTO_DISPLAY_RESULTS);
+	if (rc == 0)
+		log_summary(ss, loc);
+out:
+	free(buf);
+	free(loc);
+	free(peer);
+	return rc;
+}
+
+/* Waits for the client's end of test. 0 on TEST_END, 1 when the test ended otherwise
+ * (logged), -errno on I/O error. */
+static int run_phase(struct session *ss)
+{
+	struct lr_proto_conn cc = sess_conn(ss);
+	uint64_t limit =
+		ss->p.time_s ? (uint64_t)(ss->p.time_s + ss->p.omit_s) * LR_NSEC_PER_SEC + GRACE_NS
+			     : UINT64_MAX - 1;
+
+	for (;;) {
+		uint64_t now = lr_clock_mono_ns();
+		int st, rc;
+
+		if (now - ss->t0_ns >= limit) {
+			lr_log(LR_LOG_WARN, "server: test from %s exceeded %lld s + grace; ended",
+			       ss->peer, (long long)(ss->p.time_s + ss->p.omit_s));
+			send_error(ss, 160 /* IESERVERTESTDURATIONEXPIRED */);
+			return 1;
+		}
+		rc = lr_proto_state_recv(&cc, &st, LR_NSEC_PER_SEC);
+		if (rc == -ETIMEDOUT)
+			continue;
+		if (rc < 0)
+			return rc;
+		switch (st) {
+		case LR_PROTO_TEST_END: return 0;
+		case LR_PROTO_TEST_START: /* iperf3 ignores it too */ continue;
+		case LR_PROTO_CLIENT_TERMINATE:
+			lr_log(LR_LOG_INFO, "server: client %s terminated the test", ss->peer);
+			return 1;
+		case LR_PROTO_IPERF_DONE:
+			lr_log(LR_LOG_INFO, "server: client %s ended the test (IPERF_DONE)",
+			       ss->peer);
+			return 1;
+		default:
+			lr_log(LR_LOG_WARN, "server: client %s sent unexpected byte %d; test ended",
+			       ss->peer, st);
+			return 1;
+		}
+	}
+}
+
+static void wait_done(struct session *ss)
+{
+	struct lr_proto_conn cc = sess_conn(ss);
+	int st;
+
+	/* IPERF_DONE or EOF; either way the test is over. */
+	if (lr_proto_state_recv(&cc, &st, CTL_TIMEOUT_NS) == 0 && st != LR_PROTO_IPERF_DONE)
+		lr_log(LR_LOG_DEBUG, "server: client %s sent %d instead of IPERF_DONE", ss->peer,
+		       st);
+}
+
+static bool parse_params(struct session *ss)
+{
+	struct lr_proto_conn cc = sess_conn(ss);
+	char err[LR_PROTO_ERR_MAX];
+	char *buf;
+	size_t len;
+	int rc;
+
+	rc = lr_proto_msg_recv(&cc, LR_PROTO_PARAMS_MAX, PARAMS_TIMEOUT_NS, &buf, &len);
+	if (rc < 0) {
+		lr_log(LR_LOG_WARN, "server: client %s: parameters: %s", ss->peer, io_what(rc));
+		return false;
+	}
+	rc = lr_proto_params_decode(buf, len, &ss->p, err);
+	free(buf);
+	if (rc < 0) {
+		lr_log(LR_LOG_WARN, "server: client %s: bad parameters: %s", ss->peer, err);
+		send_error(ss, 114 /* IERECVPARAMS */);
+		return false;
+	}
+	ss->n_recv = ss->p.bidir ? ss->p.parallel : (ss->p.reverse ? 0 : ss->p.parallel);
+	ss->n_send = ss->p.bidir ? ss->p.parallel : (ss->p.reverse ? ss->p.parallel : 0);
+	ss->n = ss->n_recv + ss->n_send;
+	ss->streams = calloc(ss->n, sizeof(*ss->streams));
+	ss->unacked = calloc(ss->n, sizeof(*ss->unacked));
+	if (!ss->streams || !ss->unacked) {
+		lr_log(LR_LOG_ERR, "server: out of memory");
+		return false;
+	}
+	return true;
+}
+
+static void *session_thread(void *arg)
+{
+	struct session *ss = arg;
+	struct lr_proto_conn cc = sess_conn(ss);
+	bool stopped = false;
+	int rc;
+
+	if (lr_proto_state_send(&cc, LR_PROTO_PARAM_EXCHANGE) < 0 || !parse_params(ss))
+		goto out;
+	rc = create_streams(ss);
+	if (rc < 0)
+		goto out;
+	if (lr_proto_state_send(&cc, LR_PROTO_TEST_START) < 0 ||
+	    lr_proto_state_send(&cc, LR_PROTO_TEST_RUNNING) < 0)
+		goto out;
+	getrusage(RUSAGE_SELF, &ss->ru0);
+	ss->t0_ns = lr_clock_mono_ns();
+	for (unsigned i = 0; i < ss->n; i++) {
+		rc = lr_stream_start(ss->streams[i]);
+		if (rc < 0) {
+			lr_log(LR_LOG_ERR, "server: cannot start stream: %s", strerror(-rc));
+			goto out;
+		}
+	}
+	rc = run_phase(ss);
+	if (rc < 0) {
+		lr_log(LR_LOG_WARN, "server: client %s %s during the test", ss->peer, io_what(rc));
+		goto out;
+	}
+	if (rc > 0)
+		goto out;
+	stop_streams(ss, 1);
+	note_unacked(ss);
+	shutdown_data(ss, 1, SHUT_WR);
+	drain_receivers(ss);
+	shutdown_data(ss, 0, SHUT_RDWR);
+	if (exchange_results(ss) == 0) {
+		atomic_fetch_add(&ss->srv->tests_done, 1);
+		wait_done(ss);
+	}
+out:
+	atomic_store(&ss->phase, PH_FINISH);
+	if (atomic_load(&ss->stop)) {
+		stopped = true;
+		if (ss->ctl_fd >= 0) {
+			cc.stop = NULL;
+			(void)lr_proto_state_send(&cc, LR_PROTO_SERVER_TERMINATE);
+		}
+	}
+	if (ss->streams)
+		stop_streams(ss, -1);
+	if (stopped)
+		lr_log(LR_LOG_INFO, "server: test from %s stopped", ss->peer);
+	atomic_store(&ss->phase, PH_DONE);
+	return NULL;
+}
+
+static void session_free(struct session *ss)
+{
+	int fd;
+
+	if (!ss)
+		return;
+	for (unsigned i = 0; ss->streams && i < ss->n; i++)
+		lr_stream_close(ss->streams[i]);
+	free(ss->streams);
+	free(ss->unacked);
+	if (ss->udp_fd >= 0)
+		close(ss->udp_fd);
+	while (read(ss->pipe_rd, &fd, sizeof(fd)) == (ssize_t)sizeof(fd))
+		close(fd);
+	close(ss->pipe_rd);
+	close(ss->pipe_wr);
+	if (ss->ctl_fd >= 0) {
+		shutdown(ss->ctl_fd, SHUT_RDWR);
+		close(ss->ctl_fd);
+	}
+	free(ss);
+}
+
+/* A peer that vanishes without a FIN (host gone) is noticed in ~30 s even in a -t 0 test,
+ * which has no safety timer. */
+static void keepalive(int fd)
+{
+	int one = 1, idle = 10, intvl = 5, cnt = 3;
+	unsigned int user_to = 30000;
+
+	setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof(intvl));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
+	setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_to, sizeof(user_to));
+}
+
+int lr_server_session_start(struct lr_server *srv, struct pending *pd)
+{
+	struct session *ss = calloc(1, sizeof(*ss));
+	int pfd[2], rc, one = 1, fl;
+	sigset_t all, old;
+
+	if (!ss)
+		return -ENOMEM;
+	if (pipe2(pfd, O_CLOEXEC | O_NONBLOCK) < 0) {
+		rc = -errno;
+		free(ss);
+		return rc;
+	}
+	ss->srv = srv;
+	ss->pipe_rd = pfd[0];
+	ss->pipe_wr = pfd[1];
+	ss->udp_fd = -1;
+	ss->ctl_fd = pd->fd;
+	memcpy(ss->cookie, pd->cookie, sizeof(ss->cookie));
+	memcpy(ss->peer, pd->peer, sizeof(ss->peer));
+	atomic_init(&ss->phase, PH_SETUP);
+	atomic_init(&ss->stop, false);
+	fl = fcntl(ss->ctl_fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(ss->ctl_fd, F_SETFL, fl | O_NONBLOCK);
+	setsockopt(ss->ctl_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	keepalive(ss->ctl_fd);
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	rc = pthread_create(&ss->thread, NULL, session_thread, ss);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc) {
+		ss->ctl_fd = -1; /* the caller still owns pd->fd */
+		session_free(ss);
+		return -rc;
+	}
+	pd->fd = -1;
+	srv->sess = ss;
+	lr_log(LR_LOG_INFO, "server: accepted test from %s", ss->peer);
+	return 0;
+}
+
+void lr_server_session_end(struct lr_server *srv)
+{
+	struct session *ss = srv->sess;
+
+	if (!ss)
+		return;
+	atomic_store(&ss->stop, true);
+	pthread_join(ss->thread, NULL);
+	session_free(ss);
+	srv->sess = NULL;
+}

@@ -190,7 +190,8 @@ void lr_drvstats_read(struct lr_drvstats *d, bool have_prev, uint64_t dt_ns,
 		}
 		d->tick_valid = true;
 	}
-	memcpy(d->prev, v, d->n * sizeof(*v));
+	if (d->n)	/* memcpy(NULL, ..., 0) is undefined: prev is NULL with no counters */
+		memcpy(d->prev, v, d->n * sizeof(*v));
 	d->have_prev = true;
 	list_moved(d, dt_ns);
 	s->moved = d->moved;

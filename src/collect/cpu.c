@@ -67,6 +67,7 @@ static struct lr_cpu_raw *slot(struct lr_cpu_table *t, uint64_t cpu, int *err)
 		*err = e;
 		return NULL;
 	}
+	/* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): reserve succeeded: allocated */
 	return &t->cpu[cpu];
 }
 
@@ -284,6 +285,7 @@ out:
 	for (i = 0; i < t->n; i++) {
 		struct lr_cpu_raw *c = &t->cpu[i];
 
+		/* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): i < t->n: allocated */
 		if ((c->valid & (SEEN_RX | SEEN_TX)) == (SEEN_RX | SEEN_TX)) {
 			set_bit(c, LR_CPUV_SOFTIRQS);
 			count++;
@@ -360,6 +362,7 @@ static int parse_softnet(const char *buf, size_t len, struct lr_cpu_table *t)
 			cpu = v[12];
 		} else if (online) {
 			/* Old kernels: row i is the i-th online CPU (softnet_get_online()). */
+			/* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): cursor < n */
 			while (cursor < t->n && !(t->cpu[cursor].valid & LR_CPUV_TIMES))
 				cursor++;
 			if (cursor >= t->n)

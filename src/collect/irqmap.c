@@ -647,7 +647,6 @@ int lr_irqmap_build(const struct lr_sysio *io, const char *ifname, struct lr_irq
 		err = lr_interrupts_parse(m->buf, (size_t)n, &m->scratch, on_irq_line, &c, NULL);
 		if (c.err || err == -ENOMEM)
 			goto out;
-		err = 0;
 	}
 	/* msi_irqs entries without a /proc/interrupts row still serve the interface. */
 	for (i = 0; i < m->n_msi_scratch; i++) {

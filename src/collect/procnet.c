@@ -64,6 +64,7 @@ int lr_procnet_parse(const char *buf, size_t len, lr_procnet_cb cb, void *arg, u
 
 		while (q < eol && is_blank(*q))
 			q++;
+		/* NOLINTNEXTLINE(bugprone-branch-clone): two kinds of skipped line, named apart */
 		if (q == eol) {
 			/* blank line */
 		} else if (!memchr(p, ':', (size_t)(eol - p)) &&

@@ -31,7 +31,7 @@ static bool same_addr(const struct sockaddr *a, const struct sockaddr_storage *b
 int lr_route_iface(const char *host, char *ifname, size_t len)
 {
 	struct addrinfo hints = {.ai_socktype = SOCK_DGRAM}, *ai;
-	struct sockaddr_storage local;
+	struct sockaddr_storage local = {.ss_family = AF_UNSPEC};	/* getsockname fills it */
 	socklen_t llen = sizeof(local);
 	struct ifaddrs *ifa, *i;
 	int fd, err = -ENOENT;

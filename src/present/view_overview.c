@@ -99,10 +99,8 @@ static void layout_cols(struct ov_layout *l, int w)
 		l->err_w = 8;
 		extra -= 8;
 	}
-	if (extra >= 11) {
+	if (extra >= 11)
 		l->state_w = 11;
-		extra -= 11;
-	}
 }
 
 static int col_num(struct lr_frame *f, int x, int y, int w, enum lr_role role, double v)

@@ -8,7 +8,8 @@
 #include <stdint.h>
 
 #include "linerate/common.h"
-#include "linerate/snapshot.h"
+
+enum lr_source { LR_SOURCE_NETLINK, LR_SOURCE_PROC };	/* --source */
 
 enum lr_mode {
 	LR_MODE_DASHBOARD,	/* default; with -c also drives traffic */

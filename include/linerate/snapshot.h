@@ -12,6 +12,7 @@
 
 #include "linerate/classify.h"
 #include "linerate/common.h"
+#include "linerate/config.h"	/* enum lr_source */
 #include "linerate/metrics.h"
 
 #define LR_HIST_LEN 512	/* points of graph history per series (wider than any terminal) */
@@ -132,7 +133,6 @@ struct lr_stream_snap {
 	uint64_t total_bytes, total_packets, total_retransmits, total_lost, total_out_of_order;
 };
 
-enum lr_source { LR_SOURCE_NETLINK, LR_SOURCE_PROC };
 
 struct lr_snapshot {
 	uint64_t seq;			/* 1, 2, ... per tick */

@@ -52,7 +52,7 @@ static int resolve(const char *host, uint16_t port, int socktype, int family,
 static int bind_local(struct lr_client *c, int fd, int socktype)
 {
 	struct sockaddr_storage ss;
-	socklen_t len;
+	socklen_t len = 0;	/* resolve sets it on success */
 	int rc;
 
 	if (!c->bind)

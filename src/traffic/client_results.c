@@ -98,12 +98,12 @@ static void sock_ports(int fd, uint16_t *local, uint16_t *remote)
 	if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0 &&
 	    getnameinfo((struct sockaddr *)&ss, sl, NULL, 0, port, sizeof(port), NI_NUMERICSERV) ==
 		    0)
-		*local = (uint16_t)atoi(port);
+		*local = (uint16_t)strtoul(port, NULL, 10);	/* NI_NUMERICSERV: digits */
 	sl = sizeof(ss);
 	if (getpeername(fd, (struct sockaddr *)&ss, &sl) == 0 &&
 	    getnameinfo((struct sockaddr *)&ss, sl, NULL, 0, port, sizeof(port), NI_NUMERICSERV) ==
 		    0)
-		*remote = (uint16_t)atoi(port);
+		*remote = (uint16_t)strtoul(port, NULL, 10);	/* NI_NUMERICSERV: digits */
 }
 
 static void sum_add(struct lr_traffic_sum *s, const struct lr_traffic_stream_result *e)
@@ -200,12 +200,12 @@ void lr_client_fill_addrs(struct lr_client *c)
 	if (getsockname(c->ctl_fd, (struct sockaddr *)&ss, &sl) == 0 &&
 	    getnameinfo((struct sockaddr *)&ss, sl, R->local_host, sizeof(R->local_host), port,
 			sizeof(port), NI_NUMERICHOST | NI_NUMERICSERV) == 0)
-		R->local_port = (uint16_t)atoi(port);
+		R->local_port = (uint16_t)strtoul(port, NULL, 10);
 	sl = sizeof(ss);
 	if (getpeername(c->ctl_fd, (struct sockaddr *)&ss, &sl) == 0 &&
 	    getnameinfo((struct sockaddr *)&ss, sl, R->remote_host, sizeof(R->remote_host), port,
 			sizeof(port), NI_NUMERICHOST | NI_NUMERICSERV) == 0)
-		R->remote_port = (uint16_t)atoi(port);
+		R->remote_port = (uint16_t)strtoul(port, NULL, 10);
 }
 
 int lr_client_exchange_results(struct lr_client *c)

@@ -193,6 +193,7 @@ int lr_proto_state_recv(const struct lr_proto_conn *c, int *state, uint64_t time
 	int rc = lr_proto_read(c, &b, 1, timeout_ns);
 
 	if (rc == 0)
+		/* NOLINTNEXTLINE(bugprone-signed-char-misuse,cert-str34-c): iperf3's are signed */
 		*state = b;
 	return rc;
 }
@@ -654,7 +655,7 @@ static int need(int rc, const char *key, char err[LR_PROTO_ERR_MAX])
 
 static int decode_stream(json_t *js, struct lr_proto_stream_result *s, char err[LR_PROTO_ERR_MAX])
 {
-	int64_t v;
+	int64_t v = 0;	/* need() refuses an absent key before v is read */
 	int rc, a, b;
 
 	if (!json_is_object(js))
@@ -695,7 +696,7 @@ int lr_proto_results_decode(const char *buf, size_t len, struct lr_proto_results
 			    char err[LR_PROTO_ERR_MAX])
 {
 	json_t *o, *arr, *j;
-	int64_t v;
+	int64_t v = 0;	/* as in decode_stream */
 	size_t i;
 	int rc;
 

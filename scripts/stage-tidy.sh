@@ -14,7 +14,9 @@ export LR_TIDY_FLAGS=$flags
 # shellcheck disable=SC2016
 ls src/*.c src/*/*.c | xargs -P "$(nproc 2>/dev/null || echo 2)" -n 4 \
 	bash -c '"$0" --quiet "$@" -- $LR_TIDY_FLAGS' "$tidy" >"$out" 2>&1
+rc=${PIPESTATUS[1]}
 n=$(grep -cE '(warning|error): ' "$out")
-check "clang-tidy clean over src/ ($n findings, checks in .clang-tidy)" test "$n" -eq 0
-[ "$n" -ne 0 ] && grep -E -A3 '(warning|error): ' "$out" | head -60
+check "clang-tidy clean over src/ ($n findings, exit $rc, checks in .clang-tidy)" \
+	test "$n" -eq 0 -a "$rc" -eq 0
+[ "$n" -ne 0 ] || [ "$rc" -ne 0 ] && grep -E -A3 '(warning|error): ' "$out" | head -60
 lr_summary

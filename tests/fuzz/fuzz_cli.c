@@ -14,6 +14,13 @@
 #include "linerate/config.h"
 #include "linerate/strutil.h"
 
+/* scripts/fuzz.sh links src/{core,collect,sample,present,traffic}/ but not src/cli.c, so the
+ * parser is compiled in here; weak, so that linking cli.o as well one day costs nothing. */
+#pragma weak lr_cli_defaults
+#pragma weak lr_cli_parse
+#pragma weak lr_cli_usage
+#include "../../src/cli.c"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MAX_WORDS 64

@@ -5,7 +5,8 @@
 # missing, truncated mid-line or unreadable and /proc/stat garbage or unreadable (as uid
 # 65534); ethtool as a non-root user; SIGHUP from kill and from a closing terminal (tmux);
 # the traffic peer killed with SIGKILL mid-test in both directions (server_hostile.sh covers
-# scripted hostile peers; here a real `linerate -c` and `linerate -s` over veth). About 35 s.
+# scripted hostile peers; here a real `linerate -c` and `linerate -s` over veth); and the
+# other documented exits (usage 2; refused, port in use, missing CSV directory 1). About 25 s.
 source "$(dirname "$0")/../lib.sh"
 need_root faults
 [ -x "$LR_BIN" ] || { skip faults "$LR_BIN not built"; exit 0; }
@@ -48,6 +49,30 @@ for opt in --csv --cpu-csv; do
 	check "$opt /dev/full: exit 1 (rc $rc), one line naming it" \
 		sh -c "[ $rc -eq 1 ] && [ \$(grep -c . '$work/devfull.err') -eq 1 ] && grep -q /dev/full '$work/devfull.err'"
 done
+
+# --- 2b. The other documented exits (man page EXIT STATUS): 2 for usage, 1 for runtime.
+exit_line() {	# exit_line NAME RC MAXLINES REGEX CMD...: exit status, stderr lines, its text
+	local name=$1 want=$2 max=$3 re=$4 rc n; shift 4
+	timeout 10 "$@" >/dev/null 2>"$work/exit.err"; rc=$?
+	n=$(grep -c . "$work/exit.err")
+	check "$name: exit $want (rc $rc), $n line(s): $(tail -1 "$work/exit.err")" \
+		exit_ok "$rc" "$want" "$n" "$max" "$re"
+}
+exit_ok() { [ "$1" -eq "$2" ] && [ "$3" -ge 1 ] && [ "$3" -le "$4" ] && grep -qE -- "$5" "$work/exit.err"; }
+exit_line "bad value (-i 0)" 2 1 "-i: invalid interval '0'" "$LR_BIN" --headless -i 0
+exit_line "unknown option in a cluster (-1Z)" 2 1 "unknown option '-Z'" "$LR_BIN" -1Z
+exit_line "--csv in a missing directory" 1 1 "/nonexistent-dir/x.csv" \
+	"$LR_BIN" --headless -t 0.3 --csv "$work/nonexistent-dir/x.csv"
+exit_line "connection refused" 1 1 "cannot connect to 127.0.0.1:1: Connection refused" \
+	"$LR_BIN" -c 127.0.0.1 -p 1 -t 1 --headless
+bport=$((20000 + RANDOM % 20000))
+"$LR_BIN" -s -p "$bport" -B 127.0.0.1 >/dev/null 2>&1 &
+bpid=$!; lr_cleanup_add "kill $bpid 2>/dev/null"
+for ((i = 0; i < 50; i++)); do ss -Htln "sport = :$bport" | grep -q . && break; sleep 0.1; done
+# Two lines today: the log's "error: server: cannot listen ..." and main's line.
+exit_line "server port in use" 1 2 "cannot listen on port $bport: Address already in use" \
+	"$LR_BIN" -s -p "$bport" -B 127.0.0.1
+kill "$bpid"; wait "$bpid" 2>/dev/null
 
 # --- 3. --procfs trees built from the this-host fixture.
 mk_tree() { rm -rf "$work/$1"; cp -r "$LR_TOP/tests/fixtures/this-host/proc" "$work/$1"; chmod -R a+rX "$work/$1"; }
@@ -151,7 +176,7 @@ for mode in tcp udp; do
 		--csv "$work/k-$mode.csv" --streams-csv "$work/ks-$mode.csv" \
 		>"$work/k-$mode.out" 2>"$work/k-$mode.err" &
 	cpid=$!
-	sleep 2; kill -9 "$spid"; t0=$(date +%s%N); wait "$spid" 2>/dev/null
+	sleep 2; { kill -9 "$spid"; wait "$spid"; } 2>/dev/null; t0=$(date +%s%N)
 	wait "$cpid"; rc=$?; ms=$((($(date +%s%N) - t0) / 1000000))
 	check "$mode: server killed -9 mid-test: client exits 1 (rc $rc) within 5 s ($ms ms)" \
 		sh -c "[ $rc -eq 1 ] && [ $ms -lt 5000 ]"

@@ -48,7 +48,7 @@ TOOL_BINS  = $(patsubst tests/tools/%.c,$(B)/tools/%,$(wildcard tests/tools/*.c)
 FUZZ_SRCS  = $(wildcard tests/fuzz/fuzz_*.c)
 
 .PHONY: all test test-unit test-all asan tsan fuzz bench lint check-layers install uninstall \
-	clean help valgrind clang
+	clean help valgrind clang soak
 all: linerate
 
 linerate: $(B)/linerate
@@ -111,8 +111,12 @@ fuzz:
 bench: linerate
 	@bench/run.sh
 
-valgrind: linerate
-	@scripts/valgrind.sh
+valgrind:
+	@LR_BUILD=$(B) scripts/stage-valgrind.sh
+
+# 10 minutes at -i 0.01 with traffic and interfaces churning (CI runs 90 s of it).
+soak: $(B)/linerate
+	@LR_BUILD=$(B) scripts/soak.sh $(or $(SOAK_SECONDS),600)
 
 lint:
 	clang-format --dry-run -Werror $(ALL_SRCS) $(wildcard include/linerate/*.h)
@@ -150,6 +154,8 @@ help:
 	@echo 'asan / tsan  sanitizer builds in build-asan/ build-tsan/, then their tests (T=target)'
 	@echo 'fuzz         libFuzzer targets, FUZZ_SECONDS=$(FUZZ_SECONDS) each'
 	@echo 'bench        side-by-side benchmarks, results in bench/RESULTS.md'
+	@echo 'soak         10 minutes at -i 0.01 with traffic and churn (SOAK_SECONDS=600)'
+	@echo 'valgrind     memcheck on headless and client/server runs'
 	@echo 'lint         clang-format --dry-run and cppcheck'
 	@echo 'check-layers the dependency rules of DESIGN.md section 2'
 	@echo 'install      PREFIX=$(PREFIX) DESTDIR= ; uninstall'

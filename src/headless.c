@@ -14,6 +14,7 @@
 #include "linerate/config.h"
 #include "linerate/csv.h"
 #include "linerate/headless.h"
+#include "linerate/log.h"
 #include "linerate/sampler.h"
 #include "linerate/snapshot.h"
 
@@ -68,8 +69,10 @@ int lr_headless_open(struct lr_headless **out, const struct lr_config *cfg, bool
 	if (!err)
 		err = lr_board_open(&h->board);
 	if (!err) {
+		unsigned logged = lr_log_errors_echoed();
+
 		err = lr_sampler_open(&h->sampler, cfg, h->board);
-		if (err)
+		if (err && lr_log_errors_echoed() == logged)	/* else the cause is on stderr */
 			fprintf(stderr, "linerate: cannot start sampling: %s\n", strerror(-err));
 	}
 	if (err) {

@@ -4,6 +4,8 @@
  * signal arrives. On a signal the snapshot in flight is written and the files are closed; a
  * write error is one line and exit 1. [main]
  */
+#include <errno.h>
+
 #include "linerate/config.h"
 #include "linerate/headless.h"
 #include "linerate/log.h"
@@ -16,8 +18,10 @@ int lr_run_headless(const struct lr_config *cfg)
 	int rc = 0;
 
 	lr_log_set_echo(LR_LOG_WARN);	/* no status line here: warnings go to stderr */
-	if (lr_headless_open(&h, cfg, true))
-		return 1;
+	int err = lr_headless_open(&h, cfg, true);
+
+	if (err)	/* -I naming no interface at all is bad usage */
+		return err == -ENODEV && cfg->ifaces ? 2 : 1;
 	if (lr_headless_start(h)) {
 		lr_headless_close(h);
 		return 1;

@@ -707,10 +707,13 @@ int lr_run_server(const struct lr_config *cfg)
 	int rc;
 
 	lr_log_set_echo(LR_LOG_INFO);
+	unsigned logged = lr_log_errors_echoed();
+
 	rc = lr_server_open(&s, &o);
 	if (rc < 0) {
-		fprintf(stderr, "linerate: cannot listen on port %u: %s\n",
-			tc->port ? tc->port : 5201u, strerror(-rc));
+		if (lr_log_errors_echoed() == logged)	/* else the cause is on stderr already */
+			fprintf(stderr, "linerate: cannot listen on port %u: %s\n",
+				tc->port ? tc->port : 5201u, strerror(-rc));
 		return 1;
 	}
 	printf("-----------------------------------------------------------\n"

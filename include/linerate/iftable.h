@@ -56,6 +56,9 @@ const char *lr_iftable_name(const struct lr_iftable *t, size_t i);
 int lr_iftable_set_serving(struct lr_iftable *t, const char *name, const int *cpus, size_t n)
 	LR_MUST_CHECK;
 
+/* -I names the table has no interface for: the count, and the first of them copied to first. */
+size_t lr_iftable_missing(const struct lr_iftable *t, char *first, size_t len);
+
 /* Key r: zero totals and peaks of every interface. */
 void lr_iftable_reset_totals(struct lr_iftable *t);
 

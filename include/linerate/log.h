@@ -30,6 +30,9 @@ size_t lr_log_read(uint64_t *seen, struct lr_log_entry *out, size_t max);
 /* Entries at or above min_level are also written to stderr as they are logged
  * (headless mode); LR_LOG_ERR + 1 switches echoing off (the default). */
 void lr_log_set_echo(int min_level);
+/* How many LR_LOG_ERR entries were echoed to stderr so far: a caller about to print its own
+ * one-line error for the same failure prints nothing when the cause already went out. */
+unsigned lr_log_errors_echoed(void);
 
 const char *lr_log_level_name(enum lr_log_level level);
 

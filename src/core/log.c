@@ -19,6 +19,7 @@ static struct {
 	struct lr_log_entry ring[LOG_RING];
 	uint64_t next_seq;	/* seq of the next entry; entries 1..next_seq-1 exist */
 	int echo_level;
+	unsigned errors_echoed;
 } lr_log_ring = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.next_seq = 1,
@@ -45,6 +46,8 @@ void lr_log(enum lr_log_level level, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
 	va_end(ap);
+	if ((int)level >= lr_log_ring.echo_level && level == LR_LOG_ERR)
+		lr_log_ring.errors_echoed++;
 	if ((int)level >= lr_log_ring.echo_level)
 		fprintf(stderr, "linerate: %s%s%s\n", level >= LR_LOG_WARN ? lr_log_level_name(level) : "",
 			level >= LR_LOG_WARN ? ": " : "", e->msg);
@@ -73,4 +76,14 @@ void lr_log_set_echo(int min_level)
 	pthread_mutex_lock(&lr_log_ring.lock);
 	lr_log_ring.echo_level = min_level;
 	pthread_mutex_unlock(&lr_log_ring.lock);
+}
+
+unsigned lr_log_errors_echoed(void)
+{
+	unsigned n;
+
+	pthread_mutex_lock(&lr_log_ring.lock);
+	n = lr_log_ring.errors_echoed;
+	pthread_mutex_unlock(&lr_log_ring.lock);
+	return n;
 }

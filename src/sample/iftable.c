@@ -485,3 +485,19 @@ int lr_iftable_set_serving(struct lr_iftable *t, const char *name, const int *cp
 	s->n_serving_cpus = n;
 	return 0;
 }
+
+size_t lr_iftable_missing(const struct lr_iftable *t, char *first, size_t len)
+{
+	size_t missing = 0;
+
+	for (size_t i = 0; i < t->n_only; i++) {
+		bool found;
+
+		find_pos(t, t->only[i], &found);
+		if (found)
+			continue;
+		if (!missing++)
+			lr_strlcpy(first, t->only[i], len);
+	}
+	return missing;
+}

@@ -463,6 +463,17 @@ int lr_sampler_open(struct lr_sampler **out, const struct lr_config *cfg, struct
 		err = open_sources(s, cfg);
 	if (!err)
 		err = lr_sampler_tick(s, lr_clock_mono_ns());	/* the baseline */
+	if (!err && cfg->ifaces) {
+		char name[LR_IFNAMSIZ] = "";
+		size_t missing = lr_iftable_missing(s->ifs, name, sizeof(name));
+
+		if (missing && lr_iftable_name(s->ifs, 0) == NULL) {
+			lr_log(LR_LOG_ERR, "-I: no interface named '%s'", name);
+			err = -ENODEV;
+		} else if (missing) {
+			lr_log(LR_LOG_WARN, "-I: no interface named '%s' (yet)", name);
+		}
+	}
 	if (err) {
 		lr_sampler_close(s);
 		return err;

@@ -16,13 +16,13 @@
 #include <cmocka.h>
 
 #include "linerate/app.h"
+#include "fakes/golden.h"
 #include "linerate/frame.h"
 #include "linerate/snapshot.h"
 #include "linerate/strutil.h"
 #include "linerate/verdict.h"
 #include "linerate/view.h"
 
-#define GOLDEN_DIR "tests/fixtures/frames"
 #define DT 0.5
 
 struct fixture {
@@ -152,80 +152,10 @@ static int teardown(void **state)
 	return 0;
 }
 
-static char *read_all(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = calloc(1, (size_t)n + 1);
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
-}
-
-static void check_text(const struct lr_frame *fr, const char *name)
-{
-	char path[256], *text = lr_frame_to_text(fr), *want;
-	const char *upd = getenv("LR_UPDATE_GOLDEN");
-
-	assert_non_null(text);
-	snprintf(path, sizeof(path), "%s/%s.txt", GOLDEN_DIR, name);
-	if (upd && !strcmp(upd, "1")) {
-		FILE *f = fopen(path, "wb");
-
-		assert_non_null(f);
-		fputs(text, f);
-		fclose(f);
-	}
-	want = read_all(path);
-	if (!want)
-		fail_msg("golden %s missing (LR_UPDATE_GOLDEN=1 writes it)", path);
-	if (strcmp(want, text)) {
-		fprintf(stderr, "--- golden %s\n%s--- rendered\n%s---\n", path, want, text);
-		fail_msg("frame differs from %s", path);
-	}
-	free(want);
-	free(text);
-}
-
 static void render(struct fixture *fx, int w, int h)
 {
 	assert_int_equal(lr_frame_resize(&fx->frame, w, h), 0);
 	lr_view_render(&fx->frame, &fx->ctx);
-}
-
-/* The row of the frame holding needle, or -1; *col set to its column. */
-static int find_text(const struct lr_frame *f, const char *needle, int *col)
-{
-	char *text = lr_frame_to_text(f), *line = text;
-	int y = 0, found = -1;
-
-	while (line && *line) {
-		char *nl = strchr(line, '\n'), *hit;
-
-		*nl = '\0';
-		hit = strstr(line, needle);
-		if (hit) {
-			*col = 0;
-			for (char *p = line; p < hit; p++)
-				*col += ((unsigned char)*p & 0xc0) != 0x80;
-			found = y;
-			break;
-		}
-		line = nl + 1;
-		y++;
-	}
-	free(text);
-	return found;
 }
 
 static void test_streams_tcp_80x32(void **state)
@@ -234,23 +164,23 @@ static void test_streams_tcp_80x32(void **state)
 	int col, y;
 
 	render(fx, 80, 32);
-	check_text(&fx->frame, "streams_tcp_80x32");
-	y = find_text(&fx->frame, " Streams  running  TCP x3 -> 10.0.0.2:5201 via eth1  10.0 of 30 s",
+	golden_check(&fx->frame, "streams_tcp_80x32");
+	y = golden_find(&fx->frame, " Streams  running  TCP x3 -> 10.0.0.2:5201 via eth1  10.0 of 30 s",
 		      &col);
 	assert_true(y > 0);
 	assert_int_equal(lr_frame_at(&fx->frame, col + 10, y)->role, LR_ROLE_OK);
 	/* sum of the three achieved rates; retransmits of the one stream that had them */
-	assert_true(find_text(&fx->frame, " sum                  9.35 Gb/s   8.92k    14", &col) > y);
-	y = find_text(&fx->frame, " 3   tx", &col);
+	assert_true(golden_find(&fx->frame, " sum                  9.35 Gb/s   8.92k    14", &col) > y);
+	y = golden_find(&fx->frame, " 3   tx", &col);
 	assert_true(y > 0);
-	assert_true(find_text(&fx->frame, "14", &col) >= 0);
+	assert_true(golden_find(&fx->frame, "14", &col) >= 0);
 	/* below 31 rows (a 30-row body) the band shrinks to title, header and the sum row */
 	render(fx, 80, 30);
-	y = find_text(&fx->frame, " Streams ", &col);
+	y = golden_find(&fx->frame, " Streams ", &col);
 	assert_true(y > 0);
-	assert_int_equal(find_text(&fx->frame, " sum                  9.35 Gb/s   8.92k    14", &col),
+	assert_int_equal(golden_find(&fx->frame, " sum                  9.35 Gb/s   8.92k    14", &col),
 			 y + 2);
-	assert_int_equal(find_text(&fx->frame, " 3   tx", &col), -1);
+	assert_int_equal(golden_find(&fx->frame, " 3   tx", &col), -1);
 }
 
 static void test_streams_udp_rx_132x43(void **state)
@@ -280,11 +210,11 @@ static void test_streams_udp_rx_132x43(void **state)
 		st->cwnd_bytes = st->rtt_us = -1;
 	}
 	render(fx, 132, 43);
-	check_text(&fx->frame, "streams_udp_rx_132x43");
-	assert_true(find_text(&fx->frame, "UDP x7 <- 10.0.0.2:5201 via eth1  10.0 s ", &col) > 0);
-	assert_true(find_text(&fx->frame, "+3 more streams", &col) > 0);
-	assert_true(find_text(&fx->frame, " sum      7.00 Gb/s   6.86 Gb/s    592k     -  1.20k", &col) > 0);
-	assert_true(find_text(&fx->frame, "1.20k", &col) > 0);	/* total loss of stream 4 */
+	golden_check(&fx->frame, "streams_udp_rx_132x43");
+	assert_true(golden_find(&fx->frame, "UDP x7 <- 10.0.0.2:5201 via eth1  10.0 s ", &col) > 0);
+	assert_true(golden_find(&fx->frame, "+3 more streams", &col) > 0);
+	assert_true(golden_find(&fx->frame, " sum      7.00 Gb/s   6.86 Gb/s    592k     -  1.20k", &col) > 0);
+	assert_true(golden_find(&fx->frame, "1.20k", &col) > 0);	/* total loss of stream 4 */
 }
 
 static void test_streams_states(void **state)
@@ -296,19 +226,19 @@ static void test_streams_states(void **state)
 	fx->tv.state = LR_VTS_IDLE;
 	fx->tv.elapsed_s = -1;
 	render(fx, 80, 32);
-	assert_true(find_text(&fx->frame, "no test running: s starts one", &col) > 0);
-	assert_true(find_text(&fx->frame, " Streams  idle  TCP x3", &col) > 0);
+	assert_true(golden_find(&fx->frame, "no test running: s starts one", &col) > 0);
+	assert_true(golden_find(&fx->frame, " Streams  idle  TCP x3", &col) > 0);
 	fx->tv.state = LR_VTS_ERROR;
 	fx->tv.error = "connecting to 10.0.0.2:5201: Connection refused";
 	render(fx, 80, 32);
-	y = find_text(&fx->frame, "Connection refused", &col);
+	y = golden_find(&fx->frame, "Connection refused", &col);
 	assert_true(y > 0);
 	assert_int_equal(lr_frame_at(&fx->frame, col, y)->role, LR_ROLE_ALERT);
 	/* ASCII: no box drawing in the pane */
 	fx->ctx.ascii = true;
 	fx->tv.state = LR_VTS_STOPPED;
 	render(fx, 80, 32);
-	y = find_text(&fx->frame, " Streams  stopped", &col);
+	y = golden_find(&fx->frame, " Streams  stopped", &col);
 	assert_true(y > 0);
 	for (int x = 0; x < fx->frame.w; x++)
 		assert_true(lr_frame_at(&fx->frame, x, y)->cp < 0x80);
@@ -338,22 +268,22 @@ static void test_verdict_panel_80x24(void **state)
 	fx->app.verdict = true;
 	render(fx, 80, 24);
 	lr_view_verdict(&fx->frame, &fx->ctx, &vv);
-	check_text(&fx->frame, "verdict_10g_80x24");
-	assert_true(find_text(&fx->frame, "Verdict: TCP x3 -> 10.0.0.2, 30.0 s, done", &col) >= 0);
-	assert_true(find_text(&fx->frame, "up 9.35 Gb/s   down -", &col) > 0);
-	assert_true(find_text(&fx->frame, "of the 10G link", &col) > 0);
-	y = find_text(&fx->frame, "hottest CPU", &col);
+	golden_check(&fx->frame, "verdict_10g_80x24");
+	assert_true(golden_find(&fx->frame, "Verdict: TCP x3 -> 10.0.0.2, 30.0 s, done", &col) >= 0);
+	assert_true(golden_find(&fx->frame, "up 9.35 Gb/s   down -", &col) > 0);
+	assert_true(golden_find(&fx->frame, "of the 10G link", &col) > 0);
+	y = golden_find(&fx->frame, "hottest CPU", &col);
 	assert_true(y > 0);
-	assert_true(find_text(&fx->frame, "cpu1, 97% softirq at peak (saturated)", &col) == y);
-	assert_true(find_text(&fx->frame, "14 in the test", &col) > 0);
-	assert_true(find_text(&fx->frame, "next step", &col) > 0);
-	assert_true(find_text(&fx->frame, "Esc/Enter closes", &col) > 0);
+	assert_true(golden_find(&fx->frame, "cpu1, 97% softirq at peak (saturated)", &col) == y);
+	assert_true(golden_find(&fx->frame, "14 in the test", &col) > 0);
+	assert_true(golden_find(&fx->frame, "next step", &col) > 0);
+	assert_true(golden_find(&fx->frame, "Esc/Enter closes", &col) > 0);
 	/* nothing sampled: the panel says so instead of inventing numbers */
 	lr_verdict_init(acc, "eth1");
 	lr_verdict_compute(acc, &t, &v);
 	render(fx, 80, 24);
 	lr_view_verdict(&fx->frame, &fx->ctx, &vv);
-	assert_true(find_text(&fx->frame, "nothing was sampled", &col) > 0);
+	assert_true(golden_find(&fx->frame, "nothing was sampled", &col) > 0);
 	free(acc);
 }
 

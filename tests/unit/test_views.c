@@ -19,12 +19,12 @@
 
 #include "linerate/app.h"
 #include "linerate/ethtool.h"
+#include "fakes/golden.h"
 #include "linerate/frame.h"
 #include "linerate/snapshot.h"
 #include "linerate/strutil.h"
 #include "linerate/view.h"
 
-#define GOLDEN_DIR "tests/fixtures/frames"
 #define T0_REAL_NS (1795960931ULL * LR_NSEC_PER_SEC)	/* 2026-11-30 14:02:11 UTC */
 
 static void set_rate(struct lr_iface_snap *i, enum lr_metric m, double per_s, double dt)
@@ -260,78 +260,12 @@ static int teardown(void **state)
 	return 0;
 }
 
-static char *read_all(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = calloc(1, (size_t)n + 1);
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
-}
-
 /* Renders ctx at w x h and compares with GOLDEN_DIR/name.txt. */
 static void check_golden(struct fixture *fx, const char *name, int w, int h)
 {
-	char path[256], *text, *want;
-	const char *upd = getenv("LR_UPDATE_GOLDEN");
-
 	assert_int_equal(lr_frame_resize(&fx->frame, w, h), 0);
 	lr_view_render(&fx->frame, &fx->ctx);
-	text = lr_frame_to_text(&fx->frame);
-	assert_non_null(text);
-	snprintf(path, sizeof(path), "%s/%s.txt", GOLDEN_DIR, name);
-	if (upd && !strcmp(upd, "1")) {
-		FILE *f = fopen(path, "wb");
-
-		assert_non_null(f);
-		fputs(text, f);
-		fclose(f);
-	}
-	want = read_all(path);
-	if (!want)
-		fail_msg("golden %s missing (LR_UPDATE_GOLDEN=1 writes it)", path);
-	if (strcmp(want, text)) {
-		fprintf(stderr, "--- golden %s\n%s--- rendered\n%s---\n", path, want, text);
-		fail_msg("frame differs from %s", path);
-	}
-	free(want);
-	free(text);
-}
-
-/* The row of the frame holding needle, or -1; *col set to its column. */
-static int find_text(const struct lr_frame *f, const char *needle, int *col)
-{
-	char *text = lr_frame_to_text(f), *line = text;
-	int y = 0, found = -1;
-
-	while (line && *line) {
-		char *nl = strchr(line, '\n'), *hit;
-
-		*nl = '\0';
-		hit = strstr(line, needle);
-		if (hit) {
-			*col = 0;
-			for (char *p = line; p < hit; p++)	/* count code points */
-				*col += ((unsigned char)*p & 0xc0) != 0x80;
-			found = y;
-			break;
-		}
-		line = nl + 1;
-		y++;
-	}
-	free(text);
-	return found;
+	golden_check(&fx->frame, name);
 }
 
 static void test_overview_80x24(void **state)
@@ -355,10 +289,10 @@ static void test_detail_eth1_80x24(void **state)
 	lr_app_sync(&fx->app, &fx->snap);
 	check_golden(fx, "detail_eth1_80x24", 80, 24);
 	/* rx_missed_errors is rising: alert role, and the hint names the ring fix */
-	y = find_text(&fx->frame, "rx_missed_errors", &col);
+	y = golden_find(&fx->frame, "rx_missed_errors", &col);
 	assert_true(y > 0);
 	assert_int_equal(lr_frame_at(&fx->frame, col, y)->role, LR_ROLE_ALERT);
-	assert_true(find_text(&fx->frame, "rx ring 512 of 4096: ethtool -G eth1 rx 4096", &col) > 0);
+	assert_true(golden_find(&fx->frame, "rx ring 512 of 4096: ethtool -G eth1 rx 4096", &col) > 0);
 }
 
 static void test_detail_eth1_132x43(void **state)
@@ -371,7 +305,7 @@ static void test_detail_eth1_132x43(void **state)
 	fx->app.sel_name[0] = '\0';
 	lr_app_sync(&fx->app, &fx->snap);
 	check_golden(fx, "detail_eth1_132x43", 132, 43);
-	assert_true(find_text(&fx->frame, "cpu2 99% softirq, others idle", &col) > 0);
+	assert_true(golden_find(&fx->frame, "cpu2 99% softirq, others idle", &col) > 0);
 }
 
 /* 10G at MTU 1500 running 9.41 Gbit/s: the TCP goodput ceiling, not a fault; jumbo hint. */
@@ -401,11 +335,11 @@ static void test_detail_10g_at_ceiling(void **state)
 	fx->app.sel_name[0] = '\0';
 	lr_app_sync(&fx->app, &fx->snap);
 	check_golden(fx, "detail_10g_mtu1500_80x24", 80, 24);
-	assert_true(find_text(&fx->frame,
+	assert_true(golden_find(&fx->frame,
 			      "hint  MTU 1500 caps TCP at 9.41Gb/s: jumbo frames (MTU 9000) end to end",
 			      &col) > 0);
 	/* the ceiling is drawn in the ok role: at the ceiling is as good as it gets */
-	y = find_text(&fx->frame, "ceil tcp 9.41G", &col);
+	y = golden_find(&fx->frame, "ceil tcp 9.41G", &col);
 	assert_true(y > 0);
 	assert_int_equal(lr_frame_at(&fx->frame, col + 9, y)->role, LR_ROLE_OK);
 }
@@ -437,11 +371,11 @@ static void test_detail_lo_unknowns(void **state)
 	lr_app_sync(&fx->app, &fx->snap);
 	check_golden(fx, "detail_lo_80x24", 80, 24);
 	/* unknown stats64 counters on lo are "-", never 0; so are its speed and line % */
-	y = find_text(&fx->frame, "rx_missed_errors", &col);
+	y = golden_find(&fx->frame, "rx_missed_errors", &col);
 	assert_true(y > 0);
-	assert_int_equal(find_text(&fx->frame, "rx_missed_errors        -       -", &col), y);
-	assert_true(find_text(&fx->frame, "lo  speed -  MTU 65536", &col) == 0);
-	assert_true(find_text(&fx->frame, "rx 0 b/s           - link", &col) > 0);
+	assert_int_equal(golden_find(&fx->frame, "rx_missed_errors        -       -", &col), y);
+	assert_true(golden_find(&fx->frame, "lo  speed -  MTU 65536", &col) == 0);
+	assert_true(golden_find(&fx->frame, "rx 0 b/s           - link", &col) > 0);
 }
 
 static void test_help_overlay(void **state)
@@ -456,7 +390,7 @@ static void test_help_overlay(void **state)
 	fx->app.help = true;
 	check_golden(fx, "help_80x24", 80, 24);
 	for (size_t i = 0; i < LR_ARRAY_SIZE(keys); i++)
-		assert_true(find_text(&fx->frame, keys[i], &col) >= 0);
+		assert_true(golden_find(&fx->frame, keys[i], &col) >= 0);
 }
 
 static void test_too_small(void **state)
@@ -465,16 +399,16 @@ static void test_too_small(void **state)
 	int col;
 
 	check_golden(fx, "too_small_60x15", 60, 15);
-	assert_true(find_text(&fx->frame, "terminal too small (need 80x24)", &col) >= 0);
+	assert_true(golden_find(&fx->frame, "terminal too small (need 80x24)", &col) >= 0);
 	assert_int_equal(lr_frame_resize(&fx->frame, 79, 24), 0);
 	lr_view_render(&fx->frame, &fx->ctx);
-	assert_true(find_text(&fx->frame, "terminal too small", &col) >= 0);
+	assert_true(golden_find(&fx->frame, "terminal too small", &col) >= 0);
 	assert_int_equal(lr_frame_resize(&fx->frame, 80, 23), 0);
 	lr_view_render(&fx->frame, &fx->ctx);
-	assert_true(find_text(&fx->frame, "terminal too small", &col) >= 0);
+	assert_true(golden_find(&fx->frame, "terminal too small", &col) >= 0);
 	assert_int_equal(lr_frame_resize(&fx->frame, 80, 24), 0);
 	lr_view_render(&fx->frame, &fx->ctx);
-	assert_int_equal(find_text(&fx->frame, "terminal too small", &col), -1);
+	assert_int_equal(golden_find(&fx->frame, "terminal too small", &col), -1);
 }
 
 static void test_waiting_for_first_sample(void **state)
@@ -485,7 +419,7 @@ static void test_waiting_for_first_sample(void **state)
 	fx->ctx.snap = NULL;
 	assert_int_equal(lr_frame_resize(&fx->frame, 80, 24), 0);
 	lr_view_render(&fx->frame, &fx->ctx);
-	assert_true(find_text(&fx->frame, "waiting for the first sample", &col) > 0);
+	assert_true(golden_find(&fx->frame, "waiting for the first sample", &col) > 0);
 }
 
 /* Many CPUs: the CPU pane shows the busiest that fit, and the hot one is among them. */
@@ -497,9 +431,9 @@ static void test_cpu_pane_picks_busiest(void **state)
 
 	assert_int_equal(lr_frame_resize(&fx->frame, 60, 8), 0);
 	lr_view_cpu(&fx->frame, r, &fx->ctx, &fx->snap.ifaces[1]);
-	assert_true(find_text(&fx->frame, "busiest 5 of 64", &col) == 0);
-	assert_true(find_text(&fx->frame, "    2*", &col) > 0);
-	assert_true(find_text(&fx->frame, "+59 more CPUs", &col) == 7);
+	assert_true(golden_find(&fx->frame, "busiest 5 of 64", &col) == 0);
+	assert_true(golden_find(&fx->frame, "    2*", &col) > 0);
+	assert_true(golden_find(&fx->frame, "+59 more CPUs", &col) == 7);
 }
 
 /* 40 interfaces at 80x24: the table scrolls to keep the selection visible and says how many
@@ -525,10 +459,10 @@ static void test_overview_scrolls(void **state)
 	lr_app_sync(&fx->app, s);
 	assert_string_equal(fx->app.sel_name, "veth30");
 	check_golden(fx, "overview_scrolled_80x24", 80, 24);
-	y = find_text(&fx->frame, ">veth30", &col);
+	y = golden_find(&fx->frame, ">veth30", &col);
 	assert_true(y >= 2 && y < 22);
-	assert_true(find_text(&fx->frame, "more above", &col) > 0);
-	assert_true(find_text(&fx->frame, "? help  q quit", &col) == 23);
+	assert_true(golden_find(&fx->frame, "more above", &col) > 0);
+	assert_true(golden_find(&fx->frame, "? help  q quit", &col) == 23);
 }
 
 /* 4096 CPUs, all serving the interface, all idle but one: the pane still finds the hot CPU,
@@ -562,8 +496,8 @@ static void test_cpu_pane_thousands(void **state)
 	for (int i = 0; i < 10; i++)
 		lr_view_render(&fx->frame, &fx->ctx);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	assert_true(find_text(&fx->frame, " 3001*", &col) > 0);
-	assert_true(find_text(&fx->frame, "busiest 16 of 4096", &col) > 0);
+	assert_true(golden_find(&fx->frame, " 3001*", &col) > 0);
+	assert_true(golden_find(&fx->frame, "busiest 16 of 4096", &col) > 0);
 	/* 10 renders well under a second even under sanitizers */
 	assert_true((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000 < 1000);
 }

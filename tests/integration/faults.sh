@@ -14,6 +14,8 @@ need_root faults
 work=$(mktemp -d /tmp/lr-faults.XXXXXX); chmod 755 "$work"
 [ -n "${LR_KEEP:-}" ] && echo "work dir $work" || lr_cleanup_add "rm -rf $work"
 nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+# uid 65534 may not reach the build tree (a clone under a 0700 directory): run a copy from $work
+NOBODY_BIN=$work/linerate; cp "$LR_BIN" "$NOBODY_BIN" && chmod 755 "$NOBODY_BIN"
 
 whole_rows() {	# whole_rows FILE: every line has the header's field count, and a final newline
 	local f=$1 n
@@ -109,7 +111,7 @@ check "truncated/garbage: CSVs whole" sh -c "$(declare -f whole_rows); whole_row
 mk_tree unr; chmod 000 "$work/unr/stat" "$work/unr/softirqs" "$work/unr/net/softnet_stat" \
 	"$work/unr/interrupts"
 mkdir -p "$work/out"; chmod 777 "$work/out"
-nobody timeout 10 "$LR_BIN" --headless --source proc --procfs "$work/unr" -i 0.1 -t 0.5 \
+nobody timeout 10 "$NOBODY_BIN" --headless --source proc --procfs "$work/unr" -i 0.1 -t 0.5 \
 	--csv "$work/out/unr.csv" --cpu-csv "$work/out/unr-cpu.csv" >/dev/null 2>"$work/unr.err"
 rc=$?
 check "unreadable stat/softirqs/softnet/interrupts (uid 65534): exit 0 (rc $rc)" test "$rc" -eq 0
@@ -117,7 +119,7 @@ check "unreadable: one warning per unreadable file" \
 	test "$(grep -c 'Permission denied' "$work/unr.err")" -ge 3
 check "unreadable: interface rows still sampled" grep -q ',lo,' "$work/out/unr.csv"
 chmod 000 "$work/unr/net/dev"
-nobody timeout 10 "$LR_BIN" --headless --source proc --procfs "$work/unr" -i 0.1 -t 0.5 \
+nobody timeout 10 "$NOBODY_BIN" --headless --source proc --procfs "$work/unr" -i 0.1 -t 0.5 \
 	--csv /dev/null >/dev/null 2>"$work/unr2.err"
 rc=$?
 check "unreadable net/dev (uid 65534): exit 1 naming it (rc $rc)" \
@@ -129,7 +131,7 @@ ip netns add "$ns" && lr_cleanup_add "ip netns del $ns"
 ip -n "$ns" link add fve0 type veth peer name fve1
 ip -n "$ns" link set fve0 up; ip -n "$ns" link set fve1 up; ip -n "$ns" link set lo up
 nsenter --net="/run/netns/$ns" setpriv --reuid=65534 --regid=65534 --clear-groups \
-	timeout 10 "$LR_BIN" --headless -i 0.1 -t 1 --csv "$work/out/eth.csv" >/dev/null 2>"$work/eth.err"
+	timeout 10 "$NOBODY_BIN" --headless -i 0.1 -t 1 --csv "$work/out/eth.csv" >/dev/null 2>"$work/eth.err"
 rc=$?
 check "non-root (uid 65534, no capabilities): runs, exit 0 (rc $rc)" test "$rc" -eq 0
 check "non-root: veth rows whole" sh -c "$(declare -f whole_rows); whole_rows '$work/out/eth.csv' && grep -q ',fve0,' '$work/out/eth.csv'"

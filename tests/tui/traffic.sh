@@ -66,11 +66,16 @@ exited_ok() {	# exited_ok NAME
 
 # ---- --demo: in-process server and streams on lo, no root
 demo_user=()
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
-	setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$LR_BIN" 2>/dev/null; then
-	demo_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+lr_bin_saved=$LR_BIN
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	# uid 65534 may not reach the build tree (a clone under a 0700 directory): use a copy
+	setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$LR_BIN" 2>/dev/null ||
+		{ cp "$LR_BIN" "$work/linerate" && chmod 755 "$work/linerate" && LR_BIN=$work/linerate; }
+	setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$LR_BIN" 2>/dev/null &&
+		demo_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 fi
 start 100 40 "${demo_user[@]}" -- --demo -i $IV
+LR_BIN=$lr_bin_saved
 if wait_live 2 60; then pass "demo: 2 streams live on lo${demo_user:+ as uid 65534}"; else
 	fail "demo: streams live" "$(screen | tail -12)"; fi
 check "demo: lo selected (detail view)" wait_screen '^ lo +speed'

@@ -62,6 +62,7 @@ struct lr_stream {
 };
 
 /* stream.c */
+void *lr_stream_buf_alloc(size_t len);
 void lr_stream_pace_refresh(struct lr_stream *s, uint64_t now_ns);
 bool lr_stream_stopping(const struct lr_stream *s);
 void lr_stream_fail(struct lr_stream *s, int err);

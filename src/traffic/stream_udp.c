@@ -67,7 +67,7 @@ static int sender_setup(struct lr_stream *s)
 	if (s->gso)
 		gso_bytes = LR_UDP_SEND_MSGS * segs * len;
 	s->buf_len = gso_bytes > plain_bytes ? gso_bytes : plain_bytes;
-	s->buf = malloc(s->buf_len);
+	s->buf = lr_stream_buf_alloc(s->buf_len);
 	if (!s->buf)
 		return -ENOMEM;
 	if (s->gso) {
@@ -109,7 +109,7 @@ static int receiver_setup(struct lr_stream *s)
 		atomic_store(&s->path, "udp recvmmsg");
 	}
 	s->buf_len = s->nmsgs * s->slot_len;
-	s->buf = malloc(s->buf_len);
+	s->buf = lr_stream_buf_alloc(s->buf_len);
 	s->ctrl = calloc(s->nmsgs, RX_CTRL_LEN);
 	if (!s->buf || !s->ctrl)
 		return -ENOMEM;

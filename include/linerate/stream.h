@@ -29,7 +29,8 @@ struct lr_stream_stats {
 	_Atomic uint64_t jitter_ns; /* UDP receiver: RFC 1889 smoothed jitter */
 	_Atomic uint64_t max_seq; /* UDP receiver: highest sequence seen (iperf3 "packets") */
 	_Atomic uint64_t start_ns; /* CLOCK_MONOTONIC at start, 0 before */
-	/* CLOCK_MONOTONIC when the thread stopped counting, 0 while running */
+	/* CLOCK_MONOTONIC when the thread stopped counting (a receiver: its last byte), 0 while
+	 * running */
 	_Atomic uint64_t end_ns;
 };
 

@@ -311,6 +311,7 @@ static void tcp_recv_loop(struct lr_stream *s)
 		ssize_t n = recv(s->p.fd, s->buf, s->buf_len, 0);
 
 		if (n > 0) {
+			s->last_rx_ns = lr_clock_mono_ns();
 			atomic_fetch_add_explicit(&s->st.bytes, (uint64_t)n, relaxed);
 			atomic_fetch_add_explicit(&s->st.packets, 1, relaxed);
 		} else if (n == 0) {
@@ -353,7 +354,9 @@ static void *stream_main(void *arg)
 		tcp_send_loop(s);
 	else
 		tcp_recv_loop(s);
-	atomic_store_explicit(&s->st.end_ns, lr_clock_mono_ns(), memory_order_release);
+	atomic_store_explicit(&s->st.end_ns,
+			      !s->p.sender && s->last_rx_ns ? s->last_rx_ns : lr_clock_mono_ns(),
+			      memory_order_release);
 	return NULL;
 }
 

@@ -37,6 +37,9 @@ struct lr_stream {
 
 	struct lr_pacer pacer;
 	uint32_t rate_gen_seen;
+	/* receiver: when the last byte arrived; the receiver's end time (the drain after the
+	 * sender stopped is not receiving time), 0 = nothing yet */
+	uint64_t last_rx_ns;
 
 	/* UDP */
 	bool gso; /* UDP_SEGMENT accepted by the socket */

@@ -337,6 +337,7 @@ void lr_stream_udp_recv_loop(struct lr_stream *s)
 		}
 		idle = false;
 		now = lr_clock_mono_ns(); /* arrival time when the kernel gave none */
+		s->last_rx_ns = now;
 		for (k = 0; k < r; k++) {
 			struct msghdr *mh = &s->msgs[k].msg_hdr;
 			const uint8_t *p = mh->msg_iov->iov_base;

@@ -62,6 +62,7 @@ struct lr_verdict {
 	double seconds;
 	double rx_bps, tx_bps;			/* the interface's own counters over the run */
 	double line_pct;			/* busier direction vs link speed, -1 unknown */
+	bool speed_nominal;			/* carried more than the speed it reports (veth) */
 	double ceiling_bps;			/* goodput ceiling at this MTU, -1 unknown */
 	double ceiling_pct;			/* achieved goodput vs ceiling, -1 unknown */
 	uint64_t nic_fifo, nic_drop, stack_drop, errors;	/* loss by where it happened */

@@ -16,6 +16,7 @@
 #include "linerate/verdict.h"
 
 #define HOT_PCT 95.0
+#define NOMINAL_PCT 105.0 /* above this share of its speed a link's speed is not real */
 
 void lr_verdict_init(struct lr_verdict_acc *a, const char *iface)
 {
@@ -231,6 +232,11 @@ static void next_step(const struct lr_verdict_acc *a, const struct lr_verdict_tr
 		   v->ceiling_pct < 90) {
 		snprintf(v->next_step, sizeof(v->next_step),
 			 "one TCP stream, no loss and no saturated CPU: try more streams (-P 4)");
+	} else if (v->speed_nominal) {
+		snprintf(v->next_step, sizeof(v->next_step),
+			 "%s carried more than the %lld Mbit/s it reports (a virtual link's nominal "
+			 "speed): no line-rate verdict; no loss or saturation in the counters",
+			 f->name, (long long)f->speed_mbps);
 	} else if (v->ceiling_pct < 0) {
 		snprintf(v->next_step, sizeof(v->next_step),
 			 "%s has no link speed (virtual interface): no line-rate verdict; no loss "
@@ -266,7 +272,12 @@ void lr_verdict_compute(const struct lr_verdict_acc *a, const struct lr_verdict_
 		wire_rx = (double)(tot(f, LR_M_RX_BYTES) + 24 * tot(f, LR_M_RX_PACKETS)) * 8 / v->seconds;
 		wire_tx = (double)(tot(f, LR_M_TX_BYTES) + 24 * tot(f, LR_M_TX_PACKETS)) * 8 / v->seconds;
 		v->line_pct = (wire_rx > wire_tx ? wire_rx : wire_tx) / speed * 100;
-		if (f->mtu > 52) {
+		/* A real link cannot carry more than its speed; a veth reports 10000 Mbit/s and
+		 * carries whatever the CPUs move. Then the speed says nothing: no ceiling. */
+		v->speed_nominal = v->line_pct > NOMINAL_PCT;
+		if (v->speed_nominal)
+			v->line_pct = -1;
+		if (f->mtu > 52 && !v->speed_nominal) {
 			double hdr = t->ran && t->udp ? 28 : 52;	/* IP+UDP, or IP+TCP+timestamps */
 
 			v->ceiling_bps = speed * ((double)f->mtu - hdr) / ((double)f->mtu + 38);
@@ -304,6 +315,9 @@ void lr_verdict_print(FILE *out, const struct lr_verdict_acc *a, const struct lr
 	fprintf(out, "NIC view of %s over %.1f s: rx %s, tx %s", f->name, v->seconds, rx, tx);
 	if (v->line_pct >= 0)
 		fprintf(out, ", %.1f%% of the %lld Mbit/s link", v->line_pct, (long long)f->speed_mbps);
+	else if (v->speed_nominal)
+		fprintf(out, ", above the %lld Mbit/s the link reports (a nominal speed)",
+			(long long)f->speed_mbps);
 	fputc('\n', out);
 	if (v->ceiling_bps > 0) {
 		fmt_bps(ceil, sizeof(ceil), v->ceiling_bps);
@@ -341,6 +355,7 @@ json_t *lr_verdict_json(const struct lr_verdict_acc *a, const struct lr_verdict 
 								    : json_null());
 	json_object_set_new(o, "mtu", f && f->mtu > 0 ? json_integer(f->mtu) : json_null());
 	json_object_set_new(o, "line_pct", num_or_null(v->line_pct, v->line_pct >= 0));
+	json_object_set_new(o, "link_speed_nominal", json_boolean(v->speed_nominal));
 	json_object_set_new(o, "ceiling_bps", num_or_null(v->ceiling_bps, v->ceiling_bps >= 0));
 	json_object_set_new(o, "ceiling_pct", num_or_null(v->ceiling_pct, v->ceiling_pct >= 0));
 	json_object_set_new(loss, "nic_fifo", json_integer((json_int_t)v->nic_fifo));

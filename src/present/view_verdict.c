@@ -93,8 +93,8 @@ void lr_view_verdict(struct lr_frame *f, const struct lr_view_ctx *ctx,
 			snprintf(b, sizeof(b), "%s rx %s tx %s: %.1f%% of the %s link", fi->name,
 				 r1, r2, v->line_pct, r3);
 		} else {
-			snprintf(b, sizeof(b), "%s rx %s tx %s: link speed unknown", fi->name, r1,
-				 r2);
+			snprintf(b, sizeof(b), "%s rx %s tx %s: link speed %s", fi->name, r1, r2,
+				 v->speed_nominal ? "nominal (carried more)" : "unknown");
 		}
 		row(f, x, &y, tw, "line rate", LR_ROLE_VALUE, b, 1);
 		if (v->ceiling_bps > 0) {

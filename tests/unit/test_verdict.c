@@ -181,6 +181,23 @@ static void test_virtual_link_no_verdict_without_evidence(void **state)
 	assert_non_null(strstr(v.next_step, "has no link speed"));
 }
 
+/* A veth reports 10000 Mbit/s and carries 20 Gbit/s: no ceiling, no "jumbo frames" advice. */
+static void test_nominal_speed_no_ceiling(void **state)
+{
+	struct run r;
+	struct lr_verdict_acc a;
+	struct lr_verdict v;
+	struct lr_verdict_traffic t = {.ran = true, .parallel = 1, .up_bps = 20e9, .down_bps = -1};
+
+	(void)state;
+	make_run(&r, 10000, 1500, 2500000000, 0, -1, -1, 30);
+	judge(&r, 5, &t, &a, &v);
+	assert_true(v.speed_nominal);
+	assert_true(v.line_pct < 0 && v.ceiling_bps < 0 && v.ceiling_pct < 0);
+	assert_null(strstr(v.next_step, "jumbo"));
+	assert_non_null(strstr(v.next_step, "carried more than the 10000 Mbit/s it reports"));
+}
+
 static void test_json_unknowns_are_null(void **state)
 {
 	struct run r;
@@ -227,6 +244,7 @@ int main(void)
 		cmocka_unit_test(test_jumbo_at_ceiling_is_done),
 		cmocka_unit_test(test_udp_rcvbuf),
 		cmocka_unit_test(test_virtual_link_no_verdict_without_evidence),
+		cmocka_unit_test(test_nominal_speed_no_ceiling),
 		cmocka_unit_test(test_json_unknowns_are_null),
 		cmocka_unit_test(test_nothing_sampled),
 	};

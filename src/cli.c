@@ -15,6 +15,8 @@
 #include "linerate/sampler.h"
 #include "linerate/strutil.h"
 
+#define CPU_MAX 1023 /* the stream threads' CPU_SETSIZE */
+
 enum {
 	OPT_ASCII = 256,
 	OPT_SOURCE,
@@ -90,7 +92,8 @@ static const char usage[] =
 	"      --streams-csv FILE per-stream traffic CSV;  -J, --json  final results as JSON\n"
 	"Traffic (iperf3's meanings):\n"
 	"  -p PORT (5201)  -u UDP  -P N streams  -b RATE[KMG] per stream (0 = unlimited)\n"
-	"  -l BYTES  -R reverse  --bidir  -M MSS  -w WINDOW  -A CPU  -C ALGO  -B ADDR  -1 one-off\n"
+	"  -l BYTES  -R reverse  --bidir  -M MSS  -w WINDOW  -C ALGO  -B ADDR  -1 one-off\n"
+	"  -A N[,M]  stream threads on CPU N (and the server's on M)\n"
 	"  --no-gso  plain sendmmsg/recvmmsg UDP path    --no-start  wait for `s` in the dashboard\n"
 	"  -h, --help   -v, --version\n";
 
@@ -108,6 +111,7 @@ void lr_cli_defaults(struct lr_config *cfg)
 	cfg->traffic.port = 5201;
 	cfg->traffic.parallel = 1;
 	cfg->traffic.affinity = -1;
+	cfg->traffic.server_affinity = -1;
 }
 
 static int fail(char *err, size_t len, const char *fmt, ...) LR_PRINTF(3, 4);
@@ -138,6 +142,28 @@ static int parse_uint(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
 	if (lr_parse_u64(s, &v) || v < lo || v > hi)
 		return -EINVAL;
 	*out = v;
+	return 0;
+}
+
+/* iperf3's -A n[,m]: n for this side, m asked of the server. */
+static int parse_affinity(const char *arg, struct lr_traffic_config *t)
+{
+	const char *comma = strchr(arg, ',');
+	char first[24];
+	uint64_t n, m = 0;
+
+	if (!comma)
+		comma = arg + strlen(arg);
+	if ((size_t)(comma - arg) >= sizeof(first))
+		return -EINVAL;
+	memcpy(first, arg, (size_t)(comma - arg));
+	first[comma - arg] = '\0';
+	if (parse_uint(first, 0, CPU_MAX, &n))
+		return -EINVAL;
+	if (*comma && parse_uint(comma + 1, 0, CPU_MAX, &m))
+		return -EINVAL;
+	t->affinity = (int)n;
+	t->server_affinity = *comma ? (int)m : -1;
 	return 0;
 }
 
@@ -307,9 +333,8 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 			traffic_opt = "-w";
 			break;
 		case 'A':
-			if (parse_uint(optarg, 0, 65535, &v))
-				return fail(err, len, "-A: invalid CPU '%s'", optarg);
-			t->affinity = (int)v;
+			if (parse_affinity(optarg, t))
+				return fail(err, len, "-A: invalid CPU '%s' (n or n,m)", optarg);
 			break;
 		case 'C':
 			t->congestion = optarg;

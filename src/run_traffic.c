@@ -701,6 +701,9 @@ int lr_run_server(const struct lr_config *cfg)
 		.bind = tc->bind,
 		.port = tc->port,
 		.one_off = tc->one_off,
+		.pin = tc->affinity >= 0,
+		.cpu = tc->affinity,
+		.no_gso = tc->no_gso,
 		.should_stop = server_should_stop,
 	};
 	struct lr_server *s;

@@ -35,7 +35,8 @@ struct lr_traffic_config {	/* iperf3's options, same meanings */
 	bool bidir;		/* --bidir */
 	unsigned mss;		/* -M, 0 unset */
 	uint64_t window;	/* -w bytes, 0 unset */
-	int affinity;		/* -A CPU, -1 unset */
+	int affinity;		/* -A n: this side's stream threads on CPU n, -1 unset */
+	int server_affinity;	/* -A n,m: asks the server for CPU m, -1 unset */
 	const char *congestion;	/* -C */
 	bool one_off;		/* -1 (server) */
 	bool no_gso;		/* --no-gso: plain sendmmsg/recvmmsg path */

@@ -124,6 +124,9 @@ struct lr_server_opts {
 	const char *bind; /* -B address, NULL = any (IPv6 dual-stack, else IPv4) */
 	uint16_t port; /* 0 = 5201 */
 	bool one_off; /* -1: return after one test */
+	bool pin; /* -A: stream threads on `cpu` unless the client asks for one (-A n,m) */
+	int cpu;
+	bool no_gso; /* --no-gso: plain recvmmsg/sendmmsg for every UDP test */
 	/* Polled every 50 ms by lr_server_run; true ends the server (may be NULL). */
 	bool (*should_stop)(void *arg);
 	void *arg;

@@ -188,6 +188,7 @@ int lr_client_send_params(struct lr_client *c)
 	p->parallel = c->tc.parallel;
 	p->mss = c->tc.mss;
 	p->window_bytes = c->tc.window;
+	p->server_affinity = c->tc.server_affinity;
 	p->len = c->tc.length ? c->tc.length
 			      : (c->tc.udp ? udp_default_len(c) : LR_PROTO_TCP_DEF_LEN);
 	pthread_mutex_lock(&c->lock);

@@ -56,13 +56,54 @@ static void deny(int fd)
 
 /* ---------------- acceptor ---------------- */
 
+static int listen_socket(int family, const struct sockaddr *addr, socklen_t len)
+{
+	int fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0), one = 1, rc;
+
+	if (fd < 0)
+		return -errno;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (family == AF_INET6) {
+		int zero = 0;
+
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+	}
+	if (bind(fd, addr, len) < 0 || listen(fd, 128) < 0) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
+/* A test's -w/-M went onto the listener (server_session.c) so its data connections were born
+ * with them. Once they are in (or the test is over) anyone else gets a fresh listener, as in
+ * iperf3: a socket buffer size cannot be unset. A connection attempt in the gap is refused.
+ * 0 or -errno (logged; the server cannot go on). */
+static int listener_reset(struct lr_server *s)
+{
+	int fd;
+
+	if (!atomic_load(&s->listener_tuned) ||
+	    (s->sess && atomic_load(&s->sess->phase) < PH_RUN))
+		return 0;
+	atomic_store(&s->listener_tuned, false);
+	close(s->lfd);
+	fd = listen_socket(s->family, (struct sockaddr *)&s->local, s->local_len);
+	s->lfd = fd < 0 ? -1 : fd;
+	if (fd < 0)
+		lr_log(LR_LOG_ERR, "server: cannot listen again on port %u: %s", s->o.port,
+		       strerror(-fd));
+	return fd < 0 ? fd : 0;
+}
+
 int lr_server_open(struct lr_server **out, const struct lr_server_opts *o)
 {
 	struct lr_server *s = calloc(1, sizeof(*s));
 	struct addrinfo hints = {.ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE};
 	struct addrinfo *ai = NULL, *a;
 	char ports[8];
-	int rc = -EADDRNOTAVAIL, one = 1;
+	int rc = -EADDRNOTAVAIL;
 
 	if (!s)
 		return -ENOMEM;
@@ -72,6 +113,7 @@ int lr_server_open(struct lr_server **out, const struct lr_server_opts *o)
 	s->lfd = -1;
 	atomic_init(&s->stop, false);
 	atomic_init(&s->tests_done, 0);
+	atomic_init(&s->listener_tuned, false);
 	for (int i = 0; i < MAX_PENDING; i++)
 		s->pend[i].fd = -1;
 	snprintf(ports, sizeof(ports), "%u", s->o.port);
@@ -86,21 +128,10 @@ int lr_server_open(struct lr_server **out, const struct lr_server_opts *o)
 		}
 	}
 	for (a = ai; a; a = a->ai_next) {
-		int fd = socket(a->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+		int fd = listen_socket(a->ai_family, a->ai_addr, a->ai_addrlen);
 
 		if (fd < 0) {
-			rc = -errno;
-			continue;
-		}
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (a->ai_family == AF_INET6) {
-			int zero = 0;
-
-			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
-		}
-		if (bind(fd, a->ai_addr, a->ai_addrlen) < 0 || listen(fd, 128) < 0) {
-			rc = -errno;
-			close(fd);
+			rc = fd;
 			continue;
 		}
 		s->lfd = fd;
@@ -253,6 +284,9 @@ int lr_server_run(struct lr_server *s)
 			if (s->o.one_off)
 				break;
 		}
+		rc = listener_reset(s);
+		if (rc < 0)
+			break;
 		for (int i = 0; !s->sess && i < MAX_PENDING; i++)
 			if (s->pend[i].fd >= 0 && s->pend[i].ready)
 				pending_cookie_done(s, &s->pend[i]);

@@ -63,6 +63,7 @@ struct lr_server {
 	_Atomic unsigned tests_done;
 	struct pending pend[MAX_PENDING];
 	struct session *sess;
+	atomic_bool listener_tuned; /* a test's -w/-M is on lfd (set by the session) */
 };
 
 /* [acceptor] A connection that sent a valid cookie becomes the test: its session thread runs

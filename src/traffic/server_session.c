@@ -59,7 +59,7 @@ static const char *io_what(int rc)
 
 static int sock_opts_data(struct session *ss, int fd)
 {
-	if (ss->p.window_bytes) {
+	if (ss->p.window_bytes && ss->p.udp) { /* TCP data sockets have it from the listener */
 		int v = (int)ss->p.window_bytes;
 
 		if (setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, sizeof(v)) < 0 ||
@@ -80,6 +80,30 @@ static int sock_opts_data(struct session *ss, int fd)
 	return 0;
 }
 
+/* iperf3 puts -w and -M on the listening socket, so the data connections' SYN-ACK already
+ * carries the MSS and a window sized for the buffer; set on the accepted socket they came too
+ * late for both. The acceptor makes a fresh listener once they are in. */
+static void tune_listener(struct session *ss)
+{
+	int lfd = ss->srv->lfd;
+
+	if (ss->p.window_bytes) {
+		int v = (int)ss->p.window_bytes;
+
+		if (setsockopt(lfd, SOL_SOCKET, SO_SNDBUF, &v, sizeof(v)) < 0 ||
+		    setsockopt(lfd, SOL_SOCKET, SO_RCVBUF, &v, sizeof(v)) < 0)
+			lr_log(LR_LOG_WARN, "server: window %d: %s", v, strerror(errno));
+		atomic_store(&ss->srv->listener_tuned, true);
+	}
+	if (ss->p.mss) {
+		int v = (int)ss->p.mss;
+
+		if (setsockopt(lfd, IPPROTO_TCP, TCP_MAXSEG, &v, sizeof(v)) < 0)
+			lr_log(LR_LOG_WARN, "server: MSS %d: %s", v, strerror(errno));
+		atomic_store(&ss->srv->listener_tuned, true);
+	}
+}
+
 static int add_stream(struct session *ss, unsigned i, int fd)
 {
 	struct lr_stream_params sp = {
@@ -89,7 +113,10 @@ static int add_stream(struct session *ss, unsigned i, int fd)
 		.sender = i >= ss->n_recv,
 		.len = (size_t)ss->p.len,
 		.rate_bps = i >= ss->n_recv ? ss->p.bandwidth_bps : 0,
-		.cpu = ss->p.server_affinity,
+		.cpu = ss->p.server_affinity >= 0 ? ss->p.server_affinity
+			: ss->srv->o.pin	  ? ss->srv->o.cpu
+						  : -1,
+		.no_gso = ss->srv->o.no_gso,
 		.udp_64bit_seq = ss->p.udp_64bit,
 		.zerocopy = ss->p.zerocopy,
 	};
@@ -208,6 +235,7 @@ static int create_streams(struct session *ss)
 		}
 		ss->udp_fd = rc;
 	} else {
+		tune_listener(ss);
 		atomic_store(&ss->phase, PH_ACCEPT);
 	}
 	rc = lr_proto_state_send(&cc, LR_PROTO_CREATE_STREAMS);

@@ -97,6 +97,25 @@ for c in "${cases[@]}"; do
 	agree "lr-client-$n" lr-client "$tmp/c-$n.json" "$tmp/s-$n.json"
 done
 
+# linerate's -A n,m asks the server for CPU m: iperf3 pins itself there.
+if [ "$(nproc)" -ge 2 ]; then
+	ip netns exec "$B" iperf3 -s -1 -p 5201 >/dev/null 2>&1 &
+	spid=$!
+	lr_cleanup_add "kill $spid 2>/dev/null"
+	if wait_listen "$B" 5201; then
+		ip netns exec "$A" timeout 20 "$LR_BIN" -c 10.201.7.2 --headless -t 2 -A 0,1 \
+			>/dev/null 2>"$tmp/aff.err" &
+		cpid=$!
+		sleep 1
+		grep Cpus_allowed_list "/proc/$spid/status" >"$tmp/aff.i3" 2>&1
+		wait $cpid
+		check lr-client-asks-server-affinity grep -Pq 'Cpus_allowed_list:\t1$' "$tmp/aff.i3"
+	else
+		fail lr-client-asks-server-affinity "iperf3 server did not start"
+	fi
+	wait $spid 2>/dev/null
+fi
+
 # 2. iperf3 client -> linerate server (one server for all cases, as in real use)
 ip netns exec "$B" "$LR_BIN" -s -p 5201 >"$tmp/lrs.out" 2>"$tmp/lrs.err" &
 lpid=$!
@@ -119,6 +138,30 @@ if wait_listen "$B" 5201; then
 		fi
 		agree "i3-client-$n" i3-client "$tmp/i-$n.json"
 	done
+	# -M/-w reach the data sockets from the listener (the MSS the SYN-ACK announced, the buffer
+	# the window was sized for), and the next test gets a fresh listener; -A n,m pins the
+	# server's stream thread to m. Looked at 1 s into a 2 s test.
+	during() {	# during OUT IPERF3-ARGS: ss of the server's sockets and its threads' CPUs
+		ip netns exec "$A" timeout 20 iperf3 -c 10.201.7.2 -t 2 $2 >"$tmp/$1.i3" 2>&1 &
+		local ipid=$!
+		sleep 1
+		{ ip netns exec "$B" ss -Htmi state established '( sport = :5201 )'
+		  cat /proc/$lpid/task/*/status; } >"$tmp/$1.ss" 2>/dev/null
+		wait $ipid
+	}
+	during tuned "-M 1000 -w 256K"
+	check lr-server-mss-from-listener grep -Eq 'advmss:(9[0-9]{2}|1000) ' "$tmp/tuned.ss"
+	check lr-server-window-from-listener grep -q 'rb524288,' "$tmp/tuned.ss"
+	during plain ""
+	check lr-server-fresh-listener-after grep -q 'advmss:1448 ' "$tmp/plain.ss"
+	check lr-server-fresh-listener-rb sh -c "! grep -q 'rb524288,' '$tmp/plain.ss'"
+	if [ "$(nproc)" -ge 2 ]; then
+		during pinned "-A 0,1"
+		check lr-server-affinity-from-client grep -Pq 'Cpus_allowed_list:\t1$' "$tmp/pinned.ss"
+		check lr-server-unpinned-before sh -c "! grep -Pq 'Cpus_allowed_list:\t1$' '$tmp/plain.ss'"
+	else
+		skip lr-server-affinity-from-client "one CPU"
+	fi
 	kill -TERM $lpid
 	for ((i = 0; i < 40; i++)); do kill -0 $lpid 2>/dev/null || break; sleep 0.05; done
 	if kill -0 $lpid 2>/dev/null; then

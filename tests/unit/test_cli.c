@@ -63,6 +63,15 @@ static void test_traffic_options(void **state)
 	assert_int_equal(cfg.traffic.port, 5202);
 	assert_int_equal(cfg.traffic.window, 4 * 1024 * 1024);
 	assert_int_equal(cfg.traffic.affinity, 3);
+	assert_int_equal(cfg.traffic.server_affinity, -1);
+	/* iperf3's -A n,m: m is asked of the server */
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-A", "0,1"), 0);
+	assert_int_equal(cfg.traffic.affinity, 0);
+	assert_int_equal(cfg.traffic.server_affinity, 1);
+	assert_int_not_equal(PARSE(&cfg, err, "-c", "h", "-A", "0,"), 0);
+	assert_non_null(strstr(err, "-A: invalid CPU '0,'"));
+	assert_int_not_equal(PARSE(&cfg, err, "-c", "h", "-A", "1,x"), 0);
+	assert_int_not_equal(PARSE(&cfg, err, "-c", "h", "-A", "1024"), 0);
 	/* UDP without -b gets iperf3's 1 Mbit/s */
 	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-u"), 0);
 	assert_int_equal(cfg.traffic.bitrate_bps, 1000000);

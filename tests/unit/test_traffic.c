@@ -81,6 +81,7 @@ static struct lr_traffic_config tcfg(struct srv *v)
 		.port = v->port,
 		.parallel = 1,
 		.affinity = -1,
+		.server_affinity = -1,
 	};
 }
 
@@ -267,7 +268,7 @@ static void test_refused_and_busy(void **state)
 
 static void test_open_rejects(void **state)
 {
-	struct lr_traffic_config tc = {.parallel = 1, .affinity = -1};
+	struct lr_traffic_config tc = {.parallel = 1, .affinity = -1, .server_affinity = -1};
 	struct lr_client *c;
 
 	(void)state;

@@ -52,6 +52,9 @@ struct lr_stream; /* opaque: the thread, buffers, the fd */
 /* Allocates buffers and takes ownership of p->fd (closed by lr_stream_close, also on error).
  * Does not start the thread. 0 or -errno. */
 int lr_stream_open(struct lr_stream **out, const struct lr_stream_params *p) LR_MUST_CHECK;
+/* iperf3's -w on a data socket (or the listener its data sockets come from): both buffers,
+ * clamped to INT_MAX. 0 or -errno. */
+int lr_stream_sock_window(int fd, uint64_t bytes) LR_MUST_CHECK;
 /* Starts the thread; counting begins now. 0 or -errno. */
 int lr_stream_start(struct lr_stream *s) LR_MUST_CHECK;
 /* [any] Changes the target rate of a running sender; takes effect within one pacing step,

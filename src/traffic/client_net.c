@@ -108,14 +108,11 @@ static void apply_tcp_opts(struct lr_client *c, int fd)
 
 static void apply_window(struct lr_client *c, int fd)
 {
-	int v;
+	int rc = c->tc.window ? lr_stream_sock_window(fd, c->tc.window) : 0;
 
-	if (!c->tc.window)
-		return;
-	v = c->tc.window > INT32_MAX ? INT32_MAX : (int)c->tc.window;
-	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, sizeof(v)) < 0 ||
-	    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, sizeof(v)) < 0)
-		lr_log(LR_LOG_WARN, "client: window %d: %s", v, strerror(errno));
+	if (rc < 0)
+		lr_log(LR_LOG_WARN, "client: window %llu: %s", (unsigned long long)c->tc.window,
+		       strerror(-rc));
 }
 
 static void fmt_peer(struct lr_client *c, char *buf, size_t size)

@@ -57,15 +57,19 @@ static const char *io_what(int rc)
 	}
 }
 
+static void set_window(struct session *ss, int fd)
+{
+	int rc = lr_stream_sock_window(fd, ss->p.window_bytes);
+
+	if (rc < 0)
+		lr_log(LR_LOG_WARN, "server: window %llu: %s",
+		       (unsigned long long)ss->p.window_bytes, strerror(-rc));
+}
+
 static int sock_opts_data(struct session *ss, int fd)
 {
-	if (ss->p.window_bytes && ss->p.udp) { /* TCP data sockets have it from the listener */
-		int v = (int)ss->p.window_bytes;
-
-		if (setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, sizeof(v)) < 0 ||
-		    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, sizeof(v)) < 0)
-			lr_log(LR_LOG_WARN, "server: window %d: %s", v, strerror(errno));
-	}
+	if (ss->p.window_bytes && ss->p.udp) /* TCP data sockets have it from the listener */
+		set_window(ss, fd);
 	if (!ss->p.udp) {
 		int one = 1;
 
@@ -88,11 +92,7 @@ static void tune_listener(struct session *ss)
 	int lfd = ss->srv->lfd;
 
 	if (ss->p.window_bytes) {
-		int v = (int)ss->p.window_bytes;
-
-		if (setsockopt(lfd, SOL_SOCKET, SO_SNDBUF, &v, sizeof(v)) < 0 ||
-		    setsockopt(lfd, SOL_SOCKET, SO_RCVBUF, &v, sizeof(v)) < 0)
-			lr_log(LR_LOG_WARN, "server: window %d: %s", v, strerror(errno));
+		set_window(ss, lfd);
 		atomic_store(&ss->srv->listener_tuned, true);
 	}
 	if (ss->p.mss) {

@@ -6,6 +6,7 @@
  * buffers; other threads see only the atomics in struct lr_stream_stats and the stop flag.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <linux/errqueue.h>
 #include <netinet/in.h>
@@ -74,6 +75,16 @@ void *lr_stream_buf_alloc(size_t len)
 	if (posix_memalign(&p, page > 0 ? (size_t)page : 4096, len) != 0)
 		return NULL;
 	return p;
+}
+
+int lr_stream_sock_window(int fd, uint64_t bytes)
+{
+	int v = bytes > INT_MAX ? INT_MAX : (int)bytes;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, sizeof(v)) < 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, sizeof(v)) < 0)
+		return -errno;
+	return 0;
 }
 
 static void fill_pattern(uint8_t *buf, size_t len)

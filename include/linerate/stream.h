@@ -40,7 +40,9 @@ struct lr_stream_params {
 	bool udp;
 	bool sender; /* false = receiver */
 	size_t len; /* TCP write/read size, or the exact UDP datagram size (16..65507) */
-	uint64_t rate_bps; /* target, 0 = unlimited */
+	/* sender: target, 0 = unlimited; UDP receiver: the sender's target, where 0 means no
+	 * per-datagram kernel timestamps (stream_udp.c) */
+	uint64_t rate_bps;
 	int cpu; /* pin the thread to this CPU, -1 = no pinning */
 	bool no_gso; /* UDP: plain sendmmsg/recvmmsg, no UDP_SEGMENT/UDP_GRO */
 	bool udp_64bit_seq; /* iperf3's udp_counters_64bit */

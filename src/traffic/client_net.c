@@ -329,7 +329,7 @@ int lr_client_create_streams(struct lr_client *c)
 		}
 		sp.fd = fd;
 		pthread_mutex_lock(&c->lock);
-		sp.rate_bps = sp.sender ? c->rate_bps : 0;
+		sp.rate_bps = c->rate_bps;
 		rc = lr_stream_open(&s, &sp);
 		if (rc == 0) {
 			c->streams[i] = s;

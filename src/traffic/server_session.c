@@ -112,7 +112,7 @@ static int add_stream(struct session *ss, unsigned i, int fd)
 		.udp = ss->p.udp,
 		.sender = i >= ss->n_recv,
 		.len = (size_t)ss->p.len,
-		.rate_bps = i >= ss->n_recv ? ss->p.bandwidth_bps : 0,
+		.rate_bps = ss->p.bandwidth_bps,
 		.cpu = ss->p.server_affinity >= 0 ? ss->p.server_affinity
 			: ss->srv->o.pin	  ? ss->srv->o.cpu
 						  : -1,

@@ -54,6 +54,9 @@ struct lr_stream {
 	uint8_t *ctrl; /* recvmmsg: one cmsg area per message */
 	size_t nmsgs;
 	size_t slot_len; /* bytes per message buffer */
+	size_t slot_stride; /* receiver: slot_len rounded up, so big slots start on a page */
+	uint64_t rcvbuf; /* receiver: SO_RCVBUF as the kernel counts it (truesize bytes) */
+	uint64_t last_batch_ns; /* receiver: when the previous recvmmsg returned */
 
 	/* TCP */
 	bool zc;
@@ -74,5 +77,8 @@ void lr_stream_fail(struct lr_stream *s, int err);
 int lr_stream_udp_setup(struct lr_stream *s);
 void lr_stream_udp_send_loop(struct lr_stream *s);
 void lr_stream_udp_recv_loop(struct lr_stream *s);
+/* How long a receiver that drained its socket may nap: msgs messages of `bytes` in all came
+ * in dt_ns; a quarter of rcvbuf (SO_RCVBUF, truesize bytes) may fill meanwhile. */
+long lr_stream_udp_nap_ns(uint64_t rcvbuf, int msgs, uint64_t bytes, uint64_t dt_ns);
 
 #endif

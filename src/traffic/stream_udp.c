@@ -31,10 +31,12 @@
 #define relaxed		   memory_order_relaxed
 #define LR_UDP_PLAIN_BYTES (1u << 20) /* plain path: at most this much per batch */
 #define RX_CTRL_LEN	   (CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(struct timespec)))
-/* After a batch that drained the socket, the receiver naps this long instead of blocking:
+/* After a batch that drained the socket, the receiver naps (at most this long)
+ * instead of blocking (lr_stream_udp_nap_ns):
  * the sender then finds nobody to wake (a wake-up per datagram costs more than the datagram),
  * and the kernel's per-datagram timestamps keep the jitter exact. */
-#define LR_UDP_RX_NAP_NS 100000
+#define LR_UDP_RX_NAP_NS     100000
+#define LR_UDP_RX_NAP_MIN_NS 5000 /* shorter is not worth a sleep */
 
 static size_t plain_msgs(size_t len, size_t buf_len)
 {
@@ -108,18 +110,28 @@ static int receiver_setup(struct lr_stream *s)
 		s->slot_len = len;
 		atomic_store(&s->path, "udp recvmmsg");
 	}
-	s->buf_len = s->nmsgs * s->slot_len;
+	/* Copies into a slot 16 bytes into a page ran at half speed (see stream.c); big slots
+	 * start on a page, small ones on a cache line. */
+	s->slot_stride = s->slot_len >= 4096 ? (s->slot_len + 4095) & ~(size_t)4095
+					     : (s->slot_len + 63) & ~(size_t)63;
+	s->buf_len = s->nmsgs * s->slot_stride;
 	s->buf = lr_stream_buf_alloc(s->buf_len);
 	s->ctrl = calloc(s->nmsgs, RX_CTRL_LEN);
 	if (!s->buf || !s->ctrl)
 		return -ENOMEM;
 	/* Kernel arrival stamps (CLOCK_REALTIME): jitter needs only differences, so the offset
-	 * to the sender's monotonic clock cancels out. */
+	 * to the sender's monotonic clock cancels out. Only for a paced sender: on veth and
+	 * loopback the stamp is taken on the sending CPU, which an unlimited sender saturates
+	 * (~7% fewer 64-byte datagrams); there the batch's receive time serves, as iperf3's
+	 * read time does. */
 	{
-		int one = 1;
+		int one = 1, rcvbuf = 0;
+		socklen_t sl = sizeof(rcvbuf);
 
-		s->rx_tstamp =
-			setsockopt(s->p.fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)) == 0;
+		s->rx_tstamp = s->p.rate_bps &&
+			       setsockopt(s->p.fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)) == 0;
+		getsockopt(s->p.fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, &sl);
+		s->rcvbuf = rcvbuf > 0 ? (uint64_t)rcvbuf : 212992;
 	}
 	lr_udp_acct_init(&s->acct);
 	return 0;
@@ -300,17 +312,34 @@ static void nap(long ns)
 	nanosleep(&ts, NULL);
 }
 
+/* How long the drained socket can be left alone: until a quarter of its buffer has filled at
+ * the rate the last batch arrived, at most LR_UDP_RX_NAP_NS. The kernel charges each queued
+ * skb its truesize (its length rounded up to a power of two plus ~640 bytes), so a 212 KiB
+ * buffer holds ~25 datagrams of 8900 bytes: a fixed 100 us nap at 200k datagrams/s
+ * overflowed it. */
+long lr_stream_udp_nap_ns(uint64_t rcvbuf, int msgs, uint64_t bytes, uint64_t dt_ns)
+{
+	uint64_t per = bytes / (uint64_t)msgs + 320, truesize = 512, fits, ns;
+
+	while (truesize < per)
+		truesize <<= 1;
+	fits = rcvbuf / (truesize + 640);
+	ns = fits / 4 * dt_ns / (uint64_t)msgs;
+	return ns > LR_UDP_RX_NAP_NS ? LR_UDP_RX_NAP_NS : (long)ns;
+}
+
 void lr_stream_udp_recv_loop(struct lr_stream *s)
 {
 	bool seq64 = s->p.udp_64bit_seq, idle = true;
 	size_t i;
 
 	for (i = 0; i < s->nmsgs; i++) {
-		s->iov[i].iov_base = s->buf + i * s->slot_len;
+		s->iov[i].iov_base = s->buf + i * s->slot_stride;
 		s->iov[i].iov_len = s->slot_len;
 	}
+	s->last_batch_ns = lr_clock_mono_ns();
 	while (!lr_stream_stopping(s)) {
-		uint64_t bytes = 0, dgrams = 0, now;
+		uint64_t bytes = 0, dgrams = 0, now, dt;
 		int r, k;
 
 		for (i = 0; i < s->nmsgs; i++) {
@@ -337,7 +366,8 @@ void lr_stream_udp_recv_loop(struct lr_stream *s)
 		}
 		idle = false;
 		now = lr_clock_mono_ns(); /* arrival time when the kernel gave none */
-		s->last_rx_ns = now;
+		dt = now - s->last_batch_ns;
+		s->last_batch_ns = s->last_rx_ns = now;
 		for (k = 0; k < r; k++) {
 			struct msghdr *mh = &s->msgs[k].msg_hdr;
 			const uint8_t *p = mh->msg_iov->iov_base;
@@ -362,8 +392,12 @@ void lr_stream_udp_recv_loop(struct lr_stream *s)
 		atomic_fetch_add_explicit(&s->st.bytes, bytes, relaxed);
 		atomic_fetch_add_explicit(&s->st.packets, dgrams, relaxed);
 		publish_acct(s);
-		if ((size_t)r < s->nmsgs)
-			nap(LR_UDP_RX_NAP_NS);
+		if ((size_t)r < s->nmsgs && r > 0) {
+			long ns = lr_stream_udp_nap_ns(s->rcvbuf, r, bytes, dt);
+
+			if (ns >= LR_UDP_RX_NAP_MIN_NS)
+				nap(ns);
+		}
 	}
 	publish_acct(s);
 }

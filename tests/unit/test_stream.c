@@ -582,6 +582,22 @@ static void test_buffers_page_aligned(void **state)
 	}
 }
 
+/* The receiver's nap leaves room in the socket buffer: 8900-byte datagrams at 200k/s fill a
+ * 416 KiB buffer (~24 of them) in 120 us, so a fixed 100 us nap overflowed it. */
+static void test_udp_nap_fits_buffer(void **state)
+{
+	long ns;
+
+	(void)state;
+	/* 20 datagrams of 8900 bytes arrived in 100 us (200k/s) */
+	ns = lr_stream_udp_nap_ns(425984, 20, 20 * 8900, 100000);
+	assert_true(ns > 0 && ns <= 35000);
+	/* 64-byte datagrams at 300k/s: the buffer holds hundreds, the cap applies */
+	assert_int_equal(lr_stream_udp_nap_ns(425984, 30, 30 * 64, 100000), 100000);
+	/* a buffer too small for four datagrams: no nap */
+	assert_int_equal(lr_stream_udp_nap_ns(16384, 1, 8900, 5000), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -599,6 +615,7 @@ int main(void)
 		cmocka_unit_test(test_open_rejects_and_owns_fd),
 		cmocka_unit_test(test_peer_reset_is_reported),
 		cmocka_unit_test(test_buffers_page_aligned),
+		cmocka_unit_test(test_udp_nap_fits_buffer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -47,7 +47,14 @@ struct lr_stream_params {
 	bool no_gso; /* UDP: plain sendmmsg/recvmmsg, no UDP_SEGMENT/UDP_GRO */
 	bool udp_64bit_seq; /* iperf3's udp_counters_64bit */
 	bool zerocopy; /* TCP sender: MSG_ZEROCOPY where the kernel has it */
+	size_t rx_len; /* TCP receiver: bytes per read (lr_stream_tcp_read_len), 0 = len */
 };
+
+/* A TCP receiver's read size: up to 1 MiB, less when many streams share a 16 MiB budget,
+ * never below len. Longer reads hold the socket while segments arrive, so the kernel's
+ * receive work for them runs on the reader's CPU rather than the sender's (on veth and
+ * loopback the sender's CPU is the bottleneck): ~5% more for one stream on the bench host. */
+size_t lr_stream_tcp_read_len(size_t len, unsigned receivers);
 
 struct lr_stream; /* opaque: the thread, buffers, the fd */
 

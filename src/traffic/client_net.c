@@ -312,6 +312,7 @@ int lr_client_create_streams(struct lr_client *c)
 			.len = (size_t)c->params.len,
 			.cpu = c->tc.affinity,
 			.no_gso = c->tc.no_gso,
+			.rx_len = lr_stream_tcp_read_len((size_t)c->params.len, c->n_max),
 		};
 		struct lr_stream *s;
 		int fd = -1, rc;

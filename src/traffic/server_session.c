@@ -119,6 +119,7 @@ static int add_stream(struct session *ss, unsigned i, int fd)
 		.no_gso = ss->srv->o.no_gso,
 		.udp_64bit_seq = ss->p.udp_64bit,
 		.zerocopy = ss->p.zerocopy,
+		.rx_len = lr_stream_tcp_read_len((size_t)ss->p.len, ss->n_recv),
 	};
 
 	sock_opts_data(ss, fd);

@@ -137,9 +137,18 @@ static bool sendfile_setup(struct lr_stream *s)
 	return true;
 }
 
+size_t lr_stream_tcp_read_len(size_t len, unsigned receivers)
+{
+	size_t want = LR_TCP_RX_BUDGET / (receivers ? receivers : 1);
+
+	if (want > LR_TCP_RX_MAX)
+		want = LR_TCP_RX_MAX;
+	return want > len ? want : len;
+}
+
 static int tcp_setup(struct lr_stream *s)
 {
-	s->buf_len = s->p.len;
+	s->buf_len = !s->p.sender && s->p.rx_len > s->p.len ? s->p.rx_len : s->p.len;
 	s->buf = lr_stream_buf_alloc(s->buf_len);
 	if (!s->buf)
 		return -ENOMEM;

@@ -21,6 +21,8 @@
 #define LR_UDP_PLAIN_MSGS    256 /* datagrams per sendmmsg/recvmmsg (plain path) */
 #define LR_UDP_GRO_MSGS	     16 /* 64 KiB buffers per recvmmsg (GRO path) */
 #define LR_UDP_GRO_BUF	     65536
+#define LR_TCP_RX_MAX	     (1u << 20) /* TCP receiver: longest read */
+#define LR_TCP_RX_BUDGET     (16u << 20) /* ... shared by all of a test's receivers */
 #define LR_TCP_INFO_EVERY_NS 250000000ULL /* TCP_INFO sampling period */
 
 struct lr_stream {

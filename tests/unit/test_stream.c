@@ -598,6 +598,16 @@ static void test_udp_nap_fits_buffer(void **state)
 	assert_int_equal(lr_stream_udp_nap_ns(16384, 1, 8900, 5000), 0);
 }
 
+static void test_tcp_read_len_budget(void **state)
+{
+	(void)state;
+	assert_int_equal(lr_stream_tcp_read_len(131072, 1), 1 << 20);
+	assert_int_equal(lr_stream_tcp_read_len(131072, 0), 1 << 20);
+	assert_int_equal(lr_stream_tcp_read_len(131072, 32), 512 << 10);
+	assert_int_equal(lr_stream_tcp_read_len(131072, 128), 131072); /* 16 MiB in all */
+	assert_int_equal(lr_stream_tcp_read_len(4 << 20, 1), 4 << 20); /* never below -l */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -616,6 +626,7 @@ int main(void)
 		cmocka_unit_test(test_peer_reset_is_reported),
 		cmocka_unit_test(test_buffers_page_aligned),
 		cmocka_unit_test(test_udp_nap_fits_buffer),
+		cmocka_unit_test(test_tcp_read_len_budget),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

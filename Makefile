@@ -22,7 +22,7 @@ ifeq ($(WERROR),1)
 WARN += -Werror
 endif
 LR_CFLAGS = -std=c11 -D_GNU_SOURCE -Iinclude $(PKG_CFLAGS) $(WARN) -pthread \
-	    -DLR_THEMEDIR='"$(DATADIR)/linerate/themes"' -DLR_VERSION='"$(VERSION)"'
+	    -DLR_THEMEDIR='"$(DATADIR)/linerate/themes"'
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
 ifeq ($(V),1)
 Q =
@@ -61,6 +61,14 @@ $(B)/linerate: $(APP_OBJS) $(LIB)
 $(LIB): $(LIB_OBJS)
 	@rm -f $@
 	$(Q)$(AR) rcs $@ $^
+
+# Only version.o carries the version; it is rebuilt when `git describe` changes.
+$(B)/version.stamp: FORCE
+	@mkdir -p $(@D)
+	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' >$@
+$(B)/version.o: $(B)/version.stamp
+$(B)/version.o: LR_CFLAGS += -DLR_VERSION='"$(VERSION)"'
+FORCE:
 
 $(B)/%.o: src/%.c
 	@mkdir -p $(@D)

@@ -13,10 +13,6 @@
 #include "linerate/config.h"
 #include "linerate/run.h"
 
-#ifndef LR_VERSION
-#define LR_VERSION "dev"
-#endif
-
 volatile sig_atomic_t lr_stop_signal;
 
 static void on_stop(int sig)
@@ -55,7 +51,7 @@ int main(int argc, char **argv)
 		rc = 0;
 		break;
 	case LR_MODE_VERSION:
-		printf("linerate %s\n", LR_VERSION);
+		printf("linerate %s\n", lr_version());
 		rc = 0;
 		break;
 	case LR_MODE_EXPLAIN:

@@ -26,9 +26,6 @@
 #include "linerate/traffic.h"
 #include "linerate/verdict.h"
 
-#ifndef LR_VERSION
-#define LR_VERSION "0"
-#endif
 #define DEFAULT_TRAFFIC_NS (10 * LR_NSEC_PER_SEC)
 
 /* iperf3's units: transfer in 1024-based bytes, bitrate in 1000-based bits. */
@@ -250,7 +247,8 @@ static json_t *build_json(const struct lr_traffic_config *tc, const struct lr_tr
 	if (!R->n_streams)
 		json_decref(c0);
 	json_object_set_new(start, "connected", conn);
-	json_object_set_new(start, "version", json_string("linerate " LR_VERSION));
+	snprintf(tbuf, sizeof(tbuf), "linerate %s", lr_version());
+	json_object_set_new(start, "version", json_string(tbuf));
 	gmtime_r(&t, &tm);
 	strftime(tbuf, sizeof(tbuf), "%a, %d %b %Y %H:%M:%S GMT", &tm);
 	json_object_set_new(ts, "time", json_string(tbuf));

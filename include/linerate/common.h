@@ -15,4 +15,6 @@
 #define LR_MUST_CHECK    __attribute__((warn_unused_result))
 #define LR_PRINTF(f, a)  __attribute__((format(printf, f, a)))
 
+const char *lr_version(void); /* `git describe` of the build, "dev" outside git */
+
 #endif

@@ -194,7 +194,7 @@ int lr_client_send_params(struct lr_client *c)
 	if (c->congestion)
 		snprintf(p->congestion, sizeof(p->congestion), "%s", c->congestion);
 	/* informational for iperf3; tells a linerate server that this client drains (server.c) */
-	snprintf(p->client_version, sizeof(p->client_version), "linerate %s", LR_VERSION);
+	snprintf(p->client_version, sizeof(p->client_version), "linerate %s", lr_version());
 	rc = lr_proto_params_encode(p, &buf, &len);
 	if (rc < 0) {
 		lr_client_set_err(c, "cannot encode the test parameters: %s", strerror(-rc));

@@ -16,9 +16,6 @@
 #include "linerate/stream.h"
 #include "linerate/traffic.h"
 
-#ifndef LR_VERSION
-#define LR_VERSION "0"
-#endif
 #define CTL_TIMEOUT_NS	   (30 * LR_NSEC_PER_SEC) /* iperf3's overall control read bound */
 #define CONNECT_TIMEOUT_NS (10 * LR_NSEC_PER_SEC)
 #define RESULTS_TIMEOUT_NS (30 * LR_NSEC_PER_SEC)

@@ -31,10 +31,10 @@
 #define relaxed		   memory_order_relaxed
 #define LR_UDP_PLAIN_BYTES (1u << 20) /* plain path: at most this much per batch */
 #define RX_CTRL_LEN	   (CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(struct timespec)))
-/* After a batch that drained the socket, the receiver naps (at most this long)
- * instead of blocking (lr_stream_udp_nap_ns):
- * the sender then finds nobody to wake (a wake-up per datagram costs more than the datagram),
- * and the kernel's per-datagram timestamps keep the jitter exact. */
+/* After a batch that drained the socket, the receiver naps (at most this long, see
+ * lr_stream_udp_nap_ns) instead of blocking: the sender then finds nobody to wake (a wake-up
+ * per datagram costs more than the datagram). Arrival times come from the kernel's
+ * per-datagram stamps for a paced sender, from the batch's receive time for an unlimited one. */
 #define LR_UDP_RX_NAP_NS     100000
 #define LR_UDP_RX_NAP_MIN_NS 5000 /* shorter is not worth a sleep */
 
@@ -330,7 +330,7 @@ long lr_stream_udp_nap_ns(uint64_t rcvbuf, int msgs, uint64_t bytes, uint64_t dt
 
 void lr_stream_udp_recv_loop(struct lr_stream *s)
 {
-	bool seq64 = s->p.udp_64bit_seq, idle = true;
+	bool seq64 = s->p.udp_64bit_seq, idle = true, woke;
 	size_t i;
 
 	for (i = 0; i < s->nmsgs; i++) {
@@ -364,6 +364,7 @@ void lr_stream_udp_recv_loop(struct lr_stream *s)
 			}
 			continue;
 		}
+		woke = idle; /* the first batch after blocking says nothing about the rate */
 		idle = false;
 		now = lr_clock_mono_ns(); /* arrival time when the kernel gave none */
 		dt = now - s->last_batch_ns;
@@ -392,7 +393,7 @@ void lr_stream_udp_recv_loop(struct lr_stream *s)
 		atomic_fetch_add_explicit(&s->st.bytes, bytes, relaxed);
 		atomic_fetch_add_explicit(&s->st.packets, dgrams, relaxed);
 		publish_acct(s);
-		if ((size_t)r < s->nmsgs && r > 0) {
+		if ((size_t)r < s->nmsgs && r > 0 && !woke) {
 			long ns = lr_stream_udp_nap_ns(s->rcvbuf, r, bytes, dt);
 
 			if (ns >= LR_UDP_RX_NAP_MIN_NS)

@@ -68,6 +68,7 @@ $(B)/version.stamp: FORCE
 	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' >$@
 $(B)/version.o: $(B)/version.stamp
 $(B)/version.o: LR_CFLAGS += -DLR_VERSION='"$(VERSION)"'
+.PHONY: FORCE
 FORCE:
 
 $(B)/%.o: src/%.c

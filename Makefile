@@ -66,8 +66,8 @@ $(LIB): $(LIB_OBJS)
 $(B)/version.stamp: FORCE
 	@mkdir -p $(@D)
 	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' >$@
-$(B)/version.o: $(B)/version.stamp
-$(B)/version.o: LR_CFLAGS += -DLR_VERSION='"$(VERSION)"'
+$(B)/core/version.o: $(B)/version.stamp
+$(B)/core/version.o: LR_CFLAGS += -DLR_VERSION='"$(VERSION)"'
 .PHONY: FORCE
 FORCE:
 

@@ -144,6 +144,22 @@ static int udp_listener(struct session *ss)
 	return fd;
 }
 
+/* Waits in 50 ms steps (the stop flag is checked between them) until fd is readable: 1, or
+ * -ECANCELED, or -ETIMEDOUT at the deadline. */
+static int wait_readable(struct session *ss, int fd, uint64_t deadline)
+{
+	for (;;) {
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+
+		if (atomic_load(&ss->stop))
+			return -ECANCELED;
+		if (lr_clock_mono_ns() >= deadline)
+			return -ETIMEDOUT;
+		if (poll(&pfd, 1, 50) > 0)
+			return 1;
+	}
+}
+
 /* iperf3's UDP accept: the first datagram on the listener names the peer; connect to it,
  * reply "6789", and the listener becomes the stream socket. When another stream follows, its
  * listener is bound before the reply goes out: the client sends the next "9876" as soon as it
@@ -155,18 +171,12 @@ static int udp_accept(struct session *ss, bool another, int *out)
 	uint8_t buf[64];
 	ssize_t n;
 	int rc, fd;
-
 	uint64_t deadline = lr_clock_mono_ns() + STREAM_TIMEOUT_NS;
 
 	for (;;) {
-		struct pollfd pfd = {.fd = ss->udp_fd, .events = POLLIN};
-
-		if (atomic_load(&ss->stop))
-			return -ECANCELED;
-		if (lr_clock_mono_ns() >= deadline)
-			return -ETIMEDOUT;
-		if (poll(&pfd, 1, 50) <= 0)
-			continue;
+		rc = wait_readable(ss, ss->udp_fd, deadline);
+		if (rc < 0)
+			return rc;
 		fl = sizeof(from);
 		n = recvfrom(ss->udp_fd, buf, sizeof(buf), MSG_DONTWAIT, (struct sockaddr *)&from,
 			     &fl);
@@ -205,15 +215,10 @@ static int pipe_take(struct session *ss, int *out)
 	uint64_t deadline = lr_clock_mono_ns() + STREAM_TIMEOUT_NS;
 
 	for (;;) {
-		struct pollfd pfd = {.fd = ss->pipe_rd, .events = POLLIN};
-		int fd;
+		int fd, rc = wait_readable(ss, ss->pipe_rd, deadline);
 
-		if (atomic_load(&ss->stop))
-			return -ECANCELED;
-		if (lr_clock_mono_ns() >= deadline)
-			return -ETIMEDOUT;
-		if (poll(&pfd, 1, 50) <= 0)
-			continue;
+		if (rc < 0)
+			return rc;
 		if (read(ss->pipe_rd, &fd, sizeof(fd)) == (ssize_t)sizeof(fd)) {
 			*out = fd;
 			return 0;

@@ -12,7 +12,7 @@ flags="$flags $(pkg-config --cflags libnl-3.0 libnl-route-3.0 libnl-genl-3.0 jan
 out=$(mktemp); [ -n "${LR_KEEP:-}" ] && echo "output in $out" || lr_cleanup_add "rm -f $out"
 export LR_TIDY_FLAGS=$flags
 # shellcheck disable=SC2016
-ls src/*.c src/*/*.c | xargs -P "$(nproc 2>/dev/null || echo 2)" -n 4 \
+ls src/*/*.c | xargs -P "$(nproc 2>/dev/null || echo 2)" -n 4 \
 	bash -c '"$0" --quiet "$@" -- $LR_TIDY_FLAGS' "$tidy" >"$out" 2>&1
 rc=${PIPESTATUS[1]}
 n=$(grep -cE '(warning|error): ' "$out")

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the cmocka unit binaries given as arguments, then (unless --unit) every script under
-# tests/integration, tests/tui and tests/interop, and ends with a plain "N passed, N failed" line.
+# tests/selftest, tests/integration, tests/tui and tests/interop, and ends with a plain "N passed, N failed" line.
 # Scripts report with lines "PASS name", "FAIL name: why", "SKIP name: why" (tests/lib.sh);
 # a script that exits non-zero without a FAIL line counts as one failure.
 set -u
@@ -25,7 +25,7 @@ for bin in "$@"; do
 done
 
 if [ "$unit_only" -eq 0 ]; then
-	for script in tests/integration/*.sh tests/tui/*.sh tests/interop/*.sh; do
+	for script in tests/selftest/*.sh tests/integration/*.sh tests/tui/*.sh tests/interop/*.sh; do
 		[ -f "$script" ] || continue
 		log=$(mktemp)
 		timeout --kill-after=10 600 bash "$script" >"$log" 2>&1; rc=$?

@@ -2,15 +2,16 @@
 /*
  * The log ring. Any thread may log; the main thread reads (status line, or stderr in
  * headless mode). A fixed ring under one mutex: logging never allocates and never blocks
- * for long. This ring is the only mutable global in linerate (STYLE.md).
+ * for long. The mutable globals of linerate are this ring, the stop flag main.c's signal
+ * handlers set, and the terminal state tui_curses.c keeps to restore it on any exit.
  */
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "linerate/clock.h"
-#include "linerate/log.h"
+#include "linerate/core/clock.h"
+#include "linerate/core/log.h"
 
 #define LOG_RING 64
 

@@ -10,16 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/cli.h"
-#include "linerate/config.h"
-#include "linerate/strutil.h"
+#include "linerate/app/cli.h"
+#include "linerate/app/config.h"
+#include "linerate/core/strutil.h"
 
-/* scripts/fuzz.sh links src/{core,collect,sample,present,traffic}/ but not src/cli.c, so the
+/* scripts/fuzz.sh links src/{core,collect,sample,present,traffic}/ but not src/app/, so the
  * parser is compiled in here; weak, so that linking cli.o as well one day costs nothing. */
 #pragma weak lr_cli_defaults
 #pragma weak lr_cli_parse
 #pragma weak lr_cli_usage
-#include "../../src/cli.c"
+#include "../../src/app/cli.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

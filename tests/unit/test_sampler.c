@@ -15,17 +15,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "linerate/board.h"
-#include "linerate/cli.h"
-#include "linerate/config.h"
-#include "linerate/sampler.h"
-#include "linerate/snapshot.h"
+#include "linerate/sample/board.h"
+#include "linerate/sample/sampler.h"
+#include "linerate/sample/snapshot.h"
 
 #define SEC 1000000000ULL
 
 struct ctx {
 	char root[64], proc[96], sys[96];
-	struct lr_config cfg;
+	struct lr_sampler_opts cfg;
 	struct lr_board *board;
 	struct lr_sampler *s;
 	struct lr_snapshot snap;
@@ -99,7 +97,9 @@ static int setup(void **state)
 	put(c, "sys/class/net/eth9/speed", "10000\n");
 	put(c, "sys/class/net/lo/ifindex", "1\n");
 	put(c, "sys/class/net/lo/mtu", "65536\n");
-	lr_cli_defaults(&c->cfg);
+	memset(&c->cfg, 0, sizeof(c->cfg));
+	c->cfg.source = LR_SOURCE_NETLINK;
+	c->cfg.history = true;	/* as the dashboard */
 	c->cfg.procfs = c->proc;
 	c->cfg.sysfs = c->sys;
 	c->cfg.interval_ns = SEC / 10;

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* struct lr_config: the parsed command line (DESIGN.md section 1), filled by cli.c and read by
+ * the run_* entry points. Plain data. [main] */
+#ifndef LINERATE_CONFIG_H
+#define LINERATE_CONFIG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "linerate/core/common.h"
+#include "linerate/sample/snapshot.h"	/* enum lr_source */
+#include "linerate/traffic/traffic.h"	/* struct lr_traffic_config */
+
+enum lr_mode {
+	LR_MODE_DASHBOARD,	/* default; with -c also drives traffic */
+	LR_MODE_HEADLESS,	/* --headless */
+	LR_MODE_SERVER,		/* -s */
+	LR_MODE_EXPLAIN,	/* --explain DUMP [DUMP2] */
+	LR_MODE_HELP,
+	LR_MODE_VERSION,
+};
+
+struct lr_config {
+	enum lr_mode mode;
+	uint64_t interval_ns;	/* -i, 0.01..60 s, default 0.5 s */
+	uint64_t duration_ns;	/* -t, 0 = until stopped (headless/dashboard); traffic: 10 s */
+	bool duration_set;
+	const char *ifaces;	/* -I comma list, NULL = all */
+	const char *theme;	/* -T NAME|PATH */
+	bool ascii;		/* --ascii */
+	enum lr_source source;	/* --source netlink|proc */
+	const char *procfs;	/* --procfs DIR */
+	const char *sysfs;	/* --sysfs DIR */
+	const char *csv;	/* --csv FILE, "-" = stdout */
+	const char *cpu_csv;	/* --cpu-csv FILE */
+	const char *streams_csv;	/* --streams-csv FILE */
+	bool json;		/* -J */
+	const char *explain[2];	/* --explain DUMP [DUMP2] */
+	struct lr_traffic_config traffic;
+};
+
+#endif

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The recorder: every CSV file a run writes (--csv, --cpu-csv, --streams-csv), opened,
+ * fed one snapshot at a time and closed, the same for every mode. Errors come back as one
+ * line naming the file and the option; the mode decides when to print it (the dashboard
+ * only once the terminal is restored). [app] */
+#ifndef LINERATE_RECORDER_H
+#define LINERATE_RECORDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "linerate/core/common.h"
+
+struct lr_config;
+struct lr_snapshot;
+struct lr_recorder;	/* opaque */
+
+/* Opens the files cfg names (stdout_default: interface rows to stdout when none is named).
+ * 0 or -errno with "--csv run.csv: Permission denied" in err. *out is NULL-safe to close
+ * and to write when no file was asked for. */
+int lr_recorder_open(struct lr_recorder **out, const struct lr_config *cfg, bool stdout_default,
+		     char *err, size_t errlen) LR_MUST_CHECK;
+/* Writes the snapshot's rows to every file. 0 or -errno with "writing run.csv: ..." in err;
+ * after an error nothing more is written. */
+int lr_recorder_write(struct lr_recorder *r, const struct lr_snapshot *s, char *err,
+		      size_t errlen) LR_MUST_CHECK;
+/* Flushes and closes every file, frees. 0, or -errno with "closing run.csv: ..." in err
+ * (not repeated for a file whose write already failed). NULL-safe. */
+int lr_recorder_close(struct lr_recorder *r, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The run_* entry points main.c dispatches to, one per mode. Each returns the process exit
+ * code (0 ok, 1 runtime error, 2 bad usage) and restores everything it changed (terminal,
+ * traffic) before returning; only main.c calls exit(). [app] */
+#ifndef LINERATE_RUN_H
+#define LINERATE_RUN_H
+
+#include <signal.h>
+#include <stdatomic.h>
+
+struct lr_config;
+
+/* Set by main.c's SIGINT/SIGTERM/SIGHUP handlers (the signal number); run loops poll it. */
+extern volatile sig_atomic_t lr_stop_signal;
+
+int lr_run_headless(const struct lr_config *cfg);	/* src/app/mode_headless.c */
+int lr_run_dashboard(const struct lr_config *cfg);		/* src/app/mode_dashboard.c (also -c, --demo) */
+int lr_run_server(const struct lr_config *cfg);		/* src/app/mode_server.c (-s) */
+int lr_run_client(const struct lr_config *cfg);		/* src/app/mode_client.c (-c --headless) */
+int lr_run_explain(const struct lr_config *cfg);	/* src/app/mode_explain.c (--explain) */
+
+#endif

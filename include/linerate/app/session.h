@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* One traffic test's lifecycle, the same for the dashboard and headless `-c` (and the
+ * matrix): start, live rate change, stop, follow the client's state, feed the verdict the
+ * snapshots taken while data flowed, then results and verdict, close. A restart is a finish
+ * and a start. Also the glue that lets neither traffic/ nor sample/ and present/ know each
+ * other: the client as the sampler's gen source, its results as the verdict's input. [app] */
+#ifndef LINERATE_SESSION_H
+#define LINERATE_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "linerate/core/common.h"
+#include "linerate/sample/gencol.h"
+#include "linerate/traffic/traffic.h"
+#include "linerate/present/verdict.h"
+
+struct lr_snapsrc;
+struct lr_snapshot;
+
+struct lr_session {
+	struct lr_snapsrc *src;		/* borrowed; NULL: the test runs without samples */
+	char iface[LR_IFNAMSIZ];	/* the interface the verdict speaks of, "" the busiest */
+	struct lr_client *client;	/* NULL between tests */
+	struct lr_gen_source gen;	/* the source's sampler reads client's streams */
+	bool udp;			/* the running test's protocol and streams, for a verdict */
+	unsigned parallel;		/* without results */
+	uint64_t running_ns;		/* mono when RUNNING was first seen, 0 before */
+	uint64_t done_ns;		/* mono when DONE/ERROR was first seen, 0 before */
+	uint64_t elapsed_at_end_ns;	/* running_ns .. done_ns */
+	bool stop_asked;		/* lr_session_stop ended the test */
+	bool failed;			/* ended in LR_CLIENT_ERROR; error says why */
+	char error[160];
+	unsigned samples;		/* snapshots fed to the verdict */
+	/* after lr_session_finish */
+	bool have_res;
+	struct lr_traffic_results *res;	/* heap: large */
+	struct lr_verdict_acc *acc;	/* heap: large */
+	struct lr_verdict_traffic vt;
+	struct lr_verdict verdict;	/* verdict.iface points into acc */
+	bool have_verdict;
+};
+
+/* Allocates the large parts. src may be NULL. 0 or -ENOMEM. */
+int lr_session_init(struct lr_session *s, struct lr_snapsrc *src, const char *iface) LR_MUST_CHECK;
+/* Opens and starts a client for tc (duration_ns: the test's length) and lets the source's
+ * sampler read its streams. 0, or -errno with error set ("cannot set up the test: ..."). */
+int lr_session_start(struct lr_session *s, const struct lr_traffic_config *tc,
+		     uint64_t duration_ns) LR_MUST_CHECK;
+/* A client is open and has not ended. */
+bool lr_session_active(const struct lr_session *s);
+/* Asks the running test to end (the peer is told); finish it once it is DONE. */
+void lr_session_stop(struct lr_session *s);
+void lr_session_set_rate(struct lr_session *s, uint64_t bps);
+/* Follows the client's state (LR_CLIENT_IDLE when none is open) and stamps running/done. */
+enum lr_client_state lr_session_poll(struct lr_session *s);
+/* A new snapshot: the verdict counts it when the test has been running. */
+void lr_session_sample(struct lr_session *s, const struct lr_snapshot *snap);
+/* The test has ended (and the snapshot that saw its last bytes was fed): results, error,
+ * verdict (when it ran), then the source lets go of the streams and the client closes. */
+void lr_session_finish(struct lr_session *s);
+/* Quit or a signal mid-test: stop and wait up to wait_ns for the end. false on a time-out. */
+bool lr_session_shutdown(struct lr_session *s, uint64_t wait_ns);
+/* Closes a client still open (no results) and frees. NULL-safe parts. */
+void lr_session_free(struct lr_session *s);
+
+/* *out reads c's streams; valid until c is closed (clear the sampler's source first). */
+void lr_client_gen_source(struct lr_client *c, struct lr_gen_source *out);
+/* What the test achieved, for lr_verdict_compute: receiver-side goodput per direction (the
+ * sender's count when the test was stopped before results came), retransmits, and UDP loss
+ * only where the receiver's count is known. */
+void lr_verdict_traffic_from(const struct lr_traffic_results *r, struct lr_verdict_traffic *vt);
+
+#endif

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* A traffic stream's live counters: the one data type shared by the traffic engine, which
+ * writes them, and the sampler, which reads them; it lives below both so that neither
+ * depends on the other. [any] */
+#ifndef LINERATE_STREAMSTATS_H
+#define LINERATE_STREAMSTATS_H
+
+#include <stdint.h>
+
+/* Live counters: written by the stream thread with relaxed atomics, read by anyone. Counting
+ * starts at lr_stream_start. TCP_INFO fields are sampled every 250 ms and at the end. UDP
+ * receiver: `packets` counts every datagram (GRO buffers split), also those too short for a
+ * header, which the loss/order/jitter accounting ignores; lost/out_of_order/max_seq/jitter_ns
+ * are published once per receive batch. */
+struct lr_stream_stats {
+	_Atomic uint64_t bytes; /* payload bytes sent or received */
+	_Atomic uint64_t packets; /* UDP datagrams sent/received; TCP: write/read calls */
+	_Atomic uint64_t retransmits; /* TCP sender: TCP_INFO tcpi_total_retrans */
+	_Atomic uint64_t cwnd_bytes; /* TCP sender: snd_cwnd * snd_mss */
+	_Atomic uint64_t rtt_us; /* TCP sender: tcpi_rtt */
+	_Atomic uint64_t lost; /* UDP receiver: iperf3's `errors` */
+	_Atomic uint64_t out_of_order; /* UDP receiver */
+	_Atomic uint64_t jitter_ns; /* UDP receiver: RFC 1889 smoothed jitter */
+	_Atomic uint64_t max_seq; /* UDP receiver: highest sequence seen (iperf3 "packets") */
+	_Atomic uint64_t start_ns; /* CLOCK_MONOTONIC at start, 0 before */
+	/* CLOCK_MONOTONIC when the thread stopped counting (a receiver: its last byte), 0 while
+	 * running */
+	_Atomic uint64_t end_ns;
+};
+
+#endif

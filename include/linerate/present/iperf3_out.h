@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What an iperf3 user reads: a test's per-interval lines and final summary in iperf3's text
+ * layout, and iperf3's -J JSON shape, from the traffic engine's results. Formatting only: the
+ * caller decides what was measured and when. [present] */
+#ifndef LINERATE_IPERF3_OUT_H
+#define LINERATE_IPERF3_OUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+struct lr_traffic_config;
+struct lr_traffic_results;
+struct lr_traffic_stream_result;
+struct lr_traffic_sum;
+
+/* One stream's counts over one reporting interval. */
+struct lr_iperf3_interval {
+	int id;
+	bool sender, udp;
+	uint64_t bytes, retransmits, lost;
+};
+
+/* Text: the "[ ID] Interval ..." header first when a == 0, one line per stream, a [SUM] line
+ * when there is more than one stream. */
+void lr_iperf3_print_interval(FILE *f, double a, double b, const struct lr_iperf3_interval *st,
+			      unsigned n);
+/* -J: one element of iperf3's "intervals" array ({"streams": [...], "sum": {...}}). */
+json_t *lr_iperf3_json_interval(double a, double b, const struct lr_iperf3_interval *st,
+				unsigned n);
+/* The end-of-test summary in iperf3's text layout, "linerate Done." last. */
+void lr_iperf3_print_summary(FILE *f, const struct lr_traffic_results *R);
+/* A direction's sum as one stream's result, so sums print like streams (out_of_order unknown). */
+void lr_iperf3_sum_result(const struct lr_traffic_sum *s, bool udp,
+			  struct lr_traffic_stream_result *e);
+/* iperf3's -J document; takes the reference to intervals. error: the run's error or NULL. */
+json_t *lr_iperf3_json(const struct lr_traffic_config *tc, const struct lr_traffic_results *R,
+		       json_t *intervals, const char *error);
+
+#endif

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The layering of DESIGN.md section 2, enforced: a file in src/LAYER/ or include/linerate/LAYER/
+# may include only the headers of the layers below it (and its own). Every project include
+# names its layer ("linerate/collect/cpu.h"); a header outside a layer folder fails too. Only
+# src/present/tui_curses.c includes curses. Usage: check-layers.sh [ROOT]; exit 1 on any breach.
+set -u
+root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
+declare -A allowed=(
+	[core]="core"
+	[collect]="core collect"
+	[sample]="core collect sample"
+	[traffic]="core traffic"
+	[present]="core collect sample traffic present"
+	[app]="core collect sample traffic present app"
+)
+bad=0
+breach() { echo "layers: $*"; bad=1; }
+
+for h in "$root"/include/linerate/*.h; do
+	[ -e "$h" ] && breach "${h#"$root"/} is in no layer folder"
+done
+for layer in "${!allowed[@]}"; do
+	for f in "$root"/src/"$layer"/*.[ch] "$root"/include/linerate/"$layer"/*.h; do
+		[ -e "$f" ] || continue
+		rel=${f#"$root"/}
+		while IFS=: read -r line inc; do
+			dep=$(sed -nE 's|.*"linerate/([a-z]+)/[a-z0-9_]+\.h".*|\1|p' <<<"$inc")
+			if [ -z "$dep" ]; then
+				breach "$rel:$line: $inc names no layer"
+			elif [[ " ${allowed[$layer]} " != *" $dep "* ]]; then
+				breach "$rel:$line: $layer includes $dep ($inc)"
+			fi
+		done < <(grep -nE '^#include *"linerate/' "$f" | sed -E 's/^([0-9]+):(.*)/\1:\2/')
+	done
+done
+for d in "$root"/src/*/; do
+	l=$(basename "$d")
+	[ -n "${allowed[$l]:-}" ] || breach "src/$l/ is not a layer of DESIGN.md section 2"
+done
+while read -r f; do
+	[ "${f#"$root"/}" = src/present/tui_curses.c ] || breach "${f#"$root"/} includes curses"
+done < <(grep -rlE '#include *[<"](n?curses|ncursesw/)' "$root/src" "$root/include")
+[ "$bad" -eq 0 ] && echo "layers ok"
+exit "$bad"

@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Command-line parsing into struct lr_config. iperf3's letters and meanings where iperf3
+ * has the same idea. Every bad option or value comes back as one line naming it; main.c
+ * prints it with a hint to --help and exits 2. [main]
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "linerate/app/cli.h"
+#include "linerate/app/config.h"
+#include "linerate/sample/sampler.h"
+#include "linerate/core/strutil.h"
+
+#define CPU_MAX 1023 /* the stream threads' CPU_SETSIZE */
+
+enum {
+	OPT_ASCII = 256,
+	OPT_SOURCE,
+	OPT_PROCFS,
+	OPT_SYSFS,
+	OPT_HEADLESS,
+	OPT_CSV,
+	OPT_CPU_CSV,
+	OPT_STREAMS_CSV,
+	OPT_EXPLAIN,
+	OPT_DEMO,
+	OPT_BIDIR,
+	OPT_NO_GSO,
+	OPT_NO_START,
+};
+
+static const struct option long_opts[] = {
+	{"interval", required_argument, NULL, 'i'},
+	{"iface", required_argument, NULL, 'I'},
+	{"theme", required_argument, NULL, 'T'},
+	{"ascii", no_argument, NULL, OPT_ASCII},
+	{"source", required_argument, NULL, OPT_SOURCE},
+	{"procfs", required_argument, NULL, OPT_PROCFS},
+	{"sysfs", required_argument, NULL, OPT_SYSFS},
+	{"headless", no_argument, NULL, OPT_HEADLESS},
+	{"time", required_argument, NULL, 't'},
+	{"csv", required_argument, NULL, OPT_CSV},
+	{"cpu-csv", required_argument, NULL, OPT_CPU_CSV},
+	{"streams-csv", required_argument, NULL, OPT_STREAMS_CSV},
+	{"json", no_argument, NULL, 'J'},
+	{"explain", required_argument, NULL, OPT_EXPLAIN},
+	{"demo", no_argument, NULL, OPT_DEMO},
+	{"client", required_argument, NULL, 'c'},
+	{"server", no_argument, NULL, 's'},
+	{"port", required_argument, NULL, 'p'},
+	{"bind", required_argument, NULL, 'B'},
+	{"one-off", no_argument, NULL, '1'},
+	{"udp", no_argument, NULL, 'u'},
+	{"parallel", required_argument, NULL, 'P'},
+	{"bitrate", required_argument, NULL, 'b'},
+	{"bandwidth", required_argument, NULL, 'b'},	/* iperf3's old name */
+	{"length", required_argument, NULL, 'l'},
+	{"reverse", no_argument, NULL, 'R'},
+	{"bidir", no_argument, NULL, OPT_BIDIR},
+	{"set-mss", required_argument, NULL, 'M'},
+	{"window", required_argument, NULL, 'w'},
+	{"affinity", required_argument, NULL, 'A'},
+	{"congestion", required_argument, NULL, 'C'},
+	{"no-gso", no_argument, NULL, OPT_NO_GSO},
+	{"no-start", no_argument, NULL, OPT_NO_START},
+	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, 'v'},
+	{NULL, 0, NULL, 0},
+};
+
+static const char usage[] =
+	"usage: linerate [OPTIONS]                  dashboard of all interfaces\n"
+	"       linerate -c HOST [TRAFFIC]          dashboard + traffic to HOST (linerate -s or iperf3 -s)\n"
+	"       linerate -s [-p PORT] [-B ADDR] [-1] traffic server, iperf3 wire-compatible\n"
+	"       linerate --demo                     dashboard + traffic on loopback, no peer needed\n"
+	"       linerate --explain DUMP [DUMP2]     classify saved `ethtool -S` output\n"
+	"\n"
+	"Sampling and display:\n"
+	"  -i, --interval SEC     sampling interval, 0.01 to 60 (default 0.5)\n"
+	"  -I, --iface LIST       comma-separated interfaces (default: all)\n"
+	"  -T, --theme NAME|PATH  colour theme; --ascii for ASCII graphs\n"
+	"      --source netlink|proc   counter source (default netlink)\n"
+	"      --procfs DIR, --sysfs DIR   read a captured tree instead of /proc and /sys\n"
+	"Headless:\n"
+	"      --headless         no dashboard; log samples as CSV (stdout without --csv)\n"
+	"  -t, --time SEC         stop after SEC seconds (traffic: test length, default 10)\n"
+	"      --csv FILE         per-interface CSV ('-' = stdout); --cpu-csv FILE per-CPU CSV\n"
+	"      --streams-csv FILE per-stream traffic CSV;  -J, --json  final results as JSON\n"
+	"Traffic (iperf3's meanings):\n"
+	"  -p PORT (5201)  -u UDP  -P N streams  -b RATE[KMG] per stream (0 = unlimited)\n"
+	"  -l BYTES  -R reverse  --bidir  -M MSS  -w WINDOW  -C ALGO  -B ADDR  -1 one-off\n"
+	"  -A N[,M]  stream threads on CPU N (and the server's on M)\n"
+	"  --no-gso  plain sendmmsg/recvmmsg UDP path    --no-start  wait for `s` in the dashboard\n"
+	"  -h, --help   -v, --version\n";
+
+const char *lr_cli_usage(void)
+{
+	return usage;
+}
+
+void lr_cli_defaults(struct lr_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->mode = LR_MODE_DASHBOARD;
+	cfg->interval_ns = 500 * LR_NSEC_PER_MSEC;
+	cfg->source = LR_SOURCE_NETLINK;
+	cfg->traffic.port = 5201;
+	cfg->traffic.parallel = 1;
+	cfg->traffic.affinity = -1;
+	cfg->traffic.server_affinity = -1;
+}
+
+static int fail(char *err, size_t len, const char *fmt, ...) LR_PRINTF(3, 4);
+static int fail(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static int parse_seconds(const char *s, double lo, double hi, uint64_t *out_ns)
+{
+	double v;
+
+	if (lr_parse_double(s, &v) || v < lo || v > hi)
+		return -EINVAL;
+	*out_ns = (uint64_t)(v * 1e9 + 0.5);
+	return 0;
+}
+
+static int parse_uint(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	uint64_t v;
+
+	if (lr_parse_u64(s, &v) || v < lo || v > hi)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/* iperf3's -A n[,m]: n for this side, m asked of the server. */
+static int parse_affinity(const char *arg, struct lr_traffic_config *t)
+{
+	const char *comma = strchr(arg, ',');
+	char first[24];
+	uint64_t n, m = 0;
+
+	if (!comma)
+		comma = arg + strlen(arg);
+	if ((size_t)(comma - arg) >= sizeof(first))
+		return -EINVAL;
+	memcpy(first, arg, (size_t)(comma - arg));
+	first[comma - arg] = '\0';
+	if (parse_uint(first, 0, CPU_MAX, &n))
+		return -EINVAL;
+	if (*comma && parse_uint(comma + 1, 0, CPU_MAX, &m))
+		return -EINVAL;
+	t->affinity = (int)n;
+	t->server_affinity = *comma ? (int)m : -1;
+	return 0;
+}
+
+/* Checks that need every option seen. */
+static int validate(struct lr_config *cfg, bool traffic_opt, const char *opt_name, char *err,
+		    size_t len)
+{
+	struct lr_traffic_config *t = &cfg->traffic;
+
+	if (traffic_opt && !t->host && !t->demo && cfg->mode != LR_MODE_SERVER)
+		return fail(err, len, "%s needs -c HOST or --demo", opt_name);
+	if (t->host && cfg->mode == LR_MODE_SERVER)
+		return fail(err, len, "-c and -s exclude each other");
+	if (t->demo && (t->host || cfg->mode == LR_MODE_SERVER))
+		return fail(err, len, "--demo excludes -c and -s");
+	if (t->reverse && t->bidir)
+		return fail(err, len, "-R and --bidir exclude each other");
+	if (t->length) {
+		if (t->udp && (t->length < 16 || t->length > 65507))
+			return fail(err, len, "-l: %llu is out of range for UDP (16 to 65507)",
+				    (unsigned long long)t->length);
+		if (!t->udp && t->length > 1024 * 1024)
+			return fail(err, len, "-l: %llu is out of range for TCP (1 to 1M)",
+				    (unsigned long long)t->length);
+	}
+	if (t->udp && !t->bitrate_set)
+		t->bitrate_bps = 1000000;	/* iperf3's UDP default: 1 Mbit/s */
+	return 0;
+}
+
+int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t len)
+{
+	struct lr_traffic_config *t = &cfg->traffic;
+	const char *traffic_opt = NULL;
+	uint64_t v;
+	int c;
+
+	lr_cli_defaults(cfg);
+	/* 0, not 1: glibc then also forgets the position inside a "-abc" cluster that a
+	 * previous call stopped in (it would go on reading the old argv). */
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":i:I:T:t:Jc:sp:B:1uP:b:l:RM:w:A:C:hv", long_opts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			if (parse_seconds(optarg, 0.01, 60, &cfg->interval_ns))
+				return fail(err, len, "-i: invalid interval '%s' (0.01 to 60 seconds)",
+					    optarg);
+			break;
+		case 'I':
+			if (!*optarg)
+				return fail(err, len, "-I: empty interface list");
+			cfg->ifaces = optarg;
+			break;
+		case 'T':
+			cfg->theme = optarg;
+			break;
+		case OPT_ASCII:
+			cfg->ascii = true;
+			break;
+		case OPT_SOURCE:
+			if (!strcmp(optarg, "netlink"))
+				cfg->source = LR_SOURCE_NETLINK;
+			else if (!strcmp(optarg, "proc"))
+				cfg->source = LR_SOURCE_PROC;
+			else
+				return fail(err, len, "--source: '%s' is not netlink or proc", optarg);
+			break;
+		case OPT_PROCFS:
+			cfg->procfs = optarg;
+			break;
+		case OPT_SYSFS:
+			cfg->sysfs = optarg;
+			break;
+		case OPT_HEADLESS:
+			if (cfg->mode == LR_MODE_DASHBOARD)
+				cfg->mode = LR_MODE_HEADLESS;
+			break;
+		case 't':
+			if (parse_seconds(optarg, 0, 86400, &cfg->duration_ns))
+				return fail(err, len, "-t: invalid time '%s' (0 to 86400 seconds)",
+					    optarg);
+			cfg->duration_set = true;
+			break;
+		case OPT_CSV:
+			cfg->csv = optarg;
+			break;
+		case OPT_CPU_CSV:
+			cfg->cpu_csv = optarg;
+			break;
+		case OPT_STREAMS_CSV:
+			cfg->streams_csv = optarg;
+			break;
+		case 'J':
+			cfg->json = true;
+			break;
+		case OPT_EXPLAIN:
+			cfg->mode = LR_MODE_EXPLAIN;
+			cfg->explain[0] = optarg;
+			break;
+		case OPT_DEMO:
+			t->demo = true;
+			break;
+		case 'c':
+			if (!*optarg)
+				return fail(err, len, "-c: empty host");
+			t->host = optarg;
+			break;
+		case 's':
+			cfg->mode = LR_MODE_SERVER;
+			break;
+		case 'p':
+			if (parse_uint(optarg, 1, 65535, &v))
+				return fail(err, len, "-p: invalid port '%s' (1 to 65535)", optarg);
+			t->port = (uint16_t)v;
+			break;
+		case 'B':
+			t->bind = optarg;
+			break;
+		case '1':
+			t->one_off = true;
+			break;
+		case 'u':
+			t->udp = true;
+			traffic_opt = "-u";
+			break;
+		case 'P':
+			if (parse_uint(optarg, 1, LR_MAX_STREAMS, &v))
+				return fail(err, len, "-P: invalid stream count '%s' (1 to %d)",
+					    optarg, LR_MAX_STREAMS);
+			t->parallel = (unsigned)v;
+			traffic_opt = "-P";
+			break;
+		case 'b':
+			if (lr_parse_rate_bps(optarg, &t->bitrate_bps))
+				return fail(err, len, "-b: invalid bitrate '%s' (e.g. 100M, 1.5G, 0)",
+					    optarg);
+			t->bitrate_set = true;
+			traffic_opt = "-b";
+			break;
+		case 'l':
+			if (lr_parse_size_bytes(optarg, &t->length) || !t->length)
+				return fail(err, len, "-l: invalid length '%s' (bytes, e.g. 1400, 128K)",
+					    optarg);
+			traffic_opt = "-l";
+			break;
+		case 'R':
+			t->reverse = true;
+			traffic_opt = "-R";
+			break;
+		case OPT_BIDIR:
+			t->bidir = true;
+			traffic_opt = "--bidir";
+			break;
+		case 'M':
+			if (parse_uint(optarg, 88, 32767, &v))
+				return fail(err, len, "-M: invalid MSS '%s' (88 to 32767)", optarg);
+			t->mss = (unsigned)v;
+			traffic_opt = "-M";
+			break;
+		case 'w':
+			if (lr_parse_size_bytes(optarg, &t->window) || !t->window ||
+			    t->window > 512ULL * 1024 * 1024)
+				return fail(err, len, "-w: invalid window '%s' (bytes up to 512M)",
+					    optarg);
+			traffic_opt = "-w";
+			break;
+		case 'A':
+			if (parse_affinity(optarg, t))
+				return fail(err, len, "-A: invalid CPU '%s' (n or n,m)", optarg);
+			break;
+		case 'C':
+			t->congestion = optarg;
+			traffic_opt = "-C";
+			break;
+		case OPT_NO_GSO:
+			t->no_gso = true;
+			break;
+		case OPT_NO_START:
+			t->no_start = true;
+			traffic_opt = "--no-start";
+			break;
+		case 'h':
+			cfg->mode = LR_MODE_HELP;
+			return 0;
+		case 'v':
+			cfg->mode = LR_MODE_VERSION;
+			return 0;
+		/* A short option is named by optopt: inside a "-1Z" cluster optind has not
+		 * moved past the word yet. Long options set optopt to 0 or to their value. */
+		case ':':
+			if (optopt > 0 && optopt < 256)
+				return fail(err, len, "-%c needs a value", optopt);
+			return fail(err, len, "%s needs a value", argv[optind - 1]);
+		default:
+			if (optopt > 0 && optopt < 256)
+				return fail(err, len, "unknown option '-%c'", optopt);
+			return fail(err, len, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (cfg->mode == LR_MODE_EXPLAIN && optind < argc)
+		cfg->explain[1] = argv[optind++];
+	if (optind < argc)
+		return fail(err, len, "unexpected argument '%s'", argv[optind]);
+	if (cfg->mode == LR_MODE_SERVER)
+		traffic_opt = NULL;	/* a server takes its test options from the client */
+	return validate(cfg, traffic_opt != NULL, traffic_opt ? traffic_opt : "", err, len);
+}

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Headless `linerate -c`: one test session beside a sampling run (CSV files, the verdict's
+ * snapshots), iperf3's per-second lines or -J intervals from the streams' live counters, then
+ * iperf3's summary and linerate's verdict. Runs on the main thread; polls lr_stop_signal. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "linerate/core/clock.h"
+#include "linerate/app/config.h"
+#include "linerate/present/iperf3_out.h"
+#include "linerate/core/log.h"
+#include "linerate/collect/route.h"
+#include "linerate/app/run.h"
+#include "linerate/app/sampling.h"
+#include "linerate/app/session.h"
+#include "linerate/sample/snapshot.h"
+#include "linerate/traffic/stream.h"
+
+#define DEFAULT_TRAFFIC_NS (10 * LR_NSEC_PER_SEC)
+
+/* Warnings of the engine and the sampler go to stderr (no status line here). */
+static void drain_log(uint64_t *seen)
+{
+	struct lr_log_entry e[16];
+	size_t n;
+
+	while ((n = lr_log_read(seen, e, LR_ARRAY_SIZE(e))) > 0)
+		for (size_t i = 0; i < n; i++)
+			if (e[i].level == LR_LOG_WARN)
+				fprintf(stderr, "linerate: warning: %s\n", e[i].msg);
+}
+
+/* Per-second lines (text) or iperf3's "intervals" array (-J), from the streams' live atomics.
+ * Seconds are counted from the moment the client reports RUNNING. */
+struct intervals {
+	uint64_t t0_ns, next_ns, last_ns;
+	unsigned n;
+	uint64_t bytes[LR_PROTO_MAX_RESULTS], retr[LR_PROTO_MAX_RESULTS];
+	uint64_t lost[LR_PROTO_MAX_RESULTS];
+	struct lr_iperf3_interval st[LR_PROTO_MAX_RESULTS];
+	json_t *arr; /* -J only */
+};
+
+/* How long the main loop may wait: 100 ms, less when the next interval line is due sooner. */
+static uint64_t intervals_wait(const struct intervals *iv)
+{
+	uint64_t now = lr_clock_mono_ns(), w = 100 * LR_NSEC_PER_MSEC;
+
+	if (iv->t0_ns && iv->next_ns > now && iv->next_ns - now < w)
+		w = iv->next_ns - now;
+	else if (iv->t0_ns && iv->next_ns <= now)
+		w = LR_NSEC_PER_MSEC;
+	return w;
+}
+
+/* The streams' own end, not when the results came in. */
+static uint64_t streams_end(struct lr_client *c, uint64_t last_ns, uint64_t now)
+{
+	unsigned n = lr_client_stream_count(c);
+	uint64_t end = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		struct lr_client_stream_info ci;
+
+		if (lr_client_stream_info(c, i, &ci) == 0 && atomic_load(&ci.stats->end_ns) > end)
+			end = atomic_load(&ci.stats->end_ns);
+	}
+	return end > last_ns && end < now ? end : now;
+}
+
+static void intervals_tick(struct intervals *iv, struct lr_client *c, bool json, bool final)
+{
+	uint64_t now = lr_clock_mono_ns();
+	unsigned n = lr_client_stream_count(c), k = 0;
+	double a, b;
+
+	if (!iv->t0_ns) {
+		if (lr_client_state(c) != LR_CLIENT_RUNNING)
+			return;
+		iv->t0_ns = iv->last_ns = now;
+		iv->next_ns = now + LR_NSEC_PER_SEC;
+		iv->n = n;
+		for (unsigned i = 0; i < n; i++) {
+			struct lr_client_stream_info ci;
+
+			if (lr_client_stream_info(c, i, &ci) == 0)
+				iv->bytes[i] = atomic_load(&ci.stats->bytes);
+		}
+		return;
+	}
+	if (!final && now < iv->next_ns)
+		return;
+	if (final)
+		now = streams_end(c, iv->last_ns, now);
+	if (final && now - iv->last_ns < 250 * LR_NSEC_PER_MSEC)
+		return; /* a sliver after the last full second: not worth a line */
+	a = (double)(iv->last_ns - iv->t0_ns) / 1e9;
+	b = (double)(now - iv->t0_ns) / 1e9;
+	for (unsigned i = 0; i < iv->n && i < n; i++) {
+		struct lr_client_stream_info ci;
+		uint64_t by, rt, lo;
+
+		if (lr_client_stream_info(c, i, &ci) < 0)
+			continue;
+		by = atomic_load(&ci.stats->bytes);
+		rt = atomic_load(&ci.stats->retransmits);
+		lo = atomic_load(&ci.stats->lost);
+		iv->st[k++] = (struct lr_iperf3_interval){
+			.id = ci.id,
+			.sender = ci.sender,
+			.udp = ci.udp,
+			.bytes = by - iv->bytes[i],
+			.retransmits = rt - iv->retr[i],
+			.lost = lo - iv->lost[i],
+		};
+		iv->bytes[i] = by;
+		iv->retr[i] = rt;
+		iv->lost[i] = lo;
+	}
+	if (json) {
+		json_array_append_new(iv->arr, lr_iperf3_json_interval(a, b, iv->st, k));
+	} else {
+		lr_iperf3_print_interval(stdout, a, b, iv->st, k);
+		fflush(stdout);
+	}
+	iv->last_ns = now;
+	iv->next_ns += LR_NSEC_PER_SEC;
+}
+
+/* Without CSV files sampling is a bonus: when it cannot start, the test runs without it. */
+static int sampling_open(struct lr_sampling **out, const struct lr_config *cfg)
+{
+	bool files = cfg->csv || cfg->cpu_csv || cfg->streams_csv;
+
+	*out = NULL;
+	if (lr_sampling_open(out, cfg, false) < 0) {
+		*out = NULL;
+		return files ? -EIO : 0;
+	}
+	if (lr_sampling_start(*out) < 0) {
+		lr_sampling_close(*out);
+		*out = NULL;
+		return files ? -EIO : 0;
+	}
+	return 0;
+}
+
+/* The interface the verdict speaks of: -I's when it names one, else the route's. */
+static const char *verdict_iface(const struct lr_config *cfg, char *buf, size_t len)
+{
+	if (cfg->ifaces && !strchr(cfg->ifaces, ','))
+		return cfg->ifaces;
+	return lr_route_iface(cfg->traffic.host, buf, len) ? NULL : buf;
+}
+
+/* Waits up to wait_ns for the client, writing CSV rows and feeding the verdict as snapshots
+ * come. A write error (reported) ends the test. */
+static void pump(struct lr_sampling *sm, struct lr_session *ses, uint64_t wait_ns, bool *failed)
+{
+	int got;
+
+	if (!sm || *failed) {
+		lr_client_wait(ses->client, wait_ns);
+		return;
+	}
+	got = lr_sampling_pump(sm, wait_ns);
+	lr_session_poll(ses);
+	if (got > 0)
+		lr_session_sample(ses, lr_sampling_last(sm));
+	if (got < 0) {
+		*failed = true;
+		lr_session_stop(ses);
+	}
+}
+
+/* The sampler's last reading after the test: the books of the CSVs are closed. */
+static void sampling_finish(struct lr_sampling *sm, struct lr_session *ses, bool *failed)
+{
+	if (!sm || *failed)
+		return;
+	if (lr_sampling_finish(sm, true) < 0)
+		*failed = true;
+	else if (lr_sampling_last(sm))
+		lr_session_sample(ses, lr_sampling_last(sm));
+}
+
+/* iperf3's summary (text or -J) and, when sampling ran, the NIC's view and the verdict: text
+ * after the summary, or a "linerate_verdict" object in the JSON (iperf3's readers ignore keys
+ * they do not know). */
+static void report(const struct lr_config *cfg, struct lr_session *ses, struct intervals *iv)
+{
+	const struct lr_traffic_results *R = ses->res;
+	bool ran = ses->have_res && R->n_streams && (R->complete || R->stopped);
+	bool verdict = ran && ses->have_verdict && ses->samples;
+
+	if (cfg->json) {
+		json_t *j = lr_iperf3_json(&cfg->traffic, R, iv->arr,
+					   ses->failed && ses->error[0] ? ses->error : NULL);
+
+		iv->arr = NULL;
+		if (verdict) {
+			json_t *v = lr_verdict_json(ses->acc, &ses->verdict);
+
+			if (v)
+				json_object_set_new(j, "linerate_verdict", v);
+		}
+		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		fputc('\n', stdout);
+		json_decref(j);
+	} else if (ran) {
+		lr_iperf3_print_summary(stdout, R);
+		if (verdict) {
+			printf("\n");
+			lr_verdict_print(stdout, ses->acc, &ses->verdict);
+		}
+	}
+	fflush(stdout);
+}
+
+static int run_client(const struct lr_config *cfg, struct intervals *iv)
+{
+	const struct lr_traffic_config *tc = &cfg->traffic;
+	uint64_t dur = cfg->duration_set ? cfg->duration_ns : DEFAULT_TRAFFIC_NS;
+	struct lr_sampling *sm = NULL;
+	struct lr_session ses;
+	uint64_t log_seen = 0;
+	char ifbuf[LR_IFNAMSIZ];
+	bool failed = false;
+	int rc;
+
+	if (sampling_open(&sm, cfg) < 0)
+		return 1;
+	if (lr_session_init(&ses, sm ? lr_sampling_snapsrc(sm) : NULL,
+			    verdict_iface(cfg, ifbuf, sizeof(ifbuf)))) {
+		fprintf(stderr, "linerate: out of memory\n");
+		lr_sampling_close(sm);
+		return 1;
+	}
+	if (!cfg->json)
+		printf("Connecting to host %s, port %u\n", tc->host, tc->port ? tc->port : 5201u);
+	fflush(stdout);
+	if (lr_session_start(&ses, tc, dur) < 0) {
+		fprintf(stderr, "linerate: %s\n", ses.error);
+		lr_sampling_close(sm);
+		lr_session_free(&ses);
+		return 1;
+	}
+	while (!lr_client_wait(ses.client, 1)) {
+		if (lr_stop_signal)
+			lr_session_stop(&ses);
+		pump(sm, &ses, intervals_wait(iv), &failed);
+		intervals_tick(iv, ses.client, cfg->json, false);
+		drain_log(&log_seen);
+	}
+	lr_session_poll(&ses);
+	if (iv->t0_ns && lr_client_state(ses.client) == LR_CLIENT_DONE)
+		intervals_tick(iv, ses.client, cfg->json, true);
+	sampling_finish(sm, &ses, &failed);
+	drain_log(&log_seen);
+	lr_session_finish(&ses);
+	if (!ses.have_res) {
+		fprintf(stderr, "linerate: out of memory\n");
+		failed = true;
+	}
+	report(cfg, &ses, iv);
+	if (ses.failed)
+		fprintf(stderr, "linerate: %s\n", ses.error);
+	rc = ses.failed || failed ? 1 : 0;
+	if (lr_sampling_close(sm) < 0)
+		rc = 1;
+	lr_session_free(&ses);
+	return rc;
+}
+
+int lr_run_client(const struct lr_config *cfg)
+{
+	struct intervals *iv = calloc(1, sizeof(*iv));
+	int rc;
+
+	if (!iv || !(iv->arr = json_array())) {
+		fprintf(stderr, "linerate: out of memory\n");
+		free(iv);
+		return 1;
+	}
+	rc = run_client(cfg, iv);
+	json_decref(iv->arr);
+	free(iv);
+	return rc;
+}

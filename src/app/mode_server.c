@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* `linerate -s`: the iperf3-compatible server on the main thread until a signal (or, with -1,
+ * one test). Prints iperf3's banner; the engine logs each test. */
+#include <stdio.h>
+#include <string.h>
+
+#include "linerate/app/config.h"
+#include "linerate/core/log.h"
+#include "linerate/app/run.h"
+#include "linerate/traffic/traffic.h"
+
+static bool server_should_stop(void *arg)
+{
+	(void)arg;
+	return lr_stop_signal != 0;
+}
+
+int lr_run_server(const struct lr_config *cfg)
+{
+	const struct lr_traffic_config *tc = &cfg->traffic;
+	struct lr_server_opts o = {
+		.bind = tc->bind,
+		.port = tc->port,
+		.one_off = tc->one_off,
+		.pin = tc->affinity >= 0,
+		.cpu = tc->affinity,
+		.no_gso = tc->no_gso,
+		.should_stop = server_should_stop,
+	};
+	struct lr_server *s;
+	int rc;
+
+	lr_log_set_echo(LR_LOG_INFO);
+	unsigned logged = lr_log_errors_echoed();
+
+	rc = lr_server_open(&s, &o);
+	if (rc < 0) {
+		if (lr_log_errors_echoed() == logged)	/* else the cause is on stderr already */
+			fprintf(stderr, "linerate: cannot listen on port %u: %s\n",
+				tc->port ? tc->port : 5201u, strerror(-rc));
+		return 1;
+	}
+	printf("-----------------------------------------------------------\n"
+	       "Server listening on %u (linerate, iperf3 protocol)\n"
+	       "-----------------------------------------------------------\n",
+	       lr_server_port(s));
+	fflush(stdout);
+	rc = lr_server_run(s);
+	lr_server_close(s);
+	if (rc < 0) {
+		fprintf(stderr, "linerate: server failed: %s\n", strerror(-rc));
+		return 1;
+	}
+	return 0;
+}

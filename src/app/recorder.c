@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Every CSV sink of a run in one place: the dashboard, headless sampling and headless
+ * traffic runs open, feed and close the same files the same way.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linerate/app/config.h"
+#include "linerate/present/csv.h"
+#include "linerate/app/recorder.h"
+
+enum { SINK_IFACES, SINK_CPUS, SINK_STREAMS, SINK__COUNT };
+
+struct lr_recorder {
+	struct lr_csv *sink[SINK__COUNT];
+	bool failed;	/* an error was reported: do not report the same file again at close */
+};
+
+static const char *shown(const struct lr_csv *c)
+{
+	return strcmp(lr_csv_path(c), "-") ? lr_csv_path(c) : "stdout";
+}
+
+static int open_sink(struct lr_recorder *r, int i, const char *opt, const char *path,
+		     enum lr_csv_kind kind, char *err, size_t errlen)
+{
+	int e;
+
+	if (!path)
+		return 0;
+	e = lr_csv_open(&r->sink[i], path, kind);
+	if (e)
+		snprintf(err, errlen, "%s %s: %s", opt, path, strerror(-e));
+	return e;
+}
+
+int lr_recorder_open(struct lr_recorder **out, const struct lr_config *cfg, bool stdout_default,
+		     char *err, size_t errlen)
+{
+	struct lr_recorder *r = calloc(1, sizeof(*r));
+	const char *ifpath = cfg->csv;
+	int e;
+
+	*out = NULL;
+	if (!r) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	if (!ifpath && !cfg->cpu_csv && !cfg->streams_csv && stdout_default)
+		ifpath = "-";
+	e = open_sink(r, SINK_IFACES, "--csv", ifpath, LR_CSV_IFACES, err, errlen);
+	if (!e)
+		e = open_sink(r, SINK_CPUS, "--cpu-csv", cfg->cpu_csv, LR_CSV_CPUS, err, errlen);
+	if (!e)
+		e = open_sink(r, SINK_STREAMS, "--streams-csv", cfg->streams_csv, LR_CSV_STREAMS,
+			      err, errlen);
+	if (e) {
+		r->failed = true;
+		lr_recorder_close(r, NULL, 0);
+		return e;
+	}
+	*out = r;
+	return 0;
+}
+
+int lr_recorder_write(struct lr_recorder *r, const struct lr_snapshot *s, char *err,
+		      size_t errlen)
+{
+	if (!r)
+		return 0;
+	if (r->failed)
+		return -EIO;
+	for (int i = 0; i < SINK__COUNT; i++) {
+		int e;
+
+		if (!r->sink[i])
+			continue;
+		e = lr_csv_write(r->sink[i], s);
+		if (e) {
+			snprintf(err, errlen, "writing %s: %s", shown(r->sink[i]), strerror(-e));
+			r->failed = true;
+			return e;
+		}
+	}
+	return 0;
+}
+
+int lr_recorder_close(struct lr_recorder *r, char *err, size_t errlen)
+{
+	int ret = 0;
+
+	if (err && errlen)
+		err[0] = '\0';
+	if (!r)
+		return 0;
+	for (int i = 0; i < SINK__COUNT; i++) {
+		char name[256];
+		int e;
+
+		if (!r->sink[i])
+			continue;
+		snprintf(name, sizeof(name), "%s", shown(r->sink[i]));
+		e = lr_csv_close(r->sink[i]);
+		if (e && !r->failed && !ret && err)
+			snprintf(err, errlen, "closing %s: %s", name, strerror(-e));
+		if (e && !ret)
+			ret = e;
+	}
+	free(r);
+	return ret;
+}

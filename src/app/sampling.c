@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * A headless sampling run on the main thread: the source and the recorder. Used by
+ * `--headless` and by headless traffic runs. Every output error is reported once, naming the
+ * file.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linerate/core/log.h"
+#include "linerate/app/recorder.h"
+#include "linerate/app/sampling.h"
+#include "linerate/sample/snapshot.h"
+#include "linerate/app/snapsrc.h"
+
+struct lr_sampling {
+	struct lr_snapsrc *src;
+	struct lr_recorder *rec;
+	struct lr_snapshot snap;
+	uint64_t seen;
+	bool have_snap;
+};
+
+int lr_sampling_open(struct lr_sampling **out, const struct lr_config *cfg, bool stdout_default)
+{
+	struct lr_sampling *h = calloc(1, sizeof(*h));
+	char msg[320];
+	int err;
+
+	if (!h)
+		return -ENOMEM;
+	lr_snapshot_init(&h->snap);
+	err = lr_recorder_open(&h->rec, cfg, stdout_default, msg, sizeof(msg));
+	if (err)
+		fprintf(stderr, "linerate: %s\n", msg);
+	if (!err) {
+		unsigned logged = lr_log_errors_echoed();
+
+		err = lr_snapsrc_open(&h->src, cfg);
+		if (err && lr_log_errors_echoed() == logged)	/* else the cause is on stderr */
+			fprintf(stderr, "linerate: cannot start sampling: %s\n", strerror(-err));
+	}
+	if (err) {
+		lr_sampling_close(h);
+		return err;
+	}
+	*out = h;
+	return 0;
+}
+
+int lr_sampling_start(struct lr_sampling *h)
+{
+	int err = lr_snapsrc_start(h->src);
+
+	if (err)
+		fprintf(stderr, "linerate: cannot start the sampler thread: %s\n", strerror(-err));
+	return err;
+}
+
+static int read_and_write(struct lr_sampling *h)
+{
+	char msg[320];
+	int got = lr_snapsrc_read(h->src, &h->snap, &h->seen);
+
+	if (got <= 0)
+		return got;
+	h->have_snap = true;
+	if (lr_recorder_write(h->rec, &h->snap, msg, sizeof(msg))) {
+		fprintf(stderr, "linerate: %s\n", msg);
+		return -EIO;
+	}
+	return 1;
+}
+
+int lr_sampling_pump(struct lr_sampling *h, uint64_t timeout_ns)
+{
+	if (!lr_snapsrc_wait(h->src, h->seen, timeout_ns))
+		return 0;
+	return read_and_write(h);
+}
+
+int lr_sampling_finish(struct lr_sampling *h, bool final_tick)
+{
+	int err = lr_snapsrc_stop(h->src, final_tick);	/* nothing publishes behind our back */
+
+	if (err)
+		return err;
+	err = read_and_write(h);
+	return err < 0 ? err : 0;
+}
+
+const struct lr_snapshot *lr_sampling_last(const struct lr_sampling *h)
+{
+	return h->have_snap ? &h->snap : NULL;
+}
+
+struct lr_snapsrc *lr_sampling_snapsrc(struct lr_sampling *h)
+{
+	return h->src;
+}
+
+int lr_sampling_close(struct lr_sampling *h)
+{
+	char msg[320];
+	int ret;
+
+	if (!h)
+		return 0;
+	lr_snapsrc_close(h->src);
+	ret = lr_recorder_close(h->rec, msg, sizeof(msg));
+	if (msg[0])
+		fprintf(stderr, "linerate: %s\n", msg);
+	lr_snapshot_free(&h->snap);
+	free(h);
+	return ret;
+}

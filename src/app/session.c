@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * One traffic test's lifecycle for every mode, and the glue between the traffic client and
+ * the rest: the sampler reads its streams through a gen source, the verdict takes its
+ * results.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linerate/core/clock.h"
+#include "linerate/app/config.h"
+#include "linerate/app/session.h"
+#include "linerate/app/snapsrc.h"
+
+static unsigned gen_count(void *arg)
+{
+	return lr_client_stream_count(arg);
+}
+
+static int gen_info(void *arg, unsigned i, struct lr_gen_stream *out)
+{
+	struct lr_client_stream_info ci;
+	int err = lr_client_stream_info(arg, i, &ci);
+
+	if (err)
+		return err;
+	out->id = ci.id;
+	out->sender = ci.sender;
+	out->udp = ci.udp;
+	out->stats = ci.stats;
+	return 0;
+}
+
+void lr_client_gen_source(struct lr_client *c, struct lr_gen_source *out)
+{
+	out->count = gen_count;
+	out->info = gen_info;
+	out->arg = c;
+}
+
+static double rate_of(const struct lr_traffic_sum *s)
+{
+	if (s->received_bytes && s->receiver_s > 0)
+		return (double)s->received_bytes * 8 / s->receiver_s;
+	if (s->sent_bytes && s->sender_s > 0)	/* stopped early: the peer's count is unknown */
+		return (double)s->sent_bytes * 8 / s->sender_s;
+	return -1;
+}
+
+static int64_t add_known(int64_t a, int64_t b)
+{
+	if (a < 0)
+		return b;
+	return b < 0 ? a : a + b;
+}
+
+void lr_verdict_traffic_from(const struct lr_traffic_results *r, struct lr_verdict_traffic *vt)
+{
+	memset(vt, 0, sizeof(*vt));
+	vt->retransmits = vt->udp_lost = vt->udp_packets = -1;
+	vt->up_bps = vt->down_bps = -1;
+	vt->udp = r->udp;
+	vt->parallel = r->parallel;
+	if (!r->n_streams)
+		return;
+	vt->ran = true;
+	vt->up_bps = r->sum_up.n_streams ? rate_of(&r->sum_up) : -1;
+	vt->down_bps = r->sum_down.n_streams ? rate_of(&r->sum_down) : -1;
+	vt->retransmits = add_known(r->sum_up.n_streams ? r->sum_up.retransmits : -1,
+				    r->sum_down.n_streams ? r->sum_down.retransmits : -1);
+	for (unsigned i = 0; r->udp && i < r->n_streams; i++) {
+		const struct lr_traffic_stream_result *e = &r->streams[i];
+
+		if (e->client_sends && !e->have_peer)
+			continue;	/* stopped early: the server's loss count is unknown */
+		vt->udp_lost = (vt->udp_lost < 0 ? 0 : vt->udp_lost) + e->lost;
+		vt->udp_packets = (vt->udp_packets < 0 ? 0 : vt->udp_packets) + e->packets_sent;
+	}
+}
+
+int lr_session_init(struct lr_session *s, struct lr_snapsrc *src, const char *iface)
+{
+	memset(s, 0, sizeof(*s));
+	s->src = src;
+	if (iface)
+		snprintf(s->iface, sizeof(s->iface), "%s", iface);
+	s->acc = calloc(1, sizeof(*s->acc));
+	s->res = calloc(1, sizeof(*s->res));
+	if (!s->acc || !s->res) {
+		lr_session_free(s);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int lr_session_start(struct lr_session *s, const struct lr_traffic_config *tc,
+		     uint64_t duration_ns)
+{
+	int err;
+
+	s->stop_asked = s->failed = s->have_res = s->have_verdict = false;
+	s->running_ns = s->done_ns = s->elapsed_at_end_ns = 0;
+	s->samples = 0;
+	s->error[0] = '\0';
+	s->udp = tc->udp;
+	s->parallel = tc->parallel ? tc->parallel : 1;
+	err = lr_client_open(&s->client, tc, duration_ns);
+	if (err) {
+		s->client = NULL;
+		snprintf(s->error, sizeof(s->error), "cannot set up the test: %s", strerror(-err));
+		return err;
+	}
+	err = lr_client_start(s->client);
+	if (err) {
+		lr_client_close(s->client);
+		s->client = NULL;
+		snprintf(s->error, sizeof(s->error), "cannot start the test: %s", strerror(-err));
+		return err;
+	}
+	lr_client_gen_source(s->client, &s->gen);
+	if (s->src)
+		lr_snapsrc_set_traffic(s->src, &s->gen);
+	lr_verdict_init(s->acc, s->iface[0] ? s->iface : NULL);
+	return 0;
+}
+
+bool lr_session_active(const struct lr_session *s)
+{
+	return s->client && !s->done_ns;
+}
+
+void lr_session_stop(struct lr_session *s)
+{
+	if (!lr_session_active(s))
+		return;
+	s->stop_asked = true;
+	lr_client_stop(s->client);
+}
+
+void lr_session_set_rate(struct lr_session *s, uint64_t bps)
+{
+	if (lr_session_active(s))
+		lr_client_set_rate(s->client, bps);
+}
+
+enum lr_client_state lr_session_poll(struct lr_session *s)
+{
+	enum lr_client_state st;
+	uint64_t now;
+
+	if (!s->client)
+		return LR_CLIENT_IDLE;
+	st = lr_client_state(s->client);
+	now = lr_clock_mono_ns();
+	if (st == LR_CLIENT_RUNNING && !s->running_ns)
+		s->running_ns = now;
+	if ((st == LR_CLIENT_DONE || st == LR_CLIENT_ERROR) && !s->done_ns) {
+		s->done_ns = now;
+		if (s->running_ns)
+			s->elapsed_at_end_ns = now - s->running_ns;
+	}
+	return st;
+}
+
+void lr_session_sample(struct lr_session *s, const struct lr_snapshot *snap)
+{
+	if (!s->client || !s->running_ns)
+		return;
+	lr_verdict_add(s->acc, snap);
+	s->samples++;
+}
+
+static void compute_verdict(struct lr_session *s)
+{
+	struct lr_verdict_traffic *vt = &s->vt;
+
+	if (s->have_res && s->res->n_streams) {
+		lr_verdict_traffic_from(s->res, vt);
+	} else {
+		memset(vt, 0, sizeof(*vt));
+		vt->retransmits = vt->udp_lost = vt->udp_packets = -1;
+		vt->up_bps = vt->down_bps = -1;
+		vt->udp = s->udp;
+		vt->parallel = s->parallel;
+	}
+	lr_verdict_compute(s->acc, vt, &s->verdict);
+	s->have_verdict = true;
+}
+
+static void close_client(struct lr_session *s)
+{
+	if (!s->client)
+		return;
+	if (s->src)
+		lr_snapsrc_set_traffic(s->src, NULL);	/* before the streams go away */
+	lr_client_close(s->client);
+	s->client = NULL;
+}
+
+void lr_session_finish(struct lr_session *s)
+{
+	if (!s->client)
+		return;
+	lr_session_poll(s);
+	s->failed = lr_client_state(s->client) == LR_CLIENT_ERROR;
+	s->have_res = lr_client_results(s->client, s->res) == 0;
+	if (s->failed)
+		lr_client_error(s->client, s->error, sizeof(s->error));
+	if (s->running_ns)
+		compute_verdict(s);
+	close_client(s);
+}
+
+bool lr_session_shutdown(struct lr_session *s, uint64_t wait_ns)
+{
+	if (!s->client)
+		return true;
+	lr_client_stop(s->client);
+	return lr_client_wait(s->client, wait_ns);
+}
+
+void lr_session_free(struct lr_session *s)
+{
+	close_client(s);
+	free(s->acc);
+	free(s->res);
+	s->acc = NULL;
+	s->res = NULL;
+}

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * iperf3's -J document for a test run by linerate: start, intervals, end (streams, sums, CPU),
+ * in iperf3's key names so that scripts written for iperf3 read it unchanged.
+ */
+#include <time.h>
+
+#include <jansson.h>
+
+#include "linerate/core/clock.h"
+#include "linerate/core/common.h"
+#include "linerate/present/iperf3_out.h"
+#include "linerate/traffic/traffic.h"
+
+static double rate(uint64_t bytes, double secs)
+{
+	return secs > 0 ? (double)bytes * 8.0 / secs : 0;
+}
+
+static double pct(int64_t lost, int64_t total)
+{
+	return total > 0 ? 100.0 * (double)lost / (double)total : 0;
+}
+
+static json_t *jside(const struct lr_traffic_stream_result *e, bool sender)
+{
+	double secs = sender ? e->sender_s : (e->receiver_s ? e->receiver_s : e->sender_s);
+	uint64_t bytes = sender ? e->sent_bytes : e->received_bytes;
+	json_t *o = json_object();
+
+	json_object_set_new(o, "socket", json_integer(e->id));
+	json_object_set_new(o, "start", json_real(0));
+	json_object_set_new(o, "end", json_real(secs));
+	json_object_set_new(o, "seconds", json_real(secs));
+	json_object_set_new(o, "bytes", json_integer((json_int_t)bytes));
+	json_object_set_new(o, "bits_per_second", json_real(rate(bytes, secs)));
+	if (sender && !e->udp)
+		json_object_set_new(o, "retransmits", json_integer(e->retransmits));
+	json_object_set_new(o, "sender", json_boolean(sender));
+	return o;
+}
+
+static json_t *judp(const struct lr_traffic_stream_result *e)
+{
+	json_t *o = jside(e, true);
+
+	json_object_set_new(o, "jitter_ms", json_real(e->jitter_s * 1e3));
+	json_object_set_new(o, "lost_packets", json_integer(e->lost));
+	json_object_set_new(o, "packets", json_integer(e->packets_sent));
+	json_object_set_new(o, "lost_percent", json_real(pct(e->lost, e->packets_sent)));
+	if (e->out_of_order >= 0)
+		json_object_set_new(o, "out_of_order", json_integer(e->out_of_order));
+	return o;
+}
+
+static json_t *jsum(const struct lr_traffic_sum *s, bool sender, bool udp)
+{
+	struct lr_traffic_stream_result e;
+
+	lr_iperf3_sum_result(s, udp, &e);
+	return jside(&e, sender);
+}
+
+/* Takes the reference to intervals. */
+json_t *lr_iperf3_json(const struct lr_traffic_config *tc, const struct lr_traffic_results *R,
+		       json_t *intervals, const char *error)
+{
+	json_t *root = json_object(), *start = json_object(), *end = json_object();
+	json_t *conn = json_array(), *c0 = json_object(), *ts = json_object(), *ct = json_object();
+	json_t *tst = json_object(), *streams = json_array(), *cpu = json_object();
+	const struct lr_traffic_sum *main_dir = R->reverse ? &R->sum_down : &R->sum_up;
+	char tbuf[64];
+	time_t t = (time_t)(R->start_real_ns / LR_NSEC_PER_SEC);
+	struct tm tm;
+
+	for (unsigned i = 0; i < R->n_streams; i++) {
+		c0 = i ? json_object() : c0;
+		json_object_set_new(c0, "socket", json_integer(R->streams[i].id));
+		json_object_set_new(c0, "local_host", json_string(R->local_host));
+		json_object_set_new(c0, "local_port", json_integer(R->streams[i].local_port));
+		json_object_set_new(c0, "remote_host", json_string(R->remote_host));
+		json_object_set_new(c0, "remote_port", json_integer(R->streams[i].remote_port));
+		json_array_append_new(conn, c0);
+	}
+	if (!R->n_streams)
+		json_decref(c0);
+	json_object_set_new(start, "connected", conn);
+	snprintf(tbuf, sizeof(tbuf), "linerate %s", lr_version());
+	json_object_set_new(start, "version", json_string(tbuf));
+	gmtime_r(&t, &tm);
+	strftime(tbuf, sizeof(tbuf), "%a, %d %b %Y %H:%M:%S GMT", &tm);
+	json_object_set_new(ts, "time", json_string(tbuf));
+	json_object_set_new(ts, "timesecs", json_integer((json_int_t)t));
+	json_object_set_new(start, "timestamp", ts);
+	json_object_set_new(ct, "host", json_string(tc->host));
+	json_object_set_new(ct, "port", json_integer(tc->port ? tc->port : 5201u));
+	json_object_set_new(start, "connecting_to", ct);
+	json_object_set_new(start, "cookie", json_string(R->cookie));
+	json_object_set_new(tst, "protocol", json_string(R->udp ? "UDP" : "TCP"));
+	json_object_set_new(tst, "num_streams", json_integer(R->parallel));
+	json_object_set_new(tst, "blksize", json_integer((json_int_t)R->len));
+	json_object_set_new(tst, "omit", json_integer(0));
+	json_object_set_new(tst, "duration",
+			    json_integer((json_int_t)(R->duration_ns / LR_NSEC_PER_SEC)));
+	json_object_set_new(tst, "bytes", json_integer(0));
+	json_object_set_new(tst, "blocks", json_integer(0));
+	json_object_set_new(tst, "reverse", json_integer(R->reverse));
+	json_object_set_new(tst, "tos", json_integer(0));
+	json_object_set_new(tst, "target_bitrate", json_integer((json_int_t)R->bitrate_bps));
+	json_object_set_new(tst, "bidir", json_integer(R->bidir));
+	json_object_set_new(start, "test_start", tst);
+	json_object_set_new(root, "start", start);
+	json_object_set_new(root, "intervals", intervals);
+
+	for (unsigned i = 0; i < R->n_streams; i++) {
+		const struct lr_traffic_stream_result *e = &R->streams[i];
+		json_t *s = json_object();
+
+		if (e->udp) {
+			json_object_set_new(s, "udp", judp(e));
+		} else {
+			json_object_set_new(s, "sender", jside(e, true));
+			json_object_set_new(s, "receiver", jside(e, false));
+		}
+		json_array_append_new(streams, s);
+	}
+	json_object_set_new(end, "streams", streams);
+	json_object_set_new(end, "sum_sent", jsum(main_dir, true, R->udp));
+	json_object_set_new(end, "sum_received", jsum(main_dir, false, R->udp));
+	if (R->bidir) {
+		json_object_set_new(end, "sum_sent_bidir_reverse",
+				    jsum(&R->sum_down, true, R->udp));
+		json_object_set_new(end, "sum_received_bidir_reverse",
+				    jsum(&R->sum_down, false, R->udp));
+	}
+	if (R->udp) {
+		struct lr_traffic_stream_result e;
+
+		lr_iperf3_sum_result(main_dir, true, &e);
+		json_object_set_new(end, "sum", judp(&e));
+	}
+	json_object_set_new(cpu, "host_total", json_real(R->local_cpu_total));
+	json_object_set_new(cpu, "host_user", json_real(R->local_cpu_user));
+	json_object_set_new(cpu, "host_system", json_real(R->local_cpu_system));
+	json_object_set_new(cpu, "remote_total", json_real(R->remote_cpu_total));
+	json_object_set_new(cpu, "remote_user", json_real(R->remote_cpu_user));
+	json_object_set_new(cpu, "remote_system", json_real(R->remote_cpu_system));
+	json_object_set_new(end, "cpu_utilization_percent", cpu);
+	if (R->remote_congestion[0])
+		json_object_set_new(end, "receiver_tcp_congestion",
+				    json_string(R->remote_congestion));
+	json_object_set_new(root, "end", end);
+	if (error)
+		json_object_set_new(root, "error", json_string(error));
+	return root;
+}
+
+
+static json_t *jinterval(int id, double a, double b, uint64_t bytes, bool sender)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "socket", json_integer(id));
+	json_object_set_new(o, "start", json_real(a));
+	json_object_set_new(o, "end", json_real(b));
+	json_object_set_new(o, "seconds", json_real(b - a));
+	json_object_set_new(o, "bytes", json_integer((json_int_t)bytes));
+	json_object_set_new(o, "bits_per_second", json_real(rate(bytes, b - a)));
+	json_object_set_new(o, "omitted", json_false());
+	json_object_set_new(o, "sender", json_boolean(sender));
+	return o;
+}
+
+json_t *lr_iperf3_json_interval(double a, double b, const struct lr_iperf3_interval *st,
+				unsigned n)
+{
+	json_t *o = json_object(), *streams = json_array(), *sum;
+	uint64_t total = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		json_t *one = jinterval(st[i].id, a, b, st[i].bytes, st[i].sender);
+
+		if (st[i].sender && !st[i].udp)
+			json_object_set_new(one, "retransmits",
+					    json_integer((json_int_t)st[i].retransmits));
+		json_array_append_new(streams, one);
+		total += st[i].bytes;
+	}
+	json_object_set_new(o, "streams", streams);
+	sum = jinterval(0, a, b, total, n ? st[0].sender : true);
+	json_object_del(sum, "socket");
+	json_object_set_new(o, "sum", sum);
+	return o;
+}

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * iperf3's text layout for a test: interval lines and the end summary, with iperf3's units
+ * (transfer in 1024-based bytes, bitrate in 1000-based bits).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "linerate/present/iperf3_out.h"
+#include "linerate/traffic/traffic.h"
+
+/* iperf3's units: transfer in 1024-based bytes, bitrate in 1000-based bits. */
+static void fmt_unit(char *buf, size_t size, double v, double base, const char *const *u, int nu)
+{
+	int i = 0;
+
+	while (v >= base * 0.99 && i < nu - 1) {
+		v /= base;
+		i++;
+	}
+	if (v < 9.995)
+		snprintf(buf, size, "%4.2f %s", v, u[i]);
+	else if (v < 99.95)
+		snprintf(buf, size, "%4.1f %s", v, u[i]);
+	else
+		snprintf(buf, size, "%4.0f %s", v, u[i]);
+}
+
+static void fmt_bytes(char *buf, size_t size, double b)
+{
+	static const char *const u[] = {"Bytes", "KBytes", "MBytes", "GBytes", "TBytes"};
+
+	fmt_unit(buf, size, b, 1024.0, u, 5);
+}
+
+static void fmt_bits(char *buf, size_t size, double bps)
+{
+	static const char *const u[] = {"bits/sec", "Kbits/sec", "Mbits/sec", "Gbits/sec",
+					"Tbits/sec"};
+
+	fmt_unit(buf, size, bps, 1000.0, u, 5);
+}
+
+static double rate(uint64_t bytes, double secs)
+{
+	return secs > 0 ? (double)bytes * 8.0 / secs : 0;
+}
+
+static double pct(int64_t lost, int64_t total)
+{
+	return total > 0 ? 100.0 * (double)lost / (double)total : 0;
+}
+
+static void print_line(FILE *f, const char *tag, double secs, uint64_t bytes, const char *extra,
+		       const char *role)
+{
+	char b[32], r[32];
+
+	fmt_bytes(b, sizeof(b), (double)bytes);
+	fmt_bits(r, sizeof(r), rate(bytes, secs));
+	fprintf(f, "%s   0.00-%-6.2f sec  %s  %s  %s%s\n", tag, secs, b, r, extra, role);
+}
+
+/* A stream stopped early has only this side's count: the other line is left out. */
+static void print_stream(FILE *f, const char *tag, const struct lr_traffic_stream_result *e, bool udp)
+{
+	bool snd = e->have_peer || e->client_sends, rcv = e->have_peer || !e->client_sends;
+	char extra[96];
+
+	if (udp) {
+		snprintf(extra, sizeof(extra), "%.3f ms  %" PRId64 "/%" PRId64 " (%.2g%%)  ", 0.0,
+			 (int64_t)0, e->packets_sent, 0.0);
+		if (snd)
+			print_line(f, tag, e->sender_s, e->sent_bytes, extra, "sender");
+		snprintf(extra, sizeof(extra), "%.3f ms  %" PRId64 "/%" PRId64 " (%.2g%%)  ",
+			 e->jitter_s * 1e3, e->lost, e->packets_sent,
+			 pct(e->lost, e->packets_sent));
+		if (rcv)
+			print_line(f, tag, e->receiver_s ? e->receiver_s : e->sender_s,
+				   e->received_bytes, extra, "receiver");
+		return;
+	}
+	if (e->retransmits >= 0)
+		snprintf(extra, sizeof(extra), "%5" PRId64 "             ", e->retransmits);
+	else
+		snprintf(extra, sizeof(extra), "%18s", "");
+	if (snd)
+		print_line(f, tag, e->sender_s, e->sent_bytes, extra, "sender");
+	if (rcv)
+		print_line(f, tag, e->receiver_s ? e->receiver_s : e->sender_s, e->received_bytes,
+			   "                  ", "receiver");
+}
+
+void lr_iperf3_sum_result(const struct lr_traffic_sum *s, bool udp,
+			  struct lr_traffic_stream_result *e)
+{
+	*e = (struct lr_traffic_stream_result){
+		.udp = udp,
+		.sent_bytes = s->sent_bytes,
+		.received_bytes = s->received_bytes,
+		.sender_s = s->sender_s,
+		.receiver_s = s->receiver_s,
+		.retransmits = s->retransmits,
+		.packets_sent = s->packets_sent,
+		.lost = s->lost,
+		.jitter_s = s->jitter_s,
+		.out_of_order = -1,
+	};
+}
+
+static void print_sum(FILE *f, const char *tag, const struct lr_traffic_sum *s, bool udp,
+		      bool sends, bool complete)
+{
+	struct lr_traffic_stream_result e;
+
+	lr_iperf3_sum_result(s, udp, &e);
+	e.client_sends = sends;
+	e.have_peer = complete;
+	print_stream(f, tag, &e, udp);
+}
+
+void lr_iperf3_print_summary(FILE *f, const struct lr_traffic_results *R)
+{
+	bool udp = R->udp;
+
+	fprintf(f, "- - - - - - - - - - - - - - - - - - - - - - - - -\n");
+	if (udp)
+		fprintf(f, "[ ID]%s Interval           Transfer     Bitrate         Jitter    "
+		       "Lost/Total Datagrams\n",
+		       R->bidir ? "[Role]" : "");
+	else
+		fprintf(f, "[ ID]%s Interval           Transfer     Bitrate         Retr\n",
+		       R->bidir ? "[Role]" : "");
+	for (unsigned i = 0; i < R->n_streams; i++) {
+		const struct lr_traffic_stream_result *e = &R->streams[i];
+		char tag[24];
+
+		if (R->bidir)
+			snprintf(tag, sizeof(tag), "[%3d][%s]", e->id,
+				 e->client_sends ? "TX-C" : "RX-C");
+		else
+			snprintf(tag, sizeof(tag), "[%3d]", e->id);
+		print_stream(f, tag, e, udp);
+	}
+	if (R->n_streams > 1 || R->bidir) {
+		if (R->sum_up.n_streams)
+			print_sum(f, R->bidir ? "[SUM][TX-C]" : "[SUM]", &R->sum_up, udp, true,
+				  R->complete);
+		if (R->sum_down.n_streams)
+			print_sum(f, R->bidir ? "[SUM][RX-C]" : "[SUM]", &R->sum_down, udp, false,
+				  R->complete);
+	}
+	fprintf(f, "CPU Utilization: local/%s %.1f%% (%.1f%%u/%.1f%%s), remote/%s %.1f%% "
+	       "(%.1f%%u/%.1f%%s)\n",
+	       R->reverse ? "receiver" : "sender", R->local_cpu_total, R->local_cpu_user,
+	       R->local_cpu_system, R->reverse ? "sender" : "receiver", R->remote_cpu_total,
+	       R->remote_cpu_user, R->remote_cpu_system);
+	if (R->stopped)
+		fprintf(f, "(test stopped early: this side's counts only)\n");
+	fprintf(f, "\nlinerate Done.\n");
+}
+
+void lr_iperf3_print_interval(FILE *f, double a, double b, const struct lr_iperf3_interval *st,
+			      unsigned n)
+{
+	uint64_t sum = 0;
+	char bb[32], rr[32];
+
+	if (a == 0)
+		fprintf(f, "[ ID] Interval           Transfer     Bitrate         Retr/Lost\n");
+	for (unsigned i = 0; i < n; i++) {
+		const struct lr_iperf3_interval *s = &st[i];
+		char tag[16], extra[48] = "";
+
+		snprintf(tag, sizeof(tag), "[%3d]", s->id);
+		if (s->sender && !s->udp)
+			snprintf(extra, sizeof(extra), "%5llu", (unsigned long long)s->retransmits);
+		else if (!s->sender && s->udp)
+			snprintf(extra, sizeof(extra), "%5llu lost", (unsigned long long)s->lost);
+		fmt_bytes(bb, sizeof(bb), (double)s->bytes);
+		fmt_bits(rr, sizeof(rr), rate(s->bytes, b - a));
+		fprintf(f, "%s %6.2f-%-6.2f sec  %s  %s  %s%s\n", tag, a, b, bb, rr, extra,
+			s->sender ? "" : "  (received)");
+		sum += s->bytes;
+	}
+	if (n > 1) {
+		fmt_bytes(bb, sizeof(bb), (double)sum);
+		fmt_bits(rr, sizeof(rr), rate(sum, b - a));
+		fprintf(f, "[SUM] %6.2f-%-6.2f sec  %s  %s\n", a, b, bb, rr);
+	}
+}

@@ -637,6 +637,15 @@ versions() {
 	have valgrind && echo "- $(valgrind --version)"
 }
 
+# The classifier on driver counter names its rules were not written from (cheap, no traffic).
+CLS_MD=""
+if cls=$(make -s -C "$TOP" bench-classify 2>/dev/null); then
+	CLS_MD="### Classifier on unseen driver counter names (make bench-classify)"$'\n\n'
+	CLS_MD+="Names from 7 drivers' stats tables, frozen before any rule change of issue 11 (tests/fixtures/ethtool-unseen/README.md); a benchmark, never tuned to. Agreement of \`lr_classify\` with the labels:"$'\n\n```\n'
+	CLS_MD+=$(printf '%s\n' "$cls" | sed -n '/^agreement per/,$p')
+	CLS_MD+=$'\n```\n\n'
+fi
+
 TMP_OUT=$WORK/RESULTS.md
 {
 	echo "# linerate benchmarks"
@@ -666,7 +675,7 @@ TMP_OUT=$WORK/RESULTS.md
 		echo "|---|---:|---|"
 		printf '%s\n' "$SUMMARY"
 	fi
-	printf '%s' "$S1_MD" "$S2_MD" "$S3_MD"
+	printf '%s' "$S1_MD" "$S2_MD" "$S3_MD" "$CLS_MD"
 	if [ -n "$S3_TSV" ] && [ -s "$S3_TSV" ]; then
 		echo "### Traffic: every run"
 		echo

@@ -6,12 +6,19 @@ LR_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 LR_BIN=${LR_BIN:-$LR_TOP/${LR_BUILD:-build}/linerate}	# the build under test (make sets LR_BUILD)
 _lr_cleanups=()
 
-LR_PASSES=0 LR_FAILS=0
+LR_PASSES=0 LR_FAILS=0 LR_SKIPS=0
 pass() { echo "PASS $1"; LR_PASSES=$((LR_PASSES + 1)); }
 fail() { echo "FAIL $1: ${2:-}"; LR_FAILED=1; LR_FAILS=$((LR_FAILS + 1)); }
 # For scripts run on their own (CI stages): the closing line, and the exit status.
-lr_summary() { echo "$LR_PASSES passed, $LR_FAILS failed"; [ "$LR_FAILS" -eq 0 ]; }
-skip() { echo "SKIP $1: ${2:-}"; }
+lr_summary() {
+	if [ "$LR_SKIPS" -gt 0 ]; then
+		echo "$LR_PASSES passed, $LR_FAILS failed, $LR_SKIPS skipped"
+	else
+		echo "$LR_PASSES passed, $LR_FAILS failed"
+	fi
+	[ "$LR_FAILS" -eq 0 ]
+}
+skip() { echo "SKIP $1: ${2:-}"; LR_SKIPS=$((LR_SKIPS + 1)); }
 check() {	# check NAME CMD...: PASS when CMD succeeds
 	local name=$1; shift
 	if "$@"; then pass "$name"; else fail "$name" "$*"; fi
@@ -26,9 +33,19 @@ _lr_cleanup_run() {
 trap _lr_cleanup_run EXIT
 trap 'exit 130' INT TERM
 
-need_root() {	# need_root NAME: prints SKIP and exits 0 when not root
+# lr_plan CHECK...: the checks this script will run, named up front, so that a script skipped
+# as a whole (need_root) counts each of them as a skip by name instead of one skip.
+_lr_plan=()
+lr_plan() { _lr_plan+=("$@"); }
+
+need_root() {	# need_root NAME: prints SKIP (one per planned check) and exits 0 when not root
+	local c
 	if [ "$(id -u)" -ne 0 ]; then
-		skip "$1" "needs root (network namespaces); CI runs it as root"
+		if [ ${#_lr_plan[@]} -eq 0 ]; then
+			skip "$1" "needs root (network namespaces); CI runs it as root"
+		else
+			for c in "${_lr_plan[@]}"; do skip "$1: $c" "needs root (network namespaces)"; done
+		fi
 		exit 0
 	fi
 }

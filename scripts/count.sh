@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # How a check is counted (sourced by tests/run.sh and scripts/test-all.sh; tests/README.md says the
 # same in words). Every check that ran is a pass or a failure; every check that did not run is a
 # skip, by name; a build, binary or stage that fails is a failure. Nothing is ever a pass because it

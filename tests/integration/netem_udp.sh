@@ -122,7 +122,7 @@ run() {
 	LAST_SEND=$sline
 	SENT=$(kv "$sline" packets) RECV=$(kv "$rline" packets) LOST=$(kv "$rline" lost)
 	OOO=$(kv "$rline" out_of_order) MAXSEQ=$(kv "$rline" max_seq)
-	K_OUT= K_IN=
+	K_OUT='' K_IN=''
 	if [ "$HAVE_NFT" -eq 1 ]; then
 		K_OUT=$(witness_datagrams "$NA" "$len") K_IN=$(witness_datagrams "$NB" "$len")
 		echo "# $name kernel: $K_OUT datagrams left $IA, $K_IN arrived in $NB's input"

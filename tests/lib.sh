@@ -38,14 +38,20 @@ trap 'exit 130' INT TERM
 _lr_plan=()
 lr_plan() { _lr_plan+=("$@"); }
 
-need_root() {	# need_root NAME: prints SKIP (one per planned check) and exits 0 when not root
+# lr_skip_plan NAME WHY: the whole script cannot run: one SKIP per planned check (or one for
+# NAME when nothing was planned). The caller exits.
+lr_skip_plan() {
 	local c
+	if [ ${#_lr_plan[@]} -eq 0 ]; then
+		skip "$1" "$2"
+	else
+		for c in "${_lr_plan[@]}"; do skip "$1: $c" "$2"; done
+	fi
+}
+
+need_root() {	# need_root NAME: prints SKIP (one per planned check) and exits 0 when not root
 	if [ "$(id -u)" -ne 0 ]; then
-		if [ ${#_lr_plan[@]} -eq 0 ]; then
-			skip "$1" "needs root (network namespaces); CI runs it as root"
-		else
-			for c in "${_lr_plan[@]}"; do skip "$1: $c" "needs root (network namespaces)"; done
-		fi
+		lr_skip_plan "$1" "needs root (network namespaces); CI runs it as root"
 		exit 0
 	fi
 }

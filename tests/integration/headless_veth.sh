@@ -17,7 +17,7 @@ done
 lr_plan "churn: run goes on and exits 0" "churn: no negative or huge counter value" \
 	"churn: traffic before the delete" "churn: traffic on the re-created veth after it"
 need_root "headless_veth"
-command -v iperf3 >/dev/null || { skip headless_veth "iperf3 not installed (scripts/deps.sh)"; exit 0; }
+command -v iperf3 >/dev/null || { lr_skip_plan headless_veth "iperf3 not installed (scripts/deps.sh)"; exit 0; }
 
 A=lrA$$ B=lrB$$ IA=lrva$$ IB=lrvb$$
 ADDR_A=10.201.0.1 ADDR_B=10.201.0.2

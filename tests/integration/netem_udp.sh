@@ -18,7 +18,7 @@ lr_plan netem_loss_sent_equals_kernel netem_loss_received_equals_kernel netem_lo
 need_root netem_udp
 cd "$LR_TOP" || exit 1
 B=${LR_BUILD:-build}
-command -v tc >/dev/null || { skip netem_udp "no tc (iproute2)"; exit 0; }
+command -v tc >/dev/null || { lr_skip_plan netem_udp "no tc (iproute2)"; exit 0; }
 
 PROBE=${LR_STREAM_PROBE:-}	# a prebuilt probe may be given (benchmarks, debugging)
 if [ -n "$PROBE" ]; then
@@ -49,7 +49,7 @@ then
 	EMU=nft
 	echo "# no sch_netem in this kernel: impairments from nftables + htb"
 else
-	skip netem_udp "neither tc netem (sch_netem) nor nft (nftables) available"
+	lr_skip_plan netem_udp "neither tc netem (sch_netem) nor nft (nftables) available"
 	exit 0
 fi
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/classify.h"
+#include "linerate/collect/classify.h"
 
 static int cat_from_name(const char *s)
 {

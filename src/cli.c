@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "linerate/cli.h"
-#include "linerate/config.h"
-#include "linerate/sampler.h"
-#include "linerate/strutil.h"
+#include "linerate/app/cli.h"
+#include "linerate/app/config.h"
+#include "linerate/sample/sampler.h"
+#include "linerate/core/strutil.h"
 
 #define CPU_MAX 1023 /* the stream threads' CPU_SETSIZE */
 

@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/config.h"
-#include "linerate/demo.h"
-#include "linerate/log.h"
-#include "linerate/traffic.h"
+#include "linerate/app/config.h"
+#include "linerate/app/demo.h"
+#include "linerate/core/log.h"
+#include "linerate/traffic/traffic.h"
 
 struct lr_demo {
 	struct lr_server *srv;

@@ -9,14 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/board.h"
-#include "linerate/clock.h"
-#include "linerate/config.h"
-#include "linerate/csv.h"
+#include "linerate/sample/board.h"
+#include "linerate/core/clock.h"
+#include "linerate/app/config.h"
+#include "linerate/present/csv.h"
 #include "linerate/headless.h"
-#include "linerate/log.h"
-#include "linerate/sampler.h"
-#include "linerate/snapshot.h"
+#include "linerate/core/log.h"
+#include "linerate/sample/sampler.h"
+#include "linerate/sample/snapshot.h"
 
 enum { SINK_IFACES, SINK_CPUS, SINK_STREAMS, SINK__COUNT };
 

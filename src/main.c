@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/cli.h"
-#include "linerate/config.h"
-#include "linerate/run.h"
+#include "linerate/app/cli.h"
+#include "linerate/app/config.h"
+#include "linerate/app/run.h"
 
 volatile sig_atomic_t lr_stop_signal;
 

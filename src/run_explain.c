@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/config.h"
-#include "linerate/ethdump.h"
-#include "linerate/explain.h"
-#include "linerate/run.h"
+#include "linerate/app/config.h"
+#include "linerate/collect/ethdump.h"
+#include "linerate/present/explain.h"
+#include "linerate/app/run.h"
 
 #define DUMP_MAX (64u << 20) /* a dump of every counter of many NICs is a few MB */
 

@@ -6,11 +6,11 @@
  */
 #include <errno.h>
 
-#include "linerate/config.h"
+#include "linerate/app/config.h"
 #include "linerate/headless.h"
-#include "linerate/log.h"
-#include "linerate/run.h"
-#include "linerate/snapshot.h"
+#include "linerate/core/log.h"
+#include "linerate/app/run.h"
+#include "linerate/sample/snapshot.h"
 
 int lr_run_headless(const struct lr_config *cfg)
 {

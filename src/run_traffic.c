@@ -12,19 +12,19 @@
 
 #include <jansson.h>
 
-#include "linerate/clock.h"
+#include "linerate/core/clock.h"
 #include "linerate/traffic_glue.h"
-#include "linerate/config.h"
-#include "linerate/gencol.h"
+#include "linerate/app/config.h"
+#include "linerate/sample/gencol.h"
 #include "linerate/headless.h"
-#include "linerate/log.h"
-#include "linerate/route.h"
-#include "linerate/run.h"
-#include "linerate/sampler.h"
-#include "linerate/snapshot.h"
-#include "linerate/stream.h"
-#include "linerate/traffic.h"
-#include "linerate/verdict.h"
+#include "linerate/core/log.h"
+#include "linerate/collect/route.h"
+#include "linerate/app/run.h"
+#include "linerate/sample/sampler.h"
+#include "linerate/sample/snapshot.h"
+#include "linerate/traffic/stream.h"
+#include "linerate/traffic/traffic.h"
+#include "linerate/present/verdict.h"
 
 #define DEFAULT_TRAFFIC_NS (10 * LR_NSEC_PER_SEC)
 

@@ -6,10 +6,10 @@
  */
 #include <string.h>
 
-#include "linerate/gencol.h"
-#include "linerate/traffic.h"
+#include "linerate/sample/gencol.h"
+#include "linerate/traffic/traffic.h"
 #include "linerate/traffic_glue.h"
-#include "linerate/verdict.h"
+#include "linerate/present/verdict.h"
 
 static unsigned gen_count(void *arg)
 {

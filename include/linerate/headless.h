@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "linerate/common.h"
+#include "linerate/core/common.h"
 
 struct lr_headless;
 struct lr_config;

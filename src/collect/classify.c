@@ -9,8 +9,8 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "linerate/classify.h"
-#include "linerate/common.h"
+#include "linerate/collect/classify.h"
+#include "linerate/core/common.h"
 
 #define MAX_WORDS 16
 #define WORD_LEN  32

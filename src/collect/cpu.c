@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/cpu.h"
-#include "linerate/log.h"
-#include "linerate/strutil.h"
+#include "linerate/collect/cpu.h"
+#include "linerate/core/log.h"
+#include "linerate/core/strutil.h"
 
 /* Scratch bits inside lr_cpu_raw.valid while parsing /proc/softirqs; never visible outside. */
 #define SEEN_RX (1u << 30)

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/ethdump.h"
+#include "linerate/collect/ethdump.h"
 
 static bool is_blank(char c)
 {

@@ -15,10 +15,10 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "linerate/ethtool.h"
-#include "linerate/log.h"
-#include "linerate/strutil.h"
-#include "linerate/sysio.h"
+#include "linerate/collect/ethtool.h"
+#include "linerate/core/log.h"
+#include "linerate/core/strutil.h"
+#include "linerate/core/sysio.h"
 
 /* The kernel writes as many strings/values as the driver has *now*, whatever length we
  * pass (net/ethtool/ioctl.c), so the buffers keep room for a count that grew between our

@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/gencol.h"
-#include "linerate/rate.h"
-#include "linerate/snapshot.h"
-#include "linerate/stream.h"
+#include "linerate/sample/gencol.h"
+#include "linerate/sample/rate.h"
+#include "linerate/sample/snapshot.h"
+#include "linerate/traffic/stream.h"
 
 struct prev {
 	int id;

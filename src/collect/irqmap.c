@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/irqmap.h"
-#include "linerate/log.h"
-#include "linerate/strutil.h"
+#include "linerate/collect/irqmap.h"
+#include "linerate/core/log.h"
+#include "linerate/core/strutil.h"
 
 static bool is_blank(char c)
 {

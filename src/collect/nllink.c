@@ -18,9 +18,9 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "linerate/log.h"
-#include "linerate/nllink.h"
-#include "linerate/strutil.h"
+#include "linerate/core/log.h"
+#include "linerate/collect/nllink.h"
+#include "linerate/core/strutil.h"
 
 struct lr_nllink {
 	struct nl_sock *dump;

@@ -8,8 +8,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "linerate/procnet.h"
-#include "linerate/strutil.h"
+#include "linerate/collect/procnet.h"
+#include "linerate/core/strutil.h"
 
 static bool is_blank(char c)
 {

@@ -12,8 +12,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "linerate/route.h"
-#include "linerate/strutil.h"
+#include "linerate/collect/route.h"
+#include "linerate/core/strutil.h"
 
 static bool same_addr(const struct sockaddr *a, const struct sockaddr_storage *b)
 {

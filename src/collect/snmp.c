@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/log.h"
-#include "linerate/snmp.h"
-#include "linerate/strutil.h"
+#include "linerate/core/log.h"
+#include "linerate/collect/snmp.h"
+#include "linerate/core/strutil.h"
 
 struct wanted {
 	const char *proto; /* "Tcp" */

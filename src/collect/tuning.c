@@ -8,8 +8,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "linerate/strutil.h"
-#include "linerate/tuning.h"
+#include "linerate/core/strutil.h"
+#include "linerate/collect/tuning.h"
 
 static bool is_space(char c)
 {

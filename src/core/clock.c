@@ -6,8 +6,8 @@
 #include <errno.h>
 #include <time.h>
 
-#include "linerate/clock.h"
-#include "linerate/common.h"
+#include "linerate/core/clock.h"
+#include "linerate/core/common.h"
 
 static uint64_t ts_ns(clockid_t id)
 {

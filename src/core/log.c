@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "linerate/clock.h"
-#include "linerate/log.h"
+#include "linerate/core/clock.h"
+#include "linerate/core/log.h"
 
 #define LOG_RING 64
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/strutil.h"
+#include "linerate/core/strutil.h"
 
 int lr_parse_u64(const char *s, uint64_t *out)
 {

@@ -14,8 +14,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "linerate/strutil.h"
-#include "linerate/sysio.h"
+#include "linerate/core/strutil.h"
+#include "linerate/core/sysio.h"
 
 int lr_sysio_map_path(const struct lr_sysio *io, const char *path, char *out, size_t len)
 {

@@ -11,9 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "linerate/app.h"
-#include "linerate/snapshot.h"
-#include "linerate/strutil.h"
+#include "linerate/present/app.h"
+#include "linerate/sample/snapshot.h"
+#include "linerate/core/strutil.h"
 
 static const uint64_t interval_steps_ms[] = {
 	10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 30000, 60000,

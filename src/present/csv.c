@@ -16,11 +16,11 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "linerate/csv.h"
-#include "linerate/log.h"
-#include "linerate/metrics.h"
-#include "linerate/snapshot.h"
-#include "linerate/strutil.h"
+#include "linerate/present/csv.h"
+#include "linerate/core/log.h"
+#include "linerate/collect/metrics.h"
+#include "linerate/sample/snapshot.h"
+#include "linerate/core/strutil.h"
 
 /* Counter columns of the interface CSV, in their public order, and the metric each sums. */
 static const struct {

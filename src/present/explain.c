@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/classify.h"
-#include "linerate/ethdump.h"
-#include "linerate/explain.h"
+#include "linerate/collect/classify.h"
+#include "linerate/collect/ethdump.h"
+#include "linerate/present/explain.h"
 
 enum item_state { ST_VALUE, ST_MOVED, ST_NEW, ST_RESET };
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/frame.h"
+#include "linerate/present/frame.h"
 
 /* Unchanged cells between two changed ones that a run bridges: rewriting a few cells costs
  * fewer bytes than a cursor-movement sequence. */

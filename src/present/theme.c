@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "linerate/strutil.h"
-#include "linerate/theme.h"
+#include "linerate/core/strutil.h"
+#include "linerate/present/theme.h"
 
 #ifndef LR_THEMEDIR
 #define LR_THEMEDIR "/usr/local/share/linerate/themes"

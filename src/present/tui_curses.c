@@ -16,9 +16,9 @@
 
 #include <curses.h>
 
-#include "linerate/frame.h"
-#include "linerate/theme.h"
-#include "linerate/tui.h"
+#include "linerate/present/frame.h"
+#include "linerate/present/theme.h"
+#include "linerate/present/tui.h"
 
 #define RUN_MAX 512	/* cells per addnwstr call */
 

@@ -11,9 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "linerate/snapshot.h"
-#include "linerate/strutil.h"
-#include "linerate/verdict.h"
+#include "linerate/sample/snapshot.h"
+#include "linerate/core/strutil.h"
+#include "linerate/present/verdict.h"
 
 #define HOT_PCT 95.0
 #define NOMINAL_PCT 105.0 /* above this share of its speed a link's speed is not real */

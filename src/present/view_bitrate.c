@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "linerate/snapshot.h"
-#include "linerate/view.h"
+#include "linerate/sample/snapshot.h"
+#include "linerate/present/view.h"
 
 #define LOG_FLOOR_BPS 1000.0	/* log scale starts at 1 kbit/s */
 

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "linerate/snapshot.h"
-#include "linerate/view.h"
+#include "linerate/sample/snapshot.h"
+#include "linerate/present/view.h"
 
 #define MAX_ROWS 256
 #define FIXED_COLS 28	/* name 6 + busy 5 + NET_RX 7 + drop 5 + squeeze 5 */

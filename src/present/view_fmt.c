@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "linerate/snapshot.h"
-#include "linerate/strutil.h"
-#include "linerate/view.h"
+#include "linerate/sample/snapshot.h"
+#include "linerate/core/strutil.h"
+#include "linerate/present/view.h"
 
 #define WIRE_OVERHEAD_BYTES 24	/* preamble 7 + SFD 1 + FCS 4 + inter-frame gap 12 */
 

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "linerate/snapshot.h"
-#include "linerate/view.h"
+#include "linerate/sample/snapshot.h"
+#include "linerate/present/view.h"
 
 #define SOFTIRQ_HOT_PCT 95.0
 #define OTHERS_IDLE_PCT 30.0	/* the other CPUs' average busy % below which they "idle" */

@@ -6,8 +6,8 @@
  */
 #include <stdio.h>
 
-#include "linerate/snapshot.h"
-#include "linerate/view.h"
+#include "linerate/sample/snapshot.h"
+#include "linerate/present/view.h"
 
 #define MAX_HINTS 3
 #define STREAMS_BAND_ROWS 8

@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "linerate/ethtool.h"
-#include "linerate/snapshot.h"
-#include "linerate/view.h"
+#include "linerate/collect/ethtool.h"
+#include "linerate/sample/snapshot.h"
+#include "linerate/present/view.h"
 
 /* Draws s and two blanks after it when it fits whole; returns the new x. */
 static int field(struct lr_frame *f, int x, int y, int end, enum lr_role role, const char *s)

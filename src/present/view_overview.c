@@ -8,8 +8,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "linerate/snapshot.h"
-#include "linerate/view.h"
+#include "linerate/sample/snapshot.h"
+#include "linerate/present/view.h"
 
 struct ov_layout {
 	int name_w, link_w, state_w, err_w;

@@ -6,8 +6,8 @@
  */
 #include <stdio.h>
 
-#include "linerate/snapshot.h"
-#include "linerate/view.h"
+#include "linerate/sample/snapshot.h"
+#include "linerate/present/view.h"
 
 #define MIN_FRAME_WIRE_BYTES 84.0	/* 64-byte frame + preamble, SFD, inter-frame gap */
 #define LOG_FLOOR_PPS 1.0

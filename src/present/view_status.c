@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "linerate/snapshot.h"
-#include "linerate/view.h"
+#include "linerate/sample/snapshot.h"
+#include "linerate/present/view.h"
 
 void lr_view_status(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx)
 {

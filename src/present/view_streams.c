@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "linerate/snapshot.h"
-#include "linerate/view.h"
+#include "linerate/sample/snapshot.h"
+#include "linerate/present/view.h"
 
 /* Columns inside the pane: where id and dir start, where the right-aligned numbers end (the
  * last ends at 78: the whole row fits 80 columns). */

@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "linerate/snapshot.h"
-#include "linerate/verdict.h"
-#include "linerate/view.h"
+#include "linerate/sample/snapshot.h"
+#include "linerate/present/verdict.h"
+#include "linerate/present/view.h"
 
 #define LABEL_W 12
 

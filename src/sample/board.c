@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "linerate/board.h"
-#include "linerate/snapshot.h"
+#include "linerate/sample/board.h"
+#include "linerate/sample/snapshot.h"
 
 struct lr_board {
 	pthread_mutex_t lock;

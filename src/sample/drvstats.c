@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/drvstats.h"
-#include "linerate/ethtool.h"
-#include "linerate/log.h"
-#include "linerate/rate.h"
-#include "linerate/snapshot.h"
-#include "linerate/strutil.h"
+#include "linerate/sample/drvstats.h"
+#include "linerate/collect/ethtool.h"
+#include "linerate/core/log.h"
+#include "linerate/sample/rate.h"
+#include "linerate/sample/snapshot.h"
+#include "linerate/core/strutil.h"
 
 struct lr_drvstats {
 	char ifname[LR_IFNAMSIZ];

@@ -12,14 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/drvstats.h"
-#include "linerate/iftable.h"
-#include "linerate/log.h"
-#include "linerate/nllink.h"
-#include "linerate/rate.h"
-#include "linerate/snapshot.h"
-#include "linerate/strutil.h"
-#include "linerate/sysio.h"
+#include "linerate/sample/drvstats.h"
+#include "linerate/sample/iftable.h"
+#include "linerate/core/log.h"
+#include "linerate/collect/nllink.h"
+#include "linerate/sample/rate.h"
+#include "linerate/sample/snapshot.h"
+#include "linerate/core/strutil.h"
+#include "linerate/core/sysio.h"
 
 #define GAUGES_EVERY_NS (5 * LR_NSEC_PER_SEC)	/* speed, rings, IRQ map: slow-changing */
 #define MAX_FILTER 64

@@ -3,8 +3,8 @@
  * The metric table: names and labels of every per-interface counter, in enum order. The CSV
  * module and the views map through it; nothing else spells these names. [any]
  */
-#include "linerate/common.h"
-#include "linerate/metrics.h"
+#include "linerate/core/common.h"
+#include "linerate/collect/metrics.h"
 
 static const struct lr_metric_info lr_metrics[LR_M__COUNT] = {
 	[LR_M_RX_PACKETS] = {"rx_packets", "rx pkts"},

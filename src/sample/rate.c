@@ -4,7 +4,7 @@
  * changes the divisor, not the answer. A counter going backwards on 64 bits is a reset and
  * that interval is dropped; on 32 bits it is a wrap. [any]
  */
-#include "linerate/rate.h"
+#include "linerate/sample/rate.h"
 
 bool lr_rate_delta(uint64_t prev, uint64_t cur, unsigned width, uint64_t *out)
 {

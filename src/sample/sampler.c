@@ -15,22 +15,22 @@
 #include <string.h>
 #include <time.h>
 
-#include "linerate/board.h"
-#include "linerate/clock.h"
-#include "linerate/config.h"
-#include "linerate/cpu.h"
-#include "linerate/gencol.h"
-#include "linerate/iftable.h"
-#include "linerate/irqmap.h"
-#include "linerate/log.h"
-#include "linerate/nllink.h"
-#include "linerate/procnet.h"
-#include "linerate/rate.h"
-#include "linerate/sampler.h"
-#include "linerate/snapshot.h"
-#include "linerate/snmp.h"
-#include "linerate/sysio.h"
-#include "linerate/tuning.h"
+#include "linerate/sample/board.h"
+#include "linerate/core/clock.h"
+#include "linerate/app/config.h"
+#include "linerate/collect/cpu.h"
+#include "linerate/sample/gencol.h"
+#include "linerate/sample/iftable.h"
+#include "linerate/collect/irqmap.h"
+#include "linerate/core/log.h"
+#include "linerate/collect/nllink.h"
+#include "linerate/collect/procnet.h"
+#include "linerate/sample/rate.h"
+#include "linerate/sample/sampler.h"
+#include "linerate/sample/snapshot.h"
+#include "linerate/collect/snmp.h"
+#include "linerate/core/sysio.h"
+#include "linerate/collect/tuning.h"
 
 #define TUNING_EVERY_NS (10 * LR_NSEC_PER_SEC)
 #define IRQMAP_EVERY_NS (5 * LR_NSEC_PER_SEC)

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/snapshot.h"
+#include "linerate/sample/snapshot.h"
 
 void lr_snapshot_init(struct lr_snapshot *s)
 {

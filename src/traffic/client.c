@@ -23,12 +23,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "linerate/clock.h"
-#include "linerate/config.h"
-#include "linerate/log.h"
-#include "linerate/proto.h"
-#include "linerate/stream.h"
-#include "linerate/traffic.h"
+#include "linerate/core/clock.h"
+#include "linerate/app/config.h"
+#include "linerate/core/log.h"
+#include "linerate/traffic/proto.h"
+#include "linerate/traffic/stream.h"
+#include "linerate/traffic/traffic.h"
 #include "client_priv.h"
 
 void lr_client_set_err(struct lr_client *c, const char *fmt, ...) LR_PRINTF(2, 3);

@@ -10,11 +10,11 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 
-#include "linerate/common.h"
-#include "linerate/config.h"
-#include "linerate/proto.h"
-#include "linerate/stream.h"
-#include "linerate/traffic.h"
+#include "linerate/core/common.h"
+#include "linerate/app/config.h"
+#include "linerate/traffic/proto.h"
+#include "linerate/traffic/stream.h"
+#include "linerate/traffic/traffic.h"
 
 #define CTL_TIMEOUT_NS	   (30 * LR_NSEC_PER_SEC) /* iperf3's overall control read bound */
 #define CONNECT_TIMEOUT_NS (10 * LR_NSEC_PER_SEC)

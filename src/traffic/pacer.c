@@ -8,9 +8,9 @@
 #include <sched.h>
 #include <time.h>
 
-#include "linerate/clock.h"
-#include "linerate/common.h"
-#include "linerate/pacer.h"
+#include "linerate/core/clock.h"
+#include "linerate/core/common.h"
+#include "linerate/traffic/pacer.h"
 
 void lr_pacer_init(struct lr_pacer *p, uint64_t rate_bps, uint64_t now_ns)
 {

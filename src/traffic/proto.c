@@ -18,8 +18,8 @@
 
 #include <jansson.h>
 
-#include "linerate/clock.h"
-#include "linerate/proto.h"
+#include "linerate/core/clock.h"
+#include "linerate/traffic/proto.h"
 
 const uint8_t lr_proto_udp_connect_msg[4] = {0x39, 0x38, 0x37, 0x36};
 const uint8_t lr_proto_udp_connect_reply[4] = {0x36, 0x37, 0x38, 0x39};

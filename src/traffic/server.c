@@ -23,11 +23,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "linerate/clock.h"
-#include "linerate/log.h"
-#include "linerate/proto.h"
-#include "linerate/stream.h"
-#include "linerate/traffic.h"
+#include "linerate/core/clock.h"
+#include "linerate/core/log.h"
+#include "linerate/traffic/proto.h"
+#include "linerate/traffic/stream.h"
+#include "linerate/traffic/traffic.h"
 #include "server_priv.h"
 
 static void peer_name(int fd, char *buf, size_t size)

@@ -11,10 +11,10 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 
-#include "linerate/common.h"
-#include "linerate/proto.h"
-#include "linerate/stream.h"
-#include "linerate/traffic.h"
+#include "linerate/core/common.h"
+#include "linerate/traffic/proto.h"
+#include "linerate/traffic/stream.h"
+#include "linerate/traffic/traffic.h"
 
 #define MAX_PENDING	  64
 #define COOKIE_TIMEOUT_NS (10 * LR_NSEC_PER_SEC)

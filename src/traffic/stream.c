@@ -23,8 +23,8 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "linerate/clock.h"
-#include "linerate/log.h"
+#include "linerate/core/clock.h"
+#include "linerate/core/log.h"
 #include "stream_priv.h"
 
 #ifndef SO_ZEROCOPY

@@ -9,9 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "linerate/pacer.h"
-#include "linerate/stream.h"
-#include "linerate/udp_hdr.h"
+#include "linerate/traffic/pacer.h"
+#include "linerate/traffic/stream.h"
+#include "linerate/traffic/udp_hdr.h"
 
 #define LR_STREAM_SLICE_NS   20000000ULL /* longest blocking step: stop latency bound */
 #define LR_STREAM_TIMEO_US   20000 /* SO_RCVTIMEO / SO_SNDTIMEO */

@@ -14,8 +14,8 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#include "linerate/clock.h"
-#include "linerate/log.h"
+#include "linerate/core/clock.h"
+#include "linerate/core/log.h"
 #include "stream_priv.h"
 
 #ifndef SOL_UDP

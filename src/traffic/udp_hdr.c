@@ -7,8 +7,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "linerate/common.h"
-#include "linerate/udp_hdr.h"
+#include "linerate/core/common.h"
+#include "linerate/traffic/udp_hdr.h"
 
 static inline void put32(uint8_t *p, uint32_t v)
 {

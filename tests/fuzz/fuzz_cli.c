@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/cli.h"
-#include "linerate/config.h"
-#include "linerate/strutil.h"
+#include "linerate/app/cli.h"
+#include "linerate/app/config.h"
+#include "linerate/core/strutil.h"
 
 /* scripts/fuzz.sh links src/{core,collect,sample,present,traffic}/ but not src/cli.c, so the
  * parser is compiled in here; weak, so that linking cli.o as well one day costs nothing. */

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/classify.h"
-#include "linerate/ethdump.h"
-#include "linerate/explain.h"
+#include "linerate/collect/classify.h"
+#include "linerate/collect/ethdump.h"
+#include "linerate/present/explain.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

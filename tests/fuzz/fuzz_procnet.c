@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/procnet.h"
+#include "linerate/collect/procnet.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

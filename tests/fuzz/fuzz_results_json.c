@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/proto.h"
+#include "linerate/traffic/proto.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

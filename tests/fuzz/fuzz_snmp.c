@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/snmp.h"
-#include "linerate/tuning.h"
+#include "linerate/collect/snmp.h"
+#include "linerate/collect/tuning.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

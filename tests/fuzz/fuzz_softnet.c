@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/cpu.h"
+#include "linerate/collect/cpu.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

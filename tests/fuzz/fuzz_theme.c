@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/frame.h"
-#include "linerate/theme.h"
+#include "linerate/present/frame.h"
+#include "linerate/present/theme.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

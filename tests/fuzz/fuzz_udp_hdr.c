@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/udp_hdr.h"
+#include "linerate/traffic/udp_hdr.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "linerate/ethtool.h"
-#include "linerate/sysio.h"
+#include "linerate/collect/ethtool.h"
+#include "linerate/core/sysio.h"
 
 static void dump(const struct lr_ethtool *et)
 {

@@ -18,10 +18,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "linerate/clock.h"
-#include "linerate/common.h"
-#include "linerate/log.h"
-#include "linerate/stream.h"
+#include "linerate/core/clock.h"
+#include "linerate/core/common.h"
+#include "linerate/core/log.h"
+#include "linerate/traffic/stream.h"
 
 static int usage(void)
 {

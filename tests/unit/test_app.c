@@ -14,9 +14,9 @@
 
 #include <cmocka.h>
 
-#include "linerate/app.h"
-#include "linerate/snapshot.h"
-#include "linerate/strutil.h"
+#include "linerate/present/app.h"
+#include "linerate/sample/snapshot.h"
+#include "linerate/core/strutil.h"
 
 #define MS LR_NSEC_PER_MSEC
 

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "linerate/classify.h"
+#include "linerate/collect/classify.h"
 
 #define FIX "tests/fixtures/ethtool/"
 

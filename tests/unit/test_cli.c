@@ -7,8 +7,8 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "linerate/cli.h"
-#include "linerate/config.h"
+#include "linerate/app/cli.h"
+#include "linerate/app/config.h"
 
 #define ARGV(...) ((char **)(const char *[]){"linerate", __VA_ARGS__, NULL})
 #define ARGC(...) ((int)(sizeof((const char *[]){"linerate", __VA_ARGS__}) / sizeof(char *)))

@@ -16,8 +16,8 @@
 #include <cmocka.h>
 
 #include "fakes/fake_sysio.h"
-#include "linerate/cpu.h"
-#include "linerate/log.h"
+#include "linerate/collect/cpu.h"
+#include "linerate/core/log.h"
 
 /* Reads <tree>/<path> (a kernel path) into a heap buffer; *len its length. */
 static char *slurp(const char *tree, const char *path, size_t *len)

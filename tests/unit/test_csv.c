@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "linerate/csv.h"
-#include "linerate/snapshot.h"
+#include "linerate/present/csv.h"
+#include "linerate/sample/snapshot.h"
 
 #define SEC 1000000000ULL
 

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "linerate/ethdump.h"
+#include "linerate/collect/ethdump.h"
 
 static void parse(struct lr_ethdump *d, const char *text)
 {

@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "fakes/fake_sysio.h"
-#include "linerate/ethtool.h"
+#include "linerate/collect/ethtool.h"
 
 #define MAX_NAMES 256
 #define IFNAME	  "eth7"

@@ -15,10 +15,10 @@
 
 #include <cmocka.h>
 
-#include "linerate/config.h"
-#include "linerate/ethdump.h"
-#include "linerate/explain.h"
-#include "linerate/run.h"
+#include "linerate/app/config.h"
+#include "linerate/collect/ethdump.h"
+#include "linerate/present/explain.h"
+#include "linerate/app/run.h"
 
 #define FIX "tests/fixtures/explain/"
 

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "linerate/frame.h"
+#include "linerate/present/frame.h"
 
 static void test_text_and_clipping(void **state)
 {

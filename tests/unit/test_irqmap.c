@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "fakes/fake_sysio.h"
-#include "linerate/irqmap.h"
+#include "linerate/collect/irqmap.h"
 
 static void assert_set(const struct lr_cpuset *s, const int *want, size_t n)
 {

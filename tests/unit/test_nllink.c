@@ -12,7 +12,7 @@
 #include <netlink/msg.h>
 #include <string.h>
 
-#include "linerate/nllink.h"
+#include "linerate/collect/nllink.h"
 
 static struct nl_msg *link_msg(int ifindex, const char *name, const char *kind, size_t stats_len)
 {

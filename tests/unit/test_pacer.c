@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "linerate/common.h"
-#include "linerate/pacer.h"
+#include "linerate/core/common.h"
+#include "linerate/traffic/pacer.h"
 
 #define T0 1000000000000ULL /* simulated clocks start far from 0 */
 

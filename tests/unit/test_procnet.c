@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "fakes/fake_sysio.h"
-#include "linerate/procnet.h"
+#include "linerate/collect/procnet.h"
 
 #define MAXROWS 32
 

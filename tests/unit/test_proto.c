@@ -18,8 +18,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "linerate/clock.h"
-#include "linerate/proto.h"
+#include "linerate/core/clock.h"
+#include "linerate/traffic/proto.h"
 
 /* Captured from iperf3 3.12 (`iperf3 -c ... -t 1 [opts]`). */
 static const char params_tcp_312[] =

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "linerate/rate.h"
+#include "linerate/sample/rate.h"
 
 #define MS (1000ULL * 1000ULL)
 

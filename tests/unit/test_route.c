@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "linerate/common.h"
-#include "linerate/route.h"
+#include "linerate/core/common.h"
+#include "linerate/collect/route.h"
 
 static void test_loopback_is_lo(void **state)
 {

@@ -15,11 +15,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "linerate/board.h"
-#include "linerate/cli.h"
-#include "linerate/config.h"
-#include "linerate/sampler.h"
-#include "linerate/snapshot.h"
+#include "linerate/sample/board.h"
+#include "linerate/app/cli.h"
+#include "linerate/app/config.h"
+#include "linerate/sample/sampler.h"
+#include "linerate/sample/snapshot.h"
 
 #define SEC 1000000000ULL
 

@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "fakes/fake_sysio.h"
-#include "linerate/snmp.h"
+#include "linerate/collect/snmp.h"
 
 #define ALL (LR_STACKV_TCP_RETRANS | LR_STACKV_UDP_IN_ERRORS | LR_STACKV_UDP_RCVBUF | \
 	     LR_STACKV_UDP_SNDBUF)

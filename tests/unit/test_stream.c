@@ -26,10 +26,10 @@
 
 #include <cmocka.h>
 
-#include "linerate/clock.h"
-#include "linerate/common.h"
-#include "linerate/stream.h"
-#include "linerate/udp_hdr.h"
+#include "linerate/core/clock.h"
+#include "linerate/core/common.h"
+#include "linerate/traffic/stream.h"
+#include "linerate/traffic/udp_hdr.h"
 #include "../../src/traffic/stream_priv.h"
 
 #define ld(x) atomic_load(&(x))

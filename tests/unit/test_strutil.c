@@ -8,7 +8,7 @@
 #include <cmocka.h>
 #include <errno.h>
 
-#include "linerate/strutil.h"
+#include "linerate/core/strutil.h"
 
 static void test_u64(void **state)
 {

@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "linerate/theme.h"
+#include "linerate/present/theme.h"
 
 static int parse(struct lr_theme *t, const char *text, char *err, size_t errlen)
 {

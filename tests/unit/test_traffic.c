@@ -17,10 +17,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "linerate/clock.h"
-#include "linerate/config.h"
-#include "linerate/stream.h"
-#include "linerate/traffic.h"
+#include "linerate/core/clock.h"
+#include "linerate/app/config.h"
+#include "linerate/traffic/stream.h"
+#include "linerate/traffic/traffic.h"
 
 #define MS LR_NSEC_PER_MSEC
 

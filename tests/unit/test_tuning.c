@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "fakes/fake_sysio.h"
-#include "linerate/tuning.h"
+#include "linerate/collect/tuning.h"
 
 static void test_this_host(void **state)
 {

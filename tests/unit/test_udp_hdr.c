@@ -13,8 +13,8 @@
 
 #include <cmocka.h>
 
-#include "linerate/common.h"
-#include "linerate/udp_hdr.h"
+#include "linerate/core/common.h"
+#include "linerate/traffic/udp_hdr.h"
 
 static void test_encode_32(void **state)
 {

@@ -10,8 +10,8 @@
 #include <jansson.h>
 #include <string.h>
 
-#include "linerate/snapshot.h"
-#include "linerate/verdict.h"
+#include "linerate/sample/snapshot.h"
+#include "linerate/present/verdict.h"
 
 #define SEC 1000000000ULL
 

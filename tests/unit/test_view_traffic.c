@@ -15,13 +15,13 @@
 
 #include <cmocka.h>
 
-#include "linerate/app.h"
+#include "linerate/present/app.h"
 #include "fakes/golden.h"
-#include "linerate/frame.h"
-#include "linerate/snapshot.h"
-#include "linerate/strutil.h"
-#include "linerate/verdict.h"
-#include "linerate/view.h"
+#include "linerate/present/frame.h"
+#include "linerate/sample/snapshot.h"
+#include "linerate/core/strutil.h"
+#include "linerate/present/verdict.h"
+#include "linerate/present/view.h"
 
 #define DT 0.5
 

@@ -17,13 +17,13 @@
 
 #include <cmocka.h>
 
-#include "linerate/app.h"
-#include "linerate/ethtool.h"
+#include "linerate/present/app.h"
+#include "linerate/collect/ethtool.h"
 #include "fakes/golden.h"
-#include "linerate/frame.h"
-#include "linerate/snapshot.h"
-#include "linerate/strutil.h"
-#include "linerate/view.h"
+#include "linerate/present/frame.h"
+#include "linerate/sample/snapshot.h"
+#include "linerate/core/strutil.h"
+#include "linerate/present/view.h"
 
 #define T0_REAL_NS (1795960931ULL * LR_NSEC_PER_SEC)	/* 2026-11-30 14:02:11 UTC */
 

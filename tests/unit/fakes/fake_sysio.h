@@ -5,7 +5,7 @@
 #ifndef LINERATE_FAKE_SYSIO_H
 #define LINERATE_FAKE_SYSIO_H
 
-#include "linerate/sysio.h"
+#include "linerate/core/sysio.h"
 
 #define FIXTURES "tests/fixtures"
 #define SHARED_FIXTURES "../shared/fixtures"

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "fakes/golden.h"
-#include "linerate/frame.h"
+#include "linerate/present/frame.h"
 
 static char *read_all(const char *path)
 {

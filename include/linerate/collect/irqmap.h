@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Which IRQs and CPUs serve an interface. IRQs come from /sys/class/net/IF/device/msi_irqs
+ * (directory entries are IRQ numbers) and from /proc/interrupts rows whose action names
+ * mention the interface (IF, IF-TxRx-N, IF-rx-N, IF-tx-N, drv-IF-TxRx-N, and for virtio-net
+ * the device's virtioN-input.M / virtioN-output.M / virtioN-virtqueues). CPUs come from each
+ * IRQ's /proc/irq/N/effective_affinity_list (fallback smp_affinity_list) and the RPS masks
+ * /sys/class/net/IF/queues/rx-N/rps_cpus. Built at start and on request, not per tick.
+ * Pure parsers are exposed for tests and fuzzing. [sampler] */
+#ifndef LINERATE_IRQMAP_H
+#define LINERATE_IRQMAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "linerate/core/common.h"
+#include "linerate/collect/cpu.h" /* LR_CPU_MAX */
+#include "linerate/core/sysio.h"
+
+/* A set of CPU numbers, sorted ascending, unique. Owned by its holder; zero-init is empty. */
+struct lr_cpuset {
+	int *cpu;
+	size_t n, cap;
+};
+
+void lr_cpuset_free(struct lr_cpuset *s);  /* NULL-safe; leaves an empty set */
+void lr_cpuset_clear(struct lr_cpuset *s); /* n = 0, keeps the memory */
+/* 0, -ERANGE (cpu < 0 or >= LR_CPU_MAX) or -ENOMEM. Adding a member again is a no-op. */
+int lr_cpuset_add(struct lr_cpuset *s, int cpu) LR_MUST_CHECK;
+bool lr_cpuset_has(const struct lr_cpuset *s, int cpu);
+int lr_cpuset_union(struct lr_cpuset *dst, const struct lr_cpuset *src) LR_MUST_CHECK;
+
+/* Kernel "%*pbl" CPU list ("0-3,8,10-11\n"; "" or "\n" = empty) added to out. len bytes,
+ * NUL not needed. Returns the number of CPUs in the list, -EINVAL on bad syntax (nothing is
+ * guaranteed about out then), -ERANGE, -ENOMEM. */
+int lr_cpulist_parse(const char *buf, size_t len, struct lr_cpuset *out) LR_MUST_CHECK;
+/* Kernel "%*pb" hex mask ("00000000,0000000f\n": 32-bit words, most significant first,
+ * comma-separated) added to out. Same returns as lr_cpulist_parse. */
+int lr_cpumask_parse(const char *buf, size_t len, struct lr_cpuset *out) LR_MUST_CHECK;
+
+/* One row of /proc/interrupts, as handed to the callback (pointers valid during the call). */
+struct lr_irq_line {
+	const char *label; /* "25", "NMI", "IPI0" (no colon), label_len bytes */
+	size_t label_len;
+	int irq;	       /* the IRQ number, -1 for named rows */
+	size_t n;	       /* count columns read: ncpu, or fewer ("ERR:  0") */
+	const uint64_t *count; /* count[i] is the number taken by CPU cpu[i] */
+	const int *cpu;	       /* from the header "CPU0 CPU1 ..." (online CPUs only) */
+	const char *desc;      /* the rest: chip, hwirq, type, "name1, name2"; desc_len bytes */
+	size_t desc_len;
+};
+
+typedef int (*lr_irq_cb)(const struct lr_irq_line *line, void *arg); /* non-zero stops */
+
+/* Per-CPU arrays the parser grows to the header's width; reuse across parses, then free. */
+struct lr_irq_scratch {
+	uint64_t *count;
+	int *cpu;
+	size_t cap;
+};
+void lr_irq_scratch_free(struct lr_irq_scratch *s); /* NULL-safe */
+
+/* Parses /proc/interrupts (len bytes, NUL not needed). Rows without "label:" are skipped and
+ * counted in *bad (may be NULL). Returns the number of rows, the callback's non-zero value,
+ * -EINVAL when the header line ("CPU0 ...") is missing, or -ENOMEM. */
+int lr_interrupts_parse(const char *buf, size_t len, struct lr_irq_scratch *s, lr_irq_cb cb,
+			void *arg, unsigned *bad);
+
+/* Whether a /proc/interrupts description names an action of interface ifname: a token (split
+ * at blanks and commas) equal to ifname, starting with "ifname-", or containing "-ifname-"
+ * or ending in "-ifname" after a driver prefix ("i40e-eth0-TxRx-3"). virtio (may be NULL or
+ * "") is the interface's virtio device ("virtio2"): its "virtio2-input.N", "virtio2-output.N"
+ * and "virtio2-virtqueues" tokens match too. */
+bool lr_irq_desc_mentions(const char *desc, size_t len, const char *ifname, const char *virtio);
+
+struct lr_irq_cpu_count {
+	int cpu;
+	uint64_t count; /* interrupts of this interface's IRQs taken since boot */
+};
+
+/* The map of one interface. Zero-init (or lr_irqmap_init); lr_irqmap_build reuses the memory;
+ * lr_irqmap_free releases it. */
+struct lr_irqmap {
+	char ifname[LR_IFNAMSIZ];
+	char virtio[16]; /* "virtio2" for virtio-net devices, else "" */
+	int *irqs;	 /* sorted, unique */
+	size_t n_irqs, cap_irqs;
+	struct lr_cpuset affinity;     /* union of the IRQs' effective affinity */
+	struct lr_cpuset rps;	       /* union of the rx queues' RPS masks */
+	struct lr_irq_cpu_count *took; /* CPUs with a non-zero count in /proc/interrupts,
+					* sorted by CPU */
+	size_t n_took, cap_took;
+	struct lr_cpuset serving; /* affinity + rps; when no IRQ's affinity could be read,
+				   * the CPUs in `took` + rps instead */
+	bool affinity_known;	  /* at least one IRQ's affinity file was read */
+	unsigned n_msi;		  /* IRQs found through msi_irqs */
+	unsigned n_named;	  /* IRQs found through /proc/interrupts names */
+
+	/* Scratch owned by lr_irqmap_*: kept between builds so that rebuilding a map of the
+	 * same size (the sampler does, every few seconds) allocates nothing. */
+	char *buf;
+	size_t buf_cap;
+	struct lr_irq_scratch scratch;
+	uint64_t *per_cpu;
+	size_t per_cpu_cap;
+	int *msi;
+	size_t n_msi_scratch, cap_msi;
+};
+
+void lr_irqmap_init(struct lr_irqmap *m);
+void lr_irqmap_free(struct lr_irqmap *m); /* NULL-safe */
+
+/* (Re)builds m for ifname, reusing m's memory: no allocation once m has seen a map this large.
+ * Reads /proc/interrupts whole, so call it every few seconds, not every tick. Missing sources
+ * are not errors (a veth has no IRQs: n_irqs = 0,
+ * serving = RPS CPUs or empty). Returns 0, -EINVAL (bad name) or -ENOMEM. */
+int lr_irqmap_build(const struct lr_sysio *io, const char *ifname,
+		    struct lr_irqmap *m) LR_MUST_CHECK;
+
+#endif

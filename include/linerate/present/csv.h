@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Headless CSV logs (DESIGN.md section 4, a public interface: columns are only ever
+ * appended). One writer per file: interfaces, CPUs or traffic streams. Rows are flushed every
+ * tick; numbers are locale-independent; unknown is an empty field. [main] */
+#ifndef LINERATE_CSV_H
+#define LINERATE_CSV_H
+
+#include <stdint.h>
+
+#include "linerate/core/common.h"
+
+struct lr_csv;
+struct lr_snapshot;
+
+enum lr_csv_kind { LR_CSV_IFACES, LR_CSV_CPUS, LR_CSV_STREAMS };
+
+/* Opens path ("-" = stdout) and writes the header. 0 or -errno. */
+int lr_csv_open(struct lr_csv **out, const char *path, enum lr_csv_kind kind) LR_MUST_CHECK;
+/* Writes the snapshot's rows and flushes. Interface and stream rows are computed from
+ * cumulative counters, so a snapshot the caller missed is folded into the next row, never lost;
+ * a stream's first row counts from the stream's start, so the bytes column sums to its total.
+ * 0 or -errno (ENOSPC, EIO, EPIPE): the caller reports it and stops. */
+int lr_csv_write(struct lr_csv *c, const struct lr_snapshot *s) LR_MUST_CHECK;
+/* Flushes and closes (not stdout). 0 or -errno; NULL-safe. */
+int lr_csv_close(struct lr_csv *c);
+const char *lr_csv_path(const struct lr_csv *c);
+
+/* The header line of a kind, without the newline (tests, docs). */
+const char *lr_csv_header(enum lr_csv_kind kind);
+
+#endif

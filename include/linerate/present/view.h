@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Views: a snapshot plus the app state rendered into a frame of cells. The overview (one row
+ * per interface), the detail view (link line, Bitrate, Packets, Drops & FIFO, CPU panes,
+ * hints), the status line and the help overlay. Views format and scale; the rates themselves
+ * come from the snapshot. Unknown values are drawn "-", never 0. No curses. [main] */
+#ifndef LINERATE_VIEW_H
+#define LINERATE_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "linerate/present/app.h"
+#include "linerate/present/frame.h"
+#include "linerate/collect/metrics.h"
+
+struct lr_snapshot;
+struct lr_iface_snap;
+struct lr_series;
+struct lr_verdict;
+struct lr_verdict_acc;
+struct lr_verdict_traffic;
+
+#define LR_VIEW_MIN_W 80
+#define LR_VIEW_MIN_H 24
+#define LR_HINT_MAX 128
+
+struct lr_view_ctx {
+	const struct lr_snapshot *snap;	/* NULL: waiting for the first sample */
+	const struct lr_app *app;
+	bool ascii;			/* ASCII graphs and borders (--ascii, non-UTF-8 locale) */
+	const char *host;		/* shown in the overview title; NULL none */
+	const char *status_msg;		/* newest log or key feedback; NULL/"" none */
+	bool status_is_error;		/* draw status_msg in the alert role */
+	const char *theme_name;		/* shown in the help overlay; NULL none */
+	/* Streams pane: when set, the detail view gives it a band above the hints (at heights
+	 * >= 30). The dashboard sets lr_view_streams with a struct lr_view_traffic. */
+	void (*streams_pane)(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
+			     void *arg);
+	void *streams_arg;
+};
+
+/* The whole screen for ctx into f (sized by the caller): the "too small" message below
+ * LR_VIEW_MIN_W x LR_VIEW_MIN_H, else the view app->view, the status line and, when app->help,
+ * the help overlay. */
+void lr_view_render(struct lr_frame *f, const struct lr_view_ctx *ctx);
+
+/* Panes, each drawing inside r (title row included). ifs is the interface shown. */
+void lr_view_overview(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx);
+void lr_view_link_line(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
+		       const struct lr_iface_snap *ifs);
+void lr_view_tuning_line(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
+			 const struct lr_iface_snap *ifs);
+void lr_view_bitrate(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
+		     const struct lr_iface_snap *ifs);
+void lr_view_packets(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
+		     const struct lr_iface_snap *ifs);
+void lr_view_drops(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
+		   const struct lr_iface_snap *ifs);
+/* ifs NULL: no interface's CPUs are marked (overview). */
+void lr_view_cpu(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
+		 const struct lr_iface_snap *ifs);
+void lr_view_status(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx);
+void lr_view_help(struct lr_frame *f, const struct lr_view_ctx *ctx);
+
+/* --- traffic (view_streams.c, view_verdict.c) --- */
+
+enum lr_view_tstate {
+	LR_VTS_IDLE,		/* no test yet (--no-start) */
+	LR_VTS_CONNECTING,
+	LR_VTS_RUNNING,
+	LR_VTS_ENDING,		/* exchanging results */
+	LR_VTS_DONE,		/* ran its duration */
+	LR_VTS_STOPPED,		/* `s` (or a restart) ended it */
+	LR_VTS_ERROR,
+};
+
+/* The test the Streams pane describes; the per-stream numbers come from ctx->snap->streams. */
+struct lr_view_traffic {
+	enum lr_view_tstate state;
+	const char *host;		/* the peer as given; NULL "-" */
+	uint16_t port;
+	const char *iface;		/* the route interface, NULL/"" unknown */
+	struct lr_app_traffic knobs;	/* protocol, streams, per-stream target, direction */
+	double elapsed_s;		/* since the data started, < 0 unknown */
+	double duration_s;		/* the test's length, 0 until stopped */
+	const char *error;		/* LR_VTS_ERROR: why; NULL none */
+};
+
+/* The Streams pane in r: state, protocol, streams, per stream target and achieved rate,
+ * packets/s, retransmits, loss, jitter, cwnd and RTT, and a sum row. arg is a
+ * const struct lr_view_traffic * (the signature of lr_view_ctx.streams_pane). */
+void lr_view_streams(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
+		     void *arg);
+/* "running", "connecting", ... */
+const char *lr_view_tstate_name(enum lr_view_tstate s);
+
+/* The end-of-test verdict panel (an overlay, drawn after lr_view_render). */
+struct lr_view_verdict {
+	const struct lr_verdict *v;		/* computed; v->iface points into acc */
+	const struct lr_verdict_acc *acc;
+	const struct lr_verdict_traffic *t;	/* the test's own results */
+	const char *test;			/* "TCP, 2 streams to HOST, 10.0 s, stopped" */
+};
+
+void lr_view_verdict(struct lr_frame *f, const struct lr_view_ctx *ctx,
+		     const struct lr_view_verdict *vv);
+
+/* Diagnosis hints for ifs where the evidence is clear (view_hints.c). Fills out[0..max) with
+ * one-line texts, returns how many; *warn_only set per hint is not needed: all are warnings. */
+size_t lr_view_hints(const struct lr_snapshot *s, const struct lr_iface_snap *ifs,
+		     char (*out)[LR_HINT_MAX], size_t max);
+
+/* --- helpers shared by the view files (view_fmt.c), exported for tests --- */
+
+/* per_s[m] when known (valid or stale bit), else -1. */
+double lr_view_per_s(const struct lr_iface_snap *ifs, enum lr_metric m);
+/* rx or tx bits/s from the byte rate; -1 unknown. */
+double lr_view_bps(const struct lr_iface_snap *ifs, bool tx);
+/* Percent of link speed of max(rx, tx) bits/s; -1 when speed or rate unknown. */
+double lr_view_line_pct(const struct lr_iface_snap *ifs);
+/* Wire utilisation %: (bytes + 24 * packets) * 8 / speed for one direction; -1 unknown. */
+double lr_view_wire_pct(const struct lr_iface_snap *ifs, bool tx);
+/* Goodput ceiling in bits/s at this MTU: TCP with timestamps (MTU-52)/(MTU+38), UDP
+ * (MTU-28)/(MTU+38) of the link speed; -1 when speed or MTU unknown. */
+double lr_view_ceiling_bps(int64_t speed_mbps, int64_t mtu, bool udp);
+
+/* "38.41 Gb/s" / "4.80 GB/s" (bytes: bits / 8), "-" when bps < 0 or NaN. */
+void lr_view_fmt_rate(char *buf, size_t len, double bps, bool bytes);
+/* Compact SI number for columns: "38.41G", "531k", "0", "-" when v < 0 or NaN. */
+void lr_view_fmt_num(char *buf, size_t len, double v);
+/* Byte totals with binary-free SI units: "212.4 GB", "-" when unknown. */
+void lr_view_fmt_bytes(char *buf, size_t len, double bytes);
+/* Link speed "40G", "100M", "2.5G", "-" unknown. */
+void lr_view_fmt_speed(char *buf, size_t len, int64_t speed_mbps);
+
+/* Top of a graph's scale for values up to max_v (auto: the next 1-2-5 step, at least 1000;
+ * link: link_max when > 0). */
+double lr_view_scale_top(enum lr_scale mode, double max_v, double link_max);
+/* Draws the newest r.w points of series s as a bar graph in r, scaled to top (log: log10 from
+ * log_floor to top). Unknown points draw a dotted baseline. */
+void lr_view_graph(struct lr_frame *f, struct lr_rect r, const struct lr_series *s, double top,
+		   bool log_scale, double log_floor, bool ascii, enum lr_role role);
+/* Largest known value among the newest n points of s; 0 when none. */
+double lr_view_series_max(const struct lr_series *s, uint32_t n);
+/* A pane title row: " Title ───────" in the border role (ASCII: '-'). */
+void lr_view_pane_title(struct lr_frame *f, struct lr_rect r, const char *title, bool ascii);
+/* A vertical separator column at x from y0 to y0 + h - 1. */
+void lr_view_vline(struct lr_frame *f, int x, int y0, int h, bool ascii);
+
+#endif

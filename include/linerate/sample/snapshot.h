@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* A snapshot: everything one sampler tick measured, as rates over the measured interval,
+ * per interface, per CPU and for the stack. The sampler builds one per tick and publishes it
+ * on the board; consumers (views, CSV, verdict) get a deep copy, so nothing is shared across
+ * threads. "Unknown" is a cleared valid bit or -1, never 0. [any] */
+#ifndef LINERATE_SNAPSHOT_H
+#define LINERATE_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "linerate/collect/classify.h"
+#include "linerate/core/common.h"
+#include "linerate/app/config.h"	/* enum lr_source */
+#include "linerate/collect/metrics.h"
+
+#define LR_HIST_LEN 512	/* points of graph history per series (wider than any terminal) */
+
+enum lr_series_id { LR_SER_RX_BPS, LR_SER_TX_BPS, LR_SER_RX_PPS, LR_SER_TX_PPS, LR_SER__COUNT };
+
+struct lr_series {	/* ring of the last `len` values, newest at (head - 1); NAN = unknown */
+	float v[LR_HIST_LEN];
+	uint32_t head;
+	uint32_t len;
+};
+
+/* A driver counter of category fifo/drop/error/pause that has moved since start (or reset). */
+struct lr_drv_counter {
+	char name[33];		/* ETH_GSTRING_LEN names may use all 32 bytes */
+	enum lr_counter_cat cat;
+	bool per_queue;
+	uint64_t delta;		/* this interval */
+	uint64_t total;		/* since start or reset */
+	double per_s;		/* delta / interval */
+};
+
+struct lr_peak {	/* of a per-second rate since start or reset; valid once n > 0 */
+	double min, max, sum;	/* avg = sum / n */
+	uint64_t n;
+};
+
+struct lr_iface_snap {
+	char name[LR_IFNAMSIZ];
+	int ifindex;
+	uint32_t generation;	/* +1 each time the name came back with another ifindex */
+	char kind[16];		/* "veth", "bond", "vlan", "" for physical/unknown */
+	int master_ifindex;	/* 0 none */
+	uint8_t operstate;	/* IF_OPER_* (RFC 2863): 0 unknown ... 6 up */
+	int64_t mtu;		/* -1 unknown */
+	int64_t speed_mbps;	/* -1 unknown (lo, veth, link down) */
+	int duplex;		/* 0 half, 1 full, -1 unknown */
+	char driver[32], driver_version[32], fw_version[32], bus_info[32];	/* "" unknown */
+	int64_t ring_rx, ring_rx_max, ring_tx, ring_tx_max;			/* -1 unknown */
+	uint32_t features, features_known;	/* enum lr_feature bits */
+	int ethtool_err;	/* -errno why driver stats could not be read, 0 fine */
+
+	uint64_t interval_ns;	/* the measured interval this snapshot's deltas cover */
+	uint64_t valid;		/* LR_M_BIT(m): delta[m]/per_s[m] are known this interval */
+	uint64_t stale;		/* LR_M_BIT(m): did not move while siblings did; per_s[m] is
+				 * the rate over the last real change, delta[m] is 0 */
+	uint64_t delta[LR_M__COUNT];
+	double per_s[LR_M__COUNT];
+	uint64_t total_valid;	/* LR_M_BIT(m): total[m] is known */
+	uint64_t total[LR_M__COUNT];	/* since start or the last reset (key r) */
+	/* Sum of every valid delta since this interface (generation) was first read, never
+	 * reset: a consumer that missed a snapshot diffs these and loses nothing (CSV). */
+	uint64_t cum_valid;
+	uint64_t cum[LR_M__COUNT];
+	uint64_t base_ns;	/* CLOCK_MONOTONIC of the first reading cum[] starts from */
+	struct lr_peak peak_rx_bps, peak_tx_bps, peak_rx_pps, peak_tx_pps;
+
+	/* CPUs serving this interface (its IRQs' effective affinity, plus RPS). */
+	int *serving_cpus;
+	size_t n_serving_cpus;
+	double softirq_max_pct;	/* busiest serving CPU (all CPUs when none known); -1 unknown */
+	int softirq_cpu;	/* its number, -1 unknown */
+
+	struct lr_drv_counter *moved;	/* driver counters (not traffic/other) that moved */
+	size_t n_moved;
+
+	struct lr_series hist[LR_SER__COUNT];
+
+	size_t cap_serving, cap_moved;	/* capacities: owned by lr_snapshot_* */
+};
+
+enum lr_cpu_valid { LR_CPUV_TIMES = 1, LR_CPUV_SOFTIRQS = 2, LR_CPUV_SOFTNET = 4 };
+
+struct lr_cpu_snap {
+	int cpu;		/* the kernel's CPU number */
+	uint32_t valid;		/* enum lr_cpu_valid */
+	double user_pct, system_pct, irq_pct, softirq_pct, idle_pct;	/* user includes nice;
+									 * idle includes iowait */
+	double net_rx_per_s, net_tx_per_s;
+	double softnet_processed_per_s, softnet_dropped_per_s, softnet_squeezed_per_s;
+};
+
+enum lr_stack_valid {
+	LR_STACKV_TCP_RETRANS = 1,
+	LR_STACKV_UDP_IN_ERRORS = 2,
+	LR_STACKV_UDP_RCVBUF = 4,
+	LR_STACKV_UDP_SNDBUF = 8,
+};
+
+struct lr_stack_snap {
+	uint32_t valid;		/* enum lr_stack_valid */
+	double tcp_retrans_per_s, udp_in_errors_per_s, udp_rcvbuf_errors_per_s,
+		udp_sndbuf_errors_per_s;
+	uint64_t tcp_retrans_total, udp_in_errors_total, udp_rcvbuf_errors_total,
+		udp_sndbuf_errors_total;
+};
+
+struct lr_tuning_snap {	/* -1 / "" unknown */
+	int64_t rmem_max, wmem_max, netdev_max_backlog;
+	int64_t tcp_rmem[3], tcp_wmem[3];
+	int64_t tcp_window_scaling, tcp_timestamps, tcp_sack;
+	char tcp_congestion[32];
+};
+
+/* One traffic stream of this process during the tick (DESIGN.md section 4, --streams-csv). */
+struct lr_stream_snap {
+	int id;			/* iperf3 stream id */
+	bool sender;		/* this side sends on it */
+	bool udp;
+	bool valid;		/* the per-interval fields are known (not the stream's first read) */
+	uint64_t bytes, packets;	/* this interval */
+	double bps, pps;
+	uint64_t retransmits, lost, out_of_order;	/* this interval */
+	double jitter_ms;	/* UDP receiver; -1 unknown */
+	int64_t cwnd_bytes, rtt_us;	/* TCP sender; -1 unknown */
+	uint64_t start_ns;	/* CLOCK_MONOTONIC when the stream started counting, 0 unknown */
+	/* since the stream started, never reset: a consumer that missed a snapshot diffs these */
+	uint64_t total_bytes, total_packets, total_retransmits, total_lost, total_out_of_order;
+};
+
+
+struct lr_snapshot {
+	uint64_t seq;			/* 1, 2, ... per tick */
+	uint64_t mono_ns;		/* CLOCK_MONOTONIC of this tick */
+	uint64_t real_ns;		/* CLOCK_REALTIME of this tick (CSV `time`) */
+	uint64_t elapsed_ns;		/* since the sampler started */
+	uint64_t interval_ns;		/* measured since the previous tick */
+	uint64_t target_interval_ns;	/* what the user asked for */
+	uint64_t late_ns;		/* how late this tick woke after its deadline */
+	enum lr_source source;
+
+	struct lr_iface_snap *ifaces;	/* sorted by name */
+	size_t n_ifaces;
+	struct lr_cpu_snap *cpus;	/* sorted by CPU number */
+	size_t n_cpus;
+	struct lr_cpu_snap cpu_all;	/* the aggregate "cpu" line */
+	struct lr_stack_snap stack;
+	struct lr_tuning_snap tuning;
+	struct lr_stream_snap *streams;	/* traffic of this process, when it runs any */
+	size_t n_streams;
+	uint32_t traffic_generation;	/* +1 when the traffic source changed (a restarted test) */
+
+	/* capacities: owned by lr_snapshot_* */
+	size_t cap_ifaces, cap_cpus, cap_streams;
+};
+
+void lr_snapshot_init(struct lr_snapshot *s);
+/* Shallow assignment of one interface (pointers shared) that skips the graph history when
+ * neither side has any: headless runs keep none, and it is most of the struct. */
+void lr_iface_snap_assign(struct lr_iface_snap *dst, const struct lr_iface_snap *src);
+void lr_snapshot_free(struct lr_snapshot *s);	/* NULL-safe; leaves an empty snapshot */
+/* Deep copy; reuses dst's buffers and only allocates when src is larger. 0 or -ENOMEM. */
+int lr_snapshot_copy(struct lr_snapshot *dst, const struct lr_snapshot *src) LR_MUST_CHECK;
+
+/* Helpers for consumers. */
+const struct lr_iface_snap *lr_snapshot_iface(const struct lr_snapshot *s, const char *name);
+/* Newest-first value i (0 = newest) of a series, NAN when beyond its length. */
+float lr_series_get(const struct lr_series *s, uint32_t i);
+
+#endif

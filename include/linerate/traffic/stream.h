@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* One traffic stream: a thread that sends or receives on one connected data socket (TCP, or
+ * UDP in iperf3's datagram format), paced to a target rate that can change while it runs.
+ * The control protocol (proto/client/server) creates the sockets and drives start/stop; the
+ * stream only moves data and counts it. Depends on core only. */
+#ifndef LINERATE_STREAM_H
+#define LINERATE_STREAM_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "linerate/core/common.h"
+
+/* Live counters: written by the stream thread with relaxed atomics, read by anyone. Counting
+ * starts at lr_stream_start. TCP_INFO fields are sampled every 250 ms and at the end. UDP
+ * receiver: `packets` counts every datagram (GRO buffers split), also those too short for a
+ * header, which the loss/order/jitter accounting ignores; lost/out_of_order/max_seq/jitter_ns
+ * are published once per receive batch. */
+struct lr_stream_stats {
+	_Atomic uint64_t bytes; /* payload bytes sent or received */
+	_Atomic uint64_t packets; /* UDP datagrams sent/received; TCP: write/read calls */
+	_Atomic uint64_t retransmits; /* TCP sender: TCP_INFO tcpi_total_retrans */
+	_Atomic uint64_t cwnd_bytes; /* TCP sender: snd_cwnd * snd_mss */
+	_Atomic uint64_t rtt_us; /* TCP sender: tcpi_rtt */
+	_Atomic uint64_t lost; /* UDP receiver: iperf3's `errors` */
+	_Atomic uint64_t out_of_order; /* UDP receiver */
+	_Atomic uint64_t jitter_ns; /* UDP receiver: RFC 1889 smoothed jitter */
+	_Atomic uint64_t max_seq; /* UDP receiver: highest sequence seen (iperf3 "packets") */
+	_Atomic uint64_t start_ns; /* CLOCK_MONOTONIC at start, 0 before */
+	/* CLOCK_MONOTONIC when the thread stopped counting (a receiver: its last byte), 0 while
+	 * running */
+	_Atomic uint64_t end_ns;
+};
+
+struct lr_stream_params {
+	int fd; /* connected data socket; the stream owns it from open on */
+	int id; /* iperf3 stream id (1, 3, 4, ...) */
+	bool udp;
+	bool sender; /* false = receiver */
+	size_t len; /* TCP write/read size, or the exact UDP datagram size (16..65507) */
+	/* sender: target, 0 = unlimited; UDP receiver: the sender's target, where 0 means no
+	 * per-datagram kernel timestamps (stream_udp.c) */
+	uint64_t rate_bps;
+	int cpu; /* pin the thread to this CPU, -1 = no pinning */
+	bool no_gso; /* UDP: plain sendmmsg/recvmmsg, no UDP_SEGMENT/UDP_GRO */
+	bool udp_64bit_seq; /* iperf3's udp_counters_64bit */
+	bool zerocopy; /* TCP sender: MSG_ZEROCOPY where the kernel has it */
+	size_t rx_len; /* TCP receiver: bytes per read (lr_stream_tcp_read_len), 0 = len */
+};
+
+/* A TCP receiver's read size: up to 1 MiB, less when many streams share a 16 MiB budget,
+ * never below len. Longer reads hold the socket while segments arrive, so the kernel's
+ * receive work for them runs on the reader's CPU rather than the sender's (on veth and
+ * loopback the sender's CPU is the bottleneck): ~5% more for one stream on the bench host. */
+size_t lr_stream_tcp_read_len(size_t len, unsigned receivers);
+
+struct lr_stream; /* opaque: the thread, buffers, the fd */
+
+/* Allocates buffers and takes ownership of p->fd (closed by lr_stream_close, also on error).
+ * Does not start the thread. 0 or -errno. */
+int lr_stream_open(struct lr_stream **out, const struct lr_stream_params *p) LR_MUST_CHECK;
+/* iperf3's -w on a data socket (or the listener its data sockets come from): both buffers,
+ * clamped to INT_MAX. 0 or -errno. */
+int lr_stream_sock_window(int fd, uint64_t bytes) LR_MUST_CHECK;
+/* Starts the thread; counting begins now. 0 or -errno. */
+int lr_stream_start(struct lr_stream *s) LR_MUST_CHECK;
+/* [any] Changes the target rate of a running sender; takes effect within one pacing step,
+ * without a burst. 0 = unlimited. */
+void lr_stream_set_rate(struct lr_stream *s, uint64_t rate_bps);
+/* [any] Asks the thread to stop; it returns from any blocking call within 100 ms. */
+void lr_stream_stop(struct lr_stream *s);
+/* Joins the thread (after lr_stream_stop, or when it ended by itself: peer closed). */
+void lr_stream_join(struct lr_stream *s);
+/* Joins if needed, closes the fd, frees. NULL-safe. */
+void lr_stream_close(struct lr_stream *s);
+
+const struct lr_stream_stats *lr_stream_stats(const struct lr_stream *s);
+const struct lr_stream_params *lr_stream_params(const struct lr_stream *s);
+/* Which data path runs, for the log and the summary: "tcp", "tcp zerocopy" (MSG_ZEROCOPY),
+ * "tcp sendfile" (zerocopy asked, and MSG_ZEROCOPY missing or copied by the kernel on this
+ * route), "udp gso+sendmmsg", "udp sendmmsg", "udp gro+recvmmsg", "udp recvmmsg". It can change
+ * while the stream runs (a fallback); the pointer is a string literal, always valid. */
+const char *lr_stream_path(const struct lr_stream *s);
+/* -errno that ended the thread early (peer reset, ...), 0 when stopped or still running. */
+int lr_stream_error(const struct lr_stream *s);
+
+#endif

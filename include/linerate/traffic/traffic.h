@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* iperf3-compatible traffic sessions: the client (a control thread plus one lr_stream per data
+ * connection) and the server (one test at a time). Both speak iperf3's wire protocol and work
+ * against a plain iperf3 peer. Library code: no printing, errors go to lr_log and to the
+ * session's error text. Depends on core only. */
+#ifndef LINERATE_TRAFFIC_H
+#define LINERATE_TRAFFIC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "linerate/core/common.h"
+#include "linerate/traffic/proto.h"
+
+struct lr_traffic_config;
+struct lr_stream_stats;
+
+/* ---------------- client ---------------- */
+
+enum lr_client_state {
+	LR_CLIENT_IDLE, /* opened, not started */
+	LR_CLIENT_CONNECTING, /* control connection, params, stream setup */
+	LR_CLIENT_RUNNING, /* data flowing */
+	LR_CLIENT_ENDING, /* TEST_END sent, exchanging results */
+	LR_CLIENT_DONE, /* finished (normally or stopped early: see results.stopped) */
+	LR_CLIENT_ERROR, /* failed: lr_client_error() says why */
+};
+
+struct lr_client; /* opaque: control socket, control thread, the streams */
+
+struct lr_client_stream_info {
+	int id; /* iperf3 stream id: 1, 3, 4, ... */
+	bool sender; /* this side (the client) sends on it */
+	bool udp;
+	const struct lr_stream_stats *stats; /* live atomics; valid until lr_client_close */
+};
+
+/* One stream after the test: both sides' views merged by id. */
+struct lr_traffic_stream_result {
+	int id;
+	bool client_sends; /* direction: client -> server */
+	bool udp;
+	uint64_t sent_bytes; /* sender's count */
+	uint64_t received_bytes; /* receiver's count */
+	double sender_s; /* sender's stream duration */
+	double receiver_s;
+	int64_t retransmits; /* TCP sender's, -1 unknown */
+	int64_t packets_sent; /* UDP: datagrams the sender sent */
+	int64_t packets_received; /* UDP: receiver's highest sequence */
+	int64_t lost; /* UDP receiver's loss count */
+	int64_t out_of_order; /* UDP receiver, -1 when the receiver is the peer */
+	double jitter_s; /* UDP receiver's jitter */
+	bool have_peer; /* peer results arrived for this id */
+	uint16_t local_port, remote_port; /* the data connection, 0 unknown */
+};
+
+/* Sums over one direction, like iperf3's sum_sent / sum_received. */
+struct lr_traffic_sum {
+	unsigned n_streams;
+	uint64_t sent_bytes;
+	uint64_t received_bytes;
+	double sender_s; /* longest stream duration */
+	double receiver_s;
+	int64_t retransmits; /* -1 unknown */
+	int64_t packets_sent;
+	int64_t lost;
+	double jitter_s; /* mean over streams */
+};
+
+struct lr_traffic_results {
+	bool complete; /* results were exchanged with the peer */
+	bool stopped; /* lr_client_stop (or a signal) ended the test early */
+	bool udp, reverse, bidir;
+	unsigned parallel;
+	uint64_t len; /* block / datagram size used */
+	uint64_t bitrate_bps; /* per-stream target, 0 unlimited */
+	uint64_t duration_ns; /* measured: TEST_RUNNING .. end */
+	uint64_t start_real_ns; /* CLOCK_REALTIME at TEST_RUNNING */
+	char cookie[LR_PROTO_COOKIE_LEN];
+	char local_host[64], remote_host[64]; /* control connection, numeric */
+	uint16_t local_port, remote_port;
+	double local_cpu_total, local_cpu_user, local_cpu_system;
+	double remote_cpu_total, remote_cpu_user, remote_cpu_system;
+	char remote_congestion[32];
+	unsigned n_streams;
+	struct lr_traffic_stream_result streams[LR_PROTO_MAX_RESULTS];
+	struct lr_traffic_sum sum_up; /* client -> server streams */
+	struct lr_traffic_sum sum_down; /* server -> client streams */
+};
+
+/* Copies *tc (and its strings). duration_ns 0 = until lr_client_stop. Nothing happens on the
+ * network until lr_client_start. 0 or -errno (-EINVAL: no host, bad parallel/length). */
+int lr_client_open(struct lr_client **out, const struct lr_traffic_config *tc,
+		   uint64_t duration_ns) LR_MUST_CHECK;
+/* [any] Starts the control thread (signals blocked in it); returns at once. Once per object:
+ * to restart with other options, close and open a new one. 0 or -errno. */
+int lr_client_start(struct lr_client *c) LR_MUST_CHECK;
+/* [any] Ends the test early (CLIENT_TERMINATE to the server); returns at once. The state
+ * reaches DONE within 200 ms. */
+void lr_client_stop(struct lr_client *c);
+/* [any] New per-stream target for the streams this side sends on (0 = unlimited). */
+void lr_client_set_rate(struct lr_client *c, uint64_t rate_bps);
+/* [any] */
+enum lr_client_state lr_client_state(const struct lr_client *c);
+/* [any] Copies the error text ("" when none) into buf. */
+void lr_client_error(struct lr_client *c, char *buf, size_t size);
+/* [any] Waits until DONE or ERROR, up to timeout_ns (0 = forever). true when finished. */
+bool lr_client_wait(struct lr_client *c, uint64_t timeout_ns);
+/* [any] Streams created so far (grows during setup, never shrinks before close). */
+unsigned lr_client_stream_count(const struct lr_client *c);
+/* [any] 0 or -ENOENT. */
+int lr_client_stream_info(const struct lr_client *c, unsigned i, struct lr_client_stream_info *out);
+/* [any] Final results once DONE (partial, local view only when stopped early). *out is
+ * caller-owned (it is large: allocate it). 0, or -EAGAIN before DONE/ERROR. */
+int lr_client_results(struct lr_client *c, struct lr_traffic_results *out) LR_MUST_CHECK;
+/* Stops if needed, joins every thread, closes every socket, frees. NULL-safe. */
+void lr_client_close(struct lr_client *c);
+
+/* ---------------- server ---------------- */
+
+struct lr_server; /* opaque: the listener, pending connections, the current test */
+
+struct lr_server_opts {
+	const char *bind; /* -B address, NULL = any (IPv6 dual-stack, else IPv4) */
+	uint16_t port; /* 0 = 5201 */
+	bool one_off; /* -1: return after one test */
+	bool pin; /* -A: stream threads on `cpu` unless the client asks for one (-A n,m) */
+	int cpu;
+	bool no_gso; /* --no-gso: plain recvmmsg/sendmmsg for every UDP test */
+	/* Polled every 50 ms by lr_server_run; true ends the server (may be NULL). */
+	bool (*should_stop)(void *arg);
+	void *arg;
+};
+
+/* Binds and listens. 0 or -errno (logged with the address). */
+int lr_server_open(struct lr_server **out, const struct lr_server_opts *o) LR_MUST_CHECK;
+/* Serves until should_stop/lr_server_stop, or after one test with one_off. Runs on the calling
+ * thread; each test runs on a session thread. 0 or -errno on a fatal listener error. */
+int lr_server_run(struct lr_server *s) LR_MUST_CHECK;
+/* [any] Makes lr_server_run return within 200 ms (SERVER_TERMINATE to a connected client). */
+void lr_server_stop(struct lr_server *s);
+/* [any] Number of tests that ran to a results exchange. */
+unsigned lr_server_tests_done(const struct lr_server *s);
+/* The port the server listens on (opts.port, or 5201 when it was 0). */
+uint16_t lr_server_port(const struct lr_server *s);
+void lr_server_close(struct lr_server *s);
+
+#endif

@@ -49,6 +49,7 @@ FUZZ_SRCS  = $(wildcard tests/fuzz/fuzz_*.c)
 
 .PHONY: all test test-unit test-all asan tsan fuzz bench lint check-layers install uninstall \
 	clean help valgrind clang soak format-check
+.PHONY: bench-classify
 all: linerate
 
 linerate: $(B)/linerate
@@ -120,6 +121,15 @@ fuzz:
 bench: linerate
 	@bench/run.sh
 
+# The classifier's score on driver counter names its rules were not written from (a benchmark,
+# never asserted: tests/fixtures/ethtool-unseen/README.md).
+$(B)/bench/classify_unseen: bench/classify_unseen.c $(LIB)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(LR_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) -lm
+
+bench-classify: $(B)/bench/classify_unseen
+	@$<
+
 valgrind:
 	@LR_BUILD=$(B) scripts/stage-valgrind.sh
 
@@ -162,6 +172,7 @@ help:
 	@echo 'asan / tsan  sanitizer builds in build-asan/ build-tsan/, then their tests (T=target)'
 	@echo 'fuzz         libFuzzer targets, FUZZ_SECONDS=$(FUZZ_SECONDS) each'
 	@echo 'bench        side-by-side benchmarks, results in bench/RESULTS.md'
+	@echo 'bench-classify  classifier score on driver counter names it was not written from'
 	@echo 'soak         10 minutes at -i 0.01 with traffic and churn (SOAK_SECONDS=600)'
 	@echo 'valgrind     memcheck on headless and client/server runs'
 	@echo 'lint         cppcheck and clang-tidy (what CI gates); format-check: clang-format'

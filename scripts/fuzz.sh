@@ -3,8 +3,10 @@
 # -fsanitize=fuzzer,address,undefined together with the library sources into build-fuzz/, runs
 # each target for SECONDS (default 30) on a scratch copy of tests/fuzz/corpus/<name>/ (the
 # repository's corpus is never written), and ends with a plain "N passed, N failed" line, one
-# count per target. A target that does not build or that crashes is a failure; the crashing
-# input's path is printed. Extra libFuzzer flags can be passed in FUZZ_FLAGS.
+# count per target. A target that does not build or that crashes is a failure, and so is a
+# library source that does not build with the fuzzing flags (one failure each, by name: never
+# "left out"); the crashing input's path is printed. Extra libFuzzer flags can be passed in
+# FUZZ_FLAGS.
 set -u
 cd "$(dirname "$0")/.."
 
@@ -33,14 +35,16 @@ for f in src/core/*.c src/collect/*.c src/sample/*.c src/present/*.c src/traffic
 	[ "$f" = src/present/tui_curses.c ] && continue
 	lib_srcs+=("$f")
 done
+passed=0 failed=0
 objs=()
 for f in "${lib_srcs[@]}"; do
 	o="$out/obj/$(echo "${f#src/}" | tr / _).o"
 	if [ ! -f "$o" ] || [ "$f" -nt "$o" ] || [ -n "$(find include -newer "$o" -name '*.h' 2>/dev/null | head -1)" ]; then
 		if ! $cc $cflags -fsanitize=fuzzer-no-link -c -o "$o" "$f" 2>"$out/logs/build-lib.log.tmp"; then
-			# Someone's half-written file: say so, leave it out, and let the link decide.
-			echo "fuzz: warning: library source $f does not build, left out:"
+			# A library source that does not build fails the run, by name.
+			echo "FAIL fuzz build $f: does not build with the fuzzing flags"
 			sed 's/^/    /' "$out/logs/build-lib.log.tmp" | head -5
+			failed=$((failed + 1))
 			continue
 		fi
 	fi
@@ -48,7 +52,6 @@ for f in "${lib_srcs[@]}"; do
 done
 rm -f "$out/logs/build-lib.log.tmp"
 
-passed=0 failed=0
 for src in tests/fuzz/fuzz_*.c; do
 	[ -f "$src" ] || continue
 	name=$(basename "$src" .c)

@@ -12,6 +12,10 @@
 set -u
 cd "$(dirname "$0")/.."
 source tests/lib.sh
+lr_plan "client exits 0" "server exits 0" "RSS flat after warm-up" "no fd growth" \
+	"every interface row whole" "interface CSV ends with a newline" "quiet tick lateness p99" \
+	"no tick later than 2 s" "ticks under load measured" "rx_bps x interval = rx_bytes" \
+	"tx_bps x interval = tx_bytes" "loopback carried the stream bytes"
 need_root soak
 secs=${1:-600}
 case $secs in '' | *[!0-9]*) echo "usage: $0 [SECONDS]" >&2; exit 2 ;; esac

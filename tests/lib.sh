@@ -6,12 +6,19 @@ LR_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 LR_BIN=${LR_BIN:-$LR_TOP/${LR_BUILD:-build}/linerate}	# the build under test (make sets LR_BUILD)
 _lr_cleanups=()
 
-LR_PASSES=0 LR_FAILS=0
+LR_PASSES=0 LR_FAILS=0 LR_SKIPS=0
 pass() { echo "PASS $1"; LR_PASSES=$((LR_PASSES + 1)); }
 fail() { echo "FAIL $1: ${2:-}"; LR_FAILED=1; LR_FAILS=$((LR_FAILS + 1)); }
 # For scripts run on their own (CI stages): the closing line, and the exit status.
-lr_summary() { echo "$LR_PASSES passed, $LR_FAILS failed"; [ "$LR_FAILS" -eq 0 ]; }
-skip() { echo "SKIP $1: ${2:-}"; }
+lr_summary() {
+	if [ "$LR_SKIPS" -gt 0 ]; then
+		echo "$LR_PASSES passed, $LR_FAILS failed, $LR_SKIPS skipped"
+	else
+		echo "$LR_PASSES passed, $LR_FAILS failed"
+	fi
+	[ "$LR_FAILS" -eq 0 ]
+}
+skip() { echo "SKIP $1: ${2:-}"; LR_SKIPS=$((LR_SKIPS + 1)); }
 check() {	# check NAME CMD...: PASS when CMD succeeds
 	local name=$1; shift
 	if "$@"; then pass "$name"; else fail "$name" "$*"; fi
@@ -26,9 +33,25 @@ _lr_cleanup_run() {
 trap _lr_cleanup_run EXIT
 trap 'exit 130' INT TERM
 
-need_root() {	# need_root NAME: prints SKIP and exits 0 when not root
+# lr_plan CHECK...: the checks this script will run, named up front, so that a script skipped
+# as a whole (need_root) counts each of them as a skip by name instead of one skip.
+_lr_plan=()
+lr_plan() { _lr_plan+=("$@"); }
+
+# lr_skip_plan NAME WHY: the whole script cannot run: one SKIP per planned check (or one for
+# NAME when nothing was planned). The caller exits.
+lr_skip_plan() {
+	local c
+	if [ ${#_lr_plan[@]} -eq 0 ]; then
+		skip "$1" "$2"
+	else
+		for c in "${_lr_plan[@]}"; do skip "$1: $c" "$2"; done
+	fi
+}
+
+need_root() {	# need_root NAME: prints SKIP (one per planned check) and exits 0 when not root
 	if [ "$(id -u)" -ne 0 ]; then
-		skip "$1" "needs root (network namespaces); CI runs it as root"
+		lr_skip_plan "$1" "needs root (network namespaces); CI runs it as root"
 		exit 0
 	fi
 }

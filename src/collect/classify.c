@@ -75,9 +75,10 @@ static const struct rule rules[] = {
 	R("cqe*|wqe* err*", NULL, ERROR),
 	R("cqe*|wqe*", NULL, OTHER),
 
-	/* XDP / AF_XDP: a drop, error or full ring loses the frame; a full xsk ring only
-	 * rings a doorbell (mlx5 counters.rst). */
-	R("xsk full", NULL, OTHER),
+	/* XDP / AF_XDP: a drop, error or full ring loses the frame; a full xsk send queue
+	 * holds the application's frames back (mlx5 counters.rst: doorbell rung while the SQ
+	 * was full): the ring had no room, as a NIC ring without descriptors. */
+	R("xsk full", NULL, FIFO),
 	R("xdp|xsk drop*|err*|full", NULL, DROP),
 
 	/* FIFO: the NIC had nowhere to put a frame (packet buffer full, no descriptor, ring
@@ -277,6 +278,21 @@ static bool driver_matches(const char *list, const char *driver)
 	return false;
 }
 
+/*
+ * A name that says a FIFO, a full queue, no buffer or an empty ring reports that something had
+ * nowhere to go: never bury it in `other`, whatever bookkeeping word it also carries ("timeout",
+ * "stop", "alloc"). Page-pool recycling ("pp") is the exception: its ring or cache being full
+ * means pages were plentiful (mlx5 counters.rst), not that a frame was lost.
+ */
+static bool says_no_room(const struct words *ws)
+{
+	if (terms_match(ws, "pp", false))
+		return false;
+	return terms_match(ws, "fifo*|full|nobuf|nobuff|nobuffer|nobuffers|nodesc", false) ||
+	       terms_match(ws, "no buf|buff|buffer|buffers", true) ||
+	       terms_match(ws, "empty ring|rings", true);
+}
+
 struct lr_counter_class lr_classify(const char *driver, const char *name)
 {
 	struct lr_counter_class c = {.cat = LR_CAT_OTHER, .per_queue = false};
@@ -299,6 +315,8 @@ struct lr_counter_class lr_classify(const char *driver, const char *name)
 		c.cat = r->cat;
 		break;
 	}
+	if (c.cat == LR_CAT_OTHER && says_no_room(&ws))
+		c.cat = terms_match(&ws, "tx fifo*", true) ? LR_CAT_ERROR : LR_CAT_FIFO;
 	return c;
 }
 

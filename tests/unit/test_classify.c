@@ -2,6 +2,7 @@
 /* lr_classify against the curated driver name lists (tests/fixtures/ethtool/DRIVER.tsv:
  * name, category, reason) and against names of drivers the rules were not written from. */
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -317,6 +318,80 @@ static void test_generalises(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* Does the name itself say FIFO, full, no buffer or an empty ring? Read here from the raw text,
+ * not through the classifier's word splitter. Page-pool recycling ("pp") is the documented
+ * exception: its ring or cache being full means pages were plentiful. */
+static bool name_says_no_room(const char *name)
+{
+	char low[256];
+	size_t i;
+
+	for (i = 0; name[i] && i < sizeof(low) - 1; i++)
+		low[i] = (char)(name[i] >= 'A' && name[i] <= 'Z' ? name[i] - 'A' + 'a' : name[i]);
+	low[i] = '\0';
+	if (strstr(low, "_pp_") || !strncmp(low, "pp_", 3))
+		return false;
+	return strstr(low, "fifo") || strstr(low, "full") || strstr(low, "nobuf") ||
+	       strstr(low, "no_buf") || (strstr(low, "empty") && strstr(low, "ring"));
+}
+
+/* Every fixture name that says fifo, full, no buffer or ring empty is classified something
+ * other than `other` (issue 11), on its own driver and with the driver unknown. */
+static void test_no_room_never_other(void **state)
+{
+	char path[256], line[512];
+	size_t i;
+	int rows = 0, bad = 0;
+
+	(void)state;
+	for (i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), FIX "%s.tsv", fixtures[i].file);
+		f = fopen(path, "r");
+		if (!f)
+			fail_msg("cannot open %s", path);
+		while (fgets(line, sizeof(line), f)) {
+			char *tab = strchr(line, '\t');
+
+			if (!tab)
+				continue;
+			*tab = '\0';
+			if (!name_says_no_room(line))
+				continue;
+			rows++;
+			if (lr_classify(fixtures[i].driver, line).cat == LR_CAT_OTHER ||
+			    lr_classify(NULL, line).cat == LR_CAT_OTHER) {
+				print_message("%s: '%s' classified other\n", fixtures[i].driver, line);
+				bad++;
+			}
+		}
+		fclose(f);
+	}
+	assert_int_equal(bad, 0);
+	assert_true(rows >= 18); /* the fixtures hold 18 such names (2026-12-01) */
+}
+
+/* The words win over bookkeeping words that would otherwise make a name `other`. */
+static void test_no_room_beats_bookkeeping(void **state)
+{
+	static const char *const names[] = {
+		"rx_fifo_timeout",   "rx_ring_full_restart", "rx_nobuf_alloc",
+		"rx_ring_empty_irq", "q3_rx_no_buffer_stop",  "rx_empty_ring_wakeup",
+		"tx_queue_full_poll",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (lr_classify(NULL, names[i]).cat == LR_CAT_OTHER)
+			fail_msg("'%s' classified other", names[i]);
+	assert_int_equal(lr_classify(NULL, "rx_fifo_timeout").cat, LR_CAT_FIFO);
+	assert_int_equal(lr_classify(NULL, "tx_fifo_reset").cat, LR_CAT_ERROR);
+	/* page-pool recycling is not a loss */
+	assert_int_equal(lr_classify("mlx5_core", "rx_pp_recycle_ring_full").cat, LR_CAT_OTHER);
+}
+
 /* The same name means different things on different drivers. */
 static void test_driver_override(void **state)
 {
@@ -411,6 +486,8 @@ int main(void)
 		cmocka_unit_test(test_cat_traffic),
 		cmocka_unit_test(test_cat_other),
 		cmocka_unit_test(test_generalises),
+		cmocka_unit_test(test_no_room_never_other),
+		cmocka_unit_test(test_no_room_beats_bookkeeping),
 		cmocka_unit_test(test_driver_override),
 		cmocka_unit_test(test_per_queue),
 		cmocka_unit_test(test_odd_input),

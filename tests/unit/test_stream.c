@@ -16,9 +16,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <linux/sock_diag.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -31,6 +33,74 @@
 #include "../../src/traffic/stream_priv.h"
 
 #define ld(x) atomic_load(&(x))
+
+#ifndef SO_MEMINFO
+#define SO_MEMINFO 55
+#endif
+
+/* The kernel's side of a UDP receiver's books, read after the stream stopped: datagrams still
+ * queued on its socket (drained here and counted by bytes, all datagrams being len long) and
+ * the socket's drops (SO_MEMINFO sk_drops: counted per skb, so a GSO super-packet taken whole
+ * by a GRO socket counts once however many datagrams it held). */
+static void kernel_books(int fd, size_t len, uint64_t *drops, uint64_t *queued)
+{
+	static char buf[65536];
+	uint32_t mi[SK_MEMINFO_VARS];
+	socklen_t sl = sizeof(mi);
+	uint64_t bytes = 0;
+	ssize_t n;
+
+	while ((n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT)) > 0)
+		bytes += (uint64_t)n;
+	assert_int_equal(getsockopt(fd, SOL_SOCKET, SO_MEMINFO, mi, &sl), 0);
+	*drops = mi[SK_MEMINFO_DROPS];
+	*queued = bytes / len;
+}
+
+/* Packets the host's input backlogs dropped so far (/proc/net/softnet_stat, 2nd column, all
+ * CPUs): loopback hands every datagram to one, so a full backlog is a kernel drop too (rare:
+ * it drains whenever the sender's bottom halves are re-enabled). */
+static uint64_t softnet_dropped(void)
+{
+	FILE *f = fopen("/proc/net/softnet_stat", "r");
+	unsigned long long sum = 0;
+	unsigned processed, dropped;
+
+	if (!f)
+		return 0;
+	while (fscanf(f, "%x %x%*[^\n]", &processed, &dropped) == 2)
+		sum += dropped;
+	fclose(f);
+	return sum;
+}
+
+/* The receiver's loss against the kernel's: every datagram the sender handed over and the
+ * receiver did not count was dropped by the kernel (on the socket, or in a full backlog: the
+ * host-wide softnet drops since `softnet0`, counted as a margin) or is still queued. exact: one
+ * datagram per skb (no GSO/GRO), so the socket's drops are datagrams. The receiver's own `lost`
+ * (the gaps it saw) is part of what the kernel dropped, and zero when it dropped nothing. */
+static void loss_against_kernel(int frx, size_t len, const struct lr_stream_stats *ts,
+				const struct lr_stream_stats *rs, bool exact, uint64_t softnet0)
+{
+	uint64_t drops, queued, sent = ld(ts->packets), got = ld(rs->packets), missing;
+	uint64_t backlog = softnet_dropped() - softnet0;
+
+	kernel_books(frx, len, &drops, &queued);
+	assert_true(got + queued <= sent);
+	missing = sent - got - queued;
+	print_message("# sent %llu, received %llu, still queued %llu, socket drops %llu, backlog "
+		      "drops (host) %llu, lost %llu\n",
+		      (unsigned long long)sent, (unsigned long long)got,
+		      (unsigned long long)queued, (unsigned long long)drops,
+		      (unsigned long long)backlog, (unsigned long long)ld(rs->lost));
+	if (exact)
+		assert_true(missing >= drops && missing <= drops + backlog);
+	else /* a GSO skb holds at most UDP_MAX_SEGMENTS (128) datagrams */
+		assert_true(missing >= drops && missing <= (drops + backlog) * 128);
+	assert_true(ld(rs->lost) <= missing);
+	if (!drops && !backlog)
+		assert_int_equal(ld(rs->lost), 0);
+}
 
 static void sleep_ms(unsigned ms)
 {
@@ -205,6 +275,8 @@ static void udp_rate(uint64_t rate, size_t len, bool expect_no_loss)
 	int ftx, frx;
 	double secs, got;
 
+	uint64_t softnet0 = softnet_dropped();
+
 	udp_pair(&ftx, &frx);
 	tx = mk(ftx, true, true, len, rate);
 	rx = mk(frx, true, false, len, 0);
@@ -226,9 +298,9 @@ static void udp_rate(uint64_t rate, size_t len, bool expect_no_loss)
 		assert_int_equal(ld(rs->max_seq), ld(ts->packets));
 		assert_int_equal(ld(rs->lost), 0);
 	} else {
-		/* a busy machine may drop on the socket; the books must still balance */
-		assert_int_equal(ld(rs->lost), ld(rs->max_seq) - ld(rs->packets));
-		assert_true(ld(rs->packets) <= ld(ts->packets));
+		/* a busy machine may drop on the socket: what the receiver missed is what the
+		 * kernel dropped or still held */
+		loss_against_kernel(frx, len, ts, rs, false, softnet0);
 	}
 	assert_int_equal(ld(rs->out_of_order), 0);
 	assert_true(ld(rs->jitter_ns) < 100 * LR_NSEC_PER_MSEC);
@@ -365,9 +437,10 @@ static void test_udp_64bit_seq(void **state)
 	lr_stream_close(rx);
 }
 
-/* GRO receiver and plain receiver count the same from a GSO sender at full speed over a
- * bounded run (loss on loopback is possible at -b 0, so compare against the sender's
- * numbers through the iperf3 accounting identity instead of asserting zero loss). */
+/* GRO receiver and plain receiver at full speed over a bounded run. Loss on loopback is
+ * possible at -b 0, so the receiver's count and loss are held against the kernel's account of
+ * its socket (drops, still queued) instead of asserting zero loss: exactly for the plain pair,
+ * within the GSO batch size for the GSO/GRO pair, whose drops the kernel counts per skb. */
 static void test_udp_unlimited_accounting_identity(void **state)
 {
 	int k;
@@ -383,6 +456,8 @@ static void test_udp_unlimited_accounting_identity(void **state)
 		struct lr_stream *tx, *rx;
 		int ftx, frx;
 		uint64_t got, sent;
+
+		uint64_t softnet0 = softnet_dropped();
 
 		udp_pair(&ftx, &frx);
 		p.fd = ftx;
@@ -400,9 +475,8 @@ static void test_udp_unlimited_accounting_identity(void **state)
 		sent = ld(lr_stream_stats(tx)->packets);
 		assert_true(got > 1000);
 		assert_true(got <= sent);
-		/* lost = highest seq - received when nothing is reordered on loopback */
-		assert_int_equal(ld(lr_stream_stats(rx)->lost),
-				 ld(lr_stream_stats(rx)->max_seq) - got);
+		loss_against_kernel(frx, p.len, lr_stream_stats(tx), lr_stream_stats(rx), k == 1,
+				    softnet0);
 		assert_int_equal(ld(lr_stream_stats(rx)->out_of_order), 0);
 		lr_stream_close(tx);
 		lr_stream_close(rx);

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The counting rules (scripts/count.sh) on fake stages, binaries and scripts whose right totals
+# are known: tests/run.sh with cmocka-like binaries (passes; skips; a crash with no summary) and
+# scripts (passes; a whole script skipped when not root, counted by its planned check names; a
+# non-zero exit without a FAIL line), and scripts/test-all.sh's stage() with a stage that passes,
+# one that only printed SKIP, a build that fails, a nested runner with skips and a stage whose
+# closing line says 0 failed but that exited 1. A second or so, no root, no build.
+set -u
+source "$(dirname "$0")/../lib.sh"
+cd "$LR_TOP"
+t=$(mktemp -d); lr_cleanup_add "rm -rf $t"
+mkdir -p "$t/scripts"
+
+# cmocka-like unit binaries
+printf '#!/bin/sh\necho "[==========] 3 test(s) run."\necho "[  PASSED  ] 3 test(s)."\n' >"$t/unit_ok"
+cat >"$t/unit_skip" <<'X'
+#!/bin/sh
+echo "[ RUN      ] test_a"; echo "[       OK ] test_a"
+echo "[ RUN      ] test_b"; echo "[  SKIPPED ] test_b"
+echo "[ RUN      ] test_c"; echo "[  SKIPPED ] test_c"
+echo "[==========] 3 test(s) run."
+echo "[  PASSED  ] 1 test(s)."
+echo "[  SKIPPED ] 2 test(s), listed below:" >&2
+echo "[  SKIPPED ] test_b" >&2
+echo "[  SKIPPED ] test_c" >&2
+X
+printf '#!/bin/sh\necho "[ RUN      ] test_x"\nexit 139\n' >"$t/unit_crash"
+chmod +x "$t"/unit_*
+
+# scripts
+printf 'echo "PASS one"\necho "PASS two"\n' >"$t/scripts/a_pass.sh"
+cat >"$t/scripts/b_notroot.sh" <<X
+source "$LR_TOP/tests/lib.sh"
+id() { echo 1000; }	# as a user that is not root
+lr_plan "first check" "second check" "third check"
+need_root b_notroot
+echo "PASS never reached"
+X
+printf 'echo "PASS before the crash"\nexit 3\n' >"$t/scripts/c_dies.sh"
+
+LR_SCRIPT_DIRS="$t/scripts" tests/run.sh "$t/unit_ok" "$t/unit_skip" "$t/unit_crash" >"$t/run.out" 2>&1
+rc=$?
+last=$(tail -n1 "$t/run.out")
+check "run.sh: totals count cmocka skips, planned skips, a crash and a silent non-zero exit ($last)" \
+	test "$last" = "7 passed, 2 failed, 5 skipped"
+check "run.sh: exits non-zero when a check failed (rc $rc)" test "$rc" -ne 0
+check "run.sh: the skipped cmocka tests are named" grep -qx 'SKIPPED unit_skip: test_b: cmocka skip()' "$t/run.out"
+check "run.sh: a whole script skipped when not root names each planned check" \
+	test "$(grep -c '^SKIPPED b_notroot.sh: b_notroot: .*: needs root' "$t/run.out")" -eq 3
+check "run.sh: the skip block comes before the closing line, the closing line alone" \
+	awk '/^skipped \(5\):$/ { b = NR } END { exit !(b && b < NR) }' "$t/run.out"
+rm -f "$t/scripts/c_dies.sh"
+LR_SCRIPT_DIRS="$t/scripts" tests/run.sh "$t/unit_ok" "$t/unit_skip" >"$t/run2.out" 2>&1
+rc=$?
+check "run.sh: skips alone do not fail the run ($(tail -n1 "$t/run2.out"), rc $rc)" \
+	test "$(tail -n1 "$t/run2.out")" = "6 passed, 0 failed, 5 skipped" -a "$rc" -eq 0
+
+# test-all.sh's stage(), sourced without running the real stages
+(
+	LR_TEST_ALL_SOURCED=1 source scripts/test-all.sh
+	stage "passes" bash -c 'echo "layers ok"'
+	stage "only SKIP" bash -c 'echo "SKIP soak: needs root"'
+	stage "build fails" bash -c 'echo "foo.c:1: error: bar"; exit 2'
+	stage "nested runner" env LR_SCRIPT_DIRS=/nonexistent tests/run.sh "$t/unit_skip"
+	stage "says 0 failed, exits 1" bash -c 'echo "PASS a"; echo "3 passed, 0 failed"; exit 1'
+	lr_count_report
+	echo "report rc $?"
+) >"$t/all.out" 2>&1
+last=$(grep -E '^[0-9]+ passed' "$t/all.out" | tail -n1)
+check "test-all: a SKIP-only stage is a skip, a failed build and a failing exit are failures ($last)" \
+	test "$last" = "5 passed, 2 failed, 3 skipped"
+check "test-all: a failure fails the run" grep -qx 'report rc 1' "$t/all.out"
+check "test-all: a stage that only printed SKIP is named in the skip block" \
+	grep -qx 'SKIPPED only SKIP: soak: needs root' "$t/all.out"
+check "test-all: a nested runner's skips keep their names, listed once" \
+	test "$(grep -c 'test_c: cmocka skip()' "$t/all.out")" -eq 1
+check "test-all: the failures are named" grep -q '^failures in: build fails; says 0 failed, exits 1$' "$t/all.out"
+
+# tests/lib.sh on its own (a CI stage script): its closing line carries the skips
+out=$(bash -c "source '$LR_TOP/tests/lib.sh'; pass a; skip b why; lr_summary")
+check "lib.sh: lr_summary counts skips" test "$(echo "$out" | tail -n1)" = "1 passed, 0 failed, 1 skipped"
+[ -n "${LR_SELFTEST_KEEP:-}" ] && cat "$t/run.out" "$t/all.out"
+lr_summary

@@ -31,12 +31,23 @@ enum {
 	OPT_BIDIR,
 	OPT_NO_GSO,
 	OPT_NO_START,
+	OPT_THEME,
+	OPT_TIMESTAMPS,
+	OPT_LOGFILE,
+	OPT_FORCEFLUSH,
+	OPT_PIDFILE,
 };
 
 static const struct option long_opts[] = {
 	{"interval", required_argument, NULL, 'i'},
 	{"iface", required_argument, NULL, 'I'},
-	{"theme", required_argument, NULL, 'T'},
+	{"theme", required_argument, NULL, OPT_THEME},
+	{"title", required_argument, NULL, 'T'},
+	{"timestamps", optional_argument, NULL, OPT_TIMESTAMPS},
+	{"logfile", required_argument, NULL, OPT_LOGFILE},
+	{"forceflush", no_argument, NULL, OPT_FORCEFLUSH},
+	{"pidfile", required_argument, NULL, OPT_PIDFILE},
+	{"daemon", no_argument, NULL, 'D'},
 	{"ascii", no_argument, NULL, OPT_ASCII},
 	{"source", required_argument, NULL, OPT_SOURCE},
 	{"procfs", required_argument, NULL, OPT_PROCFS},
@@ -82,7 +93,7 @@ static const char usage[] =
 	"Sampling and display:\n"
 	"  -i, --interval SEC     sampling interval, 0.01 to 60 (default 0.5)\n"
 	"  -I, --iface LIST       comma-separated interfaces (default: all)\n"
-	"  -T, --theme NAME|PATH  colour theme; --ascii for ASCII graphs\n"
+	"      --theme NAME|PATH  colour theme; --ascii for ASCII graphs\n"
 	"      --source netlink|proc   counter source (default netlink)\n"
 	"      --procfs DIR, --sysfs DIR   read a captured tree instead of /proc and /sys\n"
 	"Headless:\n"
@@ -95,6 +106,8 @@ static const char usage[] =
 	"  -l BYTES  -R reverse  --bidir  -M MSS  -w WINDOW  -C ALGO  -B ADDR  -1 one-off\n"
 	"  -A N[,M]  stream threads on CPU N (and the server's on M)\n"
 	"  --no-gso  plain sendmmsg/recvmmsg UDP path    --no-start  wait for `s` in the dashboard\n"
+	"Output (iperf3's): -T, --title STR  prefix every line with STR;  --timestamps[=FORMAT]\n"
+	"  --logfile FILE  output to FILE;  --forceflush  flush each line;  --pidfile FILE;  -D daemon\n"
 	"  -h, --help   -v, --version\n";
 
 const char *lr_cli_usage(void)
@@ -181,6 +194,13 @@ static int validate(struct lr_config *cfg, bool traffic_opt, const char *opt_nam
 		return fail(err, len, "--demo excludes -c and -s");
 	if (t->reverse && t->bidir)
 		return fail(err, len, "-R and --bidir exclude each other");
+	if (cfg->daemon && cfg->mode != LR_MODE_SERVER)
+		return fail(err, len, "-D runs a server in the background: it needs -s");
+	if ((cfg->title || cfg->timestamps || cfg->logfile || cfg->forceflush) &&
+	    cfg->mode != LR_MODE_SERVER && !(cfg->mode == LR_MODE_HEADLESS && t->host))
+		return fail(err, len, "%s shapes iperf3's text output: it needs -s, or -c with --headless",
+			    cfg->title ? "-T" : cfg->timestamps ? "--timestamps"
+			    : cfg->logfile ? "--logfile" : "--forceflush");
 	if (t->length) {
 		if (t->udp && (t->length < 16 || t->length > 65507))
 			return fail(err, len, "-l: %llu is out of range for UDP (16 to 65507)",
@@ -206,21 +226,44 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 	 * previous call stopped in (it would go on reading the old argv). */
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:I:T:t:Jc:sp:B:1uP:b:l:RM:w:A:C:hv", long_opts,
+	while ((c = getopt_long(argc, argv, ":i:I:T:t:Jc:sp:B:1uP:b:l:RM:w:A:C:Dhv", long_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			if (parse_seconds(optarg, 0.01, 60, &cfg->interval_ns))
 				return fail(err, len, "-i: invalid interval '%s' (0.01 to 60 seconds)",
 					    optarg);
+			cfg->interval_set = true;
 			break;
 		case 'I':
 			if (!*optarg)
 				return fail(err, len, "-I: empty interface list");
 			cfg->ifaces = optarg;
 			break;
-		case 'T':
+		case OPT_THEME:
 			cfg->theme = optarg;
+			break;
+		case 'T':
+			cfg->title = optarg;
+			break;
+		case OPT_TIMESTAMPS:
+			cfg->timestamps = optarg && *optarg ? optarg : "%c ";	/* iperf3's default */
+			break;
+		case OPT_LOGFILE:
+			if (!*optarg)
+				return fail(err, len, "--logfile: empty file name");
+			cfg->logfile = optarg;
+			break;
+		case OPT_FORCEFLUSH:
+			cfg->forceflush = true;
+			break;
+		case OPT_PIDFILE:
+			if (!*optarg)
+				return fail(err, len, "--pidfile: empty file name");
+			cfg->pidfile = optarg;
+			break;
+		case 'D':
+			cfg->daemon = true;
 			break;
 		case OPT_ASCII:
 			cfg->ascii = true;

@@ -4,10 +4,13 @@
  * entry point of the mode. The only place that calls exit(). Signal handlers only record
  * the signal; the run loops poll lr_stop_signal and shut down in order.
  */
+#include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "linerate/app/cli.h"
 #include "linerate/app/config.h"
@@ -34,6 +37,19 @@ static void install_signals(void)
 	signal(SIGPIPE, SIG_IGN);	/* a closed pipe is a write error (EPIPE), not a death */
 }
 
+/* iperf3's --pidfile (its -I): the process ID, removed again at exit. */
+static int write_pidfile(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	bool ok = f && fprintf(f, "%ld\n", (long)getpid()) > 0;
+
+	if (f && fclose(f))
+		ok = false;
+	if (!ok)
+		fprintf(stderr, "linerate: --pidfile %s: %s\n", path, strerror(errno));
+	return ok ? 0 : -1;
+}
+
 int main(int argc, char **argv)
 {
 	struct lr_config cfg;
@@ -45,6 +61,12 @@ int main(int argc, char **argv)
 		exit(2);
 	}
 	install_signals();
+	if (cfg.daemon && daemon(1, 0)) {	/* keeps the directory: relative paths still work */
+		fprintf(stderr, "linerate: -D: %s\n", strerror(errno));
+		exit(1);
+	}
+	if (cfg.pidfile && write_pidfile(cfg.pidfile))
+		exit(1);
 	switch (cfg.mode) {
 	case LR_MODE_HELP:
 		fputs(lr_cli_usage(), stdout);
@@ -68,5 +90,7 @@ int main(int argc, char **argv)
 		rc = lr_run_dashboard(&cfg);
 		break;
 	}
+	if (cfg.pidfile)
+		unlink(cfg.pidfile);
 	exit(rc);
 }

@@ -11,6 +11,7 @@
 
 #include "linerate/core/clock.h"
 #include "linerate/app/config.h"
+#include "linerate/app/output.h"
 #include "linerate/present/iperf3_out.h"
 #include "linerate/core/log.h"
 #include "linerate/collect/route.h"
@@ -34,15 +35,19 @@ static void drain_log(uint64_t *seen)
 				fprintf(stderr, "linerate: warning: %s\n", e[i].msg);
 }
 
-/* Per-second lines (text) or iperf3's "intervals" array (-J), from the streams' live atomics.
- * Seconds are counted from the moment the client reports RUNNING. */
+/* iperf3's interval lines (text) or its "intervals" array (-J), from the streams' live atomics.
+ * They cover the test from the streams' first counted byte (counting starts at 0 when a stream
+ * starts), one every report interval, and the last one up to the streams' own end, so that
+ * they add up to the end totals. */
 struct intervals {
+	uint64_t every_ns;		/* the report interval: -i when given, else iperf3's 1 s */
 	uint64_t t0_ns, next_ns, last_ns;
 	unsigned n;
 	uint64_t bytes[LR_PROTO_MAX_RESULTS], retr[LR_PROTO_MAX_RESULTS];
 	uint64_t lost[LR_PROTO_MAX_RESULTS];
 	struct lr_iperf3_interval st[LR_PROTO_MAX_RESULTS];
 	json_t *arr; /* -J only */
+	FILE *out; /* text lines */
 };
 
 /* How long the main loop may wait: 100 ms, less when the next interval line is due sooner. */
@@ -57,47 +62,48 @@ static uint64_t intervals_wait(const struct intervals *iv)
 	return w;
 }
 
-/* The streams' own end, not when the results came in. */
-static uint64_t streams_end(struct lr_client *c, uint64_t last_ns, uint64_t now)
+/* The earliest start (first) or the latest end (!first) of the streams, 0 when none. */
+static uint64_t streams_edge(struct lr_client *c, bool first)
 {
 	unsigned n = lr_client_stream_count(c);
-	uint64_t end = 0;
+	uint64_t edge = 0;
 
 	for (unsigned i = 0; i < n; i++) {
 		struct lr_client_stream_info ci;
+		uint64_t t;
 
-		if (lr_client_stream_info(c, i, &ci) == 0 && atomic_load(&ci.stats->end_ns) > end)
-			end = atomic_load(&ci.stats->end_ns);
+		if (lr_client_stream_info(c, i, &ci))
+			continue;
+		t = atomic_load(first ? &ci.stats->start_ns : &ci.stats->end_ns);
+		if (t && (!edge || (first ? t < edge : t > edge)))
+			edge = t;
 	}
-	return end > last_ns && end < now ? end : now;
+	return edge;
 }
 
 static void intervals_tick(struct intervals *iv, struct lr_client *c, bool json, bool final)
 {
-	uint64_t now = lr_clock_mono_ns();
+	uint64_t now = lr_clock_mono_ns(), end, total = 0;
 	unsigned n = lr_client_stream_count(c), k = 0;
 	double a, b;
 
 	if (!iv->t0_ns) {
 		if (lr_client_state(c) != LR_CLIENT_RUNNING)
 			return;
-		iv->t0_ns = iv->last_ns = now;
-		iv->next_ns = now + LR_NSEC_PER_SEC;
-		iv->n = n;
-		for (unsigned i = 0; i < n; i++) {
-			struct lr_client_stream_info ci;
-
-			if (lr_client_stream_info(c, i, &ci) == 0)
-				iv->bytes[i] = atomic_load(&ci.stats->bytes);
-		}
-		return;
+		iv->t0_ns = iv->last_ns = streams_edge(c, true);
+		if (!iv->t0_ns || iv->t0_ns > now)
+			iv->t0_ns = iv->last_ns = now;
+		iv->next_ns = iv->t0_ns + iv->every_ns;
+		iv->n = n;	/* every stream exists once the test runs */
+		if (!final)
+			return;
 	}
 	if (!final && now < iv->next_ns)
 		return;
-	if (final)
-		now = streams_end(c, iv->last_ns, now);
-	if (final && now - iv->last_ns < 250 * LR_NSEC_PER_MSEC)
-		return; /* a sliver after the last full second: not worth a line */
+	if (!final)
+		now = iv->next_ns;	/* the interval's nominal end: no drift */
+	else if ((end = streams_edge(c, false)) > iv->last_ns && end < now)
+		now = end;	/* the streams' own end, not when the results came in */
 	a = (double)(iv->last_ns - iv->t0_ns) / 1e9;
 	b = (double)(now - iv->t0_ns) / 1e9;
 	for (unsigned i = 0; i < iv->n && i < n; i++) {
@@ -117,18 +123,22 @@ static void intervals_tick(struct intervals *iv, struct lr_client *c, bool json,
 			.retransmits = rt - iv->retr[i],
 			.lost = lo - iv->lost[i],
 		};
+		total += by - iv->bytes[i];
 		iv->bytes[i] = by;
 		iv->retr[i] = rt;
 		iv->lost[i] = lo;
 	}
+	/* as iperf3: a last sliver under a tenth of the interval that moved nothing is noise */
+	if (final && total == 0 && (now - iv->last_ns) * 10 < iv->every_ns)
+		return;
 	if (json) {
 		json_array_append_new(iv->arr, lr_iperf3_json_interval(a, b, iv->st, k));
 	} else {
-		lr_iperf3_print_interval(stdout, a, b, iv->st, k);
-		fflush(stdout);
+		lr_iperf3_print_interval(iv->out, a, b, iv->st, k);
+		fflush(iv->out);
 	}
 	iv->last_ns = now;
-	iv->next_ns += LR_NSEC_PER_SEC;
+	iv->next_ns += iv->every_ns;
 }
 
 /* Without CSV files sampling is a bonus: when it cannot start, the test runs without it. */
@@ -191,7 +201,8 @@ static void sampling_finish(struct lr_sampling *sm, struct lr_session *ses, bool
 /* iperf3's summary (text or -J) and, when sampling ran, the NIC's view and the verdict: text
  * after the summary, or a "linerate_verdict" object in the JSON (iperf3's readers ignore keys
  * they do not know). */
-static void report(const struct lr_config *cfg, struct lr_session *ses, struct intervals *iv)
+static void report(const struct lr_config *cfg, struct lr_session *ses, struct intervals *iv,
+		   const struct lr_output *out)
 {
 	const struct lr_traffic_results *R = ses->res;
 	bool ran = ses->have_res && R->n_streams && (R->complete || R->stopped);
@@ -202,26 +213,28 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 					   ses->failed && ses->error[0] ? ses->error : NULL);
 
 		iv->arr = NULL;
+		if (cfg->title)
+			json_object_set_new(j, "title", json_string(cfg->title));
 		if (verdict) {
 			json_t *v = lr_verdict_json(ses->acc, &ses->verdict);
 
 			if (v)
 				json_object_set_new(j, "linerate_verdict", v);
 		}
-		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		fputc('\n', stdout);
+		json_dumpf(j, out->json, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		fputc('\n', out->json);
 		json_decref(j);
 	} else if (ran) {
-		lr_iperf3_print_summary(stdout, R);
+		lr_iperf3_print_summary(out->text, R);
 		if (verdict) {
-			printf("\n");
-			lr_verdict_print(stdout, ses->acc, &ses->verdict);
+			fputc('\n', out->text);
+			lr_verdict_print(out->text, ses->acc, &ses->verdict);
 		}
 	}
-	fflush(stdout);
+	fflush(out->text);
 }
 
-static int run_client(const struct lr_config *cfg, struct intervals *iv)
+static int run_client(const struct lr_config *cfg, struct intervals *iv, const struct lr_output *out)
 {
 	const struct lr_traffic_config *tc = &cfg->traffic;
 	uint64_t dur = cfg->duration_set ? cfg->duration_ns : DEFAULT_TRAFFIC_NS;
@@ -241,8 +254,9 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv)
 		return 1;
 	}
 	if (!cfg->json)
-		printf("Connecting to host %s, port %u\n", tc->host, tc->port ? tc->port : 5201u);
-	fflush(stdout);
+		fprintf(out->text, "Connecting to host %s, port %u\n", tc->host,
+			tc->port ? tc->port : 5201u);
+	fflush(out->text);
 	if (lr_session_start(&ses, tc, dur) < 0) {
 		fprintf(stderr, "linerate: %s\n", ses.error);
 		lr_sampling_close(sm);
@@ -257,7 +271,7 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv)
 		drain_log(&log_seen);
 	}
 	lr_session_poll(&ses);
-	if (iv->t0_ns && lr_client_state(ses.client) == LR_CLIENT_DONE)
+	if (lr_client_state(ses.client) == LR_CLIENT_DONE)
 		intervals_tick(iv, ses.client, cfg->json, true);
 	sampling_finish(sm, &ses, &failed);
 	drain_log(&log_seen);
@@ -266,7 +280,7 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv)
 		fprintf(stderr, "linerate: out of memory\n");
 		failed = true;
 	}
-	report(cfg, &ses, iv);
+	report(cfg, &ses, iv, out);
 	if (ses.failed)
 		fprintf(stderr, "linerate: %s\n", ses.error);
 	rc = ses.failed || failed ? 1 : 0;
@@ -279,6 +293,7 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv)
 int lr_run_client(const struct lr_config *cfg)
 {
 	struct intervals *iv = calloc(1, sizeof(*iv));
+	struct lr_output out;
 	int rc;
 
 	if (!iv || !(iv->arr = json_array())) {
@@ -286,7 +301,16 @@ int lr_run_client(const struct lr_config *cfg)
 		free(iv);
 		return 1;
 	}
-	rc = run_client(cfg, iv);
+	iv->every_ns = cfg->interval_set ? cfg->interval_ns : LR_NSEC_PER_SEC;
+	if (lr_output_open(&out, cfg)) {
+		json_decref(iv->arr);
+		free(iv);
+		return 1;
+	}
+	iv->out = out.text;
+	rc = run_client(cfg, iv, &out);
+	if (lr_output_close(&out, cfg))
+		rc = 1;
 	json_decref(iv->arr);
 	free(iv);
 	return rc;

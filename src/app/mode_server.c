@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* `linerate -s`: the iperf3-compatible server on the main thread until a signal (or, with -1,
  * one test). Prints iperf3's banner; the engine logs each test. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "linerate/app/config.h"
+#include "linerate/app/output.h"
 #include "linerate/core/log.h"
 #include "linerate/app/run.h"
 #include "linerate/traffic/traffic.h"
@@ -28,6 +31,7 @@ int lr_run_server(const struct lr_config *cfg)
 		.should_stop = server_should_stop,
 	};
 	struct lr_server *s;
+	struct lr_output out;
 	int rc;
 
 	lr_log_set_echo(LR_LOG_INFO);
@@ -40,16 +44,23 @@ int lr_run_server(const struct lr_config *cfg)
 				tc->port ? tc->port : 5201u, strerror(-rc));
 		return 1;
 	}
-	printf("-----------------------------------------------------------\n"
-	       "Server listening on %u (linerate, iperf3 protocol)\n"
-	       "-----------------------------------------------------------\n",
-	       lr_server_port(s));
-	fflush(stdout);
-	rc = lr_server_run(s);
-	lr_server_close(s);
-	if (rc < 0) {
-		fprintf(stderr, "linerate: server failed: %s\n", strerror(-rc));
+	if (lr_output_open(&out, cfg)) {
+		lr_server_close(s);
 		return 1;
 	}
-	return 0;
+	/* --logfile takes everything, as iperf3's: the engine's lines (stderr) go there too */
+	if (out.file && dup2(fileno(out.file), STDERR_FILENO) < 0)
+		fprintf(stderr, "linerate: --logfile: %s\n", strerror(errno));
+	fprintf(out.text, "-----------------------------------------------------------\n"
+		"Server listening on %u (linerate, iperf3 protocol)\n"
+		"-----------------------------------------------------------\n",
+		lr_server_port(s));
+	fflush(out.text);
+	rc = lr_server_run(s);
+	lr_server_close(s);
+	if (rc < 0)
+		fprintf(stderr, "linerate: server failed: %s\n", strerror(-rc));
+	if (lr_output_close(&out, cfg))
+		rc = -EIO;
+	return rc < 0 ? 1 : 0;
 }

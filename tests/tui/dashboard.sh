@@ -254,7 +254,7 @@ for sig in TERM HUP INT; do
 done
 
 # ---- a broken theme: file:line on screen and stderr, the default theme used, still running
-start 80 24 -i 0.2 -T tests/fixtures/themes/broken.theme
+start 80 24 -i 0.2 --theme tests/fixtures/themes/broken.theme
 check "broken theme: file:line on screen" \
 	wait_screen "tests/fixtures/themes/broken.theme:4: unknown colour 'purple'" 50
 check "broken theme: dashboard runs" wait_screen 'IFACE'

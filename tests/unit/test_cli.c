@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Command-line parsing: defaults, iperf3's letters, and one-line errors naming the option. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -167,6 +168,39 @@ static void test_huge_bitrate_exact(void **state)
 	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-b", "20000000000000000000"), -22);
 }
 
+/* iperf3's -T is the title; the theme is --theme only; iperf3's output options and their modes. */
+static void test_iperf3_output_options(void **state)
+{
+	struct lr_config cfg;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--headless", "-T", "box 7", "--timestamps",
+			       "--logfile", "out.log", "--forceflush", "--pidfile", "p"), 0);
+	assert_string_equal(cfg.title, "box 7");
+	assert_null(cfg.theme);
+	assert_string_equal(cfg.timestamps, "%c ");
+	assert_string_equal(cfg.logfile, "out.log");
+	assert_true(cfg.forceflush);
+	assert_string_equal(cfg.pidfile, "p");
+	assert_int_equal(PARSE(&cfg, err, "-s", "--timestamps=%H:%M ", "-D"), 0);
+	assert_string_equal(cfg.timestamps, "%H:%M ");
+	assert_true(cfg.daemon);
+	assert_int_equal(PARSE(&cfg, err, "--theme", "mono"), 0);
+	assert_string_equal(cfg.theme, "mono");
+	assert_null(cfg.title);
+	assert_int_equal(PARSE(&cfg, err, "-T", "x"), -EINVAL);
+	assert_string_equal(err, "-T shapes iperf3's text output: it needs -s, or -c with --headless");
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-D"), -EINVAL);
+	assert_string_equal(err, "-D runs a server in the background: it needs -s");
+	assert_int_equal(PARSE(&cfg, err, "-s", "--logfile", ""), -EINVAL);
+	assert_string_equal(err, "--logfile: empty file name");
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-i", "0.25"), 0);
+	assert_true(cfg.interval_set);
+	assert_int_equal(PARSE(&cfg, err, "-c", "h"), 0);
+	assert_false(cfg.interval_set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -178,6 +212,7 @@ int main(void)
 		cmocka_unit_test(test_repeated_parse_starts_fresh),
 		cmocka_unit_test(test_cluster_errors_name_the_letter),
 		cmocka_unit_test(test_huge_bitrate_exact),
+		cmocka_unit_test(test_iperf3_output_options),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

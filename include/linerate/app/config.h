@@ -23,10 +23,17 @@ enum lr_mode {
 struct lr_config {
 	enum lr_mode mode;
 	uint64_t interval_ns;	/* -i, 0.01..60 s, default 0.5 s */
+	bool interval_set;	/* -i given: also the traffic report interval (else 1 s) */
 	uint64_t duration_ns;	/* -t, 0 = until stopped (headless/dashboard); traffic: 10 s */
 	bool duration_set;
 	const char *ifaces;	/* -I comma list, NULL = all */
-	const char *theme;	/* -T NAME|PATH */
+	const char *theme;	/* --theme NAME|PATH */
+	const char *title;	/* -T: iperf3's title, "TITLE:  " before every output line */
+	const char *timestamps;	/* --timestamps[=FORMAT]: strftime format, NULL = none */
+	const char *logfile;	/* --logfile: iperf3's output goes there instead of stdout */
+	bool forceflush;	/* --forceflush: flush every output line */
+	const char *pidfile;	/* --pidfile (iperf3's -I): our PID, removed at exit */
+	bool daemon;		/* -D: server in the background */
 	bool ascii;		/* --ascii */
 	enum lr_source source;	/* --source netlink|proc */
 	const char *procfs;	/* --procfs DIR */

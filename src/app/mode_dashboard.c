@@ -150,8 +150,9 @@ static void setup_themes(struct dash *d)
 	d->app.theme_idx = idx;
 }
 
-/* Loads theme app.theme_idx; a bad file is logged (file:line) and the default used. */
-static void load_theme(struct dash *d)
+/* Loads theme app.theme_idx; a bad file is logged (file:line) and the default used. false
+ * when the terminal shows no colours (NO_COLOR, or a monochrome terminal). */
+static bool load_theme(struct dash *d)
 {
 	char err[LR_THEME_ERR_MAX];
 
@@ -160,9 +161,7 @@ static void load_theme(struct dash *d)
 		if (!d->theme_err[0])
 			lr_strlcpy(d->theme_err, err, sizeof(d->theme_err));
 	}
-	if (d->tui && !lr_tui_set_theme(d->tui, &d->theme) && d->app.theme_idx)
-		lr_log(LR_LOG_INFO, "no colours on this terminal (or NO_COLOR): theme %s is mono",
-		       d->theme.name);
+	return !d->tui || lr_tui_set_theme(d->tui, &d->theme);
 }
 
 /* ---- traffic ---- */
@@ -454,10 +453,11 @@ static void apply_requests(struct dash *d)
 	if (app->requests & LR_REQ_RESET)
 		lr_snapsrc_reset_totals(d->src);
 	if (app->requests & LR_REQ_THEME) {
-		load_theme(d);
+		bool colour = load_theme(d);
+
+		/* one message, kept against info logs: the theme's name, and why it looks mono */
 		if (d->theme_err[0] == '\0' || strcmp(d->theme.name, "default"))
-			snprintf(d->status, sizeof(d->status), "theme %s", d->theme.name);
-		d->ctx.status_is_error = false;
+			tmsg(d, false, "theme %s%s", d->theme.name, colour ? "" : " (mono: no colours)");
 	}
 	if (app->requests & LR_REQ_REDRAW)
 		lr_tui_invalidate(d->tui);

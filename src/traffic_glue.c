@@ -60,6 +60,9 @@ void lr_verdict_traffic_from(const struct lr_traffic_results *r, struct lr_verdi
 	vt->up_bps = vt->down_bps = -1;
 	vt->udp = r->udp;
 	vt->parallel = r->parallel;
+	vt->reverse = r->reverse;
+	vt->bidir = r->bidir;
+	vt->bitrate_bps = r->bitrate_bps;
 	if (!r->n_streams)
 		return;
 	vt->ran = true;

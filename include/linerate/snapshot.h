@@ -129,6 +129,8 @@ struct lr_stream_snap {
 	double jitter_ms;	/* UDP receiver; -1 unknown */
 	int64_t cwnd_bytes, rtt_us;	/* TCP sender; -1 unknown */
 	uint64_t start_ns;	/* CLOCK_MONOTONIC when the stream started counting, 0 unknown */
+	uint64_t end_ns;	/* CLOCK_MONOTONIC when it stopped (a receiver: its last byte),
+				 * 0 while it runs or unknown */
 	/* since the stream started, never reset: a consumer that missed a snapshot diffs these */
 	uint64_t total_bytes, total_packets, total_retransmits, total_lost, total_out_of_order;
 };

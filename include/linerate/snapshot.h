@@ -91,6 +91,10 @@ struct lr_cpu_snap {
 	uint32_t valid;		/* enum lr_cpu_valid */
 	double user_pct, system_pct, irq_pct, softirq_pct, idle_pct;	/* user includes nice;
 									 * idle includes iowait */
+	double steal_pct;	/* given to other guests by the hypervisor; the six add up to
+				 * 100; -1 unknown (no steal column) */
+	uint64_t times_window_ns;	/* the percentages cover this much (>= 100 ms, see
+					 * LR_CPU_WINDOW_MIN_NS), not the tick's interval */
 	double net_rx_per_s, net_tx_per_s;
 	double softnet_processed_per_s, softnet_dropped_per_s, softnet_squeezed_per_s;
 };

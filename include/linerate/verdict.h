@@ -18,6 +18,18 @@
 struct lr_snapshot;
 
 #define LR_VERDICT_IFACES 64
+#define LR_VERDICT_CPUS 4096		/* CPU numbers above are left out of the verdict */
+/* The verdict's CPU figures are means over blocks of at least this long, per CPU: the same
+ * steady load reads the same at -i 0.01 and -i 0.5 (the sampler's own window is 100 ms). */
+#define LR_VERDICT_CPU_BLOCK_NS (500 * LR_NSEC_PER_MSEC)
+
+/* One block of CPU time being summed: percentages x nanoseconds, per CPU number. */
+struct lr_verdict_cpu_block {
+	uint64_t ns;
+	double softirq[LR_VERDICT_CPUS], idle[LR_VERDICT_CPUS];
+	uint64_t known_ns[LR_VERDICT_CPUS];
+	int max_cpu;			/* highest CPU number summed, -1 none */
+};
 
 struct lr_verdict_iface {
 	char name[LR_IFNAMSIZ];
@@ -26,10 +38,14 @@ struct lr_verdict_iface {
 	int64_t speed_mbps, mtu, ring_rx, ring_rx_max;
 	char driver[32];
 	char kind[16];			/* netlink link kind: "veth", "bridge", "" physical */
-	double hot_pct;			/* the busiest serving CPU's softirq %, max over ticks */
+	/* The busiest serving CPU's softirq % (all CPUs when none known), the highest block
+	 * mean (LR_VERDICT_CPU_BLOCK_NS); before the first block, the highest tick. */
+	double hot_pct;
 	int hot_cpu;
-	unsigned hot_ticks;		/* ticks with a serving CPU above 95 % softirq */
+	unsigned hot_blocks;		/* blocks with a serving CPU above 95 % softirq */
 	bool others_idle;		/* ... while another CPU stayed under 50 % busy */
+	double tick_hot_pct;		/* the highest tick's, for a test shorter than a block */
+	int tick_hot_cpu;
 	char top_drv[3][33];		/* driver fifo/drop counters that moved most */
 	uint64_t top_drv_total[3];
 	/* the last reading of the never-reset sums: a missed snapshot loses nothing */
@@ -56,6 +72,8 @@ struct lr_verdict_acc {
 	double softnet_drops;		/* all CPUs, in the window */
 	int softnet_cpu;		/* the CPU that dropped most in one tick, -1 none */
 	bool softnet_valid;
+	struct lr_verdict_cpu_block blk;	/* the block being summed */
+	unsigned cpu_blocks;		/* blocks judged */
 	int64_t rmem_max, tcp_window_scaling, netdev_max_backlog;
 };
 
@@ -100,6 +118,9 @@ struct lr_verdict {
 	uint64_t nic_fifo, nic_drop, stack_drop, errors;	/* the interface */
 	uint64_t udp_rcvbuf, udp_in_errors, softnet_drop;	/* this host's stack */
 	bool receiver_local;			/* this host received (-R); else the peer did */
+	double hot_pct;				/* the hottest serving CPU's softirq % */
+	int hot_cpu;				/* -1 unknown */
+	bool hot_saturated;			/* above 95 % for a quarter of the blocks */
 	char loss[320];				/* every witness that saw loss, "" none */
 	char loss_where[240];			/* where it happened, by the evidence, "" none */
 	char next_step[320];			/* the one next step, or why there is none */

@@ -19,6 +19,7 @@ void lr_verdict_init(struct lr_verdict_acc *a, const char *iface)
 	memset(a, 0, sizeof(*a));
 	a->rmem_max = a->tcp_window_scaling = a->netdev_max_backlog = -1;
 	a->softnet_cpu = -1;
+	a->blk.max_cpu = -1;
 	if (iface)
 		lr_strlcpy(a->want, iface, sizeof(a->want));
 }
@@ -36,7 +37,7 @@ static struct lr_verdict_iface *acc_iface(struct lr_verdict_acc *a, const char *
 	memset(v, 0, sizeof(*v));
 	lr_strlcpy(v->name, name, sizeof(v->name));
 	v->speed_mbps = v->mtu = v->ring_rx = v->ring_rx_max = -1;
-	v->hot_cpu = -1;
+	v->hot_cpu = v->tick_hot_cpu = -1;
 	return v;
 }
 
@@ -65,17 +66,6 @@ static void note_drivers(struct lr_verdict_iface *v, const struct lr_iface_snap 
 	}
 }
 
-/* Another CPU under half busy while the hot one is saturated: a spread problem, not a
- * machine that is simply out of CPU. */
-static bool others_idle(const struct lr_snapshot *s, int hot)
-{
-	for (size_t c = 0; c < s->n_cpus; c++)
-		if (s->cpus[c].cpu != hot && (s->cpus[c].valid & LR_CPUV_TIMES) &&
-		    s->cpus[c].idle_pct > 50)
-			return true;
-	return false;
-}
-
 /* This tick's change of metric m: the never-reset sums when both readings have them (a
  * skipped snapshot is then inside the difference), else the tick's own delta. */
 static bool tick_delta(const struct lr_verdict_iface *v, const struct lr_iface_snap *i,
@@ -93,8 +83,7 @@ static bool tick_delta(const struct lr_verdict_iface *v, const struct lr_iface_s
 	return true;
 }
 
-static void add_iface(struct lr_verdict_acc *a, const struct lr_snapshot *s,
-		      const struct lr_iface_snap *i, bool take)
+static void add_iface(struct lr_verdict_acc *a, const struct lr_iface_snap *i, bool take)
 {
 	struct lr_verdict_iface *v = acc_iface(a, i->name);
 	bool same;
@@ -112,13 +101,9 @@ static void add_iface(struct lr_verdict_acc *a, const struct lr_snapshot *s,
 				v->valid |= LR_M_BIT(m);
 			}
 		}
-		if (i->softirq_max_pct > v->hot_pct) {
-			v->hot_pct = i->softirq_max_pct;
-			v->hot_cpu = i->softirq_cpu;
-		}
-		if (i->softirq_max_pct >= LR_VERDICT_HOT_PCT) {
-			v->hot_ticks++;
-			v->others_idle |= others_idle(s, i->softirq_cpu);
+		if (i->softirq_cpu >= 0 && (i->softirq_max_pct > v->tick_hot_pct || v->tick_hot_cpu < 0)) {
+			v->tick_hot_pct = i->softirq_max_pct;
+			v->tick_hot_cpu = i->softirq_cpu;
 		}
 		note_drivers(v, i);
 	}
@@ -175,9 +160,9 @@ static void restart_books(struct lr_verdict_acc *a)
 
 		memset(v->total, 0, sizeof(v->total));
 		v->valid = 0;
-		v->hot_pct = 0;
-		v->hot_cpu = -1;
-		v->hot_ticks = 0;
+		v->hot_pct = v->tick_hot_pct = 0;
+		v->hot_cpu = v->tick_hot_cpu = -1;
+		v->hot_blocks = 0;
 		v->others_idle = false;
 		memset(v->top_drv, 0, sizeof(v->top_drv));
 		memset(v->top_drv_total, 0, sizeof(v->top_drv_total));
@@ -189,6 +174,8 @@ static void restart_books(struct lr_verdict_acc *a)
 	a->softnet_drops = 0;
 	a->softnet_cpu = -1;
 	a->softnet_valid = false;
+	lr_verdict_cpu_reset(a);
+	a->cpu_blocks = 0;
 }
 
 /* Does the tick (from, to] belong to the test? Reads the window from the streams. */
@@ -231,12 +218,14 @@ void lr_verdict_add(struct lr_verdict_acc *a, const struct lr_snapshot *s)
 
 	a->prev_mono_ns = s->mono_ns;
 	for (size_t k = 0; k < s->n_ifaces; k++)
-		add_iface(a, s, &s->ifaces[k], take);
+		add_iface(a, &s->ifaces[k], take);
 	a->rmem_max = s->tuning.rmem_max;
 	a->tcp_window_scaling = s->tuning.tcp_window_scaling;
 	a->netdev_max_backlog = s->tuning.netdev_max_backlog;
 	if (!take) {
 		a->ticks_left_out++;
+		if (a->ticks)	/* the test is over: its last CPU block */
+			lr_verdict_cpu_flush(a, s);
 		return;
 	}
 	if (!a->ticks)
@@ -244,6 +233,7 @@ void lr_verdict_add(struct lr_verdict_acc *a, const struct lr_snapshot *s)
 	a->last_ns = s->mono_ns;
 	a->ticks++;
 	add_host(a, s, s->interval_ns);
+	lr_verdict_cpu_tick(a, s);
 }
 
 const struct lr_verdict_iface *lr_verdict_pick(const struct lr_verdict_acc *a)

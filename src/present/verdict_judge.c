@@ -182,7 +182,7 @@ static void next_step(const struct lr_verdict_acc *a, const struct lr_verdict_tr
 		      struct lr_verdict *v)
 {
 	const struct lr_verdict_iface *f = v->iface;
-	bool hot = f->hot_ticks * 4 >= a->ticks && f->hot_ticks;
+	bool hot = v->hot_saturated;
 	char c1[32], c2[32];
 	char *s = v->next_step;
 	size_t len = sizeof(v->next_step);
@@ -194,7 +194,7 @@ static void next_step(const struct lr_verdict_acc *a, const struct lr_verdict_tr
 	} else if (v->nic_fifo && hot) {
 		snprintf(s, len, "the NIC FIFO overflowed while cpu%d ran %.0f%% softirq: spread the "
 			 "rx queues' IRQs over more CPUs (IRQ affinity, irqbalance) or enable RPS",
-			 f->hot_cpu, f->hot_pct);
+			 v->hot_cpu, v->hot_pct);
 	} else if (v->nic_fifo) {
 		snprintf(s, len, "the NIC FIFO overflowed: the host did not drain the rx ring in "
 			 "time; check the ring (ethtool -g %s) and the IRQ spread", f->name);
@@ -222,7 +222,7 @@ static void next_step(const struct lr_verdict_acc *a, const struct lr_verdict_tr
 			 "counters", (long long)v->udp_lost);
 	} else if (hot && f->others_idle) {
 		snprintf(s, len, "cpu%d ran %.0f%% softirq while other CPUs idled: one queue on one "
-			 "CPU caps the rate; spread IRQs/RPS%s", f->hot_cpu, f->hot_pct,
+			 "CPU caps the rate; spread IRQs/RPS%s", v->hot_cpu, v->hot_pct,
 			 t->ran && t->parallel == 1 && !v->capped
 				 ? ", or use more streams (-P 4) so RSS spreads them" : "");
 	} else if (v->ceiling_pct >= 95 && f->mtu > 0 && f->mtu <= 1500 && f->speed_mbps >= 10000) {
@@ -301,6 +301,7 @@ void lr_verdict_compute(const struct lr_verdict_acc *a, const struct lr_verdict_
 	uint64_t fifo_stats, win_end;
 
 	memset(v, 0, sizeof(*v));
+	v->hot_cpu = -1;
 	v->line_pct = v->ceiling_bps = v->ceiling_pct = -1;
 	v->udp_lost = v->udp_packets = v->retransmits = -1;
 	v->iface = f;
@@ -322,7 +323,16 @@ void lr_verdict_compute(const struct lr_verdict_acc *a, const struct lr_verdict_
 	v->rx_bps = (double)tot(f, LR_M_RX_BYTES) * 8 / v->seconds;
 	v->tx_bps = (double)tot(f, LR_M_TX_BYTES) * 8 / v->seconds;
 	v->capped = capped(t);
-	v->receiver_local = t->ran && (t->reverse || t->bidir);
+	v->receiver_local = t->ran && (t->reverse || t->bidir || !strcmp(f->name, "lo"));
+	if (a->cpu_blocks) {
+		v->hot_pct = f->hot_pct;
+		v->hot_cpu = f->hot_cpu;
+		v->hot_saturated = f->hot_blocks && f->hot_blocks * 4 >= a->cpu_blocks;
+	} else {	/* shorter than one block: the busiest tick is all there is */
+		v->hot_pct = f->tick_hot_pct;
+		v->hot_cpu = f->tick_hot_cpu;
+		v->hot_saturated = f->tick_hot_cpu >= 0 && f->tick_hot_pct >= LR_VERDICT_HOT_PCT;
+	}
 	judge_link(t, v);
 	/* stats64 and the driver's own counters often report the same event: take the larger */
 	fifo_stats = tot(f, LR_M_RX_MISSED_ERRORS) + tot(f, LR_M_RX_FIFO_ERRORS) +

@@ -61,9 +61,9 @@ void lr_verdict_print(FILE *out, const struct lr_verdict_acc *a, const struct lr
 	fprintf(out, "  loss: %s\n", v->loss[0] ? v->loss : no_loss(v));
 	if (v->loss_where[0])
 		fprintf(out, "  where: %s\n", v->loss_where);
-	if (f->hot_cpu >= 0)
-		fprintf(out, "  hottest CPU: cpu%d, %.0f%% softirq at peak%s\n", f->hot_cpu,
-			f->hot_pct, f->hot_ticks ? " (saturated)" : "");
+	if (v->hot_cpu >= 0)
+		fprintf(out, "  hottest CPU: cpu%d, %.0f%% softirq at peak%s\n", v->hot_cpu,
+			v->hot_pct, v->hot_saturated ? " (saturated)" : "");
 	if (a->stack_valid & LR_STACKV_TCP_RETRANS)
 		fprintf(out, "  TCP retransmits (host-wide, in the test): %llu\n",
 			(unsigned long long)a->tcp_retrans);
@@ -137,10 +137,10 @@ json_t *lr_verdict_json(const struct lr_verdict_acc *a, const struct lr_verdict 
 	json_object_set_new(o, "ceiling_pct", num_or_null(v->ceiling_pct, v->ceiling_pct >= 0));
 	json_object_set_new(o, "capped_by_bitrate", json_boolean(v->capped));
 	json_object_set_new(o, "loss", loss);
-	json_object_set_new(o, "hottest_cpu", f && f->hot_cpu >= 0 ? json_integer(f->hot_cpu)
-								    : json_null());
-	json_object_set_new(o, "hottest_softirq_pct",
-			    num_or_null(f ? f->hot_pct : 0, f && f->hot_cpu >= 0));
+	json_object_set_new(o, "hottest_cpu", v->hot_cpu >= 0 ? json_integer(v->hot_cpu)
+							   : json_null());
+	json_object_set_new(o, "hottest_softirq_pct", num_or_null(v->hot_pct, v->hot_cpu >= 0));
+	json_object_set_new(o, "hottest_saturated", json_boolean(v->hot_saturated));
 	json_object_set_new(o, "tcp_retransmits_host",
 			    a->stack_valid & LR_STACKV_TCP_RETRANS
 				    ? json_integer((json_int_t)a->tcp_retrans)

@@ -115,13 +115,13 @@ void lr_view_verdict(struct lr_frame *f, const struct lr_view_ctx *ctx,
 		    2);
 		if (v->loss_where[0])
 			row(f, x, &y, tw, "where", LR_ROLE_ALERT, v->loss_where, 2);
-		if (fi->hot_cpu >= 0)
-			snprintf(b, sizeof(b), "cpu%d, %.0f%% softirq at peak%s", fi->hot_cpu,
-				 fi->hot_pct, fi->hot_ticks ? " (saturated)" : "");
+		if (v->hot_cpu >= 0)
+			snprintf(b, sizeof(b), "cpu%d, %.0f%% softirq at peak%s", v->hot_cpu,
+				 v->hot_pct, v->hot_saturated ? " (saturated)" : "");
 		else
 			snprintf(b, sizeof(b), "-");
-		row(f, x, &y, tw, "hottest CPU", fi->hot_ticks ? LR_ROLE_WARN : LR_ROLE_VALUE, b,
-		    1);
+		row(f, x, &y, tw, "hottest CPU", v->hot_saturated ? LR_ROLE_WARN : LR_ROLE_VALUE,
+		    b, 1);
 	} else {
 		row(f, x, &y, tw, "NIC", LR_ROLE_VALUE, "nothing was sampled", 1);
 	}

@@ -426,6 +426,37 @@ static void test_missed_snapshot_loses_nothing(void **state)
 	assert_true(v.seconds > 2.999 && v.seconds < 3.001);
 }
 
+/* Issue 20: at -i 0.01 a CPU read 0 % then 100 % and the verdict said "cpu1, 100% softirq at
+ * peak (saturated)" for a load of 12 %. The verdict's CPU figures are block means (0.5 s). */
+static void test_cpu_peak_is_a_block_mean(void **state)
+{
+	struct run r;
+	struct lr_verdict_acc a;
+	struct lr_verdict v;
+	struct lr_verdict_traffic t = {.ran = true, .parallel = 1, .up_bps = 2e9, .down_bps = -1,
+				       .retransmits = 0};
+
+	(void)state;
+	make_run(&r, -1, 1500, 2500000, 0, -1, -1, 0);
+	r.s.interval_ns = SEC / 100;
+	lr_verdict_init(&a, "eth1");
+	for (unsigned k = 1; k <= 300; k++) {	/* 3 s of 10 ms ticks */
+		double si = k % 8 == 0 ? 100 : 0;
+
+		r.cpus[2].softirq_pct = si;
+		r.cpus[2].idle_pct = 100 - si;
+		r.i.softirq_max_pct = si;
+		r.s.mono_ns = 100 * SEC + k * (SEC / 100);
+		lr_verdict_add(&a, &r.s);
+	}
+	lr_verdict_compute(&a, &t, &v);
+	assert_int_equal(a.cpu_blocks, 6);
+	assert_int_equal(v.hot_cpu, 2);
+	assert_true(v.hot_pct > 11.9 && v.hot_pct < 14.1);	/* 6 or 7 of 50 ticks */
+	assert_false(v.hot_saturated);
+	assert_null(strstr(v.next_step, "softirq"));
+}
+
 static void test_json_unknowns_are_null(void **state)
 {
 	struct run r;
@@ -482,6 +513,7 @@ int main(void)
 		cmocka_unit_test(test_capped_test_gets_no_more_streams),
 		cmocka_unit_test(test_window_is_the_tests_own),
 		cmocka_unit_test(test_missed_snapshot_loses_nothing),
+		cmocka_unit_test(test_cpu_peak_is_a_block_mean),
 		cmocka_unit_test(test_json_unknowns_are_null),
 		cmocka_unit_test(test_nothing_sampled),
 	};

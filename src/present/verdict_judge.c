@@ -161,6 +161,9 @@ static void name_place(const struct lr_verdict_iface *f, const struct lr_verdict
 	else if (v->udp_lost > 0)
 		snprintf(w, len, "at the receiver or on the path: this host's counters saw none "
 			 "(the receiver's own UDP RcvbufErrors and NIC counters say which)");
+	else if (v->retransmits > 0 && !strcmp(f->name, "lo"))
+		snprintf(w, len, "inside this host (loopback), where no NIC, driver or stack counter "
+			 "saw a drop");
 	else if (v->retransmits > 0)
 		snprintf(w, len, "on the path or at the receiver: this host's NIC, driver and stack "
 			 "counters saw none");

@@ -57,7 +57,7 @@ void lr_verdict_traffic_from(const struct lr_traffic_results *r, struct lr_verdi
 {
 	memset(vt, 0, sizeof(*vt));
 	vt->retransmits = vt->udp_lost = vt->udp_packets = -1;
-	vt->up_bps = vt->down_bps = -1;
+	vt->up_bps = vt->down_bps = vt->sent_up_bps = vt->sent_down_bps = -1;
 	vt->udp = r->udp;
 	vt->parallel = r->parallel;
 	vt->reverse = r->reverse;
@@ -68,6 +68,9 @@ void lr_verdict_traffic_from(const struct lr_traffic_results *r, struct lr_verdi
 	vt->ran = true;
 	vt->up_bps = r->sum_up.n_streams ? rate_of(&r->sum_up) : -1;
 	vt->down_bps = r->sum_down.n_streams ? rate_of(&r->sum_down) : -1;
+	vt->sent_up_bps = r->sum_up.sender_s > 0 ? (double)r->sum_up.sent_bytes * 8 / r->sum_up.sender_s : -1;
+	vt->sent_down_bps =
+		r->sum_down.sender_s > 0 ? (double)r->sum_down.sent_bytes * 8 / r->sum_down.sender_s : -1;
 	vt->retransmits = add_known(r->sum_up.n_streams ? r->sum_up.retransmits : -1,
 				    r->sum_down.n_streams ? r->sum_down.retransmits : -1);
 	for (unsigned i = 0; r->udp && i < r->n_streams; i++) {

@@ -86,6 +86,7 @@ struct lr_verdict_traffic {
 	uint64_t bitrate_bps;		/* -b per stream, 0 unlimited */
 	uint64_t window_bytes;		/* -w, 0 unset or unknown */
 	double up_bps, down_bps;	/* receiver-side goodput, client->server / server->client */
+	double sent_up_bps, sent_down_bps;	/* what the senders sent (a cap is theirs), -1 */
 	int64_t retransmits;		/* TCP, the senders' own count */
 	int64_t udp_lost, udp_packets;	/* UDP, the receivers' own count */
 };

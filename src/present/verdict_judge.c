@@ -169,7 +169,8 @@ static void name_place(const struct lr_verdict_iface *f, const struct lr_verdict
 			 "counters saw none");
 }
 
-/* Reached its own -b: the test, not the link, set the rate. */
+/* The senders reached their own -b: the test, not the link, set the rate (what the receiver
+ * got may be less: that is loss, judged on its own). */
 static bool capped(const struct lr_verdict_traffic *t)
 {
 	double cap, got;
@@ -177,7 +178,7 @@ static bool capped(const struct lr_verdict_traffic *t)
 	if (!t->ran || !t->bitrate_bps)
 		return false;
 	cap = (double)t->bitrate_bps * (t->parallel ? t->parallel : 1);
-	got = fmax(t->up_bps, t->down_bps);
+	got = fmax(fmax(t->sent_up_bps, t->sent_down_bps), fmax(t->up_bps, t->down_bps));
 	return got >= 0.9 * cap;
 }
 

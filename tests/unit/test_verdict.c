@@ -241,9 +241,11 @@ static void test_udp_loss_by_the_receivers_count(void **state)
 	struct run r;
 	struct lr_verdict_acc a;
 	struct lr_verdict v;
+	/* the senders reached -b 1G x 2; the receiver got less: that is the loss, not the cap */
 	struct lr_verdict_traffic t = {.ran = true, .udp = true, .parallel = 2,
-				       .bitrate_bps = 1000000000, .up_bps = 1.99e9, .down_bps = -1,
-				       .retransmits = -1, .udp_lost = 5926, .udp_packets = 1381242};
+				       .bitrate_bps = 1000000000, .up_bps = 1.7e9, .down_bps = -1,
+				       .sent_up_bps = 2e9, .sent_down_bps = -1, .retransmits = -1,
+				       .udp_lost = 5926, .udp_packets = 1381242};
 
 	(void)state;
 	make_run(&r, 10000, 1500, 250000000, 0, -1, -1, 20);
@@ -255,6 +257,7 @@ static void test_udp_loss_by_the_receivers_count(void **state)
 	assert_non_null(strstr(v.next_step, "the receiver counted 5926 datagrams lost"));
 	assert_null(strstr(v.next_step, "no bottleneck"));
 	assert_null(strstr(v.next_step, "streams"));
+	assert_true(v.capped);
 }
 
 /* -R: this host received, and its own socket counter saw the overflow. */

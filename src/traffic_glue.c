@@ -46,6 +46,11 @@ static double rate_of(const struct lr_traffic_sum *s)
 	return -1;
 }
 
+static double sent_rate(const struct lr_traffic_sum *s)
+{
+	return s->n_streams && s->sender_s > 0 ? (double)s->sent_bytes * 8 / s->sender_s : -1;
+}
+
 static int64_t add_known(int64_t a, int64_t b)
 {
 	if (a < 0)
@@ -68,9 +73,8 @@ void lr_verdict_traffic_from(const struct lr_traffic_results *r, struct lr_verdi
 	vt->ran = true;
 	vt->up_bps = r->sum_up.n_streams ? rate_of(&r->sum_up) : -1;
 	vt->down_bps = r->sum_down.n_streams ? rate_of(&r->sum_down) : -1;
-	vt->sent_up_bps = r->sum_up.sender_s > 0 ? (double)r->sum_up.sent_bytes * 8 / r->sum_up.sender_s : -1;
-	vt->sent_down_bps =
-		r->sum_down.sender_s > 0 ? (double)r->sum_down.sent_bytes * 8 / r->sum_down.sender_s : -1;
+	vt->sent_up_bps = sent_rate(&r->sum_up);
+	vt->sent_down_bps = sent_rate(&r->sum_down);
 	vt->retransmits = add_known(r->sum_up.n_streams ? r->sum_up.retransmits : -1,
 				    r->sum_down.n_streams ? r->sum_down.retransmits : -1);
 	for (unsigned i = 0; r->udp && i < r->n_streams; i++) {

@@ -58,7 +58,8 @@ static void note_drivers(struct lr_verdict_iface *v, const struct lr_iface_snap 
 				v->top_drv_total[slot] = d->total;
 			continue;
 		}
-		memmove(&v->top_drv[slot + 1], &v->top_drv[slot], (2 - slot) * sizeof(v->top_drv[0]));
+		memmove(&v->top_drv[slot + 1], &v->top_drv[slot],
+			(2 - slot) * sizeof(v->top_drv[0]));
 		memmove(&v->top_drv_total[slot + 1], &v->top_drv_total[slot],
 			(2 - slot) * sizeof(v->top_drv_total[0]));
 		lr_strlcpy(v->top_drv[slot], d->name, sizeof(v->top_drv[slot]));
@@ -68,12 +69,13 @@ static void note_drivers(struct lr_verdict_iface *v, const struct lr_iface_snap 
 
 /* This tick's change of metric m: the never-reset sums when both readings have them (a
  * skipped snapshot is then inside the difference), else the tick's own delta. */
-static bool tick_delta(const struct lr_verdict_iface *v, const struct lr_iface_snap *i,
-		       bool same, unsigned m, uint64_t *out)
+static bool tick_delta(const struct lr_verdict_iface *v, const struct lr_iface_snap *i, bool same,
+		       unsigned m, uint64_t *out)
 {
 	uint64_t bit = LR_M_BIT(m);
 
-	if (same && (v->prev_cum_valid & bit) && (i->cum_valid & bit) && i->cum[m] >= v->prev_cum[m]) {
+	if (same && (v->prev_cum_valid & bit) && (i->cum_valid & bit) &&
+	    i->cum[m] >= v->prev_cum[m]) {
 		*out = i->cum[m] - v->prev_cum[m];
 		return true;
 	}
@@ -101,7 +103,8 @@ static void add_iface(struct lr_verdict_acc *a, const struct lr_iface_snap *i, b
 				v->valid |= LR_M_BIT(m);
 			}
 		}
-		if (i->softirq_cpu >= 0 && (i->softirq_max_pct > v->tick_hot_pct || v->tick_hot_cpu < 0)) {
+		if (i->softirq_cpu >= 0 &&
+		    (i->softirq_max_pct > v->tick_hot_pct || v->tick_hot_cpu < 0)) {
 			v->tick_hot_pct = i->softirq_max_pct;
 			v->tick_hot_cpu = i->softirq_cpu;
 		}
@@ -198,8 +201,8 @@ static bool in_window(struct lr_verdict_acc *a, const struct lr_snapshot *s, uin
 		else if (t->end_ns > end)
 			end = t->end_ns;
 	}
-	if (!started)	/* no test (sampling only: every tick), not started yet, or a
-			 * source that does not know its start (moving: take it) */
+	if (!started) /* no test (sampling only: every tick), not started yet, or a
+		       * source that does not know its start (moving: take it) */
 		return !a->win_start_ns && (!s->n_streams || moving);
 	if (!a->win_start_ns || start < a->win_start_ns) {
 		if (!a->win_start_ns)
@@ -212,8 +215,9 @@ static bool in_window(struct lr_verdict_acc *a, const struct lr_snapshot *s, uin
 
 void lr_verdict_add(struct lr_verdict_acc *a, const struct lr_snapshot *s)
 {
-	uint64_t from = a->prev_mono_ns && a->prev_mono_ns < s->mono_ns ? a->prev_mono_ns
-									 : s->mono_ns - s->interval_ns;
+	uint64_t from = a->prev_mono_ns && a->prev_mono_ns < s->mono_ns
+				? a->prev_mono_ns
+				: s->mono_ns - s->interval_ns;
 	bool take = in_window(a, s, from);
 
 	a->prev_mono_ns = s->mono_ns;
@@ -224,7 +228,7 @@ void lr_verdict_add(struct lr_verdict_acc *a, const struct lr_snapshot *s)
 	a->netdev_max_backlog = s->tuning.netdev_max_backlog;
 	if (!take) {
 		a->ticks_left_out++;
-		if (a->ticks)	/* the test is over: its last CPU block */
+		if (a->ticks) /* the test is over: its last CPU block */
 			lr_verdict_cpu_flush(a, s);
 		return;
 	}

@@ -12,7 +12,7 @@
 #include "linerate/verdict.h"
 #include "verdict_priv.h"
 
-#define IDLE_PCT 50.0	/* another CPU this idle while one is saturated: a spread problem */
+#define IDLE_PCT 50.0 /* another CPU this idle while one is saturated: a spread problem */
 
 void lr_verdict_cpu_reset(struct lr_verdict_acc *a)
 {
@@ -35,8 +35,7 @@ static double mean(const struct lr_verdict_cpu_block *b, const double *v, int cp
 }
 
 /* The busiest CPU of one interface over the block; -1 when none is known. */
-static int busiest(const struct lr_verdict_cpu_block *b, const struct lr_iface_snap *i,
-		   double *pct)
+static int busiest(const struct lr_verdict_cpu_block *b, const struct lr_iface_snap *i, double *pct)
 {
 	int best = -1;
 

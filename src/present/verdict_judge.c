@@ -26,37 +26,68 @@ struct kind_why {
 
 /* netlink link kinds (IFLA_INFO_KIND) whose speed, when they report one, is set by software */
 static const struct kind_why nominal_kinds[] = {
-	{"veth", "veth"}, {"tun", "tun/tap"}, {"tap", "tun/tap"}, {"bridge", "bridge"},
-	{"dummy", "dummy"}, {"bond", "bond (its members' speeds added)"},
-	{"team", "team (its members' speeds added)"}, {"macvlan", "macvlan"},
-	{"macvtap", "macvtap"}, {"ipvlan", "ipvlan"}, {"ipvtap", "ipvtap"}, {"vxlan", "vxlan"},
-	{"geneve", "geneve"}, {"gre", "tunnel"}, {"gretap", "tunnel"}, {"ip6gre", "tunnel"},
-	{"ip6gretap", "tunnel"}, {"ipip", "tunnel"}, {"ip6tnl", "tunnel"}, {"sit", "tunnel"},
-	{"vti", "tunnel"}, {"vti6", "tunnel"}, {"erspan", "tunnel"}, {"bareudp", "tunnel"},
-	{"wireguard", "wireguard"}, {"vrf", "vrf"}, {"ifb", "ifb"}, {"nlmon", "nlmon"},
-	{"netkit", "netkit"}, {"vcan", "vcan"}, {"vxcan", "vxcan"}, {"virt_wifi", "virt_wifi"},
-	{"xfrm", "xfrm"}, {"batadv", "batadv"},
+	{"veth", "veth"},
+	{"tun", "tun/tap"},
+	{"tap", "tun/tap"},
+	{"bridge", "bridge"},
+	{"dummy", "dummy"},
+	{"bond", "bond (its members' speeds added)"},
+	{"team", "team (its members' speeds added)"},
+	{"macvlan", "macvlan"},
+	{"macvtap", "macvtap"},
+	{"ipvlan", "ipvlan"},
+	{"ipvtap", "ipvtap"},
+	{"vxlan", "vxlan"},
+	{"geneve", "geneve"},
+	{"gre", "tunnel"},
+	{"gretap", "tunnel"},
+	{"ip6gre", "tunnel"},
+	{"ip6gretap", "tunnel"},
+	{"ipip", "tunnel"},
+	{"ip6tnl", "tunnel"},
+	{"sit", "tunnel"},
+	{"vti", "tunnel"},
+	{"vti6", "tunnel"},
+	{"erspan", "tunnel"},
+	{"bareudp", "tunnel"},
+	{"wireguard", "wireguard"},
+	{"vrf", "vrf"},
+	{"ifb", "ifb"},
+	{"nlmon", "nlmon"},
+	{"netkit", "netkit"},
+	{"vcan", "vcan"},
+	{"vxcan", "vxcan"},
+	{"virt_wifi", "virt_wifi"},
+	{"xfrm", "xfrm"},
+	{"batadv", "batadv"},
 };
 
 /* drivers (ethtool -i) whose speed is advertised by a host or made up by the driver */
 static const struct kind_why nominal_drivers[] = {
-	{"veth", "veth"}, {"tun", "tun/tap"}, {"bridge", "bridge"}, {"dummy", "dummy"},
+	{"veth", "veth"},
+	{"tun", "tun/tap"},
+	{"bridge", "bridge"},
+	{"dummy", "dummy"},
 	{"bonding", "bond (its members' speeds added)"},
 	{"team", "team (its members' speeds added)"},
-	{"virtio_net", "paravirtual NIC (virtio_net)"}, {"vmxnet3", "paravirtual NIC (vmxnet3)"},
-	{"hv_netvsc", "paravirtual NIC (hv_netvsc)"}, {"netvsc", "paravirtual NIC (netvsc)"},
-	{"vif", "paravirtual NIC (xen netfront)"}, {"xen_netfront", "paravirtual NIC (xen)"},
+	{"virtio_net", "paravirtual NIC (virtio_net)"},
+	{"vmxnet3", "paravirtual NIC (vmxnet3)"},
+	{"hv_netvsc", "paravirtual NIC (hv_netvsc)"},
+	{"netvsc", "paravirtual NIC (netvsc)"},
+	{"vif", "paravirtual NIC (xen netfront)"},
+	{"xen_netfront", "paravirtual NIC (xen)"},
 };
 
 const char *lr_verdict_link_nominal(const char *name, const char *kind, const char *driver)
 {
 	if (name && !strcmp(name, "lo"))
 		return "loopback";
-	for (size_t i = 0; kind && kind[0] && i < sizeof(nominal_kinds) / sizeof(nominal_kinds[0]); i++)
+	for (size_t i = 0; kind && kind[0] && i < sizeof(nominal_kinds) / sizeof(nominal_kinds[0]);
+	     i++)
 		if (!strcmp(kind, nominal_kinds[i].key))
 			return nominal_kinds[i].why;
-	for (size_t i = 0; driver && driver[0] && i < sizeof(nominal_drivers) / sizeof(nominal_drivers[0]);
-	     i++)
+	for (size_t i = 0;
+	     driver && driver[0] && i < sizeof(nominal_drivers) / sizeof(nominal_drivers[0]); i++)
 		if (!strcmp(driver, nominal_drivers[i].key))
 			return nominal_drivers[i].why;
 	return NULL;
@@ -67,7 +98,8 @@ static uint64_t tot(const struct lr_verdict_iface *v, enum lr_metric m)
 	return v->valid & LR_M_BIT(m) ? v->total[m] : 0;
 }
 
-static void add_loss(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void add_loss(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 static void add_loss(char *buf, size_t len, const char *fmt, ...)
 {
 	size_t used = strlen(buf);
@@ -100,7 +132,8 @@ static void list_witnesses(const struct lr_verdict_iface *f, struct lr_verdict *
 			 (long long)v->udp_lost, (long long)v->udp_packets,
 			 100.0 * (double)v->udp_lost / (double)v->udp_packets);
 	if (v->retransmits > 0)
-		add_loss(v->loss, sizeof(v->loss), "TCP %lld segments retransmitted (the senders' count)",
+		add_loss(v->loss, sizeof(v->loss),
+			 "TCP %lld segments retransmitted (the senders' count)",
 			 (long long)v->retransmits);
 	if (v->nic_fifo) {
 		si(n, sizeof(n), v->nic_fifo);
@@ -123,7 +156,7 @@ static void list_witnesses(const struct lr_verdict_iface *f, struct lr_verdict *
 		si(n, sizeof(n), v->udp_rcvbuf);
 		add_loss(v->loss, sizeof(v->loss), "socket %s (UDP RcvbufErrors)", n);
 	}
-	if (v->udp_in_errors > v->udp_rcvbuf) {	/* InErrors counts RcvbufErrors too */
+	if (v->udp_in_errors > v->udp_rcvbuf) { /* InErrors counts RcvbufErrors too */
 		si(n, sizeof(n), v->udp_in_errors - v->udp_rcvbuf);
 		add_loss(v->loss, sizeof(v->loss), "UDP InErrors %s more", n);
 	}
@@ -149,23 +182,29 @@ static void name_place(const struct lr_verdict_iface *f, const struct lr_verdict
 	else if (v->errors)
 		snprintf(w, len, "on %s's link (frame errors)", f->name);
 	else if (v->softnet_drop)
-		snprintf(w, len, "in this host's softnet backlog (cpu%d first): packets came faster "
-			 "than NET_RX took them", a->softnet_cpu);
+		snprintf(w, len,
+			 "in this host's softnet backlog (cpu%d first): packets came faster "
+			 "than NET_RX took them",
+			 a->softnet_cpu);
 	else if (v->stack_drop)
 		snprintf(w, len, "in this host's stack at %s (rx/tx_dropped)", f->name);
 	else if (v->udp_rcvbuf)
 		snprintf(w, len, "at this host's UDP sockets: the receive buffer was full");
 	else if (v->udp_lost > 0 && v->receiver_local)
-		snprintf(w, len, "before this host's sockets, where no counter here saw it "
+		snprintf(w, len,
+			 "before this host's sockets, where no counter here saw it "
 			 "(a firewall rule, or the path)");
 	else if (v->udp_lost > 0)
-		snprintf(w, len, "at the receiver or on the path: this host's counters saw none "
+		snprintf(w, len,
+			 "at the receiver or on the path: this host's counters saw none "
 			 "(the receiver's own UDP RcvbufErrors and NIC counters say which)");
 	else if (v->retransmits > 0 && !strcmp(f->name, "lo"))
-		snprintf(w, len, "inside this host (loopback), where no NIC, driver or stack counter "
+		snprintf(w, len,
+			 "inside this host (loopback), where no NIC, driver or stack counter "
 			 "saw a drop");
 	else if (v->retransmits > 0)
-		snprintf(w, len, "on the path or at the receiver: this host's NIC, driver and stack "
+		snprintf(w, len,
+			 "on the path or at the receiver: this host's NIC, driver and stack "
 			 "counters saw none");
 }
 
@@ -192,76 +231,101 @@ static void next_step(const struct lr_verdict_acc *a, const struct lr_verdict_tr
 	size_t len = sizeof(v->next_step);
 
 	if (v->nic_fifo && f->ring_rx > 0 && f->ring_rx_max > f->ring_rx) {
-		snprintf(s, len, "the NIC FIFO overflowed with the rx ring at %lld of %lld: "
-			 "ethtool -G %s rx %lld", (long long)f->ring_rx, (long long)f->ring_rx_max,
-			 f->name, (long long)f->ring_rx_max);
+		snprintf(s, len,
+			 "the NIC FIFO overflowed with the rx ring at %lld of %lld: "
+			 "ethtool -G %s rx %lld",
+			 (long long)f->ring_rx, (long long)f->ring_rx_max, f->name,
+			 (long long)f->ring_rx_max);
 	} else if (v->nic_fifo && hot) {
-		snprintf(s, len, "the NIC FIFO overflowed while cpu%d ran %.0f%% softirq: spread the "
+		snprintf(s, len,
+			 "the NIC FIFO overflowed while cpu%d ran %.0f%% softirq: spread the "
 			 "rx queues' IRQs over more CPUs (IRQ affinity, irqbalance) or enable RPS",
 			 v->hot_cpu, v->hot_pct);
 	} else if (v->nic_fifo) {
-		snprintf(s, len, "the NIC FIFO overflowed: the host did not drain the rx ring in "
-			 "time; check the ring (ethtool -g %s) and the IRQ spread", f->name);
+		snprintf(s, len,
+			 "the NIC FIFO overflowed: the host did not drain the rx ring in "
+			 "time; check the ring (ethtool -g %s) and the IRQ spread",
+			 f->name);
 	} else if (v->nic_drop) {
-		snprintf(s, len, "the driver dropped packets (%s): read ethtool -S %s and the rings "
-			 "(ethtool -g %s)", f->top_drv[0][0] ? f->top_drv[0] : "drop counters",
-			 f->name, f->name);
+		snprintf(s, len,
+			 "the driver dropped packets (%s): read ethtool -S %s and the rings "
+			 "(ethtool -g %s)",
+			 f->top_drv[0][0] ? f->top_drv[0] : "drop counters", f->name, f->name);
 	} else if (v->udp_rcvbuf) {
-		snprintf(s, len, "UDP socket buffers overflowed %llu times: raise net.core.rmem_max "
+		snprintf(s, len,
+			 "UDP socket buffers overflowed %llu times: raise net.core.rmem_max "
 			 "(now %lld) and the socket buffer (-w)%s",
 			 (unsigned long long)v->udp_rcvbuf, (long long)a->rmem_max,
 			 t->window_bytes ? ", which this test set" : "");
 	} else if (v->softnet_drop) {
-		snprintf(s, len, "the softnet backlog overflowed %llu times: raise "
+		snprintf(s, len,
+			 "the softnet backlog overflowed %llu times: raise "
 			 "net.core.netdev_max_backlog (now %lld) or spread the load (RPS)",
 			 (unsigned long long)v->softnet_drop, (long long)a->netdev_max_backlog);
 	} else if (v->udp_lost > 0 && !v->receiver_local) {
-		snprintf(s, len, "the receiver counted %lld datagrams lost and this host's counters "
+		snprintf(s, len,
+			 "the receiver counted %lld datagrams lost and this host's counters "
 			 "saw none: read the receiver's counters (linerate -s shows them); if its "
 			 "UDP RcvbufErrors rose, raise its net.core.rmem_max and -w",
 			 (long long)v->udp_lost);
 	} else if (v->udp_lost > 0) {
-		snprintf(s, len, "%lld datagrams never reached this host's sockets and no counter "
+		snprintf(s, len,
+			 "%lld datagrams never reached this host's sockets and no counter "
 			 "here saw them: check the firewall (nft list ruleset) and the sender's "
-			 "counters", (long long)v->udp_lost);
+			 "counters",
+			 (long long)v->udp_lost);
 	} else if (hot && f->others_idle) {
-		snprintf(s, len, "cpu%d ran %.0f%% softirq while other CPUs idled: one queue on one "
-			 "CPU caps the rate; spread IRQs/RPS%s", v->hot_cpu, v->hot_pct,
+		snprintf(s, len,
+			 "cpu%d ran %.0f%% softirq while other CPUs idled: one queue on one "
+			 "CPU caps the rate; spread IRQs/RPS%s",
+			 v->hot_cpu, v->hot_pct,
 			 t->ran && t->parallel == 1 && !v->capped
-				 ? ", or use more streams (-P 4) so RSS spreads them" : "");
+				 ? ", or use more streams (-P 4) so RSS spreads them"
+				 : "");
 	} else if (v->ceiling_pct >= 95 && f->mtu > 0 && f->mtu <= 1500 && f->speed_mbps >= 10000) {
 		lr_verdict_fmt_bps(c1, sizeof(c1), v->ceiling_bps);
 		lr_verdict_fmt_bps(c2, sizeof(c2),
 				   (double)f->speed_mbps * 1e6 * (9000.0 - 52) / (9000 + 38));
-		snprintf(s, len, "at the goodput ceiling of MTU %lld (%s): jumbo frames (MTU 9000 "
-			 "end to end) raise it to %s", (long long)f->mtu, c1, c2);
+		snprintf(s, len,
+			 "at the goodput ceiling of MTU %lld (%s): jumbo frames (MTU 9000 "
+			 "end to end) raise it to %s",
+			 (long long)f->mtu, c1, c2);
 	} else if (v->ceiling_pct >= 95) {
-		snprintf(s, len, "line rate reached (%.1f%% of the goodput ceiling): nothing to fix",
+		snprintf(s, len,
+			 "line rate reached (%.1f%% of the goodput ceiling): nothing to fix",
 			 v->ceiling_pct);
 	} else if (v->retransmits > 0 && !t->udp) {
-		snprintf(s, len, "TCP retransmitted %lld segments and this host's counters saw no "
-			 "drop: loss on the path or at the receiver; check the peer's counters, any "
-			 "firewall, and the MTU on both ends", (long long)v->retransmits);
+		snprintf(
+			s, len,
+			"TCP retransmitted %lld segments and this host's counters saw no "
+			"drop: loss on the path or at the receiver; check the peer's counters, any "
+			"firewall, and the MTU on both ends",
+			(long long)v->retransmits);
 	} else if (v->capped) {
 		lr_verdict_fmt_bps(c1, sizeof(c1), (double)t->bitrate_bps);
-		snprintf(s, len, "the test reached its own limit (-b %s per stream x %u): the link "
-			 "was not pushed; raise -b%s to find its limit", c1,
-			 t->parallel ? t->parallel : 1, t->udp ? "" : " (0 = unlimited)");
+		snprintf(s, len,
+			 "the test reached its own limit (-b %s per stream x %u): the link "
+			 "was not pushed; raise -b%s to find its limit",
+			 c1, t->parallel ? t->parallel : 1, t->udp ? "" : " (0 = unlimited)");
 	} else if (a->tcp_window_scaling == 0 && t->ran && !t->udp) {
-		snprintf(s, len, "TCP window scaling is off, which caps a stream's window at 64 KiB: "
+		snprintf(s, len,
+			 "TCP window scaling is off, which caps a stream's window at 64 KiB: "
 			 "sysctl -w net.ipv4.tcp_window_scaling=1");
 	} else if (t->ran && !t->udp && t->parallel == 1 && v->ceiling_pct >= 0 &&
 		   v->ceiling_pct < 90) {
-		snprintf(s, len, "one TCP stream, no loss and no saturated CPU: try more streams "
+		snprintf(s, len,
+			 "one TCP stream, no loss and no saturated CPU: try more streams "
 			 "(-P 4)");
 	} else if (v->speed_nominal) {
-		snprintf(s, len, "%s is a %s: its %lld Mbit/s is nominal, so no line-rate verdict; "
-			 "no loss or saturation in the counters", f->name, v->nominal_why,
-			 (long long)f->speed_mbps);
+		snprintf(s, len,
+			 "%s is a %s: its %lld Mbit/s is nominal, so no line-rate verdict; "
+			 "no loss or saturation in the counters",
+			 f->name, v->nominal_why, (long long)f->speed_mbps);
 	} else if (v->ceiling_pct < 0) {
-		snprintf(s, len, "%s has no link speed%s: no line-rate verdict; no loss or "
-			 "saturation in the counters", f->name,
-			 v->nominal_why[0] ? "" : " (virtual interface)");
+		snprintf(s, len,
+			 "%s has no link speed%s: no line-rate verdict; no loss or "
+			 "saturation in the counters",
+			 f->name, v->nominal_why[0] ? "" : " (virtual interface)");
 	} else {
 		snprintf(s, len, "no bottleneck visible in the counters");
 	}
@@ -285,12 +349,12 @@ static void judge_link(const struct lr_verdict_traffic *t, struct lr_verdict *v)
 		lr_strlcpy(v->nominal_why, why, sizeof(v->nominal_why));
 	}
 	v->speed_nominal = why != NULL;
-	if (v->speed_nominal) {	/* carries whatever the CPUs move: no line, no ceiling */
+	if (v->speed_nominal) { /* carries whatever the CPUs move: no line, no ceiling */
 		v->line_pct = -1;
 		return;
 	}
 	if (f->mtu > 52) {
-		double hdr = t->ran && t->udp ? 28 : 52;	/* IP+UDP, or IP+TCP+timestamps */
+		double hdr = t->ran && t->udp ? 28 : 52; /* IP+UDP, or IP+TCP+timestamps */
 
 		v->ceiling_bps = speed * ((double)f->mtu - hdr) / ((double)f->mtu + 38);
 		goodput = t->ran ? fmax(t->up_bps, t->down_bps) : fmax(v->rx_bps, v->tx_bps);
@@ -315,7 +379,7 @@ void lr_verdict_compute(const struct lr_verdict_acc *a, const struct lr_verdict_
 	}
 	v->sampled_seconds = (double)(a->last_ns - a->first_ns) / 1e9;
 	v->seconds = v->sampled_seconds;
-	if (a->win_start_ns) {	/* the test's own seconds: its streams' first start .. last end */
+	if (a->win_start_ns) { /* the test's own seconds: its streams' first start .. last end */
 		win_end = a->win_end_ns && a->win_end_ns < a->last_ns ? a->win_end_ns : a->last_ns;
 		if (win_end > a->win_start_ns) {
 			v->seconds = (double)(win_end - a->win_start_ns) / 1e9;
@@ -332,7 +396,7 @@ void lr_verdict_compute(const struct lr_verdict_acc *a, const struct lr_verdict_
 		v->hot_pct = f->hot_pct;
 		v->hot_cpu = f->hot_cpu;
 		v->hot_saturated = f->hot_blocks && f->hot_blocks * 4 >= a->cpu_blocks;
-	} else {	/* shorter than one block: the busiest tick is all there is */
+	} else { /* shorter than one block: the busiest tick is all there is */
 		v->hot_pct = f->tick_hot_pct;
 		v->hot_cpu = f->tick_hot_cpu;
 		v->hot_saturated = f->tick_hot_cpu >= 0 && f->tick_hot_pct >= LR_VERDICT_HOT_PCT;

@@ -48,7 +48,8 @@ void lr_verdict_print(FILE *out, const struct lr_verdict_acc *a, const struct lr
 	fprintf(out, "NIC view of %s over %s%.2f s: rx %s, tx %s", f->name,
 		v->test_window ? "the test's " : "", v->seconds, rx, tx);
 	if (v->line_pct >= 0)
-		fprintf(out, ", %.1f%% of the %lld Mbit/s link", v->line_pct, (long long)f->speed_mbps);
+		fprintf(out, ", %.1f%% of the %lld Mbit/s link", v->line_pct,
+			(long long)f->speed_mbps);
 	else if (v->speed_nominal && f->speed_mbps > 0)
 		fprintf(out, "; its %lld Mbit/s is nominal (%s)", (long long)f->speed_mbps,
 			v->nominal_why);
@@ -97,8 +98,8 @@ static json_t *loss_json(const struct lr_verdict *v)
 	json_object_set_new(loss, "softnet_drop", json_integer((json_int_t)v->softnet_drop));
 	json_object_set_new(loss, "errors", json_integer((json_int_t)v->errors));
 	json_object_set_new(loss, "witnesses", json_string(v->loss));
-	json_object_set_new(loss, "where", v->loss_where[0] ? json_string(v->loss_where)
-							     : json_null());
+	json_object_set_new(loss, "where",
+			    v->loss_where[0] ? json_string(v->loss_where) : json_null());
 	return loss;
 }
 
@@ -117,16 +118,18 @@ json_t *lr_verdict_json(const struct lr_verdict_acc *a, const struct lr_verdict 
 	json_object_set_new(o, "test_window", json_boolean(v->test_window));
 	json_object_set_new(o, "sampled_seconds", num_or_null(v->sampled_seconds, f != NULL));
 	json_object_set_new(o, "ticks_left_out", json_integer(a->ticks_left_out));
-	json_object_set_new(o, "rx_bytes", f && (f->valid & LR_M_BIT(LR_M_RX_BYTES))
-						   ? json_integer((json_int_t)f->total[LR_M_RX_BYTES])
-						   : json_null());
-	json_object_set_new(o, "tx_bytes", f && (f->valid & LR_M_BIT(LR_M_TX_BYTES))
-						   ? json_integer((json_int_t)f->total[LR_M_TX_BYTES])
-						   : json_null());
+	json_object_set_new(o, "rx_bytes",
+			    f && (f->valid & LR_M_BIT(LR_M_RX_BYTES))
+				    ? json_integer((json_int_t)f->total[LR_M_RX_BYTES])
+				    : json_null());
+	json_object_set_new(o, "tx_bytes",
+			    f && (f->valid & LR_M_BIT(LR_M_TX_BYTES))
+				    ? json_integer((json_int_t)f->total[LR_M_TX_BYTES])
+				    : json_null());
 	json_object_set_new(o, "rx_bps", num_or_null(v->rx_bps, f != NULL));
 	json_object_set_new(o, "tx_bps", num_or_null(v->tx_bps, f != NULL));
-	json_object_set_new(o, "link_mbps", f && f->speed_mbps > 0 ? json_integer(f->speed_mbps)
-								    : json_null());
+	json_object_set_new(o, "link_mbps",
+			    f && f->speed_mbps > 0 ? json_integer(f->speed_mbps) : json_null());
 	json_object_set_new(o, "link_kind", f && f->kind[0] ? json_string(f->kind) : json_null());
 	json_object_set_new(o, "mtu", f && f->mtu > 0 ? json_integer(f->mtu) : json_null());
 	json_object_set_new(o, "line_pct", num_or_null(v->line_pct, v->line_pct >= 0));
@@ -137,8 +140,8 @@ json_t *lr_verdict_json(const struct lr_verdict_acc *a, const struct lr_verdict 
 	json_object_set_new(o, "ceiling_pct", num_or_null(v->ceiling_pct, v->ceiling_pct >= 0));
 	json_object_set_new(o, "capped_by_bitrate", json_boolean(v->capped));
 	json_object_set_new(o, "loss", loss);
-	json_object_set_new(o, "hottest_cpu", v->hot_cpu >= 0 ? json_integer(v->hot_cpu)
-							   : json_null());
+	json_object_set_new(o, "hottest_cpu",
+			    v->hot_cpu >= 0 ? json_integer(v->hot_cpu) : json_null());
 	json_object_set_new(o, "hottest_softirq_pct", num_or_null(v->hot_pct, v->hot_cpu >= 0));
 	json_object_set_new(o, "hottest_saturated", json_boolean(v->hot_saturated));
 	json_object_set_new(o, "tcp_retransmits_host",

@@ -47,7 +47,7 @@ struct lr_cpu_table *lr_cpuwin_slot(struct lr_cpuwin *w)
 		drop_oldest(w, 1);
 	for (unsigned i = 0; i < w->n; i++)
 		used[w->order[i]] = true;
-	for (w->next = 0; used[w->next]; w->next++)	/* n < SLOTS: one is free */
+	for (w->next = 0; used[w->next]; w->next++) /* n < SLOTS: one is free */
 		;
 	return &w->slot[w->next];
 }
@@ -149,7 +149,7 @@ int lr_cpuwin_build(struct lr_cpuwin *w, struct lr_snapshot *work, uint64_t dt_n
 	work->n_cpus = n;
 	if (base)
 		times(&base->all, &c->all, span, &work->cpu_all);
-	if (bi > 0)	/* later windows start at this base or after it */
+	if (bi > 0) /* later windows start at this base or after it */
 		drop_oldest(w, (unsigned)bi);
 	return 0;
 }

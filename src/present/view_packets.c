@@ -95,7 +95,9 @@ void lr_view_packets(struct lr_frame *f, struct lr_rect r, const struct lr_view_
 	char n[24];
 	bool skbs = counts_skbs(ifs);
 
-	lr_view_pane_title(f, r, skbs ? "Packets (skbs)" : "Packets", ctx->ascii);
+	lr_view_pane_title(f, r, "Packets", ctx->ascii);
+	if (skbs)
+		lr_frame_text_right(f, r.x, r.y, r.w - 1, LR_ROLE_WARN, " skbs, not frames ");
 	if (h < 5)
 		return;
 	gh = (h - 3 - (stats ? 2 : 0)) / 2;

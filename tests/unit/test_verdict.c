@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "linerate/snapshot.h"
@@ -258,6 +260,28 @@ static void test_udp_loss_by_the_receivers_count(void **state)
 	assert_null(strstr(v.next_step, "no bottleneck"));
 	assert_null(strstr(v.next_step, "streams"));
 	assert_true(v.capped);
+	/* the printed verdict and its JSON say the same, and never "none" */
+	{
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		json_t *j, *loss;
+
+		assert_non_null(f);
+		lr_verdict_print(f, &a, &v);
+		fclose(f);
+		assert_non_null(strstr(text, "  loss: UDP 5926 of 1381242 datagrams"));
+		assert_non_null(strstr(text, "  where: at the receiver or on the path"));
+		assert_null(strstr(text, "loss: none"));
+		free(text);
+		j = lr_verdict_json(&a, &v);
+		loss = json_object_get(j, "loss");
+		assert_int_equal(json_integer_value(json_object_get(loss, "receiver_lost")), 5926);
+		assert_true(json_is_null(json_object_get(loss, "tcp_retransmits")));
+		assert_true(json_is_true(json_object_get(j, "capped_by_bitrate")));
+		assert_string_equal(json_string_value(json_object_get(j, "link_nominal_why")), "veth");
+		json_decref(j);
+	}
 }
 
 /* -R: this host received, and its own socket counter saw the overflow. */

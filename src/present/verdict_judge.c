@@ -226,9 +226,17 @@ static void next_step(const struct lr_verdict_acc *a, const struct lr_verdict_tr
 {
 	const struct lr_verdict_iface *f = v->iface;
 	bool hot = v->hot_saturated;
-	char c1[32], c2[32];
+	char c1[32], c2[32], win[96];
 	char *s = v->next_step;
 	size_t len = sizeof(v->next_step);
+
+	/* the socket buffer is the test's own when it set -w (iperf3 sets it on both ends) */
+	if (t->window_bytes) {
+		snprintf(win, sizeof(win), "this test's -w %llu bytes sized the buffer: raise -w",
+			 (unsigned long long)t->window_bytes);
+	} else {
+		snprintf(win, sizeof(win), "raise the socket buffer (-w)");
+	}
 
 	if (v->nic_fifo && f->ring_rx > 0 && f->ring_rx_max > f->ring_rx) {
 		snprintf(s, len,
@@ -253,10 +261,9 @@ static void next_step(const struct lr_verdict_acc *a, const struct lr_verdict_tr
 			 f->top_drv[0][0] ? f->top_drv[0] : "drop counters", f->name, f->name);
 	} else if (v->udp_rcvbuf) {
 		snprintf(s, len,
-			 "UDP socket buffers overflowed %llu times: raise net.core.rmem_max "
-			 "(now %lld) and the socket buffer (-w)%s",
-			 (unsigned long long)v->udp_rcvbuf, (long long)a->rmem_max,
-			 t->window_bytes ? ", which this test set" : "");
+			 "UDP socket buffers overflowed %llu times: %s (net.core.rmem_max is "
+			 "%lld)",
+			 (unsigned long long)v->udp_rcvbuf, win, (long long)a->rmem_max);
 	} else if (v->softnet_drop) {
 		snprintf(s, len,
 			 "the softnet backlog overflowed %llu times: raise "
@@ -266,8 +273,8 @@ static void next_step(const struct lr_verdict_acc *a, const struct lr_verdict_tr
 		snprintf(s, len,
 			 "the receiver counted %lld datagrams lost and this host's counters "
 			 "saw none: read the receiver's counters (linerate -s shows them); if its "
-			 "UDP RcvbufErrors rose, raise its net.core.rmem_max and -w",
-			 (long long)v->udp_lost);
+			 "UDP RcvbufErrors rose, %s and its net.core.rmem_max",
+			 (long long)v->udp_lost, win);
 	} else if (v->udp_lost > 0) {
 		snprintf(s, len,
 			 "%lld datagrams never reached this host's sockets and no counter "

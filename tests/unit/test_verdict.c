@@ -166,7 +166,11 @@ static void test_udp_rcvbuf(void **state)
 	judge(&r, 10, &t, &a, &v);
 	assert_int_equal(a.udp_rcvbuf, 500);
 	assert_non_null(strstr(v.loss, "socket 500 (UDP RcvbufErrors)"));
-	assert_non_null(strstr(v.next_step, "raise net.core.rmem_max (now 212992)"));
+	assert_non_null(strstr(v.next_step, "raise the socket buffer (-w) (net.core.rmem_max is 212992)"));
+	/* the test set -w itself: the advice names it */
+	t.window_bytes = 16384;
+	judge(&r, 10, &t, &a, &v);
+	assert_non_null(strstr(v.next_step, "this test's -w 16384 bytes sized the buffer: raise -w"));
 }
 
 static void test_virtual_link_no_verdict_without_evidence(void **state)
@@ -304,7 +308,7 @@ static void test_udp_loss_at_this_hosts_socket(void **state)
 	assert_non_null(strstr(v.loss, "socket 800 (UDP RcvbufErrors)"));
 	assert_null(strstr(v.loss, "InErrors"));	/* the same 800, counted once */
 	assert_string_equal(v.loss_where, "at this host's UDP sockets: the receive buffer was full");
-	assert_non_null(strstr(v.next_step, "raise net.core.rmem_max"));
+	assert_non_null(strstr(v.next_step, "rmem_max"));
 }
 
 /* Issue 20: "TCP retr 23205 in the test" beside "loss none". */

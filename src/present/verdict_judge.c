@@ -208,6 +208,18 @@ static void name_place(const struct lr_verdict_iface *f, const struct lr_verdict
 			 "counters saw none");
 }
 
+/* Retransmits that can cost rate: at least 0.1 % of the bytes the test moved (one segment
+ * each, an MSS of the MTU's size). A few are tail-loss probes and spurious timeouts. */
+static bool retrans_matter(const struct lr_verdict_traffic *t, const struct lr_verdict *v)
+{
+	double mss = v->iface->mtu > 52 ? (double)v->iface->mtu - 52 : 1448;
+	double bytes = fmax(t->up_bps, t->down_bps) * v->seconds / 8;
+
+	if (t->udp || v->retransmits <= 0)
+		return false;
+	return bytes <= 0 || (double)v->retransmits * mss >= 0.001 * bytes;
+}
+
 /* The senders reached their own -b: the test, not the link, set the rate (what the receiver
  * got may be less: that is loss, judged on its own). */
 static bool capped(const struct lr_verdict_traffic *t)
@@ -229,6 +241,10 @@ static void next_step(const struct lr_verdict_acc *a, const struct lr_verdict_tr
 	char c1[32], c2[32], win[96];
 	char *s = v->next_step;
 	size_t len = sizeof(v->next_step);
+	/* what the last rules can say of the witnesses: loss listed above was too little */
+	const char *clean = v->loss[0] ? "the loss above is too little to cap the rate, and no "
+					 "CPU was saturated"
+				       : "no loss or saturation in the counters";
 
 	/* the socket buffer is the test's own when it set -w (iperf3 sets it on both ends) */
 	if (t->window_bytes) {
@@ -301,7 +317,12 @@ static void next_step(const struct lr_verdict_acc *a, const struct lr_verdict_tr
 		snprintf(s, len,
 			 "line rate reached (%.1f%% of the goodput ceiling): nothing to fix",
 			 v->ceiling_pct);
-	} else if (v->retransmits > 0 && !t->udp) {
+	} else if (retrans_matter(t, v) && !strcmp(f->name, "lo")) {
+		snprintf(s, len,
+			 "TCP retransmitted %lld segments on loopback, where no counter saw a "
+			 "drop: a firewall rule, or a receiver too slow for its buffer (its CPU)",
+			 (long long)v->retransmits);
+	} else if (retrans_matter(t, v)) {
 		snprintf(
 			s, len,
 			"TCP retransmitted %lld segments and this host's counters saw no "
@@ -320,21 +341,16 @@ static void next_step(const struct lr_verdict_acc *a, const struct lr_verdict_tr
 			 "sysctl -w net.ipv4.tcp_window_scaling=1");
 	} else if (t->ran && !t->udp && t->parallel == 1 && v->ceiling_pct >= 0 &&
 		   v->ceiling_pct < 90) {
-		snprintf(s, len,
-			 "one TCP stream, no loss and no saturated CPU: try more streams "
-			 "(-P 4)");
+		snprintf(s, len, "one TCP stream, %s: try more streams (-P 4)", clean);
 	} else if (v->speed_nominal) {
 		snprintf(s, len,
-			 "%s is a %s: its %lld Mbit/s is nominal, so no line-rate verdict; "
-			 "no loss or saturation in the counters",
-			 f->name, v->nominal_why, (long long)f->speed_mbps);
+			 "%s is a %s: its %lld Mbit/s is nominal, so no line-rate verdict; %s",
+			 f->name, v->nominal_why, (long long)f->speed_mbps, clean);
 	} else if (v->ceiling_pct < 0) {
-		snprintf(s, len,
-			 "%s has no link speed%s: no line-rate verdict; no loss or "
-			 "saturation in the counters",
-			 f->name, v->nominal_why[0] ? "" : " (virtual interface)");
+		snprintf(s, len, "%s has no link speed%s: no line-rate verdict; %s", f->name,
+			 v->nominal_why[0] ? "" : " (virtual interface)", clean);
 	} else {
-		snprintf(s, len, "no bottleneck visible in the counters");
+		snprintf(s, len, "no bottleneck visible in the counters (%s)", clean);
 	}
 }
 

@@ -329,6 +329,32 @@ static void test_tcp_retransmits_are_loss(void **state)
 	assert_non_null(strstr(v.next_step, "TCP retransmitted 23205 segments"));
 }
 
+/* A handful of retransmits (tail-loss probes) is listed as a witness but is not the next
+ * step, and the closing words do not say "no loss" beside it. */
+static void test_few_retransmits_are_listed_not_blamed(void **state)
+{
+	struct run r;
+	struct lr_verdict_acc a;
+	struct lr_verdict v;
+	struct lr_verdict_traffic t = {.ran = true, .parallel = 2, .up_bps = 4e9, .down_bps = -1,
+				       .retransmits = 5, .udp_lost = -1, .udp_packets = -1};
+
+	(void)state;
+	make_run(&r, -1, 65536, 500000000, 0, -1, -1, 20);
+	strcpy(r.i.name, "lo");
+	lr_verdict_init(&a, "lo");
+	for (unsigned k = 1; k <= 3; k++) {
+		r.s.mono_ns = 100 * SEC + k * SEC;
+		lr_verdict_add(&a, &r.s);
+	}
+	lr_verdict_compute(&a, &t, &v);
+	assert_non_null(strstr(v.loss, "TCP 5 segments retransmitted"));
+	assert_non_null(strstr(v.loss_where, "inside this host (loopback)"));
+	assert_null(strstr(v.next_step, "retransmitted"));
+	assert_null(strstr(v.next_step, "no loss"));
+	assert_non_null(strstr(v.next_step, "the loss above is too little to cap the rate"));
+}
+
 /* softnet_stat drops are a witness on this host, with their own advice. */
 static void test_softnet_drops_are_loss(void **state)
 {
@@ -540,6 +566,7 @@ int main(void)
 		cmocka_unit_test(test_udp_loss_by_the_receivers_count),
 		cmocka_unit_test(test_udp_loss_at_this_hosts_socket),
 		cmocka_unit_test(test_tcp_retransmits_are_loss),
+		cmocka_unit_test(test_few_retransmits_are_listed_not_blamed),
 		cmocka_unit_test(test_softnet_drops_are_loss),
 		cmocka_unit_test(test_capped_test_gets_no_more_streams),
 		cmocka_unit_test(test_window_is_the_tests_own),

@@ -49,6 +49,11 @@ static double rate_of(const struct lr_traffic_sum *s)
 	return -1;
 }
 
+static double sent_rate(const struct lr_traffic_sum *s)
+{
+	return s->n_streams && s->sender_s > 0 ? (double)s->sent_bytes * 8 / s->sender_s : -1;
+}
+
 static int64_t add_known(int64_t a, int64_t b)
 {
 	if (a < 0)
@@ -60,14 +65,19 @@ void lr_verdict_traffic_from(const struct lr_traffic_results *r, struct lr_verdi
 {
 	memset(vt, 0, sizeof(*vt));
 	vt->retransmits = vt->udp_lost = vt->udp_packets = -1;
-	vt->up_bps = vt->down_bps = -1;
+	vt->up_bps = vt->down_bps = vt->sent_up_bps = vt->sent_down_bps = -1;
 	vt->udp = r->udp;
 	vt->parallel = r->parallel;
+	vt->reverse = r->reverse;
+	vt->bidir = r->bidir;
+	vt->bitrate_bps = r->bitrate_bps;
 	if (!r->n_streams)
 		return;
 	vt->ran = true;
 	vt->up_bps = r->sum_up.n_streams ? rate_of(&r->sum_up) : -1;
 	vt->down_bps = r->sum_down.n_streams ? rate_of(&r->sum_down) : -1;
+	vt->sent_up_bps = sent_rate(&r->sum_up);
+	vt->sent_down_bps = sent_rate(&r->sum_down);
 	vt->retransmits = add_known(r->sum_up.n_streams ? r->sum_up.retransmits : -1,
 				    r->sum_down.n_streams ? r->sum_down.retransmits : -1);
 	for (unsigned i = 0; r->udp && i < r->n_streams; i++) {
@@ -106,6 +116,7 @@ int lr_session_start(struct lr_session *s, const struct lr_traffic_config *tc,
 	s->error[0] = '\0';
 	s->udp = tc->udp;
 	s->parallel = tc->parallel ? tc->parallel : 1;
+	s->window = tc->window;
 	err = lr_client_open(&s->client, tc, duration_ns);
 	if (err) {
 		s->client = NULL;
@@ -181,10 +192,11 @@ static void compute_verdict(struct lr_session *s)
 	} else {
 		memset(vt, 0, sizeof(*vt));
 		vt->retransmits = vt->udp_lost = vt->udp_packets = -1;
-		vt->up_bps = vt->down_bps = -1;
+		vt->up_bps = vt->down_bps = vt->sent_up_bps = vt->sent_down_bps = -1;
 		vt->udp = s->udp;
 		vt->parallel = s->parallel;
 	}
+	vt->window_bytes = s->window;	/* -w: socket-buffer advice names the test's own */
 	lr_verdict_compute(s->acc, vt, &s->verdict);
 	s->have_verdict = true;
 }

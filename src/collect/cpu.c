@@ -526,6 +526,12 @@ void lr_cpu_reader_close(struct lr_cpu_reader *r)
 bool lr_cpu_pct(const struct lr_cpu_raw *prev, const struct lr_cpu_raw *cur, double *user,
 		double *system, double *irq, double *softirq, double *idle)
 {
+	return lr_cpu_pct_steal(prev, cur, user, system, irq, softirq, idle, NULL);
+}
+
+bool lr_cpu_pct_steal(const struct lr_cpu_raw *prev, const struct lr_cpu_raw *cur, double *user,
+		      double *system, double *irq, double *softirq, double *idle, double *steal)
+{
 	uint32_t mask = prev->time_valid & cur->time_valid;
 	uint64_t d[LR_CT__COUNT] = {0};
 	uint64_t total = 0, idle_sum;
@@ -570,5 +576,8 @@ bool lr_cpu_pct(const struct lr_cpu_raw *prev, const struct lr_cpu_raw *cur, dou
 		*softirq = 100.0 * (double)d[LR_CT_SOFTIRQ] / (double)total;
 	if (idle)
 		*idle = 100.0 * (double)idle_sum / (double)total;
+	if (steal)	/* a kernel before 2.6.11 has no steal column: unknown */
+		*steal = mask & (1u << LR_CT_STEAL) ? 100.0 * (double)d[LR_CT_STEAL] / (double)total
+						     : -1;
 	return true;
 }

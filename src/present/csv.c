@@ -48,7 +48,7 @@ static const char iface_header[] =
 static const char cpu_header[] =
 	"time,elapsed,cpu,interval,user_pct,system_pct,irq_pct,softirq_pct,idle_pct,"
 	"net_rx_per_s,net_tx_per_s,softnet_processed_per_s,softnet_dropped_per_s,"
-	"softnet_squeezed_per_s";
+	"softnet_squeezed_per_s,steal_pct";	/* steal_pct: appended (DESIGN.md section 4) */
 
 static const char stream_header[] =
 	"time,elapsed,stream,direction,protocol,bytes,bps,packets,pps,retransmits,lost,"
@@ -302,6 +302,7 @@ static void write_cpu(FILE *f, const char *prefix, const struct lr_snapshot *s,
 	put_dbl(f, n, k->softnet_processed_per_s, 1);
 	put_dbl(f, n, k->softnet_dropped_per_s, 1);
 	put_dbl(f, n, k->softnet_squeezed_per_s, 1);
+	put_dbl(f, t && k->steal_pct >= 0, k->steal_pct, 2);
 	fputc('\n', f);
 }
 

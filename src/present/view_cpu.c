@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The CPU pane: one stacked bar per CPU (softirq, irq, system, user), busy %, NET_RX/s and
- * softnet drops and squeezes; the CPUs serving the shown interface are marked. With more
+ * The CPU pane: one stacked bar per CPU (softirq, irq, system, user, and steal on a VM whose
+ * host took time: a segment and a legend entry only where it is non-zero), busy %, NET_RX/s
+ * and softnet drops and squeezes; the CPUs serving the shown interface are marked. With more
  * CPUs than rows it shows the busiest that fit, in CPU order. Main thread; pure drawing.
  */
 #include <stdint.h>
@@ -127,20 +128,29 @@ static size_t pick_cpus(const struct lr_snapshot *s, const struct serve_map *m, 
 	return n;
 }
 
+/* Steal shown at all: a share that rounds to a visible figure. */
+#define STEAL_SHOWN_PCT 0.5
+
+static bool has_steal(const struct lr_cpu_snap *c)
+{
+	return (c->valid & LR_CPUV_TIMES) && c->steal_pct >= STEAL_SHOWN_PCT;
+}
+
 static void bar(struct lr_frame *f, int x, int y, int w, const struct lr_cpu_snap *c,
 		bool ascii)
 {
-	const double seg[4] = {c->softirq_pct, c->irq_pct, c->system_pct, c->user_pct};
-	static const enum lr_role roles[4] = {LR_ROLE_CPU_SOFTIRQ, LR_ROLE_CPU_IRQ,
-					      LR_ROLE_CPU_SYSTEM, LR_ROLE_CPU_USER};
-	static const uint32_t glyph[4] = {0x2588, 0x2593, 0x2592, 0x2591};
-	static const char aglyph[4] = {'#', '%', '=', '-'};
+	const double seg[5] = {c->softirq_pct, c->irq_pct, c->system_pct, c->user_pct,
+			       has_steal(c) ? c->steal_pct : 0};
+	static const enum lr_role roles[5] = {LR_ROLE_CPU_SOFTIRQ, LR_ROLE_CPU_IRQ,
+					      LR_ROLE_CPU_SYSTEM, LR_ROLE_CPU_USER, LR_ROLE_WARN};
+	static const uint32_t glyph[5] = {0x2588, 0x2593, 0x2592, 0x2591, 0x2571};
+	static const char aglyph[5] = {'#', '%', '=', '-', '/'};
 	double cum = 0;
 	int from = 0;
 
 	if (!(c->valid & LR_CPUV_TIMES))
 		return;
-	for (int k = 0; k < 4; k++) {
+	for (int k = 0; k < 5; k++) {
 		int to;
 
 		cum += seg[k] > 0 ? seg[k] : 0;
@@ -154,17 +164,17 @@ static void bar(struct lr_frame *f, int x, int y, int w, const struct lr_cpu_sna
 	}
 }
 
-static void legend(struct lr_frame *f, int x, int y, int bw, bool ascii)
+static void legend(struct lr_frame *f, int x, int y, int bw, bool ascii, bool steal)
 {
-	static const char *const names[4] = {"si", "irq", "sys", "usr"};
-	static const enum lr_role roles[4] = {LR_ROLE_CPU_SOFTIRQ, LR_ROLE_CPU_IRQ,
-					      LR_ROLE_CPU_SYSTEM, LR_ROLE_CPU_USER};
-	static const uint32_t glyph[4] = {0x2588, 0x2593, 0x2592, 0x2591};
-	static const char aglyph[4] = {'#', '%', '=', '-'};
+	static const char *const names[5] = {"si", "irq", "sys", "usr", "steal"};
+	static const enum lr_role roles[5] = {LR_ROLE_CPU_SOFTIRQ, LR_ROLE_CPU_IRQ,
+					      LR_ROLE_CPU_SYSTEM, LR_ROLE_CPU_USER, LR_ROLE_WARN};
+	static const uint32_t glyph[5] = {0x2588, 0x2593, 0x2592, 0x2591, 0x2571};
+	static const char aglyph[5] = {'#', '%', '=', '-', '/'};
 	int cx = x + 6;
 
 	lr_frame_text(f, x, y, 6, LR_ROLE_LABEL, "  cpu");
-	for (int k = 0; k < 4 && cx + 5 <= x + 6 + bw; k++) {
+	for (int k = 0; k < (steal ? 5 : 4) && cx + 5 <= x + 6 + bw; k++) {
 		lr_frame_put(f, cx, y, ascii ? (uint32_t)aglyph[k] : glyph[k], roles[k]);
 		cx += 1 + lr_frame_text(f, cx + 1, y, -1, LR_ROLE_LABEL, names[k]) + 1;
 	}
@@ -215,6 +225,7 @@ void lr_view_cpu(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx 
 	double hidden_max;
 	char title[96];
 	int bw = r.w - FIXED_COLS - 1, y;
+	bool steal = false;
 
 	if (r.h < 3 || r.w < FIXED_COLS + 6 || !s)
 		return;
@@ -238,7 +249,9 @@ void lr_view_cpu(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx 
 		snprintf(m, sizeof(m), " * serves %s ", ifs->name);
 		lr_frame_text_right(f, r.x, r.y, r.w - 1, LR_ROLE_LABEL, m);
 	}
-	legend(f, r.x, r.y + 1, bw, ctx->ascii);
+	for (size_t i = 0; i < n && !steal; i++)
+		steal = has_steal(&s->cpus[idx[i]]);
+	legend(f, r.x, r.y + 1, bw, ctx->ascii, steal);
 	y = r.y + 2;
 	for (size_t i = 0; i < n; i++) {
 		const struct lr_cpu_snap *c = &s->cpus[idx[i]];

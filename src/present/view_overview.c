@@ -195,33 +195,67 @@ static void iface_row(struct lr_frame *f, int x0, int y, int w, const struct ov_
 		lr_frame_set_role(f, (struct lr_rect){x0, y, w, 1}, LR_ROLE_SELECTED);
 }
 
+static double iface_bps(const struct lr_iface_snap *i)
+{
+	double b = 0;
+
+	if (i->valid & LR_M_BIT(LR_M_RX_BYTES))
+		b += i->per_s[LR_M_RX_BYTES];
+	if (i->valid & LR_M_BIT(LR_M_TX_BYTES))
+		b += i->per_s[LR_M_TX_BYTES];
+	return b;
+}
+
+/* The hottest softirq CPU among those serving an interface that carries traffic (the
+ * sampler's busiest serving CPU per interface; all CPUs when an interface's are unknown).
+ * When two interfaces name the same CPU, the busier interface is the one named: an idle
+ * eth0 sharing a CPU with lo at 4 Gbit/s is not what that CPU is doing. NULL when no
+ * interface carries traffic. */
+static const struct lr_iface_snap *hottest_carrier(const struct lr_snapshot *s)
+{
+	const struct lr_iface_snap *best = NULL;
+
+	for (size_t i = 0; i < s->n_ifaces; i++) {
+		const struct lr_iface_snap *c = &s->ifaces[i];
+
+		if (iface_bps(c) <= 0 || c->softirq_cpu < 0 || c->softirq_max_pct < 0)
+			continue;
+		if (!best || (c->softirq_cpu == best->softirq_cpu
+				      ? iface_bps(c) > iface_bps(best)
+				      : c->softirq_max_pct > best->softirq_max_pct))
+			best = c;
+	}
+	return best;
+}
+
 /* "hottest softirq: cpu2 99% (eth1)   tcp retrans 0/s   udp rcvbuf err 0/s" */
 static void summary_line(struct lr_frame *f, struct lr_rect r, const struct lr_snapshot *s)
 {
-	const struct lr_cpu_snap *hot = NULL;
+	const struct lr_iface_snap *hot = hottest_carrier(s);
+	const struct lr_cpu_snap *idle_hot = NULL;
 	const struct lr_stack_snap *st = &s->stack;
 	char buf[96], n1[16];
 	int x = r.x + 1;
 
-	for (size_t i = 0; i < s->n_cpus; i++) {
+	for (size_t i = 0; i < s->n_cpus && !hot; i++) {	/* no traffic: the CPU, unnamed */
 		const struct lr_cpu_snap *c = &s->cpus[i];
 
-		if ((c->valid & LR_CPUV_TIMES) && (!hot || c->softirq_pct > hot->softirq_pct))
-			hot = c;
+		if ((c->valid & LR_CPUV_TIMES) &&
+		    (!idle_hot || c->softirq_pct > idle_hot->softirq_pct))
+			idle_hot = c;
 	}
 	x += lr_frame_text(f, x, r.y, -1, LR_ROLE_LABEL, "hottest softirq ");
-	if (hot) {
-		const char *who = NULL;
+	if (hot || idle_hot) {
+		double pct = hot ? hot->softirq_max_pct : idle_hot->softirq_pct;
 
-		for (size_t i = 0; i < s->n_ifaces && !who; i++)
-			for (size_t k = 0; k < s->ifaces[i].n_serving_cpus; k++)
-				if (s->ifaces[i].serving_cpus[k] == hot->cpu)
-					who = s->ifaces[i].name;
-		snprintf(buf, sizeof(buf), "cpu%d %.0f%%%s%s%s", hot->cpu, hot->softirq_pct,
-			 who ? " (" : "", who ? who : "", who ? ")" : "");
-		x += lr_frame_text(f, x, r.y, 30, hot->softirq_pct > 95 ? LR_ROLE_ALERT
-						  : hot->softirq_pct > 50 ? LR_ROLE_WARN
-									  : LR_ROLE_VALUE,
+		if (hot)
+			snprintf(buf, sizeof(buf), "cpu%d %.0f%% (%s)", hot->softirq_cpu, pct,
+				 hot->name);
+		else
+			snprintf(buf, sizeof(buf), "cpu%d %.0f%%", idle_hot->cpu, pct);
+		x += lr_frame_text(f, x, r.y, 30, pct > 95 ? LR_ROLE_ALERT
+						  : pct > 50 ? LR_ROLE_WARN
+							     : LR_ROLE_VALUE,
 				   buf);
 	} else {
 		x += lr_frame_text(f, x, r.y, -1, LR_ROLE_LABEL, "-");

@@ -2,9 +2,12 @@
 /*
  * The Packets pane: rx and tx packets per second with the average packet size, a graph each,
  * avg/peak and totals, and the 64-byte line rate of the link for scale (the pps a NIC must
- * sustain for minimum frames). Main thread; pure drawing.
+ * sustain for minimum frames). On software links (veth, loopback, bridge, tun...) the kernel
+ * counts skbs, and a GSO super-packet of ~64 KB is one: the pane says so instead of a line
+ * rate. Main thread; pure drawing.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "linerate/sample/snapshot.h"
 #include "linerate/present/view.h"
@@ -16,6 +19,31 @@ static double link_pps(const struct lr_iface_snap *ifs)
 {
 	return ifs->speed_mbps > 0 ? (double)ifs->speed_mbps * 1e6 / (MIN_FRAME_WIRE_BYTES * 8)
 				   : -1;
+}
+
+/* Do this interface's packet counters count skbs rather than wire frames? Software links
+ * by kind, driver or name; any link whose average packet is far larger than a frame. */
+static bool counts_skbs(const struct lr_iface_snap *ifs)
+{
+	static const char *const soft[] = {"veth", "tun", "tap", "bridge", "dummy", "vxlan",
+					   "geneve", "macvlan", "ipvlan", "netkit", "virtio_net"};
+	double mtu = ifs->mtu > 0 ? (double)ifs->mtu : -1;
+
+	if (!strcmp(ifs->name, "lo") || !strcmp(ifs->kind, "loopback"))
+		return true;
+	for (size_t i = 0; i < LR_ARRAY_SIZE(soft); i++)
+		if (!strcmp(ifs->kind, soft[i]) || !strcmp(ifs->driver, soft[i]))
+			return true;
+	for (int tx = 0; tx < 2 && mtu > 0; tx++) {
+		double pps = lr_view_per_s(ifs, tx ? LR_M_TX_PACKETS : LR_M_RX_PACKETS);
+		double bytes = lr_view_per_s(ifs, tx ? LR_M_TX_BYTES : LR_M_RX_BYTES);
+
+		/* twice the MTU: no frame is that large, a GSO/GRO aggregate is (24817 B at
+		 * MTU 1500 was seen on a veth) */
+		if (pps > 0 && bytes / pps > 2 * mtu)
+			return true;
+	}
+	return false;
 }
 
 /* "rx 531.2k p/s  avg 9014 B" */
@@ -65,8 +93,11 @@ void lr_view_packets(struct lr_frame *f, struct lr_rect r, const struct lr_view_
 	const struct lr_series *srx = &ifs->hist[LR_SER_RX_PPS], *stx = &ifs->hist[LR_SER_TX_PPS];
 	double lp = link_pps(ifs), top_rx, top_tx;
 	char n[24];
+	bool skbs = counts_skbs(ifs);
 
 	lr_view_pane_title(f, r, "Packets", ctx->ascii);
+	if (skbs)
+		lr_frame_text_right(f, r.x, r.y, r.w - 1, LR_ROLE_WARN, " skbs, not frames ");
 	if (h < 5)
 		return;
 	gh = (h - 3 - (stats ? 2 : 0)) / 2;
@@ -88,6 +119,11 @@ void lr_view_packets(struct lr_frame *f, struct lr_rect r, const struct lr_view_
 	y += gh;
 	if (stats)
 		stats_line(f, x, y++, w, &ifs->peak_tx_pps, ifs, LR_M_TX_PACKETS);
+	if (skbs) {
+		lr_frame_text(f, x, r.y + r.h - 1, w, LR_ROLE_LABEL,
+			      "skbs: a GSO super-packet counts once");
+		return;
+	}
 	lr_view_fmt_num(n, sizeof(n), lp);
 	lr_frame_printf(f, x, r.y + r.h - 1, w, LR_ROLE_LABEL, "64-byte line rate %s p/s", n);
 }

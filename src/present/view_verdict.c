@@ -2,8 +2,8 @@
 /*
  * The verdict panel: an overlay shown when a dashboard test ends. It says what the test
  * achieved per direction, against the link and the goodput ceiling at this MTU, where loss
- * happened, the hottest CPU, TCP retransmits or UDP loss, and the one next step (from
- * verdict.c). Main thread; pure drawing.
+ * happened (every witness, and the place they point at), the hottest CPU, TCP retransmits
+ * or UDP loss, and the one next step (verdict_judge.c). Main thread; pure drawing.
  */
 #include <stdio.h>
 #include <string.h>
@@ -63,7 +63,7 @@ void lr_view_verdict(struct lr_frame *f, const struct lr_view_ctx *ctx,
 	const struct lr_verdict_iface *fi = v ? v->iface : NULL;
 	const struct lr_verdict_traffic *t = vv->t;
 	bool bytes = ctx->app->bytes;
-	int w = f->w - 4 < 76 ? f->w - 4 : 76, h = 15;
+	int w = f->w - 4 < 76 ? f->w - 4 : 76, h = f->h - 1 < 17 ? f->h - 1 : 17;
 	int x0 = (f->w - w) / 2, y0 = (f->h - 1 - h) / 2, x = x0 + 2, tw = w - 4, y;
 	char b[200], r1[32], r2[32], r3[32];
 
@@ -92,9 +92,13 @@ void lr_view_verdict(struct lr_frame *f, const struct lr_view_ctx *ctx,
 			lr_view_fmt_speed(r3, sizeof(r3), fi->speed_mbps);
 			snprintf(b, sizeof(b), "%s rx %s tx %s: %.1f%% of the %s link", fi->name,
 				 r1, r2, v->line_pct, r3);
+		} else if (v->speed_nominal && fi->speed_mbps > 0) {
+			lr_view_fmt_speed(r3, sizeof(r3), fi->speed_mbps);
+			snprintf(b, sizeof(b), "%s rx %s tx %s: its %s is nominal (%s)", fi->name,
+				 r1, r2, r3, v->nominal_why);
 		} else {
-			snprintf(b, sizeof(b), "%s rx %s tx %s: link speed %s", fi->name, r1, r2,
-				 v->speed_nominal ? "nominal (carried more)" : "unknown");
+			snprintf(b, sizeof(b), "%s rx %s tx %s: link speed unknown", fi->name, r1,
+				 r2);
 		}
 		row(f, x, &y, tw, "line rate", LR_ROLE_VALUE, b, 1);
 		if (v->ceiling_bps > 0) {
@@ -107,14 +111,17 @@ void lr_view_verdict(struct lr_frame *f, const struct lr_view_ctx *ctx,
 		row(f, x, &y, tw, "ceiling", v->ceiling_pct >= 95 ? LR_ROLE_OK : LR_ROLE_VALUE, b,
 		    1);
 		row(f, x, &y, tw, "loss", v->loss[0] ? LR_ROLE_ALERT : LR_ROLE_OK,
-		    v->loss[0] ? v->loss : "none in the counters", 2);
-		if (fi->hot_cpu >= 0)
-			snprintf(b, sizeof(b), "cpu%d, %.0f%% softirq at peak%s", fi->hot_cpu,
-				 fi->hot_pct, fi->hot_ticks ? " (saturated)" : "");
+		    v->loss[0] ? v->loss : "none (the test's counts and this host's counters)",
+		    2);
+		if (v->loss_where[0])
+			row(f, x, &y, tw, "where", LR_ROLE_ALERT, v->loss_where, 2);
+		if (v->hot_cpu >= 0)
+			snprintf(b, sizeof(b), "cpu%d, %.0f%% softirq at peak%s", v->hot_cpu,
+				 v->hot_pct, v->hot_saturated ? " (saturated)" : "");
 		else
 			snprintf(b, sizeof(b), "-");
-		row(f, x, &y, tw, "hottest CPU", fi->hot_ticks ? LR_ROLE_WARN : LR_ROLE_VALUE, b,
-		    1);
+		row(f, x, &y, tw, "hottest CPU", v->hot_saturated ? LR_ROLE_WARN : LR_ROLE_VALUE,
+		    b, 1);
 	} else {
 		row(f, x, &y, tw, "NIC", LR_ROLE_VALUE, "nothing was sampled", 1);
 	}

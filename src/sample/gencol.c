@@ -128,6 +128,7 @@ static void read_one(struct prev *p, const struct lr_gen_stream *gs, uint64_t dt
 	o->cwnd_bytes = tcp_sender && cwnd ? (int64_t)cwnd : -1;	/* 0: TCP_INFO not read yet */
 	o->rtt_us = tcp_sender && rtt ? (int64_t)rtt : -1;
 	o->start_ns = ld(&st->start_ns);
+	o->end_ns = ld(&st->end_ns);
 	o->total_bytes = bytes;
 	o->total_packets = packets;
 	o->total_retransmits = retrans;

@@ -18,6 +18,7 @@
 #include "linerate/sample/board.h"
 #include "linerate/core/clock.h"
 #include "linerate/collect/cpu.h"
+#include "linerate/sample/cpuwin.h"
 #include "linerate/sample/gencol.h"
 #include "linerate/sample/iftable.h"
 #include "linerate/collect/irqmap.h"
@@ -45,7 +46,7 @@ struct lr_sampler {
 	size_t procnet_len;
 	struct lr_iftable *ifs;
 	struct lr_cpu_reader *cpu_reader;
-	struct lr_cpu_table cpu_prev, cpu_cur;
+	struct lr_cpuwin cpuwin;		/* CPU readings: percentages over >= 100 ms */
 	struct lr_snmp_reader *snmp_reader;
 	struct lr_snmp_raw snmp_prev, snmp_cur;
 	struct lr_gencol *gen;		/* traffic streams of this process */
@@ -158,64 +159,6 @@ static int read_procnet(struct lr_sampler *s)
 
 /* ---- CPUs and the stack ---- */
 
-static int build_cpus(struct lr_sampler *s, uint64_t dt_ns)
-{
-	struct lr_cpu_table *p = &s->cpu_prev, *c = &s->cpu_cur;
-	size_t n = 0;
-
-	if (c->n > s->work.cap_cpus) {
-		struct lr_cpu_snap *g = realloc(s->work.cpus, c->n * sizeof(*g));
-
-		if (!g)
-			return -ENOMEM;
-		s->work.cpus = g;
-		s->work.cap_cpus = c->n;
-	}
-	for (size_t i = 0; i < c->n; i++) {
-		const struct lr_cpu_raw *a = i < p->n ? &p->cpu[i] : NULL, *b = &c->cpu[i];
-		struct lr_cpu_snap *o;
-		uint64_t d1, d2, d3;
-
-		if (!b->present)
-			continue;
-		o = &s->work.cpus[n++];
-		memset(o, 0, sizeof(*o));
-		o->cpu = (int)i;
-		if (!a)
-			continue;
-		if (lr_cpu_pct(a, b, &o->user_pct, &o->system_pct, &o->irq_pct, &o->softirq_pct,
-			       &o->idle_pct))
-			o->valid |= LR_CPUV_TIMES;
-		if ((a->valid & b->valid & LR_CPUV_SOFTIRQS) &&
-		    lr_rate_delta(a->net_rx, b->net_rx, LR_CPU_SOFTIRQ_WIDTH, &d1) &&
-		    lr_rate_delta(a->net_tx, b->net_tx, LR_CPU_SOFTIRQ_WIDTH, &d2)) {
-			o->net_rx_per_s = lr_rate_per_sec(d1, dt_ns);
-			o->net_tx_per_s = lr_rate_per_sec(d2, dt_ns);
-			o->valid |= LR_CPUV_SOFTIRQS;
-		}
-		if ((a->valid & b->valid & LR_CPUV_SOFTNET) &&
-		    lr_rate_delta(a->softnet_processed, b->softnet_processed, LR_CPU_SOFTNET_WIDTH,
-				  &d1) &&
-		    lr_rate_delta(a->softnet_dropped, b->softnet_dropped, LR_CPU_SOFTNET_WIDTH,
-				  &d2) &&
-		    lr_rate_delta(a->softnet_squeezed, b->softnet_squeezed, LR_CPU_SOFTNET_WIDTH,
-				  &d3)) {
-			o->softnet_processed_per_s = lr_rate_per_sec(d1, dt_ns);
-			o->softnet_dropped_per_s = lr_rate_per_sec(d2, dt_ns);
-			o->softnet_squeezed_per_s = lr_rate_per_sec(d3, dt_ns);
-			o->valid |= LR_CPUV_SOFTNET;
-		}
-	}
-	s->work.n_cpus = n;
-	memset(&s->work.cpu_all, 0, sizeof(s->work.cpu_all));
-	s->work.cpu_all.cpu = -1;
-	if (lr_cpu_pct(&p->all, &c->all, &s->work.cpu_all.user_pct, &s->work.cpu_all.system_pct,
-		       &s->work.cpu_all.irq_pct, &s->work.cpu_all.softirq_pct,
-		       &s->work.cpu_all.idle_pct))
-		s->work.cpu_all.valid = LR_CPUV_TIMES;
-	return 0;
-}
-
 static void stack_field(struct lr_stack_snap *st, uint32_t bit, uint64_t a, uint64_t b,
 			uint64_t dt_ns, double *per_s, uint64_t *total, uint32_t valid_both)
 {
@@ -300,7 +243,6 @@ int lr_sampler_tick(struct lr_sampler *s, uint64_t now_ns)
 	uint64_t real_ns = lr_clock_real_ns();	/* next to now_ns, before the collectors run */
 	bool first = !s->have_baseline;
 	uint64_t dt_ns = first ? 0 : now_ns - s->last_ns;
-	struct lr_cpu_table swap;
 	int err;
 
 	if (atomic_exchange(&s->reset_totals, false)) {
@@ -312,8 +254,9 @@ int lr_sampler_tick(struct lr_sampler *s, uint64_t now_ns)
 		return err;
 	if (err)
 		lr_log(LR_LOG_WARN, "reading interface counters: %s", strerror(-err));
-	if (s->cpu_reader && lr_cpu_reader_read(s->cpu_reader, &s->cpu_cur) < 0)
+	if (s->cpu_reader && lr_cpu_reader_read(s->cpu_reader, lr_cpuwin_slot(&s->cpuwin)) < 0)
 		lr_log(LR_LOG_DEBUG, "per-CPU counters unreadable this tick");
+	lr_cpuwin_push(&s->cpuwin, now_ns);
 	if (s->snmp_reader && lr_snmp_reader_read(s->snmp_reader, &s->snmp_cur) < 0)
 		lr_log(LR_LOG_DEBUG, "/proc/net/snmp unreadable this tick");
 	if (now_ns >= s->tuning_due_ns) {
@@ -325,7 +268,7 @@ int lr_sampler_tick(struct lr_sampler *s, uint64_t now_ns)
 	if (err)
 		return err;
 	if (!first) {
-		err = build_cpus(s, dt_ns);
+		err = lr_cpuwin_build(&s->cpuwin, &s->work, dt_ns);
 		if (err)
 			return err;
 		build_stack(s, dt_ns);
@@ -345,10 +288,6 @@ int lr_sampler_tick(struct lr_sampler *s, uint64_t now_ns)
 	} else {
 		s->start_ns = now_ns;
 	}
-	/* this reading is the next tick's "previous" */
-	swap = s->cpu_prev;
-	s->cpu_prev = s->cpu_cur;
-	s->cpu_cur = swap;
 	s->snmp_prev = s->snmp_cur;
 	s->last_ns = now_ns;
 	s->have_baseline = true;
@@ -452,8 +391,7 @@ int lr_sampler_open(struct lr_sampler **out, const struct lr_sampler_opts *cfg,
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
 	pthread_cond_init(&s->wake, &attr);
 	pthread_condattr_destroy(&attr);
-	lr_cpu_table_init(&s->cpu_prev);
-	lr_cpu_table_init(&s->cpu_cur);
+	lr_cpuwin_init(&s->cpuwin);
 	lr_irqmap_init(&s->irq);
 	lr_snapshot_init(&s->work);
 	/* a captured tree has no netlink: --procfs implies the /proc/net/dev source */
@@ -517,8 +455,7 @@ void lr_sampler_close(struct lr_sampler *s)
 	lr_gencol_close(s->gen);
 	lr_cpu_reader_close(s->cpu_reader);
 	lr_snmp_reader_close(s->snmp_reader);
-	lr_cpu_table_free(&s->cpu_prev);
-	lr_cpu_table_free(&s->cpu_cur);
+	lr_cpuwin_free(&s->cpuwin);
 	lr_irqmap_free(&s->irq);
 	free(s->work.cpus);	/* ifaces[] belongs to the table */
 	pthread_cond_destroy(&s->wake);

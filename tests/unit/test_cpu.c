@@ -477,6 +477,55 @@ static void test_reader_missing_files_and_growth(void **state)
 	assert_int_equal(lr_cpu_reader_open(&r, &f.io), -ENOENT);
 }
 
+/* Steal on real captures (the fedora30 host and this project's own VM): /proc/stat starts at
+ * zero at boot, so the shares since boot are the reading against an all-zero one. Steal is
+ * its own share, outside idle, and the six add up to 100. Expected: the lines by hand. */
+static void check_steal_since_boot(const char *tree, int ncpu, double want_steal, double want_idle)
+{
+	struct lr_cpu_table t;
+	struct lr_cpu_raw boot;
+	double u, s, i, si, id, st;
+
+	lr_cpu_table_init(&t);
+	assert_int_equal(parse_file(tree, "/proc/stat", lr_cpu_parse_stat, &t), ncpu);
+	memset(&boot, 0, sizeof(boot));
+	boot.valid = LR_CPUV_TIMES;
+	boot.time_valid = t.all.time_valid;
+	assert_true(lr_cpu_pct_steal(&boot, &t.all, &u, &s, &i, &si, &id, &st));
+	assert_true(st > want_steal - 0.0001 && st < want_steal + 0.0001);
+	assert_true(id > want_idle - 0.0001 && id < want_idle + 0.0001);
+	assert_true(u + s + i + si + id + st > 99.999 && u + s + i + si + id + st < 100.001);
+	lr_cpu_table_free(&t);
+}
+
+static void test_steal_real_captures(void **state)
+{
+	(void)state;
+	/* cpu  31608779 223223 15924288 1134746753 223880 4348430 1995355 266903 0 0:
+	 * total 1189337611, steal 266903 -> 0.02244 %, idle+iowait 1134970633 -> 95.42880 % */
+	check_steal_since_boot("gosysinfo-fedora30", 4, 0.022441, 95.428802);
+	/* cpu  2358 0 1764 64564 460 0 84 111 0 0: total 69341, steal 0.16008 %,
+	 * idle+iowait 65024 -> 93.7743 % */
+	check_steal_since_boot("this-host", 2, 0.160078, 93.774246);
+}
+
+/* A 7-column line (before 2.6.11) has no steal: unknown, not 0. */
+static void test_steal_unknown_on_old_kernels(void **state)
+{
+	struct lr_cpu_raw a, b;
+	double st = 0;
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	a.valid = LR_CPUV_TIMES;
+	a.time_valid = 0x7f;
+	b = a;
+	b.time[LR_CT_USER] = 10;
+	b.time[LR_CT_IDLE] = 90;
+	assert_true(lr_cpu_pct_steal(&a, &b, NULL, NULL, NULL, NULL, NULL, &st));
+	assert_true(st < 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -490,6 +539,8 @@ int main(void)
 		cmocka_unit_test(test_softirqs_single_and_bad),
 		cmocka_unit_test(test_stat_garbage),
 		cmocka_unit_test(test_pct),
+		cmocka_unit_test(test_steal_real_captures),
+		cmocka_unit_test(test_steal_unknown_on_old_kernels),
 		cmocka_unit_test(test_reader_this_host),
 		cmocka_unit_test(test_reader_missing_files_and_growth),
 	};

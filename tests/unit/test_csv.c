@@ -93,7 +93,45 @@ static void test_header_is_the_contract(void **state)
 	assert_string_equal(lr_csv_header(LR_CSV_CPUS),
 			    "time,elapsed,cpu,interval,user_pct,system_pct,irq_pct,softirq_pct,"
 			    "idle_pct,net_rx_per_s,net_tx_per_s,softnet_processed_per_s,"
-			    "softnet_dropped_per_s,softnet_squeezed_per_s");
+			    "softnet_dropped_per_s,softnet_squeezed_per_s,steal_pct");
+}
+
+/* steal_pct is the last column (appended, DESIGN.md section 4); unknown steal is empty. */
+static void test_cpu_rows_steal_last(void **state)
+{
+	char path[] = "/tmp/lr-csv-XXXXXX";
+	int fd = mkstemp(path);
+	struct lr_csv *c;
+	struct lr_snapshot s;
+	struct lr_iface_snap i;
+	struct lr_cpu_snap k[2];
+	char *text;
+
+	(void)state;
+	close(fd);
+	memset(&i, 0, sizeof(i));
+	memset(k, 0, sizeof(k));
+	snap_at(&s, &i, 1, SEC, 0);
+	s.n_ifaces = 0;
+	k[0].cpu = 0;
+	k[0].valid = LR_CPUV_TIMES;
+	k[0].user_pct = 10;
+	k[0].system_pct = 20;
+	k[0].idle_pct = 62.5;
+	k[0].steal_pct = 7.5;
+	k[1].cpu = 1;
+	k[1].valid = LR_CPUV_TIMES;
+	k[1].idle_pct = 100;
+	k[1].steal_pct = -1;
+	s.cpus = k;
+	s.n_cpus = 2;
+	assert_int_equal(lr_csv_open(&c, path, LR_CSV_CPUS), 0);
+	assert_int_equal(lr_csv_write(c, &s), 0);
+	assert_int_equal(lr_csv_close(c), 0);
+	text = slurp(path);
+	unlink(path);
+	assert_non_null(strstr(text, ",0,0.500000,10.00,20.00,0.00,0.00,62.50,,,,,,7.50\n"));
+	assert_non_null(strstr(text, ",1,0.500000,0.00,0.00,0.00,0.00,100.00,,,,,,\n"));
 }
 
 static void test_wire_utilisation(void **state)
@@ -200,6 +238,7 @@ int main(void)
 		cmocka_unit_test(test_header_is_the_contract),
 		cmocka_unit_test(test_wire_utilisation),
 		cmocka_unit_test(test_full_disk_is_an_error),
+		cmocka_unit_test(test_cpu_rows_steal_last),
 		cmocka_unit_test(test_stream_rows),
 	};
 

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "linerate/sample/snapshot.h"
@@ -164,7 +166,11 @@ static void test_udp_rcvbuf(void **state)
 	judge(&r, 10, &t, &a, &v);
 	assert_int_equal(a.udp_rcvbuf, 500);
 	assert_non_null(strstr(v.loss, "socket 500 (UDP RcvbufErrors)"));
-	assert_non_null(strstr(v.next_step, "raise net.core.rmem_max (now 212992)"));
+	assert_non_null(strstr(v.next_step, "raise the socket buffer (-w) (net.core.rmem_max is 212992)"));
+	/* the test set -w itself: the advice names it */
+	t.window_bytes = 16384;
+	judge(&r, 10, &t, &a, &v);
+	assert_non_null(strstr(v.next_step, "this test's -w 16384 bytes sized the buffer: raise -w"));
 }
 
 static void test_virtual_link_no_verdict_without_evidence(void **state)
@@ -195,7 +201,317 @@ static void test_nominal_speed_no_ceiling(void **state)
 	assert_true(v.speed_nominal);
 	assert_true(v.line_pct < 0 && v.ceiling_bps < 0 && v.ceiling_pct < 0);
 	assert_null(strstr(v.next_step, "jumbo"));
-	assert_non_null(strstr(v.next_step, "carried more than the 10000 Mbit/s it reports"));
+	assert_non_null(strstr(v.next_step, "its 10000 Mbit/s is nominal"));
+}
+
+/* Issue 11: a veth carrying 9.3 Gbit/s of its nominal 10000 Mbit/s was told "jumbo frames ...
+ * raise it to 9.90 Gbit/s". What the interface is decides, not the share it carried. */
+static void test_veth_below_its_speed_is_still_nominal(void **state)
+{
+	struct run r;
+	struct lr_verdict_acc a;
+	struct lr_verdict v;
+	struct lr_verdict_traffic t = {.ran = true, .parallel = 4, .up_bps = 9.3e9, .down_bps = -1,
+				       .retransmits = 0};
+
+	(void)state;
+	make_run(&r, 10000, 1500, 1190000000, 0, -1, -1, 30);
+	strcpy(r.i.kind, "veth");
+	strcpy(r.i.driver, "veth");
+	judge(&r, 5, &t, &a, &v);
+	assert_true(v.speed_nominal);
+	assert_string_equal(v.nominal_why, "veth");
+	assert_true(v.line_pct < 0 && v.ceiling_bps < 0);
+	assert_null(strstr(v.next_step, "jumbo"));
+	assert_non_null(strstr(v.next_step, "eth1 is a veth: its 10000 Mbit/s is nominal"));
+}
+
+static void test_link_kinds(void **state)
+{
+	(void)state;
+	assert_string_equal(lr_verdict_link_nominal("lo", "", ""), "loopback");
+	assert_string_equal(lr_verdict_link_nominal("br0", "bridge", "bridge"), "bridge");
+	assert_string_equal(lr_verdict_link_nominal("tun0", "tun", "tun"), "tun/tap");
+	assert_non_null(lr_verdict_link_nominal("bond0", "bond", "bonding"));
+	assert_non_null(lr_verdict_link_nominal("dummy0", "dummy", ""));
+	assert_non_null(strstr(lr_verdict_link_nominal("ens3", "", "virtio_net"), "virtio_net"));
+	assert_null(lr_verdict_link_nominal("eth1", "", "ixgbe"));
+	assert_null(lr_verdict_link_nominal("eth1.100", "vlan", "802.1Q VLAN Support"));
+	assert_null(lr_verdict_link_nominal("eth0", "", ""));
+}
+
+/* Issue 20: "loss none in the counters" two lines above "UDP lost 5926 of 1381242", and "next
+ * step: no bottleneck visible". The receiver's count is a witness; it names the place. */
+static void test_udp_loss_by_the_receivers_count(void **state)
+{
+	struct run r;
+	struct lr_verdict_acc a;
+	struct lr_verdict v;
+	/* the senders reached -b 1G x 2; the receiver got less: that is the loss, not the cap */
+	struct lr_verdict_traffic t = {.ran = true, .udp = true, .parallel = 2,
+				       .bitrate_bps = 1000000000, .up_bps = 1.7e9, .down_bps = -1,
+				       .sent_up_bps = 2e9, .sent_down_bps = -1, .retransmits = -1,
+				       .udp_lost = 5926, .udp_packets = 1381242};
+
+	(void)state;
+	make_run(&r, 10000, 1500, 250000000, 0, -1, -1, 20);
+	strcpy(r.i.kind, "veth");
+	judge(&r, 8, &t, &a, &v);
+	assert_int_equal(v.udp_lost, 5926);
+	assert_non_null(strstr(v.loss, "UDP 5926 of 1381242 datagrams (0.43%, the receiver's count)"));
+	assert_non_null(strstr(v.loss_where, "at the receiver or on the path"));
+	assert_non_null(strstr(v.next_step, "the receiver counted 5926 datagrams lost"));
+	assert_null(strstr(v.next_step, "no bottleneck"));
+	assert_null(strstr(v.next_step, "streams"));
+	assert_true(v.capped);
+	/* the printed verdict and its JSON say the same, and never "none" */
+	{
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		json_t *j, *loss;
+
+		assert_non_null(f);
+		lr_verdict_print(f, &a, &v);
+		fclose(f);
+		assert_non_null(strstr(text, "  loss: UDP 5926 of 1381242 datagrams"));
+		assert_non_null(strstr(text, "  where: at the receiver or on the path"));
+		assert_null(strstr(text, "loss: none"));
+		free(text);
+		j = lr_verdict_json(&a, &v);
+		loss = json_object_get(j, "loss");
+		assert_int_equal(json_integer_value(json_object_get(loss, "receiver_lost")), 5926);
+		assert_true(json_is_null(json_object_get(loss, "tcp_retransmits")));
+		assert_true(json_is_true(json_object_get(j, "capped_by_bitrate")));
+		assert_string_equal(json_string_value(json_object_get(j, "link_nominal_why")), "veth");
+		json_decref(j);
+	}
+}
+
+/* -R: this host received, and its own socket counter saw the overflow. */
+static void test_udp_loss_at_this_hosts_socket(void **state)
+{
+	struct run r;
+	struct lr_verdict_acc a;
+	struct lr_verdict v;
+	struct lr_verdict_traffic t = {.ran = true, .udp = true, .reverse = true, .parallel = 1,
+				       .up_bps = -1, .down_bps = 1e9, .retransmits = -1,
+				       .udp_lost = 800, .udp_packets = 100000};
+
+	(void)state;
+	make_run(&r, -1, 1500, 125000000, 0, -1, -1, 20);
+	r.s.stack.valid = LR_STACKV_UDP_RCVBUF | LR_STACKV_UDP_IN_ERRORS;
+	r.s.stack.udp_rcvbuf_errors_per_s = 100;
+	r.s.stack.udp_in_errors_per_s = 100;
+	judge(&r, 8, &t, &a, &v);
+	assert_non_null(strstr(v.loss, "UDP 800 of 100000 datagrams"));
+	assert_non_null(strstr(v.loss, "socket 800 (UDP RcvbufErrors)"));
+	assert_null(strstr(v.loss, "InErrors"));	/* the same 800, counted once */
+	assert_string_equal(v.loss_where, "at this host's UDP sockets: the receive buffer was full");
+	assert_non_null(strstr(v.next_step, "rmem_max"));
+}
+
+/* Issue 20: "TCP retr 23205 in the test" beside "loss none". */
+static void test_tcp_retransmits_are_loss(void **state)
+{
+	struct run r;
+	struct lr_verdict_acc a;
+	struct lr_verdict v;
+	struct lr_verdict_traffic t = {.ran = true, .parallel = 1, .up_bps = 3e9, .down_bps = -1,
+				       .retransmits = 23205, .udp_lost = -1, .udp_packets = -1};
+
+	(void)state;
+	make_run(&r, 10000, 1500, 400000000, 0, -1, -1, 20);
+	strcpy(r.i.kind, "veth");
+	judge(&r, 5, &t, &a, &v);
+	assert_non_null(strstr(v.loss, "TCP 23205 segments retransmitted"));
+	assert_non_null(strstr(v.loss_where, "on the path or at the receiver"));
+	assert_non_null(strstr(v.next_step, "TCP retransmitted 23205 segments"));
+}
+
+/* A handful of retransmits (tail-loss probes) is listed as a witness but is not the next
+ * step, and the closing words do not say "no loss" beside it. */
+static void test_few_retransmits_are_listed_not_blamed(void **state)
+{
+	struct run r;
+	struct lr_verdict_acc a;
+	struct lr_verdict v;
+	struct lr_verdict_traffic t = {.ran = true, .parallel = 2, .up_bps = 4e9, .down_bps = -1,
+				       .retransmits = 5, .udp_lost = -1, .udp_packets = -1};
+
+	(void)state;
+	make_run(&r, -1, 65536, 500000000, 0, -1, -1, 20);
+	strcpy(r.i.name, "lo");
+	lr_verdict_init(&a, "lo");
+	for (unsigned k = 1; k <= 3; k++) {
+		r.s.mono_ns = 100 * SEC + k * SEC;
+		lr_verdict_add(&a, &r.s);
+	}
+	lr_verdict_compute(&a, &t, &v);
+	assert_non_null(strstr(v.loss, "TCP 5 segments retransmitted"));
+	assert_non_null(strstr(v.loss_where, "inside this host (loopback)"));
+	assert_null(strstr(v.next_step, "retransmitted"));
+	assert_null(strstr(v.next_step, "no loss"));
+	assert_non_null(strstr(v.next_step, "the loss above is too little to cap the rate"));
+}
+
+/* softnet_stat drops are a witness on this host, with their own advice. */
+static void test_softnet_drops_are_loss(void **state)
+{
+	struct run r;
+	struct lr_verdict_acc a;
+	struct lr_verdict v;
+	struct lr_verdict_traffic t = {.ran = true, .parallel = 1, .up_bps = 3e9, .down_bps = -1,
+				       .retransmits = 0};
+
+	(void)state;
+	make_run(&r, -1, 1500, 400000000, 0, -1, -1, 20);
+	for (int c = 0; c < 4; c++)
+		r.cpus[c].valid |= LR_CPUV_SOFTNET;
+	r.cpus[3].softnet_dropped_per_s = 30;
+	r.s.tuning.netdev_max_backlog = 1000;
+	judge(&r, 4, &t, &a, &v);
+	assert_int_equal(v.softnet_drop, 120);
+	assert_non_null(strstr(v.loss, "softnet 120 (backlog full)"));
+	assert_non_null(strstr(v.loss_where, "softnet backlog (cpu3 first)"));
+	assert_non_null(strstr(v.next_step, "netdev_max_backlog (now 1000)"));
+}
+
+/* Issue 20: a capped test (-b 1G, reached) was told "try more streams (-P 4)". */
+static void test_capped_test_gets_no_more_streams(void **state)
+{
+	struct run r;
+	struct lr_verdict_acc a;
+	struct lr_verdict v;
+	struct lr_verdict_traffic t = {.ran = true, .parallel = 1, .bitrate_bps = 1000000000,
+				       .up_bps = 0.99e9, .down_bps = -1, .retransmits = 0};
+
+	(void)state;
+	make_run(&r, 10000, 1500, 130000000, 0, 4096, 4096, 20);
+	judge(&r, 5, &t, &a, &v);
+	assert_true(v.capped);
+	assert_null(strstr(v.next_step, "more streams"));
+	assert_non_null(strstr(v.next_step, "reached its own limit (-b 1.00 Gbit/s per stream x 1)"));
+	/* the same hot CPU that says "-P 4" uncapped says only "spread" when capped */
+	make_run(&r, 10000, 1500, 130000000, 0, 4096, 4096, 99);
+	judge(&r, 5, &t, &a, &v);
+	assert_non_null(strstr(v.next_step, "spread IRQs/RPS"));
+	assert_null(strstr(v.next_step, "-P 4"));
+	/* not reached: the cap did not set the rate */
+	t.up_bps = 0.5e9;
+	make_run(&r, 10000, 1500, 65000000, 0, 4096, 4096, 20);
+	judge(&r, 5, &t, &a, &v);
+	assert_false(v.capped);
+	assert_non_null(strstr(v.next_step, "more streams (-P 4)"));
+}
+
+/* Issue 20: the NIC window was not the test's (goodput above the bytes the interface carried,
+ * connect and teardown inside the NIC figures). Only ticks that cover the streams' own
+ * window count, and the seconds are the streams' own. */
+static void test_window_is_the_tests_own(void **state)
+{
+	struct run r;
+	struct lr_verdict_acc a;
+	struct lr_verdict v;
+	struct lr_stream_snap st;
+	struct lr_verdict_traffic t = {.ran = true, .parallel = 1, .up_bps = 7.5e9, .down_bps = -1,
+				       .retransmits = 0};
+	uint64_t t0 = 100 * SEC, start = t0 + 2 * SEC + SEC / 2, end = start + 3 * SEC;
+
+	(void)state;
+	make_run(&r, -1, 1500, 1000000000, 0, -1, -1, 10);
+	memset(&st, 0, sizeof(st));
+	lr_verdict_init(&a, "eth1");
+	/* 2 ticks of sampling before the client connected: no streams (taken, then dropped) */
+	r.s.mono_ns = t0 + SEC;
+	r.i.delta[LR_M_TX_BYTES] = 5;
+	lr_verdict_add(&a, &r.s);
+	r.s.mono_ns = t0 + 2 * SEC;
+	lr_verdict_add(&a, &r.s);
+	/* connecting: the stream exists, not started */
+	r.s.streams = &st;
+	r.s.n_streams = 1;
+	r.s.mono_ns = t0 + 2 * SEC + SEC / 4;
+	r.s.interval_ns = SEC / 4;
+	r.i.delta[LR_M_TX_BYTES] = 7;
+	lr_verdict_add(&a, &r.s);
+	/* running: 4 ticks cover [start, end] */
+	st.start_ns = start;
+	r.s.interval_ns = SEC;
+	for (unsigned k = 1; k <= 4; k++) {
+		r.s.mono_ns = t0 + 2 * SEC + SEC / 4 + k * SEC;
+		r.i.delta[LR_M_TX_BYTES] = 1000000000;
+		if (k == 4)
+			st.end_ns = end;
+		lr_verdict_add(&a, &r.s);
+	}
+	/* teardown: after the last stream ended */
+	r.s.mono_ns += SEC;
+	r.i.delta[LR_M_TX_BYTES] = 11;
+	lr_verdict_add(&a, &r.s);
+	lr_verdict_compute(&a, &t, &v);
+	assert_int_equal(a.ticks, 4);
+	assert_int_equal(a.ticks_left_out, 4);
+	assert_int_equal(v.iface->total[LR_M_TX_BYTES], 4000000000ULL);
+	assert_true(v.test_window);
+	assert_true(v.seconds > 2.999 && v.seconds < 3.001);
+	assert_true(v.sampled_seconds > 3.999 && v.sampled_seconds < 4.001);
+	/* the goodput the test reports never exceeds what the interface carried in its window */
+	assert_true(t.up_bps <= v.tx_bps);
+}
+
+/* A snapshot the caller missed is inside the next one's never-reset sums. */
+static void test_missed_snapshot_loses_nothing(void **state)
+{
+	struct run r;
+	struct lr_verdict_acc a;
+	struct lr_verdict v;
+	struct lr_verdict_traffic t = {.ran = false, .up_bps = -1, .down_bps = -1};
+
+	(void)state;
+	make_run(&r, -1, 1500, 1000, 0, -1, -1, 10);
+	r.i.cum_valid = LR_M_BIT(LR_M_RX_BYTES);
+	lr_verdict_init(&a, "eth1");
+	r.i.cum[LR_M_RX_BYTES] = 1000;
+	r.s.mono_ns = 101 * SEC;
+	lr_verdict_add(&a, &r.s);
+	r.i.cum[LR_M_RX_BYTES] = 3000;	/* the snapshot at 102 s was missed */
+	r.s.mono_ns = 103 * SEC;
+	lr_verdict_add(&a, &r.s);
+	lr_verdict_compute(&a, &t, &v);
+	assert_int_equal(v.iface->total[LR_M_RX_BYTES], 3000);
+	assert_true(v.seconds > 2.999 && v.seconds < 3.001);
+}
+
+/* Issue 20: at -i 0.01 a CPU read 0 % then 100 % and the verdict said "cpu1, 100% softirq at
+ * peak (saturated)" for a load of 12 %. The verdict's CPU figures are block means (0.5 s). */
+static void test_cpu_peak_is_a_block_mean(void **state)
+{
+	struct run r;
+	struct lr_verdict_acc a;
+	struct lr_verdict v;
+	struct lr_verdict_traffic t = {.ran = true, .parallel = 1, .up_bps = 2e9, .down_bps = -1,
+				       .retransmits = 0};
+
+	(void)state;
+	make_run(&r, -1, 1500, 2500000, 0, -1, -1, 0);
+	r.s.interval_ns = SEC / 100;
+	lr_verdict_init(&a, "eth1");
+	for (unsigned k = 1; k <= 300; k++) {	/* 3 s of 10 ms ticks */
+		double si = k % 8 == 0 ? 100 : 0;
+
+		r.cpus[2].softirq_pct = si;
+		r.cpus[2].idle_pct = 100 - si;
+		r.i.softirq_max_pct = si;
+		r.s.mono_ns = 100 * SEC + k * (SEC / 100);
+		lr_verdict_add(&a, &r.s);
+	}
+	lr_verdict_compute(&a, &t, &v);
+	assert_int_equal(a.cpu_blocks, 6);
+	assert_int_equal(v.hot_cpu, 2);
+	assert_true(v.hot_pct > 11.9 && v.hot_pct < 14.1);	/* 6 or 7 of 50 ticks */
+	assert_false(v.hot_saturated);
+	assert_null(strstr(v.next_step, "softirq"));
 }
 
 static void test_json_unknowns_are_null(void **state)
@@ -245,6 +561,17 @@ int main(void)
 		cmocka_unit_test(test_udp_rcvbuf),
 		cmocka_unit_test(test_virtual_link_no_verdict_without_evidence),
 		cmocka_unit_test(test_nominal_speed_no_ceiling),
+		cmocka_unit_test(test_veth_below_its_speed_is_still_nominal),
+		cmocka_unit_test(test_link_kinds),
+		cmocka_unit_test(test_udp_loss_by_the_receivers_count),
+		cmocka_unit_test(test_udp_loss_at_this_hosts_socket),
+		cmocka_unit_test(test_tcp_retransmits_are_loss),
+		cmocka_unit_test(test_few_retransmits_are_listed_not_blamed),
+		cmocka_unit_test(test_softnet_drops_are_loss),
+		cmocka_unit_test(test_capped_test_gets_no_more_streams),
+		cmocka_unit_test(test_window_is_the_tests_own),
+		cmocka_unit_test(test_missed_snapshot_loses_nothing),
+		cmocka_unit_test(test_cpu_peak_is_a_block_mean),
 		cmocka_unit_test(test_json_unknowns_are_null),
 		cmocka_unit_test(test_nothing_sampled),
 	};

@@ -436,6 +436,62 @@ static void test_cpu_pane_picks_busiest(void **state)
 	assert_true(golden_find(&fx->frame, "+59 more CPUs", &col) == 7);
 }
 
+/* Issue 20: on a VM a CPU row read user 0 + sys 4.55 + idle 90.91 = 95.46 %: the host's
+ * steal was nowhere. Where it is non-zero it is a bar segment with a legend entry. */
+static void test_cpu_pane_shows_steal(void **state)
+{
+	struct fixture *fx = *state;
+	struct lr_rect r = {0, 0, 60, 8};
+	struct lr_cpu_snap *c = &fx->snap.cpus[1];
+	int col, y;
+	bool seen = false;
+
+	assert_int_equal(lr_frame_resize(&fx->frame, 60, 8), 0);
+	lr_view_cpu(&fx->frame, r, &fx->ctx, &fx->snap.ifaces[1]);
+	assert_true(golden_find(&fx->frame, "steal", &col) < 0);	/* none: not shown */
+	c->user_pct = 0;
+	c->system_pct = 40;	/* busy enough to be among the rows shown */
+	c->idle_pct = 10;
+	c->steal_pct = 50;
+	lr_frame_clear(&fx->frame);
+	lr_view_cpu(&fx->frame, r, &fx->ctx, &fx->snap.ifaces[1]);
+	assert_true(golden_find(&fx->frame, "steal", &col) == 1);
+	y = golden_find(&fx->frame, "    1*", &col);
+	assert_true(y > 1);
+	for (int x = 6; x < fx->frame.w; x++)
+		seen |= lr_frame_at(&fx->frame, x, y)->cp == 0x2571;
+	assert_true(seen);
+}
+
+/* Issue 20: the overview's "hottest softirq" named an idle eth0 (whose IRQ is on the hot CPU)
+ * while lo carried 4 Gbit/s. The CPU is chosen among interfaces that carry traffic. */
+static void test_overview_hottest_names_a_carrier(void **state)
+{
+	struct fixture *fx = *state;
+	struct lr_iface_snap *e0 = &fx->snap.ifaces[0], *e1 = &fx->snap.ifaces[1];
+	struct lr_iface_snap *lo = &fx->snap.ifaces[2];
+	int col;
+
+	e0->per_s[LR_M_RX_BYTES] = e0->per_s[LR_M_TX_BYTES] = 0;
+	e1->per_s[LR_M_RX_BYTES] = e1->per_s[LR_M_TX_BYTES] = 0;
+	e0->serving_cpus = calloc(1, sizeof(int));
+	e0->cap_serving = e0->n_serving_cpus = 1;
+	e0->serving_cpus[0] = 2;	/* eth0's IRQ sits on the CPU lo keeps busy */
+	e0->softirq_max_pct = 99;
+	e0->softirq_cpu = 2;
+	lo->per_s[LR_M_RX_BYTES] = lo->per_s[LR_M_TX_BYTES] = 4e9 / 8;
+	lo->softirq_max_pct = 99;	/* no serving CPUs known: the busiest of all */
+	lo->softirq_cpu = 2;
+	assert_int_equal(lr_frame_resize(&fx->frame, 80, 24), 0);
+	lr_view_render(&fx->frame, &fx->ctx);
+	assert_true(golden_find(&fx->frame, "hottest softirq cpu2 99% (lo)", &col) > 0);
+	assert_true(golden_find(&fx->frame, "(eth0)", &col) < 0);
+	/* nothing carries traffic: the CPU, named after no interface */
+	lo->per_s[LR_M_RX_BYTES] = lo->per_s[LR_M_TX_BYTES] = 0;
+	lr_view_render(&fx->frame, &fx->ctx);
+	assert_true(golden_find(&fx->frame, "hottest softirq cpu2 99%   ", &col) > 0);
+}
+
 /* 40 interfaces at 80x24: the table scrolls to keep the selection visible and says how many
  * are out of view; nothing spills into the status line. */
 static void test_overview_scrolls(void **state)
@@ -647,6 +703,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_waiting_for_first_sample, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cpu_pane_picks_busiest, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_overview_scrolls, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cpu_pane_shows_steal, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_overview_hottest_names_a_carrier, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_cpu_pane_thousands, setup, teardown),
 		cmocka_unit_test(test_formatting),
 		cmocka_unit_test(test_scale),

@@ -116,5 +116,9 @@ void lr_cpu_reader_close(struct lr_cpu_reader *r); /* NULL-safe */
  */
 bool lr_cpu_pct(const struct lr_cpu_raw *prev, const struct lr_cpu_raw *cur, double *user,
 		double *system, double *irq, double *softirq, double *idle);
+/* The same, and the time a hypervisor gave to other guests (steal) as a sixth share: the six
+ * add up to 100. *steal is -1 when the lines have no steal column (before 2.6.11). */
+bool lr_cpu_pct_steal(const struct lr_cpu_raw *prev, const struct lr_cpu_raw *cur, double *user,
+		      double *system, double *irq, double *softirq, double *idle, double *steal);
 
 #endif

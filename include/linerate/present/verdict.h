@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The end of a test: what the NIC, the CPUs and the stack saw over the run, and the verdict —
- * achieved rate against line rate and the goodput ceiling at this MTU, where loss happened
- * (NIC FIFO, driver, stack, socket), the hottest CPU, and the one next step the evidence
- * supports (no advice without evidence). Snapshots are accumulated as they come. [main] */
+/* The end of a test: what the NIC, the CPUs and the stack saw over the test's own measured
+ * seconds, and the verdict — achieved rate against line rate and the goodput ceiling at this
+ * MTU (only where the link's speed is real, from what the interface is), where loss happened
+ * by every witness (the receiver's own count, TCP retransmits, the NIC, driver, stack, socket
+ * and softnet counters), the hottest CPU, and the one next step the evidence supports, within
+ * the test's own limits (-b, -P). Snapshots are accumulated as they come. [main] */
 #ifndef LINERATE_VERDICT_H
 #define LINERATE_VERDICT_H
 
@@ -16,40 +18,77 @@
 struct lr_snapshot;
 
 #define LR_VERDICT_IFACES 64
+#define LR_VERDICT_CPUS 4096		/* CPU numbers above are left out of the verdict */
+/* The verdict's CPU figures are means over blocks of at least this long, per CPU: the same
+ * steady load reads the same at -i 0.01 and -i 0.5 (the sampler's own window is 100 ms). */
+#define LR_VERDICT_CPU_BLOCK_NS (500 * LR_NSEC_PER_MSEC)
+
+/* One block of CPU time being summed: percentages x nanoseconds, per CPU number. */
+struct lr_verdict_cpu_block {
+	uint64_t ns;
+	double softirq[LR_VERDICT_CPUS], idle[LR_VERDICT_CPUS];
+	uint64_t known_ns[LR_VERDICT_CPUS];
+	int max_cpu;			/* highest CPU number summed, -1 none */
+};
 
 struct lr_verdict_iface {
 	char name[LR_IFNAMSIZ];
-	uint64_t total[LR_M__COUNT];
+	uint64_t total[LR_M__COUNT];	/* over the ticks inside the test's window */
 	uint64_t valid;			/* LR_M_BIT: seen valid at least once */
 	int64_t speed_mbps, mtu, ring_rx, ring_rx_max;
 	char driver[32];
-	double hot_pct;			/* the busiest serving CPU's softirq %, max over ticks */
+	char kind[16];			/* netlink link kind: "veth", "bridge", "" physical */
+	/* The busiest serving CPU's softirq % (all CPUs when none known), the highest block
+	 * mean (LR_VERDICT_CPU_BLOCK_NS); before the first block, the highest tick. */
+	double hot_pct;
 	int hot_cpu;
-	unsigned hot_ticks;		/* ticks with a serving CPU above 95 % softirq */
+	unsigned hot_blocks;		/* blocks with a serving CPU above 95 % softirq */
 	bool others_idle;		/* ... while another CPU stayed under 50 % busy */
+	double tick_hot_pct;		/* the highest tick's, for a test shorter than a block */
+	int tick_hot_cpu;
 	char top_drv[3][33];		/* driver fifo/drop counters that moved most */
 	uint64_t top_drv_total[3];
+	/* the last reading of the never-reset sums: a missed snapshot loses nothing */
+	uint64_t prev_cum[LR_M__COUNT];
+	uint64_t prev_cum_valid;
+	int prev_ifindex;
+	uint32_t prev_generation;
 };
 
 struct lr_verdict_acc {
 	char want[LR_IFNAMSIZ];		/* the route interface, "" = the busiest */
-	uint64_t first_ns, last_ns;
-	unsigned ticks;
+	uint64_t first_ns, last_ns;	/* span of the ticks taken in (cover the window) */
+	uint64_t prev_mono_ns;		/* the last snapshot seen, taken in or not */
+	unsigned ticks;			/* ticks taken in */
+	unsigned ticks_left_out;	/* before the streams started / after they ended */
+	/* The test's window from its streams (CLOCK_MONOTONIC): the first start, the last end
+	 * once every started stream has ended. 0 = not seen. Without streams (sampling only)
+	 * every tick counts. */
+	uint64_t win_start_ns, win_end_ns;
 	struct lr_verdict_iface ifs[LR_VERDICT_IFACES];
 	unsigned n_ifs;
-	uint64_t tcp_retrans, udp_rcvbuf, udp_in_errors;	/* stack, over the run */
+	uint64_t tcp_retrans, udp_rcvbuf, udp_in_errors, udp_sndbuf;	/* stack, in the window */
 	uint32_t stack_valid;
-	int64_t rmem_max, tcp_window_scaling;
+	double softnet_drops;		/* all CPUs, in the window */
+	int softnet_cpu;		/* the CPU that dropped most in one tick, -1 none */
+	bool softnet_valid;
+	struct lr_verdict_cpu_block blk;	/* the block being summed */
+	unsigned cpu_blocks;		/* blocks judged */
+	int64_t rmem_max, tcp_window_scaling, netdev_max_backlog;
 };
 
 /* What the traffic achieved, from the test's own results (-1 = not applicable / unknown). */
 struct lr_verdict_traffic {
 	bool ran;
 	bool udp;
+	bool reverse, bidir;		/* who received: the peer (up), this host (down) */
 	unsigned parallel;
+	uint64_t bitrate_bps;		/* -b per stream, 0 unlimited */
+	uint64_t window_bytes;		/* -w, 0 unset or unknown */
 	double up_bps, down_bps;	/* receiver-side goodput, client->server / server->client */
-	int64_t retransmits;
-	int64_t udp_lost, udp_packets;
+	double sent_up_bps, sent_down_bps;	/* what the senders sent (a cap is theirs), -1 */
+	int64_t retransmits;		/* TCP, the senders' own count */
+	int64_t udp_lost, udp_packets;	/* UDP, the receivers' own count */
 };
 
 void lr_verdict_init(struct lr_verdict_acc *a, const char *iface);	/* iface may be NULL */
@@ -57,17 +96,35 @@ void lr_verdict_add(struct lr_verdict_acc *a, const struct lr_snapshot *s);
 /* The interface the verdict speaks of: the wanted one, else the one that moved most bytes. */
 const struct lr_verdict_iface *lr_verdict_pick(const struct lr_verdict_acc *a);
 
+/* Why a link's reported speed is nominal (it carries whatever the CPUs move): "veth",
+ * "loopback", "bridge", "paravirtual NIC (virtio_net)", ... or NULL when the speed is a real
+ * line rate. From the link kind, the driver and the name; never from the rate carried. */
+const char *lr_verdict_link_nominal(const char *name, const char *kind, const char *driver);
+
 struct lr_verdict {
 	const struct lr_verdict_iface *iface;	/* NULL: nothing was sampled */
-	double seconds;
-	double rx_bps, tx_bps;			/* the interface's own counters over the run */
+	double seconds;				/* the test's measured seconds (else sampled) */
+	double sampled_seconds;			/* span of the ticks the NIC figures add up */
+	bool test_window;			/* seconds are the test's own (its streams) */
+	double rx_bps, tx_bps;			/* the interface's own counters over seconds */
 	double line_pct;			/* busier direction vs link speed, -1 unknown */
-	bool speed_nominal;			/* carried more than the speed it reports (veth) */
+	bool speed_nominal;			/* the link's speed is not a line rate */
+	char nominal_why[48];			/* "veth", "loopback", ... "" */
 	double ceiling_bps;			/* goodput ceiling at this MTU, -1 unknown */
 	double ceiling_pct;			/* achieved goodput vs ceiling, -1 unknown */
-	uint64_t nic_fifo, nic_drop, stack_drop, errors;	/* loss by where it happened */
-	char loss[160];				/* "NIC FIFO 1.2k (rx_missed_errors), ..." or "" */
-	char next_step[256];			/* the one next step, or why there is none */
+	bool capped;				/* the test reached its own -b */
+	/* loss, by witness (this host's counters are over the test's window) */
+	int64_t udp_lost, udp_packets;		/* the receiver's own count, -1 unknown */
+	int64_t retransmits;			/* TCP senders' count in the test, -1 unknown */
+	uint64_t nic_fifo, nic_drop, stack_drop, errors;	/* the interface */
+	uint64_t udp_rcvbuf, udp_in_errors, softnet_drop;	/* this host's stack */
+	bool receiver_local;			/* this host received (-R); else the peer did */
+	double hot_pct;				/* the hottest serving CPU's softirq % */
+	int hot_cpu;				/* -1 unknown */
+	bool hot_saturated;			/* above 95 % for a quarter of the blocks */
+	char loss[320];				/* every witness that saw loss, "" none */
+	char loss_where[240];			/* where it happened, by the evidence, "" none */
+	char next_step[320];			/* the one next step, or why there is none */
 };
 
 void lr_verdict_compute(const struct lr_verdict_acc *a, const struct lr_verdict_traffic *t,

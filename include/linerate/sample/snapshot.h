@@ -94,6 +94,10 @@ struct lr_cpu_snap {
 	uint32_t valid;		/* enum lr_cpu_valid */
 	double user_pct, system_pct, irq_pct, softirq_pct, idle_pct;	/* user includes nice;
 									 * idle includes iowait */
+	double steal_pct;	/* given to other guests by the hypervisor; the six add up to
+				 * 100; -1 unknown (no steal column) */
+	uint64_t times_window_ns;	/* the percentages cover this much (>= 100 ms, see
+					 * LR_CPU_WINDOW_MIN_NS), not the tick's interval */
 	double net_rx_per_s, net_tx_per_s;
 	double softnet_processed_per_s, softnet_dropped_per_s, softnet_squeezed_per_s;
 };
@@ -118,6 +122,8 @@ struct lr_stream_snap {
 	double jitter_ms;	/* UDP receiver; -1 unknown */
 	int64_t cwnd_bytes, rtt_us;	/* TCP sender; -1 unknown */
 	uint64_t start_ns;	/* CLOCK_MONOTONIC when the stream started counting, 0 unknown */
+	uint64_t end_ns;	/* CLOCK_MONOTONIC when it stopped (a receiver: its last byte),
+				 * 0 while it runs or unknown */
 	/* since the stream started, never reset: a consumer that missed a snapshot diffs these */
 	uint64_t total_bytes, total_packets, total_retransmits, total_lost, total_out_of_order;
 };

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Shared between the verdict's files (verdict.c books, verdict_judge.c, verdict_out.c). */
+#ifndef LINERATE_VERDICT_PRIV_H
+#define LINERATE_VERDICT_PRIV_H
+
+#include <stddef.h>
+
+#define LR_VERDICT_HOT_PCT 95.0
+
+struct lr_verdict_acc;
+struct lr_snapshot;
+
+/* verdict_cpu.c: sums a taken tick's CPU times into the block, judging it once full. */
+void lr_verdict_cpu_tick(struct lr_verdict_acc *a, const struct lr_snapshot *s);
+/* Judges what the block holds now (the test's last seconds) if it spans the sampler's CPU
+ * window; s gives the interfaces' serving CPUs. */
+void lr_verdict_cpu_flush(struct lr_verdict_acc *a, const struct lr_snapshot *s);
+/* Clears the block (the window restarts). */
+void lr_verdict_cpu_reset(struct lr_verdict_acc *a);
+
+/* "182 Mbit/s", "9.41 Gbit/s", "512 bit/s" */
+void lr_verdict_fmt_bps(char *buf, size_t len, double bps);
+
+#endif

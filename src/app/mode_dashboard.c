@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "linerate/present/app.h"
+#include "linerate/present/iperf3_out.h"
 #include "linerate/core/clock.h"
 #include "linerate/app/config.h"
 #include "linerate/app/demo.h"
@@ -64,6 +65,7 @@ struct traffic {
 	struct lr_view_traffic view;
 	struct lr_view_verdict vview;
 	bool have_verdict;
+	bool last_failed;		/* the last test could not start or ended in an error */
 };
 
 struct dash {
@@ -221,7 +223,9 @@ static void tr_start(struct dash *d)
 
 	tr_config(t, &tc);
 	t->restart = t->want_verdict = false;
+	t->last_failed = false;
 	if (lr_session_start(&t->ses, &tc, t->duration_ns)) {
+		t->last_failed = true;
 		t->state = LR_VTS_ERROR;
 		tmsg(d, true, "%s", t->ses.error);
 		return;
@@ -264,6 +268,7 @@ static void tr_verdict(struct dash *d)
 	t->vview.t = &ses->vt;
 	t->vview.test = t->vtitle;
 	t->have_verdict = true;
+	d->app.have_verdict = true;
 }
 
 /* The test has ended and a snapshot saw its last bytes: results, verdict, close. */
@@ -275,6 +280,7 @@ static void tr_finish(struct dash *d)
 
 	lr_session_finish(ses);
 	ran = ses->running_ns != 0;
+	t->last_failed = ses->failed;
 	if (ses->failed) {
 		t->state = LR_VTS_ERROR;
 		tmsg(d, true, "traffic: %s", ses->error[0] ? ses->error : "the test failed");
@@ -588,6 +594,49 @@ static bool step(struct dash *d, uint64_t *last_mono_ns)
 	return dirty;
 }
 
+/* After the terminal is back: the last test's iperf3 summary and verdict stay on the screen,
+ * and a test that failed makes the exit status 1 (as headless). */
+static void print_result(struct dash *d)
+{
+	const struct lr_session *ses = &d->tr.ses;
+
+	if (!d->tr.on)
+		return;
+	if (ses->have_res && ses->res->n_streams && (ses->res->complete || ses->res->stopped))
+		lr_iperf3_print_summary(stdout, ses->res);
+	if (ses->have_verdict && ses->samples) {
+		fputc('\n', stdout);
+		lr_verdict_print(stdout, ses->acc, &ses->verdict);
+	}
+	fflush(stdout);
+	if (d->tr.last_failed) {
+		if (!d->fatal[0])
+			snprintf(d->fatal, sizeof(d->fatal), "traffic: %s",
+				 ses->error[0] ? ses->error : "the test failed");
+		d->rc = 1;
+	}
+}
+
+/* Why the dashboard cannot run here, in words that say what to do. */
+static void tui_error(struct dash *d, int err)
+{
+	const char *term = getenv("TERM");
+
+	if (err == -ENOTTY)
+		snprintf(d->fatal, sizeof(d->fatal),
+			 "the dashboard needs a terminal on stdin and stdout (--headless writes CSV)");
+	else if (err == -ENOENT)
+		snprintf(d->fatal, sizeof(d->fatal),
+			 "TERM=%s: unknown terminal type (try TERM=xterm-256color, or --headless)",
+			 term ? term : "");
+	else if (err == -EOPNOTSUPP)
+		snprintf(d->fatal, sizeof(d->fatal),
+			 "TERM=%s cannot move the cursor: the dashboard needs a full terminal "
+			 "(or --headless)", term ? term : "");
+	else
+		snprintf(d->fatal, sizeof(d->fatal), "cannot use the terminal: %s", strerror(-err));
+}
+
 static bool single_iface(const char *list)
 {
 	return list && list[0] && !strchr(list, ',');
@@ -597,6 +646,7 @@ int lr_run_dashboard(const struct lr_config *cfg)
 {
 	struct dash d;
 	uint64_t last_mono_ns;
+	unsigned logged;
 	int err;
 
 	memset(&d, 0, sizeof(d));
@@ -622,18 +672,25 @@ int lr_run_dashboard(const struct lr_config *cfg)
 
 	if (open_csv(&d))
 		goto out;
+	/* the terminal is not ours yet: a collector's error goes to stderr as it happens */
+	lr_log_set_echo(LR_LOG_ERR);
+	logged = lr_log_errors_echoed();
 	err = lr_snapsrc_open(&d.src, cfg);
 	if (!err)
 		err = lr_snapsrc_start(d.src);
+	lr_log_set_echo(LR_LOG_ERR + 1);
 	if (err) {
-		snprintf(d.fatal, sizeof(d.fatal), "cannot start sampling: %s", strerror(-err));
+		if (lr_log_errors_echoed() == logged)	/* else the cause is on stderr already */
+			snprintf(d.fatal, sizeof(d.fatal), "cannot start sampling: %s",
+				 strerror(-err));
+		if (err == -ENODEV && cfg->ifaces)	/* -I naming no interface is bad usage */
+			d.rc = 2;
 		goto out;
 	}
 	d.tr.ses.src = d.src;
 	err = lr_tui_open(&d.tui);
 	if (err) {
-		snprintf(d.fatal, sizeof(d.fatal), "cannot use the terminal: %s%s", strerror(-err),
-			 err == -ENOTTY ? " (use --headless for scripts)" : "");
+		tui_error(&d, err);
 		goto out;
 	}
 	load_theme(&d);
@@ -656,9 +713,13 @@ int lr_run_dashboard(const struct lr_config *cfg)
 		 * books of the CSVs, as a headless run does */
 		tr_shutdown_client(&d);
 		if (d.rc == 0 && lr_snapsrc_stop(d.src, true) == 0 &&
-		    lr_snapsrc_read(d.src, &d.fresh, &d.seen) > 0 && write_csv(&d, &d.fresh))
-			d.rc = 1;
-		tr_close(&d);
+		    lr_snapsrc_read(d.src, &d.fresh, &d.seen) > 0) {
+			lr_session_sample(&d.tr.ses, &d.fresh);
+			if (write_csv(&d, &d.fresh))
+				d.rc = 1;
+		}
+		lr_session_finish(&d.tr.ses);	/* results and verdict, printed below */
+		d.tr.last_failed = d.tr.ses.failed;
 	} else if (lr_snapsrc_stop(d.src, false) == 0 && d.rc == 0 && lr_stop_signal &&
 		   lr_snapsrc_read(d.src, &d.fresh, &d.seen) > 0 && write_csv(&d, &d.fresh)) {
 		/* a signal: the snapshot in flight is part of the CSV run */
@@ -667,6 +728,8 @@ int lr_run_dashboard(const struct lr_config *cfg)
 out:
 	lr_tui_close(d.tui);
 	tr_shutdown_client(&d);
+	if (d.rc != 2)
+		print_result(&d);
 	tr_close(&d);
 	lr_snapsrc_close(d.src);
 	if (close_csv(&d))

@@ -19,8 +19,13 @@ int lr_output_open(struct lr_output *o, const struct lr_config *cfg)
 		.force_flush = cfg->forceflush,
 	};
 
+	bool csv_on_stdout = (cfg->csv && !strcmp(cfg->csv, "-")) ||
+			     (cfg->cpu_csv && !strcmp(cfg->cpu_csv, "-")) ||
+			     (cfg->streams_csv && !strcmp(cfg->streams_csv, "-"));
+
 	o->file = NULL;
-	o->text = o->json = stdout;
+	/* stdout carries CSV rows: the human summary must not land between them */
+	o->text = o->json = csv_on_stdout ? stderr : stdout;
 	if (cfg->logfile) {
 		o->file = fopen(cfg->logfile, "a");	/* iperf3 appends */
 		if (!o->file) {
@@ -51,7 +56,7 @@ int lr_output_close(struct lr_output *o, const struct lr_config *cfg)
 		err = -errno;
 	if (o->file && fclose(o->file) && !err)
 		err = -errno;
-	else if (!o->file && fflush(stdout) && !err)
+	else if (!o->file && fflush(o->json) && !err)
 		err = -errno;
 	if (err)
 		fprintf(stderr, "linerate: writing %s: %s\n", cfg->logfile ? cfg->logfile : "stdout",

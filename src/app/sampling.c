@@ -27,20 +27,21 @@ int lr_sampling_open(struct lr_sampling **out, const struct lr_config *cfg, bool
 {
 	struct lr_sampling *h = calloc(1, sizeof(*h));
 	char msg[320];
+	unsigned logged;
 	int err;
 
 	if (!h)
 		return -ENOMEM;
 	lr_snapshot_init(&h->snap);
-	err = lr_recorder_open(&h->rec, cfg, stdout_default, msg, sizeof(msg));
-	if (err)
-		fprintf(stderr, "linerate: %s\n", msg);
+	/* the source first: a bad -I is named before any CSV file is created */
+	logged = lr_log_errors_echoed();
+	err = lr_snapsrc_open(&h->src, cfg);
+	if (err && lr_log_errors_echoed() == logged)	/* else the cause is on stderr */
+		fprintf(stderr, "linerate: cannot start sampling: %s\n", strerror(-err));
 	if (!err) {
-		unsigned logged = lr_log_errors_echoed();
-
-		err = lr_snapsrc_open(&h->src, cfg);
-		if (err && lr_log_errors_echoed() == logged)	/* else the cause is on stderr */
-			fprintf(stderr, "linerate: cannot start sampling: %s\n", strerror(-err));
+		err = lr_recorder_open(&h->rec, cfg, stdout_default, msg, sizeof(msg));
+		if (err)
+			fprintf(stderr, "linerate: %s\n", msg);
 	}
 	if (err) {
 		lr_sampling_close(h);

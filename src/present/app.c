@@ -136,6 +136,8 @@ enum lr_action lr_app_key(int ch)
 		return LR_ACT_PROTO;
 	case 'R':
 		return LR_ACT_REVERSE;
+	case 'V':
+		return LR_ACT_VERDICT;
 	default:
 		return LR_ACT_NONE;
 	}
@@ -269,6 +271,14 @@ bool lr_app_handle(struct lr_app *app, enum lr_action act)
 		app->traffic_action = act;
 		app->requests |= LR_REQ_TRAFFIC;
 		app->verdict = false;	/* acting on the load: the last test's verdict is read */
+		return true;
+	case LR_ACT_VERDICT:
+		if (!app->have_verdict) {
+			set_msg(app, app->traffic ? "no test has ended yet: no verdict to show"
+						  : "no traffic configured (start with -c HOST or --demo)");
+			return true;
+		}
+		app->verdict = !app->verdict;
 		return true;
 	case LR_ACT__COUNT:
 		break;

@@ -15,6 +15,7 @@
 #include <wchar.h>
 
 #include <curses.h>
+#include <term.h>
 
 #include "linerate/present/frame.h"
 #include "linerate/present/theme.h"
@@ -75,6 +76,15 @@ bool lr_tui_utf8(void)
 	return cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
 }
 
+/* The dashboard draws by moving the cursor: a terminal without cursor addressing cannot. */
+static bool can_address_cursor(void)
+{
+	char cap[] = "cup";
+	const char *cup = tigetstr(cap);
+
+	return cup && cup != (const char *)-1;
+}
+
 int lr_tui_open(struct lr_tui **out)
 {
 	static bool hooked;
@@ -91,11 +101,17 @@ int lr_tui_open(struct lr_tui **out)
 	lr_frame_init(&t->prev);
 	lr_tui_saved_ok = tcgetattr(STDIN_FILENO, &lr_tui_saved_tios) == 0;
 	t->screen = newterm(NULL, stdout, stdin);
-	if (!t->screen) {
+	if (!t->screen) {	/* TERM names no terminal in the terminfo database */
 		free(t);
-		return -ENOTTY;
+		return -ENOENT;
 	}
 	set_term(t->screen);
+	if (!can_address_cursor()) {	/* TERM=dumb and the like: a blank screen otherwise */
+		endwin();
+		delscreen(t->screen);
+		free(t);
+		return -EOPNOTSUPP;
+	}
 	lr_tui_active = t;
 	if (!hooked) {
 		struct sigaction sa;

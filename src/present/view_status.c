@@ -61,6 +61,7 @@ static const struct help_line help_lines[] = {
 	{">  <", NULL, "streams +1 / -1"},
 	{"u", NULL, "TCP / UDP"},
 	{"R", NULL, "reverse direction"},
+	{"V", NULL, "the last test's verdict again"},
 };
 
 void lr_view_help(struct lr_frame *f, const struct lr_view_ctx *ctx)

@@ -40,6 +40,7 @@ enum lr_action {
 	LR_ACT_STREAMS_DOWN,	/* < */
 	LR_ACT_PROTO,		/* u */
 	LR_ACT_REVERSE,		/* R */
+	LR_ACT_VERDICT,		/* V: show / hide the last test's verdict again */
 	LR_ACT__COUNT
 };
 
@@ -69,7 +70,8 @@ struct lr_app {
 	bool traffic;			/* traffic configured (-c, --demo); false: keys answer so */
 	enum lr_action traffic_action;	/* with LR_REQ_TRAFFIC */
 	bool verdict;			/* the end-of-test verdict panel is up (Esc/Enter close it;
-					 * a traffic key closes it too) */
+					 * a traffic key closes it too; V reopens it) */
+	bool have_verdict;		/* a test has ended with a verdict (set by the run loop) */
 	uint32_t requests;		/* enum lr_request bits */
 	char msg[LR_APP_MSG_MAX];	/* feedback for the status line, "" none */
 	uint64_t msg_seq;		/* +1 each time msg is set */

@@ -17,7 +17,8 @@ struct lr_frame;
 
 /* Takes over the terminal on stdin/stdout (newterm: never exits on failure). Registers the
  * restore hook: lr_tui_restore() runs at exit() and on fatal signals (SEGV, BUS, FPE, ILL,
- * ABRT). The caller has called setlocale(LC_CTYPE, ""). 0, -ENOTTY, -ENOMEM. */
+ * ABRT). The caller has called setlocale(LC_CTYPE, ""). 0, -ENOTTY (stdin or stdout is not a
+ * terminal), -ENOENT (TERM is unknown), -EOPNOTSUPP (TERM cannot address the cursor), -ENOMEM. */
 int lr_tui_open(struct lr_tui **out) LR_MUST_CHECK;
 /* Restores the terminal and frees; NULL-safe. */
 void lr_tui_close(struct lr_tui *t);

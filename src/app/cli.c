@@ -48,6 +48,8 @@ static const struct option long_opts[] = {
 	{"forceflush", no_argument, NULL, OPT_FORCEFLUSH},
 	{"pidfile", required_argument, NULL, OPT_PIDFILE},
 	{"daemon", no_argument, NULL, 'D'},
+	{"format", required_argument, NULL, 'f'},
+	{"verbose", no_argument, NULL, 'V'},
 	{"ascii", no_argument, NULL, OPT_ASCII},
 	{"source", required_argument, NULL, OPT_SOURCE},
 	{"procfs", required_argument, NULL, OPT_PROCFS},
@@ -109,6 +111,7 @@ static const char usage[] =
 	"  --no-gso  plain sendmmsg/recvmmsg UDP path    --no-start  wait for `s` in the dashboard\n"
 	"Output (iperf3's): -T, --title STR  prefix every line with STR;  --timestamps[=FORMAT]\n"
 	"  --logfile FILE  output to FILE;  --forceflush  flush each line;  --pidfile FILE;  -D daemon\n"
+	"  -f a|A|k|m|g|t|K|M|G|T  bitrate unit (A: bytes);  -V, --verbose  more detail\n"
 	"  -h, --help   -v, --version\n";
 
 const char *lr_cli_usage(void)
@@ -120,6 +123,7 @@ void lr_cli_defaults(struct lr_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->mode = LR_MODE_DASHBOARD;
+	cfg->format = 'a';
 	cfg->interval_ns = 500 * LR_NSEC_PER_MSEC;
 	cfg->source = LR_SOURCE_NETLINK;
 	cfg->traffic.port = 5201;
@@ -227,7 +231,7 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 	 * previous call stopped in (it would go on reading the old argv). */
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:I:T:t:Jc:sp:B:1uP:b:l:RM:w:A:C:Dhv", long_opts,
+	while ((c = getopt_long(argc, argv, ":i:I:T:t:Jc:sp:B:1uP:b:l:RM:w:A:C:Df:Vhv", long_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'i':
@@ -265,6 +269,15 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 			break;
 		case 'D':
 			cfg->daemon = true;
+			break;
+		case 'f':
+			if (strlen(optarg) != 1 || !strchr("aAkmgtKMGT", optarg[0]))
+				return fail(err, len, "-f: invalid format '%s' (one of a A k m g t K M G T)",
+					    optarg);
+			cfg->format = optarg[0];
+			break;
+		case 'V':
+			cfg->verbose = true;
 			break;
 		case OPT_ASCII:
 			cfg->ascii = true;

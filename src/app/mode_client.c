@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
 
 #include <jansson.h>
 
@@ -48,6 +50,8 @@ struct intervals {
 	struct lr_iperf3_interval st[LR_PROTO_MAX_RESULTS];
 	json_t *arr; /* -J only */
 	FILE *out; /* text lines */
+	char unit; /* -f */
+	const struct lr_config *cfg;
 };
 
 /* How long the main loop may wait: 100 ms, less when the next interval line is due sooner. */
@@ -81,6 +85,35 @@ static uint64_t streams_edge(struct lr_client *c, bool first)
 	return edge;
 }
 
+/* -V: iperf3's test description once the streams run. */
+static void print_starting(FILE *f, const struct lr_config *cfg, unsigned n)
+{
+	const struct lr_traffic_config *tc = &cfg->traffic;
+	char blk[48] = "";
+
+	if (tc->length)
+		snprintf(blk, sizeof(blk), ", %llu byte blocks", (unsigned long long)tc->length);
+	fprintf(f, "Starting Test: protocol: %s, %u streams%s, omitting 0 seconds, %.0f second test, "
+		"tos 0\n", tc->udp ? "UDP" : "TCP", tc->bidir ? n / 2 : n, blk,
+		(double)(cfg->duration_set ? cfg->duration_ns : DEFAULT_TRAFFIC_NS) / 1e9);
+}
+
+/* -V: what iperf3 -V says first: the version, the system, the time. */
+static void print_verbose_head(FILE *f)
+{
+	struct utsname u;
+	char when[64];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	fprintf(f, "linerate %s\n", lr_version());
+	if (uname(&u) == 0)
+		fprintf(f, "%s %s %s %s %s\n", u.sysname, u.nodename, u.release, u.version, u.machine);
+	gmtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%a, %d %b %Y %H:%M:%S GMT", &tm);
+	fprintf(f, "Time: %s\n", when);
+}
+
 static void intervals_tick(struct intervals *iv, struct lr_client *c, bool json, bool final)
 {
 	uint64_t now = lr_clock_mono_ns(), end, total = 0;
@@ -95,6 +128,8 @@ static void intervals_tick(struct intervals *iv, struct lr_client *c, bool json,
 			iv->t0_ns = iv->last_ns = now;
 		iv->next_ns = iv->t0_ns + iv->every_ns;
 		iv->n = n;	/* every stream exists once the test runs */
+		if (iv->cfg->verbose && !json)
+			print_starting(iv->out, iv->cfg, n);
 		if (!final)
 			return;
 	}
@@ -134,7 +169,7 @@ static void intervals_tick(struct intervals *iv, struct lr_client *c, bool json,
 	if (json) {
 		json_array_append_new(iv->arr, lr_iperf3_json_interval(a, b, iv->st, k));
 	} else {
-		lr_iperf3_print_interval(iv->out, a, b, iv->st, k);
+		lr_iperf3_print_interval(iv->out, a, b, iv->st, k, iv->unit);
 		fflush(iv->out);
 	}
 	iv->last_ns = now;
@@ -225,7 +260,9 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 		fputc('\n', out->json);
 		json_decref(j);
 	} else if (ran) {
-		lr_iperf3_print_summary(out->text, R);
+		if (cfg->verbose)
+			fprintf(out->text, "Test Complete. Summary Results:\n");
+		lr_iperf3_print_summary(out->text, R, cfg->format);
 		if (verdict) {
 			fputc('\n', out->text);
 			lr_verdict_print(out->text, ses->acc, &ses->verdict);
@@ -253,6 +290,8 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv, const s
 		lr_sampling_close(sm);
 		return 1;
 	}
+	if (!cfg->json && cfg->verbose)
+		print_verbose_head(out->text);
 	if (!cfg->json)
 		fprintf(out->text, "Connecting to host %s, port %u\n", tc->host,
 			tc->port ? tc->port : 5201u);
@@ -308,6 +347,8 @@ int lr_run_client(const struct lr_config *cfg)
 		return 1;
 	}
 	iv->out = out.text;
+	iv->unit = cfg->format;
+	iv->cfg = cfg;
 	rc = run_client(cfg, iv, &out);
 	if (lr_output_close(&out, cfg))
 		rc = 1;

@@ -4,7 +4,9 @@
  * (transfer in 1024-based bytes, bitrate in 1000-based bits).
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "linerate/present/iperf3_out.h"
 #include "linerate/traffic/traffic.h"
@@ -41,6 +43,33 @@ static void fmt_bits(char *buf, size_t size, double bps)
 	fmt_unit(buf, size, bps, 1000.0, u, 5);
 }
 
+/* iperf3's -f: 'a' adaptive bits (default), 'A' adaptive bytes, k m g t fixed bits (1000),
+ * K M G T fixed bytes (1024), per second. */
+static void fmt_rate(char *buf, size_t size, double bps, char unit)
+{
+	static const char *const bits[] = {"bits/sec", "Kbits/sec", "Mbits/sec", "Gbits/sec",
+					   "Tbits/sec"};
+	static const char *const bytes[] = {"Bytes/sec", "KBytes/sec", "MBytes/sec",
+					    "GBytes/sec", "TBytes/sec"};
+	static const char fixed[] = "kmgt";
+	const char *at = unit ? strchr(fixed, unit | 0x20) : NULL;
+	bool in_bytes = unit >= 'A' && unit <= 'Z';
+	double base = in_bytes ? 1024.0 : 1000.0, v = in_bytes ? bps / 8 : bps;
+
+	if (!unit || unit == 'a') {
+		fmt_bits(buf, size, bps);
+		return;
+	}
+	if (unit == 'A' || !at) {
+		fmt_unit(buf, size, v, base, in_bytes ? bytes : bits, 5);
+		return;
+	}
+	for (const char *c = fixed; c <= at; c++)
+		v /= base;
+	snprintf(buf, size, v < 9.995 ? "%4.2f %s" : v < 99.95 ? "%4.1f %s" : "%4.0f %s", v,
+		 (in_bytes ? bytes : bits)[at - fixed + 1]);
+}
+
 static double rate(uint64_t bytes, double secs)
 {
 	return secs > 0 ? (double)bytes * 8.0 / secs : 0;
@@ -51,18 +80,18 @@ static double pct(int64_t lost, int64_t total)
 	return total > 0 ? 100.0 * (double)lost / (double)total : 0;
 }
 
-static void print_line(FILE *f, const char *tag, double secs, uint64_t bytes, const char *extra,
+static void print_line(FILE *f, char unit, const char *tag, double secs, uint64_t bytes, const char *extra,
 		       const char *role)
 {
 	char b[32], r[32];
 
 	fmt_bytes(b, sizeof(b), (double)bytes);
-	fmt_bits(r, sizeof(r), rate(bytes, secs));
+	fmt_rate(r, sizeof(r), rate(bytes, secs), unit);
 	fprintf(f, "%s   0.00-%-6.2f sec  %s  %s  %s%s\n", tag, secs, b, r, extra, role);
 }
 
 /* A stream stopped early has only this side's count: the other line is left out. */
-static void print_stream(FILE *f, const char *tag, const struct lr_traffic_stream_result *e, bool udp)
+static void print_stream(FILE *f, char unit, const char *tag, const struct lr_traffic_stream_result *e, bool udp)
 {
 	bool snd = e->have_peer || e->client_sends, rcv = e->have_peer || !e->client_sends;
 	char extra[96];
@@ -71,12 +100,12 @@ static void print_stream(FILE *f, const char *tag, const struct lr_traffic_strea
 		snprintf(extra, sizeof(extra), "%.3f ms  %" PRId64 "/%" PRId64 " (%.2g%%)  ", 0.0,
 			 (int64_t)0, e->packets_sent, 0.0);
 		if (snd)
-			print_line(f, tag, e->sender_s, e->sent_bytes, extra, "sender");
+			print_line(f, unit, tag, e->sender_s, e->sent_bytes, extra, "sender");
 		snprintf(extra, sizeof(extra), "%.3f ms  %" PRId64 "/%" PRId64 " (%.2g%%)  ",
 			 e->jitter_s * 1e3, e->lost, e->packets_sent,
 			 pct(e->lost, e->packets_sent));
 		if (rcv)
-			print_line(f, tag, e->receiver_s ? e->receiver_s : e->sender_s,
+			print_line(f, unit, tag, e->receiver_s ? e->receiver_s : e->sender_s,
 				   e->received_bytes, extra, "receiver");
 		return;
 	}
@@ -85,9 +114,9 @@ static void print_stream(FILE *f, const char *tag, const struct lr_traffic_strea
 	else
 		snprintf(extra, sizeof(extra), "%18s", "");
 	if (snd)
-		print_line(f, tag, e->sender_s, e->sent_bytes, extra, "sender");
+		print_line(f, unit, tag, e->sender_s, e->sent_bytes, extra, "sender");
 	if (rcv)
-		print_line(f, tag, e->receiver_s ? e->receiver_s : e->sender_s, e->received_bytes,
+		print_line(f, unit, tag, e->receiver_s ? e->receiver_s : e->sender_s, e->received_bytes,
 			   "                  ", "receiver");
 }
 
@@ -108,7 +137,7 @@ void lr_iperf3_sum_result(const struct lr_traffic_sum *s, bool udp,
 	};
 }
 
-static void print_sum(FILE *f, const char *tag, const struct lr_traffic_sum *s, bool udp,
+static void print_sum(FILE *f, char unit, const char *tag, const struct lr_traffic_sum *s, bool udp,
 		      bool sends, bool complete)
 {
 	struct lr_traffic_stream_result e;
@@ -116,10 +145,10 @@ static void print_sum(FILE *f, const char *tag, const struct lr_traffic_sum *s, 
 	lr_iperf3_sum_result(s, udp, &e);
 	e.client_sends = sends;
 	e.have_peer = complete;
-	print_stream(f, tag, &e, udp);
+	print_stream(f, unit, tag, &e, udp);
 }
 
-void lr_iperf3_print_summary(FILE *f, const struct lr_traffic_results *R)
+void lr_iperf3_print_summary(FILE *f, const struct lr_traffic_results *R, char unit)
 {
 	bool udp = R->udp;
 
@@ -140,14 +169,14 @@ void lr_iperf3_print_summary(FILE *f, const struct lr_traffic_results *R)
 				 e->client_sends ? "TX-C" : "RX-C");
 		else
 			snprintf(tag, sizeof(tag), "[%3d]", e->id);
-		print_stream(f, tag, e, udp);
+		print_stream(f, unit, tag, e, udp);
 	}
 	if (R->n_streams > 1 || R->bidir) {
 		if (R->sum_up.n_streams)
-			print_sum(f, R->bidir ? "[SUM][TX-C]" : "[SUM]", &R->sum_up, udp, true,
+			print_sum(f, unit, R->bidir ? "[SUM][TX-C]" : "[SUM]", &R->sum_up, udp, true,
 				  R->complete);
 		if (R->sum_down.n_streams)
-			print_sum(f, R->bidir ? "[SUM][RX-C]" : "[SUM]", &R->sum_down, udp, false,
+			print_sum(f, unit, R->bidir ? "[SUM][RX-C]" : "[SUM]", &R->sum_down, udp, false,
 				  R->complete);
 	}
 	fprintf(f, "CPU Utilization: local/%s %.1f%% (%.1f%%u/%.1f%%s), remote/%s %.1f%% "
@@ -161,7 +190,7 @@ void lr_iperf3_print_summary(FILE *f, const struct lr_traffic_results *R)
 }
 
 void lr_iperf3_print_interval(FILE *f, double a, double b, const struct lr_iperf3_interval *st,
-			      unsigned n)
+			      unsigned n, char unit)
 {
 	uint64_t sum = 0;
 	char bb[32], rr[32];
@@ -178,14 +207,14 @@ void lr_iperf3_print_interval(FILE *f, double a, double b, const struct lr_iperf
 		else if (!s->sender && s->udp)
 			snprintf(extra, sizeof(extra), "%5llu lost", (unsigned long long)s->lost);
 		fmt_bytes(bb, sizeof(bb), (double)s->bytes);
-		fmt_bits(rr, sizeof(rr), rate(s->bytes, b - a));
+		fmt_rate(rr, sizeof(rr), rate(s->bytes, b - a), unit);
 		fprintf(f, "%s %6.2f-%-6.2f sec  %s  %s  %s%s\n", tag, a, b, bb, rr, extra,
 			s->sender ? "" : "  (received)");
 		sum += s->bytes;
 	}
 	if (n > 1) {
 		fmt_bytes(bb, sizeof(bb), (double)sum);
-		fmt_bits(rr, sizeof(rr), rate(sum, b - a));
+		fmt_rate(rr, sizeof(rr), rate(sum, b - a), unit);
 		fprintf(f, "[SUM] %6.2f-%-6.2f sec  %s  %s\n", a, b, bb, rr);
 	}
 }

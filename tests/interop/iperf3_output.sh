@@ -6,7 +6,7 @@
 . "$(dirname "$0")/../lib.sh"
 lr_plan iperf3_output "json-intervals-i3-tcp json-intervals-i3-tcp-R json-intervals-i3-udp \
 json-intervals-lr-tcp json-intervals-lr-tcp-R title-text title-json timestamps logfile \
-pidfile daemon title-needs-traffic-mode"
+pidfile daemon title-needs-traffic-mode format-fixed verbose"
 command -v iperf3 >/dev/null || { lr_skip_plan "iperf3 not installed"; exit 0; }
 command -v python3 >/dev/null || { lr_skip_plan "python3 not installed"; exit 0; }
 [ -x "$LR_BIN" ] || { lr_skip_plan "$LR_BIN not built"; exit 0; }
@@ -150,6 +150,17 @@ timeout 20 "$LR_BIN" -c 127.0.0.1 -p "$port" --headless -t 1 >"$tmp/d.out" 2>&1
 crc=$?
 check daemon test "$drc" -eq 0 -a -n "$dpid" -a "$crc" -eq 0 -a "$(grep -c 'linerate Done' "$tmp/d.out")" -eq 1
 [ -n "$dpid" ] && kill "$dpid" 2>/dev/null
+
+# -f m: every bitrate in Mbits/sec; -f K: in KBytes/sec (iperf3's units); -V: its extra lines
+lr_bg "$LR_BIN" -s -p "$port" >/dev/null 2>&1; spid=$LR_PID
+wait_listen "$port"
+timeout 20 "$LR_BIN" -c 127.0.0.1 -p "$port" --headless -t 1 -f m >"$tmp/fm.txt" 2>&1
+timeout 20 "$LR_BIN" -c 127.0.0.1 -p "$port" --headless -t 1 -f K -V >"$tmp/fK.txt" 2>&1
+kill "$spid"; wait "$spid" 2>/dev/null
+rates() { grep -oE '[0-9.]+ [KMGT]?(bits|Bytes)/sec' "$1" | awk '{print $2}' | sort -u | tr '\n' ' '; }
+check format-fixed test "$(rates "$tmp/fm.txt")" = "Mbits/sec " -a "$(rates "$tmp/fK.txt")" = "KBytes/sec "
+check verbose test -n "$(grep '^Starting Test: protocol: TCP' "$tmp/fK.txt")" \
+	-a -n "$(grep '^Test Complete. Summary Results:' "$tmp/fK.txt")" -a -z "$(grep 'Starting Test' "$tmp/fm.txt")"
 
 # -T shapes iperf3's text: in the dashboard it is an error naming it, exit 2
 out=$("$LR_BIN" -T x 2>&1 </dev/null); rc=$?

@@ -199,6 +199,12 @@ static void test_iperf3_output_options(void **state)
 	assert_true(cfg.interval_set);
 	assert_int_equal(PARSE(&cfg, err, "-c", "h"), 0);
 	assert_false(cfg.interval_set);
+	assert_int_equal(cfg.format, 'a');
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--headless", "-f", "K", "-V"), 0);
+	assert_int_equal(cfg.format, 'K');
+	assert_true(cfg.verbose);
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-f", "x"), -EINVAL);
+	assert_string_equal(err, "-f: invalid format 'x' (one of a A k m g t K M G T)");
 }
 
 int main(void)

@@ -32,6 +32,8 @@ struct lr_config {
 	const char *timestamps;	/* --timestamps[=FORMAT]: strftime format, NULL = none */
 	const char *logfile;	/* --logfile: iperf3's output goes there instead of stdout */
 	bool forceflush;	/* --forceflush: flush every output line */
+	char format;		/* -f: iperf3's bitrate unit, 'a' adaptive bits (default) */
+	bool verbose;		/* -V: iperf3's more detailed output */
 	const char *pidfile;	/* --pidfile (iperf3's -I): our PID, removed at exit */
 	bool daemon;		/* -D: server in the background */
 	bool ascii;		/* --ascii */

@@ -23,15 +23,17 @@ struct lr_iperf3_interval {
 	uint64_t bytes, retransmits, lost;
 };
 
-/* Text: the "[ ID] Interval ..." header first when a == 0, one line per stream, a [SUM] line
+/* unit: iperf3's -f for the bitrate column ('a' adaptive bits, the default; 'A' adaptive
+ * bytes; k m g t fixed bits; K M G T fixed bytes); the transfer column stays adaptive bytes.
+ * Text: the "[ ID] Interval ..." header first when a == 0, one line per stream, a [SUM] line
  * when there is more than one stream. */
 void lr_iperf3_print_interval(FILE *f, double a, double b, const struct lr_iperf3_interval *st,
-			      unsigned n);
+			      unsigned n, char unit);
 /* -J: one element of iperf3's "intervals" array ({"streams": [...], "sum": {...}}). */
 json_t *lr_iperf3_json_interval(double a, double b, const struct lr_iperf3_interval *st,
 				unsigned n);
 /* The end-of-test summary in iperf3's text layout, "linerate Done." last. */
-void lr_iperf3_print_summary(FILE *f, const struct lr_traffic_results *R);
+void lr_iperf3_print_summary(FILE *f, const struct lr_traffic_results *R, char unit);
 /* A direction's sum as one stream's result, so sums print like streams (out_of_order unknown). */
 void lr_iperf3_sum_result(const struct lr_traffic_sum *s, bool udp,
 			  struct lr_traffic_stream_result *e);

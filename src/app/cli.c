@@ -251,9 +251,13 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 		case 'T':
 			cfg->title = optarg;
 			break;
-		case OPT_TIMESTAMPS:
-			cfg->timestamps = optarg && *optarg ? optarg : "%c ";	/* iperf3's default */
+		case OPT_TIMESTAMPS: {
+			/* an optional value comes as --timestamps=FORMAT in the same word */
+			const char *eq = strchr(argv[optind - 1], '=');
+
+			cfg->timestamps = eq && eq[1] ? eq + 1 : "%c ";	/* iperf3's default */
 			break;
+		}
 		case OPT_LOGFILE:
 			if (!*optarg)
 				return fail(err, len, "--logfile: empty file name");

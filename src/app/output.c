@@ -54,9 +54,8 @@ int lr_output_close(struct lr_output *o, const struct lr_config *cfg)
 
 	if (o->text && o->text != o->json && fclose(o->text))
 		err = -errno;
-	if (o->file && fclose(o->file) && !err)
-		err = -errno;
-	else if (!o->file && fflush(o->json) && !err)
+	/* a log file is closed; stdout (or stderr) stays open and is only flushed */
+	if ((o->file ? fclose(o->file) : fflush(o->json)) && !err)
 		err = -errno;
 	if (err)
 		fprintf(stderr, "linerate: writing %s: %s\n", cfg->logfile ? cfg->logfile : "stdout",

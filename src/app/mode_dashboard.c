@@ -42,6 +42,8 @@
 #define LATE_WAIT_NS (20 * LR_NSEC_PER_MSEC)
 #define STICKY_ERR_NS (10 * LR_NSEC_PER_SEC)
 #define STICKY_KEY_NS (3 * LR_NSEC_PER_SEC)	/* traffic feedback outlives info logs */
+#define SHOW_INFO_NS (10 * LR_NSEC_PER_SEC)	/* then a message leaves the status line */
+#define SHOW_ERR_NS (30 * LR_NSEC_PER_SEC)
 #define STOP_WAIT_NS (2 * LR_NSEC_PER_SEC)	/* a client reaches DONE within 200 ms */
 #define FINAL_TICK_MAX_NS (2 * LR_NSEC_PER_SEC)
 /* Without -t a test runs until `s` or quit: asked of the server as iperf3's longest test
@@ -85,6 +87,8 @@ struct dash {
 	struct lr_theme theme;
 	char status[LR_LOG_MSG_MAX];
 	uint64_t log_seen, app_msg_seq, sticky_until_ns;
+	uint64_t status_until_ns;	/* the status message is cleared then (stale news misleads) */
+	bool status_is_verdict;		/* it says the verdict is shown: cleared when it closes */
 	char host[64];
 	char fatal[LR_THEME_ERR_MAX];	/* printed to stderr once the terminal is back */
 	char theme_err[LR_THEME_ERR_MAX];	/* the first bad theme, also repeated on stderr */
@@ -177,6 +181,8 @@ static void LR_PRINTF(3, 4) tmsg(struct dash *d, bool err, const char *fmt, ...)
 	va_end(ap);
 	d->ctx.status_is_error = err;
 	d->sticky_until_ns = lr_clock_mono_ns() + (err ? STICKY_ERR_NS : STICKY_KEY_NS);
+	d->status_until_ns = lr_clock_mono_ns() + (err ? SHOW_ERR_NS : SHOW_INFO_NS);
+	d->status_is_verdict = false;
 }
 
 /* Rate changes reach the running senders when this side sends them all. */
@@ -291,9 +297,11 @@ static void tr_finish(struct dash *d)
 		tr_verdict(d);
 	if (ran && (t->want_verdict || (!ses->stop_asked && !ses->failed)) && !t->restart)
 		d->app.verdict = true;
-	if (!ses->failed && !t->restart && d->app.verdict)
-		tmsg(d, false, "test %s: verdict shown (Esc closes, s starts another)",
+	if (!ses->failed && !t->restart && d->app.verdict) {
+		tmsg(d, false, "test %s: verdict shown (Esc closes, V reopens, s starts another)",
 		     ses->stop_asked ? "stopped" : "done");
+		d->status_is_verdict = true;
+	}
 	if (t->restart)
 		tr_start(d);
 }
@@ -496,6 +504,8 @@ static bool update_status(struct dash *d)
 		if (last) {
 			lr_strlcpy(d->status, last->msg, sizeof(d->status));
 			d->ctx.status_is_error = last->level >= LR_LOG_WARN;
+			d->status_until_ns = now + (d->ctx.status_is_error ? SHOW_ERR_NS : SHOW_INFO_NS);
+			d->status_is_verdict = false;
 			changed = true;
 		}
 	}
@@ -504,6 +514,13 @@ static bool update_status(struct dash *d)
 		lr_strlcpy(d->status, d->app.msg, sizeof(d->status));
 		d->ctx.status_is_error = false;
 		d->sticky_until_ns = 0;
+		d->status_until_ns = now + SHOW_INFO_NS;
+		d->status_is_verdict = false;
+		changed = true;
+	}
+	if (d->status[0] && (now >= d->status_until_ns || (d->status_is_verdict && !d->app.verdict))) {
+		d->status[0] = '\0';
+		d->ctx.status_is_error = d->status_is_verdict = false;
 		changed = true;
 	}
 	return changed;
@@ -588,8 +605,10 @@ static bool step(struct dash *d, uint64_t *last_mono_ns)
 		/* no snapshot for two intervals (a stalled collector): do not spin */
 		*last_mono_ns = lr_clock_mono_ns();
 	}
-	if (d->tr.on)
+	if (d->tr.on) {
 		dirty |= tr_poll(d);
+		d->app.test_running = lr_session_active(&d->tr.ses);
+	}
 	dirty |= update_status(d);
 	return dirty;
 }

@@ -193,6 +193,8 @@ bool lr_app_handle(struct lr_app *app, enum lr_action act)
 			app->help = false;
 		else if (app->verdict)
 			app->verdict = false;
+		else if (app->test_running)	/* a second Esc must not end a test unasked */
+			set_msg(app, "a test is running: q quits, s stops the test");
 		else
 			app->quit = true;
 		return !app->quit;

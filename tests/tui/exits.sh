@@ -7,7 +7,7 @@
 # Loopback only; kills only what it started.
 . "$(dirname "$0")/../lib.sh"
 lr_plan tui_exits "term-dumb term-unknown no-terminal dashboard-bad-iface headless-bad-iface \
-refused-exit-1 result-after-q verdict-reopens csv-stdout-only"
+refused-exit-1 result-after-q verdict-reopens csv-stdout-only esc-mid-test-stays status-expires"
 command -v tmux >/dev/null || { lr_skip_plan "tmux not installed"; exit 0; }
 command -v script >/dev/null || { lr_skip_plan "script (util-linux) not installed"; exit 0; }
 [ -x "$LR_BIN" ] || { lr_skip_plan "no binary at $LR_BIN (run make)"; exit 0; }
@@ -77,6 +77,23 @@ wait_rc
 sleep 0.3
 check result-after-q test "$(cat "$work/rc" 2>/dev/null)" = 0 -a \
 	-n "$(screen | grep 'linerate Done')" -a -n "$(screen | grep -i 'next step')"
+
+# mid-test, Esc twice does not end the test (it says how to), and a message leaves the status
+# line after its time instead of lingering
+start -i 0.2 --demo
+wait_screen 'running' 80
+T send-keys -t ex Escape; sleep 0.3; T send-keys -t ex Escape
+wait_screen 'a test is running: q quits' 20; said=$?
+sleep 0.5
+check esc-mid-test-stays test "$said" -eq 0 -a ! -s "$work/rc"
+gone=1
+for ((i = 0; i < 150; i++)); do
+	screen | tail -n 1 | grep -q 'a test is running' || { gone=0; break; }
+	sleep 0.1
+done
+check status-expires test "$gone" -eq 0
+T send-keys -t ex q
+wait_rc
 
 # headless -c with --csv -: stdout is the CSV alone (header + rows of 26 or more fields)
 lr_bg "$LR_BIN" -s -1 -p "$port" >/dev/null 2>&1

@@ -72,6 +72,7 @@ struct lr_app {
 	bool verdict;			/* the end-of-test verdict panel is up (Esc/Enter close it;
 					 * a traffic key closes it too; V reopens it) */
 	bool have_verdict;		/* a test has ended with a verdict (set by the run loop) */
+	bool test_running;		/* a test is running (set by the run loop): Esc does not quit */
 	uint32_t requests;		/* enum lr_request bits */
 	char msg[LR_APP_MSG_MAX];	/* feedback for the status line, "" none */
 	uint64_t msg_seq;		/* +1 each time msg is set */

@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The dashboard's traffic test (-c HOST, --demo): keys start, stop and retune it through the
+ * session (a rate change reaches running senders live; streams, protocol or direction
+ * restart it), its state follows the client, each ended test gets a verdict panel, and the
+ * last result is printed when the dashboard closes. Main thread.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linerate/collect/route.h"
+#include "linerate/core/clock.h"
+#include "linerate/core/strutil.h"
+#include "linerate/present/iperf3_out.h"
+#include "linerate/present/verdict.h"
+
+#include "dashboard_priv.h"
+
+/* Rate changes reach the running senders when this side sends them all. */
+static bool tr_live(const struct traffic *t)
+{
+	return !t->knobs.reverse && !t->knobs.bidir;
+}
+
+/* The achieved rate per stream of the newest snapshot (the streams this side counts), <= 0
+ * unknown. */
+static double tr_measured(const struct dash *d)
+{
+	const struct lr_snapshot *s = &d->fresh;
+	double sum = 0;
+	size_t n = 0;
+
+	if (!d->tr.ses.client)
+		return -1;
+	for (size_t i = 0; i < s->n_streams; i++) {
+		if (s->streams[i].valid) {
+			sum += s->streams[i].bps;
+			n++;
+		}
+	}
+	return n ? sum / (double)n : -1;
+}
+
+static void tr_config(const struct traffic *t, struct lr_traffic_config *tc)
+{
+	*tc = t->base;
+	tc->udp = t->knobs.udp;
+	tc->reverse = t->knobs.reverse;
+	tc->bidir = t->knobs.bidir;
+	tc->parallel = t->knobs.parallel;
+	tc->bitrate_bps = t->knobs.rate_bps;
+	tc->bitrate_set = true;
+	tc->length = t->knobs.length;
+}
+
+void lr_dash_tr_start(struct dash *d)
+{
+	struct traffic *t = &d->tr;
+	struct lr_traffic_config tc;
+
+	tr_config(t, &tc);
+	t->restart = t->want_verdict = false;
+	t->last_failed = false;
+	if (lr_session_start(&t->ses, &tc, t->duration_ns)) {
+		t->last_failed = true;
+		t->state = LR_VTS_ERROR;
+		lr_dash_msg(d, true, "%s", t->ses.error);
+		return;
+	}
+	t->state = LR_VTS_CONNECTING;
+}
+
+/* Asks the running test to end; it is closed once a snapshot has seen its last bytes. */
+static void tr_stop(struct dash *d, bool verdict, bool restart)
+{
+	struct traffic *t = &d->tr;
+
+	if (!t->ses.client)
+		return;
+	if (lr_session_active(&t->ses)) {
+		t->want_verdict = verdict;
+		lr_session_stop(&t->ses);
+	}
+	t->restart = restart;	/* `s` after a restart key: stop, no restart */
+}
+
+/* The verdict panel of the test that just ended (the session computed the verdict). */
+static void tr_verdict(struct dash *d)
+{
+	struct traffic *t = &d->tr;
+	const struct lr_session *ses = &t->ses;
+	double secs = (double)ses->elapsed_at_end_ns / 1e9;
+
+	if (ses->have_res && ses->res->n_streams && ses->res->duration_ns)
+		secs = (double)ses->res->duration_ns / 1e9;
+	snprintf(t->vtitle, sizeof(t->vtitle), "%s x%u %s %s, %.1f s, %s",
+		 t->knobs.udp ? "UDP" : "TCP", t->knobs.parallel,
+		 t->knobs.bidir ? "<->" : t->knobs.reverse ? "<-" : "->",
+		 t->view.host ? t->view.host : "-", secs,
+		 t->state == LR_VTS_ERROR ? "failed"
+		 : ses->stop_asked	  ? "stopped (sender's counts)"
+					  : "done");
+	t->vview.v = &ses->verdict;
+	t->vview.acc = ses->acc;
+	t->vview.t = &ses->vt;
+	t->vview.test = t->vtitle;
+	t->have_verdict = true;
+	d->app.have_verdict = true;
+}
+
+/* The test has ended and a snapshot saw its last bytes: results, verdict, close. */
+static void tr_finish(struct dash *d)
+{
+	struct traffic *t = &d->tr;
+	struct lr_session *ses = &t->ses;
+	bool ran;
+
+	lr_session_finish(ses);
+	ran = ses->running_ns != 0;
+	t->last_failed = ses->failed;
+	if (ses->failed) {
+		t->state = LR_VTS_ERROR;
+		lr_dash_msg(d, true, "traffic: %s", ses->error[0] ? ses->error : "the test failed");
+	} else {
+		t->state = ses->stop_asked ? LR_VTS_STOPPED : LR_VTS_DONE;
+	}
+	if (ran)
+		tr_verdict(d);
+	if (ran && (t->want_verdict || (!ses->stop_asked && !ses->failed)) && !t->restart)
+		d->app.verdict = true;
+	if (!ses->failed && !t->restart && d->app.verdict) {
+		lr_dash_msg(d, false, "test %s: verdict shown (Esc closes, V reopens, s starts another)",
+		     ses->stop_asked ? "stopped" : "done");
+		d->status_is_verdict = true;
+	}
+	if (t->restart)
+		lr_dash_tr_start(d);
+}
+
+/* Follows the client's state; true when the screen changed. */
+bool lr_dash_tr_poll(struct dash *d)
+{
+	struct traffic *t = &d->tr;
+	enum lr_view_tstate old = t->state;
+	uint64_t now = lr_clock_mono_ns(), grace;
+
+	if (!t->ses.client)
+		return false;
+	switch (lr_session_poll(&t->ses)) {
+	case LR_CLIENT_IDLE:
+	case LR_CLIENT_CONNECTING:
+		t->state = LR_VTS_CONNECTING;
+		break;
+	case LR_CLIENT_RUNNING:
+		t->state = LR_VTS_RUNNING;
+		break;
+	case LR_CLIENT_ENDING:
+		t->state = LR_VTS_ENDING;
+		break;
+	case LR_CLIENT_DONE:
+	case LR_CLIENT_ERROR:
+		t->state = LR_VTS_ENDING;
+		/* close once a snapshot taken after the end is in (CSV, verdict), or give up
+		 * waiting for a slow interval */
+		grace = d->app.interval_ns + 100 * LR_NSEC_PER_MSEC;
+		if (grace > FINAL_TICK_MAX_NS)
+			grace = FINAL_TICK_MAX_NS;
+		if (d->last_snap_mono_ns >= t->ses.done_ns || now >= t->ses.done_ns + grace)
+			tr_finish(d);
+		break;
+	}
+	return t->state != old;
+}
+
+void lr_dash_tr_key(struct dash *d, enum lr_action act)
+{
+	struct traffic *t = &d->tr;
+	char msg[LR_APP_MSG_MAX + 32];
+	enum lr_traffic_change ch;
+	bool running = lr_session_active(&t->ses);
+
+	if (act == LR_ACT_TRAFFIC_TOGGLE) {
+		if (running) {
+			tr_stop(d, true, false);
+			lr_dash_msg(d, false, "stopping the test");
+		} else if (t->ses.client) {	/* ended, closing: start again right after */
+			t->restart = true;
+			lr_dash_msg(d, false, "starting a new test");
+		} else {
+			lr_dash_tr_start(d);
+			if (t->ses.client)
+				lr_dash_msg(d, false, "starting: %s x%u to %s", t->knobs.udp ? "UDP" : "TCP",
+				     t->knobs.parallel, t->view.host);
+		}
+		return;
+	}
+	ch = lr_app_traffic_key(&t->knobs, act, tr_measured(d), running, tr_live(t), msg,
+				sizeof(msg));
+	t->view.knobs = t->knobs;
+	if (ch == LR_TCHG_RATE && running && tr_live(t))
+		lr_session_set_rate(&t->ses, t->knobs.rate_bps);
+	else if (ch != LR_TCHG_NONE && running)
+		tr_stop(d, false, true);
+	lr_dash_msg(d, false, "%s", msg);
+}
+
+/* -c HOST or --demo: the server (demo), the route interface, the session. 0 or -errno
+ * (d->fatal says why). The first test starts once the source runs. */
+int lr_dash_tr_setup(struct dash *d)
+{
+	const struct lr_config *cfg = d->cfg;
+	struct traffic *t = &d->tr;
+	int err;
+
+	if (!cfg->traffic.host && !cfg->traffic.demo)
+		return 0;
+	if (cfg->traffic.demo) {
+		err = lr_demo_open(&t->demo);
+		if (err) {
+			snprintf(d->fatal, sizeof(d->fatal),
+				 "--demo: cannot listen on %s ports %d-%d: %s", LR_DEMO_HOST,
+				 LR_DEMO_PORT_FIRST, LR_DEMO_PORT_LAST, strerror(-err));
+			return err;
+		}
+		lr_demo_traffic(t->demo, &cfg->traffic, &t->base);
+		lr_strlcpy(t->iface, LR_DEMO_IFACE, sizeof(t->iface));
+	} else {
+		t->base = cfg->traffic;
+		err = lr_route_iface(t->base.host, t->iface, sizeof(t->iface));
+		if (err) {
+			t->iface[0] = '\0';
+			lr_log(LR_LOG_WARN, "no route interface for %s: %s", t->base.host,
+			       strerror(-err));
+		}
+	}
+	if (lr_session_init(&t->ses, NULL, t->iface)) {
+		snprintf(d->fatal, sizeof(d->fatal), "out of memory");
+		return -ENOMEM;
+	}
+	t->on = true;
+	t->duration_ns = cfg->duration_set && cfg->duration_ns ? cfg->duration_ns : UNTIL_STOPPED_NS;
+	t->knobs.udp = t->base.udp;
+	t->knobs.reverse = t->base.reverse;
+	t->knobs.bidir = t->base.bidir;
+	t->knobs.parallel = t->base.parallel ? t->base.parallel : 1;
+	t->knobs.rate_bps = t->base.bitrate_bps;
+	t->knobs.length = t->base.length;
+	t->state = LR_VTS_IDLE;
+	t->view.host = t->base.host;
+	t->view.port = t->base.port;
+	t->view.iface = t->iface;
+	t->view.knobs = t->knobs;
+	d->app.traffic = true;
+	d->ctx.streams_pane = lr_view_streams;
+	d->ctx.streams_arg = &t->view;
+	return 0;
+}
+
+void lr_dash_tr_update_view(struct dash *d)
+{
+	struct traffic *t = &d->tr;
+	const struct lr_session *ses = &t->ses;
+	uint64_t now = lr_clock_mono_ns();
+
+	t->view.state = t->state;
+	t->view.knobs = t->knobs;
+	t->view.error = t->state == LR_VTS_ERROR ? ses->error : NULL;
+	t->view.duration_s = t->duration_ns == UNTIL_STOPPED_NS ? 0 : (double)t->duration_ns / 1e9;
+	if (ses->running_ns)
+		t->view.elapsed_s =
+			(double)((ses->done_ns ? ses->done_ns : now) - ses->running_ns) / 1e9;
+	else
+		t->view.elapsed_s = -1;
+}
+
+/* Quit or a signal: stop the test (the peer is told), wait for its end. */
+void lr_dash_tr_shutdown(struct dash *d)
+{
+	if (!lr_session_shutdown(&d->tr.ses, STOP_WAIT_NS))
+		lr_log(LR_LOG_WARN, "the traffic client did not stop within 2 s");
+}
+
+void lr_dash_tr_close(struct dash *d)
+{
+	struct traffic *t = &d->tr;
+
+	lr_session_free(&t->ses);
+	lr_demo_close(t->demo);
+	t->demo = NULL;
+}
+
+/* After the terminal is back: the last test's iperf3 summary and verdict stay on the screen,
+ * and a test that failed makes the exit status 1 (as headless). */
+void lr_dash_print_result(struct dash *d)
+{
+	const struct lr_session *ses = &d->tr.ses;
+
+	if (!d->tr.on)
+		return;
+	if (ses->have_res && ses->res->n_streams && (ses->res->complete || ses->res->stopped))
+		lr_iperf3_print_summary(stdout, ses->res, d->cfg->format);
+	if (ses->have_verdict && ses->samples) {
+		fputc('\n', stdout);
+		lr_verdict_print(stdout, ses->acc, &ses->verdict);
+	}
+	fflush(stdout);
+	if (d->tr.last_failed) {
+		if (!d->fatal[0])
+			snprintf(d->fatal, sizeof(d->fatal), "traffic: %s",
+				 ses->error[0] ? ses->error : "the test failed");
+		d->rc = 1;
+	}
+}

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The dashboard's state, shared by its run loop (mode_dashboard.c) and its traffic test
+ * (dash_traffic.c: the keys that start, stop and retune a test through the session, the
+ * verdict panel, the result printed after the dashboard closes). Private to src/app. */
+#ifndef LINERATE_DASHBOARD_PRIV_H
+#define LINERATE_DASHBOARD_PRIV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "linerate/app/config.h"
+#include "linerate/app/demo.h"
+#include "linerate/app/session.h"
+#include "linerate/core/log.h"
+#include "linerate/present/app.h"
+#include "linerate/present/frame.h"
+#include "linerate/present/theme.h"
+#include "linerate/present/view.h"
+#include "linerate/sample/snapshot.h"
+
+struct lr_recorder;
+struct lr_snapsrc;
+struct lr_tui;
+
+#define MAX_THEMES 32
+#define MAX_POLL_MS 250		/* a signal also wakes poll; this only bounds the wait */
+#define LATE_WAIT_NS (20 * LR_NSEC_PER_MSEC)
+#define STICKY_ERR_NS (10 * LR_NSEC_PER_SEC)
+#define STICKY_KEY_NS (3 * LR_NSEC_PER_SEC)	/* traffic feedback outlives info logs */
+#define SHOW_INFO_NS (10 * LR_NSEC_PER_SEC)	/* then a message leaves the status line */
+#define SHOW_ERR_NS (30 * LR_NSEC_PER_SEC)
+#define STOP_WAIT_NS (2 * LR_NSEC_PER_SEC)	/* a client reaches DONE within 200 ms */
+#define FINAL_TICK_MAX_NS (2 * LR_NSEC_PER_SEC)
+/* Without -t a test runs until `s` or quit: asked of the server as iperf3's longest test
+ * (-t 86400), since a time of 0 is not "forever" to every server. */
+#define UNTIL_STOPPED_NS (86400 * LR_NSEC_PER_SEC)
+
+/* The traffic test the dashboard drives (-c HOST, --demo). One client at a time: a restart
+ * stops it, waits for a snapshot that saw its last bytes, closes it and opens a new one. */
+struct traffic {
+	bool on;			/* traffic configured */
+	struct lr_demo *demo;
+	struct lr_traffic_config base;	/* the command line's options (demo: with its defaults) */
+	struct lr_app_traffic knobs;	/* what the keys changed: the next test's options */
+	char iface[LR_IFNAMSIZ];	/* the route interface, "" unknown */
+	uint64_t duration_ns;		/* -t, or UNTIL_STOPPED_NS */
+	struct lr_session ses;		/* the test: client, results, verdict */
+	enum lr_view_tstate state;
+	bool restart;			/* open a new client once this one is closed */
+	bool want_verdict;		/* show the panel when this test is closed */
+	char vtitle[128];
+	struct lr_view_traffic view;
+	struct lr_view_verdict vview;
+	bool have_verdict;
+	bool last_failed;		/* the last test could not start or ended in an error */
+};
+
+struct dash {
+	const struct lr_config *cfg;
+	struct lr_snapsrc *src;
+	struct lr_tui *tui;
+	struct lr_recorder *rec;
+	struct lr_snapshot fresh;	/* newest from the board */
+	struct lr_snapshot shown;	/* what the screen shows (frozen while paused) */
+	bool have_shown;
+	uint64_t seen;
+	struct lr_app app;
+	struct lr_frame frame;
+	struct lr_view_ctx ctx;
+	char themes[MAX_THEMES][LR_THEME_NAME_MAX];
+	size_t n_themes;
+	struct lr_theme theme;
+	char status[LR_LOG_MSG_MAX];
+	uint64_t log_seen, app_msg_seq, sticky_until_ns;
+	uint64_t status_until_ns;	/* the status message is cleared then (stale news misleads) */
+	bool status_is_verdict;		/* it says the verdict is shown: cleared when it closes */
+	char host[64];
+	char fatal[LR_THEME_ERR_MAX];	/* printed to stderr once the terminal is back */
+	char theme_err[LR_THEME_ERR_MAX];	/* the first bad theme, also repeated on stderr */
+	uint64_t last_snap_mono_ns;	/* the newest snapshot read from the board */
+	struct traffic tr;
+	int rc;
+};
+
+/* The status line's message (err: shown as an error, kept longer against info logs). */
+void lr_dash_msg(struct dash *d, bool err, const char *fmt, ...) LR_PRINTF(3, 4);
+
+/* -c HOST or --demo: the server (demo), the route interface, the session. 0 or -errno
+ * (d->fatal says why). */
+int lr_dash_tr_setup(struct dash *d);
+void lr_dash_tr_start(struct dash *d);
+/* Follows the client's state; true when the screen changed. */
+bool lr_dash_tr_poll(struct dash *d);
+/* A traffic key (s ] [ > < u R). */
+void lr_dash_tr_key(struct dash *d, enum lr_action act);
+void lr_dash_tr_update_view(struct dash *d);
+/* Quit or a signal: stop the test (the peer is told), wait for its end. */
+void lr_dash_tr_shutdown(struct dash *d);
+void lr_dash_tr_close(struct dash *d);
+/* After the terminal is back: the last test's summary and verdict; a failed test sets rc 1. */
+void lr_dash_print_result(struct dash *d);
+
+#endif

@@ -62,31 +62,29 @@ static void cur_line(struct lr_frame *f, int x, int y, int w, const struct lr_vi
 		lr_frame_text_right(f, x, y, w, LR_ROLE_LABEL, sc);
 }
 
-/* "avg 37.9G min 12.1G max 38.2G peak 38.6G": max over the graph window, the rest since
- * start or the last reset. */
+/* "avg 37.9G  min 12.1G  peak 38.6G", all since start or the last reset (peak: the highest
+ * per-second rate, the same word and meaning as the overview's). A field that does not fit
+ * whole is left out, never cut. */
 static void stats_line(struct lr_frame *f, int x, int y, int w, const struct lr_view_ctx *ctx,
-		       const struct lr_peak *pk, const struct lr_series *ser, int gw)
+		       const struct lr_peak *pk)
 {
 	bool bytes = ctx->app->bytes;
-	char avg[24], mn[24], mx[24], peak[24];
-	double wmax = -1;
+	const char *label[] = {"avg", "min", "peak"};
+	char val[3][24];
+	int at = 3;
 
-	for (uint32_t i = 0; i < (uint32_t)gw && i < ser->len; i++) {
-		float v = lr_series_get(ser, i);
+	fmt_short(val[0], sizeof(val[0]), pk->n ? pk->sum / (double)pk->n : -1, bytes);
+	fmt_short(val[1], sizeof(val[1]), pk->n ? pk->min : -1, bytes);
+	fmt_short(val[2], sizeof(val[2]), pk->n ? pk->max : -1, bytes);
+	for (int i = 0; i < 3; i++) {
+		char field[40];
+		int n = snprintf(field, sizeof(field), "%s %s", label[i], val[i]);
 
-		if (isfinite(v) && v > wmax)
-			wmax = v;
+		if (at + n > w)
+			break;
+		lr_frame_text(f, x + at, y, n, LR_ROLE_LABEL, field);
+		at += n + 2;
 	}
-	fmt_short(avg, sizeof(avg), pk->n ? pk->sum / (double)pk->n : -1, bytes);
-	fmt_short(mn, sizeof(mn), pk->n ? pk->min : -1, bytes);
-	fmt_short(mx, sizeof(mx), wmax, bytes);
-	fmt_short(peak, sizeof(peak), pk->n ? pk->max : -1, bytes);
-	if (w >= 56)
-		lr_frame_printf(f, x, y, w, LR_ROLE_LABEL,
-				"   avg %-8s min %-8s max %-8s peak %s", avg, mn, mx, peak);
-	else
-		lr_frame_printf(f, x, y, w, LR_ROLE_LABEL, "   avg %s min %s max %s pk %s", avg,
-				mn, mx, peak);
 }
 
 /* "wire 97.2%/0.6%  tcp ceiling 39.6G @9000" */
@@ -145,12 +143,12 @@ void lr_view_bitrate(struct lr_frame *f, struct lr_rect r, const struct lr_view_
 		      ctx->ascii, LR_ROLE_GRAPH_RX);
 	y += gh;
 	if (stats)
-		stats_line(f, x, y++, w, ctx, &ifs->peak_rx_bps, srx, w);
+		stats_line(f, x, y++, w, ctx, &ifs->peak_rx_bps);
 	cur_line(f, x, y++, w, ctx, ifs, true, top_tx);
 	lr_view_graph(f, (struct lr_rect){x, y, w, gh}, stx, top_tx, log_scale, LOG_FLOOR_BPS,
 		      ctx->ascii, LR_ROLE_GRAPH_TX);
 	y += gh;
 	if (stats)
-		stats_line(f, x, y++, w, ctx, &ifs->peak_tx_bps, stx, w);
+		stats_line(f, x, y++, w, ctx, &ifs->peak_tx_bps);
 	ceiling_line(f, x, r.y + r.h - 1, w, ctx, ifs);
 }

@@ -221,3 +221,30 @@ void lr_view_vline(struct lr_frame *f, int x, int y0, int h, bool ascii)
 	for (int y = y0; y < y0 + h; y++)
 		lr_frame_put(f, x, y, ascii ? '|' : 0x2502, LR_ROLE_BORDER);
 }
+
+int lr_view_text_words(struct lr_frame *f, int x, int y, int maxw, enum lr_role role, const char *s,
+		       bool ascii)
+{
+	char buf[512];
+	size_t cut;
+
+	if (maxw <= 0)
+		return 0;
+	if (lr_utf8_width(s) <= maxw)
+		return lr_frame_text(f, x, y, maxw, role, s);
+	/* the longest run of whole words that leaves a column for the mark */
+	snprintf(buf, sizeof(buf), "%s", s);
+	cut = strlen(buf);
+	do {
+		while (cut > 0 && buf[cut - 1] != ' ')
+			cut--;
+		while (cut > 0 && buf[cut - 1] == ' ')
+			cut--;
+		buf[cut] = '\0';
+	} while (cut > 0 && lr_utf8_width(buf) > maxw - 1);
+	if (cut == 0)
+		return 0;
+	x += lr_frame_text(f, x, y, maxw - 1, role, buf);
+	lr_frame_put(f, x, y, ascii ? '~' : 0x2026, role);	/* … : more did not fit */
+	return lr_utf8_width(buf) + 1;
+}

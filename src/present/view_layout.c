@@ -57,7 +57,8 @@ static void detail(struct lr_frame *f, struct lr_rect r, const struct lr_view_ct
 	for (size_t i = 0; i < nh; i++, y++) {
 		int n = lr_frame_text(f, r.x + 1, y, -1, LR_ROLE_WARN, "hint");
 
-		lr_frame_text(f, r.x + 3 + n, y, r.w - 4 - n, LR_ROLE_WARN, hints[i]);
+		lr_view_text_words(f, r.x + 3 + n, y, r.w - 4 - n, LR_ROLE_WARN, hints[i],
+				   ctx->ascii);
 	}
 }
 

@@ -49,10 +49,10 @@ static double fifo_per_s(const struct lr_iface_snap *ifs)
 
 static const char *oper_name(uint8_t st)
 {
-	static const char *const names[] = {"?", "notpresent", "down", "lowerdown",
+	static const char *const names[] = {"unknown", "notpresent", "down", "lowerdown",
 					    "testing", "dormant", "up"};
 
-	return st < LR_ARRAY_SIZE(names) ? names[st] : "?";
+	return st < LR_ARRAY_SIZE(names) ? names[st] : "unknown";
 }
 
 static void title_line(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx)

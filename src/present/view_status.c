@@ -24,7 +24,8 @@ void lr_view_status(struct lr_frame *f, struct lr_rect r, const struct lr_view_c
 		x += lr_frame_text(f, x + 2, r.y, end - x - 2, LR_ROLE_ALERT, "PAUSED") + 2;
 	if (err) {
 		/* an error gets the whole line: "file:line: message" must be readable */
-		lr_frame_text(f, x + 2, r.y, end - x - 2, LR_ROLE_ALERT, ctx->status_msg);
+		lr_view_text_words(f, x + 2, r.y, end - x - 2, LR_ROLE_ALERT, ctx->status_msg,
+				   ctx->ascii);
 		return;
 	}
 	if (ctx->snap)
@@ -34,7 +35,14 @@ void lr_view_status(struct lr_frame *f, struct lr_rect r, const struct lr_view_c
 	x += lr_frame_text(f, x + 2, r.y, end - x - 2, LR_ROLE_STATUS,
 			   app->bytes ? "bytes" : "bits") +
 	     2;
-	if (ctx->status_msg && ctx->status_msg[0] && end - x > 4)
+	/* a message that needs the room of "? help  q quit" takes it: it is the news */
+	if (ctx->status_msg && ctx->status_msg[0] &&
+	    lr_utf8_width(ctx->status_msg) > end - x - 2) {
+		lr_view_text_words(f, x + 2, r.y, r.x + r.w - 1 - x - 2, LR_ROLE_STATUS,
+				   ctx->status_msg, ctx->ascii);
+		return;
+	}
+	if (ctx->status_msg && ctx->status_msg[0])
 		lr_frame_text(f, x + 2, r.y, end - x - 2, LR_ROLE_STATUS, ctx->status_msg);
 	lr_frame_text_right(f, r.x, r.y, r.w - 1, LR_ROLE_STATUS, "? help  q quit");
 }

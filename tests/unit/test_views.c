@@ -688,6 +688,46 @@ static void test_hints_need_evidence(void **state)
 	assert_int_equal(lr_view_hints(&fx->snap, e1, hints, 4), 0);
 }
 
+/* Text that does not fit is left out a whole word at a time and marked, never cut inside a word
+ * or a number. */
+static void test_text_words(void **state)
+{
+	static const char hint[] = "rx ring 512 of 4096: ethtool -G eth1 rx 4096";
+	struct lr_frame f;
+
+	(void)state;
+	lr_frame_init(&f);
+	for (int w = 4; w <= 50; w++) {
+		char *text, *line;
+
+		assert_int_equal(lr_frame_resize(&f, 60, 1), 0);
+		lr_frame_clear(&f);
+		lr_view_text_words(&f, 0, 0, w, LR_ROLE_VALUE, hint, true);
+		text = lr_frame_to_text(&f);
+		assert_non_null(text);
+		line = strtok(text, "\n");
+		if (line) {	/* trailing blanks are not part of the text */
+			for (size_t n = strlen(line); n && line[n - 1] == ' '; n--)
+				line[n - 1] = '\0';
+			if (w >= (int)strlen(hint)) {
+				assert_string_equal(line, hint);
+			} else if (line[0]) {
+				size_t n = strlen(line);
+
+				assert_true((int)n <= w);
+				assert_int_equal(line[n - 1], '~');
+				line[n - 1] = '\0';
+				/* what is left is the hint's own words, up to a word's end */
+				assert_memory_equal(line, hint, n - 1);
+				assert_true(hint[n - 1] == ' ' || hint[n - 1] == ':' ||
+					    hint[n - 1] == '\0');
+			}
+		}
+		free(text);
+	}
+	lr_frame_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -708,6 +748,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_cpu_pane_thousands, setup, teardown),
 		cmocka_unit_test(test_formatting),
+		cmocka_unit_test(test_text_words),
 		cmocka_unit_test(test_scale),
 		cmocka_unit_test(test_graph_magnitudes),
 		cmocka_unit_test_setup_teardown(test_derived, setup, teardown),

@@ -133,6 +133,10 @@ void lr_view_fmt_num(char *buf, size_t len, double v);
 void lr_view_fmt_bytes(char *buf, size_t len, double bytes);
 /* Link speed "40G", "100M", "2.5G", "-" unknown. */
 void lr_view_fmt_speed(char *buf, size_t len, int64_t speed_mbps);
+/* s in at most maxw columns, never cut inside a word: what does not fit is left out and
+ * marked with an ellipsis ('~' in ASCII). Returns the columns used. */
+int lr_view_text_words(struct lr_frame *f, int x, int y, int maxw, enum lr_role role, const char *s,
+		       bool ascii);
 
 /* Top of a graph's scale for values up to max_v (auto: the next 1-2-5 step, at least 1000;
  * link: link_max when > 0). */

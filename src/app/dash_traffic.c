@@ -224,6 +224,13 @@ int lr_dash_tr_setup(struct dash *d)
 				 LR_DEMO_PORT_FIRST, LR_DEMO_PORT_LAST, strerror(-err));
 			return err;
 		}
+		/* the ports tried before the free one logged "in use": news of no consequence */
+		{
+			struct lr_log_entry skip[16];
+
+			while (lr_log_read(&d->log_seen, skip, LR_ARRAY_SIZE(skip)) > 0)
+				;
+		}
 		lr_demo_traffic(t->demo, &cfg->traffic, &t->base);
 		lr_strlcpy(t->iface, LR_DEMO_IFACE, sizeof(t->iface));
 	} else {

@@ -7,7 +7,7 @@
 # Loopback only; kills only what it started.
 . "$(dirname "$0")/../lib.sh"
 lr_plan tui_exits "term-dumb term-unknown no-terminal dashboard-bad-iface headless-bad-iface \
-refused-exit-1 result-after-q verdict-reopens csv-stdout-only esc-mid-test-stays status-expires"
+refused-exit-1 result-after-q verdict-reopens csv-stdout-only esc-mid-test-stays status-expires demo-port-taken-quiet"
 command -v tmux >/dev/null || { lr_skip_plan "tmux not installed"; exit 0; }
 command -v script >/dev/null || { lr_skip_plan "script (util-linux) not installed"; exit 0; }
 [ -x "$LR_BIN" ] || { lr_skip_plan "no binary at $LR_BIN (run make)"; exit 0; }
@@ -94,6 +94,21 @@ done
 check status-expires test "$gone" -eq 0
 T send-keys -t ex q
 wait_rc
+
+# --demo when 5201 is taken: it runs on the next port and says nothing of "in use"
+if ss -Hltn "sport = :5201" | grep -q .; then
+	skip demo-port-taken-quiet "port 5201 is already in use by something else"
+else
+	lr_bg "$LR_BIN" -s -p 5201 >/dev/null 2>&1; holder=$LR_PID
+	for ((i = 0; i < 30; i++)); do ss -Hltn "sport = :5201" | grep -q . && break; sleep 0.1; done
+	start -i 0.2 --demo
+	wait_screen 'running' 80; ran=$?
+	sleep 0.5
+	check demo-port-taken-quiet test "$ran" -eq 0 -a -z "$(screen | grep -i 'in use')"
+	T send-keys -t ex q
+	wait_rc
+	kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
+fi
 
 # headless -c with --csv -: stdout is the CSV alone (header + rows of 26 or more fields)
 lr_bg "$LR_BIN" -s -1 -p "$port" >/dev/null 2>&1

@@ -248,3 +248,37 @@ int lr_view_text_words(struct lr_frame *f, int x, int y, int maxw, enum lr_role 
 	lr_frame_put(f, x, y, ascii ? '~' : 0x2026, role);	/* … : more did not fit */
 	return lr_utf8_width(buf) + 1;
 }
+
+double lr_view_sum_per_s(const struct lr_iface_snap *ifs, const enum lr_metric *m, size_t n)
+{
+	double s = -1;
+
+	for (size_t i = 0; i < n; i++) {
+		double v = lr_view_per_s(ifs, m[i]);
+
+		if (v >= 0)
+			s = (s < 0 ? 0 : s) + v;
+	}
+	return s;
+}
+
+/* stats64 rx+tx dropped, or the driver's drop counters when they say more (the two often
+ * count the same packets, so the larger, not the sum). */
+double lr_view_drops_per_s(const struct lr_iface_snap *ifs)
+{
+	static const enum lr_metric m[] = {LR_M_RX_DROPPED, LR_M_TX_DROPPED};
+	double s = lr_view_sum_per_s(ifs, m, LR_ARRAY_SIZE(m));
+	double nic = lr_view_per_s(ifs, LR_M_NIC_DROP);
+
+	return nic > s ? nic : s;
+}
+
+double lr_view_fifo_per_s(const struct lr_iface_snap *ifs)
+{
+	static const enum lr_metric m[] = {LR_M_RX_FIFO_ERRORS, LR_M_RX_MISSED_ERRORS,
+					   LR_M_RX_OVER_ERRORS};
+	double s = lr_view_sum_per_s(ifs, m, LR_ARRAY_SIZE(m));
+	double nic = lr_view_per_s(ifs, LR_M_NIC_FIFO);
+
+	return nic > s ? nic : s;
+}

@@ -15,38 +15,6 @@ struct ov_layout {
 	int name_w, link_w, state_w, err_w;
 };
 
-static double sum_known(const struct lr_iface_snap *ifs, const enum lr_metric *m, size_t n)
-{
-	double s = -1;
-
-	for (size_t i = 0; i < n; i++) {
-		double v = lr_view_per_s(ifs, m[i]);
-
-		if (v >= 0)
-			s = (s < 0 ? 0 : s) + v;
-	}
-	return s;
-}
-
-/* Drops/s: stats64 rx+tx dropped, or the driver's drop counters when they say more (the two
- * often count the same packets, so the larger, not the sum). */
-static double drops_per_s(const struct lr_iface_snap *ifs)
-{
-	static const enum lr_metric m[] = {LR_M_RX_DROPPED, LR_M_TX_DROPPED};
-	double s = sum_known(ifs, m, LR_ARRAY_SIZE(m)), nic = lr_view_per_s(ifs, LR_M_NIC_DROP);
-
-	return nic > s ? nic : s;
-}
-
-static double fifo_per_s(const struct lr_iface_snap *ifs)
-{
-	static const enum lr_metric m[] = {LR_M_RX_FIFO_ERRORS, LR_M_RX_MISSED_ERRORS,
-					   LR_M_RX_OVER_ERRORS};
-	double s = sum_known(ifs, m, LR_ARRAY_SIZE(m)), nic = lr_view_per_s(ifs, LR_M_NIC_FIFO);
-
-	return nic > s ? nic : s;
-}
-
 static const char *oper_name(uint8_t st)
 {
 	static const char *const names[] = {"unknown", "notpresent", "down", "lowerdown",
@@ -170,11 +138,11 @@ static void iface_row(struct lr_frame *f, int x0, int y, int w, const struct ov_
 	x = col_num(f, x, y, 9, LR_ROLE_TX, v < 0 ? v : v / div);
 	x = col_num(f, x, y, 7, LR_ROLE_RX, lr_view_per_s(ifs, LR_M_RX_PACKETS));
 	x = col_num(f, x, y, 7, LR_ROLE_TX, lr_view_per_s(ifs, LR_M_TX_PACKETS));
-	x = col_num(f, x, y, 7, LR_ROLE_ALERT, drops_per_s(ifs));
-	x = col_num(f, x, y, 7, LR_ROLE_ALERT, fifo_per_s(ifs));
+	x = col_num(f, x, y, 7, LR_ROLE_ALERT, lr_view_drops_per_s(ifs));
+	x = col_num(f, x, y, 7, LR_ROLE_ALERT, lr_view_fifo_per_s(ifs));
 	if (l->err_w)
 		x = col_num(f, x, y, l->err_w, LR_ROLE_ALERT,
-			    sum_known(ifs, err_m, LR_ARRAY_SIZE(err_m)));
+			    lr_view_sum_per_s(ifs, err_m, LR_ARRAY_SIZE(err_m)));
 	v = lr_view_line_pct(ifs);
 	if (v >= 0)
 		snprintf(buf, sizeof(buf), "%.1f", v);

@@ -117,6 +117,12 @@ size_t lr_view_hints(const struct lr_snapshot *s, const struct lr_iface_snap *if
 double lr_view_per_s(const struct lr_iface_snap *ifs, enum lr_metric m);
 /* rx or tx bits/s from the byte rate; -1 unknown. */
 double lr_view_bps(const struct lr_iface_snap *ifs, bool tx);
+/* The sum of the known rates of m[0..n), -1 when none is known. */
+double lr_view_sum_per_s(const struct lr_iface_snap *ifs, const enum lr_metric *m, size_t n);
+/* Drops/s (stats64 rx+tx dropped, or the driver's drop counters when they say more) and
+ * FIFO/s (rx fifo + missed + over, or the driver's fifo counters), -1 unknown. */
+double lr_view_drops_per_s(const struct lr_iface_snap *ifs);
+double lr_view_fifo_per_s(const struct lr_iface_snap *ifs);
 /* Percent of link speed of max(rx, tx) bits/s; -1 when speed or rate unknown. */
 double lr_view_line_pct(const struct lr_iface_snap *ifs);
 /* Wire utilisation %: (bytes + 24 * packets) * 8 / speed for one direction; -1 unknown. */

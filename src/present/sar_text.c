@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * sar-style text for headless runs on a terminal: rates as plain numbers in fixed columns so
+ * that a person can read them and awk can cut them; "-" where a counter is unknown.
+ */
+#include <stdio.h>
+#include <time.h>
+
+#include "linerate/present/runsum.h"
+#include "linerate/present/sar_text.h"
+#include "linerate/present/view.h"
+#include "linerate/sample/snapshot.h"
+
+#define HEADER "%-11s %-15s %12s %12s %10s %10s %9s %9s %7s\n"
+#define ROW    "%-11s %-15s %12s %12s %10s %10s %9s %9s %7s\n"
+
+/* v with decimals places, "-" when unknown. */
+static void num(char *buf, size_t len, double v, int decimals)
+{
+	if (v < 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.*f", decimals, v);
+}
+
+/* % of the link over the busier direction, with the 24 bytes per frame a counter never sees
+ * (preamble, FCS, gap), as the CSV's wire_util_pct; -1 unknown. */
+static double util(double rx_Bps, double tx_Bps, double rx_pps, double tx_pps, int64_t mbps)
+{
+	double rx, tx;
+
+	if (mbps <= 0 || rx_Bps < 0 || tx_Bps < 0 || rx_pps < 0 || tx_pps < 0)
+		return -1;
+	rx = (rx_Bps + 24 * rx_pps) * 8;
+	tx = (tx_Bps + 24 * tx_pps) * 8;
+	return 100.0 * (rx > tx ? rx : tx) / ((double)mbps * 1e6);
+}
+
+static void row(FILE *f, const char *when, const char *name, double rx_bps, double tx_bps,
+		double rx_pps, double tx_pps, double drops, double fifo, double pct)
+{
+	char c[7][24];
+
+	num(c[0], sizeof(c[0]), rx_bps, 0);
+	num(c[1], sizeof(c[1]), tx_bps, 0);
+	num(c[2], sizeof(c[2]), rx_pps, 1);
+	num(c[3], sizeof(c[3]), tx_pps, 1);
+	num(c[4], sizeof(c[4]), drops, 1);
+	num(c[5], sizeof(c[5]), fifo, 1);
+	num(c[6], sizeof(c[6]), pct, 2);
+	fprintf(f, ROW, when, name, c[0], c[1], c[2], c[3], c[4], c[5], c[6]);
+}
+
+static void header(FILE *f, const char *when)
+{
+	fprintf(f, HEADER, when, "IFACE", "rxbit/s", "txbit/s", "rxpck/s", "txpck/s", "drop/s",
+		"fifo/s", "%util");
+}
+
+void lr_sar_print_tick(FILE *f, const struct lr_snapshot *s)
+{
+	time_t t = (time_t)(s->real_ns / 1000000000ULL);
+	struct tm tm;
+	char when[16];
+
+	localtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%H:%M:%S", &tm);
+	fputc('\n', f);
+	header(f, when);
+	for (size_t i = 0; i < s->n_ifaces; i++) {
+		const struct lr_iface_snap *ifs = &s->ifaces[i];
+		double rxB = lr_view_per_s(ifs, LR_M_RX_BYTES), txB = lr_view_per_s(ifs, LR_M_TX_BYTES);
+		double rxp = lr_view_per_s(ifs, LR_M_RX_PACKETS);
+		double txp = lr_view_per_s(ifs, LR_M_TX_PACKETS);
+
+		row(f, when, ifs->name, rxB < 0 ? -1 : rxB * 8, txB < 0 ? -1 : txB * 8, rxp, txp,
+		    lr_view_drops_per_s(ifs), lr_view_fifo_per_s(ifs),
+		    util(rxB, txB, rxp, txp, ifs->speed_mbps));
+	}
+	fflush(f);
+}
+
+void lr_sar_print_average(FILE *f, const struct lr_runsum *rs)
+{
+	fputc('\n', f);
+	header(f, "Average:");
+	for (size_t i = 0; i < rs->n_ifs; i++) {
+		const struct lr_runsum_iface *ri = &rs->ifs[i];
+		double rxB = lr_runsum_rate(ri, LR_RS_RX_BYTES), txB = lr_runsum_rate(ri, LR_RS_TX_BYTES);
+		double rxp = lr_runsum_rate(ri, LR_RS_RX_PACKETS);
+		double txp = lr_runsum_rate(ri, LR_RS_TX_PACKETS);
+
+		row(f, "Average:", ri->name, rxB < 0 ? -1 : rxB * 8, txB < 0 ? -1 : txB * 8, rxp, txp,
+		    lr_runsum_rate(ri, LR_RS_DROPS), lr_runsum_rate(ri, LR_RS_FIFO),
+		    util(rxB, txB, rxp, txp, ri->speed_mbps));
+	}
+	fflush(f);
+}

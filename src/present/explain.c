@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "linerate/collect/classify.h"
+#include "linerate/collect/queue_names.h"
 #include "linerate/collect/ethdump.h"
 #include "linerate/present/explain.h"
 
@@ -19,6 +20,8 @@ enum item_state { ST_VALUE, ST_MOVED, ST_NEW, ST_RESET };
 struct item {
 	const struct lr_ethdump_entry *e; /* in the latest dump */
 	struct lr_counter_class cls;
+	bool is_q;		/* a per-queue counter: q says which */
+	struct lr_queue_name q;
 	enum item_state st;
 	uint64_t before, value, delta;
 	size_t order; /* file order */
@@ -109,7 +112,7 @@ static int cmp_item(const void *pa, const void *pb)
 
 /* The counters worth listing: non-zero (one dump) or moved/reset/new (two dumps). */
 static int collect(const struct lr_ethdump *d1, const struct lr_ethdump *d2, const char *driver,
-		   struct item **out, size_t *n_out, size_t *gone)
+		   const struct lr_queue_names *qn, struct item **out, size_t *n_out, size_t *gone)
 {
 	const struct lr_ethdump *last = d2 ? d2 : d1;
 	struct item *items;
@@ -146,6 +149,7 @@ static int collect(const struct lr_ethdump *d1, const struct lr_ethdump *d2, con
 			}
 		}
 		it.cls = lr_classify(driver, e->name);
+		it.is_q = qn && lr_queue_name_parse(qn, e->name, &it.q);
 		items[n++] = it;
 	}
 	if (d2)
@@ -177,7 +181,7 @@ static void write_csv(FILE *out, const struct item *items, size_t n)
 {
 	size_t i;
 
-	fputs("counter,category,value,delta\n", out);
+	fputs("counter,category,value,delta,queue,dir\n", out);
 	for (i = 0; i < n; i++) {
 		const struct item *it = &items[i];
 
@@ -185,7 +189,10 @@ static void write_csv(FILE *out, const struct item *items, size_t n)
 		fprintf(out, ",%s,%" PRIu64 ",", lr_counter_cat_name(it->cls.cat), it->value);
 		if (it->st == ST_MOVED)
 			fprintf(out, "%" PRIu64, it->delta);
-		fputc('\n', out);
+		if (it->is_q)
+			fprintf(out, ",%u,%s\n", it->q.queue, lr_queue_dir_name(it->q.dir));
+		else
+			fputs(",,\n", out);
 	}
 }
 
@@ -274,6 +281,88 @@ static void write_section(FILE *out, size_t s, const struct item *items, size_t 
 			fprintf(out, "  hint: %s\n", hints[h].text);
 }
 
+/* A queue's packet count: the metric that is the packet count itself ("packets", "pkts",
+ * "rx_packets"), else the sum of its unicast, multicast and broadcast packets. */
+static int packets_rank(const char *metric)
+{
+	const char *m = metric;
+
+	if (!strncmp(m, "rx_", 3) || !strncmp(m, "tx_", 3))
+		m += 3;
+	if (!strcmp(m, "packets") || !strcmp(m, "pkts"))
+		return 2;
+	if (strstr(m, "cast_packets") || strstr(m, "cast_pkts"))
+		return 1;
+	return 0;
+}
+
+#define MAX_QUEUES 1024
+
+struct qrow {
+	uint64_t pk[2][3];	/* [rx, tx][rank] */
+	uint64_t drops;
+	bool seen;
+};
+
+static uint64_t qpackets(const struct qrow *r, int dir)
+{
+	return r->pk[dir][2] ? r->pk[dir][2] : r->pk[dir][1];
+}
+
+/* Two dumps: where the packets went, queue by queue, and how uneven it was (max/mean). */
+static void write_queues(FILE *out, const struct item *items, size_t n)
+{
+	struct qrow *q = calloc(MAX_QUEUES, sizeof(*q));
+	unsigned nq = 0, busy = 0;
+	uint64_t total = 0, max = 0;
+
+	if (!q)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		const struct item *it = &items[i];
+		struct qrow *r;
+		int rank;
+
+		if (!it->is_q || it->st != ST_MOVED || it->q.queue >= MAX_QUEUES)
+			continue;
+		r = &q[it->q.queue];
+		r->seen = true;
+		nq = it->q.queue + 1 > nq ? it->q.queue + 1 : nq;
+		rank = it->cls.cat == LR_CAT_TRAFFIC ? packets_rank(it->q.metric) : 0;
+		if (rank && it->q.dir != LR_QDIR_NONE)
+			r->pk[it->q.dir == LR_QDIR_TX][rank] += it->delta;
+		if (it->cls.cat == LR_CAT_DROP || it->cls.cat == LR_CAT_FIFO)
+			r->drops += it->delta;
+	}
+	for (unsigned i = 0; i < nq; i++) {
+		uint64_t p = qpackets(&q[i], 0) + qpackets(&q[i], 1);
+
+		total += p;
+		max = p > max ? p : max;
+		busy += p > 0;
+	}
+	if (total) {
+		fprintf(out, "\nPER QUEUE  where the packets went (per-queue counters that moved)\n");
+		fprintf(out, "  %5s %20s %20s %7s %14s\n", "queue", "rx packets", "tx packets",
+			"share", "drops+fifo");
+		for (unsigned i = 0; i < nq; i++) {
+			uint64_t rx = qpackets(&q[i], 0), tx = qpackets(&q[i], 1);
+
+			if (!q[i].seen)
+				continue;
+			fprintf(out, "  %5u %20" PRIu64 " %20" PRIu64 " %6.1f%% %14" PRIu64 "\n", i,
+				rx, tx, 100.0 * (double)(rx + tx) / (double)total, q[i].drops);
+		}
+		fprintf(out, "  imbalance: the busiest queue moved %.1fx the mean of %u queues "
+			"(%u of them moved packets)\n", (double)max * nq / (double)total, nq, busy);
+		if (nq > 1 && (double)max * nq / (double)total > 2)
+			fputs("  hint: few flows or an RSS hash that ignores ports put the load on "
+			      "few queues:\n        more streams (-P), `ethtool -n IF rx-flow-hash "
+			      "udp4` (sdfn), or RPS\n", out);
+	}
+	free(q);
+}
+
 static void write_text(FILE *out, const struct lr_ethdump *d1, const struct lr_ethdump *d2,
 		       const struct lr_explain_opts *o, const struct item *items, size_t n,
 		       size_t gone)
@@ -311,6 +400,8 @@ static void write_text(FILE *out, const struct lr_ethdump *d1, const struct lr_e
 		fprintf(out, "\n  %-40s %20s %20s %14s\n", "counter", "before", "after", "delta");
 	for (s = 0; s < LR_ARRAY_SIZE(sections); s++)
 		write_section(out, s, items, n, d2 != NULL);
+	if (d2)
+		write_queues(out, items, n);
 	if (!n)
 		fputs(d2 ? "\nNothing moved between the two dumps.\n"
 			 : "\nEvery counter is zero.\n",
@@ -327,11 +418,15 @@ static void write_text(FILE *out, const struct lr_ethdump *d1, const struct lr_e
 int lr_explain_write(FILE *out, const struct lr_ethdump *d1, const struct lr_ethdump *d2,
 		     const struct lr_explain_opts *opts)
 {
+	struct lr_queue_names *qn = NULL;
 	struct item *items;
 	size_t n, gone;
 	int err;
 
-	err = collect(d1, d2, opts ? opts->driver : NULL, &items, &n, &gone);
+	if (lr_queue_names_open(&qn))
+		qn = NULL;	/* no queue view; the counters are still explained */
+	err = collect(d1, d2, opts ? opts->driver : NULL, qn, &items, &n, &gone);
+	lr_queue_names_close(qn);
 	if (err)
 		return err;
 	if (opts && opts->csv)

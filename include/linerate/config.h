@@ -42,6 +42,11 @@ struct lr_traffic_config {	/* iperf3's options, same meanings */
 	bool no_gso;		/* --no-gso: plain sendmmsg/recvmmsg path */
 	bool no_start;		/* --no-start: dashboard waits for `s` */
 	bool demo;		/* --demo: in-process server on loopback */
+	uint32_t connect_timeout_ms;	/* --connect-timeout: control connect and each data
+					 * stream's setup (UDP retried); 0 = 5000 */
+	uint32_t rcv_timeout_ms;	/* --rcv-timeout: no data received for this long ends
+					 * the test; 0 = iperf3's 120000 */
+	uint32_t snd_timeout_ms;	/* --snd-timeout: TCP_USER_TIMEOUT, 0 = the system's */
 };
 
 struct lr_config {

@@ -127,6 +127,10 @@ struct lr_server_opts {
 	bool pin; /* -A: stream threads on `cpu` unless the client asks for one (-A n,m) */
 	int cpu;
 	bool no_gso; /* --no-gso: plain recvmmsg/sendmmsg for every UDP test */
+	uint32_t rcv_timeout_ms; /* --rcv-timeout: a test that receives nothing this long ends
+				  * (SERVER_ERROR 144, as iperf3 3.21); 0 = 120000 */
+	uint32_t snd_timeout_ms; /* --snd-timeout: TCP_USER_TIMEOUT on control and data, 0 =
+				  * the system's (data) and 30 s (control) */
 	/* Polled every 50 ms by lr_server_run; true ends the server (may be NULL). */
 	bool (*should_stop)(void *arg);
 	void *arg;

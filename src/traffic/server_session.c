@@ -53,6 +53,7 @@ static const char *io_what(int rc)
 	case -ECONNRESET: return "closed the connection";
 	case -EMSGSIZE: return "sent a bad message length";
 	case -ECANCELED: return "interrupted (server stopping)";
+	case -ECONNABORTED: return "ended by the client";
 	default: return strerror(-rc);
 	}
 }
@@ -66,6 +67,14 @@ static void set_window(struct session *ss, int fd)
 		       (unsigned long long)ss->p.window_bytes, strerror(-rc));
 }
 
+/* --snd-timeout on a control or TCP data socket: unacknowledged data for that long fails it. */
+static void snd_timeout(struct session *ss, int fd, unsigned int ms)
+{
+	if (ms && setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &ms, sizeof(ms)) < 0)
+		lr_log(LR_LOG_WARN, "server: test from %s: TCP_USER_TIMEOUT %u ms: %s", ss->peer, ms,
+		       strerror(errno));
+}
+
 static int sock_opts_data(struct session *ss, int fd)
 {
 	if (ss->p.window_bytes && ss->p.udp) /* TCP data sockets have it from the listener */
@@ -73,8 +82,10 @@ static int sock_opts_data(struct session *ss, int fd)
 	if (!ss->p.udp) {
 		int one = 1;
 
-		if (ss->p.nodelay)
-			setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		snd_timeout(ss, fd, ss->srv->o.snd_timeout_ms);
+		if (ss->p.nodelay && setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) < 0)
+			lr_log(LR_LOG_WARN, "server: test from %s: -N (TCP_NODELAY): %s", ss->peer,
+			       strerror(errno));
 		if (ss->p.congestion[0] &&
 		    setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, ss->p.congestion,
 			       (socklen_t)strlen(ss->p.congestion)) < 0)
@@ -134,7 +145,13 @@ static int udp_listener(struct session *ss)
 
 	if (fd < 0)
 		return -errno;
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	/* the stream sockets hold the port: without it the next listener's bind fails */
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0) {
+		int rc = -errno;
+
+		close(fd);
+		return rc;
+	}
 	if (bind(fd, (struct sockaddr *)&srv->local, srv->local_len) < 0) {
 		int rc = -errno;
 
@@ -144,27 +161,66 @@ static int udp_listener(struct session *ss)
 	return fd;
 }
 
+/* The control connection spoke while the streams were being set up: the client gave up (EOF,
+ * reset: -ECONNRESET) or ended the test (a byte: -ECONNABORTED); 0 when it was nothing. */
+static int ctl_spoke(struct session *ss)
+{
+	int8_t b;
+	ssize_t n = recv(ss->ctl_fd, &b, 1, MSG_PEEK | MSG_DONTWAIT);
+
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return 0;
+	return n == 1 ? -ECONNABORTED : -ECONNRESET;
+}
+
 /* Waits in 50 ms steps (the stop flag is checked between them) until fd is readable: 1, or
- * -ECANCELED, or -ETIMEDOUT at the deadline. */
+ * -ECANCELED, -ETIMEDOUT at the deadline, or what ctl_spoke says. */
 static int wait_readable(struct session *ss, int fd, uint64_t deadline)
 {
 	for (;;) {
-		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		struct pollfd pfd[2] = {{.fd = fd, .events = POLLIN},
+					{.fd = ss->ctl_fd, .events = POLLIN}};
+		int rc;
 
 		if (atomic_load(&ss->stop))
 			return -ECANCELED;
 		if (lr_clock_mono_ns() >= deadline)
 			return -ETIMEDOUT;
-		if (poll(&pfd, 1, 50) > 0)
+		if (poll(pfd, 2, 50) <= 0)
+			continue;
+		if (pfd[1].revents && (rc = ctl_spoke(ss)) < 0)
+			return rc;
+		if (pfd[0].revents)
 			return 1;
 	}
 }
 
-/* iperf3's UDP accept: the first datagram on the listener names the peer; connect to it,
- * reply "6789", and the listener becomes the stream socket. When another stream follows, its
- * listener is bound before the reply goes out: the client sends the next "9876" as soon as it
- * has the reply, and a port with no unconnected socket would answer it with ICMP refused. */
-static int udp_accept(struct session *ss, bool another, int *out)
+/* A stream socket that got a setup datagram again: the client lost our reply (or resent before
+ * it came) and is still waiting for it. Answer every "9876"; nothing else can arrive before
+ * TEST_START (the client sends data only after TEST_RUNNING). */
+static void answer_resent(struct session *ss, int fd, unsigned i)
+{
+	uint8_t buf[64];
+	ssize_t n;
+
+	while ((n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT)) >= 0) {
+		if (n != 4 || memcmp(buf, lr_proto_udp_connect_msg, 4))
+			continue;
+		if (send(fd, lr_proto_udp_connect_reply, 4, MSG_NOSIGNAL | MSG_DONTWAIT) != 4)
+			lr_log(LR_LOG_DEBUG, "server: stream %u: reply not resent: %s", i + 1,
+			       strerror(errno));
+		else
+			lr_log(LR_LOG_DEBUG, "server: stream %u: setup datagram again, answered",
+			       i + 1);
+	}
+}
+
+/* iperf3's UDP accept of stream i: the first datagram on the listener names the peer; connect
+ * to it, reply "6789", and the listener becomes the stream socket. When another stream
+ * follows, its listener is bound before the reply goes out: the client sends the next "9876"
+ * as soon as it has the reply, and a port with no unconnected socket would answer it with ICMP
+ * refused. Meanwhile the streams already accepted answer their client's resends. */
+static int udp_accept(struct session *ss, unsigned i, bool another, int *out)
 {
 	struct sockaddr_storage from;
 	socklen_t fl = sizeof(from);
@@ -174,9 +230,27 @@ static int udp_accept(struct session *ss, bool another, int *out)
 	uint64_t deadline = lr_clock_mono_ns() + STREAM_TIMEOUT_NS;
 
 	for (;;) {
-		rc = wait_readable(ss, ss->udp_fd, deadline);
-		if (rc < 0)
+		struct pollfd pfd[2 + LR_PROTO_MAX_RESULTS];
+		nfds_t np = 0;
+
+		pfd[np++] = (struct pollfd){.fd = ss->udp_fd, .events = POLLIN};
+		pfd[np++] = (struct pollfd){.fd = ss->ctl_fd, .events = POLLIN};
+		for (unsigned j = 0; j < i; j++)
+			pfd[np++] = (struct pollfd){.fd = lr_stream_params(ss->streams[j])->fd,
+						    .events = POLLIN};
+		if (atomic_load(&ss->stop))
+			return -ECANCELED;
+		if (lr_clock_mono_ns() >= deadline)
+			return -ETIMEDOUT;
+		if (poll(pfd, np, 50) <= 0)
+			continue;
+		if (pfd[1].revents && (rc = ctl_spoke(ss)) < 0)
 			return rc;
+		for (unsigned j = 0; j < i; j++)
+			if (pfd[2 + j].revents)
+				answer_resent(ss, pfd[2 + j].fd, j);
+		if (!pfd[0].revents)
+			continue;
 		fl = sizeof(from);
 		n = recvfrom(ss->udp_fd, buf, sizeof(buf), MSG_DONTWAIT, (struct sockaddr *)&from,
 			     &fl);
@@ -250,7 +324,7 @@ static int create_streams(struct session *ss)
 	for (unsigned i = 0; i < ss->n; i++) {
 		int fd = -1;
 
-		rc = ss->p.udp ? udp_accept(ss, i + 1 < ss->n, &fd) : pipe_take(ss, &fd);
+		rc = ss->p.udp ? udp_accept(ss, i, i + 1 < ss->n, &fd) : pipe_take(ss, &fd);
 		if (rc < 0) {
 			lr_log(LR_LOG_WARN, "server: test from %s: data stream %u: %s", ss->peer,
 			       i + 1, io_what(rc));
@@ -422,7 +496,62 @@ out:
 	return rc;
 }
 
-/* Waits for the client's end of test. 0 on TEST_END, 1 when the test ended otherwise
+/* What the data streams say about a client that sends no TEST_END: a stream failed (reset,
+ * --snd-timeout), every TCP receiver saw the client close, or nothing arrived for
+ * --rcv-timeout. A failure waits STREAMS_GONE_NS for the control connection to explain it
+ * (a client may close its sockets right after TEST_END). 1 = end the test (logged), else 0. */
+static int check_streams(struct session *ss, uint64_t now, uint64_t *trouble_ns)
+{
+	uint64_t rcv_to = (uint64_t)(ss->srv->o.rcv_timeout_ms ? ss->srv->o.rcv_timeout_ms
+								 : RCV_TIMEOUT_DEF_MS) *
+			  LR_NSEC_PER_MSEC;
+	uint64_t last = ss->t0_ns;
+	unsigned ended = 0, failed = 0;
+	int err = 0;
+
+	for (unsigned i = 0; i < ss->n; i++) {
+		const struct lr_stream_stats *st = lr_stream_stats(ss->streams[i]);
+		int e = lr_stream_error(ss->streams[i]);
+
+		if (e) {
+			failed++;
+			err = e;
+		}
+		if (i < ss->n_recv) {
+			uint64_t v = atomic_load(&st->last_ns);
+
+			last = v > last ? v : last;
+			ended += !ss->p.udp && atomic_load(&st->end_ns) != 0;
+		}
+	}
+	if (ss->n_recv && now > last && now - last >= rcv_to) {
+		lr_log(LR_LOG_WARN, "server: test from %s: no data for %.1f s (--rcv-timeout); ended",
+		       ss->peer, (double)rcv_to / 1e9);
+		send_error(ss, 144 /* IENOMSG */);
+		return 1;
+	}
+	if (!failed && !(ss->n_recv && ended == ss->n_recv)) {
+		*trouble_ns = 0;
+		return 0;
+	}
+	if (!*trouble_ns)
+		*trouble_ns = now;
+	if (now - *trouble_ns < STREAMS_GONE_NS)
+		return 0;
+	if (failed && err == -ETIMEDOUT && ss->srv->o.snd_timeout_ms)
+		lr_log(LR_LOG_WARN, "server: test from %s: the client acknowledged nothing for %u ms "
+		       "(--snd-timeout); ended", ss->peer, ss->srv->o.snd_timeout_ms);
+	else if (failed)
+		lr_log(LR_LOG_WARN, "server: test from %s: a data stream failed (%s) and no "
+		       "TEST_END came; ended", ss->peer, strerror(-err));
+	else
+		lr_log(LR_LOG_WARN, "server: test from %s: the client closed its data connections "
+		       "and sent no TEST_END; ended", ss->peer);
+	return 1;
+}
+
+/* Waits for the client's end of test, bounded: the test's length + GRACE_NS, --rcv-timeout,
+ * and what the streams say (check_streams). 0 on TEST_END, 1 when the test ended otherwise
  * (logged), -errno on I/O error. */
 static int run_phase(struct session *ss)
 {
@@ -430,20 +559,25 @@ static int run_phase(struct session *ss)
 	uint64_t limit =
 		ss->p.time_s ? (uint64_t)(ss->p.time_s + ss->p.omit_s) * LR_NSEC_PER_SEC + GRACE_NS
 			     : UINT64_MAX - 1;
+	uint64_t trouble_ns = 0;
 
 	for (;;) {
 		uint64_t now = lr_clock_mono_ns();
 		int st, rc;
 
 		if (now - ss->t0_ns >= limit) {
-			lr_log(LR_LOG_WARN, "server: test from %s exceeded %lld s + grace; ended",
-			       ss->peer, (long long)(ss->p.time_s + ss->p.omit_s));
+			lr_log(LR_LOG_WARN, "server: test from %s: no TEST_END %lld s after its "
+			       "%lld s; ended", ss->peer, (long long)(GRACE_NS / LR_NSEC_PER_SEC),
+			       (long long)(ss->p.time_s + ss->p.omit_s));
 			send_error(ss, 160 /* IESERVERTESTDURATIONEXPIRED */);
 			return 1;
 		}
-		rc = lr_proto_state_recv(&cc, &st, LR_NSEC_PER_SEC);
-		if (rc == -ETIMEDOUT)
+		rc = lr_proto_state_recv(&cc, &st, 200 * LR_NSEC_PER_MSEC);
+		if (rc == -ETIMEDOUT) {
+			if (check_streams(ss, lr_clock_mono_ns(), &trouble_ns))
+				return 1;
 			continue;
+		}
 		if (rc < 0)
 			return rc;
 		switch (st) {
@@ -589,16 +723,18 @@ static void session_free(struct session *ss)
 
 /* A peer that vanishes without a FIN (host gone) is noticed in ~30 s even in a -t 0 test,
  * which has no safety timer. */
-static void keepalive(int fd)
+static void keepalive(struct session *ss)
 {
-	int one = 1, idle = 10, intvl = 5, cnt = 3;
-	unsigned int user_to = 30000;
+	int one = 1, idle = 10, intvl = 5, cnt = 3, fd = ss->ctl_fd;
 
-	setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
-	setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle));
-	setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof(intvl));
-	setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
-	setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_to, sizeof(user_to));
+	if (setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one)) < 0 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle)) < 0 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof(intvl)) < 0 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt)) < 0)
+		lr_log(LR_LOG_WARN, "server: test from %s: no TCP keepalive on the control "
+		       "connection (%s): a vanished -t 0 client is noticed only by its data",
+		       ss->peer, strerror(errno));
+	snd_timeout(ss, fd, ss->srv->o.snd_timeout_ms ? ss->srv->o.snd_timeout_ms : 30000);
 }
 
 int lr_server_session_start(struct lr_server *srv, struct pending *pd)
@@ -623,11 +759,20 @@ int lr_server_session_start(struct lr_server *srv, struct pending *pd)
 	memcpy(ss->peer, pd->peer, sizeof(ss->peer));
 	atomic_init(&ss->phase, PH_SETUP);
 	atomic_init(&ss->stop, false);
+	/* the acceptor made it non-blocking (accept4); the bounded reads need that */
 	fl = fcntl(ss->ctl_fd, F_GETFL);
-	if (fl >= 0)
-		fcntl(ss->ctl_fd, F_SETFL, fl | O_NONBLOCK);
-	setsockopt(ss->ctl_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	keepalive(ss->ctl_fd);
+	if (fl < 0 || (!(fl & O_NONBLOCK) && fcntl(ss->ctl_fd, F_SETFL, fl | O_NONBLOCK) < 0)) {
+		rc = -errno;
+		lr_log(LR_LOG_ERR, "server: test from %s: O_NONBLOCK: %s", pd->peer, strerror(-rc));
+		close(pfd[0]);
+		close(pfd[1]);
+		free(ss);
+		return rc;
+	}
+	if (setsockopt(ss->ctl_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) < 0)
+		lr_log(LR_LOG_WARN, "server: test from %s: TCP_NODELAY on the control connection: %s",
+		       pd->peer, strerror(errno));
+	keepalive(ss);
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	rc = pthread_create(&ss->thread, NULL, session_thread, ss);

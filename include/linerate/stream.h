@@ -32,8 +32,9 @@ struct lr_stream_stats {
 	/* CLOCK_MONOTONIC when the thread stopped counting (a receiver: its last byte), 0 while
 	 * running */
 	_Atomic uint64_t end_ns;
-	/* receiver: CLOCK_MONOTONIC of the last data that arrived, 0 none yet (--rcv-timeout, and
-	 * where the traffic stopped on a link that went silent) */
+	/* CLOCK_MONOTONIC of the last data that arrived (receiver) or that the kernel took (TCP
+	 * sender: its send buffer had drained), 0 none yet: --rcv-timeout, and where the traffic
+	 * stopped on a link that went silent */
 	_Atomic uint64_t last_ns;
 };
 

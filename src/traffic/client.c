@@ -146,31 +146,27 @@ static void set_deadline(struct lr_client *c, uint64_t budget_ns)
 	c->deadline_ns = lr_clock_mono_ns() + budget_ns;
 }
 
-/* Where the traffic stopped, for the message of a test that went silent: the last byte a
- * receiver got, else the last ACK a TCP sender got (TCP_INFO). "" before the run. */
+/* Where the traffic stopped, for the message of a test that went silent: the last data a
+ * receiver got, else the last send a TCP sender's kernel took (its buffer had drained, so the
+ * server was acknowledging until about then). "" before the run. */
 static void where_stopped(struct lr_client *c, char *buf, size_t size)
 {
-	uint64_t now = lr_clock_mono_ns(), rx = 0, ack = 0;
-	bool have_rx = false, have_ack = false;
+	uint64_t rx = 0, tx = 0;
+	bool have_rx = false, have_tx = false;
 
 	buf[0] = '\0';
 	if (!c->t0_ns)
 		return;
 	for (unsigned i = 0; i < lr_client_nstreams(c); i++) {
 		const struct lr_stream_params *sp = lr_stream_params(c->streams[i]);
-		struct tcp_info ti;
-		socklen_t sl = sizeof(ti);
+		uint64_t v = atomic_load(&lr_stream_stats(c->streams[i])->last_ns);
 
 		if (!sp->sender) {
-			uint64_t v = atomic_load(&lr_stream_stats(c->streams[i])->last_ns);
-
 			have_rx = true;
 			rx = v > rx ? v : rx;
-		} else if (!sp->udp && getsockopt(sp->fd, IPPROTO_TCP, TCP_INFO, &ti, &sl) == 0) {
-			uint64_t v = now - (uint64_t)ti.tcpi_last_ack_recv * LR_NSEC_PER_MSEC;
-
-			have_ack = true;
-			ack = v > ack ? v : ack;
+		} else if (!sp->udp) {
+			have_tx = true;
+			tx = v > tx ? v : tx;
 		}
 	}
 	if (have_rx && rx > c->t0_ns)
@@ -178,9 +174,9 @@ static void where_stopped(struct lr_client *c, char *buf, size_t size)
 			 (double)(rx - c->t0_ns) / 1e9);
 	else if (have_rx)
 		snprintf(buf, size, "; no data from the server arrived");
-	else if (have_ack && ack > c->t0_ns)
-		snprintf(buf, size, "; the server last acknowledged data %.2f s into the test",
-			 (double)(ack - c->t0_ns) / 1e9);
+	else if (have_tx && tx > c->t0_ns)
+		snprintf(buf, size, "; the TCP send buffer last drained %.2f s into the test",
+			 (double)(tx - c->t0_ns) / 1e9);
 }
 
 void lr_client_report_io_err(struct lr_client *c, const char *what, int rc)

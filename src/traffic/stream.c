@@ -303,6 +303,7 @@ static void tcp_send_loop(struct lr_stream *s)
 		if (n > 0) {
 			atomic_fetch_add_explicit(&s->st.bytes, (uint64_t)n, relaxed);
 			atomic_fetch_add_explicit(&s->st.packets, 1, relaxed);
+			atomic_store_explicit(&s->st.last_ns, now, relaxed);
 			off = (off + (size_t)n) % s->buf_len;
 			if (s->zc) {
 				zc_sent = true;

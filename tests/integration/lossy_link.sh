@@ -60,7 +60,7 @@ rcvbuf_errs() { ip netns exec "$NS" awk '/^Udp:/ {n++; if (n == 2) print $6}' /p
 start_server() { # start_server [linerate|iperf3]: SPID, server output in $tmp/srv.log
 	local kind=${1:-linerate}
 	if [ "$kind" = iperf3 ]; then
-		ip netns exec "$NS" iperf3 -s -B "$SA" >"$tmp/srv.log" 2>&1 &
+		ip netns exec "$NS" iperf3 -s -B "$SA" >"$tmp/srv_iperf3.log" 2>&1 &
 	else
 		ip netns exec "$NS" "$LR_BIN" -s -B "$SA" >"$tmp/srv.log" 2>&1 &
 	fi
@@ -301,5 +301,12 @@ if command -v iperf3 >/dev/null; then
 	stop_server
 else
 	skip setup_half_iperf3 "iperf3 not installed"
+fi
+stop_server
+# a sanitizer build (LR_BUILD=build-asan) reports on stderr and may still exit 0
+if grep -l -E "runtime error|Sanitizer" "$tmp"/*.err "$tmp"/srv*.log >/dev/null 2>&1; then
+	fail sanitizer_clean "$(grep -h -m3 -E "runtime error|Sanitizer" "$tmp"/*.err "$tmp"/srv*.log)"
+else
+	pass sanitizer_clean
 fi
 lr_summary

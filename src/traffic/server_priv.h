@@ -76,4 +76,16 @@ int lr_server_session_start(struct lr_server *srv, struct pending *pd);
 /* [acceptor] Joins and frees a finished session. */
 void lr_server_session_end(struct lr_server *srv);
 
+/* Session thread helpers shared by server_session.c and server_streams.c. */
+struct lr_proto_conn lr_server_sess_conn(struct session *ss);
+/* SERVER_ERROR and iperf3's i_errno, best effort. */
+void lr_server_send_error(struct session *ss, int ierrno);
+/* A bounded I/O result in words for the log. */
+const char *lr_server_io_what(int rc);
+/* --snd-timeout (TCP_USER_TIMEOUT) on a control or TCP data socket; ms 0 = leave it. */
+void lr_server_snd_timeout(struct session *ss, int fd, unsigned int ms);
+/* CREATE_STREAMS, then every data stream of the test in accept order. 0 (phase PH_RUN) or
+ * -errno (logged). */
+int lr_server_create_streams(struct session *ss);
+
 #endif

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* One iperf3 test on the server, on its own thread: params (bounded, type-checked), the data
- * streams in accept order (TCP through the acceptor's pipe, UDP through the 4-byte
- * handshake), the run with a safety timer, and the results exchange. Ends only its own test
- * on any error; the acceptor goes on serving. */
+ * streams (server_streams.c), the run, bounded by the test's length + a grace, --rcv-timeout
+ * and what the streams say, and the results exchange. Ends only its own test on any error;
+ * the acceptor goes on serving. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -30,14 +30,14 @@
 
 /* ---------------- session (one test, own thread) ---------------- */
 
-static struct lr_proto_conn sess_conn(struct session *ss)
+struct lr_proto_conn lr_server_sess_conn(struct session *ss)
 {
 	return (struct lr_proto_conn){.fd = ss->ctl_fd, .stop = &ss->stop, .side_fd = -1};
 }
 
-static void send_error(struct session *ss, int ierrno)
+void lr_server_send_error(struct session *ss, int ierrno)
 {
-	struct lr_proto_conn cc = sess_conn(ss);
+	struct lr_proto_conn cc = lr_server_sess_conn(ss);
 	uint8_t b[9] = {(uint8_t)LR_PROTO_SERVER_ERROR, (uint8_t)(ierrno >> 24),
 			(uint8_t)(ierrno >> 16), (uint8_t)(ierrno >> 8), (uint8_t)ierrno};
 
@@ -46,7 +46,7 @@ static void send_error(struct session *ss, int ierrno)
 		lr_log(LR_LOG_DEBUG, "server: SERVER_ERROR not sent to %s", ss->peer);
 }
 
-static const char *io_what(int rc)
+const char *lr_server_io_what(int rc)
 {
 	switch (rc) {
 	case -ETIMEDOUT: return "timed out";
@@ -56,289 +56,6 @@ static const char *io_what(int rc)
 	case -ECONNABORTED: return "ended by the client";
 	default: return strerror(-rc);
 	}
-}
-
-static void set_window(struct session *ss, int fd)
-{
-	int rc = lr_stream_sock_window(fd, ss->p.window_bytes);
-
-	if (rc < 0)
-		lr_log(LR_LOG_WARN, "server: window %llu: %s",
-		       (unsigned long long)ss->p.window_bytes, strerror(-rc));
-}
-
-/* --snd-timeout on a control or TCP data socket: unacknowledged data for that long fails it. */
-static void snd_timeout(struct session *ss, int fd, unsigned int ms)
-{
-	if (ms && setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &ms, sizeof(ms)) < 0)
-		lr_log(LR_LOG_WARN, "server: test from %s: TCP_USER_TIMEOUT %u ms: %s", ss->peer, ms,
-		       strerror(errno));
-}
-
-static int sock_opts_data(struct session *ss, int fd)
-{
-	if (ss->p.window_bytes && ss->p.udp) /* TCP data sockets have it from the listener */
-		set_window(ss, fd);
-	if (!ss->p.udp) {
-		int one = 1;
-
-		snd_timeout(ss, fd, ss->srv->o.snd_timeout_ms);
-		if (ss->p.nodelay && setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) < 0)
-			lr_log(LR_LOG_WARN, "server: test from %s: -N (TCP_NODELAY): %s", ss->peer,
-			       strerror(errno));
-		if (ss->p.congestion[0] &&
-		    setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, ss->p.congestion,
-			       (socklen_t)strlen(ss->p.congestion)) < 0)
-			lr_log(LR_LOG_WARN, "server: congestion %s: %s", ss->p.congestion,
-			       strerror(errno));
-	}
-	return 0;
-}
-
-/* iperf3 puts -w and -M on the listening socket, so the data connections' SYN-ACK already
- * carries the MSS and a window sized for the buffer; set on the accepted socket they came too
- * late for both. The acceptor makes a fresh listener once they are in. */
-static void tune_listener(struct session *ss)
-{
-	int lfd = ss->srv->lfd;
-
-	if (ss->p.window_bytes) {
-		set_window(ss, lfd);
-		atomic_store(&ss->srv->listener_tuned, true);
-	}
-	if (ss->p.mss) {
-		int v = (int)ss->p.mss;
-
-		if (setsockopt(lfd, IPPROTO_TCP, TCP_MAXSEG, &v, sizeof(v)) < 0)
-			lr_log(LR_LOG_WARN, "server: MSS %d: %s", v, strerror(errno));
-		atomic_store(&ss->srv->listener_tuned, true);
-	}
-}
-
-static int add_stream(struct session *ss, unsigned i, int fd)
-{
-	struct lr_stream_params sp = {
-		.fd = fd,
-		.id = i == 0 ? 1 : (int)i + 2,
-		.udp = ss->p.udp,
-		.sender = i >= ss->n_recv,
-		.len = (size_t)ss->p.len,
-		.rate_bps = ss->p.bandwidth_bps,
-		.cpu = ss->p.server_affinity >= 0 ? ss->p.server_affinity
-			: ss->srv->o.pin	  ? ss->srv->o.cpu
-						  : -1,
-		.no_gso = ss->srv->o.no_gso,
-		.udp_64bit_seq = ss->p.udp_64bit,
-		.zerocopy = ss->p.zerocopy,
-		.rx_len = lr_stream_tcp_read_len((size_t)ss->p.len, ss->n_recv),
-	};
-
-	sock_opts_data(ss, fd);
-	return lr_stream_open(&ss->streams[i], &sp);
-}
-
-static int udp_listener(struct session *ss)
-{
-	struct lr_server *srv = ss->srv;
-	int one = 1;
-	int fd = socket(srv->family, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-
-	if (fd < 0)
-		return -errno;
-	/* the stream sockets hold the port: without it the next listener's bind fails */
-	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0) {
-		int rc = -errno;
-
-		close(fd);
-		return rc;
-	}
-	if (bind(fd, (struct sockaddr *)&srv->local, srv->local_len) < 0) {
-		int rc = -errno;
-
-		close(fd);
-		return rc;
-	}
-	return fd;
-}
-
-/* The control connection spoke while the streams were being set up: the client gave up (EOF,
- * reset: -ECONNRESET) or ended the test (a byte: -ECONNABORTED); 0 when it was nothing. */
-static int ctl_spoke(struct session *ss)
-{
-	int8_t b;
-	ssize_t n = recv(ss->ctl_fd, &b, 1, MSG_PEEK | MSG_DONTWAIT);
-
-	if (n < 0 && (errno == EAGAIN || errno == EINTR))
-		return 0;
-	return n == 1 ? -ECONNABORTED : -ECONNRESET;
-}
-
-/* Waits in 50 ms steps (the stop flag is checked between them) until fd is readable: 1, or
- * -ECANCELED, -ETIMEDOUT at the deadline, or what ctl_spoke says. */
-static int wait_readable(struct session *ss, int fd, uint64_t deadline)
-{
-	for (;;) {
-		struct pollfd pfd[2] = {{.fd = fd, .events = POLLIN},
-					{.fd = ss->ctl_fd, .events = POLLIN}};
-		int rc;
-
-		if (atomic_load(&ss->stop))
-			return -ECANCELED;
-		if (lr_clock_mono_ns() >= deadline)
-			return -ETIMEDOUT;
-		if (poll(pfd, 2, 50) <= 0)
-			continue;
-		if (pfd[1].revents && (rc = ctl_spoke(ss)) < 0)
-			return rc;
-		if (pfd[0].revents)
-			return 1;
-	}
-}
-
-/* A stream socket that got a setup datagram again: the client lost our reply (or resent before
- * it came) and is still waiting for it. Answer every "9876"; nothing else can arrive before
- * TEST_START (the client sends data only after TEST_RUNNING). */
-static void answer_resent(struct session *ss, int fd, unsigned i)
-{
-	uint8_t buf[64];
-	ssize_t n;
-
-	while ((n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT)) >= 0) {
-		if (n != 4 || memcmp(buf, lr_proto_udp_connect_msg, 4))
-			continue;
-		if (send(fd, lr_proto_udp_connect_reply, 4, MSG_NOSIGNAL | MSG_DONTWAIT) != 4)
-			lr_log(LR_LOG_DEBUG, "server: stream %u: reply not resent: %s", i + 1,
-			       strerror(errno));
-		else
-			lr_log(LR_LOG_DEBUG, "server: stream %u: setup datagram again, answered",
-			       i + 1);
-	}
-}
-
-/* iperf3's UDP accept of stream i: the first datagram on the listener names the peer; connect
- * to it, reply "6789", and the listener becomes the stream socket. When another stream
- * follows, its listener is bound before the reply goes out: the client sends the next "9876"
- * as soon as it has the reply, and a port with no unconnected socket would answer it with ICMP
- * refused. Meanwhile the streams already accepted answer their client's resends. */
-static int udp_accept(struct session *ss, unsigned i, bool another, int *out)
-{
-	struct sockaddr_storage from;
-	socklen_t fl = sizeof(from);
-	uint8_t buf[64];
-	ssize_t n;
-	int rc, fd;
-	uint64_t deadline = lr_clock_mono_ns() + STREAM_TIMEOUT_NS;
-
-	for (;;) {
-		struct pollfd pfd[2 + LR_PROTO_MAX_RESULTS];
-		nfds_t np = 0;
-
-		pfd[np++] = (struct pollfd){.fd = ss->udp_fd, .events = POLLIN};
-		pfd[np++] = (struct pollfd){.fd = ss->ctl_fd, .events = POLLIN};
-		for (unsigned j = 0; j < i; j++)
-			pfd[np++] = (struct pollfd){.fd = lr_stream_params(ss->streams[j])->fd,
-						    .events = POLLIN};
-		if (atomic_load(&ss->stop))
-			return -ECANCELED;
-		if (lr_clock_mono_ns() >= deadline)
-			return -ETIMEDOUT;
-		if (poll(pfd, np, 50) <= 0)
-			continue;
-		if (pfd[1].revents && (rc = ctl_spoke(ss)) < 0)
-			return rc;
-		for (unsigned j = 0; j < i; j++)
-			if (pfd[2 + j].revents)
-				answer_resent(ss, pfd[2 + j].fd, j);
-		if (!pfd[0].revents)
-			continue;
-		fl = sizeof(from);
-		n = recvfrom(ss->udp_fd, buf, sizeof(buf), MSG_DONTWAIT, (struct sockaddr *)&from,
-			     &fl);
-		if (n < 0 && (errno == EAGAIN || errno == EINTR))
-			continue;
-		if (n < 0)
-			return -errno;
-		break;
-	}
-	fd = ss->udp_fd;
-	ss->udp_fd = -1;
-	if (connect(fd, (struct sockaddr *)&from, fl) < 0) {
-		rc = -errno;
-		close(fd);
-		return rc;
-	}
-	if (another) {
-		rc = udp_listener(ss);
-		if (rc < 0) {
-			close(fd);
-			return rc;
-		}
-		ss->udp_fd = rc;
-	}
-	if (send(fd, lr_proto_udp_connect_reply, 4, MSG_NOSIGNAL) != 4) {
-		rc = -errno;
-		close(fd);
-		return rc;
-	}
-	*out = fd;
-	return 0;
-}
-
-static int pipe_take(struct session *ss, int *out)
-{
-	uint64_t deadline = lr_clock_mono_ns() + STREAM_TIMEOUT_NS;
-
-	for (;;) {
-		int fd, rc = wait_readable(ss, ss->pipe_rd, deadline);
-
-		if (rc < 0)
-			return rc;
-		if (read(ss->pipe_rd, &fd, sizeof(fd)) == (ssize_t)sizeof(fd)) {
-			*out = fd;
-			return 0;
-		}
-	}
-}
-
-static int create_streams(struct session *ss)
-{
-	struct lr_proto_conn cc = sess_conn(ss);
-	int rc;
-
-	if (ss->p.udp) {
-		rc = udp_listener(ss);
-		if (rc < 0) {
-			lr_log(LR_LOG_ERR, "server: test from %s: UDP listener: %s", ss->peer,
-			       strerror(-rc));
-			send_error(ss, 1 /* IELISTEN */);
-			return rc;
-		}
-		ss->udp_fd = rc;
-	} else {
-		tune_listener(ss);
-		atomic_store(&ss->phase, PH_ACCEPT);
-	}
-	rc = lr_proto_state_send(&cc, LR_PROTO_CREATE_STREAMS);
-	if (rc < 0)
-		return rc;
-	for (unsigned i = 0; i < ss->n; i++) {
-		int fd = -1;
-
-		rc = ss->p.udp ? udp_accept(ss, i, i + 1 < ss->n, &fd) : pipe_take(ss, &fd);
-		if (rc < 0) {
-			lr_log(LR_LOG_WARN, "server: test from %s: data stream %u: %s", ss->peer,
-			       i + 1, io_what(rc));
-			return rc;
-		}
-		rc = add_stream(ss, i, fd);
-		if (rc < 0) {
-			lr_log(LR_LOG_ERR, "server: test from %s: stream setup: %s", ss->peer,
-			       strerror(-rc));
-			return rc;
-		}
-	}
-	atomic_store(&ss->phase, PH_RUN);
-	return 0;
 }
 
 static void stop_streams(struct session *ss, int which) /* 1 senders, 0 receivers, -1 all */
@@ -456,7 +173,7 @@ static void log_summary(struct session *ss, const struct lr_proto_results *loc)
 
 static int exchange_results(struct session *ss)
 {
-	struct lr_proto_conn cc = sess_conn(ss);
+	struct lr_proto_conn cc = lr_server_sess_conn(ss);
 	struct lr_proto_results *loc = calloc(1, sizeof(*loc)), *peer = calloc(1, sizeof(*peer));
 	char err[LR_PROTO_ERR_MAX];
 	char *buf = NULL;
@@ -472,7 +189,7 @@ static int exchange_results(struct session *ss)
 	rc = lr_proto_msg_recv(&cc, LR_PROTO_RESULTS_MAX, CTL_TIMEOUT_NS, &buf, &len);
 	if (rc < 0) {
 		lr_log(LR_LOG_WARN, "server: test from %s: client results: %s", ss->peer,
-		       io_what(rc));
+		       lr_server_io_what(rc));
 		goto out;
 	}
 	rc = lr_proto_results_decode(buf, len, peer, err);
@@ -527,7 +244,7 @@ static int check_streams(struct session *ss, uint64_t now, uint64_t *trouble_ns)
 	if (ss->n_recv && now > last && now - last >= rcv_to) {
 		lr_log(LR_LOG_WARN, "server: test from %s: no data for %.1f s (--rcv-timeout); ended",
 		       ss->peer, (double)rcv_to / 1e9);
-		send_error(ss, 144 /* IENOMSG */);
+		lr_server_send_error(ss, 144 /* IENOMSG */);
 		return 1;
 	}
 	if (!failed && !(ss->n_recv && ended == ss->n_recv)) {
@@ -555,7 +272,7 @@ static int check_streams(struct session *ss, uint64_t now, uint64_t *trouble_ns)
  * (logged), -errno on I/O error. */
 static int run_phase(struct session *ss)
 {
-	struct lr_proto_conn cc = sess_conn(ss);
+	struct lr_proto_conn cc = lr_server_sess_conn(ss);
 	uint64_t limit =
 		ss->p.time_s ? (uint64_t)(ss->p.time_s + ss->p.omit_s) * LR_NSEC_PER_SEC + GRACE_NS
 			     : UINT64_MAX - 1;
@@ -569,7 +286,7 @@ static int run_phase(struct session *ss)
 			lr_log(LR_LOG_WARN, "server: test from %s: no TEST_END %lld s after its "
 			       "%lld s; ended", ss->peer, (long long)(GRACE_NS / LR_NSEC_PER_SEC),
 			       (long long)(ss->p.time_s + ss->p.omit_s));
-			send_error(ss, 160 /* IESERVERTESTDURATIONEXPIRED */);
+			lr_server_send_error(ss, 160 /* IESERVERTESTDURATIONEXPIRED */);
 			return 1;
 		}
 		rc = lr_proto_state_recv(&cc, &st, 200 * LR_NSEC_PER_MSEC);
@@ -600,7 +317,7 @@ static int run_phase(struct session *ss)
 
 static void wait_done(struct session *ss)
 {
-	struct lr_proto_conn cc = sess_conn(ss);
+	struct lr_proto_conn cc = lr_server_sess_conn(ss);
 	int st;
 
 	/* IPERF_DONE or EOF; either way the test is over. */
@@ -611,7 +328,7 @@ static void wait_done(struct session *ss)
 
 static bool parse_params(struct session *ss)
 {
-	struct lr_proto_conn cc = sess_conn(ss);
+	struct lr_proto_conn cc = lr_server_sess_conn(ss);
 	char err[LR_PROTO_ERR_MAX];
 	char *buf;
 	size_t len;
@@ -619,14 +336,14 @@ static bool parse_params(struct session *ss)
 
 	rc = lr_proto_msg_recv(&cc, LR_PROTO_PARAMS_MAX, PARAMS_TIMEOUT_NS, &buf, &len);
 	if (rc < 0) {
-		lr_log(LR_LOG_WARN, "server: client %s: parameters: %s", ss->peer, io_what(rc));
+		lr_log(LR_LOG_WARN, "server: client %s: parameters: %s", ss->peer, lr_server_io_what(rc));
 		return false;
 	}
 	rc = lr_proto_params_decode(buf, len, &ss->p, err);
 	free(buf);
 	if (rc < 0) {
 		lr_log(LR_LOG_WARN, "server: client %s: bad parameters: %s", ss->peer, err);
-		send_error(ss, 114 /* IERECVPARAMS */);
+		lr_server_send_error(ss, 114 /* IERECVPARAMS */);
 		return false;
 	}
 	ss->n_recv = ss->p.bidir ? ss->p.parallel : (ss->p.reverse ? 0 : ss->p.parallel);
@@ -644,13 +361,13 @@ static bool parse_params(struct session *ss)
 static void *session_thread(void *arg)
 {
 	struct session *ss = arg;
-	struct lr_proto_conn cc = sess_conn(ss);
+	struct lr_proto_conn cc = lr_server_sess_conn(ss);
 	bool stopped = false;
 	int rc;
 
 	if (lr_proto_state_send(&cc, LR_PROTO_PARAM_EXCHANGE) < 0 || !parse_params(ss))
 		goto out;
-	rc = create_streams(ss);
+	rc = lr_server_create_streams(ss);
 	if (rc < 0)
 		goto out;
 	if (lr_proto_state_send(&cc, LR_PROTO_TEST_START) < 0 ||
@@ -667,7 +384,7 @@ static void *session_thread(void *arg)
 	}
 	rc = run_phase(ss);
 	if (rc < 0) {
-		lr_log(LR_LOG_WARN, "server: client %s %s during the test", ss->peer, io_what(rc));
+		lr_log(LR_LOG_WARN, "server: client %s %s during the test", ss->peer, lr_server_io_what(rc));
 		goto out;
 	}
 	if (rc > 0)
@@ -734,7 +451,7 @@ static void keepalive(struct session *ss)
 		lr_log(LR_LOG_WARN, "server: test from %s: no TCP keepalive on the control "
 		       "connection (%s): a vanished -t 0 client is noticed only by its data",
 		       ss->peer, strerror(errno));
-	snd_timeout(ss, fd, ss->srv->o.snd_timeout_ms ? ss->srv->o.snd_timeout_ms : 30000);
+	lr_server_snd_timeout(ss, fd, ss->srv->o.snd_timeout_ms ? ss->srv->o.snd_timeout_ms : 30000);
 }
 
 int lr_server_session_start(struct lr_server *srv, struct pending *pd)

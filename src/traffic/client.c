@@ -103,8 +103,9 @@ int lr_client_open(struct lr_client **out, const struct lr_traffic_config *tc, u
 								  : CONNECT_TIMEOUT_DEF_MS) *
 				LR_NSEC_PER_MSEC;
 	c->rcv_timeout_set = tc->rcv_timeout_ms != 0;
-	c->rcv_timeout_ns = (uint64_t)(tc->rcv_timeout_ms ? tc->rcv_timeout_ms : RCV_TIMEOUT_DEF_MS) *
-			    LR_NSEC_PER_MSEC;
+	c->rcv_timeout_ns =
+		(uint64_t)(tc->rcv_timeout_ms ? tc->rcv_timeout_ms : RCV_TIMEOUT_DEF_MS) *
+		LR_NSEC_PER_MSEC;
 	c->deadline_ns = UINT64_MAX;
 	c->rate_bps = tc->udp && !tc->bitrate_set ? LR_PROTO_UDP_DEF_RATE : tc->bitrate_bps;
 	c->ctl_fd = -1;
@@ -190,12 +191,12 @@ void lr_client_report_io_err(struct lr_client *c, const char *what, int rc)
 		lr_client_set_err(c, "the server closed or reset the control connection while %s%s",
 				  what, tail);
 	else if (rc == -ETIMEDOUT)
-		lr_client_set_err(c, "the server went silent while %s (no answer within %.1f s%s)%s",
-				  what, (double)c->budget_ns / 1e9,
-				  c->rcv_timeout_set && c->budget_ns == c->rcv_timeout_ns
-					  ? ", --rcv-timeout"
-					  : "",
-				  tail);
+		lr_client_set_err(
+			c, "the server went silent while %s (no answer within %.1f s%s)%s", what,
+			(double)c->budget_ns / 1e9,
+			c->rcv_timeout_set && c->budget_ns == c->rcv_timeout_ns ? ", --rcv-timeout"
+										: "",
+			tail);
 	else
 		lr_client_set_err(c, "control connection error while %s: %s%s", what, strerror(-rc),
 				  tail);
@@ -281,17 +282,21 @@ static int check_streams(struct lr_client *c, uint64_t now)
 		int e = lr_stream_error(c->streams[i]);
 
 		if (e == -ETIMEDOUT && !sp->udp && c->tc.snd_timeout_ms) {
-			lr_client_set_err(c, "data stream %u: the server acknowledged nothing for %u ms "
-				"(--snd-timeout)", i + 1, c->tc.snd_timeout_ms);
+			lr_client_set_err(
+				c,
+				"data stream %u: the server acknowledged nothing for %u ms "
+				"(--snd-timeout)",
+				i + 1, c->tc.snd_timeout_ms);
 			return e;
 		}
 		if (e == -ECONNRESET || e == -EPIPE) {
-			lr_client_set_err(c, "the server reset data stream %u during the test", i + 1);
+			lr_client_set_err(c, "the server reset data stream %u during the test",
+					  i + 1);
 			return e;
 		}
 		if (e) {
 			lr_client_set_err(c, "data stream %u failed during the test: %s", i + 1,
-				strerror(-e));
+					  strerror(-e));
 			return e;
 		}
 		if (!sp->sender) {
@@ -306,7 +311,7 @@ static int check_streams(struct lr_client *c, uint64_t now)
 
 		where_stopped(c, tail, sizeof(tail));
 		lr_client_set_err(c, "no data from the server for %.1f s (--rcv-timeout)%s",
-			(double)c->rcv_timeout_ns / 1e9, tail);
+				  (double)c->rcv_timeout_ns / 1e9, tail);
 		return -ETIMEDOUT;
 	}
 	return 0;
@@ -419,7 +424,7 @@ static int finish(struct lr_client *c)
 	set_state(c, LR_CLIENT_ENDING);
 	/* the end of the test to IPERF_DONE: a server answers in milliseconds */
 	set_deadline(c, c->rcv_timeout_set && c->rcv_timeout_ns < END_GRACE_NS ? c->rcv_timeout_ns
-									     : END_GRACE_NS);
+									       : END_GRACE_NS);
 	wait_sent_drained(c);
 	rc = lr_proto_write(&cc, &b, 1, lr_client_left(c));
 	if (rc < 0) {
@@ -453,7 +458,8 @@ static void *control_thread(void *arg)
 	int rc, st;
 
 	set_state(c, LR_CLIENT_CONNECTING);
-	set_deadline(c, c->connect_timeout_ns > SETUP_MIN_NS ? c->connect_timeout_ns : SETUP_MIN_NS);
+	set_deadline(c,
+		     c->connect_timeout_ns > SETUP_MIN_NS ? c->connect_timeout_ns : SETUP_MIN_NS);
 	rc = lr_proto_cookie_make(c->cookie);
 	if (rc < 0) {
 		lr_client_set_err(c, "cannot make a cookie: %s", strerror(-rc));

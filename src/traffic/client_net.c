@@ -101,8 +101,8 @@ void lr_client_snd_timeout(struct lr_client *c, int fd)
 	unsigned int ms = c->tc.snd_timeout_ms;
 
 	if (ms && setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &ms, sizeof(ms)) < 0)
-		lr_log(LR_LOG_WARN, "client: --snd-timeout %u ms not set (TCP_USER_TIMEOUT: %s)", ms,
-		       strerror(errno));
+		lr_log(LR_LOG_WARN, "client: --snd-timeout %u ms not set (TCP_USER_TIMEOUT: %s)",
+		       ms, strerror(errno));
 }
 
 static void apply_tcp_opts(struct lr_client *c, int fd)
@@ -160,8 +160,9 @@ int lr_client_ctl_connect(struct lr_client *c)
 	}
 	rc = connect_bounded(c, fd);
 	if (rc == -ETIMEDOUT)
-		lr_client_set_err(c, "cannot connect to %s: no answer within %.1f s (--connect-timeout)",
-				  where, (double)c->connect_timeout_ns / 1e9);
+		lr_client_set_err(
+			c, "cannot connect to %s: no answer within %.1f s (--connect-timeout)",
+			where, (double)c->connect_timeout_ns / 1e9);
 	else if (rc < 0 && rc != -ECANCELED)
 		lr_client_set_err(c, "cannot connect to %s: %s", where, strerror(-rc));
 	if (rc < 0) {
@@ -355,9 +356,10 @@ static int udp_stream_connect(struct lr_client *c, bool last, int *out, struct u
 			gap = 2 * gap > cap ? cap : 2 * gap;
 		}
 		until = next < deadline ? next : deadline;
-		if (poll(pfd, 2, until - now > 50 * LR_NSEC_PER_MSEC
-					 ? 50
-					 : (int)((until - now) / LR_NSEC_PER_MSEC) + 1) <= 0)
+		if (poll(pfd, 2,
+			 until - now > 50 * LR_NSEC_PER_MSEC
+				 ? 50
+				 : (int)((until - now) / LR_NSEC_PER_MSEC) + 1) <= 0)
 			continue;
 		if (pfd[1].revents) {
 			int k = ctl_peek(c);
@@ -404,19 +406,24 @@ static void stream_failed(struct lr_client *c, unsigned i, int rc, const struct 
 
 	fmt_peer(c, where, sizeof(where));
 	if (c->tc.udp && rc == -ETIMEDOUT)
-		lr_client_set_err(c,
+		lr_client_set_err(
+			c,
 			"no answer from %s to the setup of UDP data stream %u within %.1f s "
 			"(%u setup datagrams sent; --connect-timeout)",
 			where, i + 1, (double)c->connect_timeout_ns / 1e9, u->tries);
 	else if (c->tc.udp && rc == -ECONNREFUSED)
-		lr_client_set_err(c, "UDP data stream %u to %s refused: nothing listens on the "
-			"server's UDP port", i + 1, where);
+		lr_client_set_err(c,
+				  "UDP data stream %u to %s refused: nothing listens on the "
+				  "server's UDP port",
+				  i + 1, where);
 	else if (rc == -ETIMEDOUT)
-		lr_client_set_err(c, "cannot open data stream %u to %s: no answer within %.1f s "
-			"(--connect-timeout)", i + 1, where, (double)c->connect_timeout_ns / 1e9);
+		lr_client_set_err(c,
+				  "cannot open data stream %u to %s: no answer within %.1f s "
+				  "(--connect-timeout)",
+				  i + 1, where, (double)c->connect_timeout_ns / 1e9);
 	else
 		lr_client_set_err(c, "cannot open data stream %u to %s: %s", i + 1, where,
-			strerror(-rc));
+				  strerror(-rc));
 }
 
 int lr_client_create_streams(struct lr_client *c)
@@ -444,7 +451,8 @@ int lr_client_create_streams(struct lr_client *c)
 			snprintf(what, sizeof(what), "setting up data stream %u", i + 1);
 			rc = lr_client_expect_state(c, &st, what);
 			if (rc == 0) {
-				lr_client_set_err(c, "unexpected message %d (%s) from the server while %s",
+				lr_client_set_err(
+					c, "unexpected message %d (%s) from the server while %s",
 					st, lr_proto_state_name(st), what);
 				rc = -EPROTO;
 			}
@@ -456,8 +464,9 @@ int lr_client_create_streams(struct lr_client *c)
 			return rc;
 		}
 		if (u.tries > 1 || u.by_test_start)
-			lr_log(LR_LOG_INFO, "client: UDP data stream %u set up after %u tries%s", i + 1,
-			       u.tries, u.by_test_start ? " (reply lost; TEST_START answered)" : "");
+			lr_log(LR_LOG_INFO, "client: UDP data stream %u set up after %u tries%s",
+			       i + 1, u.tries,
+			       u.by_test_start ? " (reply lost; TEST_START answered)" : "");
 		sp.fd = fd;
 		pthread_mutex_lock(&c->lock);
 		sp.rate_bps = c->rate_bps;

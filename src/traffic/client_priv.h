@@ -17,12 +17,16 @@
 #include "linerate/traffic.h"
 
 /* Every wait is bounded so that a silent server, a blackholed link or a server that stopped
- * reading ends the test within its length + 10 s (issue 22): */
-#define CONNECT_TIMEOUT_DEF_MS 5000 /* --connect-timeout default: control connect, each stream */
-#define SETUP_MIN_NS (10 * LR_NSEC_PER_SEC) /* the whole setup: max(this, connect timeout) */
-#define END_GRACE_NS (8 * LR_NSEC_PER_SEC) /* TEST_END .. IPERF_DONE (--rcv-timeout: less) */
-#define RCV_TIMEOUT_DEF_MS 120000 /* iperf3's --rcv-timeout default */
-#define BEST_EFFORT_NS (200 * LR_NSEC_PER_MSEC) /* CLIENT_TERMINATE / IPERF_DONE on the way out */
+ * reading ends the test within its length + 10 s (issue 22):
+ * - --connect-timeout (default 5 s): the control connect and each data stream's setup;
+ * - the whole setup: max(10 s, --connect-timeout);
+ * - TEST_END to IPERF_DONE: 8 s, or --rcv-timeout when shorter;
+ * - CLIENT_TERMINATE / IPERF_DONE on the way out: 200 ms. */
+#define CONNECT_TIMEOUT_DEF_MS 5000
+#define SETUP_MIN_NS	       (10 * LR_NSEC_PER_SEC)
+#define END_GRACE_NS	       (8 * LR_NSEC_PER_SEC)
+#define RCV_TIMEOUT_DEF_MS     120000 /* iperf3's --rcv-timeout default */
+#define BEST_EFFORT_NS	       (200 * LR_NSEC_PER_MSEC)
 
 struct lr_client {
 	struct lr_traffic_config tc;

@@ -70,7 +70,8 @@ static int listen_socket(int family, const struct sockaddr *addr, socklen_t len)
 
 		/* dual stack: an IPv6-only listener would leave IPv4 clients refused */
 		if (setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero)) < 0)
-			lr_log(LR_LOG_WARN, "server: IPv4 clients may be refused: IPV6_V6ONLY off: %s",
+			lr_log(LR_LOG_WARN,
+			       "server: IPv4 clients may be refused: IPV6_V6ONLY off: %s",
 			       strerror(errno));
 	}
 	if (bind(fd, addr, len) < 0 || listen(fd, 128) < 0) {

@@ -23,8 +23,8 @@
 #define CTL_TIMEOUT_NS	  (10 * LR_NSEC_PER_SEC)
 /* No TEST_END this long after the test's time: the client or the link is gone (iperf3 waits
  * 40 s; 10 s keeps the server ready for the next client within the test + 10 s, issue 22) */
-#define GRACE_NS	  (10 * LR_NSEC_PER_SEC)
-#define STREAMS_GONE_NS	  (2 * LR_NSEC_PER_SEC) /* data streams failed, no word on control */
+#define GRACE_NS	   (10 * LR_NSEC_PER_SEC)
+#define STREAMS_GONE_NS	   (2 * LR_NSEC_PER_SEC) /* data streams failed, no word on control */
 #define RCV_TIMEOUT_DEF_MS 120000 /* iperf3's --rcv-timeout default */
 #define DRAIN_MAX_NS	  (500 * LR_NSEC_PER_MSEC)
 

@@ -220,7 +220,7 @@ out:
 static int check_streams(struct session *ss, uint64_t now, uint64_t *trouble_ns)
 {
 	uint64_t rcv_to = (uint64_t)(ss->srv->o.rcv_timeout_ms ? ss->srv->o.rcv_timeout_ms
-								 : RCV_TIMEOUT_DEF_MS) *
+							       : RCV_TIMEOUT_DEF_MS) *
 			  LR_NSEC_PER_MSEC;
 	uint64_t last = ss->t0_ns;
 	unsigned ended = 0, failed = 0;
@@ -242,8 +242,9 @@ static int check_streams(struct session *ss, uint64_t now, uint64_t *trouble_ns)
 		}
 	}
 	if (ss->n_recv && now > last && now - last >= rcv_to) {
-		lr_log(LR_LOG_WARN, "server: test from %s: no data for %.1f s (--rcv-timeout); ended",
-		       ss->peer, (double)rcv_to / 1e9);
+		lr_log(LR_LOG_WARN,
+		       "server: test from %s: no data for %.1f s (--rcv-timeout); ended", ss->peer,
+		       (double)rcv_to / 1e9);
 		lr_server_send_error(ss, 144 /* IENOMSG */);
 		return 1;
 	}
@@ -256,14 +257,20 @@ static int check_streams(struct session *ss, uint64_t now, uint64_t *trouble_ns)
 	if (now - *trouble_ns < STREAMS_GONE_NS)
 		return 0;
 	if (failed && err == -ETIMEDOUT && ss->srv->o.snd_timeout_ms)
-		lr_log(LR_LOG_WARN, "server: test from %s: the client acknowledged nothing for %u ms "
-		       "(--snd-timeout); ended", ss->peer, ss->srv->o.snd_timeout_ms);
+		lr_log(LR_LOG_WARN,
+		       "server: test from %s: the client acknowledged nothing for %u ms "
+		       "(--snd-timeout); ended",
+		       ss->peer, ss->srv->o.snd_timeout_ms);
 	else if (failed)
-		lr_log(LR_LOG_WARN, "server: test from %s: a data stream failed (%s) and no "
-		       "TEST_END came; ended", ss->peer, strerror(-err));
+		lr_log(LR_LOG_WARN,
+		       "server: test from %s: a data stream failed (%s) and no "
+		       "TEST_END came; ended",
+		       ss->peer, strerror(-err));
 	else
-		lr_log(LR_LOG_WARN, "server: test from %s: the client closed its data connections "
-		       "and sent no TEST_END; ended", ss->peer);
+		lr_log(LR_LOG_WARN,
+		       "server: test from %s: the client closed its data connections "
+		       "and sent no TEST_END; ended",
+		       ss->peer);
 	return 1;
 }
 
@@ -283,8 +290,10 @@ static int run_phase(struct session *ss)
 		int st, rc;
 
 		if (now - ss->t0_ns >= limit) {
-			lr_log(LR_LOG_WARN, "server: test from %s: no TEST_END %lld s after its "
-			       "%lld s; ended", ss->peer, (long long)(GRACE_NS / LR_NSEC_PER_SEC),
+			lr_log(LR_LOG_WARN,
+			       "server: test from %s: no TEST_END %lld s after its "
+			       "%lld s; ended",
+			       ss->peer, (long long)(GRACE_NS / LR_NSEC_PER_SEC),
 			       (long long)(ss->p.time_s + ss->p.omit_s));
 			lr_server_send_error(ss, 160 /* IESERVERTESTDURATIONEXPIRED */);
 			return 1;
@@ -336,7 +345,8 @@ static bool parse_params(struct session *ss)
 
 	rc = lr_proto_msg_recv(&cc, LR_PROTO_PARAMS_MAX, PARAMS_TIMEOUT_NS, &buf, &len);
 	if (rc < 0) {
-		lr_log(LR_LOG_WARN, "server: client %s: parameters: %s", ss->peer, lr_server_io_what(rc));
+		lr_log(LR_LOG_WARN, "server: client %s: parameters: %s", ss->peer,
+		       lr_server_io_what(rc));
 		return false;
 	}
 	rc = lr_proto_params_decode(buf, len, &ss->p, err);
@@ -384,7 +394,8 @@ static void *session_thread(void *arg)
 	}
 	rc = run_phase(ss);
 	if (rc < 0) {
-		lr_log(LR_LOG_WARN, "server: client %s %s during the test", ss->peer, lr_server_io_what(rc));
+		lr_log(LR_LOG_WARN, "server: client %s %s during the test", ss->peer,
+		       lr_server_io_what(rc));
 		goto out;
 	}
 	if (rc > 0)
@@ -448,10 +459,12 @@ static void keepalive(struct session *ss)
 	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle)) < 0 ||
 	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof(intvl)) < 0 ||
 	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt)) < 0)
-		lr_log(LR_LOG_WARN, "server: test from %s: no TCP keepalive on the control "
+		lr_log(LR_LOG_WARN,
+		       "server: test from %s: no TCP keepalive on the control "
 		       "connection (%s): a vanished -t 0 client is noticed only by its data",
 		       ss->peer, strerror(errno));
-	lr_server_snd_timeout(ss, fd, ss->srv->o.snd_timeout_ms ? ss->srv->o.snd_timeout_ms : 30000);
+	lr_server_snd_timeout(ss, fd,
+			      ss->srv->o.snd_timeout_ms ? ss->srv->o.snd_timeout_ms : 30000);
 }
 
 int lr_server_session_start(struct lr_server *srv, struct pending *pd)
@@ -487,8 +500,9 @@ int lr_server_session_start(struct lr_server *srv, struct pending *pd)
 		return rc;
 	}
 	if (setsockopt(ss->ctl_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) < 0)
-		lr_log(LR_LOG_WARN, "server: test from %s: TCP_NODELAY on the control connection: %s",
-		       pd->peer, strerror(errno));
+		lr_log(LR_LOG_WARN,
+		       "server: test from %s: TCP_NODELAY on the control connection: %s", pd->peer,
+		       strerror(errno));
 	keepalive(ss);
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);

@@ -33,8 +33,8 @@ static void set_window(struct session *ss, int fd)
 void lr_server_snd_timeout(struct session *ss, int fd, unsigned int ms)
 {
 	if (ms && setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &ms, sizeof(ms)) < 0)
-		lr_log(LR_LOG_WARN, "server: test from %s: TCP_USER_TIMEOUT %u ms: %s", ss->peer, ms,
-		       strerror(errno));
+		lr_log(LR_LOG_WARN, "server: test from %s: TCP_USER_TIMEOUT %u ms: %s", ss->peer,
+		       ms, strerror(errno));
 }
 
 static int sock_opts_data(struct session *ss, int fd)
@@ -45,7 +45,8 @@ static int sock_opts_data(struct session *ss, int fd)
 		int one = 1;
 
 		lr_server_snd_timeout(ss, fd, ss->srv->o.snd_timeout_ms);
-		if (ss->p.nodelay && setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) < 0)
+		if (ss->p.nodelay &&
+		    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) < 0)
 			lr_log(LR_LOG_WARN, "server: test from %s: -N (TCP_NODELAY): %s", ss->peer,
 			       strerror(errno));
 		if (ss->p.congestion[0] &&
@@ -87,7 +88,7 @@ static int add_stream(struct session *ss, unsigned i, int fd)
 		.len = (size_t)ss->p.len,
 		.rate_bps = ss->p.bandwidth_bps,
 		.cpu = ss->p.server_affinity >= 0 ? ss->p.server_affinity
-			: ss->srv->o.pin	  ? ss->srv->o.cpu
+		       : ss->srv->o.pin		  ? ss->srv->o.cpu
 						  : -1,
 		.no_gso = ss->srv->o.no_gso,
 		.udp_64bit_seq = ss->p.udp_64bit,

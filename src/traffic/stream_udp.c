@@ -420,6 +420,6 @@ void lr_stream_udp_recv_loop(struct lr_stream *s)
 	}
 	publish_acct(s);
 	if (s->setup_dgrams)
-		lr_log(LR_LOG_INFO, "stream %d: %llu late UDP setup datagram(s) not counted", s->p.id,
-		       (unsigned long long)s->setup_dgrams);
+		lr_log(LR_LOG_INFO, "stream %d: %llu late UDP setup datagram(s) not counted",
+		       s->p.id, (unsigned long long)s->setup_dgrams);
 }

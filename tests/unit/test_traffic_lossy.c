@@ -154,10 +154,10 @@ static void test_server_resent_setup(void **state)
 	assert_int_equal(state_of(&cc), LR_PROTO_EXCHANGE_RESULTS);
 	mine.sender_has_retransmits = 0;
 	mine.n_streams = 2;
-	mine.streams[0] = (struct lr_proto_stream_result){.id = 1, .bytes = 3 * LEN, .packets = 3,
-							  .retransmits = -1, .end_time_s = 0.1};
-	mine.streams[1] = (struct lr_proto_stream_result){.id = 3, .bytes = 2 * LEN, .packets = 2,
-							  .retransmits = -1, .end_time_s = 0.1};
+	mine.streams[0] = (struct lr_proto_stream_result){
+		.id = 1, .bytes = 3 * LEN, .packets = 3, .retransmits = -1, .end_time_s = 0.1};
+	mine.streams[1] = (struct lr_proto_stream_result){
+		.id = 3, .bytes = 2 * LEN, .packets = 2, .retransmits = -1, .end_time_s = 0.1};
 	assert_int_equal(lr_proto_results_encode(&mine, &buf, &len), 0);
 	assert_int_equal(lr_proto_msg_send(&cc, buf, len), 0);
 	free(buf);
@@ -267,7 +267,8 @@ static void *fake_main(void *arg)
 		goto out;
 	/* count setup datagrams until the client gives up (control EOF), or answer the first */
 	while (lr_clock_mono_ns() - t0 < 10000 * MS) {
-		struct pollfd p[2] = {{.fd = f->ufd, .events = POLLIN}, {.fd = cc.fd, .events = POLLIN}};
+		struct pollfd p[2] = {{.fd = f->ufd, .events = POLLIN},
+				      {.fd = cc.fd, .events = POLLIN}};
 		struct sockaddr_in from;
 		socklen_t fl = sizeof(from);
 		ssize_t n;
@@ -335,8 +336,8 @@ static void fake_stop(struct fake *f)
 }
 
 /* Runs a client against the fake; returns the wall-clock ms to DONE/ERROR, err filled. */
-static uint64_t run_client(struct fake *f, struct lr_traffic_config *tc, uint64_t dur_ns,
-			   char *err, size_t errlen)
+static uint64_t run_client(struct fake *f, struct lr_traffic_config *tc, uint64_t dur_ns, char *err,
+			   size_t errlen)
 {
 	struct lr_client *c;
 	uint64_t t0 = lr_clock_mono_ns(), ms;

@@ -492,6 +492,7 @@ static void *control_thread(void *arg)
 	rc = lr_client_create_streams(c);
 	if (rc < 0)
 		goto out;
+	set_deadline(c, c->connect_timeout_ns); /* a server with every stream starts at once */
 	rc = expect_exact(c, LR_PROTO_TEST_START, "waiting for TEST_START");
 	if (rc == 0)
 		rc = lr_client_expect_state(c, &st, "waiting for TEST_RUNNING");

@@ -440,8 +440,13 @@ int lr_client_create_streams(struct lr_client *c)
 		};
 		struct udp_setup u = {0};
 		struct lr_stream *s;
+		uint64_t now = lr_clock_mono_ns();
 		int fd = -1, rc;
 
+		/* each stream gets the connect timeout: many streams over a lossy link take long
+		 * to set up, but a setup that goes on progressing is no hang */
+		if (c->deadline_ns < now + c->connect_timeout_ns)
+			c->deadline_ns = now + c->connect_timeout_ns;
 		rc = c->tc.udp ? udp_stream_connect(c, i + 1 == c->n_max, &fd, &u)
 			       : tcp_stream_connect(c, &fd);
 		if (rc == UDP_SETUP_CTL) { /* an error byte, EOF, or a message out of turn */

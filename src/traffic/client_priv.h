@@ -18,8 +18,9 @@
 
 /* Every wait is bounded so that a silent server, a blackholed link or a server that stopped
  * reading ends the test within its length + 10 s (issue 22):
- * - --connect-timeout (default 5 s): the control connect and each data stream's setup;
- * - the whole setup: max(10 s, --connect-timeout);
+ * - --connect-timeout (default 5 s): the control connect, each data stream's setup, and
+ *   TEST_START once the streams are up;
+ * - the setup up to the streams: max(10 s, --connect-timeout);
  * - TEST_END to IPERF_DONE: 8 s, or --rcv-timeout when shorter;
  * - CLIENT_TERMINATE / IPERF_DONE on the way out: 200 ms. */
 #define CONNECT_TIMEOUT_DEF_MS 5000

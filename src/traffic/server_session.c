@@ -199,6 +199,8 @@ static int exchange_results(struct session *ss)
 		lr_log(LR_LOG_WARN, "server: test from %s: bad client results: %s", ss->peer, err);
 		goto out;
 	}
+	/* counted before the client can see the end of the exchange (lr_server_tests_done) */
+	atomic_fetch_add(&ss->srv->tests_done, 1);
 	rc = lr_proto_results_encode(loc, &buf, &len);
 	if (rc == 0)
 		rc = lr_proto_msg_send(&cc, buf, len);
@@ -405,10 +407,8 @@ static void *session_thread(void *arg)
 	shutdown_data(ss, 1, SHUT_WR);
 	drain_receivers(ss);
 	shutdown_data(ss, 0, SHUT_RDWR);
-	if (exchange_results(ss) == 0) {
-		atomic_fetch_add(&ss->srv->tests_done, 1);
+	if (exchange_results(ss) == 0)
 		wait_done(ss);
-	}
 out:
 	atomic_store(&ss->phase, PH_FINISH);
 	if (atomic_load(&ss->stop)) {

@@ -39,12 +39,10 @@ for ns in "$NC" "$NS"; do
 done
 nft_set() { # nft_set NS RULE...: the chain holds only this rule (none without RULE)
 	local ns=$1; shift
-	ip netns exec "$ns" nft flush chain inet lrlossy in || return 1
-	[ $# -eq 0 ] || ip netns exec "$ns" nft add rule inet lrlossy in "$@" counter drop
-}
-nft_set_raw() { # nft_set_raw NS RULE...: as nft_set, the rule given whole (its own verdict)
-	local ns=$1; shift
-	ip netns exec "$ns" nft flush chain inet lrlossy in && ip netns exec "$ns" nft add rule inet lrlossy in "$@"
+	{
+		echo "flush chain inet lrlossy in"
+		[ $# -eq 0 ] || echo "add rule inet lrlossy in $* counter drop"
+	} | ip netns exec "$ns" nft -f -
 }
 nft_count() { # packets the rules of NS's chain matched
 	ip netns exec "$1" nft list chain inet lrlossy in |
@@ -61,8 +59,8 @@ nft_dgrams() {
 # What else the server's kernel dropped, in packets: UDP RcvbufErrors and the veth's rx_dropped.
 # A packet there may be a GSO super-packet of up to 64 datagrams (the sender's UDP_SEGMENT).
 kern_drops() {
-	echo $(( $(ip netns exec "$NS" awk '/^Udp:/ {n++; if (n == 2) print $6}' /proc/net/snmp) +
-		$(ip netns exec "$NS" cat /sys/class/net/"$IS"/statistics/rx_dropped) ))
+	ip netns exec "$NS" sh -c "awk '/^Udp:/ {n++; if (n == 2) print \$6}' /proc/net/snmp;
+		cat /sys/class/net/$IS/statistics/rx_dropped" | awk '{s += $1} END {print s + 0}'
 }
 
 start_server() { # start_server [linerate|iperf3]: SPID, server output in $tmp/srv.log
@@ -95,7 +93,17 @@ client() {
 # The one line that says what failed: stderr lines that are not warnings.
 errline() { grep -v '^linerate: warning:' "$tmp/$1.err"; }
 one_line() { [ "$(errline "$1" | wc -l)" -eq 1 ]; }
-json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$tmp/$1.out" 2>/dev/null; }
+# json NAME .a.b: a number from the client's -J output ("" when absent); jq starts in
+# milliseconds where python3 takes most of a second on a loaded host
+if command -v jq >/dev/null; then
+	json() { jq -r "$2 // empty" "$tmp/$1.out" 2>/dev/null; }
+else
+	json() {
+		python3 -c "import json,sys; d=json.load(open(sys.argv[1]))
+for k in sys.argv[2].split('.')[1:]: d = d[k]
+print(d)" "$tmp/$1.out" "$2" 2>/dev/null
+	}
+fi
 
 # next_ok NAME: the same server runs a 1 s test; while it is still ending the failed one it
 # answers "busy" at once: retried for up to 15 s.
@@ -144,7 +152,7 @@ for ((r = 1; r <= RUNS; r++)); do
 	client loss5 -u -b 50M -l $LEN -t $T -J
 	drops=$(nft_dgrams "$NS" $LEN) e1=$(kern_drops)
 	[ "$MS" -gt "$worst" ] && worst=$MS
-	lost=$(json loss5 "d['end']['sum']['lost_packets']")
+	lost=$(json loss5 .end.sum.lost_packets)
 	if [ $RC -ne 0 ] || [ "$MS" -gt $(( (T + 3) * 1000 )) ] || [ -z "$lost" ]; then
 		bad=$((bad + 1))
 		detail="$detail run $r: rc=$RC ${MS} ms lost='$lost' $(head -c 200 "$tmp/loss5.err");"
@@ -186,7 +194,7 @@ setup_half() { # setup_half NAME RUNS ARGS...
 			ok=$((ok + 1))
 			# a setup datagram counted as data would leave 4 bytes over
 			for f in sum_received sum_sent; do
-				b=$(json "$name" "d['end']['$f']['bytes']")
+				b=$(json "$name" ".end.$f.bytes")
 				[ -n "$b" ] && [ $((b % LEN)) -eq 0 ] || { notdata=$((notdata + 1)); detail="$detail run $r: $f bytes $b;"; }
 			done
 		else

@@ -225,7 +225,12 @@ int lr_client_expect_state(struct lr_client *c, int *st, const char *what)
 			lr_log(LR_LOG_DEBUG, "client: SERVER_ERROR without its two ints");
 		ie = (int)((uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 |
 			   b[3]);
-		lr_client_set_err(c, "the server reported an error (iperf3 error %d) while %s", ie, what);
+		lr_client_set_err(c, "the server reported an error (iperf3 error %d%s) while %s",
+				  ie,
+				  ie == 144   ? ": it received no data for its --rcv-timeout"
+				  : ie == 160 ? ": no TEST_END came in time"
+					      : "",
+				  what);
 		return -EPROTO;
 	}
 	if (*st == LR_PROTO_SERVER_TERMINATE) {

@@ -17,6 +17,7 @@
 #   ctl_reset    the client's control connection reset by the server side (nft tcp reset)
 #   reply_lost   every setup reply dropped, one stream: TEST_START answers (also vs iperf3 -s)
 #   bh_snd       blackhole of a TCP test with --snd-timeout: the data stream fails, sooner
+#   srv_rcv      `linerate -s --rcv-timeout`: UDP to it dropped mid-test, it ends the test (144)
 source "$(dirname "$0")/../lib.sh"
 need_root lossy_link
 command -v nft >/dev/null || { skip lossy_link "nft (nftables) not installed"; exit 0; }
@@ -63,12 +64,13 @@ kern_drops() {
 		cat /sys/class/net/$IS/statistics/rx_dropped" | awk '{s += $1} END {print s + 0}'
 }
 
-start_server() { # start_server [linerate|iperf3]: SPID, server output in $tmp/srv.log
+start_server() { # start_server [linerate|iperf3 [ARGS]]: SPID, its output in $tmp/srv*.log
 	local kind=${1:-linerate}
+	shift
 	if [ "$kind" = iperf3 ]; then
 		ip netns exec "$NS" iperf3 -s -B "$SA" >"$tmp/srv_iperf3.log" 2>&1 &
 	else
-		ip netns exec "$NS" "$LR_BIN" -s -B "$SA" >"$tmp/srv.log" 2>&1 &
+		ip netns exec "$NS" "$LR_BIN" -s -B "$SA" "$@" >>"$tmp/srv.log" 2>&1 &
 	fi
 	SPID=$!
 	lr_cleanup_add "kill -CONT $SPID 2>/dev/null; kill $SPID 2>/dev/null"
@@ -326,6 +328,24 @@ bounded ctl_reset 5000 1 "reset"
 next_ok ctl_reset
 
 lap ctl_reset
+
+# ---- the server's own --rcv-timeout: data to it dropped after 1 s, the control connection up
+stop_server
+if start_server linerate --rcv-timeout 1500; then
+	in_bg_after 1 nft_set "$NS" meta l4proto udp
+	client srv_rcv -u -b 10M -t 5
+	wait $BGPID
+	nft_set "$NS"
+	bounded srv_rcv 4000 1 "iperf3 error 144: it received no data for its --rcv-timeout"
+	if grep -q "no data for 1.5 s (--rcv-timeout); ended" "$tmp/srv.log"; then
+		pass "srv_rcv_logged (the server says why it ended the test)"
+	else
+		fail "srv_rcv_logged" "$(tail -3 "$tmp/srv.log")"
+	fi
+	next_ok srv_rcv
+else
+	fail srv_rcv "linerate -s --rcv-timeout 1500 did not listen"
+fi
 
 # ---- against a plain iperf3 server: resent setup datagrams (requests lost) ----
 if command -v iperf3 >/dev/null; then

@@ -36,6 +36,9 @@ enum {
 	OPT_LOGFILE,
 	OPT_FORCEFLUSH,
 	OPT_PIDFILE,
+	OPT_CONNECT_TIMEOUT,
+	OPT_RCV_TIMEOUT,
+	OPT_SND_TIMEOUT,
 };
 
 static const struct option long_opts[] = {
@@ -80,6 +83,9 @@ static const struct option long_opts[] = {
 	{"congestion", required_argument, NULL, 'C'},
 	{"no-gso", no_argument, NULL, OPT_NO_GSO},
 	{"no-start", no_argument, NULL, OPT_NO_START},
+	{"connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT},
+	{"rcv-timeout", required_argument, NULL, OPT_RCV_TIMEOUT},
+	{"snd-timeout", required_argument, NULL, OPT_SND_TIMEOUT},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'v'},
 	{NULL, 0, NULL, 0},
@@ -112,6 +118,7 @@ static const char usage[] =
 	"Output (iperf3's): -T, --title STR  prefix every line with STR;  --timestamps[=FORMAT]\n"
 	"  --logfile FILE  output to FILE;  --forceflush  flush each line;  --pidfile FILE;  -D daemon\n"
 	"  -f a|A|k|m|g|t|K|M|G|T  bitrate unit (A: bytes);  -V, --verbose  more detail\n"
+	"  --connect-timeout MS (5000)  --rcv-timeout MS (120000)  --snd-timeout MS (system)\n"
 	"  -h, --help   -v, --version\n";
 
 const char *lr_cli_usage(void)
@@ -408,6 +415,23 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 			t->no_start = true;
 			traffic_opt = "--no-start";
 			break;
+		case OPT_CONNECT_TIMEOUT: /* iperf3's ranges: MS, MS >= 100, MS >= 0 */
+		case OPT_RCV_TIMEOUT:
+		case OPT_SND_TIMEOUT: {
+			const char *nm = c == OPT_CONNECT_TIMEOUT ? "--connect-timeout"
+					 : c == OPT_RCV_TIMEOUT	  ? "--rcv-timeout"
+								  : "--snd-timeout";
+			uint64_t lo = c == OPT_CONNECT_TIMEOUT ? 1 : c == OPT_RCV_TIMEOUT ? 100 : 0;
+
+			if (parse_uint(optarg, lo, 86400000, &v))
+				return fail(err, len, "%s: invalid time '%s' (%llu to 86400000 ms)",
+					    nm, optarg, (unsigned long long)lo);
+			*(c == OPT_CONNECT_TIMEOUT ? &t->connect_timeout_ms
+			  : c == OPT_RCV_TIMEOUT   ? &t->rcv_timeout_ms
+						   : &t->snd_timeout_ms) = (uint32_t)v;
+			traffic_opt = nm;
+			break;
+		}
 		case 'h':
 			cfg->mode = LR_MODE_HELP;
 			return 0;

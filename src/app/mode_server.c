@@ -28,6 +28,8 @@ int lr_run_server(const struct lr_config *cfg)
 		.pin = tc->affinity >= 0,
 		.cpu = tc->affinity,
 		.no_gso = tc->no_gso,
+		.rcv_timeout_ms = tc->rcv_timeout_ms,
+		.snd_timeout_ms = tc->snd_timeout_ms,
 		.should_stop = server_should_stop,
 	};
 	struct lr_server *s;

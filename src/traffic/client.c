@@ -98,6 +98,14 @@ int lr_client_open(struct lr_client **out, const struct lr_traffic_config *tc, u
 	if (!c->tc.port)
 		c->tc.port = LR_PROTO_PORT;
 	c->duration_ns = duration_ns;
+	c->connect_timeout_ns = (uint64_t)(tc->connect_timeout_ms ? tc->connect_timeout_ms
+								  : CONNECT_TIMEOUT_DEF_MS) *
+				LR_NSEC_PER_MSEC;
+	c->rcv_timeout_set = tc->rcv_timeout_ms != 0;
+	c->rcv_timeout_ns =
+		(uint64_t)(tc->rcv_timeout_ms ? tc->rcv_timeout_ms : RCV_TIMEOUT_DEF_MS) *
+		LR_NSEC_PER_MSEC;
+	c->deadline_ns = UINT64_MAX;
 	c->rate_bps = tc->udp && !tc->bitrate_set ? LR_PROTO_UDP_DEF_RATE : tc->bitrate_bps;
 	c->ctl_fd = -1;
 	pthread_mutex_init(&c->lock, NULL);
@@ -125,23 +133,80 @@ struct lr_proto_conn lr_client_ctl_conn(struct lr_client *c)
 	return (struct lr_proto_conn){.fd = c->ctl_fd, .stop = &c->stop, .side_fd = -1};
 }
 
-void lr_client_report_io_err(struct lr_client *c, const char *what, int rc)
+uint64_t lr_client_left(const struct lr_client *c)
 {
-	if (rc == -ECANCELED)
-		return;
-	if (rc == -ECONNRESET)
-		lr_client_set_err(c, "server closed the control connection while %s", what);
-	else if (rc == -ETIMEDOUT)
-		lr_client_set_err(c, "timed out while %s", what);
-	else
-		lr_client_set_err(c, "control connection error while %s: %s", what, strerror(-rc));
+	uint64_t now = lr_clock_mono_ns();
+
+	return c->deadline_ns > now + LR_NSEC_PER_MSEC ? c->deadline_ns - now : LR_NSEC_PER_MSEC;
 }
 
-/* Reads one state byte and handles the server's error bytes. 0 with *st, or -errno. */
-static int expect_state(struct lr_client *c, int *st, const char *what, uint64_t timeout_ns)
+static void set_deadline(struct lr_client *c, uint64_t budget_ns)
+{
+	c->budget_ns = budget_ns;
+	c->deadline_ns = lr_clock_mono_ns() + budget_ns;
+}
+
+/* Where the traffic stopped, for the message of a test that went silent: the last data a
+ * receiver got, else the last send a TCP sender's kernel took (its buffer had drained, so the
+ * server was acknowledging until about then). "" before the run. */
+static void where_stopped(struct lr_client *c, char *buf, size_t size)
+{
+	uint64_t rx = 0, tx = 0;
+	bool have_rx = false, have_tx = false;
+
+	buf[0] = '\0';
+	if (!c->t0_ns)
+		return;
+	for (unsigned i = 0; i < lr_client_nstreams(c); i++) {
+		const struct lr_stream_params *sp = lr_stream_params(c->streams[i]);
+		uint64_t v = atomic_load(&lr_stream_stats(c->streams[i])->last_ns);
+
+		if (!sp->sender) {
+			have_rx = true;
+			rx = v > rx ? v : rx;
+		} else if (!sp->udp) {
+			have_tx = true;
+			tx = v > tx ? v : tx;
+		}
+	}
+	if (have_rx && rx > c->t0_ns)
+		snprintf(buf, size, "; the last data from the server arrived %.2f s into the test",
+			 (double)(rx - c->t0_ns) / 1e9);
+	else if (have_rx)
+		snprintf(buf, size, "; no data from the server arrived");
+	else if (have_tx && tx > c->t0_ns)
+		snprintf(buf, size, "; the TCP send buffer last drained %.2f s into the test",
+			 (double)(tx - c->t0_ns) / 1e9);
+}
+
+void lr_client_report_io_err(struct lr_client *c, const char *what, int rc)
+{
+	char tail[96];
+
+	if (rc == -ECANCELED)
+		return;
+	where_stopped(c, tail, sizeof(tail));
+	if (rc == -ECONNRESET)
+		lr_client_set_err(c, "the server closed or reset the control connection while %s%s",
+				  what, tail);
+	else if (rc == -ETIMEDOUT)
+		lr_client_set_err(
+			c, "the server went silent while %s (no answer within %.1f s%s)%s", what,
+			(double)c->budget_ns / 1e9,
+			c->rcv_timeout_set && c->budget_ns == c->rcv_timeout_ns ? ", --rcv-timeout"
+										: "",
+			tail);
+	else
+		lr_client_set_err(c, "control connection error while %s: %s%s", what, strerror(-rc),
+				  tail);
+}
+
+/* One state byte within the phase's deadline; handles the server's error bytes. 0 with *st,
+ * or -errno (reported). */
+int lr_client_expect_state(struct lr_client *c, int *st, const char *what)
 {
 	struct lr_proto_conn cc = lr_client_ctl_conn(c);
-	int rc = lr_proto_state_recv(&cc, st, timeout_ns);
+	int rc = lr_proto_state_recv(&cc, st, lr_client_left(c));
 
 	if (rc < 0) {
 		lr_client_report_io_err(c, what, rc);
@@ -159,7 +224,12 @@ static int expect_state(struct lr_client *c, int *st, const char *what, uint64_t
 			lr_log(LR_LOG_DEBUG, "client: SERVER_ERROR without its two ints");
 		ie = (int)((uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 |
 			   b[3]);
-		lr_client_set_err(c, "the server reported an error (iperf3 error %d) while %s", ie, what);
+		lr_client_set_err(c, "the server reported an error (iperf3 error %d%s) while %s",
+				  ie,
+				  ie == 144   ? ": it received no data for its --rcv-timeout"
+				  : ie == 160 ? ": no TEST_END came in time"
+					      : "",
+				  what);
 		return -EPROTO;
 	}
 	if (*st == LR_PROTO_SERVER_TERMINATE) {
@@ -169,9 +239,9 @@ static int expect_state(struct lr_client *c, int *st, const char *what, uint64_t
 	return 0;
 }
 
-static int expect_exact(struct lr_client *c, int want, const char *what, uint64_t timeout_ns)
+static int expect_exact(struct lr_client *c, int want, const char *what)
 {
-	int st, rc = expect_state(c, &st, what, timeout_ns);
+	int st, rc = lr_client_expect_state(c, &st, what);
 
 	if (rc < 0)
 		return rc;
@@ -204,8 +274,55 @@ static void stop_streams(struct lr_client *c, int which) /* 1 senders, 0 receive
 		}
 }
 
-/* Waits for the run to end: duration, stop, or a message from the server. 0 when the time is
- * up, 1 when stopped, -errno on a server message/error. */
+/* A stream that failed (reset, --snd-timeout) or receivers idle past --rcv-timeout end the
+ * test: -errno (reported), else 0. */
+static int check_streams(struct lr_client *c, uint64_t now)
+{
+	uint64_t last = c->t0_ns;
+	bool rx = false;
+
+	for (unsigned i = 0; i < lr_client_nstreams(c); i++) {
+		const struct lr_stream_params *sp = lr_stream_params(c->streams[i]);
+		int e = lr_stream_error(c->streams[i]);
+
+		if (e == -ETIMEDOUT && !sp->udp && c->tc.snd_timeout_ms) {
+			lr_client_set_err(
+				c,
+				"data stream %u: the server acknowledged nothing for %u ms "
+				"(--snd-timeout)",
+				i + 1, c->tc.snd_timeout_ms);
+			return e;
+		}
+		if (e == -ECONNRESET || e == -EPIPE) {
+			lr_client_set_err(c, "the server reset data stream %u during the test",
+					  i + 1);
+			return e;
+		}
+		if (e) {
+			lr_client_set_err(c, "data stream %u failed during the test: %s", i + 1,
+					  strerror(-e));
+			return e;
+		}
+		if (!sp->sender) {
+			uint64_t v = atomic_load(&lr_stream_stats(c->streams[i])->last_ns);
+
+			rx = true;
+			last = v > last ? v : last;
+		}
+	}
+	if (rx && now > last && now - last >= c->rcv_timeout_ns) {
+		char tail[96];
+
+		where_stopped(c, tail, sizeof(tail));
+		lr_client_set_err(c, "no data from the server for %.1f s (--rcv-timeout)%s",
+				  (double)c->rcv_timeout_ns / 1e9, tail);
+		return -ETIMEDOUT;
+	}
+	return 0;
+}
+
+/* Waits for the run to end: duration, stop, a message from the server, a failed stream. 0 when
+ * the time is up, 1 when stopped, -errno on a server message/error. */
 static int run_phase(struct lr_client *c)
 {
 	uint64_t end = c->duration_ns ? c->t0_ns + c->duration_ns : UINT64_MAX;
@@ -219,12 +336,16 @@ static int run_phase(struct lr_client *c)
 			return 1;
 		if (now >= end)
 			return 0;
+		rc = check_streams(c, now);
+		if (rc < 0)
+			return rc;
 		ms = end - now > 50 * LR_NSEC_PER_MSEC ? 50
 						       : (int)((end - now) / LR_NSEC_PER_MSEC) + 1;
 		rc = poll(&pfd, 1, ms);
 		if (rc <= 0)
 			continue;
-		rc = expect_state(c, &st, "running the test", CTL_TIMEOUT_NS);
+		set_deadline(c, 10 * LR_NSEC_PER_SEC); /* the rest of a message that began */
+		rc = lr_client_expect_state(c, &st, "running the test");
 		if (rc < 0)
 			return rc;
 		lr_client_set_err(c, "unexpected message %d (%s) from the server during the test", st,
@@ -299,19 +420,22 @@ static void drain_receivers(struct lr_client *c)
 static int finish(struct lr_client *c)
 {
 	struct lr_proto_conn cc = lr_client_ctl_conn(c);
+	int8_t b = LR_PROTO_TEST_END;
 	int rc;
 
 	stop_streams(c, 1);
 	c->res->duration_ns = lr_clock_mono_ns() - c->t0_ns;
 	set_state(c, LR_CLIENT_ENDING);
+	/* the end of the test to IPERF_DONE: a server answers in milliseconds */
+	set_deadline(c, c->rcv_timeout_set && c->rcv_timeout_ns < END_GRACE_NS ? c->rcv_timeout_ns
+									       : END_GRACE_NS);
 	wait_sent_drained(c);
-	rc = lr_proto_state_send(&cc, LR_PROTO_TEST_END);
+	rc = lr_proto_write(&cc, &b, 1, lr_client_left(c));
 	if (rc < 0) {
 		lr_client_report_io_err(c, "sending TEST_END", rc);
 		return rc;
 	}
-	rc = expect_exact(c, LR_PROTO_EXCHANGE_RESULTS, "waiting for the results exchange",
-			  CTL_TIMEOUT_NS);
+	rc = expect_exact(c, LR_PROTO_EXCHANGE_RESULTS, "waiting for the results after TEST_END");
 	if (rc == 0)
 		drain_receivers(c);
 	stop_streams(c, 0);
@@ -320,11 +444,11 @@ static int finish(struct lr_client *c)
 	rc = lr_client_exchange_results(c);
 	if (rc < 0)
 		return rc;
-	rc = expect_exact(c, LR_PROTO_DISPLAY_RESULTS, "waiting for DISPLAY_RESULTS",
-			  CTL_TIMEOUT_NS);
+	rc = expect_exact(c, LR_PROTO_DISPLAY_RESULTS, "waiting for DISPLAY_RESULTS");
 	if (rc < 0)
 		return rc;
-	rc = lr_proto_state_send(&cc, LR_PROTO_IPERF_DONE);
+	b = LR_PROTO_IPERF_DONE;
+	rc = lr_proto_write(&cc, &b, 1, lr_client_left(c));
 	if (rc < 0)
 		lr_client_report_io_err(c, "sending IPERF_DONE", rc);
 	return rc;
@@ -338,6 +462,8 @@ static void *control_thread(void *arg)
 	int rc, st;
 
 	set_state(c, LR_CLIENT_CONNECTING);
+	set_deadline(c,
+		     c->connect_timeout_ns > SETUP_MIN_NS ? c->connect_timeout_ns : SETUP_MIN_NS);
 	rc = lr_proto_cookie_make(c->cookie);
 	if (rc < 0) {
 		lr_client_set_err(c, "cannot make a cookie: %s", strerror(-rc));
@@ -348,13 +474,12 @@ static void *control_thread(void *arg)
 		goto out;
 	cc = lr_client_ctl_conn(c);
 	lr_client_fill_addrs(c);
-	rc = lr_proto_write(&cc, c->cookie, LR_PROTO_COOKIE_LEN, CONNECT_TIMEOUT_NS);
+	rc = lr_proto_write(&cc, c->cookie, LR_PROTO_COOKIE_LEN, lr_client_left(c));
 	if (rc < 0) {
 		lr_client_report_io_err(c, "sending the cookie", rc);
 		goto out;
 	}
-	rc = expect_exact(c, LR_PROTO_PARAM_EXCHANGE, "waiting for the parameter exchange",
-			  CTL_TIMEOUT_NS);
+	rc = expect_exact(c, LR_PROTO_PARAM_EXCHANGE, "waiting for the parameter exchange");
 	if (rc < 0)
 		goto out;
 	started = true;
@@ -362,7 +487,7 @@ static void *control_thread(void *arg)
 	if (rc < 0)
 		goto out;
 	fill_config(c);
-	rc = expect_exact(c, LR_PROTO_CREATE_STREAMS, "waiting for CREATE_STREAMS", CTL_TIMEOUT_NS);
+	rc = expect_exact(c, LR_PROTO_CREATE_STREAMS, "waiting for CREATE_STREAMS");
 	if (rc < 0) {
 		if (rc == -ECONNRESET)
 			lr_client_set_err(c, "the server refused the test parameters");
@@ -371,9 +496,10 @@ static void *control_thread(void *arg)
 	rc = lr_client_create_streams(c);
 	if (rc < 0)
 		goto out;
-	rc = expect_exact(c, LR_PROTO_TEST_START, "waiting for TEST_START", CTL_TIMEOUT_NS);
+	set_deadline(c, c->connect_timeout_ns); /* a server with every stream starts at once */
+	rc = expect_exact(c, LR_PROTO_TEST_START, "waiting for TEST_START");
 	if (rc == 0)
-		rc = expect_state(c, &st, "waiting for TEST_RUNNING", CTL_TIMEOUT_NS);
+		rc = lr_client_expect_state(c, &st, "waiting for TEST_RUNNING");
 	if (rc < 0)
 		goto out;
 	if (st != LR_PROTO_TEST_RUNNING) {
@@ -399,19 +525,24 @@ static void *control_thread(void *arg)
 out:
 	stop_streams(c, -1);
 	if (rc == 1 || rc == -ECANCELED) { /* stopped early */
+		int8_t b = LR_PROTO_CLIENT_TERMINATE;
+
 		cc = lr_client_ctl_conn(c);
 		cc.stop = NULL;
-		if (c->ctl_fd >= 0 && started)
-			(void)lr_proto_state_send(&cc, LR_PROTO_CLIENT_TERMINATE);
+		if (c->ctl_fd >= 0 && started && lr_proto_write(&cc, &b, 1, BEST_EFFORT_NS) < 0)
+			lr_log(LR_LOG_DEBUG, "client: CLIENT_TERMINATE not sent");
 		if (!c->res->duration_ns && c->t0_ns)
 			c->res->duration_ns = lr_clock_mono_ns() - c->t0_ns;
 		c->res->stopped = true;
 		lr_client_partial_results(c);
 		rc = 0;
 	} else if (rc < 0 && started && c->ctl_fd >= 0) {
+		int8_t b = LR_PROTO_IPERF_DONE; /* as iperf3 does on a local error */
+
 		cc = lr_client_ctl_conn(c);
 		cc.stop = NULL;
-		(void)lr_proto_state_send(&cc, LR_PROTO_IPERF_DONE);
+		if (lr_proto_write(&cc, &b, 1, BEST_EFFORT_NS) < 0)
+			lr_log(LR_LOG_DEBUG, "client: IPERF_DONE not sent");
 		if (c->t0_ns)
 			lr_client_partial_results(c);
 	}

@@ -62,13 +62,16 @@ static int bind_local(struct lr_client *c, int fd, int socktype)
 	return bind(fd, (struct sockaddr *)&ss, len) < 0 ? -errno : 0;
 }
 
-/* Non-blocking connect bounded by a deadline and the stop flag; the fd stays non-blocking. */
+/* Non-blocking connect bounded by the connect timeout, the phase's deadline and the stop
+ * flag; the fd stays non-blocking. */
 static int connect_bounded(struct lr_client *c, int fd)
 {
-	uint64_t deadline = lr_clock_mono_ns() + CONNECT_TIMEOUT_NS;
+	uint64_t deadline = lr_clock_mono_ns() + c->connect_timeout_ns;
 	int soerr = 0;
 	socklen_t sl = sizeof(soerr);
 
+	if (deadline > c->deadline_ns)
+		deadline = c->deadline_ns;
 	if (connect(fd, (struct sockaddr *)&c->peer, c->peer_len) == 0)
 		return 0;
 	if (errno != EINPROGRESS)
@@ -90,6 +93,15 @@ static int connect_bounded(struct lr_client *c, int fd)
 	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) < 0)
 		return -errno;
 	return soerr ? -soerr : 0;
+}
+
+void lr_client_snd_timeout(struct lr_client *c, int fd)
+{
+	unsigned int ms = c->tc.snd_timeout_ms;
+
+	if (ms && setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &ms, sizeof(ms)) < 0)
+		lr_log(LR_LOG_WARN, "client: --snd-timeout %u ms not set (TCP_USER_TIMEOUT: %s)",
+		       ms, strerror(errno));
 }
 
 static void apply_tcp_opts(struct lr_client *c, int fd)
@@ -146,13 +158,21 @@ int lr_client_ctl_connect(struct lr_client *c)
 		return rc;
 	}
 	rc = connect_bounded(c, fd);
+	if (rc == -ETIMEDOUT)
+		lr_client_set_err(
+			c, "cannot connect to %s: no answer within %.1f s (--connect-timeout)",
+			where, (double)c->connect_timeout_ns / 1e9);
+	else if (rc < 0 && rc != -ECANCELED)
+		lr_client_set_err(c, "cannot connect to %s: %s", where, strerror(-rc));
 	if (rc < 0) {
-		if (rc != -ECANCELED)
-			lr_client_set_err(c, "cannot connect to %s: %s", where, strerror(-rc));
 		close(fd);
 		return rc;
 	}
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	/* iperf3 sets it too; without it the small control messages wait for Nagle */
+	if (setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) < 0)
+		lr_log(LR_LOG_WARN, "client: TCP_NODELAY on the control connection: %s",
+		       strerror(errno));
+	lr_client_snd_timeout(c, fd);
 	c->ctl_fd = fd;
 	return 0;
 }
@@ -228,12 +248,13 @@ static int tcp_stream_connect(struct lr_client *c, int *out)
 		return -errno;
 	apply_tcp_opts(c, fd);
 	apply_window(c, fd);
+	lr_client_snd_timeout(c, fd);
 	rc = bind_local(c, fd, SOCK_STREAM);
 	if (rc == 0)
 		rc = connect_bounded(c, fd);
 	if (rc == 0) {
 		cc = (struct lr_proto_conn){.fd = fd, .stop = &c->stop, .side_fd = -1};
-		rc = lr_proto_write(&cc, c->cookie, LR_PROTO_COOKIE_LEN, CONNECT_TIMEOUT_NS);
+		rc = lr_proto_write(&cc, c->cookie, LR_PROTO_COOKIE_LEN, lr_client_left(c));
 	}
 	if (rc < 0) {
 		close(fd);
@@ -243,15 +264,61 @@ static int tcp_stream_connect(struct lr_client *c, int *out)
 	return 0;
 }
 
-/* iperf3's UDP "connect": send "9876", wait for "6789"; in -R a data datagram may overtake the
- * reply, so datagrams that cannot be a reply are skipped. */
-static int udp_stream_connect(struct lr_client *c, int *out)
+/* The UDP setup datagram is resent until the reply comes: first after three round trips of
+ * the control connection (100 ms to 1 s), then at doubling gaps up to max(250 ms, first).
+ * A resend that reaches a server which already has the stream is a late duplicate: a linerate
+ * server answers it again and never counts it as data; iperf3 never answers it (its stream
+ * socket is connected), so for the last stream TEST_START on the control connection is the
+ * answer. In 5 s that is ~20 tries: with half of the datagrams lost both ways (a try succeeds
+ * one time in four) all fail once in 300 setups; with half of the requests lost, never. */
+#define UDP_GAP_CAP_NS (250 * LR_NSEC_PER_MSEC)
+static uint64_t udp_first_gap_ns(struct lr_client *c)
 {
-	uint64_t deadline = lr_clock_mono_ns() + CTL_TIMEOUT_NS;
+	struct tcp_info ti;
+	socklen_t sl = sizeof(ti);
+	uint64_t ns = 100 * LR_NSEC_PER_MSEC;
+
+	memset(&ti, 0, sizeof(ti));
+	if (getsockopt(c->ctl_fd, IPPROTO_TCP, TCP_INFO, &ti, &sl) == 0 &&
+	    3ull * ti.tcpi_rtt * LR_NSEC_PER_USEC > ns)
+		ns = 3ull * ti.tcpi_rtt * LR_NSEC_PER_USEC;
+	return ns > LR_NSEC_PER_SEC ? LR_NSEC_PER_SEC : ns;
+}
+
+#define UDP_SETUP_CTL 1 /* the control connection spoke first: the caller reads it */
+
+struct udp_setup {
+	unsigned tries; /* setup datagrams sent */
+	unsigned refused; /* ICMP port unreachable seen */
+	bool by_test_start; /* the reply was lost; TEST_START said the server has the stream */
+};
+
+/* 0 when the control connection has nothing; 1 when its next byte is TEST_START; -1 when it
+ * has something else (an error byte, EOF, a reset). */
+static int ctl_peek(struct lr_client *c)
+{
+	int8_t b;
+	ssize_t n = recv(c->ctl_fd, &b, 1, MSG_PEEK | MSG_DONTWAIT);
+
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return 0;
+	return n == 1 && b == LR_PROTO_TEST_START ? 1 : -1;
+}
+
+/* iperf3's UDP "connect": send "9876", wait for "6789", resent with back-off until the connect
+ * timeout; in -R a data datagram may overtake the reply, so datagrams that cannot be a reply
+ * are skipped. 0, UDP_SETUP_CTL, or -errno. */
+static int udp_stream_connect(struct lr_client *c, bool last, int *out, struct udp_setup *u)
+{
+	uint64_t now = lr_clock_mono_ns(), deadline = now + c->connect_timeout_ns;
+	uint64_t gap = udp_first_gap_ns(c), next = now;
+	uint64_t cap = gap > UDP_GAP_CAP_NS ? gap : UDP_GAP_CAP_NS;
 	size_t bufsz = c->params.len > 4 ? c->params.len : 4;
 	uint8_t *buf;
 	int fd, rc;
 
+	if (deadline > c->deadline_ns)
+		deadline = c->deadline_ns;
 	fd = socket(c->peer.ss_family, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return -errno;
@@ -260,31 +327,62 @@ static int udp_stream_connect(struct lr_client *c, int *out)
 	rc = buf ? bind_local(c, fd, SOCK_DGRAM) : -ENOMEM;
 	if (rc == 0 && connect(fd, (struct sockaddr *)&c->peer, c->peer_len) < 0)
 		rc = -errno;
-	if (rc == 0 && send(fd, lr_proto_udp_connect_msg, 4, MSG_NOSIGNAL) != 4)
-		rc = -errno;
 	while (rc == 0) {
-		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		struct pollfd pfd[2] = {{.fd = fd, .events = POLLIN},
+					{.fd = c->ctl_fd, .events = POLLIN}};
+		uint64_t until;
 		ssize_t n;
 
+		now = lr_clock_mono_ns();
 		if (atomic_load(&c->stop)) {
 			rc = -ECANCELED;
 			break;
 		}
-		if (lr_clock_mono_ns() >= deadline) {
-			rc = -ETIMEDOUT;
+		if (now >= deadline) {
+			rc = u->refused && u->refused >= u->tries ? -ECONNREFUSED : -ETIMEDOUT;
 			break;
 		}
-		if (poll(&pfd, 1, 50) <= 0)
+		if (now >= next) {
+			if (send(fd, lr_proto_udp_connect_msg, 4, MSG_NOSIGNAL) == 4)
+				u->tries++;
+			else if (errno == ECONNREFUSED) /* an earlier try's ICMP error */
+				u->refused++;
+			else if (errno != EAGAIN && errno != ENOBUFS && errno != EINTR) {
+				rc = -errno;
+				break;
+			}
+			next = now + gap;
+			gap = 2 * gap > cap ? cap : 2 * gap;
+		}
+		until = next < deadline ? next : deadline;
+		if (poll(pfd, 2,
+			 until - now > 50 * LR_NSEC_PER_MSEC
+				 ? 50
+				 : (int)((until - now) / LR_NSEC_PER_MSEC) + 1) <= 0)
+			continue;
+		if (pfd[1].revents) {
+			int k = ctl_peek(c);
+
+			if (k > 0 && last) { /* the server has every stream: ours too */
+				u->by_test_start = true;
+				break;
+			}
+			if (k != 0) {
+				rc = UDP_SETUP_CTL;
+				break;
+			}
+		}
+		if (!pfd[0].revents)
 			continue;
 		n = recv(fd, buf, bufsz, MSG_DONTWAIT);
 		if (n < 0) {
-			if (errno == EAGAIN || errno == EINTR)
-				continue;
-			rc = -errno;
-			break;
+			if (errno == ECONNREFUSED)
+				u->refused++;
+			else if (errno != EAGAIN && errno != EINTR)
+				rc = -errno;
+			continue;
 		}
-		if (n == 4 && (!memcmp(buf, lr_proto_udp_connect_reply, 4) ||
-			       !memcmp(buf, lr_proto_udp_legacy_reply, 4)))
+		if (lr_proto_udp_is_reply(buf, (size_t)n))
 			break;
 		if (n < LR_PROTO_UDP_MIN_LEN) {
 			rc = -EPROTO;
@@ -293,12 +391,38 @@ static int udp_stream_connect(struct lr_client *c, int *out)
 		/* a data datagram overtook the reply: skip it */
 	}
 	free(buf);
-	if (rc < 0) {
+	if (rc != 0) {
 		close(fd);
 		return rc;
 	}
 	*out = fd;
 	return 0;
+}
+
+static void stream_failed(struct lr_client *c, unsigned i, int rc, const struct udp_setup *u)
+{
+	char where[128];
+
+	fmt_peer(c, where, sizeof(where));
+	if (c->tc.udp && rc == -ETIMEDOUT)
+		lr_client_set_err(
+			c,
+			"no answer from %s to the setup of UDP data stream %u within %.1f s "
+			"(%u setup datagrams sent; --connect-timeout)",
+			where, i + 1, (double)c->connect_timeout_ns / 1e9, u->tries);
+	else if (c->tc.udp && rc == -ECONNREFUSED)
+		lr_client_set_err(c,
+				  "UDP data stream %u to %s refused: nothing listens on the "
+				  "server's UDP port",
+				  i + 1, where);
+	else if (rc == -ETIMEDOUT)
+		lr_client_set_err(c,
+				  "cannot open data stream %u to %s: no answer within %.1f s "
+				  "(--connect-timeout)",
+				  i + 1, where, (double)c->connect_timeout_ns / 1e9);
+	else
+		lr_client_set_err(c, "cannot open data stream %u to %s: %s", i + 1, where,
+				  strerror(-rc));
 }
 
 int lr_client_create_streams(struct lr_client *c)
@@ -313,20 +437,40 @@ int lr_client_create_streams(struct lr_client *c)
 			.no_gso = c->tc.no_gso,
 			.rx_len = lr_stream_tcp_read_len((size_t)c->params.len, c->n_max),
 		};
+		struct udp_setup u = {0};
 		struct lr_stream *s;
+		uint64_t now = lr_clock_mono_ns();
 		int fd = -1, rc;
 
-		rc = c->tc.udp ? udp_stream_connect(c, &fd) : tcp_stream_connect(c, &fd);
-		if (rc < 0) {
-			if (rc != -ECANCELED) {
-				char where[128];
+		/* each stream gets the connect timeout: many streams over a lossy link take long
+		 * to set up, but a setup that goes on progressing is no hang */
+		if (c->deadline_ns < now + c->connect_timeout_ns)
+			c->deadline_ns = now + c->connect_timeout_ns;
+		rc = c->tc.udp ? udp_stream_connect(c, i + 1 == c->n_max, &fd, &u)
+			       : tcp_stream_connect(c, &fd);
+		if (rc == UDP_SETUP_CTL) { /* an error byte, EOF, or a message out of turn */
+			char what[64];
+			int st;
 
-				fmt_peer(c, where, sizeof(where));
-				lr_client_set_err(c, "cannot open data stream %u to %s: %s", i + 1, where,
-					strerror(-rc));
+			snprintf(what, sizeof(what), "setting up data stream %u", i + 1);
+			rc = lr_client_expect_state(c, &st, what);
+			if (rc == 0) {
+				lr_client_set_err(
+					c, "unexpected message %d (%s) from the server while %s",
+					st, lr_proto_state_name(st), what);
+				rc = -EPROTO;
 			}
 			return rc;
 		}
+		if (rc < 0) {
+			if (rc != -ECANCELED)
+				stream_failed(c, i, rc, &u);
+			return rc;
+		}
+		if (u.tries > 1 || u.by_test_start)
+			lr_log(LR_LOG_INFO, "client: UDP data stream %u set up after %u tries%s",
+			       i + 1, u.tries,
+			       u.by_test_start ? " (reply lost; TEST_START answered)" : "");
 		sp.fd = fd;
 		pthread_mutex_lock(&c->lock);
 		sp.rate_bps = c->rate_bps;

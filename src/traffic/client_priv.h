@@ -15,15 +15,30 @@
 #include "linerate/traffic/stream.h"
 #include "linerate/traffic/traffic.h"
 
-#define CTL_TIMEOUT_NS	   (30 * LR_NSEC_PER_SEC) /* iperf3's overall control read bound */
-#define CONNECT_TIMEOUT_NS (10 * LR_NSEC_PER_SEC)
-#define RESULTS_TIMEOUT_NS (30 * LR_NSEC_PER_SEC)
+/* Every wait is bounded so that a silent server, a blackholed link or a server that stopped
+ * reading ends the test within its length + 10 s (issue 22):
+ * - --connect-timeout (default 5 s): the control connect, each data stream's setup, and
+ *   TEST_START once the streams are up;
+ * - the setup up to the streams: max(10 s, --connect-timeout);
+ * - TEST_END to IPERF_DONE: 8 s, or --rcv-timeout when shorter;
+ * - CLIENT_TERMINATE / IPERF_DONE on the way out: 200 ms. */
+#define CONNECT_TIMEOUT_DEF_MS 5000
+#define SETUP_MIN_NS	       (10 * LR_NSEC_PER_SEC)
+#define END_GRACE_NS	       (8 * LR_NSEC_PER_SEC)
+#define RCV_TIMEOUT_DEF_MS     120000 /* iperf3's --rcv-timeout default */
+#define BEST_EFFORT_NS	       (200 * LR_NSEC_PER_MSEC)
 
 struct lr_client {
 	struct lr_traffic_config tc;
 	char *host, *bind, *congestion;
 	uint64_t duration_ns;
+	uint64_t connect_timeout_ns; /* --connect-timeout or the default */
+	uint64_t rcv_timeout_ns; /* --rcv-timeout or iperf3's default */
+	bool rcv_timeout_set;
 
+	/* The current phase's bound on control waits (control thread): setup, run, end. */
+	uint64_t deadline_ns;
+	uint64_t budget_ns; /* its length, for the message when it runs out */
 	pthread_t thread;
 	bool thread_started;
 	atomic_bool stop;
@@ -54,7 +69,14 @@ struct lr_client {
 void lr_client_set_err(struct lr_client *c, const char *fmt, ...) LR_PRINTF(2, 3);	/* [any] */
 struct lr_proto_conn lr_client_ctl_conn(struct lr_client *c);
 void lr_client_report_io_err(struct lr_client *c, const char *what, int rc);
+/* Time left until c->deadline_ns (at least 1 ms, so an answer already there is read). */
+uint64_t lr_client_left(const struct lr_client *c);
+/* TCP_USER_TIMEOUT (--snd-timeout) on a control or TCP data socket; logged when refused. */
+void lr_client_snd_timeout(struct lr_client *c, int fd);
 unsigned lr_client_nstreams(const struct lr_client *c);	/* [any] */
+/* One state byte within the phase's deadline; the server's error bytes become the error text.
+ * 0 with *st, or -errno (reported). */
+int lr_client_expect_state(struct lr_client *c, int *st, const char *what);
 int lr_client_ctl_connect(struct lr_client *c);
 int lr_client_send_params(struct lr_client *c);
 int lr_client_create_streams(struct lr_client *c);

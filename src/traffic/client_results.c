@@ -224,14 +224,21 @@ int lr_client_exchange_results(struct lr_client *c)
 		lr_client_set_err(c, "cannot encode results: %s", strerror(-rc));
 		goto out;
 	}
-	rc = lr_proto_msg_send(&cc, buf, len);
+	{
+		uint8_t hdr[4]; /* lr_proto_msg_send's framing, bounded by the phase's deadline */
+
+		lr_proto_len_encode((uint32_t)len, hdr);
+		rc = lr_proto_write(&cc, hdr, sizeof(hdr), lr_client_left(c));
+		if (rc == 0)
+			rc = lr_proto_write(&cc, buf, len, lr_client_left(c));
+	}
 	free(buf);
 	buf = NULL;
 	if (rc < 0) {
 		lr_client_report_io_err(c, "sending results", rc);
 		goto out;
 	}
-	rc = lr_proto_msg_recv(&cc, LR_PROTO_RESULTS_MAX, RESULTS_TIMEOUT_NS, &buf, &len);
+	rc = lr_proto_msg_recv(&cc, LR_PROTO_RESULTS_MAX, lr_client_left(c), &buf, &len);
 	if (rc < 0) {
 		if (rc == -EMSGSIZE)
 			lr_client_set_err(c, "the server's results message has a bad length");

@@ -25,6 +25,18 @@ const uint8_t lr_proto_udp_connect_msg[4] = {0x39, 0x38, 0x37, 0x36};
 const uint8_t lr_proto_udp_connect_reply[4] = {0x36, 0x37, 0x38, 0x39};
 const uint8_t lr_proto_udp_legacy_reply[4] = {0xb1, 0x68, 0xde, 0x3a};
 
+bool lr_proto_udp_is_reply(const void *buf, size_t len)
+{
+	return len == 4 && (!memcmp(buf, lr_proto_udp_connect_reply, 4) ||
+			    !memcmp(buf, lr_proto_udp_legacy_reply, 4));
+}
+
+bool lr_proto_udp_is_setup(const void *buf, size_t len)
+{
+	return lr_proto_udp_is_reply(buf, len) ||
+	       (len == 4 && !memcmp(buf, lr_proto_udp_connect_msg, 4));
+}
+
 #define POLL_SLICE_MS 50
 
 int lr_proto_cookie_make(char cookie[LR_PROTO_COOKIE_LEN])

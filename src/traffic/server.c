@@ -62,11 +62,17 @@ static int listen_socket(int family, const struct sockaddr *addr, socklen_t len)
 
 	if (fd < 0)
 		return -errno;
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	/* without it a restart within TIME_WAIT cannot bind; serving goes on, so only say so */
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0)
+		lr_log(LR_LOG_WARN, "server: SO_REUSEADDR: %s", strerror(errno));
 	if (family == AF_INET6) {
 		int zero = 0;
 
-		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+		/* dual stack: an IPv6-only listener would leave IPv4 clients refused */
+		if (setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero)) < 0)
+			lr_log(LR_LOG_WARN,
+			       "server: IPv4 clients may be refused: IPV6_V6ONLY off: %s",
+			       strerror(errno));
 	}
 	if (bind(fd, addr, len) < 0 || listen(fd, 128) < 0) {
 		rc = -errno;

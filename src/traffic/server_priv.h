@@ -21,7 +21,11 @@
 #define PARAMS_TIMEOUT_NS (10 * LR_NSEC_PER_SEC)
 #define STREAM_TIMEOUT_NS (10 * LR_NSEC_PER_SEC)
 #define CTL_TIMEOUT_NS	  (10 * LR_NSEC_PER_SEC)
-#define GRACE_NS	  (40 * LR_NSEC_PER_SEC) /* iperf3's post-test safety grace */
+/* No TEST_END this long after the test's time: the client or the link is gone (iperf3 waits
+ * 40 s; 10 s keeps the server ready for the next client within the test + 10 s, issue 22) */
+#define GRACE_NS	   (10 * LR_NSEC_PER_SEC)
+#define STREAMS_GONE_NS	   (2 * LR_NSEC_PER_SEC) /* data streams failed, no word on control */
+#define RCV_TIMEOUT_DEF_MS 120000 /* iperf3's --rcv-timeout default */
 #define DRAIN_MAX_NS	  (500 * LR_NSEC_PER_MSEC)
 
 enum phase { PH_SETUP, PH_ACCEPT, PH_RUN, PH_FINISH, PH_DONE };
@@ -71,5 +75,17 @@ struct lr_server {
 int lr_server_session_start(struct lr_server *srv, struct pending *pd);
 /* [acceptor] Joins and frees a finished session. */
 void lr_server_session_end(struct lr_server *srv);
+
+/* Session thread helpers shared by server_session.c and server_streams.c. */
+struct lr_proto_conn lr_server_sess_conn(struct session *ss);
+/* SERVER_ERROR and iperf3's i_errno, best effort. */
+void lr_server_send_error(struct session *ss, int ierrno);
+/* A bounded I/O result in words for the log. */
+const char *lr_server_io_what(int rc);
+/* --snd-timeout (TCP_USER_TIMEOUT) on a control or TCP data socket; ms 0 = leave it. */
+void lr_server_snd_timeout(struct session *ss, int fd, unsigned int ms);
+/* CREATE_STREAMS, then every data stream of the test in accept order. 0 (phase PH_RUN) or
+ * -errno (logged). */
+int lr_server_create_streams(struct session *ss);
 
 #endif

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* One iperf3 test on the server, on its own thread: params (bounded, type-checked), the data
- * streams in accept order (TCP through the acceptor's pipe, UDP through the 4-byte
- * handshake), the run with a safety timer, and the results exchange. Ends only its own test
- * on any error; the acceptor goes on serving. */
+ * streams (server_streams.c), the run, bounded by the test's length + a grace, --rcv-timeout
+ * and what the streams say, and the results exchange. Ends only its own test on any error;
+ * the acceptor goes on serving. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -30,14 +30,14 @@
 
 /* ---------------- session (one test, own thread) ---------------- */
 
-static struct lr_proto_conn sess_conn(struct session *ss)
+struct lr_proto_conn lr_server_sess_conn(struct session *ss)
 {
 	return (struct lr_proto_conn){.fd = ss->ctl_fd, .stop = &ss->stop, .side_fd = -1};
 }
 
-static void send_error(struct session *ss, int ierrno)
+void lr_server_send_error(struct session *ss, int ierrno)
 {
-	struct lr_proto_conn cc = sess_conn(ss);
+	struct lr_proto_conn cc = lr_server_sess_conn(ss);
 	uint8_t b[9] = {(uint8_t)LR_PROTO_SERVER_ERROR, (uint8_t)(ierrno >> 24),
 			(uint8_t)(ierrno >> 16), (uint8_t)(ierrno >> 8), (uint8_t)ierrno};
 
@@ -46,225 +46,16 @@ static void send_error(struct session *ss, int ierrno)
 		lr_log(LR_LOG_DEBUG, "server: SERVER_ERROR not sent to %s", ss->peer);
 }
 
-static const char *io_what(int rc)
+const char *lr_server_io_what(int rc)
 {
 	switch (rc) {
 	case -ETIMEDOUT: return "timed out";
 	case -ECONNRESET: return "closed the connection";
 	case -EMSGSIZE: return "sent a bad message length";
 	case -ECANCELED: return "interrupted (server stopping)";
+	case -ECONNABORTED: return "ended by the client";
 	default: return strerror(-rc);
 	}
-}
-
-static void set_window(struct session *ss, int fd)
-{
-	int rc = lr_stream_sock_window(fd, ss->p.window_bytes);
-
-	if (rc < 0)
-		lr_log(LR_LOG_WARN, "server: window %llu: %s",
-		       (unsigned long long)ss->p.window_bytes, strerror(-rc));
-}
-
-static int sock_opts_data(struct session *ss, int fd)
-{
-	if (ss->p.window_bytes && ss->p.udp) /* TCP data sockets have it from the listener */
-		set_window(ss, fd);
-	if (!ss->p.udp) {
-		int one = 1;
-
-		if (ss->p.nodelay)
-			setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-		if (ss->p.congestion[0] &&
-		    setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, ss->p.congestion,
-			       (socklen_t)strlen(ss->p.congestion)) < 0)
-			lr_log(LR_LOG_WARN, "server: congestion %s: %s", ss->p.congestion,
-			       strerror(errno));
-	}
-	return 0;
-}
-
-/* iperf3 puts -w and -M on the listening socket, so the data connections' SYN-ACK already
- * carries the MSS and a window sized for the buffer; set on the accepted socket they came too
- * late for both. The acceptor makes a fresh listener once they are in. */
-static void tune_listener(struct session *ss)
-{
-	int lfd = ss->srv->lfd;
-
-	if (ss->p.window_bytes) {
-		set_window(ss, lfd);
-		atomic_store(&ss->srv->listener_tuned, true);
-	}
-	if (ss->p.mss) {
-		int v = (int)ss->p.mss;
-
-		if (setsockopt(lfd, IPPROTO_TCP, TCP_MAXSEG, &v, sizeof(v)) < 0)
-			lr_log(LR_LOG_WARN, "server: MSS %d: %s", v, strerror(errno));
-		atomic_store(&ss->srv->listener_tuned, true);
-	}
-}
-
-static int add_stream(struct session *ss, unsigned i, int fd)
-{
-	struct lr_stream_params sp = {
-		.fd = fd,
-		.id = i == 0 ? 1 : (int)i + 2,
-		.udp = ss->p.udp,
-		.sender = i >= ss->n_recv,
-		.len = (size_t)ss->p.len,
-		.rate_bps = ss->p.bandwidth_bps,
-		.cpu = ss->p.server_affinity >= 0 ? ss->p.server_affinity
-			: ss->srv->o.pin	  ? ss->srv->o.cpu
-						  : -1,
-		.no_gso = ss->srv->o.no_gso,
-		.udp_64bit_seq = ss->p.udp_64bit,
-		.zerocopy = ss->p.zerocopy,
-		.rx_len = lr_stream_tcp_read_len((size_t)ss->p.len, ss->n_recv),
-	};
-
-	sock_opts_data(ss, fd);
-	return lr_stream_open(&ss->streams[i], &sp);
-}
-
-static int udp_listener(struct session *ss)
-{
-	struct lr_server *srv = ss->srv;
-	int one = 1;
-	int fd = socket(srv->family, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-
-	if (fd < 0)
-		return -errno;
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(fd, (struct sockaddr *)&srv->local, srv->local_len) < 0) {
-		int rc = -errno;
-
-		close(fd);
-		return rc;
-	}
-	return fd;
-}
-
-/* Waits in 50 ms steps (the stop flag is checked between them) until fd is readable: 1, or
- * -ECANCELED, or -ETIMEDOUT at the deadline. */
-static int wait_readable(struct session *ss, int fd, uint64_t deadline)
-{
-	for (;;) {
-		struct pollfd pfd = {.fd = fd, .events = POLLIN};
-
-		if (atomic_load(&ss->stop))
-			return -ECANCELED;
-		if (lr_clock_mono_ns() >= deadline)
-			return -ETIMEDOUT;
-		if (poll(&pfd, 1, 50) > 0)
-			return 1;
-	}
-}
-
-/* iperf3's UDP accept: the first datagram on the listener names the peer; connect to it,
- * reply "6789", and the listener becomes the stream socket. When another stream follows, its
- * listener is bound before the reply goes out: the client sends the next "9876" as soon as it
- * has the reply, and a port with no unconnected socket would answer it with ICMP refused. */
-static int udp_accept(struct session *ss, bool another, int *out)
-{
-	struct sockaddr_storage from;
-	socklen_t fl = sizeof(from);
-	uint8_t buf[64];
-	ssize_t n;
-	int rc, fd;
-	uint64_t deadline = lr_clock_mono_ns() + STREAM_TIMEOUT_NS;
-
-	for (;;) {
-		rc = wait_readable(ss, ss->udp_fd, deadline);
-		if (rc < 0)
-			return rc;
-		fl = sizeof(from);
-		n = recvfrom(ss->udp_fd, buf, sizeof(buf), MSG_DONTWAIT, (struct sockaddr *)&from,
-			     &fl);
-		if (n < 0 && (errno == EAGAIN || errno == EINTR))
-			continue;
-		if (n < 0)
-			return -errno;
-		break;
-	}
-	fd = ss->udp_fd;
-	ss->udp_fd = -1;
-	if (connect(fd, (struct sockaddr *)&from, fl) < 0) {
-		rc = -errno;
-		close(fd);
-		return rc;
-	}
-	if (another) {
-		rc = udp_listener(ss);
-		if (rc < 0) {
-			close(fd);
-			return rc;
-		}
-		ss->udp_fd = rc;
-	}
-	if (send(fd, lr_proto_udp_connect_reply, 4, MSG_NOSIGNAL) != 4) {
-		rc = -errno;
-		close(fd);
-		return rc;
-	}
-	*out = fd;
-	return 0;
-}
-
-static int pipe_take(struct session *ss, int *out)
-{
-	uint64_t deadline = lr_clock_mono_ns() + STREAM_TIMEOUT_NS;
-
-	for (;;) {
-		int fd, rc = wait_readable(ss, ss->pipe_rd, deadline);
-
-		if (rc < 0)
-			return rc;
-		if (read(ss->pipe_rd, &fd, sizeof(fd)) == (ssize_t)sizeof(fd)) {
-			*out = fd;
-			return 0;
-		}
-	}
-}
-
-static int create_streams(struct session *ss)
-{
-	struct lr_proto_conn cc = sess_conn(ss);
-	int rc;
-
-	if (ss->p.udp) {
-		rc = udp_listener(ss);
-		if (rc < 0) {
-			lr_log(LR_LOG_ERR, "server: test from %s: UDP listener: %s", ss->peer,
-			       strerror(-rc));
-			send_error(ss, 1 /* IELISTEN */);
-			return rc;
-		}
-		ss->udp_fd = rc;
-	} else {
-		tune_listener(ss);
-		atomic_store(&ss->phase, PH_ACCEPT);
-	}
-	rc = lr_proto_state_send(&cc, LR_PROTO_CREATE_STREAMS);
-	if (rc < 0)
-		return rc;
-	for (unsigned i = 0; i < ss->n; i++) {
-		int fd = -1;
-
-		rc = ss->p.udp ? udp_accept(ss, i + 1 < ss->n, &fd) : pipe_take(ss, &fd);
-		if (rc < 0) {
-			lr_log(LR_LOG_WARN, "server: test from %s: data stream %u: %s", ss->peer,
-			       i + 1, io_what(rc));
-			return rc;
-		}
-		rc = add_stream(ss, i, fd);
-		if (rc < 0) {
-			lr_log(LR_LOG_ERR, "server: test from %s: stream setup: %s", ss->peer,
-			       strerror(-rc));
-			return rc;
-		}
-	}
-	atomic_store(&ss->phase, PH_RUN);
-	return 0;
 }
 
 static void stop_streams(struct session *ss, int which) /* 1 senders, 0 receivers, -1 all */
@@ -382,7 +173,7 @@ static void log_summary(struct session *ss, const struct lr_proto_results *loc)
 
 static int exchange_results(struct session *ss)
 {
-	struct lr_proto_conn cc = sess_conn(ss);
+	struct lr_proto_conn cc = lr_server_sess_conn(ss);
 	struct lr_proto_results *loc = calloc(1, sizeof(*loc)), *peer = calloc(1, sizeof(*peer));
 	char err[LR_PROTO_ERR_MAX];
 	char *buf = NULL;
@@ -398,7 +189,7 @@ static int exchange_results(struct session *ss)
 	rc = lr_proto_msg_recv(&cc, LR_PROTO_RESULTS_MAX, CTL_TIMEOUT_NS, &buf, &len);
 	if (rc < 0) {
 		lr_log(LR_LOG_WARN, "server: test from %s: client results: %s", ss->peer,
-		       io_what(rc));
+		       lr_server_io_what(rc));
 		goto out;
 	}
 	rc = lr_proto_results_decode(buf, len, peer, err);
@@ -408,6 +199,8 @@ static int exchange_results(struct session *ss)
 		lr_log(LR_LOG_WARN, "server: test from %s: bad client results: %s", ss->peer, err);
 		goto out;
 	}
+	/* counted before the client can see the end of the exchange (lr_server_tests_done) */
+	atomic_fetch_add(&ss->srv->tests_done, 1);
 	rc = lr_proto_results_encode(loc, &buf, &len);
 	if (rc == 0)
 		rc = lr_proto_msg_send(&cc, buf, len);
@@ -422,28 +215,97 @@ out:
 	return rc;
 }
 
-/* Waits for the client's end of test. 0 on TEST_END, 1 when the test ended otherwise
+/* What the data streams say about a client that sends no TEST_END: a stream failed (reset,
+ * --snd-timeout), every TCP receiver saw the client close, or nothing arrived for
+ * --rcv-timeout. A failure waits STREAMS_GONE_NS for the control connection to explain it
+ * (a client may close its sockets right after TEST_END). 1 = end the test (logged), else 0. */
+static int check_streams(struct session *ss, uint64_t now, uint64_t *trouble_ns)
+{
+	uint64_t rcv_to = (uint64_t)(ss->srv->o.rcv_timeout_ms ? ss->srv->o.rcv_timeout_ms
+							       : RCV_TIMEOUT_DEF_MS) *
+			  LR_NSEC_PER_MSEC;
+	uint64_t last = ss->t0_ns;
+	unsigned ended = 0, failed = 0;
+	int err = 0;
+
+	for (unsigned i = 0; i < ss->n; i++) {
+		const struct lr_stream_stats *st = lr_stream_stats(ss->streams[i]);
+		int e = lr_stream_error(ss->streams[i]);
+
+		if (e) {
+			failed++;
+			err = e;
+		}
+		if (i < ss->n_recv) {
+			uint64_t v = atomic_load(&st->last_ns);
+
+			last = v > last ? v : last;
+			ended += !ss->p.udp && atomic_load(&st->end_ns) != 0;
+		}
+	}
+	if (ss->n_recv && now > last && now - last >= rcv_to) {
+		lr_log(LR_LOG_WARN,
+		       "server: test from %s: no data for %.1f s (--rcv-timeout); ended", ss->peer,
+		       (double)rcv_to / 1e9);
+		lr_server_send_error(ss, 144 /* IENOMSG */);
+		return 1;
+	}
+	if (!failed && !(ss->n_recv && ended == ss->n_recv)) {
+		*trouble_ns = 0;
+		return 0;
+	}
+	if (!*trouble_ns)
+		*trouble_ns = now;
+	if (now - *trouble_ns < STREAMS_GONE_NS)
+		return 0;
+	if (failed && err == -ETIMEDOUT && ss->srv->o.snd_timeout_ms)
+		lr_log(LR_LOG_WARN,
+		       "server: test from %s: the client acknowledged nothing for %u ms "
+		       "(--snd-timeout); ended",
+		       ss->peer, ss->srv->o.snd_timeout_ms);
+	else if (failed)
+		lr_log(LR_LOG_WARN,
+		       "server: test from %s: a data stream failed (%s) and no "
+		       "TEST_END came; ended",
+		       ss->peer, strerror(-err));
+	else
+		lr_log(LR_LOG_WARN,
+		       "server: test from %s: the client closed its data connections "
+		       "and sent no TEST_END; ended",
+		       ss->peer);
+	return 1;
+}
+
+/* Waits for the client's end of test, bounded: the test's length + GRACE_NS, --rcv-timeout,
+ * and what the streams say (check_streams). 0 on TEST_END, 1 when the test ended otherwise
  * (logged), -errno on I/O error. */
 static int run_phase(struct session *ss)
 {
-	struct lr_proto_conn cc = sess_conn(ss);
+	struct lr_proto_conn cc = lr_server_sess_conn(ss);
 	uint64_t limit =
 		ss->p.time_s ? (uint64_t)(ss->p.time_s + ss->p.omit_s) * LR_NSEC_PER_SEC + GRACE_NS
 			     : UINT64_MAX - 1;
+	uint64_t trouble_ns = 0;
 
 	for (;;) {
 		uint64_t now = lr_clock_mono_ns();
 		int st, rc;
 
 		if (now - ss->t0_ns >= limit) {
-			lr_log(LR_LOG_WARN, "server: test from %s exceeded %lld s + grace; ended",
-			       ss->peer, (long long)(ss->p.time_s + ss->p.omit_s));
-			send_error(ss, 160 /* IESERVERTESTDURATIONEXPIRED */);
+			lr_log(LR_LOG_WARN,
+			       "server: test from %s: no TEST_END %lld s after its "
+			       "%lld s; ended",
+			       ss->peer, (long long)(GRACE_NS / LR_NSEC_PER_SEC),
+			       (long long)(ss->p.time_s + ss->p.omit_s));
+			lr_server_send_error(ss, 160 /* IESERVERTESTDURATIONEXPIRED */);
 			return 1;
 		}
-		rc = lr_proto_state_recv(&cc, &st, LR_NSEC_PER_SEC);
-		if (rc == -ETIMEDOUT)
+		rc = lr_proto_state_recv(&cc, &st, 200 * LR_NSEC_PER_MSEC);
+		if (rc == -ETIMEDOUT) {
+			if (check_streams(ss, lr_clock_mono_ns(), &trouble_ns))
+				return 1;
 			continue;
+		}
 		if (rc < 0)
 			return rc;
 		switch (st) {
@@ -466,7 +328,7 @@ static int run_phase(struct session *ss)
 
 static void wait_done(struct session *ss)
 {
-	struct lr_proto_conn cc = sess_conn(ss);
+	struct lr_proto_conn cc = lr_server_sess_conn(ss);
 	int st;
 
 	/* IPERF_DONE or EOF; either way the test is over. */
@@ -477,7 +339,7 @@ static void wait_done(struct session *ss)
 
 static bool parse_params(struct session *ss)
 {
-	struct lr_proto_conn cc = sess_conn(ss);
+	struct lr_proto_conn cc = lr_server_sess_conn(ss);
 	char err[LR_PROTO_ERR_MAX];
 	char *buf;
 	size_t len;
@@ -485,14 +347,15 @@ static bool parse_params(struct session *ss)
 
 	rc = lr_proto_msg_recv(&cc, LR_PROTO_PARAMS_MAX, PARAMS_TIMEOUT_NS, &buf, &len);
 	if (rc < 0) {
-		lr_log(LR_LOG_WARN, "server: client %s: parameters: %s", ss->peer, io_what(rc));
+		lr_log(LR_LOG_WARN, "server: client %s: parameters: %s", ss->peer,
+		       lr_server_io_what(rc));
 		return false;
 	}
 	rc = lr_proto_params_decode(buf, len, &ss->p, err);
 	free(buf);
 	if (rc < 0) {
 		lr_log(LR_LOG_WARN, "server: client %s: bad parameters: %s", ss->peer, err);
-		send_error(ss, 114 /* IERECVPARAMS */);
+		lr_server_send_error(ss, 114 /* IERECVPARAMS */);
 		return false;
 	}
 	ss->n_recv = ss->p.bidir ? ss->p.parallel : (ss->p.reverse ? 0 : ss->p.parallel);
@@ -510,13 +373,13 @@ static bool parse_params(struct session *ss)
 static void *session_thread(void *arg)
 {
 	struct session *ss = arg;
-	struct lr_proto_conn cc = sess_conn(ss);
+	struct lr_proto_conn cc = lr_server_sess_conn(ss);
 	bool stopped = false;
 	int rc;
 
 	if (lr_proto_state_send(&cc, LR_PROTO_PARAM_EXCHANGE) < 0 || !parse_params(ss))
 		goto out;
-	rc = create_streams(ss);
+	rc = lr_server_create_streams(ss);
 	if (rc < 0)
 		goto out;
 	if (lr_proto_state_send(&cc, LR_PROTO_TEST_START) < 0 ||
@@ -533,7 +396,8 @@ static void *session_thread(void *arg)
 	}
 	rc = run_phase(ss);
 	if (rc < 0) {
-		lr_log(LR_LOG_WARN, "server: client %s %s during the test", ss->peer, io_what(rc));
+		lr_log(LR_LOG_WARN, "server: client %s %s during the test", ss->peer,
+		       lr_server_io_what(rc));
 		goto out;
 	}
 	if (rc > 0)
@@ -543,10 +407,8 @@ static void *session_thread(void *arg)
 	shutdown_data(ss, 1, SHUT_WR);
 	drain_receivers(ss);
 	shutdown_data(ss, 0, SHUT_RDWR);
-	if (exchange_results(ss) == 0) {
-		atomic_fetch_add(&ss->srv->tests_done, 1);
+	if (exchange_results(ss) == 0)
 		wait_done(ss);
-	}
 out:
 	atomic_store(&ss->phase, PH_FINISH);
 	if (atomic_load(&ss->stop)) {
@@ -589,16 +451,20 @@ static void session_free(struct session *ss)
 
 /* A peer that vanishes without a FIN (host gone) is noticed in ~30 s even in a -t 0 test,
  * which has no safety timer. */
-static void keepalive(int fd)
+static void keepalive(struct session *ss)
 {
-	int one = 1, idle = 10, intvl = 5, cnt = 3;
-	unsigned int user_to = 30000;
+	int one = 1, idle = 10, intvl = 5, cnt = 3, fd = ss->ctl_fd;
 
-	setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
-	setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle));
-	setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof(intvl));
-	setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
-	setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_to, sizeof(user_to));
+	if (setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one)) < 0 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle)) < 0 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof(intvl)) < 0 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt)) < 0)
+		lr_log(LR_LOG_WARN,
+		       "server: test from %s: no TCP keepalive on the control "
+		       "connection (%s): a vanished -t 0 client is noticed only by its data",
+		       ss->peer, strerror(errno));
+	lr_server_snd_timeout(ss, fd,
+			      ss->srv->o.snd_timeout_ms ? ss->srv->o.snd_timeout_ms : 30000);
 }
 
 int lr_server_session_start(struct lr_server *srv, struct pending *pd)
@@ -623,11 +489,21 @@ int lr_server_session_start(struct lr_server *srv, struct pending *pd)
 	memcpy(ss->peer, pd->peer, sizeof(ss->peer));
 	atomic_init(&ss->phase, PH_SETUP);
 	atomic_init(&ss->stop, false);
+	/* the acceptor made it non-blocking (accept4); the bounded reads need that */
 	fl = fcntl(ss->ctl_fd, F_GETFL);
-	if (fl >= 0)
-		fcntl(ss->ctl_fd, F_SETFL, fl | O_NONBLOCK);
-	setsockopt(ss->ctl_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	keepalive(ss->ctl_fd);
+	if (fl < 0 || (!(fl & O_NONBLOCK) && fcntl(ss->ctl_fd, F_SETFL, fl | O_NONBLOCK) < 0)) {
+		rc = -errno;
+		lr_log(LR_LOG_ERR, "server: test from %s: O_NONBLOCK: %s", pd->peer, strerror(-rc));
+		close(pfd[0]);
+		close(pfd[1]);
+		free(ss);
+		return rc;
+	}
+	if (setsockopt(ss->ctl_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) < 0)
+		lr_log(LR_LOG_WARN,
+		       "server: test from %s: TCP_NODELAY on the control connection: %s", pd->peer,
+		       strerror(errno));
+	keepalive(ss);
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	rc = pthread_create(&ss->thread, NULL, session_thread, ss);

@@ -50,7 +50,8 @@ bool lr_stream_stopping(const struct lr_stream *s)
 void lr_stream_fail(struct lr_stream *s, int err)
 {
 	atomic_store(&s->err, err);
-	lr_log(LR_LOG_WARN, "stream %d: %s", s->p.id, strerror(-err));
+	/* the session that owns the stream reports it, in its own words */
+	lr_log(LR_LOG_INFO, "stream %d: %s", s->p.id, strerror(-err));
 }
 
 /* Applies a rate change made by lr_stream_set_rate to the thread's own pacer. */
@@ -302,6 +303,7 @@ static void tcp_send_loop(struct lr_stream *s)
 		if (n > 0) {
 			atomic_fetch_add_explicit(&s->st.bytes, (uint64_t)n, relaxed);
 			atomic_fetch_add_explicit(&s->st.packets, 1, relaxed);
+			atomic_store_explicit(&s->st.last_ns, now, relaxed);
 			off = (off + (size_t)n) % s->buf_len;
 			if (s->zc) {
 				zc_sent = true;
@@ -333,6 +335,7 @@ static void tcp_recv_loop(struct lr_stream *s)
 
 		if (n > 0) {
 			s->last_rx_ns = lr_clock_mono_ns();
+			atomic_store_explicit(&s->st.last_ns, s->last_rx_ns, relaxed);
 			atomic_fetch_add_explicit(&s->st.bytes, (uint64_t)n, relaxed);
 			atomic_fetch_add_explicit(&s->st.packets, 1, relaxed);
 		} else if (n == 0) {

@@ -59,6 +59,7 @@ struct lr_stream {
 	size_t slot_stride; /* receiver: slot_len rounded up, so big slots start on a page */
 	uint64_t rcvbuf; /* receiver: SO_RCVBUF as the kernel counts it (truesize bytes) */
 	uint64_t last_batch_ns; /* receiver: when the previous recvmmsg returned */
+	uint64_t setup_dgrams; /* receiver: late 4-byte setup datagrams, not counted as data */
 
 	/* TCP */
 	bool zc;

@@ -16,6 +16,7 @@
 
 #include "linerate/core/clock.h"
 #include "linerate/core/log.h"
+#include "linerate/traffic/proto.h"
 #include "stream_priv.h"
 
 #ifndef SOL_UDP
@@ -172,7 +173,12 @@ static void gso_fallback(struct lr_stream *s, int err)
 {
 	int zero = 0;
 
-	setsockopt(s->p.fd, SOL_UDP, UDP_SEGMENT, &zero, sizeof(zero));
+	/* the sends carry no UDP_SEGMENT cmsg: the socket option is the only thing making them
+	 * GSO; if it cannot be cleared, plain sends would still be split and refused */
+	if (setsockopt(s->p.fd, SOL_UDP, UDP_SEGMENT, &zero, sizeof(zero)) < 0) {
+		lr_stream_fail(s, -errno);
+		return;
+	}
 	s->gso = false;
 	s->segs = 1;
 	s->nmsgs = plain_msgs(s->p.len, s->buf_len);
@@ -250,6 +256,8 @@ void lr_stream_udp_send_loop(struct lr_stream *s)
 
 			if (s->gso && gso_refused(err)) {
 				gso_fallback(s, err);
+				if (lr_stream_error(s))
+					break;
 			} else if (err == -EAGAIN || err == -EINTR || err == -ENOBUFS ||
 				   err == -ECONNREFUSED) {
 				/* nothing sent: the same sequence numbers go again (iperf3 3.15+);
@@ -368,7 +376,7 @@ void lr_stream_udp_recv_loop(struct lr_stream *s)
 		idle = false;
 		now = lr_clock_mono_ns(); /* arrival time when the kernel gave none */
 		dt = now - s->last_batch_ns;
-		s->last_batch_ns = s->last_rx_ns = now;
+		s->last_batch_ns = now;
 		for (k = 0; k < r; k++) {
 			struct msghdr *mh = &s->msgs[k].msg_hdr;
 			const uint8_t *p = mh->msg_iov->iov_base;
@@ -385,10 +393,20 @@ void lr_stream_udp_recv_loop(struct lr_stream *s)
 			for (off = 0; off < total; off += g) {
 				size_t seg = total - off < g ? total - off : g;
 
+				/* a resent setup datagram that came late (or its resent reply, in
+				 * -R): the handshake's, never data */
+				if (lr_proto_udp_is_setup(p + off, seg)) {
+					s->setup_dgrams++;
+					continue;
+				}
 				lr_udp_acct_feed(&s->acct, p + off, seg, seq64, at);
 				dgrams++;
+				bytes += seg;
 			}
-			bytes += total;
+		}
+		if (bytes) {
+			s->last_rx_ns = now;
+			atomic_store_explicit(&s->st.last_ns, now, relaxed);
 		}
 		atomic_fetch_add_explicit(&s->st.bytes, bytes, relaxed);
 		atomic_fetch_add_explicit(&s->st.packets, dgrams, relaxed);
@@ -401,4 +419,7 @@ void lr_stream_udp_recv_loop(struct lr_stream *s)
 		}
 	}
 	publish_acct(s);
+	if (s->setup_dgrams)
+		lr_log(LR_LOG_INFO, "stream %d: %llu late UDP setup datagram(s) not counted",
+		       s->p.id, (unsigned long long)s->setup_dgrams);
 }

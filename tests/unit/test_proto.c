@@ -92,6 +92,25 @@ static void test_state_values(void **state)
 	assert_memory_equal(lr_proto_udp_connect_reply, "6789", 4);
 }
 
+/* The 4-byte setup datagrams on the wire (iperf3-wire.md 3.2): the request, the reply and the
+ * legacy reply are setup; anything else, also a data datagram that starts with "9876", is not. */
+static void test_udp_setup_datagrams(void **state)
+{
+	static const uint8_t legacy[4] = {0xb1, 0x68, 0xde, 0x3a}; /* 987654321 LE */
+	uint8_t data[16] = "9876";
+
+	(void)state;
+	assert_true(lr_proto_udp_is_setup("9876", 4));
+	assert_true(lr_proto_udp_is_setup("6789", 4));
+	assert_true(lr_proto_udp_is_setup(legacy, 4));
+	assert_true(lr_proto_udp_is_reply("6789", 4));
+	assert_true(lr_proto_udp_is_reply(legacy, 4));
+	assert_false(lr_proto_udp_is_reply("9876", 4));
+	assert_false(lr_proto_udp_is_setup(data, sizeof(data)));
+	assert_false(lr_proto_udp_is_setup("987", 3));
+	assert_false(lr_proto_udp_is_setup("6788", 4));
+}
+
 static void test_len_codec(void **state)
 {
 	uint8_t h[4];
@@ -586,6 +605,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cookie),
 		cmocka_unit_test(test_state_values),
+		cmocka_unit_test(test_udp_setup_datagrams),
 		cmocka_unit_test(test_len_codec),
 		cmocka_unit_test(test_params_decode_312),
 		cmocka_unit_test(test_params_encode_matches_312),

@@ -26,6 +26,10 @@ struct lr_stream_stats {
 	/* CLOCK_MONOTONIC when the thread stopped counting (a receiver: its last byte), 0 while
 	 * running */
 	_Atomic uint64_t end_ns;
+	/* CLOCK_MONOTONIC of the last data that arrived (receiver) or that the kernel took (TCP
+	 * sender: its send buffer had drained), 0 none yet: --rcv-timeout, and where the traffic
+	 * stopped on a link that went silent */
+	_Atomic uint64_t last_ns;
 };
 
 #endif

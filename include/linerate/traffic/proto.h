@@ -48,6 +48,11 @@ enum lr_proto_state {
 extern const uint8_t lr_proto_udp_connect_msg[4]; /* "9876" */
 extern const uint8_t lr_proto_udp_connect_reply[4]; /* "6789" */
 extern const uint8_t lr_proto_udp_legacy_reply[4]; /* 987654321 little-endian */
+/* A 4-byte reply (current or legacy). */
+bool lr_proto_udp_is_reply(const void *buf, size_t len);
+/* A 4-byte setup datagram either way: a resent one that arrives late on a data socket is never
+ * data (the client resends until answered, and a linerate server answers every one). */
+bool lr_proto_udp_is_setup(const void *buf, size_t len);
 
 /* Fills 36 random chars from iperf3's alphabet (getrandom) and a NUL. 0 or -errno. */
 int lr_proto_cookie_make(char cookie[LR_PROTO_COOKIE_LEN]) LR_MUST_CHECK;

@@ -34,6 +34,11 @@ struct lr_traffic_config {	/* iperf3's options, same meanings */
 	bool no_gso;		/* --no-gso: plain sendmmsg/recvmmsg path */
 	bool no_start;		/* --no-start: dashboard waits for `s` */
 	bool demo;		/* --demo: in-process server on loopback */
+	uint32_t connect_timeout_ms;	/* --connect-timeout: control connect and each data
+					 * stream's setup (UDP retried); 0 = 5000 */
+	uint32_t rcv_timeout_ms;	/* --rcv-timeout: no data received for this long ends
+					 * the test; 0 = iperf3's 120000 */
+	uint32_t snd_timeout_ms;	/* --snd-timeout: TCP_USER_TIMEOUT, 0 = the system's */
 };
 
 struct lr_stream_stats;
@@ -150,6 +155,10 @@ struct lr_server_opts {
 	bool pin; /* -A: stream threads on `cpu` unless the client asks for one (-A n,m) */
 	int cpu;
 	bool no_gso; /* --no-gso: plain recvmmsg/sendmmsg for every UDP test */
+	uint32_t rcv_timeout_ms; /* --rcv-timeout: a test that receives nothing this long ends
+				  * (SERVER_ERROR 144, as iperf3 3.21); 0 = 120000 */
+	uint32_t snd_timeout_ms; /* --snd-timeout: TCP_USER_TIMEOUT on control and data, 0 =
+				  * the system's (data) and 30 s (control) */
 	/* Polled every 50 ms by lr_server_run; true ends the server (may be NULL). */
 	bool (*should_stop)(void *arg);
 	void *arg;

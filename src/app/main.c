@@ -45,6 +45,9 @@ int main(int argc, char **argv)
 		exit(2);
 	}
 	install_signals();
+	if (cfg.matrix) {	/* headless in either mode: the dashboard has no Matrix pane yet */
+		exit(lr_run_matrix(&cfg));
+	}
 	switch (cfg.mode) {
 	case LR_MODE_HELP:
 		fputs(lr_cli_usage(), stdout);

@@ -9,6 +9,8 @@
 #include <cmocka.h>
 #include <string.h>
 
+#include "linerate/app/cli.h"
+#include "linerate/app/config.h"
 #include "linerate/app/matrix_spec.h"
 
 static struct lr_traffic_config base(void)
@@ -160,6 +162,34 @@ static void test_udp_length_checked_per_case(void **state)
 	assert_int_equal(lr_matrix_spec_check(&s, &b, err, sizeof(err)), 0);
 }
 
+#define ARGV(...) ((char **)(const char *[]){"linerate", __VA_ARGS__, NULL})
+#define ARGC(...) ((int)(sizeof((const char *[]){"linerate", __VA_ARGS__}) / sizeof(char *)))
+#define PARSE(cfg, err, ...) lr_cli_parse(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), cfg, err, sizeof(err))
+
+/* The command line: --matrix, --matrix-csv and -O, and what each needs. */
+static void test_cli_options(void **state)
+{
+	struct lr_config cfg;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--matrix", "P=1,2", "--matrix-csv", "m.csv",
+			       "-O", "2", "-t", "3"), 0);
+	assert_string_equal(cfg.matrix, "P=1,2");
+	assert_string_equal(cfg.matrix_csv, "m.csv");
+	assert_true(cfg.omit_ns == 2000000000ULL);
+	assert_int_equal(PARSE(&cfg, err, "--matrix", "P=1"), -22);
+	assert_string_equal(err, "--matrix needs -c HOST or --demo");
+	assert_int_equal(PARSE(&cfg, err, "--demo", "--matrix", "P=1"), -22);
+	assert_string_equal(err, "--matrix needs -c HOST");
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--matrix-csv", "m.csv"), -22);
+	assert_string_equal(err, "--matrix-csv needs --matrix");
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-O", "1"), -22);
+	assert_string_equal(err, "-O: only with --matrix for now");
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--matrix", "P=1", "-O", "x"), -22);
+	assert_string_equal(err, "-O: invalid omit 'x' (0 to 600 seconds)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -168,6 +198,7 @@ int main(void)
 		cmocka_unit_test(test_base_kept),
 		cmocka_unit_test(test_errors_name_key_or_value),
 		cmocka_unit_test(test_udp_length_checked_per_case),
+		cmocka_unit_test(test_cli_options),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# `linerate -c --matrix` through a veth pair between two network namespaces, against
+# `linerate -s`: one row per case in the CSV (header as DESIGN.md section 10), the Markdown
+# table and -J; each case's receiver bytes equal the server's own count of that test (its log),
+# and the server veth's kernel rx_bytes cover them; a bad SPEC exits 2 before any packet (the
+# kernel's counters do not move, the server sees no test); SIGINT mid-grid leaves a CSV of
+# whole rows for the cases that finished. Timings are never asserted.
+source "$(dirname "$0")/../lib.sh"
+lr_plan "grid: exits 0" "grid: CSV header exact" "grid: 4 CSV rows, cases 1..4 in order" \
+	"grid: Markdown has the 4 rows" "grid: Markdown receiver Mbit/s == CSV" \
+	"grid: the server ran 4 tests" "grid: kernel rx_bytes of the server veth cover the receivers' bytes"
+for i in 1 2 3 4; do lr_plan "grid: case $i receiver bytes == server's own count"; done
+lr_plan "json: exits 0" "json: linerate_matrix has 2 rows with the CSV's keys"
+lr_plan "bad spec: exit 2" "bad spec: one line naming the key" "bad spec: no packet left" \
+	"bad spec: the server saw no test" "bad value: exit 2, names the value"
+lr_plan "sigint: exit 1" "sigint: at least one finished row" "sigint: fewer rows than cases" \
+	"sigint: every row whole (30 fields, newline-terminated)" "sigint: Markdown has the same rows"
+need_root "matrix_veth"
+
+A=lrA$$ B=lrB$$ IA=lrma$$ IB=lrmb$$
+ADDR_A=10.203.0.1 ADDR_B=10.203.0.2
+work=$(mktemp -d); [ -n "${LR_KEEP:-}" ] || lr_cleanup_add "rm -rf $work"; echo "work dir $work"
+
+lr_netns_pair "$A" "$B" "$IA" "$IB" "$ADDR_A" "$ADDR_B" 1500
+for ns in "$A" "$B"; do	# a silent link: no IPv6 autoconf/MLD, no ARP
+	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+done
+mac_b=$(ip -n "$B" -o link show "$IB" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
+mac_a=$(ip -n "$A" -o link show "$IA" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
+ip -n "$A" neigh replace "$ADDR_B" lladdr "$mac_b" dev "$IA" nud permanent
+ip -n "$B" neigh replace "$ADDR_A" lladdr "$mac_a" dev "$IB" nud permanent
+
+stat_of() { ip netns exec "$1" cat "/sys/class/net/$2/statistics/$3"; }
+tests_done() { grep -c ' done: ' "$work/server.log"; }
+
+# the server's log is its own per-test report: "received N bytes"
+ip netns exec "$B" timeout 300 "$LR_BIN" -s -p 5297 >"$work/server.log" 2>&1 &
+srv_pid=$!; lr_cleanup_add "kill $srv_pid 2>/dev/null; wait $srv_pid 2>/dev/null"
+sleep 0.5
+
+# --- the grid: P=1,2 x tcp,udp at -t 1 -----------------------------------------------------
+rx0=$(stat_of "$B" "$IB" rx_bytes)
+ip netns exec "$A" timeout 120 "$LR_BIN" -c "$ADDR_B" -p 5297 --matrix "P=1,2;u=tcp,udp" -t 1 \
+	-i 0.2 --matrix-csv "$work/grid.csv" >"$work/grid.md" 2>"$work/grid.err"
+rc=$?
+sleep 0.3
+rx1=$(stat_of "$B" "$IB" rx_bytes)
+check "grid: exits 0" test "$rc" -eq 0
+[ "$rc" -eq 0 ] || sed 's/^/    /' "$work/grid.err"
+want_hdr="case,proto,streams,length,reverse,bitrate_target,window,mss,congestion,seconds,sender_bps,receiver_bps,receiver_pps,retransmits,lost,lost_pct,jitter_ms,local_cpu_busy_pct,local_softirq_max_pct,local_softirq_cpu,peer_cpu_busy_pct,peer_softirq_max_pct,peer_softirq_cpu,local_service_demand_us_per_kb,peer_service_demand_us_per_kb,local_drops,local_fifo,peer_drops,peer_fifo,verdict"
+check "grid: CSV header exact" test "$(head -1 "$work/grid.csv")" = "$want_hdr"
+cases=$(awk -F, 'NR > 1 { printf "%s%s/%s/%s", sep, $1, $3, $2; sep = " " }' "$work/grid.csv")
+check "grid: 4 CSV rows, cases 1..4 in order" test "$cases" = "1/1/tcp 2/1/udp 3/2/tcp 4/2/udp"
+md_rows=$(grep -cE '^\| [0-9]+ \|' "$work/grid.md")
+check "grid: Markdown has the 4 rows" test "$md_rows" -eq 4
+# the table's receiver Mbit/s (column 6 of the cells: Case, Streams, Proto, Sender, Receiver)
+md_rx=$(awk -F'|' '/^\| [0-9]+ \|/ { gsub(/ /, "", $6); printf "%s ", $6 }' "$work/grid.md")
+csv_rx=$(awk -F, 'NR > 1 { printf "%.2f ", $12 / 1e6 }' "$work/grid.csv")
+check "grid: Markdown receiver Mbit/s == CSV" test "$md_rx" = "$csv_rx"
+check "grid: the server ran 4 tests" test "$(tests_done)" -eq 4
+# each case's bytes (receiver_bps x seconds / 8) against the server's "received N bytes", in
+# test order (the server runs one test at a time)
+grep ' done: ' "$work/server.log" | sed -n 's/.* received \([0-9]*\) bytes.*/\1/p' >"$work/srv_bytes"
+awk -F, 'NR > 1 { printf "%.0f\n", $12 * $10 / 8 }' "$work/grid.csv" >"$work/row_bytes"
+for i in 1 2 3 4; do
+	s=$(sed -n "${i}p" "$work/srv_bytes"); r=$(sed -n "${i}p" "$work/row_bytes")
+	# seconds are written to the ms: at 1 s, 0.05 % of rounding; 0.1 % allowed
+	check "grid: case $i receiver bytes == server's own count" \
+		awk -v s="${s:-0}" -v r="${r:--1}" 'BEGIN { d = s - r; if (d < 0) d = -d; exit !(s > 0 && d <= s * 0.001) }'
+	[ -n "$s" ] && [ -n "$r" ] && echo "    case $i: server $s, row $r"
+done
+sum_rows=$(awk '{ s += $1 } END { printf "%.0f", s }' "$work/row_bytes")
+krx=$((rx1 - rx0))
+echo "    kernel rx_bytes of $IB over the grid: $krx, rows' payload: $sum_rows"
+# payload plus headers (TCP/UDP/IP/Ethernet, at most 8 % at MTU 1500) plus control and ACKs
+check "grid: kernel rx_bytes of the server veth cover the receivers' bytes" \
+	awk -v k="$krx" -v p="$sum_rows" 'BEGIN { exit !(p > 0 && k >= p && k <= p * 1.08 + 2000000) }'
+
+# --- -J ----------------------------------------------------------------------------------------
+ip netns exec "$A" timeout 60 "$LR_BIN" -c "$ADDR_B" -p 5297 --matrix "u=tcp,udp" -t 1 -J \
+	>"$work/grid.json" 2>"$work/json.err"
+check "json: exits 0" test $? -eq 0
+check "json: linerate_matrix has 2 rows with the CSV's keys" python3 -c '
+import json, sys
+rows = json.load(open(sys.argv[1]))["linerate_matrix"]
+hdr = sys.argv[2].split(",")
+assert len(rows) == 2 and all(list(r.keys()) == hdr for r in rows)
+assert rows[0]["proto"] == "tcp" and rows[1]["proto"] == "udp" and rows[0]["receiver_bps"] > 0
+' "$work/grid.json" "$want_hdr"
+
+# --- a bad SPEC: exit 2 before any traffic ------------------------------------------------------
+tx0=$(stat_of "$A" "$IA" tx_packets); n0=$(tests_done)
+ip netns exec "$A" timeout 20 "$LR_BIN" -c "$ADDR_B" -p 5297 --matrix "P=1,2;x=3" -t 1 \
+	--matrix-csv "$work/bad.csv" >"$work/bad.out" 2>"$work/bad.err"
+rc=$?
+sleep 0.3
+tx1=$(stat_of "$A" "$IA" tx_packets)
+check "bad spec: exit 2" test "$rc" -eq 2
+check "bad spec: one line naming the key" test "$(wc -l <"$work/bad.err")" -eq 1 -a \
+	"$(grep -c "unknown key 'x'" "$work/bad.err")" -eq 1
+check "bad spec: no packet left" test "$tx1" -eq "$tx0"
+check "bad spec: the server saw no test" test "$(tests_done)" -eq "$n0"
+ip netns exec "$A" timeout 20 "$LR_BIN" -c "$ADDR_B" -p 5297 --matrix "u=udp;l=64,70000" \
+	-t 1 2>"$work/bad2.err" >/dev/null
+rc=$?
+check "bad value: exit 2, names the value" test "$rc" -eq 2 -a "$(grep -c "70000" "$work/bad2.err")" -eq 1
+
+# --- SIGINT mid-grid --------------------------------------------------------------------------
+ip netns exec "$A" timeout 60 "$LR_BIN" -c "$ADDR_B" -p 5297 --matrix "P=1,2,3,4" -t 2 -i 0.2 \
+	--matrix-csv "$work/int.csv" >"$work/int.md" 2>"$work/int.err" &
+cli=$!; lr_cleanup_add "kill $cli 2>/dev/null"
+# SIGINT once the first row is in the CSV (the second case is then running)
+for _ in $(seq 100); do
+	[ -f "$work/int.csv" ] && [ "$(wc -l <"$work/int.csv")" -ge 2 ] && break
+	sleep 0.1
+done
+sleep 0.7
+kill -INT "$cli"
+wait "$cli"; rc=$?
+rows=$(($(wc -l <"$work/int.csv") - 1))
+echo "    interrupted after $rows row(s)"
+check "sigint: exit 1" test "$rc" -eq 1
+check "sigint: at least one finished row" test "$rows" -ge 1
+check "sigint: fewer rows than cases" test "$rows" -lt 4
+check "sigint: every row whole (30 fields, newline-terminated)" \
+	sh -c "test \"\$(tail -c1 '$work/int.csv' | od -An -c | tr -d ' ')\" = '\\n' &&
+		awk -F, 'NF != 30 { bad = 1 } END { exit bad }' '$work/int.csv'"
+check "sigint: Markdown has the same rows" test "$(grep -cE '^\| [0-9]+ \|' "$work/int.md")" -eq "$rows"
+lr_summary

@@ -47,6 +47,8 @@ struct matrix_run {
 	struct lr_matrix_row *rows;
 	unsigned n_rows;
 	uint64_t log_seen;
+	uint64_t start_ns;		/* the running case's data began */
+	double omitted_s;		/* -O: seconds from start_ns to the marks, 0 without */
 	bool io_failed;
 };
 
@@ -112,6 +114,25 @@ static void mark_streams(struct matrix_run *m)
 	}
 }
 
+/* When data began to flow: the earliest stream's own start (the state is seen later). */
+static uint64_t streams_start(const struct lr_session *ses)
+{
+	unsigned n = lr_client_stream_count(ses->client);
+	uint64_t first = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		struct lr_client_stream_info ci;
+		uint64_t t;
+
+		if (lr_client_stream_info(ses->client, i, &ci))
+			continue;
+		t = atomic_load(&ci.stats->start_ns);
+		if (t && (!first || t < first))
+			first = t;
+	}
+	return first && first <= ses->running_ns ? first : ses->running_ns;
+}
+
 static void feed(struct matrix_run *m, const struct lr_snapshot *s)
 {
 	if (s && lr_matrix_acc_add(&m->acc, s))
@@ -126,6 +147,7 @@ static enum case_end attempt(struct matrix_run *m, const struct lr_traffic_confi
 	bool marked = omit == 0, stopped = false;
 
 	lr_matrix_acc_init(&m->acc, m->iface);
+	m->omitted_s = 0;
 	if (lr_session_start(ses, tc, m->case_ns + omit) < 0)
 		return CASE_FAILED;
 	while (!lr_client_wait(ses->client, 1)) {
@@ -139,6 +161,7 @@ static enum case_end attempt(struct matrix_run *m, const struct lr_traffic_confi
 		if (m->acc.win_start_ns && !marked) {
 			if (now >= m->acc.win_start_ns) {
 				mark_streams(m);
+				m->omitted_s = (double)(lr_clock_mono_ns() - m->start_ns) / 1e9;
 				marked = true;
 			} else if (m->acc.win_start_ns - now < wait) {
 				wait = m->acc.win_start_ns - now;
@@ -146,8 +169,10 @@ static enum case_end attempt(struct matrix_run *m, const struct lr_traffic_confi
 		}
 		s = pump(m, wait);
 		lr_session_poll(ses);
-		if (ses->running_ns && !m->acc.win_start_ns)
-			m->acc.win_start_ns = ses->running_ns + omit;
+		if (ses->running_ns && !m->acc.win_start_ns) {
+			m->start_ns = streams_start(ses);
+			m->acc.win_start_ns = m->start_ns + omit;
+		}
 		feed(m, s);
 		drain_log(&m->log_seen);
 	}
@@ -259,7 +284,7 @@ static enum case_end run_case(struct matrix_run *m, unsigned i)
 		return CASE_STOPPED;
 	lr_matrix_row_case(r, i + 1, &tc);
 	if (e == CASE_DONE)
-		lr_matrix_row_fill(r, m->ses.res, &m->acc, (double)m->cfg->omit_ns / 1e9);
+		lr_matrix_row_fill(r, m->ses.res, &m->acc, m->omitted_s);
 	if (e == CASE_FAILED)
 		snprintf(r->verdict, sizeof(r->verdict), "failed: %s",
 			 m->ses.error[0] ? m->ses.error : "no results from the server");

@@ -266,6 +266,15 @@ static void progress(const struct matrix_run *m, const struct lr_matrix_row *r)
 		fprintf(stderr, ": %s\n", r->verdict);
 }
 
+/* Waits wait_ns (samples keep flowing to the CSV files), or until a signal. */
+static void back_off(struct matrix_run *m, uint64_t wait_ns)
+{
+	uint64_t end = lr_clock_mono_ns() + wait_ns, now;
+
+	while (!lr_stop_signal && !m->io_failed && (now = lr_clock_mono_ns()) < end)
+		pump(m, end - now < 100 * LR_NSEC_PER_MSEC ? end - now : 100 * LR_NSEC_PER_MSEC);
+}
+
 /* One case, with busy retries. The row is kept unless the case was stopped. */
 static enum case_end run_case(struct matrix_run *m, unsigned i)
 {
@@ -278,7 +287,11 @@ static enum case_end run_case(struct matrix_run *m, unsigned i)
 		e = attempt(m, &tc);
 		if (e != CASE_FAILED || m->ses.running_ns || !strstr(m->ses.error, "busy"))
 			break;
-		pump(m, (uint64_t)(t + 1) * 500 * LR_NSEC_PER_MSEC);	/* back off */
+		if (t + 1 < BUSY_TRIES) {
+			fprintf(stderr, "linerate: case %u: the server is busy; again in %.1f s\n", i + 1,
+				(t + 1) * 0.5);
+			back_off(m, (uint64_t)(t + 1) * 500 * LR_NSEC_PER_MSEC);
+		}
 	}
 	if (e == CASE_STOPPED || lr_stop_signal)
 		return CASE_STOPPED;

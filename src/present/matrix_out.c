@@ -98,7 +98,7 @@ int lr_matrix_csv_row(FILE *f, const struct lr_matrix_row *r)
 	put_u_or_empty(f, r->window);
 	put_u_or_empty(f, r->mss);
 	put_str(f, r->congestion);
-	put_num(f, r->seconds, 3);
+	put_num(f, r->seconds, 6);
 	put_num(f, r->sender_bps, 0);
 	put_num(f, r->receiver_bps, 0);
 	put_num(f, r->receiver_pps, 0);

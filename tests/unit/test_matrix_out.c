@@ -80,7 +80,7 @@ static void test_csv_row(void **state)
 	char *s = render(csv_fn, &r);
 
 	(void)state;
-	assert_string_equal(s, "3,tcp,4,,bidir,0,,,,10.002,9394050000,9390000000,812345,17,,,,2.68,"
+	assert_string_equal(s, "3,tcp,4,,bidir,0,,,,10.002000,9394050000,9390000000,812345,17,,,,2.68,"
 			       "35.50,6,,,,0.561,,0,12,,,\"loss: NIC FIFO 12 (rx_missed_errors), "
 			       "\"\"ring\"\" | rx 4096\"\n");
 	free(s);

@@ -111,7 +111,7 @@ static int parse_value(struct lr_matrix_spec *s, enum lr_mkey k, const char *v, 
 		if (!cc_name_ok(v))
 			return -EINVAL;
 		x = s->n_values[LR_MK_C];
-		snprintf(s->cc[x], sizeof(s->cc[x]), "%s", v);
+		lr_strlcpy(s->cc[x], v, sizeof(s->cc[x]));	/* fits: cc_name_ok */
 		break;
 	}
 	*out = x;

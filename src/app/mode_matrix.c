@@ -328,8 +328,12 @@ static int print_results(const struct matrix_run *m)
 		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		fputc('\n', stdout);
 		json_decref(o);
-	} else if (lr_matrix_markdown(stdout, m->keys, m->rows, m->n_rows)) {
-		return -EIO;
+	} else {
+		printf("linerate matrix to %s: %u of %u cases, %.3g s each after %.3g s omitted\n\n",
+		       m->cfg->traffic.host, m->n_rows, m->spec.n_cases, (double)m->case_ns / 1e9,
+		       (double)m->cfg->omit_ns / 1e9);
+		if (lr_matrix_markdown(stdout, m->keys, m->rows, m->n_rows))
+			return -EIO;
 	}
 	return fflush(stdout) ? -EIO : 0;
 }
@@ -343,6 +347,11 @@ static int prepare(struct matrix_run *m)
 	if (lr_matrix_spec_parse(cfg->matrix, &m->spec, err, sizeof(err)) ||
 	    lr_matrix_spec_check(&m->spec, &cfg->traffic, err, sizeof(err))) {
 		fprintf(stderr, "linerate: %s\n", err);
+		return 2;
+	}
+	if ((cfg->csv && !strcmp(cfg->csv, "-")) || (cfg->cpu_csv && !strcmp(cfg->cpu_csv, "-")) ||
+	    (cfg->streams_csv && !strcmp(cfg->streams_csv, "-"))) {
+		fprintf(stderr, "linerate: --csv -: stdout carries the matrix table; name a file\n");
 		return 2;
 	}
 	if (cfg->duration_set && !cfg->duration_ns) {

@@ -16,6 +16,7 @@ lr_plan "bad spec: exit 2" "bad spec: one line naming the key" "bad spec: no pac
 lr_plan "sigint: exit 1" "sigint: at least one finished row" "sigint: fewer rows than cases" \
 	"sigint: every row whole (30 fields, newline-terminated)" "sigint: Markdown has the same rows"
 lr_plan "omit: the server's test lasted -O + -t" "omit: the row measured -t seconds"
+lr_plan "alone: a row equals the case run alone (within the noise beside it)"
 lr_plan "iperf3: exits 0 (busy retried)" "iperf3: the busy server was retried" "iperf3: 2 rows" "iperf3: peer columns empty" \
 	"iperf3: case 1 receiver bytes == iperf3's own count" "iperf3: case 2 receiver bytes == iperf3's own count"
 need_root "matrix_veth"
@@ -139,6 +140,23 @@ echo "    server's test: ${secs:-?} s"
 check "omit: the server's test lasted -O + -t" awk -v s="${secs:-0}" 'BEGIN { exit !(s >= 1.9) }'
 check "omit: the row measured -t seconds" \
 	awk -F, 'NR == 2 { exit !($10 > 0.8 && $10 < 1.3) } END { if (NR != 2) exit 1 }' "$work/omit.csv"
+
+# --- a row equals the same case run alone: UDP paced at 20M, the matrix's row beside two single
+# runs (their difference is the run-to-run noise; at least 2 % allowed) --------------------------
+ip netns exec "$A" timeout 30 "$LR_BIN" -c "$ADDR_B" -p 5297 -u --matrix "b=20M" -t 1 -i 0.2 \
+	--matrix-csv "$work/alone.csv" >/dev/null 2>&1
+for k in 1 2; do
+	ip netns exec "$A" timeout 30 "$LR_BIN" -c "$ADDR_B" -p 5297 --headless -u -b 20M -t 1 -J \
+		>"$work/alone$k.json" 2>/dev/null
+done
+single() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["end"]["sum_received"]["bits_per_second"])' "$1" 2>/dev/null; }
+a1=$(single "$work/alone1.json"); a2=$(single "$work/alone2.json")
+row=$(awk -F, 'NR == 2 { print $12 }' "$work/alone.csv")
+echo "    receiver bit/s: matrix row ${row:-?}, alone ${a1:-?} and ${a2:-?}"
+check "alone: a row equals the case run alone (within the noise beside it)" \
+	awk -v r="${row:-0}" -v a="${a1:-0}" -v b="${a2:-0}" 'BEGIN {
+		m = (a + b) / 2; n = a - b; if (n < 0) n = -n; tol = 3 * n; if (tol < 0.02 * m) tol = 0.02 * m
+		d = r - m; if (d < 0) d = -d; exit !(r > 0 && a > 0 && b > 0 && d <= tol) }'
 
 # --- against Debian's iperf3 -s: busy retried, peer columns empty -------------------------------
 if ! command -v iperf3 >/dev/null; then

@@ -45,9 +45,8 @@ int main(int argc, char **argv)
 		exit(2);
 	}
 	install_signals();
-	if (cfg.matrix) {	/* headless in either mode: the dashboard has no Matrix pane yet */
+	if (cfg.matrix && cfg.mode == LR_MODE_HEADLESS)	/* the dashboard has a Matrix pane */
 		exit(lr_run_matrix(&cfg));
-	}
 	switch (cfg.mode) {
 	case LR_MODE_HELP:
 		fputs(lr_cli_usage(), stdout);

@@ -24,6 +24,7 @@
 #include "linerate/core/log.h"
 #include "linerate/core/streamstats.h"
 #include "linerate/present/matrix_out.h"
+#include "linerate/present/view_matrix.h"
 #include "linerate/sample/snapshot.h"
 
 #define DEFAULT_CASE_NS (10 * LR_NSEC_PER_SEC)
@@ -473,6 +474,28 @@ void lr_matrix_run_case_name(const struct lr_matrix_run *m, unsigned index, char
 	if (k && buf[k - 1] == ' ')
 		k--;
 	buf[k] = '\0';
+}
+
+const char *lr_matrix_run_iface(const struct lr_matrix_run *m)
+{
+	return m->iface;
+}
+
+void lr_matrix_run_view(const struct lr_matrix_run *m, struct lr_view_matrix *v, char *name,
+			size_t len)
+{
+	uint64_t now = lr_clock_mono_ns();
+
+	v->rows = m->rows;
+	v->n_rows = m->n_rows;
+	v->n_cases = m->spec.n_cases;
+	v->running = lr_matrix_run_current(m);
+	lr_matrix_run_case_name(m, v->running, name, len);
+	v->running_name = name;
+	v->eta_s = lr_matrix_run_eta_s(m);
+	v->running_s = (m->ph == PH_RUN || m->ph == PH_TAIL) && m->start_ns && now > m->start_ns
+			       ? (double)(now - m->start_ns) / 1e9
+			       : -1;
 }
 
 int lr_matrix_run_report(struct lr_matrix_run *m, FILE *f)

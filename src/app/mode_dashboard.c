@@ -28,6 +28,7 @@
 #include "linerate/app/recorder.h"
 #include "linerate/collect/route.h"
 #include "linerate/app/run.h"
+#include "linerate/app/matrix_run.h"
 #include "linerate/app/session.h"
 #include "linerate/sample/snapshot.h"
 #include "linerate/app/snapsrc.h"
@@ -35,6 +36,7 @@
 #include "linerate/present/theme.h"
 #include "linerate/present/tui.h"
 #include "linerate/present/view.h"
+#include "linerate/present/view_matrix.h"
 
 #define MAX_THEMES 32
 #define MAX_POLL_MS 250		/* a signal also wakes poll; this only bounds the wait */
@@ -88,6 +90,9 @@ struct dash {
 	char theme_err[LR_THEME_ERR_MAX];	/* the first bad theme, also repeated on stderr */
 	uint64_t last_snap_mono_ns;	/* the newest snapshot read from the board */
 	struct traffic tr;
+	struct lr_matrix_run *mx;	/* --matrix: the grid drives the traffic, not tr */
+	struct lr_view_matrix mview;
+	char mname[128];
 	int rc;
 };
 
@@ -368,8 +373,8 @@ static int tr_setup(struct dash *d)
 	struct traffic *t = &d->tr;
 	int err;
 
-	if (!cfg->traffic.host && !cfg->traffic.demo)
-		return 0;
+	if ((!cfg->traffic.host && !cfg->traffic.demo) || cfg->matrix)
+		return 0;	/* --matrix: the grid drives the tests */
 	if (cfg->traffic.demo) {
 		err = lr_demo_open(&t->demo);
 		if (err) {
@@ -445,6 +450,31 @@ static void tr_close(struct dash *d)
 	t->demo = NULL;
 }
 
+/* --matrix: `s` skips the running case; the grid sets every other option. */
+static void mx_key(struct dash *d, enum lr_action act)
+{
+	if (act == LR_ACT_TRAFFIC_TOGGLE && lr_matrix_run_current(d->mx)) {
+		lr_matrix_run_skip(d->mx);
+		tmsg(d, false, "skipping case %u", lr_matrix_run_current(d->mx));
+	} else {
+		tmsg(d, false, "the matrix sets the tests' options (s skips a case, q ends)");
+	}
+}
+
+/* q or a signal mid-grid: the running case ends unwritten (bounded), the rest is kept. */
+static void mx_end(struct dash *d)
+{
+	uint64_t end = lr_clock_mono_ns() + STOP_WAIT_NS;
+
+	lr_matrix_run_stop(d->mx);
+	while (!lr_matrix_run_done(d->mx) && lr_clock_mono_ns() < end) {
+		lr_snapsrc_wait(d->src, d->seen, 50 * LR_NSEC_PER_MSEC);
+		if (lr_snapsrc_read(d->src, &d->fresh, &d->seen) > 0)
+			lr_matrix_run_snapshot(d->mx, &d->fresh);
+		lr_matrix_run_step(d->mx);
+	}
+}
+
 static void apply_requests(struct dash *d)
 {
 	struct lr_app *app = &d->app;
@@ -463,6 +493,8 @@ static void apply_requests(struct dash *d)
 		lr_tui_invalidate(d->tui);
 	if ((app->requests & LR_REQ_TRAFFIC) && d->tr.on)
 		tr_key(d, app->traffic_action);
+	else if ((app->requests & LR_REQ_TRAFFIC) && d->mx)
+		mx_key(d, app->traffic_action);
 	app->requests = 0;
 }
 
@@ -514,6 +546,8 @@ static void render(struct dash *d)
 	d->ctx.theme_name = d->theme.name;
 	if (d->tr.on)
 		tr_update_view(d);
+	if (d->mx)
+		lr_matrix_run_view(d->mx, &d->mview, d->mname, sizeof(d->mname));
 	lr_view_render(&d->frame, &d->ctx);
 	if (d->app.verdict && d->tr.have_verdict && !d->app.help)
 		lr_view_verdict(&d->frame, &d->ctx, &d->tr.vview);
@@ -540,6 +574,8 @@ static bool step(struct dash *d, uint64_t *last_mono_ns)
 	int timeout = ms_to_next_tick(d, *last_mono_ns), r;
 	bool dirty = false;
 
+	if (d->mx && timeout > (int)(lr_matrix_run_wait_ns(d->mx) / LR_NSEC_PER_MSEC))
+		timeout = (int)(lr_matrix_run_wait_ns(d->mx) / LR_NSEC_PER_MSEC);
 	if (timeout > 0)
 		poll(&pfd, 1, timeout);	/* a key, the tick's time, or a signal (EINTR) */
 	else
@@ -565,6 +601,8 @@ static bool step(struct dash *d, uint64_t *last_mono_ns)
 			return false;
 		}
 		lr_session_sample(&d->tr.ses, &d->fresh);
+		if (d->mx)
+			lr_matrix_run_snapshot(d->mx, &d->fresh);
 		/* -t without traffic: stop with the tick that reaches it, as headless does (with
 		 * traffic, -t is the test's length, iperf3's meaning) */
 		if (d->cfg->duration_set && d->cfg->duration_ns && !d->tr.on &&
@@ -584,6 +622,11 @@ static bool step(struct dash *d, uint64_t *last_mono_ns)
 	}
 	if (d->tr.on)
 		dirty |= tr_poll(d);
+	if (d->mx && !lr_matrix_run_done(d->mx) && lr_matrix_run_step(d->mx)) {
+		dirty = true;
+		if (lr_matrix_run_done(d->mx))
+			tmsg(d, false, "matrix done: q quits and prints the table");
+	}
 	dirty |= update_status(d);
 	return dirty;
 }
@@ -630,6 +673,21 @@ int lr_run_dashboard(const struct lr_config *cfg)
 		goto out;
 	}
 	d.tr.ses.src = d.src;
+	if (cfg->matrix) {
+		err = lr_matrix_run_open(&d.mx, cfg, d.src, d.fatal, sizeof(d.fatal));
+		if (err) {
+			d.rc = err;
+			goto out;
+		}
+		d.app.traffic = true;	/* `s` reaches the grid: it skips */
+		if (!single_iface(cfg->ifaces) && lr_matrix_run_iface(d.mx)[0]) {
+			lr_strlcpy(d.app.sel_name, lr_matrix_run_iface(d.mx), sizeof(d.app.sel_name));
+			d.app.view = LR_VIEW_DETAIL;	/* the Matrix pane is in the detail view */
+		}
+		d.ctx.streams_pane = lr_view_matrix;
+		d.ctx.streams_arg = &d.mview;
+		lr_matrix_run_view(d.mx, &d.mview, d.mname, sizeof(d.mname));
+	}
 	err = lr_tui_open(&d.tui);
 	if (err) {
 		snprintf(d.fatal, sizeof(d.fatal), "cannot use the terminal: %s%s", strerror(-err),
@@ -649,8 +707,16 @@ int lr_run_dashboard(const struct lr_config *cfg)
 		if (step(&d, &last_mono_ns))
 			render(&d);
 	}
+	if (d.mx)
+		mx_end(&d);	/* before the terminal: a case still running ends first */
 	lr_tui_close(d.tui);	/* the terminal first: nothing below may leave it raw */
 	d.tui = NULL;
+	if (d.mx) {
+		int mrc = lr_matrix_run_report(d.mx, stdout);
+
+		if (mrc > d.rc)
+			d.rc = mrc;
+	}
 	if (d.tr.ses.client) {
 		/* a test mid-run: stop it (the peer is told), then one last reading closes the
 		 * books of the CSVs, as a headless run does */
@@ -666,6 +732,8 @@ int lr_run_dashboard(const struct lr_config *cfg)
 	}
 out:
 	lr_tui_close(d.tui);
+	if (lr_matrix_run_close(d.mx) && d.rc == 0)
+		d.rc = 1;
 	tr_shutdown_client(&d);
 	tr_close(&d);
 	lr_snapsrc_close(d.src);

@@ -44,7 +44,7 @@ sleep 0.5
 
 # --- the grid: P=1,2 x tcp,udp at -t 1 -----------------------------------------------------
 rx0=$(stat_of "$B" "$IB" rx_bytes)
-ip netns exec "$A" timeout 120 "$LR_BIN" -c "$ADDR_B" -p 5297 --matrix "P=1,2;u=tcp,udp" -t 1 \
+ip netns exec "$A" timeout 120 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 --matrix "P=1,2;u=tcp,udp" -t 1 \
 	-i 0.2 --matrix-csv "$work/grid.csv" >"$work/grid.md" 2>"$work/grid.err"
 rc=$?
 sleep 0.3
@@ -81,7 +81,7 @@ check "grid: kernel rx_bytes of the server veth cover the receivers' bytes" \
 	awk -v k="$krx" -v p="$sum_rows" 'BEGIN { exit !(p > 0 && k >= p && k <= p * 1.08 + 2000000) }'
 
 # --- -J ----------------------------------------------------------------------------------------
-ip netns exec "$A" timeout 60 "$LR_BIN" -c "$ADDR_B" -p 5297 --matrix "u=tcp,udp" -t 1 -J \
+ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 --matrix "u=tcp,udp" -t 1 -J \
 	>"$work/grid.json" 2>"$work/json.err"
 check "json: exits 0" test $? -eq 0
 check "json: linerate_matrix has 2 rows with the CSV's keys" python3 -c '
@@ -94,7 +94,7 @@ assert rows[0]["proto"] == "tcp" and rows[1]["proto"] == "udp" and rows[0]["rece
 
 # --- a bad SPEC: exit 2 before any traffic ------------------------------------------------------
 tx0=$(stat_of "$A" "$IA" tx_packets); n0=$(tests_done)
-ip netns exec "$A" timeout 20 "$LR_BIN" -c "$ADDR_B" -p 5297 --matrix "P=1,2;x=3" -t 1 \
+ip netns exec "$A" timeout 20 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 --matrix "P=1,2;x=3" -t 1 \
 	--matrix-csv "$work/bad.csv" >"$work/bad.out" 2>"$work/bad.err"
 rc=$?
 sleep 0.3
@@ -104,13 +104,13 @@ check "bad spec: one line naming the key" test "$(wc -l <"$work/bad.err")" -eq 1
 	"$(grep -c "unknown key 'x'" "$work/bad.err")" -eq 1
 check "bad spec: no packet left" test "$tx1" -eq "$tx0"
 check "bad spec: the server saw no test" test "$(tests_done)" -eq "$n0"
-ip netns exec "$A" timeout 20 "$LR_BIN" -c "$ADDR_B" -p 5297 --matrix "u=udp;l=64,70000" \
+ip netns exec "$A" timeout 20 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 --matrix "u=udp;l=64,70000" \
 	-t 1 2>"$work/bad2.err" >/dev/null
 rc=$?
 check "bad value: exit 2, names the value" test "$rc" -eq 2 -a "$(grep -c "70000" "$work/bad2.err")" -eq 1
 
 # --- SIGINT mid-grid --------------------------------------------------------------------------
-ip netns exec "$A" timeout 60 "$LR_BIN" -c "$ADDR_B" -p 5297 --matrix "P=1,2,3,4" -t 2 -i 0.2 \
+ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 --matrix "P=1,2,3,4" -t 2 -i 0.2 \
 	--matrix-csv "$work/int.csv" >"$work/int.md" 2>"$work/int.err" &
 cli=$!; lr_cleanup_add "kill $cli 2>/dev/null"
 # SIGINT once the first row is in the CSV (the second case is then running)
@@ -133,7 +133,7 @@ check "sigint: Markdown has the same rows" test "$(grep -cE '^\| [0-9]+ \|' "$wo
 
 # --- -O: the engine runs -O + -t, the row covers -t --------------------------------------------
 n0=$(tests_done)
-ip netns exec "$A" timeout 60 "$LR_BIN" -c "$ADDR_B" -p 5297 --matrix "u=udp;b=20M" -O 1 -t 1 \
+ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 --matrix "u=udp;b=20M" -O 1 -t 1 \
 	-i 0.2 --matrix-csv "$work/omit.csv" >/dev/null 2>"$work/omit.err"
 secs=$(grep ' done: ' "$work/server.log" | sed -n "$((n0 + 1))p" | sed -n 's/.* in \([0-9.]*\) s$/\1/p')
 echo "    server's test: ${secs:-?} s"
@@ -143,7 +143,7 @@ check "omit: the row measured -t seconds" \
 
 # --- a row equals the same case run alone: UDP paced at 20M, the matrix's row beside two single
 # runs (their difference is the run-to-run noise; at least 2 % allowed) --------------------------
-ip netns exec "$A" timeout 30 "$LR_BIN" -c "$ADDR_B" -p 5297 -u --matrix "b=20M" -t 1 -i 0.2 \
+ip netns exec "$A" timeout 30 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 -u --matrix "b=20M" -t 1 -i 0.2 \
 	--matrix-csv "$work/alone.csv" >/dev/null 2>&1
 for k in 1 2; do
 	ip netns exec "$A" timeout 30 "$LR_BIN" -c "$ADDR_B" -p 5297 --headless -u -b 20M -t 1 -J \
@@ -172,7 +172,7 @@ else
 	ip netns exec "$A" timeout 20 iperf3 -c "$ADDR_B" -p 5298 -u -b 1M -t 2 >/dev/null 2>&1 &
 	busy=$!
 	sleep 0.5
-	ip netns exec "$A" timeout 60 "$LR_BIN" -c "$ADDR_B" -p 5298 --matrix "u=tcp,udp" -t 1 -i 0.2 \
+	ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_B" -p 5298 --matrix "u=tcp,udp" -t 1 -i 0.2 \
 		--matrix-csv "$work/ip3.csv" >"$work/ip3.md" 2>"$work/ip3.err"
 	rc=$?
 	wait "$busy"

@@ -605,7 +605,7 @@ static bool step(struct dash *d, uint64_t *last_mono_ns)
 			lr_matrix_run_snapshot(d->mx, &d->fresh);
 		/* -t without traffic: stop with the tick that reaches it, as headless does (with
 		 * traffic, -t is the test's length, iperf3's meaning) */
-		if (d->cfg->duration_set && d->cfg->duration_ns && !d->tr.on &&
+		if (d->cfg->duration_set && d->cfg->duration_ns && !d->tr.on && !d->mx &&
 		    d->fresh.elapsed_ns + d->fresh.target_interval_ns / 2 >= d->cfg->duration_ns)
 			d->app.quit = true;
 		if (!d->app.paused) {

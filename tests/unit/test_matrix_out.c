@@ -15,7 +15,10 @@
 #include <jansson.h>
 
 #include "linerate/app/matrix_case.h"
+#include "linerate/present/frame.h"
 #include "linerate/present/matrix_out.h"
+#include "linerate/present/view.h"
+#include "linerate/present/view_matrix.h"
 #include "linerate/sample/snapshot.h"
 
 /* Copied by hand from DESIGN.md section 10 (the contract), not from the code. */
@@ -296,6 +299,64 @@ static void test_window(void **state)
 	lr_snapshot_free(&s);
 }
 
+/* Row y of the frame as ASCII ('#' for anything else), and whether it is all in role. */
+static void frame_row(const struct lr_frame *f, int y, char *out)
+{
+	for (int x = 0; x < f->w; x++) {
+		uint32_t cp = lr_frame_at(f, x, y)->cp;
+
+		out[x] = cp >= 0x20 && cp < 0x7f ? (char)cp : '#';
+	}
+	out[f->w] = '\0';
+}
+
+/* The pane at 80 columns, 3 rows (the band at 80x24): title with progress and ETA, the newest
+ * finished row, the running case highlighted; with no running case, two finished rows. */
+static void test_pane(void **state)
+{
+	struct lr_matrix_row rows[2] = {sample_row(), sample_row()};
+	struct lr_view_matrix v = {rows, 2, 5, 3, "P=4 u=udp", 12.4, 1.5};
+	struct lr_view_ctx ctx;
+	struct lr_frame f;
+	char line[81];
+
+	(void)state;
+	rows[0].index = 1;
+	rows[1].index = 2;
+	rows[1].udp = true;
+	rows[1].lost_pct = 0.5;
+	rows[1].dir = 0;
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.ascii = true;
+	lr_frame_init(&f);
+	assert_int_equal(lr_frame_resize(&f, 80, 3), 0);
+	lr_frame_clear(&f);
+	lr_view_matrix(&f, (struct lr_rect){0, 0, 80, 3}, &ctx, &v);
+	frame_row(&f, 0, line);
+	assert_non_null(strstr(line, "Matrix"));
+	assert_non_null(strstr(line, "2 of 5 done, ETA 12 s"));
+	frame_row(&f, 1, line);
+	assert_non_null(strstr(line, "  2 UDP x4 ->"));
+	assert_non_null(strstr(line, "9390.00 Mb/s"));
+	assert_non_null(strstr(line, "lost 0.50%"));
+	frame_row(&f, 2, line);
+	assert_non_null(strstr(line, "  3 P=4 u=udp  running  1.5 s"));
+	assert_int_equal(lr_frame_at(&f, 0, 2)->role, LR_ROLE_SELECTED);
+	assert_int_equal(lr_frame_at(&f, 79, 2)->role, LR_ROLE_SELECTED);
+	/* ended: no running row, both rows shown */
+	v.running = 0;
+	lr_frame_clear(&f);
+	lr_view_matrix(&f, (struct lr_rect){0, 0, 80, 3}, &ctx, &v);
+	frame_row(&f, 0, line);
+	assert_non_null(strstr(line, "2 of 5 cases: ended"));
+	frame_row(&f, 1, line);
+	assert_non_null(strstr(line, "  1 TCP x4 <->"));
+	assert_non_null(strstr(line, "retr 17"));
+	frame_row(&f, 2, line);
+	assert_non_null(strstr(line, "  2 UDP x4 ->"));
+	lr_frame_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -305,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_json_keys_are_csv_columns),
 		cmocka_unit_test(test_row_fill_omit),
 		cmocka_unit_test(test_window),
+		cmocka_unit_test(test_pane),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,7 +15,7 @@
 static void case_params(char *buf, size_t len, const struct lr_matrix_row *r)
 {
 	static const char *const dirs[] = {"->", "<-", "<->"};
-	char extra[64] = "";
+	char extra[32] = "";
 
 	if (r->length)
 		snprintf(extra, sizeof(extra), " l%llu", (unsigned long long)r->length);
@@ -25,7 +25,7 @@ static void case_params(char *buf, size_t len, const struct lr_matrix_row *r)
 
 static void draw_row(struct lr_frame *f, struct lr_rect r, int y, const struct lr_matrix_row *m)
 {
-	char params[48], nums[96];
+	char params[64], nums[96];
 	int x = r.x + 1;
 
 	case_params(params, sizeof(params), m);

@@ -283,7 +283,7 @@ static void end_case(struct lr_matrix_run *m)
 	enum case_end e;
 
 	lr_session_finish(ses);
-	if (m->skip || m->stop || ses->stop_asked)
+	if (m->skip || ses->stop_asked)	/* a case that ended by itself keeps its row */
 		e = CASE_STOPPED;
 	else if (ses->failed || !ses->have_res || !ses->res->complete)
 		e = CASE_FAILED;
@@ -387,8 +387,8 @@ uint64_t lr_matrix_run_wait_ns(const struct lr_matrix_run *m)
 
 void lr_matrix_run_skip(struct lr_matrix_run *m)
 {
-	if (m->ph != PH_RUN && m->ph != PH_TAIL)
-		return;
+	if (m->ph != PH_RUN || !lr_session_active(&m->ses))
+		return;	/* ended already: its row is on the way */
 	m->skip = true;
 	lr_session_stop(&m->ses);
 }

@@ -29,9 +29,11 @@ void lr_matrix_run_snapshot(struct lr_matrix_run *m, const struct lr_snapshot *s
 bool lr_matrix_run_step(struct lr_matrix_run *m);
 /* How long the caller may wait before the next step (an omit mark or a back-off is due). */
 uint64_t lr_matrix_run_wait_ns(const struct lr_matrix_run *m);
-/* `s`: the running case ends unwritten and the next starts. */
+/* `s`: the running case ends unwritten and the next starts (a case that has already ended
+ * keeps its row). */
 void lr_matrix_run_skip(struct lr_matrix_run *m);
-/* `q` or a signal: the running case ends unwritten, no other starts. */
+/* `q` or a signal: the running case ends unwritten (one that has already ended keeps its
+ * row), no other starts. */
 void lr_matrix_run_stop(struct lr_matrix_run *m);
 bool lr_matrix_run_done(const struct lr_matrix_run *m);
 /* Rows so far, the cases in all, the running case (1-based, 0 none), seconds left (< 0

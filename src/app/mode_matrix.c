@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * `linerate -c HOST --matrix SPEC --headless` (and without a terminal): the matrix runner
+ * `linerate --headless -c HOST --matrix SPEC`: the matrix runner
  * (matrix_run.c) stepped beside one sampling run, so the --csv files cover the whole grid.
  * Progress on stderr, one line per finished case; at the end the Markdown table (or -J's
  * linerate_matrix) on stdout. A signal ends the running case unfinished and writes what

@@ -10,6 +10,7 @@ lr_plan "grid: exits 0" "grid: CSV header exact" "grid: 4 CSV rows, cases 1..4 i
 	"grid: Markdown has the 4 rows" "grid: Markdown receiver Mbit/s == CSV" \
 	"grid: the server ran 4 tests" "grid: kernel rx_bytes of the server veth cover the receivers' bytes"
 for i in 1 2 3 4; do lr_plan "grid: case $i receiver bytes == server's own count"; done
+lr_plan "reverse: row's bytes == server's sent count, covered by the client veth's rx_bytes"
 lr_plan "json: exits 0" "json: linerate_matrix has 2 rows with the CSV's keys"
 lr_plan "bad spec: exit 2" "bad spec: one line naming the key" "bad spec: no packet left" \
 	"bad spec: the server saw no test" "bad value: exit 2, names the value"
@@ -79,6 +80,21 @@ echo "    kernel rx_bytes of $IB over the grid: $krx, rows' payload: $sum_rows"
 # payload plus headers (TCP/UDP/IP/Ethernet, at most 8 % at MTU 1500) plus control and ACKs
 check "grid: kernel rx_bytes of the server veth cover the receivers' bytes" \
 	awk -v k="$krx" -v p="$sum_rows" 'BEGIN { exit !(p > 0 && k >= p && k <= p * 1.08 + 2000000) }'
+
+# --- -R: this side receives; the server's sent count and this veth's kernel rx_bytes witness it ---
+n0=$(tests_done); rx0=$(stat_of "$A" "$IA" rx_bytes)
+ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 --matrix "R=1" -u -b 50M -t 1 \
+	-i 0.2 --matrix-csv "$work/rev.csv" >/dev/null 2>"$work/rev.err"
+sleep 0.3
+rx1=$(stat_of "$A" "$IA" rx_bytes)
+sent=$(grep ' done: ' "$work/server.log" | sed -n "$((n0 + 1))p" | sed -n 's/.* sent \([0-9]*\) bytes.*/\1/p')
+rrow=$(awk -F, 'NR == 2 { printf "%.0f", $12 * $10 / 8 }' "$work/rev.csv")
+lost=$(awk -F, 'NR == 2 { print $15 + 0 }' "$work/rev.csv")
+echo "    reverse: server sent ${sent:-?}, row received ${rrow:-?} (lost ${lost:-?} datagrams), kernel rx $((rx1 - rx0))"
+# UDP on a veth: what the server sent arrives, less the datagrams counted lost
+check "reverse: row's bytes == server's sent count, covered by the client veth's rx_bytes" \
+	awk -v s="${sent:-0}" -v r="${rrow:--1}" -v k="$((rx1 - rx0))" -v l="${lost:-0}" 'BEGIN {
+		exit !(s > 0 && r <= s + 2 && r >= s - l * 1500 - 2 && k >= r && k <= r * 1.08 + 2000000) }'
 
 # --- -J ----------------------------------------------------------------------------------------
 ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 --matrix "u=tcp,udp" -t 1 -J \

@@ -39,6 +39,8 @@ enum {
 	OPT_CONNECT_TIMEOUT,
 	OPT_RCV_TIMEOUT,
 	OPT_SND_TIMEOUT,
+	OPT_MATRIX,
+	OPT_MATRIX_CSV,
 };
 
 static const struct option long_opts[] = {
@@ -86,6 +88,9 @@ static const struct option long_opts[] = {
 	{"connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT},
 	{"rcv-timeout", required_argument, NULL, OPT_RCV_TIMEOUT},
 	{"snd-timeout", required_argument, NULL, OPT_SND_TIMEOUT},
+	{"matrix", required_argument, NULL, OPT_MATRIX},
+	{"matrix-csv", required_argument, NULL, OPT_MATRIX_CSV},
+	{"omit", required_argument, NULL, 'O'},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'v'},
 	{NULL, 0, NULL, 0},
@@ -97,6 +102,7 @@ static const char usage[] =
 	"       linerate -s [-p PORT] [-B ADDR] [-1] traffic server, iperf3 wire-compatible\n"
 	"       linerate --demo                     dashboard + traffic on loopback, no peer needed\n"
 	"       linerate --explain DUMP [DUMP2]     classify saved `ethtool -S` output\n"
+	"       linerate -c HOST --matrix SPEC      a grid of tests, one table (P=1,2;u=tcp,udp)\n"
 	"\n"
 	"Sampling and display:\n"
 	"  -i, --interval SEC     sampling interval, 0.01 to 60 (default 0.5)\n"
@@ -119,6 +125,8 @@ static const char usage[] =
 	"  --logfile FILE  output to FILE;  --forceflush  flush each line;  --pidfile FILE;  -D daemon\n"
 	"  -f a|A|k|m|g|t|K|M|G|T  bitrate unit (A: bytes);  -V, --verbose  more detail\n"
 	"  --connect-timeout MS (5000)  --rcv-timeout MS (120000)  --snd-timeout MS (system)\n"
+	"Matrix: --matrix SPEC  key=v1,v2,... joined by ';', keys P l u R b w M C (R=0,1,bidir)\n"
+	"  --matrix-csv FILE  the rows as CSV;  -O SEC  run each case SEC s before measuring it\n"
 	"  -h, --help   -v, --version\n";
 
 const char *lr_cli_usage(void)
@@ -221,6 +229,12 @@ static int validate(struct lr_config *cfg, bool traffic_opt, const char *opt_nam
 			return fail(err, len, "-l: %llu is out of range for TCP (1 to 1M)",
 				    (unsigned long long)t->length);
 	}
+	if (cfg->matrix && (!t->host || cfg->mode == LR_MODE_SERVER))
+		return fail(err, len, "--matrix needs -c HOST");
+	if (cfg->matrix_csv && !cfg->matrix)
+		return fail(err, len, "--matrix-csv needs --matrix");
+	if (cfg->omit_ns && !cfg->matrix)
+		return fail(err, len, "-O: only with --matrix for now");
 	if (t->udp && !t->bitrate_set)
 		t->bitrate_bps = 1000000;	/* iperf3's UDP default: 1 Mbit/s */
 	return 0;
@@ -238,7 +252,7 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 	 * previous call stopped in (it would go on reading the old argv). */
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:I:T:t:Jc:sp:B:1uP:b:l:RM:w:A:C:Df:Vhv", long_opts,
+	while ((c = getopt_long(argc, argv, ":i:I:T:t:Jc:sp:B:1uP:b:l:RM:w:A:C:O:Df:Vhv", long_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'i':
@@ -432,6 +446,17 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 			traffic_opt = nm;
 			break;
 		}
+		case OPT_MATRIX:	/* the SPEC is parsed by the matrix run: exit 2 there */
+			cfg->matrix = optarg;
+			traffic_opt = "--matrix";
+			break;
+		case OPT_MATRIX_CSV:
+			cfg->matrix_csv = optarg;
+			break;
+		case 'O':
+			if (parse_seconds(optarg, 0, 600, &cfg->omit_ns))
+				return fail(err, len, "-O: invalid omit '%s' (0 to 600 seconds)", optarg);
+			break;
 		case 'h':
 			cfg->mode = LR_MODE_HELP;
 			return 0;

@@ -214,8 +214,8 @@ int lr_dash_tr_setup(struct dash *d)
 	struct traffic *t = &d->tr;
 	int err;
 
-	if (!cfg->traffic.host && !cfg->traffic.demo)
-		return 0;
+	if ((!cfg->traffic.host && !cfg->traffic.demo) || cfg->matrix)
+		return 0;	/* --matrix: the grid drives the tests */
 	if (cfg->traffic.demo) {
 		err = lr_demo_open(&t->demo);
 		if (err) {

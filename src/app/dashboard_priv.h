@@ -16,8 +16,10 @@
 #include "linerate/present/frame.h"
 #include "linerate/present/theme.h"
 #include "linerate/present/view.h"
+#include "linerate/present/view_matrix.h"
 #include "linerate/sample/snapshot.h"
 
+struct lr_matrix_run;
 struct lr_recorder;
 struct lr_snapsrc;
 struct lr_tui;
@@ -79,6 +81,9 @@ struct dash {
 	char theme_err[LR_THEME_ERR_MAX];	/* the first bad theme, also repeated on stderr */
 	uint64_t last_snap_mono_ns;	/* the newest snapshot read from the board */
 	struct traffic tr;
+	struct lr_matrix_run *mx;	/* --matrix: the grid drives the traffic, not tr */
+	struct lr_view_matrix mview;
+	char mname[128];
 	int rc;
 };
 

@@ -83,7 +83,7 @@ int main(int argc, char **argv)
 		rc = lr_run_server(&cfg);
 		break;
 	case LR_MODE_HEADLESS:
-		rc = cfg.traffic.host ? lr_run_client(&cfg) : lr_run_headless(&cfg);
+		rc = cfg.matrix ? lr_run_matrix(&cfg) : cfg.traffic.host ? lr_run_client(&cfg) : lr_run_headless(&cfg);
 		break;
 	case LR_MODE_DASHBOARD:
 	default:

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "linerate/app/config.h"
+#include "linerate/app/matrix_run.h"
 #include "linerate/app/recorder.h"
 #include "linerate/app/run.h"
 #include "linerate/app/session.h"
@@ -125,6 +126,31 @@ void lr_dash_msg(struct dash *d, bool err, const char *fmt, ...)
 	d->status_is_verdict = false;
 }
 
+/* --matrix: `s` skips the running case; the grid sets every other option. */
+static void mx_key(struct dash *d, enum lr_action act)
+{
+	if (act == LR_ACT_TRAFFIC_TOGGLE && lr_matrix_run_current(d->mx)) {
+		lr_matrix_run_skip(d->mx);
+		lr_dash_msg(d, false, "skipping case %u", lr_matrix_run_current(d->mx));
+	} else {
+		lr_dash_msg(d, false, "the matrix sets the tests' options (s skips a case, q ends)");
+	}
+}
+
+/* q or a signal mid-grid: the running case ends unwritten (bounded), the rest is kept. */
+static void mx_end(struct dash *d)
+{
+	uint64_t end = lr_clock_mono_ns() + STOP_WAIT_NS;
+
+	lr_matrix_run_stop(d->mx);
+	while (!lr_matrix_run_done(d->mx) && lr_clock_mono_ns() < end) {
+		lr_snapsrc_wait(d->src, d->seen, 50 * LR_NSEC_PER_MSEC);
+		if (lr_snapsrc_read(d->src, &d->fresh, &d->seen) > 0)
+			lr_matrix_run_snapshot(d->mx, &d->fresh);
+		lr_matrix_run_step(d->mx);
+	}
+}
+
 static void apply_requests(struct dash *d)
 {
 	struct lr_app *app = &d->app;
@@ -144,6 +170,8 @@ static void apply_requests(struct dash *d)
 		lr_tui_invalidate(d->tui);
 	if ((app->requests & LR_REQ_TRAFFIC) && d->tr.on)
 		lr_dash_tr_key(d, app->traffic_action);
+	else if ((app->requests & LR_REQ_TRAFFIC) && d->mx)
+		mx_key(d, app->traffic_action);
 	app->requests = 0;
 }
 
@@ -204,6 +232,8 @@ static void render(struct dash *d)
 	d->ctx.theme_name = d->theme.name;
 	if (d->tr.on)
 		lr_dash_tr_update_view(d);
+	if (d->mx)
+		lr_matrix_run_view(d->mx, &d->mview, d->mname, sizeof(d->mname));
 	lr_view_render(&d->frame, &d->ctx);
 	if (d->app.verdict && d->tr.have_verdict && !d->app.help)
 		lr_view_verdict(&d->frame, &d->ctx, &d->tr.vview);
@@ -230,6 +260,8 @@ static bool step(struct dash *d, uint64_t *last_mono_ns)
 	int timeout = ms_to_next_tick(d, *last_mono_ns), r;
 	bool dirty = false;
 
+	if (d->mx && timeout > (int)(lr_matrix_run_wait_ns(d->mx) / LR_NSEC_PER_MSEC))
+		timeout = (int)(lr_matrix_run_wait_ns(d->mx) / LR_NSEC_PER_MSEC);
 	if (timeout > 0)
 		poll(&pfd, 1, timeout);	/* a key, the tick's time, or a signal (EINTR) */
 	else
@@ -255,9 +287,11 @@ static bool step(struct dash *d, uint64_t *last_mono_ns)
 			return false;
 		}
 		lr_session_sample(&d->tr.ses, &d->fresh);
+		if (d->mx)
+			lr_matrix_run_snapshot(d->mx, &d->fresh);
 		/* -t without traffic: stop with the tick that reaches it, as headless does (with
 		 * traffic, -t is the test's length, iperf3's meaning) */
-		if (d->cfg->duration_set && d->cfg->duration_ns && !d->tr.on &&
+		if (d->cfg->duration_set && d->cfg->duration_ns && !d->tr.on && !d->mx &&
 		    d->fresh.elapsed_ns + d->fresh.target_interval_ns / 2 >= d->cfg->duration_ns)
 			d->app.quit = true;
 		if (!d->app.paused) {
@@ -275,6 +309,11 @@ static bool step(struct dash *d, uint64_t *last_mono_ns)
 	if (d->tr.on) {
 		dirty |= lr_dash_tr_poll(d);
 		d->app.test_running = lr_session_active(&d->tr.ses);
+	}
+	if (d->mx && !lr_matrix_run_done(d->mx) && lr_matrix_run_step(d->mx)) {
+		dirty = true;
+		if (lr_matrix_run_done(d->mx))
+			lr_dash_msg(d, false, "matrix done: q quits and prints the table");
 	}
 	dirty |= update_status(d);
 	return dirty;
@@ -351,6 +390,21 @@ int lr_run_dashboard(const struct lr_config *cfg)
 		goto out;
 	}
 	d.tr.ses.src = d.src;
+	if (cfg->matrix) {
+		err = lr_matrix_run_open(&d.mx, cfg, d.src, d.fatal, sizeof(d.fatal));
+		if (err) {
+			d.rc = err;
+			goto out;
+		}
+		d.app.traffic = true;	/* `s` reaches the grid: it skips */
+		if (!single_iface(cfg->ifaces) && lr_matrix_run_iface(d.mx)[0]) {
+			lr_strlcpy(d.app.sel_name, lr_matrix_run_iface(d.mx), sizeof(d.app.sel_name));
+			d.app.view = LR_VIEW_DETAIL;	/* the Matrix pane is in the detail view */
+		}
+		d.ctx.streams_pane = lr_view_matrix;
+		d.ctx.streams_arg = &d.mview;
+		lr_matrix_run_view(d.mx, &d.mview, d.mname, sizeof(d.mname));
+	}
 	err = lr_tui_open(&d.tui);
 	if (err) {
 		tui_error(&d, err);
@@ -369,8 +423,16 @@ int lr_run_dashboard(const struct lr_config *cfg)
 		if (step(&d, &last_mono_ns))
 			render(&d);
 	}
+	if (d.mx)
+		mx_end(&d);	/* before the terminal: a case still running ends first */
 	lr_tui_close(d.tui);	/* the terminal first: nothing below may leave it raw */
 	d.tui = NULL;
+	if (d.mx) {
+		int mrc = lr_matrix_run_report(d.mx, stdout);
+
+		if (mrc > d.rc)
+			d.rc = mrc;
+	}
 	if (d.tr.ses.client) {
 		/* a test mid-run: stop it (the peer is told), then one last reading closes the
 		 * books of the CSVs, as a headless run does */
@@ -390,6 +452,8 @@ int lr_run_dashboard(const struct lr_config *cfg)
 	}
 out:
 	lr_tui_close(d.tui);
+	if (lr_matrix_run_close(d.mx) && d.rc == 0)
+		d.rc = 1;
 	lr_dash_tr_shutdown(&d);
 	if (d.rc != 2)
 		lr_dash_print_result(&d);

@@ -46,6 +46,9 @@ struct lr_config {
 	bool json;		/* -J */
 	const char *explain[2];	/* --explain DUMP [DUMP2] */
 	struct lr_traffic_config traffic;
+	const char *matrix;	/* --matrix SPEC (section 10), NULL = a single test */
+	const char *matrix_csv;	/* --matrix-csv FILE */
+	uint64_t omit_ns;	/* -O: seconds each matrix case runs before it is measured */
 };
 
 #endif

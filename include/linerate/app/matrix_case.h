@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* One matrix case's numbers: the snapshots of its measured window (after -O) folded into
+ * whole-host CPU, the test interface's softirq, drops and FIFO, and the test's own results
+ * (minus the omitted seconds) made into a row. Pure: no I/O, no threads. [app] */
+#ifndef LINERATE_MATRIX_CASE_H
+#define LINERATE_MATRIX_CASE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "linerate/core/common.h"
+#include "linerate/present/matrix_out.h"
+#include "linerate/traffic/traffic.h"
+
+struct lr_snapshot;
+
+/* A stream's local counters when the omitted seconds ended. */
+struct lr_matrix_mark {
+	int id;
+	uint64_t bytes, packets, retransmits, lost;
+};
+
+struct lr_matrix_acc {
+	char iface[LR_IFNAMSIZ];	/* the test interface, "" unknown */
+	uint64_t win_start_ns;		/* mono: the measured window opens (0: not yet running) */
+	uint64_t win_end_ns;		/* mono: the test ended (0: still running) */
+	unsigned ticks;
+	double wall_s, busy_cpu_s;	/* whole host: CPU-seconds not idle */
+	double busy_pct_s;		/* whole host busy %, times seconds */
+	bool cpu_known;
+	double softirq_max_pct;
+	int softirq_cpu;
+	uint64_t drops, fifo, rx_packets, tx_packets;
+	bool drops_known, fifo_known, pkts_known;
+	unsigned n_marks;		/* omit: the streams' counters at win_start_ns */
+	struct lr_matrix_mark marks[LR_PROTO_MAX_RESULTS];
+};
+
+void lr_matrix_acc_init(struct lr_matrix_acc *a, const char *iface);
+/* Whether the snapshot's tick lies (mostly) inside the measured window. */
+bool lr_matrix_acc_wants(const struct lr_matrix_acc *a, const struct lr_snapshot *s);
+/* Folds a snapshot in when it lies inside the window. true when it did. */
+bool lr_matrix_acc_add(struct lr_matrix_acc *a, const struct lr_snapshot *s);
+/* The case's parameters into the row (before it runs: a failed case still has them). */
+void lr_matrix_row_case(struct lr_matrix_row *r, unsigned index, const struct lr_traffic_config *tc);
+/* The numbers: results of the whole run (omit_s seconds of it left out, using the marks),
+ * with the window's samples. */
+void lr_matrix_row_fill(struct lr_matrix_row *r, const struct lr_traffic_results *res,
+			const struct lr_matrix_acc *a, double omit_s);
+
+#endif

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The matrix's cases driven one after another, without blocking, by whichever loop owns the
+ * snapshots: headless `--matrix` and the dashboard's Matrix pane. Each case is a test session
+ * (session.c) exactly as a single test; between cases the link is let settle; a busy server
+ * is retried; each finished row goes to --matrix-csv at once. Main thread only. [app] */
+#ifndef LINERATE_MATRIX_RUN_H
+#define LINERATE_MATRIX_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "linerate/core/common.h"
+
+struct lr_config;
+struct lr_matrix_row;
+struct lr_matrix_run;
+struct lr_snapshot;
+struct lr_snapsrc;
+struct lr_view_matrix;
+
+/* Parses the SPEC and checks the options (nothing is sent): 0, 2 (bad usage) or 1, with one
+ * line in err. Then opens --matrix-csv and writes its header. src may be NULL (no samples). */
+int lr_matrix_run_open(struct lr_matrix_run **out, const struct lr_config *cfg,
+		       struct lr_snapsrc *src, char *err, size_t len) LR_MUST_CHECK;
+/* Every new snapshot, in order. */
+void lr_matrix_run_snapshot(struct lr_matrix_run *m, const struct lr_snapshot *s);
+/* Moves on (start, follow, finish, settle, retry). true when a row or the state changed. */
+bool lr_matrix_run_step(struct lr_matrix_run *m);
+/* How long the caller may wait before the next step (an omit mark or a back-off is due). */
+uint64_t lr_matrix_run_wait_ns(const struct lr_matrix_run *m);
+/* `s`: the running case ends unwritten and the next starts (a case that has already ended
+ * keeps its row). */
+void lr_matrix_run_skip(struct lr_matrix_run *m);
+/* `q` or a signal: the running case ends unwritten (one that has already ended keeps its
+ * row), no other starts. */
+void lr_matrix_run_stop(struct lr_matrix_run *m);
+bool lr_matrix_run_done(const struct lr_matrix_run *m);
+/* Rows so far, the cases in all, the running case (1-based, 0 none), seconds left (< 0
+ * unknown), the SPEC's letters. For the pane. */
+const struct lr_matrix_row *lr_matrix_run_rows(const struct lr_matrix_run *m, unsigned *n);
+unsigned lr_matrix_run_cases(const struct lr_matrix_run *m);
+unsigned lr_matrix_run_current(const struct lr_matrix_run *m);
+double lr_matrix_run_eta_s(const struct lr_matrix_run *m);
+const char *lr_matrix_run_keys(const struct lr_matrix_run *m);
+/* The current case's parameters in SPEC terms ("P=2 u=udp"). */
+void lr_matrix_run_case_name(const struct lr_matrix_run *m, unsigned index, char *buf, size_t len);
+/* The test interface ("" unknown). */
+const char *lr_matrix_run_iface(const struct lr_matrix_run *m);
+/* The Matrix pane's data (pointers into m; name is the caller's buffer for the running case). */
+void lr_matrix_run_view(const struct lr_matrix_run *m, struct lr_view_matrix *v, char *name,
+			size_t len);
+/* The Markdown table (or -J's linerate_matrix) to f, and the exit code: 0 every case ran,
+ * 1 a case failed, stopped early or a write failed. */
+int lr_matrix_run_report(struct lr_matrix_run *m, FILE *f);
+/* Closes a running client (no row), the CSV. NULL-safe. 0, or 1 when the CSV did not close. */
+int lr_matrix_run_close(struct lr_matrix_run *m);
+
+#endif

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * One matrix case into one row. The traffic numbers are the test's own results, the same a
+ * single `linerate -c` prints; CPU, softirq, drops and FIFO come from the sampler's ticks that
+ * fall inside the measured window. The engine does not omit seconds itself yet, so -O is done
+ * here: each stream's local counters are marked when the omitted seconds end and subtracted
+ * from its totals (a receiver on the peer side is charged with the sender's count at the mark:
+ * bytes in flight then count as measured; its UDP loss is the whole run's).
+ */
+#include <string.h>
+
+#include "linerate/app/matrix_case.h"
+#include "linerate/app/matrix_spec.h"
+#include "linerate/sample/snapshot.h"
+
+void lr_matrix_acc_init(struct lr_matrix_acc *a, const char *iface)
+{
+	memset(a, 0, sizeof(*a));
+	a->softirq_max_pct = -1;
+	a->softirq_cpu = -1;
+	if (iface)
+		snprintf(a->iface, sizeof(a->iface), "%s", iface);
+}
+
+bool lr_matrix_acc_wants(const struct lr_matrix_acc *a, const struct lr_snapshot *s)
+{
+	uint64_t start = s->mono_ns - s->interval_ns;
+
+	if (!a->win_start_ns || !s->interval_ns || s->interval_ns > s->mono_ns)
+		return false;
+	if (s->mono_ns - s->interval_ns / 2 < a->win_start_ns)
+		return false;	/* most of the tick was omitted, or before the test */
+	return !a->win_end_ns || start < a->win_end_ns;
+}
+
+static void add_known(uint64_t *sum, bool *known, const struct lr_iface_snap *i, enum lr_metric m)
+{
+	if (!(i->valid & LR_M_BIT(m)))
+		return;
+	*sum += i->delta[m];
+	*known = true;
+}
+
+bool lr_matrix_acc_add(struct lr_matrix_acc *a, const struct lr_snapshot *s)
+{
+	double dt = (double)s->interval_ns / 1e9;
+	const struct lr_iface_snap *i;
+
+	if (!lr_matrix_acc_wants(a, s))
+		return false;
+	a->ticks++;
+	a->wall_s += dt;
+	if (s->cpu_all.valid & LR_CPUV_TIMES) {
+		double busy = 100 - s->cpu_all.idle_pct;
+		unsigned online = 0;
+
+		for (size_t k = 0; k < s->n_cpus; k++)
+			online += (s->cpus[k].valid & LR_CPUV_TIMES) != 0;
+		if (busy < 0)
+			busy = 0;
+		a->busy_pct_s += busy * dt;
+		a->busy_cpu_s += busy / 100 * (online ? online : 1) * dt;
+		a->cpu_known = true;
+	}
+	i = a->iface[0] ? lr_snapshot_iface(s, a->iface) : NULL;
+	if (!i)
+		return true;
+	if (i->softirq_max_pct > a->softirq_max_pct) {
+		a->softirq_max_pct = i->softirq_max_pct;
+		a->softirq_cpu = i->softirq_cpu;
+	}
+	add_known(&a->drops, &a->drops_known, i, LR_M_RX_DROPPED);
+	add_known(&a->drops, &a->drops_known, i, LR_M_TX_DROPPED);
+	add_known(&a->drops, &a->drops_known, i, LR_M_NIC_DROP);
+	add_known(&a->fifo, &a->fifo_known, i, LR_M_RX_FIFO_ERRORS);
+	add_known(&a->fifo, &a->fifo_known, i, LR_M_RX_MISSED_ERRORS);
+	add_known(&a->fifo, &a->fifo_known, i, LR_M_RX_OVER_ERRORS);
+	add_known(&a->fifo, &a->fifo_known, i, LR_M_TX_FIFO_ERRORS);
+	add_known(&a->fifo, &a->fifo_known, i, LR_M_NIC_FIFO);
+	if ((i->valid & LR_M_BIT(LR_M_RX_PACKETS)) && (i->valid & LR_M_BIT(LR_M_TX_PACKETS))) {
+		a->rx_packets += i->delta[LR_M_RX_PACKETS];
+		a->tx_packets += i->delta[LR_M_TX_PACKETS];
+		a->pkts_known = true;
+	}
+	return true;
+}
+
+void lr_matrix_row_case(struct lr_matrix_row *r, unsigned index, const struct lr_traffic_config *tc)
+{
+	lr_matrix_row_init(r);
+	r->index = index;
+	r->udp = tc->udp;
+	r->streams = tc->parallel ? tc->parallel : 1;
+	r->length = tc->length;
+	r->dir = tc->bidir ? LR_MDIR_BIDIR : tc->reverse ? LR_MDIR_REVERSE : LR_MDIR_UP;
+	r->bitrate_bps = tc->bitrate_bps;
+	r->window = tc->window;
+	r->mss = tc->mss;
+	snprintf(r->congestion, sizeof(r->congestion), "%s", tc->congestion ? tc->congestion : "");
+}
+
+static const struct lr_matrix_mark *mark_of(const struct lr_matrix_acc *a, int id)
+{
+	for (unsigned i = 0; i < a->n_marks; i++)
+		if (a->marks[i].id == id)
+			return &a->marks[i];
+	return NULL;
+}
+
+static uint64_t minus(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+/* One direction's streams: the omitted part taken out. */
+struct dir_sum {
+	uint64_t sent, received;
+	int64_t packets, lost, retr;
+	double jitter_s;
+	unsigned n, n_jitter;
+};
+
+static void sum_dir(const struct lr_traffic_results *res, const struct lr_matrix_acc *a,
+		    bool up, struct dir_sum *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->retr = -1;
+	for (unsigned k = 0; k < res->n_streams; k++) {
+		const struct lr_traffic_stream_result *e = &res->streams[k];
+		const struct lr_matrix_mark *m;
+		uint64_t at = 0;
+
+		if (e->client_sends != up)
+			continue;
+		m = mark_of(a, e->id);
+		at = m ? m->bytes : 0;
+		d->n++;
+		d->sent += minus(e->sent_bytes, at);
+		d->received += minus(e->received_bytes, at);
+		if (e->retransmits >= 0)
+			d->retr = (d->retr < 0 ? 0 : d->retr) +
+				  (int64_t)minus((uint64_t)e->retransmits, m && up ? m->retransmits : 0);
+		if (!e->udp)
+			continue;
+		if (e->packets_sent >= 0)
+			d->packets += (int64_t)minus((uint64_t)e->packets_sent,
+						     !m ? 0 : up ? m->packets : m->packets + m->lost);
+		if (e->lost >= 0)
+			d->lost += (int64_t)minus((uint64_t)e->lost, m && !up ? m->lost : 0);
+		d->jitter_s += e->jitter_s;
+		d->n_jitter++;
+	}
+}
+
+void lr_matrix_row_fill(struct lr_matrix_row *r, const struct lr_traffic_results *res,
+			const struct lr_matrix_acc *a, double omit_s)
+{
+	double recv_bytes = 0, secs = 0, jitter = 0, pps = 0;
+	int64_t lost = 0, packets = 0, retr = -1;
+	unsigned n_jitter = 0;
+	bool any = false;
+
+	for (int up = 1; up >= 0; up--) {
+		const struct lr_traffic_sum *sum = up ? &res->sum_up : &res->sum_down;
+		double ss = sum->sender_s - omit_s, rs = sum->receiver_s - omit_s;
+		struct dir_sum d;
+
+		if (!sum->n_streams)
+			continue;
+		sum_dir(res, a, up, &d);
+		if (ss > 0)
+			r->sender_bps = (r->sender_bps < 0 ? 0 : r->sender_bps) + (double)d.sent * 8 / ss;
+		if (rs > 0 && d.received) {
+			r->receiver_bps = (r->receiver_bps < 0 ? 0 : r->receiver_bps) +
+					  (double)d.received * 8 / rs;
+			recv_bytes += (double)d.received;
+			if (rs > secs)
+				secs = rs;
+			if (res->udp && d.packets >= d.lost)
+				pps += (double)(d.packets - d.lost) / rs;
+		}
+		if (d.retr >= 0)
+			retr = (retr < 0 ? 0 : retr) + d.retr;
+		lost += d.lost;
+		packets += d.packets;
+		jitter += d.jitter_s;
+		n_jitter += d.n_jitter;
+		any = true;
+	}
+	if (!any)
+		return;
+	r->seconds = secs > 0 ? secs : -1;
+	r->retransmits = res->udp ? -1 : retr;
+	if (res->udp) {
+		r->lost = lost;
+		r->lost_pct = packets > 0 ? 100.0 * (double)lost / (double)packets : -1;
+		r->jitter_ms = n_jitter ? jitter / n_jitter * 1000 : -1;
+		r->receiver_pps = secs > 0 ? pps : -1;
+	} else if (a->pkts_known && a->wall_s > 0) {
+		/* TCP has no datagrams: the test interface's packets toward the receiver
+		 * (skbs on veth and loopback, where GSO packets cross whole) */
+		double pk = r->dir == LR_MDIR_UP	? (double)a->tx_packets
+			    : r->dir == LR_MDIR_REVERSE ? (double)a->rx_packets
+							: (double)(a->rx_packets + a->tx_packets);
+
+		r->receiver_pps = pk / a->wall_s;
+	}
+	if (a->cpu_known && a->wall_s > 0) {
+		r->cpu_busy_pct = a->busy_pct_s / a->wall_s;
+		/* netperf's: the host's busy CPU-seconds over the test per KB received (the
+		 * sampled window's mean busy CPUs, times the test's measured seconds) */
+		if (recv_bytes > 0 && secs > 0)
+			r->service_demand = a->busy_cpu_s / a->wall_s * secs * 1e6 /
+					    (recv_bytes / 1024);
+	}
+	r->softirq_max_pct = a->softirq_max_pct;
+	r->softirq_cpu = a->softirq_cpu;
+	r->drops = a->drops_known ? (int64_t)a->drops : -1;
+	r->fifo = a->fifo_known ? (int64_t)a->fifo : -1;
+}

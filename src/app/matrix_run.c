@@ -1,0 +1,550 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The matrix's cases one after another, as a state machine the owner of the snapshots steps:
+ * start a case (a test session, as a single `-c` test), follow it (the -O mark when the
+ * omitted seconds end), wait for the tick that saw its last bytes, make and write its row,
+ * let the link settle, the next. A server still busy with another test (a plain iperf3 -s) is
+ * retried with a growing back-off. Skip and stop end the running case without a row.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "linerate/app/config.h"
+#include "linerate/app/matrix_case.h"
+#include "linerate/app/matrix_run.h"
+#include "linerate/app/matrix_spec.h"
+#include "linerate/app/session.h"
+#include "linerate/collect/route.h"
+#include "linerate/core/clock.h"
+#include "linerate/core/log.h"
+#include "linerate/core/streamstats.h"
+#include "linerate/present/matrix_out.h"
+#include "linerate/present/view_matrix.h"
+#include "linerate/sample/snapshot.h"
+
+#define DEFAULT_CASE_NS (10 * LR_NSEC_PER_SEC)
+#define SETTLE_MAX_NS (5 * LR_NSEC_PER_SEC)	/* the bound on waiting for a quiet link */
+#define QUIET_FLOOR_BPS (16 * 1024)		/* bytes/s a link may carry and be quiet */
+#define BUSY_TRIES 5				/* a busy server: attempts per case */
+#define STEP_NS (100 * LR_NSEC_PER_MSEC)
+
+enum phase { PH_START, PH_RUN, PH_TAIL, PH_BACKOFF, PH_SETTLE, PH_END };
+enum case_end { CASE_DONE, CASE_FAILED, CASE_STOPPED };
+
+struct lr_matrix_run {
+	const struct lr_config *cfg;
+	struct lr_snapsrc *src;
+	struct lr_matrix_spec spec;
+	char keys[LR_MK__COUNT + 1];	/* the SPEC's letters, in order: the table's columns */
+	uint64_t case_ns;
+	struct lr_session ses;
+	bool ses_ok;
+	struct lr_traffic_config tc;	/* the running case's */
+	struct lr_matrix_acc acc;
+	char iface[LR_IFNAMSIZ];	/* the test interface, "" unknown */
+	FILE *csv;
+	struct lr_matrix_row *rows;
+	unsigned n_rows;
+	enum phase ph;
+	unsigned next;			/* the case running or to run, 0-based */
+	unsigned tries, ended;		/* busy attempts of this case; cases ended (rows, skips) */
+	uint64_t start_ns;		/* the running case's data began */
+	double omitted_s;		/* -O: seconds from start_ns to the marks */
+	bool marked, tail_seen, settled;
+	uint64_t deadline_ns;		/* TAIL, BACKOFF, SETTLE: the bound */
+	uint64_t settle_from_ns;
+	double quiet_Bps;
+	uint64_t first_ns, case_t0_ns;	/* for the ETA */
+	bool skip, stop, io_failed;
+	unsigned failed;
+};
+
+static int fail(char *err, size_t len, int rc, const char *fmt, ...) LR_PRINTF(4, 5);
+static int fail(char *err, size_t len, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+static bool is_stdout(const char *p)
+{
+	return p && !strcmp(p, "-");
+}
+
+static int check_options(struct lr_matrix_run *m, char *err, size_t len)
+{
+	const struct lr_config *cfg = m->cfg;
+
+	if (lr_matrix_spec_parse(cfg->matrix, &m->spec, err, len) ||
+	    lr_matrix_spec_check(&m->spec, &cfg->traffic, err, len))
+		return 2;
+	if (is_stdout(cfg->csv) || is_stdout(cfg->cpu_csv) || is_stdout(cfg->streams_csv))
+		return fail(err, len, 2, "--csv -: stdout carries the matrix table; name a file");
+	if (cfg->duration_set && !cfg->duration_ns)
+		return fail(err, len, 2, "-t: a matrix case needs a length (more than 0 s)");
+	return 0;
+}
+
+int lr_matrix_run_open(struct lr_matrix_run **out, const struct lr_config *cfg,
+		       struct lr_snapsrc *src, char *err, size_t len)
+{
+	struct lr_matrix_run *m = calloc(1, sizeof(*m));
+	int rc;
+
+	*out = NULL;
+	if (!m)
+		return fail(err, len, 1, "out of memory");
+	m->cfg = cfg;
+	m->src = src;
+	rc = check_options(m, err, len);
+	if (!rc && !(m->rows = calloc(m->spec.n_cases, sizeof(*m->rows))))
+		rc = fail(err, len, 1, "out of memory");
+	if (!rc && cfg->matrix_csv) {
+		m->csv = fopen(cfg->matrix_csv, "w");
+		if (!m->csv || fprintf(m->csv, "%s\n", lr_matrix_csv_header()) < 0 || fflush(m->csv))
+			rc = fail(err, len, 1, "%s: %s", cfg->matrix_csv, strerror(errno));
+	}
+	if (cfg->ifaces && !strchr(cfg->ifaces, ','))
+		snprintf(m->iface, sizeof(m->iface), "%s", cfg->ifaces);
+	else if (!rc && lr_route_iface(cfg->traffic.host, m->iface, sizeof(m->iface)))
+		m->iface[0] = '\0';
+	if (!rc && lr_session_init(&m->ses, src, m->iface[0] ? m->iface : NULL))
+		rc = fail(err, len, 1, "out of memory");
+	if (rc) {
+		lr_matrix_run_close(m);
+		return rc;
+	}
+	m->ses_ok = true;
+	m->case_ns = cfg->duration_set ? cfg->duration_ns : DEFAULT_CASE_NS;
+	for (unsigned k = 0; k < m->spec.n_keys; k++)
+		m->keys[k] = lr_matrix_key_letter(m->spec.order[k]);
+	m->ph = PH_START;
+	*out = m;
+	return 0;
+}
+
+/* When data began to flow: the earliest stream's own start (the state is seen later). */
+static uint64_t streams_start(const struct lr_session *ses)
+{
+	unsigned n = lr_client_stream_count(ses->client);
+	uint64_t first = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		struct lr_client_stream_info ci;
+		uint64_t t;
+
+		if (lr_client_stream_info(ses->client, i, &ci))
+			continue;
+		t = atomic_load(&ci.stats->start_ns);
+		if (t && (!first || t < first))
+			first = t;
+	}
+	return first && first <= ses->running_ns ? first : ses->running_ns;
+}
+
+/* Omit: each stream's local counters when the omitted seconds end. */
+static void mark_streams(struct lr_matrix_run *m, uint64_t now)
+{
+	struct lr_client *c = m->ses.client;
+	unsigned n = lr_client_stream_count(c);
+
+	m->acc.n_marks = 0;
+	for (unsigned i = 0; i < n && i < LR_PROTO_MAX_RESULTS; i++) {
+		struct lr_client_stream_info ci;
+
+		if (lr_client_stream_info(c, i, &ci))
+			continue;
+		m->acc.marks[m->acc.n_marks++] = (struct lr_matrix_mark){
+			.id = ci.id,
+			.bytes = atomic_load(&ci.stats->bytes),
+			.packets = atomic_load(&ci.stats->packets),
+			.retransmits = atomic_load(&ci.stats->retransmits),
+			.lost = atomic_load(&ci.stats->lost),
+		};
+	}
+	m->omitted_s = (double)(now - m->start_ns) / 1e9;
+	m->marked = true;
+}
+
+/* The running case's state: the window opens, the mark, the end. */
+static void follow(struct lr_matrix_run *m)
+{
+	enum lr_client_state st = lr_session_poll(&m->ses);
+	uint64_t now = lr_clock_mono_ns();
+
+	if (m->ses.running_ns && !m->acc.win_start_ns) {
+		m->start_ns = streams_start(&m->ses);
+		m->acc.win_start_ns = m->start_ns + m->cfg->omit_ns;
+	}
+	if (m->acc.win_start_ns && !m->marked && now >= m->acc.win_start_ns)
+		mark_streams(m, now);
+	if (m->ph == PH_RUN && (st == LR_CLIENT_DONE || st == LR_CLIENT_ERROR)) {
+		m->acc.win_end_ns = m->ses.done_ns;
+		m->deadline_ns = now + 2 * m->cfg->interval_ns + STEP_NS;
+		m->ph = PH_TAIL;
+	}
+}
+
+/* Bytes/s on the test interface in the tick, -1 unknown. */
+static double iface_rate(const struct lr_matrix_run *m, const struct lr_snapshot *s)
+{
+	const struct lr_iface_snap *i = m->iface[0] ? lr_snapshot_iface(s, m->iface) : NULL;
+	uint64_t need = LR_M_BIT(LR_M_RX_BYTES) | LR_M_BIT(LR_M_TX_BYTES);
+
+	if (!i || (i->valid & need) != need)
+		return -1;
+	return i->per_s[LR_M_RX_BYTES] + i->per_s[LR_M_TX_BYTES];
+}
+
+void lr_matrix_run_snapshot(struct lr_matrix_run *m, const struct lr_snapshot *s)
+{
+	if (m->ph == PH_RUN)
+		follow(m);
+	if ((m->ph == PH_RUN || m->ph == PH_TAIL) && lr_matrix_acc_add(&m->acc, s))
+		lr_session_sample(&m->ses, s);
+	if (m->ph == PH_TAIL && s->mono_ns >= m->acc.win_end_ns)
+		m->tail_seen = true;
+	if (m->ph == PH_SETTLE && s->mono_ns - s->interval_ns >= m->settle_from_ns) {
+		double r = iface_rate(m, s);
+
+		if (r >= 0 && r < m->quiet_Bps)
+			m->settled = true;
+	}
+}
+
+static int write_row(struct lr_matrix_run *m, const struct lr_matrix_row *r)
+{
+	if (!m->csv)
+		return 0;
+	if (lr_matrix_csv_row(m->csv, r) || fflush(m->csv)) {
+		lr_log(LR_LOG_ERR, "%s: cannot write: %s", m->cfg->matrix_csv,
+		       strerror(errno ? errno : EIO));
+		return -EIO;
+	}
+	return 0;
+}
+
+static void make_row(struct lr_matrix_run *m, enum case_end e)
+{
+	struct lr_matrix_row *r = &m->rows[m->n_rows];
+	struct lr_session *ses = &m->ses;
+
+	lr_matrix_row_case(r, m->next + 1, &m->tc);
+	if (e == CASE_DONE)
+		lr_matrix_row_fill(r, ses->res, &m->acc, m->omitted_s);
+	if (e == CASE_FAILED)
+		snprintf(r->verdict, sizeof(r->verdict), "failed: %s",
+			 ses->error[0] ? ses->error : "no results from the server");
+	else if (ses->have_verdict && ses->samples)
+		lr_matrix_verdict_line(&ses->verdict, r->verdict, sizeof(r->verdict));
+	else
+		snprintf(r->verdict, sizeof(r->verdict), "no samples of the measured seconds");
+	m->n_rows++;
+	m->failed += e == CASE_FAILED;
+	if (write_row(m, r))
+		m->io_failed = true;
+}
+
+/* The next case after settling, or the end. */
+static void next_case(struct lr_matrix_run *m, double last_bps)
+{
+	uint64_t now = lr_clock_mono_ns();
+
+	m->next++;
+	m->ended++;
+	m->tries = 0;
+	if (m->stop || m->io_failed || m->next >= m->spec.n_cases) {
+		m->ph = PH_END;
+		return;
+	}
+	m->quiet_Bps = last_bps > 0 ? last_bps / 8 / 100 : 0;	/* 1 % of the last rate */
+	if (m->quiet_Bps < QUIET_FLOOR_BPS)
+		m->quiet_Bps = QUIET_FLOOR_BPS;
+	m->settle_from_ns = now;
+	/* without samples of the interface, one interval */
+	m->deadline_ns = now + (m->src && m->iface[0] ? SETTLE_MAX_NS : m->cfg->interval_ns);
+	m->settled = false;
+	m->ph = PH_SETTLE;
+}
+
+/* The case has ended and the tick that saw its last bytes is in (or the wait ran out). */
+static void end_case(struct lr_matrix_run *m)
+{
+	struct lr_session *ses = &m->ses;
+	enum case_end e;
+
+	lr_session_finish(ses);
+	if (m->skip || ses->stop_asked)	/* a case that ended by itself keeps its row */
+		e = CASE_STOPPED;
+	else if (ses->failed || !ses->have_res || !ses->res->complete)
+		e = CASE_FAILED;
+	else
+		e = CASE_DONE;
+	if (e == CASE_STOPPED) {
+		if (m->stop)
+			m->ph = PH_END;
+		else
+			next_case(m, -1);	/* skipped: no row */
+		return;
+	}
+	if (e == CASE_FAILED && !ses->running_ns && strstr(ses->error, "busy") &&
+	    m->tries + 1 < BUSY_TRIES) {
+		m->tries++;
+		lr_log(LR_LOG_WARN, "case %u: the server is busy; again in %.1f s", m->next + 1,
+		       m->tries * 0.5);
+		m->deadline_ns = lr_clock_mono_ns() + m->tries * 500 * LR_NSEC_PER_MSEC;
+		m->ph = PH_BACKOFF;
+		return;
+	}
+	make_row(m, e);
+	next_case(m, m->rows[m->n_rows - 1].receiver_bps);
+}
+
+static void start_case(struct lr_matrix_run *m)
+{
+	uint64_t now = lr_clock_mono_ns();
+
+	if (m->stop || m->next >= m->spec.n_cases) {
+		m->ph = PH_END;
+		return;
+	}
+	if (!m->first_ns)
+		m->first_ns = now;
+	if (!m->tries)
+		m->case_t0_ns = now;
+	lr_matrix_case(&m->spec, &m->cfg->traffic, m->next, &m->tc);
+	lr_matrix_acc_init(&m->acc, m->iface);
+	m->omitted_s = 0;
+	m->marked = m->cfg->omit_ns == 0;
+	m->tail_seen = m->skip = false;
+	if (lr_session_start(&m->ses, &m->tc, m->case_ns + m->cfg->omit_ns) < 0) {
+		make_row(m, CASE_FAILED);
+		next_case(m, -1);
+		return;
+	}
+	m->ph = PH_RUN;
+}
+
+bool lr_matrix_run_step(struct lr_matrix_run *m)
+{
+	enum phase old = m->ph;
+	unsigned rows = m->n_rows;
+	uint64_t now = lr_clock_mono_ns();
+
+	switch (m->ph) {
+	case PH_START:
+		start_case(m);
+		break;
+	case PH_RUN:
+		follow(m);
+		break;
+	case PH_TAIL:
+		if (!m->src || !m->ses.running_ns || m->tail_seen || now >= m->deadline_ns)
+			end_case(m);
+		break;
+	case PH_BACKOFF:
+		if (m->stop)
+			m->ph = PH_END;
+		else if (now >= m->deadline_ns)
+			m->ph = PH_START;
+		break;
+	case PH_SETTLE:
+		if (m->stop)
+			m->ph = PH_END;
+		else if (m->settled || now >= m->deadline_ns)
+			m->ph = PH_START;
+		break;
+	case PH_END:
+	default:
+		break;
+	}
+	return m->ph != old || m->n_rows != rows;
+}
+
+uint64_t lr_matrix_run_wait_ns(const struct lr_matrix_run *m)
+{
+	uint64_t now = lr_clock_mono_ns(), due = 0;
+
+	if (m->ph == PH_START)
+		return 0;
+	if (m->ph == PH_RUN && m->acc.win_start_ns && !m->marked)
+		due = m->acc.win_start_ns;
+	else if (m->ph == PH_TAIL || m->ph == PH_BACKOFF || m->ph == PH_SETTLE)
+		due = m->deadline_ns;
+	if (due && due <= now)
+		return 0;
+	return due && due - now < STEP_NS ? due - now : STEP_NS;
+}
+
+void lr_matrix_run_skip(struct lr_matrix_run *m)
+{
+	if (m->ph != PH_RUN || !lr_session_active(&m->ses))
+		return;	/* ended already: its row is on the way */
+	m->skip = true;
+	lr_session_stop(&m->ses);
+}
+
+void lr_matrix_run_stop(struct lr_matrix_run *m)
+{
+	m->stop = true;
+	if (m->ph == PH_RUN)
+		lr_session_stop(&m->ses);
+}
+
+bool lr_matrix_run_done(const struct lr_matrix_run *m)
+{
+	return m->ph == PH_END;
+}
+
+const struct lr_matrix_row *lr_matrix_run_rows(const struct lr_matrix_run *m, unsigned *n)
+{
+	*n = m->n_rows;
+	return m->rows;
+}
+
+unsigned lr_matrix_run_cases(const struct lr_matrix_run *m)
+{
+	return m->spec.n_cases;
+}
+
+unsigned lr_matrix_run_current(const struct lr_matrix_run *m)
+{
+	return m->ph == PH_END ? 0 : m->next + 1;
+}
+
+double lr_matrix_run_eta_s(const struct lr_matrix_run *m)
+{
+	uint64_t now = lr_clock_mono_ns();
+	double per_case = (double)(m->case_ns + m->cfg->omit_ns) / 1e9 + 0.5, in_case, left;
+
+	if (m->ph == PH_END)
+		return 0;
+	if (m->ended && m->case_t0_ns > m->first_ns)	/* measured, settling included */
+		per_case = (double)(m->case_t0_ns - m->first_ns) / 1e9 / m->ended;
+	in_case = m->case_t0_ns && m->ph != PH_START ? (double)(now - m->case_t0_ns) / 1e9 : 0;
+	if (in_case > per_case)
+		in_case = per_case;
+	left = per_case * (m->spec.n_cases - m->next) - in_case;
+	return left > 0 ? left : 0;
+}
+
+const char *lr_matrix_run_keys(const struct lr_matrix_run *m)
+{
+	return m->keys;
+}
+
+void lr_matrix_run_case_name(const struct lr_matrix_run *m, unsigned index, char *buf, size_t len)
+{
+	struct lr_traffic_config tc;
+	size_t k = 0;
+
+	buf[0] = '\0';
+	if (!index || index > m->spec.n_cases)
+		return;
+	lr_matrix_case(&m->spec, &m->cfg->traffic, index - 1, &tc);
+	for (const char *p = m->keys; *p && k < len; p++) {
+		int n = 0;
+
+		switch (*p) {
+		case 'P': n = snprintf(buf + k, len - k, "P=%u ", tc.parallel); break;
+		case 'l': n = snprintf(buf + k, len - k, "l=%llu ", (unsigned long long)tc.length); break;
+		case 'u': n = snprintf(buf + k, len - k, "u=%s ", tc.udp ? "udp" : "tcp"); break;
+		case 'R': n = snprintf(buf + k, len - k, "R=%s ", tc.bidir ? "bidir" : tc.reverse ? "1" : "0"); break;
+		case 'b': n = snprintf(buf + k, len - k, "b=%llu ", (unsigned long long)tc.bitrate_bps); break;
+		case 'w': n = snprintf(buf + k, len - k, "w=%llu ", (unsigned long long)tc.window); break;
+		case 'M': n = snprintf(buf + k, len - k, "M=%u ", tc.mss); break;
+		case 'C': n = snprintf(buf + k, len - k, "C=%s ", tc.congestion ? tc.congestion : ""); break;
+		default: break;
+		}
+		if (n < 0)
+			break;
+		k += (size_t)n;
+	}
+	if (k >= len)
+		k = len - 1;
+	if (k && buf[k - 1] == ' ')
+		k--;
+	buf[k] = '\0';
+}
+
+const char *lr_matrix_run_iface(const struct lr_matrix_run *m)
+{
+	return m->iface;
+}
+
+void lr_matrix_run_view(const struct lr_matrix_run *m, struct lr_view_matrix *v, char *name,
+			size_t len)
+{
+	uint64_t now = lr_clock_mono_ns();
+
+	v->rows = m->rows;
+	v->n_rows = m->n_rows;
+	v->n_cases = m->spec.n_cases;
+	v->running = lr_matrix_run_current(m);
+	lr_matrix_run_case_name(m, v->running, name, len);
+	v->running_name = name;
+	v->eta_s = lr_matrix_run_eta_s(m);
+	v->running_s = (m->ph == PH_RUN || m->ph == PH_TAIL) && m->start_ns && now > m->start_ns
+			       ? (double)(now - m->start_ns) / 1e9
+			       : -1;
+}
+
+int lr_matrix_run_report(struct lr_matrix_run *m, FILE *f)
+{
+	if (m->cfg->json) {
+		json_t *o = json_object(), *arr = json_array();
+
+		if (!o || !arr) {
+			json_decref(o);
+			json_decref(arr);
+			return 1;
+		}
+		for (unsigned i = 0; i < m->n_rows; i++)
+			json_array_append_new(arr, lr_matrix_json_row(&m->rows[i]));
+		json_object_set_new(o, "linerate_matrix", arr);
+		json_dumpf(o, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		fputc('\n', f);
+		json_decref(o);
+	} else {
+		fprintf(f, "linerate matrix to %s: %u of %u cases, %.3g s each after %.3g s omitted\n\n",
+			m->cfg->traffic.host, m->n_rows, m->spec.n_cases, (double)m->case_ns / 1e9,
+			(double)m->cfg->omit_ns / 1e9);
+		if (lr_matrix_markdown(f, m->keys, m->rows, m->n_rows))
+			m->io_failed = true;
+	}
+	if (fflush(f) || ferror(f))
+		m->io_failed = true;
+	if (m->ended < m->spec.n_cases)
+		fprintf(stderr, "linerate: matrix ended after %u of %u cases\n", m->ended,
+			m->spec.n_cases);
+	return m->failed || m->io_failed || m->ended < m->spec.n_cases ? 1 : 0;
+}
+
+int lr_matrix_run_close(struct lr_matrix_run *m)
+{
+	int rc = 0;
+
+	if (!m)
+		return 0;
+	if (m->ses_ok) {	/* else lr_session_init freed its parts */
+		if (m->ses.client && !lr_session_shutdown(&m->ses, 2 * LR_NSEC_PER_SEC))
+			lr_log(LR_LOG_WARN, "the traffic client did not stop within 2 s");
+		lr_session_free(&m->ses);
+	}
+	if (m->csv && fclose(m->csv)) {
+		fprintf(stderr, "linerate: %s: %s\n", m->cfg->matrix_csv, strerror(errno));
+		rc = 1;
+	}
+	free(m->rows);
+	free(m);
+	return rc;
+}

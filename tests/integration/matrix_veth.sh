@@ -1,0 +1,234 @@
+#!/usr/bin/env bash
+# `linerate -c --matrix` through a veth pair between two network namespaces, against
+# `linerate -s`: one row per case in the CSV (header as DESIGN.md section 10), the Markdown
+# table and -J; each case's receiver bytes equal the server's own count of that test (its log),
+# and the server veth's kernel rx_bytes cover them; a bad SPEC exits 2 before any packet (the
+# kernel's counters do not move, the server sees no test); SIGINT mid-grid leaves a CSV of
+# whole rows for the cases that finished. Timings are never asserted.
+source "$(dirname "$0")/../lib.sh"
+lr_plan "grid: exits 0" "grid: CSV header exact" "grid: 4 CSV rows, cases 1..4 in order" \
+	"grid: Markdown has the 4 rows" "grid: Markdown receiver Mbit/s == CSV" \
+	"grid: the server ran 4 tests" "grid: kernel rx_bytes of the server veth cover the receivers' bytes"
+for i in 1 2 3 4; do lr_plan "grid: case $i receiver bytes == server's own count"; done
+lr_plan "reverse: row's bytes == server's sent count, covered by the client veth's rx_bytes"
+lr_plan "json: exits 0" "json: linerate_matrix has 2 rows with the CSV's keys"
+lr_plan "bad spec: exit 2" "bad spec: one line naming the key" "bad spec: no packet left" \
+	"bad spec: the server saw no test" "bad value: exit 2, names the value"
+lr_plan "sigint: exit 1" "sigint: at least one finished row" "sigint: fewer rows than cases" \
+	"sigint: every row whole (30 fields, newline-terminated)" "sigint: Markdown has the same rows"
+lr_plan "omit: the server's test lasted -O + -t" "omit: the row measured -t seconds"
+lr_plan "alone: a row equals the case run alone (within the noise beside it)"
+lr_plan "iperf3: exits 0 (busy retried)" "iperf3: the busy server was retried" "iperf3: 2 rows" "iperf3: peer columns empty" \
+	"iperf3: case 1 receiver bytes == iperf3's own count" "iperf3: case 2 receiver bytes == iperf3's own count"
+need_root "matrix_veth"
+
+A=lrA$$ B=lrB$$ IA=lrma$$ IB=lrmb$$
+ADDR_A=10.203.0.1 ADDR_B=10.203.0.2
+work=$(mktemp -d); [ -n "${LR_KEEP:-}" ] || lr_cleanup_add "rm -rf $work"; echo "work dir $work"
+
+lr_netns_pair "$A" "$B" "$IA" "$IB" "$ADDR_A" "$ADDR_B" 1500
+for ns in "$A" "$B"; do	# a silent link: no IPv6 autoconf/MLD, no ARP
+	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+done
+mac_b=$(ip -n "$B" -o link show "$IB" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
+mac_a=$(ip -n "$A" -o link show "$IA" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
+ip -n "$A" neigh replace "$ADDR_B" lladdr "$mac_b" dev "$IA" nud permanent
+ip -n "$B" neigh replace "$ADDR_A" lladdr "$mac_a" dev "$IB" nud permanent
+
+stat_of() { ip netns exec "$1" cat "/sys/class/net/$2/statistics/$3"; }
+tests_done() { grep -c ' done: ' "$work/server.log"; }
+
+# the server's log is its own per-test report: "received N bytes"
+ip netns exec "$B" timeout 300 "$LR_BIN" -s -p 5297 >"$work/server.log" 2>&1 &
+srv_pid=$!; lr_cleanup_add "kill $srv_pid 2>/dev/null; wait $srv_pid 2>/dev/null"
+sleep 0.5
+
+# --- the grid: P=1,2 x tcp,udp at -t 1 -----------------------------------------------------
+rx0=$(stat_of "$B" "$IB" rx_bytes)
+ip netns exec "$A" timeout 120 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 --matrix "P=1,2;u=tcp,udp" -t 1 \
+	-i 0.2 --matrix-csv "$work/grid.csv" >"$work/grid.md" 2>"$work/grid.err"
+rc=$?
+sleep 0.3
+rx1=$(stat_of "$B" "$IB" rx_bytes)
+check "grid: exits 0" test "$rc" -eq 0
+[ "$rc" -eq 0 ] || sed 's/^/    /' "$work/grid.err"
+want_hdr="case,proto,streams,length,reverse,bitrate_target,window,mss,congestion,seconds,sender_bps,receiver_bps,receiver_pps,retransmits,lost,lost_pct,jitter_ms,local_cpu_busy_pct,local_softirq_max_pct,local_softirq_cpu,peer_cpu_busy_pct,peer_softirq_max_pct,peer_softirq_cpu,local_service_demand_us_per_kb,peer_service_demand_us_per_kb,local_drops,local_fifo,peer_drops,peer_fifo,verdict"
+check "grid: CSV header exact" test "$(head -1 "$work/grid.csv")" = "$want_hdr"
+cases=$(awk -F, 'NR > 1 { printf "%s%s/%s/%s", sep, $1, $3, $2; sep = " " }' "$work/grid.csv")
+check "grid: 4 CSV rows, cases 1..4 in order" test "$cases" = "1/1/tcp 2/1/udp 3/2/tcp 4/2/udp"
+md_rows=$(grep -cE '^\| [0-9]+ \|' "$work/grid.md")
+check "grid: Markdown has the 4 rows" test "$md_rows" -eq 4
+# the table's receiver Mbit/s (column 6 of the cells: Case, Streams, Proto, Sender, Receiver)
+md_rx=$(awk -F'|' '/^\| [0-9]+ \|/ { gsub(/ /, "", $6); printf "%s ", $6 }' "$work/grid.md")
+csv_rx=$(awk -F, 'NR > 1 { printf "%.2f ", $12 / 1e6 }' "$work/grid.csv")
+check "grid: Markdown receiver Mbit/s == CSV" test "$md_rx" = "$csv_rx"
+check "grid: the server ran 4 tests" test "$(tests_done)" -eq 4
+# each case's bytes (receiver_bps x seconds / 8) against the server's "received N bytes", in
+# test order (the server runs one test at a time)
+grep ' done: ' "$work/server.log" | sed -n 's/.* received \([0-9]*\) bytes.*/\1/p' >"$work/srv_bytes"
+awk -F, 'NR > 1 { printf "%.0f\n", $12 * $10 / 8 }' "$work/grid.csv" >"$work/row_bytes"
+for i in 1 2 3 4; do
+	s=$(sed -n "${i}p" "$work/srv_bytes"); r=$(sed -n "${i}p" "$work/row_bytes")
+	# bps are written to the bit, seconds to the µs: 0.01 % allowed
+	check "grid: case $i receiver bytes == server's own count" \
+		awk -v s="${s:-0}" -v r="${r:--1}" 'BEGIN { d = s - r; if (d < 0) d = -d; exit !(s > 0 && d <= s * 0.0001 + 2) }'
+	[ -n "$s" ] && [ -n "$r" ] && echo "    case $i: server $s, row $r"
+done
+sum_rows=$(awk '{ s += $1 } END { printf "%.0f", s }' "$work/row_bytes")
+krx=$((rx1 - rx0))
+echo "    kernel rx_bytes of $IB over the grid: $krx, rows' payload: $sum_rows"
+# payload plus headers (TCP/UDP/IP/Ethernet, at most 8 % at MTU 1500) plus control and ACKs
+check "grid: kernel rx_bytes of the server veth cover the receivers' bytes" \
+	awk -v k="$krx" -v p="$sum_rows" 'BEGIN { exit !(p > 0 && k >= p && k <= p * 1.08 + 2000000) }'
+
+# --- -R: this side receives; the server's sent count and this veth's kernel rx_bytes witness it ---
+n0=$(tests_done); rx0=$(stat_of "$A" "$IA" rx_bytes)
+ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 --matrix "R=1" -u -b 50M -t 1 \
+	-i 0.2 --matrix-csv "$work/rev.csv" >/dev/null 2>"$work/rev.err"
+sleep 0.3
+rx1=$(stat_of "$A" "$IA" rx_bytes)
+sent=$(grep ' done: ' "$work/server.log" | sed -n "$((n0 + 1))p" | sed -n 's/.* sent \([0-9]*\) bytes.*/\1/p')
+rrow=$(awk -F, 'NR == 2 { printf "%.0f", $12 * $10 / 8 }' "$work/rev.csv")
+lost=$(awk -F, 'NR == 2 { print $15 + 0 }' "$work/rev.csv")
+echo "    reverse: server sent ${sent:-?}, row received ${rrow:-?} (lost ${lost:-?} datagrams), kernel rx $((rx1 - rx0))"
+# UDP on a veth: what the server sent arrives, less the datagrams counted lost
+check "reverse: row's bytes == server's sent count, covered by the client veth's rx_bytes" \
+	awk -v s="${sent:-0}" -v r="${rrow:--1}" -v k="$((rx1 - rx0))" -v l="${lost:-0}" 'BEGIN {
+		exit !(s > 0 && r <= s + 2 && r >= s - l * 1500 - 2 && k >= r && k <= r * 1.08 + 2000000) }'
+
+# --- -J ----------------------------------------------------------------------------------------
+ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 --matrix "u=tcp,udp" -t 1 -J \
+	>"$work/grid.json" 2>"$work/json.err"
+check "json: exits 0" test $? -eq 0
+check "json: linerate_matrix has 2 rows with the CSV's keys" python3 -c '
+import json, sys
+rows = json.load(open(sys.argv[1]))["linerate_matrix"]
+hdr = sys.argv[2].split(",")
+assert len(rows) == 2 and all(list(r.keys()) == hdr for r in rows)
+assert rows[0]["proto"] == "tcp" and rows[1]["proto"] == "udp" and rows[0]["receiver_bps"] > 0
+' "$work/grid.json" "$want_hdr"
+
+# --- a bad SPEC: exit 2 before any traffic ------------------------------------------------------
+tx0=$(stat_of "$A" "$IA" tx_packets); n0=$(tests_done)
+ip netns exec "$A" timeout 20 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 --matrix "P=1,2;x=3" -t 1 \
+	--matrix-csv "$work/bad.csv" >"$work/bad.out" 2>"$work/bad.err"
+rc=$?
+sleep 0.3
+tx1=$(stat_of "$A" "$IA" tx_packets)
+check "bad spec: exit 2" test "$rc" -eq 2
+check "bad spec: one line naming the key" test "$(wc -l <"$work/bad.err")" -eq 1 -a \
+	"$(grep -c "unknown key 'x'" "$work/bad.err")" -eq 1
+check "bad spec: no packet left" test "$tx1" -eq "$tx0"
+check "bad spec: the server saw no test" test "$(tests_done)" -eq "$n0"
+ip netns exec "$A" timeout 20 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 --matrix "u=udp;l=64,70000" \
+	-t 1 2>"$work/bad2.err" >/dev/null
+rc=$?
+check "bad value: exit 2, names the value" test "$rc" -eq 2 -a "$(grep -c "70000" "$work/bad2.err")" -eq 1
+
+# --- SIGINT mid-grid --------------------------------------------------------------------------
+ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 --matrix "P=1,2,3,4" -t 2 -i 0.2 \
+	--matrix-csv "$work/int.csv" >"$work/int.md" 2>"$work/int.err" &
+cli=$!; lr_cleanup_add "kill $cli 2>/dev/null"
+# SIGINT once the first row is in the CSV (the second case is then running)
+for _ in $(seq 100); do
+	[ -f "$work/int.csv" ] && [ "$(wc -l <"$work/int.csv")" -ge 2 ] && break
+	sleep 0.1
+done
+sleep 0.7
+kill -INT "$cli"
+wait "$cli"; rc=$?
+rows=$(($(wc -l <"$work/int.csv") - 1))
+echo "    interrupted after $rows row(s)"
+check "sigint: exit 1" test "$rc" -eq 1
+check "sigint: at least one finished row" test "$rows" -ge 1
+check "sigint: fewer rows than cases" test "$rows" -lt 4
+check "sigint: every row whole (30 fields, newline-terminated)" python3 -c '
+import csv, sys
+data = open(sys.argv[1], newline="").read()
+rows = list(csv.reader(data.splitlines()))
+assert data.endswith("\n") and all(len(r) == 30 for r in rows), rows
+' "$work/int.csv"
+check "sigint: Markdown has the same rows" test "$(grep -cE '^\| [0-9]+ \|' "$work/int.md")" -eq "$rows"
+
+# --- -O: the engine runs -O + -t, the row covers -t --------------------------------------------
+n0=$(tests_done)
+ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 --matrix "u=udp;b=20M" -O 1 -t 1 \
+	-i 0.2 --matrix-csv "$work/omit.csv" >/dev/null 2>"$work/omit.err"
+secs=$(grep ' done: ' "$work/server.log" | sed -n "$((n0 + 1))p" | sed -n 's/.* in \([0-9.]*\) s$/\1/p')
+echo "    server's test: ${secs:-?} s"
+check "omit: the server's test lasted -O + -t" awk -v s="${secs:-0}" 'BEGIN { exit !(s >= 1.9) }'
+check "omit: the row measured -t seconds" \
+	awk -F, 'NR == 2 { exit !($10 > 0.8 && $10 < 1.3) } END { if (NR != 2) exit 1 }' "$work/omit.csv"
+
+# --- a row equals the same case run alone: UDP paced at 20M, the matrix's row between two single
+# runs (before and after it, so a load that drifts is inside the bracket); allowed: their
+# difference (the run-to-run noise beside it), at least 3 % -----------------------------------------
+alone() {
+	ip netns exec "$A" timeout 30 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 -u -b 20M -t 1 -J \
+		>"$work/alone$1.json" 2>/dev/null
+}
+alone 1
+ip netns exec "$A" timeout 30 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 -u --matrix "b=20M" -t 1 -i 0.2 \
+	--matrix-csv "$work/alone.csv" >/dev/null 2>&1
+alone 2
+single() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["end"]["sum_received"]["bits_per_second"])' "$1" 2>/dev/null; }
+a1=$(single "$work/alone1.json"); a2=$(single "$work/alone2.json")
+row=$(awk -F, 'NR == 2 { print $12 }' "$work/alone.csv")
+echo "    receiver bit/s: alone ${a1:-?}, matrix row ${row:-?}, alone ${a2:-?}"
+check "alone: a row equals the case run alone (within the noise beside it)" \
+	awk -v r="${row:-0}" -v a="${a1:-0}" -v b="${a2:-0}" 'BEGIN {
+		lo = a < b ? a : b; hi = a < b ? b : a; tol = hi - lo
+		if (tol < 0.03 * hi) tol = 0.03 * hi
+		exit !(r > 0 && a > 0 && b > 0 && r >= lo - tol && r <= hi + tol) }'
+
+# --- against Debian's iperf3 -s: busy retried, peer columns empty -------------------------------
+if ! command -v iperf3 >/dev/null; then
+	for c in "exits 0 (busy retried)" "the busy server was retried" "2 rows" "peer columns empty" \
+		"case 1 receiver bytes == iperf3's own count" "case 2 receiver bytes == iperf3's own count"; do
+		skip "iperf3: $c" "iperf3 not installed (scripts/deps.sh)"
+	done
+else
+	ip netns exec "$B" timeout 120 iperf3 -s -p 5298 -J >"$work/iperf3.json" 2>&1 &
+	ip3=$!; lr_cleanup_add "kill $ip3 2>/dev/null; wait $ip3 2>/dev/null"
+	sleep 0.5
+	# keep the server busy for the matrix's first attempt: one test at a time, as iperf3
+	ip netns exec "$A" timeout 20 iperf3 -c "$ADDR_B" -p 5298 -u -b 1M -t 2 >/dev/null 2>&1 &
+	busy=$!
+	sleep 0.5
+	ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_B" -p 5298 --matrix "u=tcp,udp" -t 1 -i 0.2 \
+		--matrix-csv "$work/ip3.csv" >"$work/ip3.md" 2>"$work/ip3.err"
+	rc=$?
+	wait "$busy"
+	check "iperf3: exits 0 (busy retried)" test "$rc" -eq 0
+	[ "$rc" -eq 0 ] || sed 's/^/    /' "$work/ip3.err"
+	check "iperf3: the busy server was retried" grep -q "busy; again in" "$work/ip3.err"
+	check "iperf3: 2 rows" test "$(($(wc -l <"$work/ip3.csv") - 1))" -eq 2
+	check "iperf3: peer columns empty" \
+		awk -F, 'NR > 1 && ($21 $22 $23 $25 $28 $29) != "" { bad = 1 } END { exit bad }' "$work/ip3.csv"
+	kill "$ip3" 2>/dev/null; wait "$ip3" 2>/dev/null
+	# iperf3 -s -J: one JSON object per test; the busy client's first, then the matrix's
+	python3 - "$work/iperf3.json" >"$work/ip3_bytes" <<'PY' || true
+import json, sys
+text, dec, pos, out = open(sys.argv[1]).read(), json.JSONDecoder(), 0, []
+while True:
+    while pos < len(text) and text[pos] not in '{':
+        pos += 1
+    if pos >= len(text):
+        break
+    o, pos = dec.raw_decode(text, pos)
+    e = o.get("end", {})
+    s = e.get("sum_received") or e.get("sum")
+    if s:
+        out.append(int(s["bytes"]))
+for b in out[-2:]:
+    print(b)
+PY
+	awk -F, 'NR > 1 { printf "%.0f\n", $12 * $10 / 8 }' "$work/ip3.csv" >"$work/ip3_rows"
+	for i in 1 2; do
+		s=$(sed -n "${i}p" "$work/ip3_bytes"); r=$(sed -n "${i}p" "$work/ip3_rows")
+		[ -n "$s" ] && [ -n "$r" ] && echo "    case $i: iperf3 $s, row $r"
+		check "iperf3: case $i receiver bytes == iperf3's own count" \
+			awk -v s="${s:-0}" -v r="${r:--1}" 'BEGIN { d = s - r; if (d < 0) d = -d; exit !(s > 0 && d <= s * 0.0001 + 2) }'
+	done
+fi
+lr_summary

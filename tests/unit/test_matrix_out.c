@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The matrix's outputs: --matrix-csv's header exactly as DESIGN.md section 10 writes it, rows
+ * with unknown fields empty and RFC 4180 quoting, the Markdown table's cells reading back into
+ * the CSV's numbers, -J's keys equal to the CSV's columns; and a case's row from a test's
+ * results, with -O's omitted seconds taken out by the marks. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "linerate/app/matrix_case.h"
+#include "linerate/present/frame.h"
+#include "linerate/present/matrix_out.h"
+#include "linerate/present/view.h"
+#include "linerate/present/view_matrix.h"
+#include "linerate/sample/snapshot.h"
+
+/* Copied by hand from DESIGN.md section 10 (the contract), not from the code. */
+static const char design_header[] =
+	"case,proto,streams,length,reverse,bitrate_target,window,mss,congestion,seconds,sender_bps,"
+	"receiver_bps,receiver_pps,retransmits,lost,lost_pct,jitter_ms,local_cpu_busy_pct,"
+	"local_softirq_max_pct,local_softirq_cpu,peer_cpu_busy_pct,peer_softirq_max_pct,"
+	"peer_softirq_cpu,local_service_demand_us_per_kb,peer_service_demand_us_per_kb,local_drops,"
+	"local_fifo,peer_drops,peer_fifo,verdict";
+
+static char *render(int (*fn)(FILE *, const void *), const void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(fn(f, arg), 0);
+	fclose(f);
+	return buf;
+}
+
+static int csv_fn(FILE *f, const void *r)
+{
+	return lr_matrix_csv_row(f, r);
+}
+
+static struct lr_matrix_row sample_row(void)
+{
+	struct lr_matrix_row r;
+
+	lr_matrix_row_init(&r);
+	r.index = 3;
+	r.udp = false;
+	r.streams = 4;
+	r.dir = 2;
+	r.congestion[0] = '\0';
+	r.seconds = 10.002;
+	r.sender_bps = 9394050000;
+	r.receiver_bps = 9390000000.4;
+	r.receiver_pps = 812345;
+	r.retransmits = 17;
+	r.cpu_busy_pct = 2.68;
+	r.softirq_max_pct = 35.5;
+	r.softirq_cpu = 6;
+	r.service_demand = 0.561;
+	r.drops = 0;
+	r.fifo = 12;
+	snprintf(r.verdict, sizeof(r.verdict), "loss: NIC FIFO 12 (rx_missed_errors), \"ring\" | rx 4096");
+	return r;
+}
+
+static void test_csv_header_is_design(void **state)
+{
+	(void)state;
+	assert_string_equal(lr_matrix_csv_header(), design_header);
+}
+
+static void test_csv_row(void **state)
+{
+	struct lr_matrix_row r = sample_row();
+	char *s = render(csv_fn, &r);
+
+	(void)state;
+	assert_string_equal(s, "3,tcp,4,,bidir,0,,,,10.002000,9394050000,9390000000,812345,17,,,,2.68,"
+			       "35.50,6,,,,0.561,,0,12,,,\"loss: NIC FIFO 12 (rx_missed_errors), "
+			       "\"\"ring\"\" | rx 4096\"\n");
+	free(s);
+	/* a failed case: the parameters, every number empty */
+	lr_matrix_row_init(&r);
+	r.index = 1;
+	r.udp = true;
+	r.streams = 1;
+	r.length = 1400;
+	r.bitrate_bps = 1000000;
+	r.mss = 1400;
+	r.window = 262144;
+	snprintf(r.congestion, sizeof(r.congestion), "reno");
+	snprintf(r.verdict, sizeof(r.verdict), "failed: the server is busy running a test; try again later");
+	s = render(csv_fn, &r);
+	assert_string_equal(s, "1,udp,1,1400,0,1000000,262144,1400,reno,,,,,,,,,,,,,,,,,,,,,failed: "
+			       "the server is busy running a test; try again later\n");
+	/* as many fields as the header */
+	{
+		unsigned commas = 0, hc = 0;
+
+		for (const char *p = s; *p; p++)
+			commas += *p == ',';
+		for (const char *p = design_header; *p; p++)
+			hc += *p == ',';
+		assert_int_equal(commas, hc);
+	}
+	free(s);
+}
+
+struct md_arg {
+	const struct lr_matrix_row *rows;
+	unsigned n;
+	const char *keys;
+};
+
+static int md_fn(FILE *f, const void *arg)
+{
+	const struct md_arg *a = arg;
+
+	return lr_matrix_markdown(f, a->keys, a->rows, a->n);
+}
+
+/* The cells of line `line` (0-based) split at unescaped '|'. */
+static unsigned cells(const char *md, unsigned line, char out[][128], unsigned max)
+{
+	const char *p = md;
+	unsigned n = 0;
+	size_t k = 0;
+
+	while (line--)
+		p = strchr(p, '\n') + 1;
+	assert_true(*p == '|');
+	p++;
+	for (; *p && *p != '\n'; p++) {
+		if (*p == '\\' && p[1] == '|') {
+			out[n][k++] = '|';
+			p++;
+		} else if (*p == '|') {
+			out[n][k] = '\0';
+			n++;
+			k = 0;
+			if (n == max)
+				break;
+		} else if (k < 127 && !(k == 0 && *p == ' ')) {
+			out[n][k++] = *p;
+		}
+	}
+	for (unsigned i = 0; i < n; i++) {	/* trailing blank */
+		size_t l = strlen(out[i]);
+
+		while (l && out[i][l - 1] == ' ')
+			out[i][--l] = '\0';
+	}
+	return n;
+}
+
+static void test_markdown_reads_back(void **state)
+{
+	struct lr_matrix_row rows[2] = {sample_row(), sample_row()};
+	struct md_arg a = {rows, 2, "PR"};
+	char c[40][128];
+	char *md;
+
+	(void)state;
+	rows[1].index = 4;
+	rows[1].streams = 8;
+	rows[1].dir = 1;
+	rows[1].receiver_bps = -1;
+	md = render(md_fn, &a);
+	/* header, separator, two rows */
+	assert_int_equal(cells(md, 0, c, 40), 18);
+	assert_string_equal(c[0], "Case");
+	assert_string_equal(c[1], "Streams");
+	assert_string_equal(c[2], "Reverse");
+	assert_string_equal(c[4], "Receiver Mbit/s");
+	assert_int_equal(cells(md, 2, c, 40), 18);
+	assert_string_equal(c[0], "3");
+	assert_string_equal(c[1], "4");
+	assert_string_equal(c[2], "bidir");
+	assert_true(strtod(c[3], NULL) * 1e6 == 9394050000.0);
+	assert_true(strtod(c[4], NULL) == 9390.00);
+	assert_true(strtod(c[5], NULL) == 812.35);	/* kpps, 2 decimals */
+	assert_string_equal(c[6], "17");
+	assert_string_equal(c[7], "-");		/* TCP: no loss */
+	assert_string_equal(c[10], "-");	/* peer CPU: not shared */
+	assert_string_equal(c[12], "6");
+	assert_string_equal(c[16], "12");
+	assert_string_equal(c[17], rows[0].verdict);	/* '|' escaped, read back whole */
+	assert_int_equal(cells(md, 3, c, 40), 18);
+	assert_string_equal(c[2], "1");
+	assert_string_equal(c[4], "-");
+	free(md);
+}
+
+static void test_json_keys_are_csv_columns(void **state)
+{
+	struct lr_matrix_row r = sample_row();
+	json_t *o = lr_matrix_json_row(&r);
+	char hdr[sizeof(design_header)];
+	unsigned n = 0;
+
+	(void)state;
+	assert_non_null(o);
+	memcpy(hdr, design_header, sizeof(hdr));
+	for (char *save = NULL, *k = strtok_r(hdr, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+		assert_non_null(json_object_get(o, k));
+		n++;
+	}
+	assert_int_equal(json_object_size(o), n);
+	assert_true(json_is_null(json_object_get(o, "peer_cpu_busy_pct")));
+	assert_true(json_is_null(json_object_get(o, "lost")));
+	assert_int_equal(json_integer_value(json_object_get(o, "local_fifo")), 12);
+	assert_string_equal(json_string_value(json_object_get(o, "reverse")), "bidir");
+	json_decref(o);
+}
+
+/* A 1 s UDP test after 1 s omitted: client sends stream 1 (server receives, loss whole-run),
+ * server sends stream 2 (this side receives: the mark takes the omitted part out exactly). */
+static void test_row_fill_omit(void **state)
+{
+	static struct lr_traffic_results res;
+	struct lr_traffic_config tc;
+	struct lr_matrix_acc a;
+	struct lr_matrix_row r;
+
+	(void)state;
+	memset(&res, 0, sizeof(res));
+	res.udp = res.bidir = true;
+	res.complete = true;
+	res.n_streams = 2;
+	res.streams[0] = (struct lr_traffic_stream_result){
+		.id = 1, .client_sends = true, .udp = true, .sent_bytes = 2000000,
+		.received_bytes = 1990000, .sender_s = 2, .receiver_s = 2, .retransmits = -1,
+		.packets_sent = 2000, .lost = 10, .jitter_s = 0.001};
+	res.streams[1] = (struct lr_traffic_stream_result){
+		.id = 2, .client_sends = false, .udp = true, .sent_bytes = 4000000,
+		.received_bytes = 3996000, .sender_s = 2, .receiver_s = 2, .retransmits = -1,
+		.packets_sent = 4000, .lost = 4, .jitter_s = 0.003};
+	res.sum_up = (struct lr_traffic_sum){.n_streams = 1, .sender_s = 2, .receiver_s = 2};
+	res.sum_down = (struct lr_traffic_sum){.n_streams = 1, .sender_s = 2, .receiver_s = 2};
+	lr_matrix_acc_init(&a, NULL);
+	a.n_marks = 2;
+	a.marks[0] = (struct lr_matrix_mark){.id = 1, .bytes = 1000000, .packets = 1000};
+	a.marks[1] = (struct lr_matrix_mark){.id = 2, .bytes = 1998000, .packets = 1998, .lost = 2};
+	memset(&tc, 0, sizeof(tc));
+	tc.udp = tc.bidir = true;
+	tc.parallel = 1;
+	lr_matrix_row_case(&r, 2, &tc);
+	lr_matrix_row_fill(&r, &res, &a, 1.0);
+	assert_int_equal(r.dir, 2);
+	assert_true(r.seconds == 1.0);
+	/* sent: (2e6-1e6) + (4e6-1.998e6) bytes over 1 s */
+	assert_true(r.sender_bps == (1000000.0 + 2002000.0) * 8);
+	/* received: (1.99e6-1e6) + (3.996e6-1.998e6) */
+	assert_true(r.receiver_bps == (990000.0 + 1998000.0) * 8);
+	/* lost: the peer's 10 (whole run) + ours 4-2; packets (2000-1000) + (4000-2000) */
+	assert_int_equal(r.lost, 12);
+	assert_true(r.lost_pct == 100.0 * 12 / 3000);
+	assert_true(r.receiver_pps == (1000.0 - 10) + (2000.0 - 2));
+	assert_true(r.jitter_ms == 2.0);
+	assert_int_equal(r.retransmits, -1);
+	/* nothing sampled: CPU and interface columns unknown */
+	assert_true(r.cpu_busy_pct < 0);
+	assert_true(r.service_demand < 0);
+	assert_int_equal(r.drops, -1);
+}
+
+/* Ticks: only those mostly inside the measured window count. */
+static void test_window(void **state)
+{
+	struct lr_matrix_acc a;
+	struct lr_snapshot s;
+
+	(void)state;
+	lr_snapshot_init(&s);
+	lr_matrix_acc_init(&a, NULL);
+	s.interval_ns = 500000000;
+	s.mono_ns = 10000000000ULL;
+	assert_false(lr_matrix_acc_wants(&a, &s));	/* not running yet */
+	a.win_start_ns = 9800000000ULL;
+	assert_false(lr_matrix_acc_wants(&a, &s));	/* 300 of its 500 ms omitted */
+	a.win_start_ns = 9700000000ULL;
+	assert_true(lr_matrix_acc_wants(&a, &s));
+	a.win_end_ns = 9500000000ULL;
+	assert_false(lr_matrix_acc_wants(&a, &s));	/* began after the end */
+	a.win_end_ns = 9500000001ULL;
+	assert_true(lr_matrix_acc_wants(&a, &s));	/* saw the last bytes */
+	s.cpu_all.valid = 1;	/* LR_CPUV_TIMES */
+	s.cpu_all.idle_pct = 75;
+	assert_true(lr_matrix_acc_add(&a, &s));
+	assert_true(a.busy_pct_s == 25 * 0.5);
+	lr_snapshot_free(&s);
+}
+
+/* Row y of the frame as ASCII ('#' for anything else), and whether it is all in role. */
+static void frame_row(const struct lr_frame *f, int y, char *out)
+{
+	for (int x = 0; x < f->w; x++) {
+		uint32_t cp = lr_frame_at(f, x, y)->cp;
+
+		out[x] = cp >= 0x20 && cp < 0x7f ? (char)cp : '#';
+	}
+	out[f->w] = '\0';
+}
+
+/* The pane at 80 columns, 3 rows (the band at 80x24): title with progress and ETA, the newest
+ * finished row, the running case highlighted; with no running case, two finished rows. */
+static void test_pane(void **state)
+{
+	struct lr_matrix_row rows[2] = {sample_row(), sample_row()};
+	struct lr_view_matrix v = {rows, 2, 5, 3, "P=4 u=udp", 12.4, 1.5};
+	struct lr_view_ctx ctx;
+	struct lr_frame f;
+	char line[81];
+
+	(void)state;
+	rows[0].index = 1;
+	rows[1].index = 2;
+	rows[1].udp = true;
+	rows[1].lost_pct = 0.5;
+	rows[1].dir = 0;
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.ascii = true;
+	lr_frame_init(&f);
+	assert_int_equal(lr_frame_resize(&f, 80, 3), 0);
+	lr_frame_clear(&f);
+	lr_view_matrix(&f, (struct lr_rect){0, 0, 80, 3}, &ctx, &v);
+	frame_row(&f, 0, line);
+	assert_non_null(strstr(line, "Matrix"));
+	assert_non_null(strstr(line, "2 of 5 done, ETA 12 s"));
+	frame_row(&f, 1, line);
+	assert_non_null(strstr(line, "  2 UDP x4 ->"));
+	assert_non_null(strstr(line, "9390.00 Mb/s"));
+	assert_non_null(strstr(line, "lost 0.50%"));
+	frame_row(&f, 2, line);
+	assert_non_null(strstr(line, "  3 P=4 u=udp  running  1.5 s"));
+	assert_int_equal(lr_frame_at(&f, 0, 2)->role, LR_ROLE_SELECTED);
+	assert_int_equal(lr_frame_at(&f, 79, 2)->role, LR_ROLE_SELECTED);
+	/* ended: no running row, both rows shown */
+	v.running = 0;
+	lr_frame_clear(&f);
+	lr_view_matrix(&f, (struct lr_rect){0, 0, 80, 3}, &ctx, &v);
+	frame_row(&f, 0, line);
+	assert_non_null(strstr(line, "2 of 5 cases: ended"));
+	frame_row(&f, 1, line);
+	assert_non_null(strstr(line, "  1 TCP x4 <->"));
+	assert_non_null(strstr(line, "retr 17"));
+	frame_row(&f, 2, line);
+	assert_non_null(strstr(line, "  2 UDP x4 ->"));
+	lr_frame_free(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_csv_header_is_design),
+		cmocka_unit_test(test_csv_row),
+		cmocka_unit_test(test_markdown_reads_back),
+		cmocka_unit_test(test_json_keys_are_csv_columns),
+		cmocka_unit_test(test_row_fill_omit),
+		cmocka_unit_test(test_window),
+		cmocka_unit_test(test_pane),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -516,6 +516,8 @@ static void *session_thread(void *arg)
 
 	if (lr_proto_state_send(&cc, LR_PROTO_PARAM_EXCHANGE) < 0 || !parse_params(ss))
 		goto out;
+	if (lr_server_peer_offer(ss) < 0)
+		goto out;
 	rc = create_streams(ss);
 	if (rc < 0)
 		goto out;
@@ -543,6 +545,7 @@ static void *session_thread(void *arg)
 	shutdown_data(ss, 1, SHUT_WR);
 	drain_receivers(ss);
 	shutdown_data(ss, 0, SHUT_RDWR);
+	lr_server_peer_end(ss);	/* the last sample sees every byte, before the results */
 	if (exchange_results(ss) == 0) {
 		atomic_fetch_add(&ss->srv->tests_done, 1);
 		wait_done(ss);
@@ -558,6 +561,7 @@ out:
 	}
 	if (ss->streams)
 		stop_streams(ss, -1);
+	lr_server_peer_end(ss);
 	if (stopped)
 		lr_log(LR_LOG_INFO, "server: test from %s stopped", ss->peer);
 	atomic_store(&ss->phase, PH_DONE);
@@ -623,6 +627,8 @@ int lr_server_session_start(struct lr_server *srv, struct pending *pd)
 	memcpy(ss->peer, pd->peer, sizeof(ss->peer));
 	atomic_init(&ss->phase, PH_SETUP);
 	atomic_init(&ss->stop, false);
+	atomic_init(&ss->peer_offered, false);
+	atomic_init(&ss->peer_taken, false);
 	fl = fcntl(ss->ctl_fd, F_GETFL);
 	if (fl >= 0)
 		fcntl(ss->ctl_fd, F_SETFL, fl | O_NONBLOCK);

@@ -31,6 +31,7 @@ enum {
 	OPT_BIDIR,
 	OPT_NO_GSO,
 	OPT_NO_START,
+	OPT_NO_PEER_STATS,
 };
 
 static const struct option long_opts[] = {
@@ -67,6 +68,7 @@ static const struct option long_opts[] = {
 	{"congestion", required_argument, NULL, 'C'},
 	{"no-gso", no_argument, NULL, OPT_NO_GSO},
 	{"no-start", no_argument, NULL, OPT_NO_START},
+	{"no-peer-stats", no_argument, NULL, OPT_NO_PEER_STATS},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'v'},
 	{NULL, 0, NULL, 0},
@@ -95,6 +97,7 @@ static const char usage[] =
 	"  -l BYTES  -R reverse  --bidir  -M MSS  -w WINDOW  -C ALGO  -B ADDR  -1 one-off\n"
 	"  -A N[,M]  stream threads on CPU N (and the server's on M)\n"
 	"  --no-gso  plain sendmmsg/recvmmsg UDP path    --no-start  wait for `s` in the dashboard\n"
+	"  --no-peer-stats  -s: share no samples with a linerate client; -c: do not ask for them\n"
 	"  -h, --help   -v, --version\n";
 
 const char *lr_cli_usage(void)
@@ -343,6 +346,9 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 		case OPT_NO_GSO:
 			t->no_gso = true;
 			break;
+		case OPT_NO_PEER_STATS:
+			t->no_peer_stats = true;
+			break;
 		case OPT_NO_START:
 			t->no_start = true;
 			traffic_opt = "--no-start";
@@ -371,5 +377,6 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 		return fail(err, len, "unexpected argument '%s'", argv[optind]);
 	if (cfg->mode == LR_MODE_SERVER)
 		traffic_opt = NULL;	/* a server takes its test options from the client */
+	cfg->traffic.peer_interval_ns = cfg->interval_ns;	/* the peer samples at our pace */
 	return validate(cfg, traffic_opt != NULL, traffic_opt ? traffic_opt : "", err, len);
 }

@@ -169,6 +169,7 @@ static void pump(struct lr_sampling *sm, struct lr_session *ses, uint64_t wait_n
 	}
 	got = lr_sampling_pump(sm, wait_ns);
 	lr_session_poll(ses);
+	lr_sampling_set_peer(sm, ses->peer);	/* the peer's rows from the next tick on */
 	if (got > 0)
 		lr_session_sample(ses, lr_sampling_last(sm));
 	if (got < 0) {
@@ -260,6 +261,8 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv)
 	if (iv->t0_ns && lr_client_state(ses.client) == LR_CLIENT_DONE)
 		intervals_tick(iv, ses.client, cfg->json, true);
 	sampling_finish(sm, &ses, &failed);
+	if (sm)
+		lr_sampling_set_peer(sm, NULL);	/* lr_session_finish closes the peer view */
 	drain_log(&log_seen);
 	lr_session_finish(&ses);
 	if (!ses.have_res) {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "linerate/core/log.h"
+#include "linerate/app/peer.h"
 #include "linerate/app/recorder.h"
 #include "linerate/app/sampling.h"
 #include "linerate/sample/snapshot.h"
@@ -21,6 +22,8 @@ struct lr_sampling {
 	struct lr_snapshot snap;
 	uint64_t seen;
 	bool have_snap;
+	struct lr_peer_rx *peer;	/* borrowed: the peer view's rows go with ours */
+	struct lr_snapshot psnap;
 };
 
 int lr_sampling_open(struct lr_sampling **out, const struct lr_config *cfg, bool stdout_default)
@@ -32,6 +35,7 @@ int lr_sampling_open(struct lr_sampling **out, const struct lr_config *cfg, bool
 	if (!h)
 		return -ENOMEM;
 	lr_snapshot_init(&h->snap);
+	lr_snapshot_init(&h->psnap);
 	err = lr_recorder_open(&h->rec, cfg, stdout_default, msg, sizeof(msg));
 	if (err)
 		fprintf(stderr, "linerate: %s\n", msg);
@@ -59,6 +63,24 @@ int lr_sampling_start(struct lr_sampling *h)
 	return err;
 }
 
+/* The peer's newest frame, on this local tick's clock (docs/peer-stats.md §5). */
+static int write_peer(struct lr_sampling *h)
+{
+	char msg[320], host[LR_PEER_HOST_MAX];
+	int got;
+
+	if (!h->peer)
+		return 0;
+	got = lr_peer_rx_build(h->peer, &h->snap, &h->psnap, host, sizeof(host));
+	if (got <= 0)
+		return got;
+	if (lr_recorder_write_peer(h->rec, &h->psnap, host, msg, sizeof(msg))) {
+		fprintf(stderr, "linerate: %s\n", msg);
+		return -EIO;
+	}
+	return 1;
+}
+
 static int read_and_write(struct lr_sampling *h)
 {
 	char msg[320];
@@ -71,7 +93,12 @@ static int read_and_write(struct lr_sampling *h)
 		fprintf(stderr, "linerate: %s\n", msg);
 		return -EIO;
 	}
-	return 1;
+	return write_peer(h) < 0 ? -EIO : 1;
+}
+
+void lr_sampling_set_peer(struct lr_sampling *h, struct lr_peer_rx *peer)
+{
+	h->peer = peer;
 }
 
 int lr_sampling_pump(struct lr_sampling *h, uint64_t timeout_ns)
@@ -87,6 +114,9 @@ int lr_sampling_finish(struct lr_sampling *h, bool final_tick)
 
 	if (err)
 		return err;
+	/* the server sent its last frame before the results: it is here or on its way */
+	if (h->peer)
+		lr_peer_rx_wait_end(h->peer, 2 * LR_NSEC_PER_SEC);
 	err = read_and_write(h);
 	return err < 0 ? err : 0;
 }
@@ -113,6 +143,7 @@ int lr_sampling_close(struct lr_sampling *h)
 	if (msg[0])
 		fprintf(stderr, "linerate: %s\n", msg);
 	lr_snapshot_free(&h->snap);
+	lr_snapshot_free(&h->psnap);
 	free(h);
 	return ret;
 }

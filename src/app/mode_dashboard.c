@@ -25,6 +25,7 @@
 #include "linerate/app/demo.h"
 #include "linerate/present/frame.h"
 #include "linerate/core/log.h"
+#include "linerate/app/peer.h"
 #include "linerate/app/recorder.h"
 #include "linerate/collect/route.h"
 #include "linerate/app/run.h"
@@ -113,7 +114,11 @@ static int open_csv(struct dash *d)
 /* Every snapshot goes to CSV, paused or not; a write error ends the run with exit 1. */
 static int write_csv(struct dash *d, const struct lr_snapshot *s)
 {
-	return lr_recorder_write(d->rec, s, d->fatal, sizeof(d->fatal));
+	int e = lr_recorder_write(d->rec, s, d->fatal, sizeof(d->fatal));
+
+	if (!e && d->rec)	/* the peer view's rows beside ours (docs/peer-stats.md) */
+		e = lr_peer_rx_record(d->tr.ses.peer, d->rec, s, d->fatal, sizeof(d->fatal));
+	return e;
 }
 
 static int close_csv(struct dash *d)

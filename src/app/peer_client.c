@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "linerate/app/peer.h"
+#include "linerate/app/recorder.h"
 #include "linerate/core/clock.h"
 #include "linerate/core/log.h"
 #include "linerate/sample/snapshot.h"
@@ -58,9 +59,10 @@ struct lr_peer_rx {
 	bool have_new;
 	bool ended;
 
-	/* main thread only: the frame of the previous peer row */
+	/* main thread only: the frame of the previous peer row, the rows' snapshot */
 	struct lr_peer_frame used;
 	bool have_used;
+	struct lr_snapshot snap;
 };
 
 /* ---- the reader thread ---- */
@@ -206,6 +208,7 @@ int lr_peer_rx_open(struct lr_peer_rx **out, const struct lr_client_peer *offer)
 	atomic_init(&rx->frames, 0);
 	pthread_mutex_init(&rx->lock, NULL);
 	pthread_cond_init(&rx->cond, NULL);
+	lr_snapshot_init(&rx->snap);
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	rc = pthread_create(&rx->thread, NULL, reader, rx);
@@ -252,6 +255,7 @@ void lr_peer_rx_close(struct lr_peer_rx *rx)
 		pthread_join(rx->thread, NULL);
 	lr_peer_frame_free(&rx->newest);
 	lr_peer_frame_free(&rx->used);
+	lr_snapshot_free(&rx->snap);
 	pthread_cond_destroy(&rx->cond);
 	pthread_mutex_destroy(&rx->lock);
 	free(rx);
@@ -385,4 +389,20 @@ int lr_peer_rx_build(struct lr_peer_rx *rx, const struct lr_snapshot *local,
 	rx->used = cur;
 	rx->have_used = true;
 	return 1;
+}
+
+int lr_peer_rx_record(struct lr_peer_rx *rx, struct lr_recorder *rec,
+		      const struct lr_snapshot *local, char *err, size_t errlen)
+{
+	char host[LR_PEER_HOST_MAX];
+	int got;
+
+	if (!rx)
+		return 0;
+	got = lr_peer_rx_build(rx, local, &rx->snap, host, sizeof(host));
+	if (got == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	if (got <= 0)
+		return got;
+	return lr_recorder_write_peer(rec, &rx->snap, host, err, errlen);
 }

@@ -23,7 +23,6 @@ struct lr_sampling {
 	uint64_t seen;
 	bool have_snap;
 	struct lr_peer_rx *peer;	/* borrowed: the peer view's rows go with ours */
-	struct lr_snapshot psnap;
 };
 
 int lr_sampling_open(struct lr_sampling **out, const struct lr_config *cfg, bool stdout_default)
@@ -35,7 +34,6 @@ int lr_sampling_open(struct lr_sampling **out, const struct lr_config *cfg, bool
 	if (!h)
 		return -ENOMEM;
 	lr_snapshot_init(&h->snap);
-	lr_snapshot_init(&h->psnap);
 	err = lr_recorder_open(&h->rec, cfg, stdout_default, msg, sizeof(msg));
 	if (err)
 		fprintf(stderr, "linerate: %s\n", msg);
@@ -66,19 +64,13 @@ int lr_sampling_start(struct lr_sampling *h)
 /* The peer's newest frame, on this local tick's clock (docs/peer-stats.md §5). */
 static int write_peer(struct lr_sampling *h)
 {
-	char msg[320], host[LR_PEER_HOST_MAX];
-	int got;
+	char msg[320];
 
-	if (!h->peer)
-		return 0;
-	got = lr_peer_rx_build(h->peer, &h->snap, &h->psnap, host, sizeof(host));
-	if (got <= 0)
-		return got;
-	if (lr_recorder_write_peer(h->rec, &h->psnap, host, msg, sizeof(msg))) {
+	if (lr_peer_rx_record(h->peer, h->rec, &h->snap, msg, sizeof(msg))) {
 		fprintf(stderr, "linerate: %s\n", msg);
 		return -EIO;
 	}
-	return 1;
+	return 0;
 }
 
 static int read_and_write(struct lr_sampling *h)
@@ -143,7 +135,6 @@ int lr_sampling_close(struct lr_sampling *h)
 	if (msg[0])
 		fprintf(stderr, "linerate: %s\n", msg);
 	lr_snapshot_free(&h->snap);
-	lr_snapshot_free(&h->psnap);
 	free(h);
 	return ret;
 }

@@ -6,7 +6,7 @@
 # iperf3 in either role sees nothing new; --no-peer-stats shares nothing; a hostile "server"
 # feeding garbage, huge or endless frames cannot crash, bloat or wedge the client.
 source "$(dirname "$0")/../lib.sh"
-for c in udp tcp-R; do
+for c in udp tcp-R tcp-bidir; do
 	lr_plan "$c: client exits 0" "$c: server offered and a channel came" \
 		"$c: peer rx_bytes == peer kernel delta" "$c: peer tx_bytes == peer kernel delta" \
 		"$c: peer rx_packets == peer kernel delta" "$c: peer tx_packets == peer kernel delta" \
@@ -108,6 +108,7 @@ run_case() {	# NAME CLIENT-ARGS...
 
 run_case udp -u -b 100M -l 1400
 run_case tcp-R -R -b 200M
+run_case tcp-bidir --bidir -b 100M
 
 # --no-peer-stats: the server offers nothing; the client's test runs as a plain one.
 f="$work/nops.csv"

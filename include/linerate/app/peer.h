@@ -38,6 +38,11 @@ int lr_peer_rx_open(struct lr_peer_rx **out, const struct lr_client_peer *offer)
  * nothing new, -ENOMEM. *out is caller-owned (lr_snapshot_init/free). */
 int lr_peer_rx_build(struct lr_peer_rx *rx, const struct lr_snapshot *local,
 		     struct lr_snapshot *out, char *host, size_t hostlen) LR_MUST_CHECK;
+/* [main] lr_peer_rx_build into rx's own snapshot and, when there was a new frame, its rows
+ * into rec (side=peer). 0 (also for rx NULL), or -errno with err set. */
+struct lr_recorder;
+int lr_peer_rx_record(struct lr_peer_rx *rx, struct lr_recorder *rec,
+		      const struct lr_snapshot *local, char *err, size_t errlen) LR_MUST_CHECK;
 /* [main] Waits up to timeout_ns for the server's last frame (or the channel's end). true
  * when the channel has ended. */
 bool lr_peer_rx_wait_end(struct lr_peer_rx *rx, uint64_t timeout_ns);

@@ -11,7 +11,8 @@ for c in udp tcp-R tcp-bidir; do
 		"$c: peer rx_bytes == peer kernel delta" "$c: peer tx_bytes == peer kernel delta" \
 		"$c: peer rx_packets == peer kernel delta" "$c: peer tx_packets == peer kernel delta" \
 		"$c: peer rows carry host peerhost" "$c: local rows carry the local host" \
-		"$c: peer CPU rows for every peer CPU" "$c: peer rows inside the local run"
+		"$c: peer CPU rows for every peer CPU" "$c: peer rows inside the local run" \
+		"$c: no sanitizer report (client, server)"
 done
 lr_plan "no-peer-stats: client exits 0" "no-peer-stats: no peer rows" "no-peer-stats: server sent no offer" \
 	"iperf3 -s: linerate client exits 0" "iperf3 -s: no peer rows, local rows there" \
@@ -104,6 +105,8 @@ run_case() {	# NAME CLIENT-ARGS...
 	check "$name: peer rows inside the local run" awk -F, -v a="$t0" -v b="$t1" '
 		NR==1 { for (i = 1; i <= NF; i++) if ($i == "side") sd = i; next }
 		$sd == "peer" { n++; if ($1 < a || $1 > b) bad++ } END { exit !(n > 0 && !bad) }' "$f"
+	check "$name: no sanitizer report (client, server)" \
+		bash -c "! grep -q Sanitizer '$slog' '$work/$name.out'"
 }
 
 run_case udp -u -b 100M -l 1400

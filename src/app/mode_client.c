@@ -11,6 +11,7 @@
 
 #include "linerate/core/clock.h"
 #include "linerate/app/config.h"
+#include "linerate/app/peer.h"
 #include "linerate/present/iperf3_out.h"
 #include "linerate/core/log.h"
 #include "linerate/collect/route.h"
@@ -192,7 +193,8 @@ static void sampling_finish(struct lr_sampling *sm, struct lr_session *ses, bool
 /* iperf3's summary (text or -J) and, when sampling ran, the NIC's view and the verdict: text
  * after the summary, or a "linerate_verdict" object in the JSON (iperf3's readers ignore keys
  * they do not know). */
-static void report(const struct lr_config *cfg, struct lr_session *ses, struct intervals *iv)
+static void report(const struct lr_config *cfg, struct lr_session *ses, struct intervals *iv,
+		   const struct lr_peer_summary *peer)
 {
 	const struct lr_traffic_results *R = ses->res;
 	bool ran = ses->have_res && R->n_streams && (R->complete || R->stopped);
@@ -209,6 +211,12 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 			if (v)
 				json_object_set_new(j, "linerate_verdict", v);
 		}
+		if (ran && peer) {
+			json_t *p = lr_peer_report_json(peer, &cfg->traffic);
+
+			if (p)
+				json_object_set_new(j, "linerate_peer", p);
+		}
 		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		fputc('\n', stdout);
 		json_decref(j);
@@ -218,6 +226,8 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 			printf("\n");
 			lr_verdict_print(stdout, ses->acc, &ses->verdict);
 		}
+		if (peer)
+			lr_peer_report_text(stdout, peer, &cfg->traffic);
 	}
 	fflush(stdout);
 }
@@ -230,7 +240,8 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv)
 	struct lr_session ses;
 	uint64_t log_seen = 0;
 	char ifbuf[LR_IFNAMSIZ];
-	bool failed = false;
+	bool failed = false, have_peer;
+	struct lr_peer_summary peer;
 	int rc;
 
 	if (sampling_open(&sm, cfg) < 0)
@@ -263,13 +274,14 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv)
 	sampling_finish(sm, &ses, &failed);
 	if (sm)
 		lr_sampling_set_peer(sm, NULL);	/* lr_session_finish closes the peer view */
+	have_peer = ses.peer && lr_peer_rx_summary(ses.peer, &peer) == 0;
 	drain_log(&log_seen);
 	lr_session_finish(&ses);
 	if (!ses.have_res) {
 		fprintf(stderr, "linerate: out of memory\n");
 		failed = true;
 	}
-	report(cfg, &ses, iv);
+	report(cfg, &ses, iv, have_peer ? &peer : NULL);
 	if (ses.failed)
 		fprintf(stderr, "linerate: %s\n", ses.error);
 	rc = ses.failed || failed ? 1 : 0;

@@ -116,7 +116,7 @@ static int write_csv(struct dash *d, const struct lr_snapshot *s)
 {
 	int e = lr_recorder_write(d->rec, s, d->fatal, sizeof(d->fatal));
 
-	if (!e && d->rec)	/* the peer view's rows beside ours (docs/peer-stats.md) */
+	if (!e)	/* the peer view's snapshot and rows beside ours (docs/peer-stats.md) */
 		e = lr_peer_rx_record(d->tr.ses.peer, d->rec, s, d->fatal, sizeof(d->fatal));
 	return e;
 }

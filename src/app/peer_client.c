@@ -319,6 +319,60 @@ static void build_cpu(const struct lr_peer_cpu *c, const struct lr_peer_cpu *p,
 	}
 }
 
+static const struct lr_peer_iface *prev_iface(const struct lr_peer_frame *p,
+					      const struct lr_peer_iface *pi)
+{
+	for (size_t i = 0; p && i < p->n_ifaces; i++)
+		if (p->ifaces[i].gen == pi->gen && !strcmp(p->ifaces[i].name, pi->name))
+			return &p->ifaces[i];
+	return NULL;
+}
+
+/* Rates over the peer's own interval (since its first reading for a new interface), so the
+ * views show the peer as they show us. */
+static void iface_rates(const struct lr_peer_iface *pi, const struct lr_peer_iface *pp,
+			uint64_t now_ns, uint64_t prev_ns, struct lr_iface_snap *is)
+{
+	uint64_t since = pp ? prev_ns : pi->base_ns;
+	double dt = now_ns > since ? (double)(now_ns - since) / 1e9 : 0;
+
+	is->interval_ns = now_ns > since ? now_ns - since : 0;
+	is->valid = 0;
+	for (unsigned k = 0; dt > 0 && k < LR_PC__COUNT; k++) {
+		enum lr_metric m = ctr_metric[k];
+		uint64_t before = pp ? pp->c[k] : 0;
+
+		if (!(pi->known & (1u << k)) || (pp && !(pp->known & (1u << k))) ||
+		    pi->c[k] < before)
+			continue;
+		is->delta[m] = pi->c[k] - before;
+		is->per_s[m] = (double)is->delta[m] / dt;
+		is->valid |= LR_M_BIT(m);
+	}
+}
+
+static void build_stack(const struct lr_peer_frame *c, const struct lr_peer_frame *p,
+			double dt, struct lr_stack_snap *st)
+{
+	static const uint32_t bit[LR_PS__COUNT] = {LR_STACKV_TCP_RETRANS, LR_STACKV_UDP_IN_ERRORS,
+						   LR_STACKV_UDP_RCVBUF, LR_STACKV_UDP_SNDBUF};
+	double *rate[LR_PS__COUNT] = {&st->tcp_retrans_per_s, &st->udp_in_errors_per_s,
+				      &st->udp_rcvbuf_errors_per_s, &st->udp_sndbuf_errors_per_s};
+	uint64_t *tot[LR_PS__COUNT] = {&st->tcp_retrans_total, &st->udp_in_errors_total,
+				       &st->udp_rcvbuf_errors_total, &st->udp_sndbuf_errors_total};
+
+	memset(st, 0, sizeof(*st));
+	for (unsigned k = 0; c->has_stack && k < LR_PS__COUNT; k++) {
+		uint64_t before = p && (p->stack_known & (1u << k)) ? p->stack[k] : 0;
+
+		if (!(c->stack_known & (1u << k)) || c->stack[k] < before || dt <= 0)
+			continue;
+		*tot[k] = c->stack[k];
+		*rate[k] = (double)(c->stack[k] - before) / dt;
+		st->valid |= bit[k];
+	}
+}
+
 static void build_iface(const struct lr_peer_iface *pi, struct lr_iface_snap *is)
 {
 	snprintf(is->name, sizeof(is->name), "%s", pi->name);
@@ -336,7 +390,6 @@ static void build_iface(const struct lr_peer_iface *pi, struct lr_iface_snap *is
 
 			is->cum[m] = pi->c[k];
 			is->cum_valid |= LR_M_BIT(m);
-			is->valid |= LR_M_BIT(m);
 		}
 }
 
@@ -379,8 +432,14 @@ int lr_peer_rx_build(struct lr_peer_rx *rx, const struct lr_snapshot *local,
 		out->interval_ns = cur.mono_ns - prev->mono_ns;
 	else if (cur.n_cpus && cur.cpus[0].has_t)
 		out->interval_ns = (uint64_t)(cur.cpus[0].t[0] * 1e9);
-	for (size_t i = 0; i < cur.n_ifaces; i++)
-		build_iface(&cur.ifaces[i], &out->ifaces[out->n_ifaces++]);
+	for (size_t i = 0; i < cur.n_ifaces; i++) {
+		struct lr_iface_snap *is = &out->ifaces[out->n_ifaces++];
+
+		build_iface(&cur.ifaces[i], is);
+		iface_rates(&cur.ifaces[i], prev_iface(prev, &cur.ifaces[i]), cur.mono_ns,
+			    prev ? prev->mono_ns : 0, is);
+	}
+	build_stack(&cur, prev, (double)out->interval_ns / 1e9, &out->stack);
 	for (size_t i = 0; i < cur.n_cpus; i++)
 		build_cpu(&cur.cpus[i], prev ? prev_cpu(prev, cur.cpus[i].cpu) : NULL,
 			  &out->cpus[out->n_cpus++]);
@@ -402,7 +461,40 @@ int lr_peer_rx_record(struct lr_peer_rx *rx, struct lr_recorder *rec,
 	got = lr_peer_rx_build(rx, local, &rx->snap, host, sizeof(host));
 	if (got == -ENOMEM)
 		snprintf(err, errlen, "out of memory");
-	if (got <= 0)
-		return got;
+	if (got <= 0 || !rec)
+		return got < 0 ? got : 0;
 	return lr_recorder_write_peer(rec, &rx->snap, host, err, errlen);
+}
+
+int lr_peer_rx_summary(struct lr_peer_rx *rx, struct lr_peer_summary *out)
+{
+	const struct lr_peer_frame *f;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	pthread_mutex_lock(&rx->lock);
+	f = rx->have_new ? &rx->newest : rx->have_used ? &rx->used : NULL;
+	if (!f) {
+		rc = -ENODATA;
+	} else {
+		snprintf(out->host, sizeof(out->host), "%s", f->host);
+		out->ended = rx->ended && f->end;
+		out->frames = atomic_load(&rx->frames);
+		out->n_ifaces = f->n_ifaces < LR_ARRAY_SIZE(out->ifaces) ? f->n_ifaces
+									: LR_ARRAY_SIZE(out->ifaces);
+		memcpy(out->ifaces, f->ifaces, out->n_ifaces * sizeof(out->ifaces[0]));
+		out->stack_known = f->has_stack ? f->stack_known : 0;
+		memcpy(out->stack, f->stack, sizeof(out->stack));
+	}
+	pthread_mutex_unlock(&rx->lock);
+	return rc;
+}
+
+const struct lr_snapshot *lr_peer_rx_snapshot(const struct lr_peer_rx *rx, const char **host)
+{
+	if (!rx || !rx->have_used)
+		return NULL;
+	if (host)
+		*host = rx->used.host;
+	return &rx->snap;
 }

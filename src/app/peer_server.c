@@ -150,6 +150,10 @@ static int encode(struct lr_peer_server *ps, const struct lr_snapshot *s, bool a
 			f.cpus[f.n_cpus++] = ps->acc[c];
 	if (s->stack.valid) {
 		f.has_stack = true;
+		f.stack_known = (s->stack.valid & LR_STACKV_TCP_RETRANS ? 1u << LR_PS_TCP_RETRANS : 0) |
+				(s->stack.valid & LR_STACKV_UDP_IN_ERRORS ? 1u << LR_PS_UDP_IN_ERRORS : 0) |
+				(s->stack.valid & LR_STACKV_UDP_RCVBUF ? 1u << LR_PS_UDP_RCVBUF_ERRORS : 0) |
+				(s->stack.valid & LR_STACKV_UDP_SNDBUF ? 1u << LR_PS_UDP_SNDBUF_ERRORS : 0);
 		f.stack[LR_PS_TCP_RETRANS] = s->stack.tcp_retrans_total;
 		f.stack[LR_PS_UDP_IN_ERRORS] = s->stack.udp_in_errors_total;
 		f.stack[LR_PS_UDP_RCVBUF_ERRORS] = s->stack.udp_rcvbuf_errors_total;

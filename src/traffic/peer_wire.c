@@ -231,9 +231,10 @@ int lr_peer_frame_encode(const struct lr_peer_frame *f, char **out, size_t *len)
 	rc |= json_object_set_new(o, "cpus", cpus);
 	if (f->has_stack) {
 		for (unsigned k = 0; k < LR_PS__COUNT; k++)
-			rc |= json_object_set_new(
-				st, stack_names[k],
-				json_integer((json_int_t)(f->stack[k] & INT64_MAX)));
+			if (f->stack_known & (1u << k))
+				rc |= json_object_set_new(
+					st, stack_names[k],
+					json_integer((json_int_t)(f->stack[k] & INT64_MAX)));
 		rc |= json_object_set_new(o, "stack", st);
 	} else {
 		json_decref(st);
@@ -376,6 +377,8 @@ static int dec_top(json_t *o, struct lr_peer_frame *f, char err[LR_PROTO_ERR_MAX
 			if ((rc = get_i64(x, stack_names[k], 0, INT64_MAX, &v, err)) < 0)
 				return rc;
 			f->stack[k] = (uint64_t)v;
+			if (rc > 0)
+				f->stack_known |= 1u << k;
 		}
 		f->has_stack = true;
 	}

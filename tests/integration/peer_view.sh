@@ -14,6 +14,9 @@ for c in udp tcp-R tcp-bidir; do
 		"$c: peer CPU rows for every peer CPU" "$c: peer rows inside the local run" \
 		"$c: no sanitizer report (client, server)"
 done
+lr_plan "rcvbuf: the receiver's socket drops were forced (peer kernel)" \
+	"rcvbuf: the report names the receiver peerhost and its RcvbufErrors" \
+	"rcvbuf: -J linerate_peer.stack.udp_rcvbuf_errors == peer kernel delta"
 lr_plan "no-peer-stats: client exits 0" "no-peer-stats: no peer rows" "no-peer-stats: server sent no offer" \
 	"iperf3 -s: linerate client exits 0" "iperf3 -s: no peer rows, local rows there" \
 	"iperf3 -c: plain client against linerate -s exits 0" "iperf3 -c: server offered nothing" \
@@ -112,6 +115,31 @@ run_case() {	# NAME CLIENT-ARGS...
 run_case udp -u -b 100M -l 1400
 run_case tcp-R -R -b 200M
 run_case tcp-bidir --bidir -b 100M
+
+# Loss at the receiver, forced with a tiny socket buffer on the server (-w): the report names
+# the receiver host and its RcvbufErrors, which the server namespace's /proc/net/snmp witnesses.
+rcvbuf_errs() {
+	ip netns exec "$S" awk '/^Udp:/ { if (!h) { for (i = 1; i <= NF; i++) if ($i == "RcvbufErrors") c = i; h = 1 } else print $c }' /proc/net/snmp
+}
+start_server "$work/rb-srv.log"
+rb0=$(rcvbuf_errs)
+ip netns exec "$A" timeout 40 "$LR_BIN" --headless -c "$ADDR_S" -u -b 1G -l 1400 -w 4K -t 2 \
+	-i 0.2 >"$work/rb.out" 2>&1
+stop_server
+start_server "$work/rb2-srv.log"
+rb1=$(rcvbuf_errs)
+ip netns exec "$A" timeout 40 "$LR_BIN" --headless -c "$ADDR_S" -u -b 1G -l 1400 -w 4K -t 2 \
+	-i 0.2 -J >"$work/rb.json" 2>"$work/rb.err"
+stop_server
+rb2=$(rcvbuf_errs)
+named=$(sed -n 's/.*loss on the receiver, peerhost:.*UDP RcvbufErrors (socket receive buffer full) \([0-9]*\).*/\1/p' "$work/rb.out")
+jnum=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["linerate_peer"]["stack"]["udp_rcvbuf_errors"])' "$work/rb.json" 2>/dev/null)
+echo "# rcvbuf: peer kernel RcvbufErrors +$((rb1 - rb0)) (text run), +$((rb2 - rb1)) (-J run); reported ${named:-none}, ${jnum:-none}"
+check "rcvbuf: the receiver's socket drops were forced (peer kernel)" [ $((rb1 - rb0)) -gt 0 ]
+check "rcvbuf: the report names the receiver peerhost and its RcvbufErrors" \
+	within "$((rb1 - rb0))" "${named:-0}" 64
+check "rcvbuf: -J linerate_peer.stack.udp_rcvbuf_errors == peer kernel delta" \
+	within "$((rb2 - rb1))" "${jnum:-0}" 64
 
 # --no-peer-stats: the server offers nothing; the client's test runs as a plain one.
 f="$work/nops.csv"

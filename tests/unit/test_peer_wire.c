@@ -34,7 +34,7 @@ static void test_roundtrip(void **state)
 	};
 	struct lr_peer_frame f = {.seq = 9, .mono_ns = 77, .end = true, .host = "peerhost",
 				  .ifaces = ifs, .n_ifaces = 2, .cpus = cpus, .n_cpus = 2,
-				  .has_stack = true, .stack = {1, 2, 3, 4}};
+				  .has_stack = true, .stack_known = 0xb, .stack = {1, 2, 3, 4}};
 	struct lr_peer_frame g;
 	char err[LR_PROTO_ERR_MAX], *buf;
 	size_t len;
@@ -65,6 +65,8 @@ static void test_roundtrip(void **state)
 	assert_true(g.cpus[1].q[1] == 100 && g.cpus[1].n[2] == 1);
 	assert_true(g.has_stack);
 	assert_int_equal(g.stack[LR_PS_UDP_SNDBUF_ERRORS], 4);
+	assert_int_equal(g.stack_known, 0xb);	/* udp_rcvbuf_errors unknown: absent, not 0 */
+	assert_int_equal(g.stack[LR_PS_UDP_RCVBUF_ERRORS], 0);
 	lr_peer_frame_free(&g);
 }
 

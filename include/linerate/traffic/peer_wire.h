@@ -66,6 +66,7 @@ struct lr_peer_frame {
 	struct lr_peer_cpu *cpus;
 	size_t n_cpus;
 	bool has_stack;
+	uint32_t stack_known;	/* bit (1 << lr_peer_stack): stack[] is known */
 	uint64_t stack[LR_PS__COUNT];
 };
 

@@ -516,6 +516,7 @@ static void render(struct dash *d)
 	if (lr_frame_resize(&d->frame, w, h))
 		return;
 	d->ctx.snap = d->have_shown ? &d->shown : NULL;
+	d->ctx.peer = lr_peer_rx_snapshot(d->tr.ses.peer, &d->ctx.peer_host);
 	d->ctx.theme_name = d->theme.name;
 	if (d->tr.on)
 		tr_update_view(d);

@@ -174,8 +174,12 @@ enum lr_client_state lr_session_poll(struct lr_session *s)
 	now = lr_clock_mono_ns();
 	if (!s->peer && !s->done_ns)
 		peer_open(s);
-	if (st == LR_CLIENT_RUNNING && !s->running_ns)
+	if (st == LR_CLIENT_RUNNING && !s->running_ns) {
 		s->running_ns = now;
+		if (!s->peer)	/* the offer comes before the streams: it would be here by now */
+			lr_log(LR_LOG_INFO, "the peer shares no counters (a plain iperf3, or "
+					    "--no-peer-stats at either end)");
+	}
 	if ((st == LR_CLIENT_DONE || st == LR_CLIENT_ERROR) && !s->done_ns) {
 		s->done_ns = now;
 		if (s->running_ns)

@@ -8,7 +8,7 @@
 
 lr_plan "80x24: peer host line shown" "80x24: peer lo row with a live rx rate" \
 	"200x50: peer host line shown" "200x50: peer lo row with a live rx rate" \
-	"no-peer-stats: no peer line"
+	"no-peer-stats: no peer line" "no-peer-stats: the status line says the peer shares no counters"
 need_root "tui_peer_view"
 command -v tmux >/dev/null || { lr_skip_plan tui_peer_view "tmux not installed"; exit 0; }
 command -v unshare >/dev/null || { lr_skip_plan tui_peer_view "unshare not installed"; exit 0; }
@@ -64,7 +64,8 @@ for size in 80x24 200x50; do
 done
 
 run nops 80 24 --no-peer-stats
-wait_screen 'IFACE' 60
+check "no-peer-stats: the status line says the peer shares no counters" \
+	wait_screen 'peer shares no counters' 40
 sleep 1.5
 check "no-peer-stats: no peer line" bash -c "! tmux -S '$sock' capture-pane -t dash -p | grep -q 'on peerhost'"
 finish

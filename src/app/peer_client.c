@@ -32,12 +32,12 @@
 #define MAX_FRAMES_PER_S   40.0
 
 static const enum lr_metric ctr_metric[LR_PC__COUNT] = {
-	[LR_PC_RX_BYTES] = LR_M_RX_BYTES,	  [LR_PC_TX_BYTES] = LR_M_TX_BYTES,
-	[LR_PC_RX_PACKETS] = LR_M_RX_PACKETS,	  [LR_PC_TX_PACKETS] = LR_M_TX_PACKETS,
-	[LR_PC_RX_DROPPED] = LR_M_RX_DROPPED,	  [LR_PC_TX_DROPPED] = LR_M_TX_DROPPED,
-	[LR_PC_RX_ERRORS] = LR_M_RX_ERRORS,	  [LR_PC_TX_ERRORS] = LR_M_TX_ERRORS,
-	[LR_PC_RX_FIFO] = LR_M_RX_FIFO_ERRORS,	  [LR_PC_RX_MISSED] = LR_M_RX_MISSED_ERRORS,
-	[LR_PC_RX_OVER] = LR_M_RX_OVER_ERRORS,	  [LR_PC_NIC_FIFO] = LR_M_NIC_FIFO,
+	[LR_PC_RX_BYTES] = LR_M_RX_BYTES,      [LR_PC_TX_BYTES] = LR_M_TX_BYTES,
+	[LR_PC_RX_PACKETS] = LR_M_RX_PACKETS,  [LR_PC_TX_PACKETS] = LR_M_TX_PACKETS,
+	[LR_PC_RX_DROPPED] = LR_M_RX_DROPPED,  [LR_PC_TX_DROPPED] = LR_M_TX_DROPPED,
+	[LR_PC_RX_ERRORS] = LR_M_RX_ERRORS,    [LR_PC_TX_ERRORS] = LR_M_TX_ERRORS,
+	[LR_PC_RX_FIFO] = LR_M_RX_FIFO_ERRORS, [LR_PC_RX_MISSED] = LR_M_RX_MISSED_ERRORS,
+	[LR_PC_RX_OVER] = LR_M_RX_OVER_ERRORS, [LR_PC_NIC_FIFO] = LR_M_NIC_FIFO,
 	[LR_PC_NIC_DROP] = LR_M_NIC_DROP,
 };
 
@@ -53,7 +53,7 @@ struct lr_peer_rx {
 	atomic_bool stop;
 	_Atomic uint64_t frames;
 
-	pthread_mutex_t lock;	/* newest, have_new, ended */
+	pthread_mutex_t lock; /* newest, have_new, ended */
 	pthread_cond_t cond;
 	struct lr_peer_frame newest;
 	bool have_new;
@@ -145,7 +145,7 @@ static int read_frame(struct lr_peer_rx *rx, const struct lr_proto_conn *cc, boo
 		return rc;
 	*end = f.end;
 	pthread_mutex_lock(&rx->lock);
-	lr_peer_frame_free(&rx->newest);	/* not used yet: the next one carries it too */
+	lr_peer_frame_free(&rx->newest); /* not used yet: the next one carries it too */
 	rx->newest = f;
 	rx->have_new = true;
 	pthread_mutex_unlock(&rx->lock);
@@ -184,8 +184,9 @@ static void *reader(void *arg)
 		       why[0] ? why : "a bad frame");
 	else if (rc < 0 && rc != -ECANCELED)
 		lr_log(LR_LOG_WARN, "peer stats: channel %s; peer view ended",
-		       rc == -ETIMEDOUT ? "silent or unreachable" :
-		       rc == -ECONNRESET ? "closed before the last sample" : strerror(-rc));
+		       rc == -ETIMEDOUT	   ? "silent or unreachable"
+		       : rc == -ECONNRESET ? "closed before the last sample"
+					   : strerror(-rc));
 	if (cc.fd >= 0)
 		close(cc.fd);
 	pthread_mutex_lock(&rx->lock);
@@ -233,7 +234,7 @@ bool lr_peer_rx_wait_end(struct lr_peer_rx *rx, uint64_t timeout_ns)
 	uint64_t dl;
 	bool ended;
 
-	clock_gettime(CLOCK_REALTIME, &ts);	/* the condvar's default clock */
+	clock_gettime(CLOCK_REALTIME, &ts); /* the condvar's default clock */
 	dl = (uint64_t)ts.tv_sec * LR_NSEC_PER_SEC + (uint64_t)ts.tv_nsec + timeout_ns;
 	ts.tv_sec = (time_t)(dl / LR_NSEC_PER_SEC);
 	ts.tv_nsec = (long)(dl % LR_NSEC_PER_SEC);
@@ -267,7 +268,7 @@ static const struct lr_peer_cpu *prev_cpu(const struct lr_peer_frame *p, int cpu
 {
 	size_t lo = 0, hi = p->n_cpus;
 
-	while (lo < hi) {	/* CPU numbers rise (the decoder checked) */
+	while (lo < hi) { /* CPU numbers rise (the decoder checked) */
 		size_t mid = (lo + hi) / 2;
 
 		if (p->cpus[mid].cpu == cpu)
@@ -286,7 +287,7 @@ static bool group_rates(const double *cur, const double *prev, size_t n, double 
 	for (size_t i = 0; i < n; i++) {
 		d[i] = cur[i] - (prev ? prev[i] : 0);
 		if (d[i] < 0)
-			return false;	/* the server restarted its sums: skip this interval */
+			return false; /* the server restarted its sums: skip this interval */
 	}
 	return d[0] > 1e-6;
 }
@@ -351,8 +352,8 @@ static void iface_rates(const struct lr_peer_iface *pi, const struct lr_peer_ifa
 	}
 }
 
-static void build_stack(const struct lr_peer_frame *c, const struct lr_peer_frame *p,
-			double dt, struct lr_stack_snap *st)
+static void build_stack(const struct lr_peer_frame *c, const struct lr_peer_frame *p, double dt,
+			struct lr_stack_snap *st)
 {
 	static const uint32_t bit[LR_PS__COUNT] = {LR_STACKV_TCP_RETRANS, LR_STACKV_UDP_IN_ERRORS,
 						   LR_STACKV_UDP_RCVBUF, LR_STACKV_UDP_SNDBUF};
@@ -409,7 +410,7 @@ int lr_peer_rx_build(struct lr_peer_rx *rx, const struct lr_snapshot *local,
 	rx->have_new = false;
 	pthread_mutex_unlock(&rx->lock);
 	prev = rx->have_used ? &rx->used : NULL;
-	if (prev && cur.mono_ns <= prev->mono_ns) {	/* the end frame repeats the last one */
+	if (prev && cur.mono_ns <= prev->mono_ns) { /* the end frame repeats the last one */
 		lr_peer_frame_free(&cur);
 		return 0;
 	}
@@ -424,8 +425,8 @@ int lr_peer_rx_build(struct lr_peer_rx *rx, const struct lr_snapshot *local,
 	out->cap_ifaces = cur.n_ifaces + 1;
 	out->cap_cpus = cur.n_cpus + 1;
 	out->seq = cur.seq;
-	out->mono_ns = cur.mono_ns;	/* the peer's clock: interface rows span its intervals */
-	out->real_ns = local->real_ns;	/* the rows themselves stand on the local clock */
+	out->mono_ns = cur.mono_ns; /* the peer's clock: interface rows span its intervals */
+	out->real_ns = local->real_ns; /* the rows themselves stand on the local clock */
 	out->elapsed_ns = local->elapsed_ns;
 	out->target_interval_ns = (uint64_t)rx->off.interval_ms * LR_NSEC_PER_MSEC;
 	if (prev)
@@ -480,8 +481,9 @@ int lr_peer_rx_summary(struct lr_peer_rx *rx, struct lr_peer_summary *out)
 		snprintf(out->host, sizeof(out->host), "%s", f->host);
 		out->ended = rx->ended && f->end;
 		out->frames = atomic_load(&rx->frames);
-		out->n_ifaces = f->n_ifaces < LR_ARRAY_SIZE(out->ifaces) ? f->n_ifaces
-									: LR_ARRAY_SIZE(out->ifaces);
+		out->n_ifaces = f->n_ifaces < LR_ARRAY_SIZE(out->ifaces)
+					? f->n_ifaces
+					: LR_ARRAY_SIZE(out->ifaces);
 		memcpy(out->ifaces, f->ifaces, out->n_ifaces * sizeof(out->ifaces[0]));
 		out->stack_known = f->has_stack ? f->stack_known : 0;
 		memcpy(out->stack, f->stack, sizeof(out->stack));

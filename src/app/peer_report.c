@@ -17,10 +17,14 @@ static const struct {
 	enum lr_peer_ctr c;
 	const char *what;
 } iface_drops[] = {
-	{LR_PC_RX_DROPPED, "rx_dropped"},  {LR_PC_RX_MISSED, "rx_missed (NIC FIFO full)"},
-	{LR_PC_RX_FIFO, "rx_fifo"},	   {LR_PC_RX_OVER, "rx_over"},
-	{LR_PC_NIC_FIFO, "NIC fifo counters"}, {LR_PC_NIC_DROP, "NIC drop counters"},
-	{LR_PC_RX_ERRORS, "rx_errors"},	   {LR_PC_TX_DROPPED, "tx_dropped"},
+	{LR_PC_RX_DROPPED, "rx_dropped"},
+	{LR_PC_RX_MISSED, "rx_missed (NIC FIFO full)"},
+	{LR_PC_RX_FIFO, "rx_fifo"},
+	{LR_PC_RX_OVER, "rx_over"},
+	{LR_PC_NIC_FIFO, "NIC fifo counters"},
+	{LR_PC_NIC_DROP, "NIC drop counters"},
+	{LR_PC_RX_ERRORS, "rx_errors"},
+	{LR_PC_TX_DROPPED, "tx_dropped"},
 };
 static const struct {
 	enum lr_peer_stack s;
@@ -48,8 +52,8 @@ static bool drops_text(const struct lr_peer_summary *ps, char *buf, size_t size)
 
 			if ((pi->known & (1u << iface_drops[k].c)) && pi->c[iface_drops[k].c] &&
 			    n < size)
-				n += (size_t)snprintf(buf + n, size - n, "%s%s %s %llu", n ? ", " : "",
-						      pi->name, iface_drops[k].what,
+				n += (size_t)snprintf(buf + n, size - n, "%s%s %s %llu",
+						      n ? ", " : "", pi->name, iface_drops[k].what,
 						      (unsigned long long)pi->c[iface_drops[k].c]);
 		}
 	for (size_t k = 0; k < LR_ARRAY_SIZE(stack_drops); k++)
@@ -71,8 +75,8 @@ void lr_peer_report_text(FILE *f, const struct lr_peer_summary *ps,
 	for (size_t i = 0; i < ps->n_ifaces; i++) {
 		const struct lr_peer_iface *pi = &ps->ifaces[i];
 
-		fprintf(f, "  %s: rx %llu bytes %llu packets, tx %llu bytes %llu packets\n", pi->name,
-			(unsigned long long)pi->c[LR_PC_RX_BYTES],
+		fprintf(f, "  %s: rx %llu bytes %llu packets, tx %llu bytes %llu packets\n",
+			pi->name, (unsigned long long)pi->c[LR_PC_RX_BYTES],
 			(unsigned long long)pi->c[LR_PC_RX_PACKETS],
 			(unsigned long long)pi->c[LR_PC_TX_BYTES],
 			(unsigned long long)pi->c[LR_PC_TX_PACKETS]);
@@ -95,9 +99,10 @@ json_t *lr_peer_report_json(const struct lr_peer_summary *ps, const struct lr_tr
 		return NULL;
 	}
 	json_object_set_new(o, "host", json_string(ps->host));
-	json_object_set_new(o, "role", json_string(tc->bidir	 ? "both"
-						   : tc->reverse ? "sender"
-								 : "receiver"));
+	json_object_set_new(o, "role",
+			    json_string(tc->bidir     ? "both"
+					: tc->reverse ? "sender"
+						      : "receiver"));
 	json_object_set_new(o, "complete", json_boolean(ps->ended));
 	json_object_set_new(o, "samples", json_integer((json_int_t)ps->frames));
 	for (size_t i = 0; i < ps->n_ifaces; i++) {
@@ -116,14 +121,16 @@ json_t *lr_peer_report_json(const struct lr_peer_summary *ps, const struct lr_tr
 	json_object_set_new(o, "interfaces", ifs);
 	for (size_t k = 0; k < LR_ARRAY_SIZE(stack_drops); k++)
 		if (ps->stack_known & (1u << stack_drops[k].s))
-			json_object_set_new(st, k == 0 ? "udp_rcvbuf_errors" : k == 1 ? "udp_in_errors"
-									: "udp_sndbuf_errors",
+			json_object_set_new(st,
+					    k == 0   ? "udp_rcvbuf_errors"
+					    : k == 1 ? "udp_in_errors"
+						     : "udp_sndbuf_errors",
 					    json_integer((json_int_t)ps->stack[stack_drops[k].s]));
 	if (ps->stack_known & (1u << LR_PS_TCP_RETRANS))
 		json_object_set_new(st, "tcp_retrans",
 				    json_integer((json_int_t)ps->stack[LR_PS_TCP_RETRANS]));
 	json_object_set_new(o, "stack", st);
-	json_object_set_new(o, "loss", drops_text(ps, drops, sizeof(drops)) ? json_string(drops)
-									   : json_null());
+	json_object_set_new(
+		o, "loss", drops_text(ps, drops, sizeof(drops)) ? json_string(drops) : json_null());
 	return o;
 }

@@ -33,19 +33,19 @@
 
 struct lr_peer_server {
 	struct lr_server_peer_hooks hooks;
-	pthread_mutex_t lock;	/* active, fd/thread hand-over between acceptor and session */
-	bool active;		/* between begin and end */
+	pthread_mutex_t lock; /* active, fd/thread hand-over between acceptor and session */
+	bool active; /* between begin and end */
 	bool ended;
 	struct lr_board *board;
 	struct lr_sampler *sampler;
 	char host[LR_PEER_HOST_MAX];
 
-	int fd;			/* the channel, -1 none */
+	int fd; /* the channel, -1 none */
 	pthread_t thread;
 	bool thread_started;
-	atomic_bool stop;	/* the sender gives up (end's deadline passed) */
-	atomic_bool done;	/* the sender has finished */
-	_Atomic uint64_t final_seq;	/* the last snapshot's seq, 0 until end() took it */
+	atomic_bool stop; /* the sender gives up (end's deadline passed) */
+	atomic_bool done; /* the sender has finished */
+	_Atomic uint64_t final_seq; /* the last snapshot's seq, 0 until end() took it */
 
 	/* the sender's own: cumulative CPU values by CPU number */
 	struct lr_peer_cpu *acc;
@@ -106,8 +106,8 @@ static int acc_cpu(struct lr_peer_server *ps, const struct lr_cpu_snap *k, doubl
 }
 
 /* Folds the snapshot into the CPU sums (once per snapshot: accumulate) and encodes a frame. */
-static int encode(struct lr_peer_server *ps, const struct lr_snapshot *s, bool accumulate,
-		  bool end, char **out, size_t *len)
+static int encode(struct lr_peer_server *ps, const struct lr_snapshot *s, bool accumulate, bool end,
+		  char **out, size_t *len)
 {
 	struct lr_peer_frame f = {.seq = s->seq, .mono_ns = s->mono_ns, .end = end};
 	double dt = (double)s->interval_ns / 1e9;
@@ -150,10 +150,12 @@ static int encode(struct lr_peer_server *ps, const struct lr_snapshot *s, bool a
 			f.cpus[f.n_cpus++] = ps->acc[c];
 	if (s->stack.valid) {
 		f.has_stack = true;
-		f.stack_known = (s->stack.valid & LR_STACKV_TCP_RETRANS ? 1u << LR_PS_TCP_RETRANS : 0) |
-				(s->stack.valid & LR_STACKV_UDP_IN_ERRORS ? 1u << LR_PS_UDP_IN_ERRORS : 0) |
-				(s->stack.valid & LR_STACKV_UDP_RCVBUF ? 1u << LR_PS_UDP_RCVBUF_ERRORS : 0) |
-				(s->stack.valid & LR_STACKV_UDP_SNDBUF ? 1u << LR_PS_UDP_SNDBUF_ERRORS : 0);
+		f.stack_known =
+			(s->stack.valid & LR_STACKV_TCP_RETRANS ? 1u << LR_PS_TCP_RETRANS : 0) |
+			(s->stack.valid & LR_STACKV_UDP_IN_ERRORS ? 1u << LR_PS_UDP_IN_ERRORS : 0) |
+			(s->stack.valid & LR_STACKV_UDP_RCVBUF ? 1u << LR_PS_UDP_RCVBUF_ERRORS
+							       : 0) |
+			(s->stack.valid & LR_STACKV_UDP_SNDBUF ? 1u << LR_PS_UDP_SNDBUF_ERRORS : 0);
 		f.stack[LR_PS_TCP_RETRANS] = s->stack.tcp_retrans_total;
 		f.stack[LR_PS_UDP_IN_ERRORS] = s->stack.udp_in_errors_total;
 		f.stack[LR_PS_UDP_RCVBUF_ERRORS] = s->stack.udp_rcvbuf_errors_total;
@@ -168,8 +170,7 @@ out:
 
 /* ---- the sender thread ---- */
 
-static int send_frame(struct lr_peer_server *ps, const struct lr_snapshot *s, bool fresh,
-		      bool end)
+static int send_frame(struct lr_peer_server *ps, const struct lr_snapshot *s, bool fresh, bool end)
 {
 	struct lr_proto_conn cc = {.fd = ps->fd, .stop = &ps->stop, .side_fd = -1};
 	uint8_t hdr[4];
@@ -328,7 +329,7 @@ static void hook_end(void *arg)
 		pthread_mutex_unlock(&ps->lock);
 		return;
 	}
-	ps->ended = true;	/* no channel after this */
+	ps->ended = true; /* no channel after this */
 	pthread_mutex_unlock(&ps->lock);
 	/* the last reading: the streams have stopped, so it sees every byte of the test */
 	lr_sampler_stop(ps->sampler);

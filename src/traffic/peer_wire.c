@@ -15,12 +15,12 @@
 #include "linerate/traffic/peer_wire.h"
 
 static const char *const ctr_names[LR_PC__COUNT] = {
-	"rx_bytes",  "tx_bytes",  "rx_packets", "tx_packets", "rx_dropped", "tx_dropped",
-	"rx_errors", "tx_errors", "rx_fifo",	"rx_missed",  "rx_over",    "nic_fifo",
-	"nic_drop",
+	"rx_bytes",   "tx_bytes",  "rx_packets", "tx_packets", "rx_dropped",
+	"tx_dropped", "rx_errors", "tx_errors",	 "rx_fifo",    "rx_missed",
+	"rx_over",    "nic_fifo",  "nic_drop",
 };
-static const char *const stack_names[LR_PS__COUNT] = {
-	"tcp_retrans", "udp_in_errors", "udp_rcvbuf_errors", "udp_sndbuf_errors"};
+static const char *const stack_names[LR_PS__COUNT] = {"tcp_retrans", "udp_in_errors",
+						      "udp_rcvbuf_errors", "udp_sndbuf_errors"};
 
 #define MAX_VALUE 1e15 /* cumulative seconds / events: far above any real run */
 
@@ -168,8 +168,9 @@ static json_t *enc_iface(const struct lr_peer_iface *i)
 	rc |= json_object_set_new(o, "base_ns", json_integer((json_int_t)(i->base_ns & INT64_MAX)));
 	rc |= json_object_set_new(o, "mtu", json_integer(i->mtu));
 	rc |= json_object_set_new(o, "speed_mbps", json_integer(i->speed_mbps));
-	rc |= json_object_set_new(o, "softirq_max_pct",
-				  json_real(isfinite(i->softirq_max_pct) ? i->softirq_max_pct : -1));
+	rc |= json_object_set_new(
+		o, "softirq_max_pct",
+		json_real(isfinite(i->softirq_max_pct) ? i->softirq_max_pct : -1));
 	rc |= json_object_set_new(o, "softirq_cpu", json_integer(i->softirq_cpu));
 	rc |= json_object_set_new(o, "c", c);
 	if (rc) {
@@ -365,7 +366,7 @@ static int dec_top(json_t *o, struct lr_peer_frame *f, char err[LR_PROTO_ERR_MAX
 	    strlen(json_string_value(x)) != json_string_length(x))
 		return fail(err, -EINVAL, "bad \"host\"");
 	memcpy(f->host, json_string_value(x), json_string_length(x) + 1);
-	for (char *p = f->host; *p; p++)	/* it goes into CSV and onto a terminal */
+	for (char *p = f->host; *p; p++) /* it goes into CSV and onto a terminal */
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = '?';
 	x = json_object_get(o, "stack");

@@ -24,8 +24,8 @@ static void numeric(int fd, bool peer, char *buf, size_t size)
 	int rc = peer ? getpeername(fd, (struct sockaddr *)&ss, &sl)
 		      : getsockname(fd, (struct sockaddr *)&ss, &sl);
 
-	if (rc < 0 || getnameinfo((struct sockaddr *)&ss, sl, buf, (socklen_t)size, NULL, 0,
-				  NI_NUMERICHOST))
+	if (rc < 0 ||
+	    getnameinfo((struct sockaddr *)&ss, sl, buf, (socklen_t)size, NULL, 0, NI_NUMERICHOST))
 		snprintf(buf, size, "?");
 	/* a v4-mapped address routes as IPv4 */
 	if (!strncmp(buf, "::ffff:", 7) && strchr(buf + 7, '.'))
@@ -54,17 +54,17 @@ int lr_server_peer_offer(struct session *ss)
 		t.interval_ms = LR_PEER_INTERVAL_MAX_MS;
 	off.interval_ms = t.interval_ms;
 	if (h->begin(h->arg, &t) < 0)
-		return 0;	/* declined: the test runs as a plain one */
+		return 0; /* declined: the test runs as a plain one */
 	rc = lr_peer_offer_encode(&off, &body, &len);
 	if (rc == 0)
 		rc = lr_proto_write(&cc, &st, 1, CTL_TIMEOUT_NS);
 	if (rc == 0)
 		rc = lr_proto_msg_send(&cc, body, len);
 	free(body);
-	atomic_store(&ss->peer_offered, true);	/* end() must run even when the write failed */
+	atomic_store(&ss->peer_offered, true); /* end() must run even when the write failed */
 	if (rc < 0)
-		lr_log(LR_LOG_WARN, "server: test from %s: peer-stats offer not sent: %s",
-		       ss->peer, strerror(-rc));
+		lr_log(LR_LOG_WARN, "server: test from %s: peer-stats offer not sent: %s", ss->peer,
+		       strerror(-rc));
 	else
 		lr_log(LR_LOG_INFO, "server: test from %s: sharing this host's samples every %u ms",
 		       ss->peer, t.interval_ms);
@@ -99,8 +99,8 @@ bool lr_server_peer_take(struct lr_server *s, struct pending *pd)
 		return false;
 	if (!h || !lr_server_peer_waiting(s) ||
 	    memcmp(pd->cookie, ss->cookie, LR_PROTO_COOKIE_LEN - 1)) {
-		lr_log(LR_LOG_INFO, "server: peer-stats hello from %s not for a waiting test; closed",
-		       pd->peer);
+		lr_log(LR_LOG_INFO,
+		       "server: peer-stats hello from %s not for a waiting test; closed", pd->peer);
 		close(pd->fd);
 		pd->fd = -1;
 		return true;

@@ -21,20 +21,37 @@
 static void test_roundtrip(void **state)
 {
 	struct lr_peer_iface ifs[2] = {
-		{.name = "veth1", .gen = 2, .base_ns = 1000, .mtu = 1500, .speed_mbps = -1,
-		 .softirq_max_pct = 12.5, .softirq_cpu = 3,
+		{.name = "veth1",
+		 .gen = 2,
+		 .base_ns = 1000,
+		 .mtu = 1500,
+		 .speed_mbps = -1,
+		 .softirq_max_pct = 12.5,
+		 .softirq_cpu = 3,
 		 .known = (1u << LR_PC_RX_BYTES) | (1u << LR_PC_NIC_DROP),
 		 .c = {[LR_PC_RX_BYTES] = 123456789012ULL, [LR_PC_NIC_DROP] = 7}},
-		{.name = "lo", .base_ns = 5, .mtu = 65536, .speed_mbps = -1, .softirq_max_pct = -1,
+		{.name = "lo",
+		 .base_ns = 5,
+		 .mtu = 65536,
+		 .speed_mbps = -1,
+		 .softirq_max_pct = -1,
 		 .softirq_cpu = -1},
 	};
 	struct lr_peer_cpu cpus[2] = {
 		{.cpu = 0, .has_t = true, .t = {1.5, 0.25, 0.5, 0, 0.125, 0.625}},
 		{.cpu = 5, .has_q = true, .has_n = true, .q = {2, 100, 3}, .n = {2, 50, 1, 0}},
 	};
-	struct lr_peer_frame f = {.seq = 9, .mono_ns = 77, .end = true, .host = "peerhost",
-				  .ifaces = ifs, .n_ifaces = 2, .cpus = cpus, .n_cpus = 2,
-				  .has_stack = true, .stack_known = 0xb, .stack = {1, 2, 3, 4}};
+	struct lr_peer_frame f = {.seq = 9,
+				  .mono_ns = 77,
+				  .end = true,
+				  .host = "peerhost",
+				  .ifaces = ifs,
+				  .n_ifaces = 2,
+				  .cpus = cpus,
+				  .n_cpus = 2,
+				  .has_stack = true,
+				  .stack_known = 0xb,
+				  .stack = {1, 2, 3, 4}};
 	struct lr_peer_frame g;
 	char err[LR_PROTO_ERR_MAX], *buf;
 	size_t len;
@@ -65,7 +82,7 @@ static void test_roundtrip(void **state)
 	assert_true(g.cpus[1].q[1] == 100 && g.cpus[1].n[2] == 1);
 	assert_true(g.has_stack);
 	assert_int_equal(g.stack[LR_PS_UDP_SNDBUF_ERRORS], 4);
-	assert_int_equal(g.stack_known, 0xb);	/* udp_rcvbuf_errors unknown: absent, not 0 */
+	assert_int_equal(g.stack_known, 0xb); /* udp_rcvbuf_errors unknown: absent, not 0 */
 	assert_int_equal(g.stack[LR_PS_UDP_RCVBUF_ERRORS], 0);
 	lr_peer_frame_free(&g);
 }
@@ -84,7 +101,11 @@ static int decode_str(const char *s, char err[LR_PROTO_ERR_MAX])
 static void test_hostile(void **state)
 {
 	static const char *const bad[] = {
-		"", "[]", "{", "null", "{\"v\":1}",
+		"",
+		"[]",
+		"{",
+		"null",
+		"{\"v\":1}",
 		"{" HDR "\"ifaces\":{},\"cpus\":[]}",
 		"{" HDR "\"ifaces\":[],\"cpus\":[{\"cpu\":-1}]}",
 		"{" HDR "\"ifaces\":[],\"cpus\":[{\"cpu\":1},{\"cpu\":1}]}",
@@ -156,7 +177,9 @@ static void test_offer(void **state)
 	assert_int_equal(p.max_frame, 4096);
 	assert_int_not_equal(lr_peer_offer_decode("{\"v\":1,\"interval_ms\":1}", 23, &p, err), 0);
 	assert_int_not_equal(lr_peer_offer_decode("{\"v\":1,\"interval_ms\":100,\"max_frame\":"
-						  "99999999}", 46, &p, err), 0);
+						  "99999999}",
+						  46, &p, err),
+			     0);
 }
 
 /* iperf3 3.12's own parameters plus our key: decoded as asked; a malformed key is "not asked"
@@ -196,9 +219,9 @@ static void test_params_key(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_roundtrip),      cmocka_unit_test(test_hostile),
-		cmocka_unit_test(test_too_many),       cmocka_unit_test(test_host_sanitised),
-		cmocka_unit_test(test_offer),	       cmocka_unit_test(test_params_key),
+		cmocka_unit_test(test_roundtrip), cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_too_many),  cmocka_unit_test(test_host_sanitised),
+		cmocka_unit_test(test_offer),	  cmocka_unit_test(test_params_key),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

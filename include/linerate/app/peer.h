@@ -22,16 +22,16 @@ struct lr_snapshot;
 
 /* ---- server: `linerate -s` ---- */
 
-struct lr_peer_server;	/* opaque: one sampler + one sender thread per offered test */
+struct lr_peer_server; /* opaque: one sampler + one sender thread per offered test */
 
 /* 0 or -ENOMEM. The hooks stay valid until close; close after lr_server_close. */
 int lr_peer_server_open(struct lr_peer_server **out) LR_MUST_CHECK;
 const struct lr_server_peer_hooks *lr_peer_server_hooks(struct lr_peer_server *ps);
-void lr_peer_server_close(struct lr_peer_server *ps);	/* NULL-safe; ends a test's sampling */
+void lr_peer_server_close(struct lr_peer_server *ps); /* NULL-safe; ends a test's sampling */
 
 /* ---- client ---- */
 
-struct lr_peer_rx;	/* opaque: the channel, its reader thread, the newest frame */
+struct lr_peer_rx; /* opaque: the channel, its reader thread, the newest frame */
 
 /* [main] Connects to the offered channel on a thread of its own (returns at once). 0 or -errno. */
 int lr_peer_rx_open(struct lr_peer_rx **out, const struct lr_client_peer *offer) LR_MUST_CHECK;
@@ -51,17 +51,17 @@ int lr_peer_rx_record(struct lr_peer_rx *rx, struct lr_recorder *rec,
 bool lr_peer_rx_wait_end(struct lr_peer_rx *rx, uint64_t timeout_ns);
 /* [any] Frames accepted so far; the reason the channel ended ("" while it runs / ended well). */
 uint64_t lr_peer_rx_frames(struct lr_peer_rx *rx);
-void lr_peer_rx_close(struct lr_peer_rx *rx);	/* NULL-safe; joins the thread (< 200 ms) */
+void lr_peer_rx_close(struct lr_peer_rx *rx); /* NULL-safe; joins the thread (< 200 ms) */
 
 /* The peer's totals over the test: its counters since its first reading, from the newest
  * frame (the last one once the channel ended). */
 struct lr_peer_summary {
 	char host[LR_PEER_HOST_MAX];
-	bool ended;		/* the server's last frame ("end") arrived */
+	bool ended; /* the server's last frame ("end") arrived */
 	uint64_t frames;
 	size_t n_ifaces;
 	struct lr_peer_iface ifaces[8];
-	uint32_t stack_known;	/* bit (1 << lr_peer_stack) */
+	uint32_t stack_known; /* bit (1 << lr_peer_stack) */
 	uint64_t stack[LR_PS__COUNT];
 };
 /* [main] 0, or -ENODATA before the first frame. */

@@ -26,6 +26,11 @@ for m in garbage huge endless silent; do
 		"hostile $m: no crash" "hostile $m: memory stays bounded" "hostile $m: no peer rows from it"
 	[ $m = silent ] || lr_plan "hostile $m: the channel is dropped with a warning"
 done
+for m in stall badtag badcookie twice; do
+	lr_plan "hostile client $m: its test completes" "hostile client $m: the server serves the next test with peer rows"
+done
+lr_plan "hostile client twice: the second channel is closed at once" \
+	"hostile clients: no sanitizer report from the server"
 need_root "peer_view"
 command -v iperf3 >/dev/null || { lr_skip_plan peer_view "iperf3 not installed (scripts/deps.sh)"; exit 0; }
 command -v python3 >/dev/null || { lr_skip_plan peer_view "python3 not installed"; exit 0; }
@@ -210,3 +215,25 @@ for m in garbage huge endless silent; do
 	check "hostile $m: memory stays bounded" [ "${rss:-999999}" -lt 100000 ]
 	check "hostile $m: no peer rows from it" [ -z "$(col_values "$f" side peer)" ]
 done
+
+# Hostile clients against one long-running server: a channel never read, a wrong tag, another
+# test's cookie, two channels. Each test completes, and the server goes on serving the next
+# test with its peer view.
+ip netns exec "$S" unshare -u sh -c "hostname peerhost; exec $LR_BIN -s" >"$work/hc-srv.log" 2>&1 &
+srv=$!; lr_cleanup_add "kill $srv 2>/dev/null"
+sleep 0.5
+for m in stall badtag badcookie twice; do
+	f="$work/hc-$m.csv"
+	ip netns exec "$A" timeout 30 python3 "$LR_TOP/tests/tools/fake_peer_client.py" "$m" \
+		"$ADDR_S" 5201 2 >"$work/hc-$m.out" 2>&1
+	check "hostile client $m: its test completes" grep -q '^done' "$work/hc-$m.out"
+	ip netns exec "$A" timeout 30 "$LR_BIN" --headless -c "$ADDR_S" -t 1 -i 0.2 --csv "$f" \
+		>/dev/null 2>&1
+	check "hostile client $m: the server serves the next test with peer rows" \
+		[ "$(col_values "$f" host peer)" = peerhost ]
+done
+check "hostile client twice: the second channel is closed at once" \
+	grep -q '^second closed' "$work/hc-twice.out"
+stop_server
+check "hostile clients: no sanitizer report from the server" \
+	bash -c "! grep -q Sanitizer '$work/hc-srv.log'"

@@ -394,6 +394,18 @@ static void build_iface(const struct lr_peer_iface *pi, struct lr_iface_snap *is
 		}
 }
 
+static bool goes_back(const struct lr_peer_frame *cur, const struct lr_peer_frame *prev)
+{
+	for (size_t i = 0; i < cur->n_ifaces; i++) {
+		const struct lr_peer_iface *pi = &cur->ifaces[i], *pp = prev_iface(prev, pi);
+
+		for (unsigned k = 0; pp && k < LR_PC__COUNT; k++)
+			if ((pi->known & pp->known & (1u << k)) && pi->c[k] < pp->c[k])
+				return true;
+	}
+	return false;
+}
+
 int lr_peer_rx_build(struct lr_peer_rx *rx, const struct lr_snapshot *local,
 		     struct lr_snapshot *out, char *host, size_t hostlen)
 {
@@ -410,7 +422,9 @@ int lr_peer_rx_build(struct lr_peer_rx *rx, const struct lr_snapshot *local,
 	rx->have_new = false;
 	pthread_mutex_unlock(&rx->lock);
 	prev = rx->have_used ? &rx->used : NULL;
-	if (prev && cur.mono_ns <= prev->mono_ns) { /* the end frame repeats the last one */
+	/* the end frame may repeat the last one; a cumulative value that went backwards is not
+	 * a real server's (its sums never shrink): never a 2^64 spike in a row */
+	if (prev && (cur.mono_ns <= prev->mono_ns || goes_back(&cur, prev))) {
 		lr_peer_frame_free(&cur);
 		return 0;
 	}

@@ -14,6 +14,8 @@ for c in udp tcp-R tcp-bidir; do
 		"$c: peer CPU rows for every peer CPU" "$c: peer rows inside the local run" \
 		"$c: no sanitizer report (client, server)"
 done
+lr_plan "hostile backwards: the test still completes (exit 0)" \
+	"hostile backwards: no huge value from shrinking counters"
 lr_plan "rcvbuf: the receiver's socket drops were forced (peer kernel)" \
 	"rcvbuf: the report names the receiver peerhost and its RcvbufErrors" \
 	"rcvbuf: -J linerate_peer.stack.udp_rcvbuf_errors == peer kernel delta"
@@ -215,6 +217,21 @@ for m in garbage huge endless silent; do
 	check "hostile $m: memory stays bounded" [ "${rss:-999999}" -lt 100000 ]
 	check "hostile $m: no peer rows from it" [ -z "$(col_values "$f" side peer)" ]
 done
+
+# A "server" whose cumulative counters shrink: rows never carry the 2^64 wrap of a difference.
+f="$work/h-back.csv"
+ip netns exec "$S" python3 "$LR_TOP/tests/tools/fake_peer_server.py" backwards 5201 \
+	>"$work/h-back-srv.log" 2>&1 &
+fsrv=$!; lr_cleanup_add "kill $fsrv 2>/dev/null"
+for _ in $(seq 50); do ip netns exec "$S" ss -ltn | grep -q ':5201 ' && break; sleep 0.1; done
+ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_S" -t 2 -b 10M -i 0.2 --csv "$f" \
+	>/dev/null 2>&1
+rc=$?
+kill "$fsrv" 2>/dev/null; wait "$fsrv" 2>/dev/null
+echo "# hostile backwards: rc $rc, fk0 rows: $(grep -c '^[^,]*,[^,]*,fk0,' "$f")"
+check "hostile backwards: the test still completes (exit 0)" [ "$rc" -eq 0 ]
+check "hostile backwards: no huge value from shrinking counters" awk -F, '
+	$3 == "fk0" { n++; if ($5 + 0 > 1000000) bad++ } END { exit !(n > 0 && !bad) }' "$f"
 
 # Hostile clients against one long-running server: a channel never read, a wrong tag, another
 # test's cookie, two channels. Each test completes, and the server goes on serving the next

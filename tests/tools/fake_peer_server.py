@@ -7,6 +7,7 @@ then feeds the peer-stats channel something a real server never would:
   huge      a 2 GiB length prefix, then a trickle of bytes
   endless   well-formed frames as fast as the socket takes them, never an end frame
   silent    accepts the channel and sends nothing
+  backwards well-formed frames whose cumulative counters shrink
 
 usage: fake_peer_server.py MODE PORT   (serves one test, then exits)
 """
@@ -72,6 +73,17 @@ def feed(ch):
                          "end": False, "ifaces": [], "cpus": []}
                 body = json.dumps(frame).encode()
                 ch.sendall(struct.pack(">I", len(body)) + body)
+        elif MODE == "backwards":
+            seq = 0
+            while time.time() < deadline:
+                seq += 1
+                frame = {"v": 1, "seq": seq, "host": "fake", "mono_ns": seq * 100000000,
+                         "end": False, "cpus": [],
+                         "ifaces": [{"name": "fk0", "base_ns": 1,
+                                     "c": {"rx_bytes": 1000000 - seq * 1000}}]}
+                body = json.dumps(frame).encode()
+                ch.sendall(struct.pack(">I", len(body)) + body)
+                time.sleep(0.1)
         elif MODE == "silent":
             time.sleep(30)
     except OSError:

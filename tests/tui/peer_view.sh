@@ -8,6 +8,7 @@
 
 lr_plan "80x24: peer host line shown" "80x24: peer lo row with a live rx rate" \
 	"200x50: peer host line shown" "200x50: peer lo row with a live rx rate" \
+	"80x24: the dashboard's --csv has the peer's rows" \
 	"no-peer-stats: no peer line" "no-peer-stats: the status line says the peer shares no counters"
 need_root "tui_peer_view"
 command -v tmux >/dev/null || { lr_skip_plan tui_peer_view "tmux not installed"; exit 0; }
@@ -38,7 +39,7 @@ run() {	# NAME W H [SERVER-ARGS...]: server under host name peerhost, dashboard 
 	sleep 0.5
 	T kill-session -t dash 2>/dev/null
 	T new-session -d -s dash -x "$w" -y "$h" \
-		"LANG=C.UTF-8 TERM=screen $LR_BIN -c 127.0.0.1 -p $port -t 8 -b 100M -i 0.2; sleep 60"
+		"LANG=C.UTF-8 TERM=screen $LR_BIN -c 127.0.0.1 -p $port -t 8 -b 100M -i 0.2 --csv $work/$name.csv; sleep 60"
 	T set-option -t dash status off >/dev/null
 	T resize-window -t dash -x "$w" -y "$h" 2>/dev/null
 	wait_screen 'Streams' 60
@@ -61,6 +62,8 @@ for size in 80x24 200x50; do
 	check "$size: peer lo row with a live rx rate" [ $ok -eq 0 ]
 	[ "$size" = 80x24 ] && screen | sed 's/^/#   /' | head -24
 	finish
+	[ "$size" = 80x24 ] && check "80x24: the dashboard's --csv has the peer's rows" \
+		grep -q ',lo,.*,peer,peerhost$' "$work/$size.csv"
 done
 
 run nops 80 24 --no-peer-stats

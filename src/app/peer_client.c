@@ -63,6 +63,11 @@ struct lr_peer_rx {
 	struct lr_peer_frame used;
 	bool have_used;
 	struct lr_snapshot snap;
+	struct peak { /* per interface name: the busiest row so far */
+		char name[16];
+		double rx_bps, tx_bps;
+	} peaks[8];
+	size_t n_peaks;
 };
 
 /* ---- the reader thread ---- */
@@ -394,6 +399,35 @@ static void build_iface(const struct lr_peer_iface *pi, struct lr_iface_snap *is
 		}
 }
 
+static struct peak *peak_of(struct lr_peer_rx *rx, const char *name, bool add)
+{
+	for (size_t i = 0; i < rx->n_peaks; i++)
+		if (!strcmp(rx->peaks[i].name, name))
+			return &rx->peaks[i];
+	if (!add || rx->n_peaks == LR_ARRAY_SIZE(rx->peaks))
+		return NULL;
+	snprintf(rx->peaks[rx->n_peaks].name, sizeof(rx->peaks[0].name), "%s", name);
+	rx->peaks[rx->n_peaks].rx_bps = rx->peaks[rx->n_peaks].tx_bps = -1;
+	return &rx->peaks[rx->n_peaks++];
+}
+
+static void note_peaks(struct lr_peer_rx *rx, const struct lr_snapshot *s)
+{
+	for (size_t i = 0; i < s->n_ifaces; i++) {
+		const struct lr_iface_snap *is = &s->ifaces[i];
+		struct peak *p = peak_of(rx, is->name, true);
+
+		if (!p)
+			continue;
+		if ((is->valid & LR_M_BIT(LR_M_RX_BYTES)) &&
+		    is->per_s[LR_M_RX_BYTES] * 8 > p->rx_bps)
+			p->rx_bps = is->per_s[LR_M_RX_BYTES] * 8;
+		if ((is->valid & LR_M_BIT(LR_M_TX_BYTES)) &&
+		    is->per_s[LR_M_TX_BYTES] * 8 > p->tx_bps)
+			p->tx_bps = is->per_s[LR_M_TX_BYTES] * 8;
+	}
+}
+
 static bool goes_back(const struct lr_peer_frame *cur, const struct lr_peer_frame *prev)
 {
 	for (size_t i = 0; i < cur->n_ifaces; i++) {
@@ -462,6 +496,7 @@ int lr_peer_rx_build(struct lr_peer_rx *rx, const struct lr_snapshot *local,
 	lr_peer_frame_free(&rx->used);
 	rx->used = cur;
 	rx->have_used = true;
+	note_peaks(rx, out);
 	return 1;
 }
 
@@ -501,6 +536,12 @@ int lr_peer_rx_summary(struct lr_peer_rx *rx, struct lr_peer_summary *out)
 		memcpy(out->ifaces, f->ifaces, out->n_ifaces * sizeof(out->ifaces[0]));
 		out->stack_known = f->has_stack ? f->stack_known : 0;
 		memcpy(out->stack, f->stack, sizeof(out->stack));
+		for (size_t i = 0; i < out->n_ifaces; i++) {
+			const struct peak *p = peak_of(rx, out->ifaces[i].name, false);
+
+			out->peak_rx_bps[i] = p ? p->rx_bps : -1;
+			out->peak_tx_bps[i] = p ? p->tx_bps : -1;
+		}
 	}
 	pthread_mutex_unlock(&rx->lock);
 	return rc;

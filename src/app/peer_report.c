@@ -75,11 +75,15 @@ void lr_peer_report_text(FILE *f, const struct lr_peer_summary *ps,
 	for (size_t i = 0; i < ps->n_ifaces; i++) {
 		const struct lr_peer_iface *pi = &ps->ifaces[i];
 
-		fprintf(f, "  %s: rx %llu bytes %llu packets, tx %llu bytes %llu packets\n",
-			pi->name, (unsigned long long)pi->c[LR_PC_RX_BYTES],
+		fprintf(f, "  %s: rx %llu bytes %llu packets, tx %llu bytes %llu packets", pi->name,
+			(unsigned long long)pi->c[LR_PC_RX_BYTES],
 			(unsigned long long)pi->c[LR_PC_RX_PACKETS],
 			(unsigned long long)pi->c[LR_PC_TX_BYTES],
 			(unsigned long long)pi->c[LR_PC_TX_PACKETS]);
+		if (ps->peak_rx_bps[i] >= 0 && ps->peak_tx_bps[i] >= 0)
+			fprintf(f, "; peak rx %.2f Mbit/s, tx %.2f Mbit/s",
+				ps->peak_rx_bps[i] / 1e6, ps->peak_tx_bps[i] / 1e6);
+		fputc('\n', f);
 	}
 	if (drops_text(ps, drops, sizeof(drops)))
 		fprintf(f, "  loss on %s, %s: %s\n", role_name(tc), ps->host, drops);
@@ -112,6 +116,10 @@ json_t *lr_peer_report_json(const struct lr_peer_summary *ps, const struct lr_tr
 		if (!j)
 			continue;
 		json_object_set_new(j, "name", json_string(pi->name));
+		if (ps->peak_rx_bps[i] >= 0)
+			json_object_set_new(j, "peak_rx_bps", json_real(ps->peak_rx_bps[i]));
+		if (ps->peak_tx_bps[i] >= 0)
+			json_object_set_new(j, "peak_tx_bps", json_real(ps->peak_tx_bps[i]));
 		for (unsigned k = 0; k < LR_PC__COUNT; k++)
 			if (pi->known & (1u << k))
 				json_object_set_new(j, lr_peer_ctr_name(k),

@@ -18,7 +18,9 @@ lr_plan "hostile backwards: the test still completes (exit 0)" \
 	"hostile backwards: no huge value from shrinking counters"
 lr_plan "rcvbuf: the receiver's socket drops were forced (peer kernel)" \
 	"rcvbuf: the report names the receiver peerhost and its RcvbufErrors" \
-	"rcvbuf: -J linerate_peer.stack.udp_rcvbuf_errors == peer kernel delta"
+	"rcvbuf: -J linerate_peer.stack.udp_rcvbuf_errors == peer kernel delta" \
+	"rcvbuf: -J peer peak_rx_bps >= the peer kernel's mean rate over the test" \
+	"rcvbuf: -J peer rx_bytes total == peer kernel delta"
 lr_plan "no-peer-stats: client exits 0" "no-peer-stats: no peer rows" "no-peer-stats: server sent no offer" \
 	"iperf3 -s: linerate client exits 0" "iperf3 -s: no peer rows, local rows there" \
 	"iperf3 -c: plain client against linerate -s exits 0" "iperf3 -c: server offered nothing" \
@@ -135,10 +137,21 @@ ip netns exec "$A" timeout 40 "$LR_BIN" --headless -c "$ADDR_S" -u -b 1G -l 1400
 stop_server
 start_server "$work/rb2-srv.log"
 rb1=$(rcvbuf_errs)
+k0=($(kstats "$S" "$IS"))
+t0=$(date +%s.%N)
 ip netns exec "$A" timeout 40 "$LR_BIN" --headless -c "$ADDR_S" -u -b 1G -l 1400 -w 4K -t 2 \
 	-i 0.2 -J >"$work/rb.json" 2>"$work/rb.err"
+t1=$(date +%s.%N)
 stop_server
 rb2=$(rcvbuf_errs)
+k1=($(kstats "$S" "$IS"))
+read -r jpeak jrx < <(python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))["linerate_peer"]
+i = [x for x in p["interfaces"] if x["name"] == sys.argv[2]][0]
+print(int(i["peak_rx_bps"]), i["rx_bytes"])' "$work/rb.json" "$IS" 2>/dev/null)
+mean=$(awk -v b=$((k1[0] - k0[0])) -v a="$t0" -v z="$t1" 'BEGIN { printf "%d\n", b * 8 / (z - a) }')
+echo "# rcvbuf -J: peer peak rx ${jpeak:-none} bit/s, kernel mean $mean bit/s; rx_bytes ${jrx:-none} of kernel $((k1[0] - k0[0]))"
 named=$(sed -n 's/.*loss on the receiver, peerhost:.*UDP RcvbufErrors (socket receive buffer full) \([0-9]*\).*/\1/p' "$work/rb.out")
 jnum=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["linerate_peer"]["stack"]["udp_rcvbuf_errors"])' "$work/rb.json" 2>/dev/null)
 echo "# rcvbuf: peer kernel RcvbufErrors +$((rb1 - rb0)) (text run), +$((rb2 - rb1)) (-J run); reported ${named:-none}, ${jnum:-none}"
@@ -147,6 +160,10 @@ check "rcvbuf: the report names the receiver peerhost and its RcvbufErrors" \
 	within "$((rb1 - rb0))" "${named:-0}" 64
 check "rcvbuf: -J linerate_peer.stack.udp_rcvbuf_errors == peer kernel delta" \
 	within "$((rb2 - rb1))" "${jnum:-0}" 64
+check "rcvbuf: -J peer peak_rx_bps >= the peer kernel's mean rate over the test" \
+	[ "${jpeak:-0}" -ge "$mean" -a "$mean" -gt 0 ]
+check "rcvbuf: -J peer rx_bytes total == peer kernel delta" \
+	within "$((k1[0] - k0[0]))" "${jrx:-0}" 65536
 
 # --no-peer-stats: the server offers nothing; the client's test runs as a plain one.
 f="$work/nops.csv"

@@ -63,6 +63,8 @@ struct lr_peer_summary {
 	struct lr_peer_iface ifaces[8];
 	uint32_t stack_known; /* bit (1 << lr_peer_stack) */
 	uint64_t stack[LR_PS__COUNT];
+	/* per ifaces[i]: the highest rx/tx bit/s of one peer row (its own interval), -1 none */
+	double peak_rx_bps[8], peak_tx_bps[8];
 };
 /* [main] 0, or -ENODATA before the first frame. */
 int lr_peer_rx_summary(struct lr_peer_rx *rx, struct lr_peer_summary *out) LR_MUST_CHECK;

@@ -41,6 +41,7 @@ enum {
 	OPT_SND_TIMEOUT,
 	OPT_MATRIX,
 	OPT_MATRIX_CSV,
+	OPT_NO_PEER_STATS,
 };
 
 static const struct option long_opts[] = {
@@ -91,6 +92,7 @@ static const struct option long_opts[] = {
 	{"matrix", required_argument, NULL, OPT_MATRIX},
 	{"matrix-csv", required_argument, NULL, OPT_MATRIX_CSV},
 	{"omit", required_argument, NULL, 'O'},
+	{"no-peer-stats", no_argument, NULL, OPT_NO_PEER_STATS},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'v'},
 	{NULL, 0, NULL, 0},
@@ -127,6 +129,7 @@ static const char usage[] =
 	"  --connect-timeout MS (5000)  --rcv-timeout MS (120000)  --snd-timeout MS (system)\n"
 	"Matrix: --matrix SPEC  key=v1,v2,... joined by ';', keys P l u R b w M C (R=0,1,bidir)\n"
 	"  --matrix-csv FILE  the rows as CSV;  -O SEC  run each case SEC s before measuring it\n"
+	"  --no-peer-stats  -s: share no samples with a linerate client; -c: do not ask for them\n"
 	"  -h, --help   -v, --version\n";
 
 const char *lr_cli_usage(void)
@@ -425,6 +428,9 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 		case OPT_NO_GSO:
 			t->no_gso = true;
 			break;
+		case OPT_NO_PEER_STATS:
+			t->no_peer_stats = true;
+			break;
 		case OPT_NO_START:
 			t->no_start = true;
 			traffic_opt = "--no-start";
@@ -481,5 +487,6 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 		return fail(err, len, "unexpected argument '%s'", argv[optind]);
 	if (cfg->mode == LR_MODE_SERVER)
 		traffic_opt = NULL;	/* a server takes its test options from the client */
+	cfg->traffic.peer_interval_ns = cfg->interval_ns;	/* the peer samples at our pace */
 	return validate(cfg, traffic_opt != NULL, traffic_opt ? traffic_opt : "", err, len);
 }

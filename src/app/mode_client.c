@@ -14,6 +14,7 @@
 #include "linerate/core/clock.h"
 #include "linerate/app/config.h"
 #include "linerate/app/output.h"
+#include "linerate/app/peer.h"
 #include "linerate/present/iperf3_out.h"
 #include "linerate/core/log.h"
 #include "linerate/collect/route.h"
@@ -214,6 +215,7 @@ static void pump(struct lr_sampling *sm, struct lr_session *ses, uint64_t wait_n
 	}
 	got = lr_sampling_pump(sm, wait_ns);
 	lr_session_poll(ses);
+	lr_sampling_set_peer(sm, ses->peer);	/* the peer's rows from the next tick on */
 	if (got > 0)
 		lr_session_sample(ses, lr_sampling_last(sm));
 	if (got < 0) {
@@ -237,7 +239,7 @@ static void sampling_finish(struct lr_sampling *sm, struct lr_session *ses, bool
  * after the summary, or a "linerate_verdict" object in the JSON (iperf3's readers ignore keys
  * they do not know). */
 static void report(const struct lr_config *cfg, struct lr_session *ses, struct intervals *iv,
-		   const struct lr_output *out)
+		   const struct lr_output *out, const struct lr_peer_summary *peer)
 {
 	const struct lr_traffic_results *R = ses->res;
 	bool ran = ses->have_res && R->n_streams && (R->complete || R->stopped);
@@ -256,6 +258,12 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 			if (v)
 				json_object_set_new(j, "linerate_verdict", v);
 		}
+		if (ran && peer) {
+			json_t *p = lr_peer_report_json(peer, &cfg->traffic);
+
+			if (p)
+				json_object_set_new(j, "linerate_peer", p);
+		}
 		json_dumpf(j, out->json, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		fputc('\n', out->json);
 		json_decref(j);
@@ -267,6 +275,8 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 			fputc('\n', out->text);
 			lr_verdict_print(out->text, ses->acc, &ses->verdict);
 		}
+		if (peer)
+			lr_peer_report_text(out->text, peer, &cfg->traffic);
 	}
 	fflush(out->text);
 }
@@ -279,7 +289,8 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv, const s
 	struct lr_session ses;
 	uint64_t log_seen = 0;
 	char ifbuf[LR_IFNAMSIZ];
-	bool failed = false;
+	bool failed = false, have_peer;
+	struct lr_peer_summary peer;
 	int rc;
 
 	if (sampling_open(&sm, cfg) < 0)
@@ -313,13 +324,16 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv, const s
 	if (lr_client_state(ses.client) == LR_CLIENT_DONE)
 		intervals_tick(iv, ses.client, cfg->json, true);
 	sampling_finish(sm, &ses, &failed);
+	if (sm)
+		lr_sampling_set_peer(sm, NULL);	/* lr_session_finish closes the peer view */
+	have_peer = ses.peer && lr_peer_rx_summary(ses.peer, &peer) == 0;
 	drain_log(&log_seen);
 	lr_session_finish(&ses);
 	if (!ses.have_res) {
 		fprintf(stderr, "linerate: out of memory\n");
 		failed = true;
 	}
-	report(cfg, &ses, iv, out);
+	report(cfg, &ses, iv, out, have_peer ? &peer : NULL);
 	if (ses.failed)
 		fprintf(stderr, "linerate: %s\n", ses.error);
 	rc = ses.failed || failed ? 1 : 0;

@@ -21,6 +21,7 @@
 
 #include "linerate/app/config.h"
 #include "linerate/app/matrix_run.h"
+#include "linerate/app/peer.h"
 #include "linerate/app/recorder.h"
 #include "linerate/app/run.h"
 #include "linerate/app/session.h"
@@ -60,7 +61,11 @@ static int open_csv(struct dash *d)
 /* Every snapshot goes to CSV, paused or not; a write error ends the run with exit 1. */
 static int write_csv(struct dash *d, const struct lr_snapshot *s)
 {
-	return lr_recorder_write(d->rec, s, d->fatal, sizeof(d->fatal));
+	int e = lr_recorder_write(d->rec, s, d->fatal, sizeof(d->fatal));
+
+	if (!e)	/* the peer view's snapshot and rows beside ours (docs/peer-stats.md) */
+		e = lr_peer_rx_record(d->tr.ses.peer, d->rec, s, d->fatal, sizeof(d->fatal));
+	return e;
 }
 
 static int close_csv(struct dash *d)
@@ -229,6 +234,7 @@ static void render(struct dash *d)
 	if (lr_frame_resize(&d->frame, w, h))
 		return;
 	d->ctx.snap = d->have_shown ? &d->shown : NULL;
+	d->ctx.peer = lr_peer_rx_snapshot(d->tr.ses.peer, &d->ctx.peer_host);
 	d->ctx.theme_name = d->theme.name;
 	if (d->tr.on)
 		lr_dash_tr_update_view(d);

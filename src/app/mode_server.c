@@ -8,6 +8,7 @@
 
 #include "linerate/app/config.h"
 #include "linerate/app/output.h"
+#include "linerate/app/peer.h"
 #include "linerate/core/log.h"
 #include "linerate/app/run.h"
 #include "linerate/traffic/traffic.h"
@@ -33,8 +34,13 @@ int lr_run_server(const struct lr_config *cfg)
 		.should_stop = server_should_stop,
 	};
 	struct lr_server *s;
+	struct lr_peer_server *peer = NULL;
 	struct lr_output out;
 	int rc;
+
+	/* the peer view (docs/peer-stats.md): offered to linerate clients unless --no-peer-stats */
+	if (!tc->no_peer_stats && lr_peer_server_open(&peer) == 0)
+		o.peer = lr_peer_server_hooks(peer);
 
 	lr_log_set_echo(LR_LOG_INFO);
 	unsigned logged = lr_log_errors_echoed();
@@ -44,10 +50,12 @@ int lr_run_server(const struct lr_config *cfg)
 		if (lr_log_errors_echoed() == logged)	/* else the cause is on stderr already */
 			fprintf(stderr, "linerate: cannot listen on port %u: %s\n",
 				tc->port ? tc->port : 5201u, strerror(-rc));
+		lr_peer_server_close(peer);
 		return 1;
 	}
 	if (lr_output_open(&out, cfg)) {
 		lr_server_close(s);
+		lr_peer_server_close(peer);
 		return 1;
 	}
 	/* --logfile takes everything, as iperf3's: the engine's lines (stderr) go there too */
@@ -60,6 +68,7 @@ int lr_run_server(const struct lr_config *cfg)
 	fflush(out.text);
 	rc = lr_server_run(s);
 	lr_server_close(s);
+	lr_peer_server_close(peer);
 	if (rc < 0)
 		fprintf(stderr, "linerate: server failed: %s\n", strerror(-rc));
 	if (lr_output_close(&out, cfg))

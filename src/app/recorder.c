@@ -88,6 +88,28 @@ int lr_recorder_write(struct lr_recorder *r, const struct lr_snapshot *s, char *
 	return 0;
 }
 
+int lr_recorder_write_peer(struct lr_recorder *r, const struct lr_snapshot *s, const char *host,
+			   char *err, size_t errlen)
+{
+	if (!r)
+		return 0;
+	if (r->failed)
+		return -EIO;
+	for (int i = 0; i < SINK__COUNT; i++) {
+		int e;
+
+		if (!r->sink[i] || i == SINK_STREAMS)
+			continue;
+		e = lr_csv_write_peer(r->sink[i], s, host);
+		if (e) {
+			snprintf(err, errlen, "writing %s: %s", shown(r->sink[i]), strerror(-e));
+			r->failed = true;
+			return e;
+		}
+	}
+	return 0;
+}
+
 int lr_recorder_close(struct lr_recorder *r, char *err, size_t errlen)
 {
 	int ret = 0;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "linerate/core/log.h"
+#include "linerate/app/peer.h"
 #include "linerate/app/recorder.h"
 #include "linerate/app/sampling.h"
 #include "linerate/sample/snapshot.h"
@@ -21,6 +22,7 @@ struct lr_sampling {
 	struct lr_snapshot snap;
 	uint64_t seen;
 	bool have_snap;
+	struct lr_peer_rx *peer;	/* borrowed: the peer view's rows go with ours */
 };
 
 int lr_sampling_open(struct lr_sampling **out, const struct lr_config *cfg, bool stdout_default)
@@ -60,6 +62,18 @@ int lr_sampling_start(struct lr_sampling *h)
 	return err;
 }
 
+/* The peer's newest frame, on this local tick's clock (docs/peer-stats.md §5). */
+static int write_peer(struct lr_sampling *h)
+{
+	char msg[320];
+
+	if (lr_peer_rx_record(h->peer, h->rec, &h->snap, msg, sizeof(msg))) {
+		fprintf(stderr, "linerate: %s\n", msg);
+		return -EIO;
+	}
+	return 0;
+}
+
 static int read_and_write(struct lr_sampling *h)
 {
 	char msg[320];
@@ -72,7 +86,12 @@ static int read_and_write(struct lr_sampling *h)
 		fprintf(stderr, "linerate: %s\n", msg);
 		return -EIO;
 	}
-	return 1;
+	return write_peer(h) < 0 ? -EIO : 1;
+}
+
+void lr_sampling_set_peer(struct lr_sampling *h, struct lr_peer_rx *peer)
+{
+	h->peer = peer;
 }
 
 int lr_sampling_pump(struct lr_sampling *h, uint64_t timeout_ns)
@@ -88,6 +107,9 @@ int lr_sampling_finish(struct lr_sampling *h, bool final_tick)
 
 	if (err)
 		return err;
+	/* the server sent its last frame before the results: it is here or on its way */
+	if (h->peer)
+		lr_peer_rx_wait_end(h->peer, 2 * LR_NSEC_PER_SEC);
 	err = read_and_write(h);
 	return err < 0 ? err : 0;
 }

@@ -11,6 +11,8 @@
 
 #include "linerate/core/clock.h"
 #include "linerate/app/config.h"
+#include "linerate/app/peer.h"
+#include "linerate/core/log.h"
 #include "linerate/app/session.h"
 #include "linerate/app/snapsrc.h"
 
@@ -156,6 +158,22 @@ void lr_session_set_rate(struct lr_session *s, uint64_t bps)
 		lr_client_set_rate(s->client, bps);
 }
 
+/* The server offered its samples: read them beside the test. Failing to is not the test's
+ * failure (one log line). */
+static void peer_open(struct lr_session *s)
+{
+	struct lr_client_peer off;
+	int err;
+
+	if (!lr_client_peer_offer(s->client, &off))
+		return;
+	err = lr_peer_rx_open(&s->peer, &off);
+	if (err) {
+		s->peer = NULL;
+		lr_log(LR_LOG_WARN, "peer stats: cannot start: %s", strerror(-err));
+	}
+}
+
 enum lr_client_state lr_session_poll(struct lr_session *s)
 {
 	enum lr_client_state st;
@@ -165,8 +183,14 @@ enum lr_client_state lr_session_poll(struct lr_session *s)
 		return LR_CLIENT_IDLE;
 	st = lr_client_state(s->client);
 	now = lr_clock_mono_ns();
-	if (st == LR_CLIENT_RUNNING && !s->running_ns)
+	if (!s->peer && !s->done_ns)
+		peer_open(s);
+	if (st == LR_CLIENT_RUNNING && !s->running_ns) {
 		s->running_ns = now;
+		if (!s->peer)	/* the offer comes before the streams: it would be here by now */
+			lr_log(LR_LOG_INFO, "the peer shares no counters (a plain iperf3, or "
+					    "--no-peer-stats at either end)");
+	}
 	if ((st == LR_CLIENT_DONE || st == LR_CLIENT_ERROR) && !s->done_ns) {
 		s->done_ns = now;
 		if (s->running_ns)
@@ -207,6 +231,8 @@ static void close_client(struct lr_session *s)
 		return;
 	if (s->src)
 		lr_snapsrc_set_traffic(s->src, NULL);	/* before the streams go away */
+	lr_peer_rx_close(s->peer);
+	s->peer = NULL;
 	lr_client_close(s->client);
 	s->client = NULL;
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "linerate/present/csv.h"
@@ -44,11 +45,12 @@ static const struct {
 static const char iface_header[] =
 	"time,elapsed,iface,interval,rx_bytes,tx_bytes,rx_packets,tx_packets,rx_bps,tx_bps,"
 	"rx_pps,tx_pps,rx_dropped,tx_dropped,rx_errors,tx_errors,rx_fifo,rx_missed,rx_over,"
-	"nic_fifo,nic_drop,softirq_max_pct,softirq_cpu,link_mbps,mtu,wire_util_pct";
+	"nic_fifo,nic_drop,softirq_max_pct,softirq_cpu,link_mbps,mtu,wire_util_pct,side,host";
 static const char cpu_header[] =
 	"time,elapsed,cpu,interval,user_pct,system_pct,irq_pct,softirq_pct,idle_pct,"
 	"net_rx_per_s,net_tx_per_s,softnet_processed_per_s,softnet_dropped_per_s,"
-	"softnet_squeezed_per_s,steal_pct";	/* steal_pct: appended (DESIGN.md section 4) */
+	/* appended since, in the order of DESIGN.md section 4: side,host (section 10), steal_pct */
+	"softnet_squeezed_per_s,side,host,steal_pct";
 
 static const char stream_header[] =
 	"time,elapsed,stream,direction,protocol,bytes,bps,packets,pps,retransmits,lost,"
@@ -71,6 +73,11 @@ struct last_row {	/* what was last written for one interface generation */
 	uint64_t seen_seq;	/* snapshot that last carried it: stale entries are dropped */
 };
 
+struct row_table {	/* one side's last rows (local and peer names may be the same) */
+	struct last_row *rows;
+	size_t n_rows, cap_rows;
+};
+
 struct lr_csv {
 	FILE *f;
 	bool is_stdout;
@@ -82,7 +89,13 @@ struct lr_csv {
 	size_t n_streams, cap_streams;
 	off_t whole;	/* file size after the last tick written in full */
 	int err;	/* sticky write error: the file is cut back to `whole` */
+	/* DESIGN §10: every interface and CPU row ends with side,host */
+	char local_suffix[80];	/* ",local,NODENAME" */
+	const char *suffix;	/* ",local,HOST" or ",peer,HOST" for the rows being written */
+	struct row_table peer;	/* the peer's rows' state, swapped in while they are written */
 };
+
+static void make_suffix(char *buf, size_t size, const char *side, const char *host);
 
 const char *lr_csv_header(enum lr_csv_kind kind)
 {
@@ -97,11 +110,15 @@ const char *lr_csv_path(const struct lr_csv *c)
 int lr_csv_open(struct lr_csv **out, const char *path, enum lr_csv_kind kind)
 {
 	struct lr_csv *c = calloc(1, sizeof(*c));
+	struct utsname u;
 
 	if (!c)
 		return -ENOMEM;
 	c->kind = kind;
 	lr_strlcpy(c->path, path, sizeof(c->path));
+	make_suffix(c->local_suffix, sizeof(c->local_suffix), "local",
+		    uname(&u) == 0 ? u.nodename : "");
+	c->suffix = c->local_suffix;
 	if (!strcmp(path, "-")) {
 		c->f = stdout;
 		c->is_stdout = true;
@@ -281,12 +298,13 @@ static int write_iface(struct lr_csv *c, const struct lr_snapshot *s,
 		put_dbl(c->f, i->speed_mbps > 0 && (ok & need) == need,
 			(rx > tx ? rx : tx) / secs / speed_bps * 100, 2);
 	}
+	fputs(c->suffix, c->f);
 	fputc('\n', c->f);
 	return 0;
 }
 
 static void write_cpu(FILE *f, const char *prefix, const struct lr_snapshot *s,
-		      const struct lr_cpu_snap *k)
+		      const struct lr_cpu_snap *k, const char *suffix)
 {
 	bool t = k->valid & LR_CPUV_TIMES, q = k->valid & LR_CPUV_SOFTIRQS,
 	     n = k->valid & LR_CPUV_SOFTNET;
@@ -302,6 +320,7 @@ static void write_cpu(FILE *f, const char *prefix, const struct lr_snapshot *s,
 	put_dbl(f, n, k->softnet_processed_per_s, 1);
 	put_dbl(f, n, k->softnet_dropped_per_s, 1);
 	put_dbl(f, n, k->softnet_squeezed_per_s, 1);
+	fputs(suffix, f);
 	put_dbl(f, t && k->steal_pct >= 0, k->steal_pct, 2);
 	fputc('\n', f);
 }
@@ -397,7 +416,25 @@ static int cut_back(struct lr_csv *c, int err)
 	return err;
 }
 
-int lr_csv_write(struct lr_csv *c, const struct lr_snapshot *s)
+/* ",SIDE,HOST" with the host quoted as RFC 4180 wants when it needs it. */
+static void make_suffix(char *buf, size_t size, const char *side, const char *host)
+{
+	size_t n = (size_t)snprintf(buf, size, ",%s,", side);
+	bool quote = strpbrk(host, ",\"\r\n") != NULL;
+
+	if (quote && n + 1 < size)
+		buf[n++] = '"';
+	for (; *host && n + 3 < size; host++) {
+		if (*host == '"')
+			buf[n++] = '"';
+		buf[n++] = *host;
+	}
+	if (quote)
+		buf[n++] = '"';
+	buf[n] = '\0';
+}
+
+static int write_snapshot(struct lr_csv *c, const struct lr_snapshot *s)
 {
 	char prefix[64];
 	int err = 0;
@@ -419,7 +456,7 @@ int lr_csv_write(struct lr_csv *c, const struct lr_snapshot *s)
 		prune_streams(c, s->seq);
 	} else {
 		for (size_t i = 0; i < s->n_cpus; i++)
-			write_cpu(c->f, prefix, s, &s->cpus[i]);
+			write_cpu(c->f, prefix, s, &s->cpus[i], c->suffix);
 	}
 	if (!err && (fflush(c->f) || ferror(c->f)))
 		err = errno ? -errno : -EIO;
@@ -428,6 +465,34 @@ int lr_csv_write(struct lr_csv *c, const struct lr_snapshot *s)
 	if (!c->is_stdout)
 		c->whole = ftello(c->f);
 	return 0;
+}
+
+int lr_csv_write(struct lr_csv *c, const struct lr_snapshot *s)
+{
+	c->suffix = c->local_suffix;
+	return write_snapshot(c, s);
+}
+
+int lr_csv_write_peer(struct lr_csv *c, const struct lr_snapshot *s, const char *host)
+{
+	char suffix[sizeof(c->local_suffix)];
+	struct row_table mine = {c->rows, c->n_rows, c->cap_rows};
+	int err;
+
+	if (c->kind == LR_CSV_STREAMS)
+		return 0;	/* the peer's streams are the same streams, seen from there */
+	make_suffix(suffix, sizeof(suffix), "peer", host);
+	c->suffix = suffix;
+	c->rows = c->peer.rows;	/* the peer's interfaces keep their own last rows */
+	c->n_rows = c->peer.n_rows;
+	c->cap_rows = c->peer.cap_rows;
+	err = write_snapshot(c, s);
+	c->peer = (struct row_table){c->rows, c->n_rows, c->cap_rows};
+	c->rows = mine.rows;
+	c->n_rows = mine.n_rows;
+	c->cap_rows = mine.cap_rows;
+	c->suffix = c->local_suffix;
+	return err;
 }
 
 int lr_csv_close(struct lr_csv *c)
@@ -443,6 +508,7 @@ int lr_csv_close(struct lr_csv *c)
 	if (!c->is_stdout && fclose(c->f) && !err)
 		err = -errno;
 	free(c->rows);
+	free(c->peer.rows);
 	free(c->streams);
 	free(c);
 	return err;

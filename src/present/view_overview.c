@@ -253,6 +253,34 @@ static void summary_line(struct lr_frame *f, struct lr_rect r, const struct lr_s
 	}
 }
 
+/* Lines the peer's interfaces take under ours: a "peer HOST" line and up to 4 rows, never
+ * more than a third of the pane. */
+static int peer_rows(const struct lr_view_ctx *ctx, int h)
+{
+	int n;
+
+	if (!ctx->peer || !ctx->peer->n_ifaces)
+		return 0;
+	n = 1 + (ctx->peer->n_ifaces < 4 ? (int)ctx->peer->n_ifaces : 4);
+	return n <= h / 3 ? n : (h / 3 >= 2 ? h / 3 : 0);
+}
+
+/* The peer's test interfaces, same columns and units as ours, under a line naming the host.
+ * Returns the next free y. */
+static int peer_table(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
+		      const struct ov_layout *l)
+{
+	int y = r.y;
+
+	if (r.h < 2)
+		return y;
+	lr_frame_printf(f, r.x + 1, y++, r.w - 1, LR_ROLE_TITLE, "on %s (peer)",
+			ctx->peer_host && ctx->peer_host[0] ? ctx->peer_host : "peer");
+	for (size_t i = 0; i < ctx->peer->n_ifaces && y < r.y + r.h; i++)
+		iface_row(f, r.x, y++, r.w, l, &ctx->peer->ifaces[i], false, ctx->app->bytes);
+	return y;
+}
+
 void lr_view_overview(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx)
 {
 	const struct lr_snapshot *s = ctx->snap;
@@ -274,7 +302,7 @@ void lr_view_overview(struct lr_frame *f, struct lr_rect r, const struct lr_view
 	n = s->n_ifaces;
 	/* the table may take all but the title, header and summary lines; with more interfaces
 	 * than that, its last row says how many are out of view and the cursor scrolls */
-	rows = r.h - 3;
+	rows = r.h - 3 - peer_rows(ctx, r.h);
 	more = (int)n > rows;
 	if (!more)
 		rows = (int)n;
@@ -292,6 +320,7 @@ void lr_view_overview(struct lr_frame *f, struct lr_rect r, const struct lr_view
 				(int)n - first - rows);
 	if (n == 0)
 		lr_frame_text(f, r.x + 2, y++, r.w - 2, LR_ROLE_LABEL, "no interfaces");
+	y = peer_table(f, (struct lr_rect){r.x, y, r.w, peer_rows(ctx, r.h)}, ctx, &l);
 	summary_line(f, (struct lr_rect){r.x, y, r.w, 1}, s);
 	y += 2;
 	if (r.y + r.h - y >= 4)

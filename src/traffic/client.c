@@ -29,6 +29,7 @@
 #include "linerate/traffic/stream.h"
 #include "linerate/traffic/traffic.h"
 #include "client_priv.h"
+#include "linerate/traffic/peer_wire.h"
 
 void lr_client_set_err(struct lr_client *c, const char *fmt, ...) LR_PRINTF(2, 3);
 void lr_client_set_err(struct lr_client *c, const char *fmt, ...)
@@ -248,6 +249,28 @@ static int expect_exact(struct lr_client *c, int want, const char *what)
 	if (st != want) {
 		lr_client_set_err(c, "unexpected message %d (%s) from the server while %s", st,
 			lr_proto_state_name(st), what);
+		return -EPROTO;
+	}
+	return 0;
+}
+
+/* CREATE_STREAMS, after a linerate server's peer-stats offer when this client asked for one
+ * (docs/peer-stats.md); a plain iperf3 server sends CREATE_STREAMS alone. */
+static int expect_create_streams(struct lr_client *c)
+{
+	const char *what = "waiting for CREATE_STREAMS";
+	int st, rc = lr_client_expect_state(c, &st, what);
+
+	if (rc == 0 && st == LR_PEER_OFFER_STATE && c->params.peer_stats) {
+		rc = lr_client_peer_read_offer(c);
+		if (rc == 0)
+			rc = lr_client_expect_state(c, &st, what);
+	}
+	if (rc < 0)
+		return rc;
+	if (st != LR_PROTO_CREATE_STREAMS) {
+		lr_client_set_err(c, "unexpected message %d (%s) from the server while %s", st,
+				  lr_proto_state_name(st), what);
 		return -EPROTO;
 	}
 	return 0;
@@ -487,7 +510,7 @@ static void *control_thread(void *arg)
 	if (rc < 0)
 		goto out;
 	fill_config(c);
-	rc = expect_exact(c, LR_PROTO_CREATE_STREAMS, "waiting for CREATE_STREAMS");
+	rc = expect_create_streams(c);
 	if (rc < 0) {
 		if (rc == -ECONNRESET)
 			lr_client_set_err(c, "the server refused the test parameters");

@@ -63,6 +63,10 @@ struct lr_client {
 	struct rusage ru0;
 	uint64_t t0_ns;
 	struct lr_traffic_results *res;
+	/* peer view (client_peer.c): set once by the control thread, under lock */
+	bool peer_offered;
+	unsigned peer_interval_ms;
+	uint32_t peer_max_frame;
 };
 
 /* Shared by client.c, client_net.c and client_results.c (control thread unless noted). */
@@ -83,5 +87,8 @@ int lr_client_create_streams(struct lr_client *c);
 void lr_client_fill_addrs(struct lr_client *c);
 int lr_client_exchange_results(struct lr_client *c);
 void lr_client_partial_results(struct lr_client *c);
+/* client_peer.c: reads the offer that followed the state byte LR_PEER_OFFER_STATE. 0 or
+ * -errno (error set). */
+int lr_client_peer_read_offer(struct lr_client *c);
 
 #endif

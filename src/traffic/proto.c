@@ -493,6 +493,10 @@ int lr_proto_params_encode(const struct lr_proto_params *p, char **out, size_t *
 		rc |= set_int(o, "zerocopy", 1);
 	if (p->client_version[0])
 		rc |= json_object_set_new(o, "client_version", json_string(p->client_version));
+	if (p->peer_stats)
+		rc |= json_object_set_new(o, "linerate_peer_stats",
+					  json_pack("{s:i,s:i}", "v", 1, "interval_ms",
+						    (int)p->peer_interval_ms));
 	if (rc) {
 		json_decref(o);
 		return -ENOMEM;
@@ -503,6 +507,21 @@ int lr_proto_params_encode(const struct lr_proto_params *p, char **out, size_t *
 		return -ENOMEM;
 	*out_len = strlen(*out);
 	return 0;
+}
+
+/* The peer-stats request is an optional extension: anything but the documented shape is
+ * "not asked", never a reason to refuse the test. */
+static void peer_stats_ask(json_t *o, struct lr_proto_params *p)
+{
+	json_t *j = json_object_get(o, "linerate_peer_stats");
+	json_t *v = json_object_get(j, "v"), *iv = json_object_get(j, "interval_ms");
+
+	if (!json_is_object(j) || !json_is_integer(v) || json_integer_value(v) < 1 ||
+	    !json_is_integer(iv) || json_integer_value(iv) < 1 ||
+	    json_integer_value(iv) > LR_PROTO_MAX_TIME_S * 1000LL)
+		return;
+	p->peer_stats = true;
+	p->peer_interval_ms = (unsigned)json_integer_value(iv);
 }
 
 int lr_proto_params_decode(const char *buf, size_t len, struct lr_proto_params *p,
@@ -602,6 +621,7 @@ int lr_proto_params_decode(const char *buf, size_t len, struct lr_proto_params *
 		rc = seterr(err, "authentication is not supported");
 		goto out;
 	}
+	peer_stats_ask(o, p);
 	rc = 0;
 out:
 	json_decref(o);

@@ -187,7 +187,7 @@ static void accept_new(struct lr_server *s)
 		}
 		peer_name(fd, peer, sizeof(peer));
 		if (s->sess && atomic_load(&s->sess->phase) < PH_FINISH &&
-		    atomic_load(&s->sess->phase) != PH_ACCEPT) {
+		    atomic_load(&s->sess->phase) != PH_ACCEPT && !lr_server_peer_waiting(s)) {
 			lr_log(LR_LOG_INFO, "server: busy; denied %s", peer);
 			deny(fd);
 			continue;
@@ -260,7 +260,7 @@ static void pending_read(struct lr_server *s, struct pending *pd)
 		return;
 	}
 	pd->got += (size_t)n;
-	if (pd->got == LR_PROTO_COOKIE_LEN)
+	if (pd->got == LR_PROTO_COOKIE_LEN && !lr_server_peer_take(s, pd))
 		pending_cookie_done(s, pd);
 }
 

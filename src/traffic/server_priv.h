@@ -55,6 +55,10 @@ struct session {
 	uint64_t *unacked; /* per stream: TCP bytes still queued when the sender stopped */
 	struct rusage ru0;
 	uint64_t t0_ns;
+	/* peer view (server_peer.c) */
+	atomic_bool peer_offered;	/* begin() said yes and the offer went out */
+	atomic_bool peer_taken;		/* the channel was handed over (acceptor) */
+	bool peer_ended;		/* end() ran (session thread) */
 };
 
 struct lr_server {
@@ -87,5 +91,16 @@ void lr_server_snd_timeout(struct session *ss, int fd, unsigned int ms);
 /* CREATE_STREAMS, then every data stream of the test in accept order. 0 (phase PH_RUN) or
  * -errno (logged). */
 int lr_server_create_streams(struct session *ss);
+/* Peer view (server_peer.c, docs/peer-stats.md). [session] Sends the offer when the client
+ * asked and the app's begin() agrees; 0, or -errno when the control write failed. */
+int lr_server_peer_offer(struct session *ss);
+/* [session] Calls the app's end() once if the test offered. */
+void lr_server_peer_end(struct session *ss);
+/* [acceptor] A test waits for its peer-stats channel: read new connections' first bytes
+ * instead of denying them at once. */
+bool lr_server_peer_waiting(const struct lr_server *s);
+/* [acceptor] pd's 37 bytes are the running test's peer-stats hello: the fd went to the app
+ * (true), or was closed as a failed attempt (true); false: not a hello. */
+bool lr_server_peer_take(struct lr_server *s, struct pending *pd);
 
 #endif

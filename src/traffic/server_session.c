@@ -379,6 +379,8 @@ static void *session_thread(void *arg)
 
 	if (lr_proto_state_send(&cc, LR_PROTO_PARAM_EXCHANGE) < 0 || !parse_params(ss))
 		goto out;
+	if (lr_server_peer_offer(ss) < 0)
+		goto out;
 	rc = lr_server_create_streams(ss);
 	if (rc < 0)
 		goto out;
@@ -407,6 +409,7 @@ static void *session_thread(void *arg)
 	shutdown_data(ss, 1, SHUT_WR);
 	drain_receivers(ss);
 	shutdown_data(ss, 0, SHUT_RDWR);
+	lr_server_peer_end(ss);	/* the last sample sees every byte, before the results */
 	if (exchange_results(ss) == 0)
 		wait_done(ss);
 out:
@@ -420,6 +423,7 @@ out:
 	}
 	if (ss->streams)
 		stop_streams(ss, -1);
+	lr_server_peer_end(ss);
 	if (stopped)
 		lr_log(LR_LOG_INFO, "server: test from %s stopped", ss->peer);
 	atomic_store(&ss->phase, PH_DONE);
@@ -489,6 +493,8 @@ int lr_server_session_start(struct lr_server *srv, struct pending *pd)
 	memcpy(ss->peer, pd->peer, sizeof(ss->peer));
 	atomic_init(&ss->phase, PH_SETUP);
 	atomic_init(&ss->stop, false);
+	atomic_init(&ss->peer_offered, false);
+	atomic_init(&ss->peer_taken, false);
 	/* the acceptor made it non-blocking (accept4); the bounded reads need that */
 	fl = fcntl(ss->ctl_fd, F_GETFL);
 	if (fl < 0 || (!(fl & O_NONBLOCK) && fcntl(ss->ctl_fd, F_SETFL, fl | O_NONBLOCK) < 0)) {

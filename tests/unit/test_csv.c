@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "linerate/present/csv.h"
@@ -27,6 +28,14 @@ static char *slurp(const char *path)
 	buf[n] = '\0';
 	fclose(f);
 	return buf;
+}
+
+static const char *nodename(void)
+{
+	static struct utsname u;
+
+	assert_int_equal(uname(&u), 0);
+	return u.nodename;
 }
 
 static void snap_at(struct lr_snapshot *s, struct lr_iface_snap *i, uint64_t seq, uint64_t t,
@@ -54,6 +63,7 @@ static void test_rows_and_missed_snapshot(void **state)
 	struct lr_snapshot s;
 	struct lr_iface_snap i;
 	char *text, *line2, *line3;
+	char want[512];
 
 	(void)state;
 	close(fd);
@@ -75,10 +85,13 @@ static void test_rows_and_missed_snapshot(void **state)
 	line2 = strchr(text, '\n') + 1;
 	line3 = strchr(line2, '\n') + 1;
 	assert_memory_equal(text, lr_csv_header(LR_CSV_IFACES), strlen(lr_csv_header(LR_CSV_IFACES)));
-	assert_string_equal(line2, "1700000000.500000,0.500000,\"eth,1\",0.500000,1000,,10,,16000.0,,"
-				   "20.0,,,,,,,,,,,,,1000,1500,\n"
-				   "1700000001.500000,1.500000,\"eth,1\",1.000000,3000,,30,,24000.0,,"
-				   "30.0,,,,,,,,,,,,,1000,1500,\n");
+	snprintf(want, sizeof(want),
+		 "1700000000.500000,0.500000,\"eth,1\",0.500000,1000,,10,,16000.0,,"
+		 "20.0,,,,,,,,,,,,,1000,1500,,local,%s\n"
+		 "1700000001.500000,1.500000,\"eth,1\",1.000000,3000,,30,,24000.0,,"
+		 "30.0,,,,,,,,,,,,,1000,1500,,local,%s\n",
+		 nodename(), nodename());
+	assert_string_equal(line2, want);
 	(void)line3;
 }
 
@@ -89,14 +102,15 @@ static void test_header_is_the_contract(void **state)
 			    "time,elapsed,iface,interval,rx_bytes,tx_bytes,rx_packets,tx_packets,"
 			    "rx_bps,tx_bps,rx_pps,tx_pps,rx_dropped,tx_dropped,rx_errors,tx_errors,"
 			    "rx_fifo,rx_missed,rx_over,nic_fifo,nic_drop,softirq_max_pct,softirq_cpu,"
-			    "link_mbps,mtu,wire_util_pct");
+			    "link_mbps,mtu,wire_util_pct,side,host");
 	assert_string_equal(lr_csv_header(LR_CSV_CPUS),
 			    "time,elapsed,cpu,interval,user_pct,system_pct,irq_pct,softirq_pct,"
 			    "idle_pct,net_rx_per_s,net_tx_per_s,softnet_processed_per_s,"
-			    "softnet_dropped_per_s,softnet_squeezed_per_s,steal_pct");
+			    "softnet_dropped_per_s,softnet_squeezed_per_s,side,host,steal_pct");
 }
 
-/* steal_pct is the last column (appended, DESIGN.md section 4); unknown steal is empty. */
+/* steal_pct is the last column (appended after side,host, DESIGN.md section 4); unknown steal
+ * is empty. */
 static void test_cpu_rows_steal_last(void **state)
 {
 	char path[] = "/tmp/lr-csv-XXXXXX";
@@ -130,8 +144,9 @@ static void test_cpu_rows_steal_last(void **state)
 	assert_int_equal(lr_csv_close(c), 0);
 	text = slurp(path);
 	unlink(path);
-	assert_non_null(strstr(text, ",0,0.500000,10.00,20.00,0.00,0.00,62.50,,,,,,7.50\n"));
-	assert_non_null(strstr(text, ",1,0.500000,0.00,0.00,0.00,0.00,100.00,,,,,,\n"));
+	assert_non_null(strstr(text, ",0,0.500000,10.00,20.00,0.00,0.00,62.50,,,,,,local,"));
+	assert_non_null(strstr(text, ",7.50\n"));
+	assert_non_null(strstr(text, ",1,0.500000,0.00,0.00,0.00,0.00,100.00,,,,,,local,"));
 }
 
 static void test_wire_utilisation(void **state)
@@ -164,9 +179,71 @@ static void test_wire_utilisation(void **state)
 	assert_int_equal(lr_csv_close(c), 0);
 	text = slurp(path);
 	unlink(path);
-	last = strrchr(text, ',');
-	assert_string_equal(last, ",100.00\n");
+	last = strstr(text, ",100.00,local,");
+	assert_non_null(last);
 	assert_non_null(strstr(text, ",97.2,3,10000,1500,"));
+}
+
+/* DESIGN §10: peer rows carry side=peer and the peer's host (quoted when it must be), and an
+ * interface of the same name on both ends keeps two separate running sums. */
+static void test_peer_rows(void **state)
+{
+	char path[] = "/tmp/lr-csv-XXXXXX";
+	int fd = mkstemp(path);
+	struct lr_csv *c;
+	struct lr_snapshot s;
+	struct lr_iface_snap i, p;
+	struct lr_cpu_snap k = {.cpu = 7, .valid = LR_CPUV_TIMES, .idle_pct = 100};
+	char *text, want[512];
+
+	(void)state;
+	close(fd);
+	memset(&i, 0, sizeof(i));
+	memset(&p, 0, sizeof(p));
+	strcpy(i.name, "eth0");
+	strcpy(p.name, "eth0");
+	i.mtu = p.mtu = 1500;
+	i.speed_mbps = p.speed_mbps = -1;
+	i.softirq_max_pct = p.softirq_max_pct = -1;
+	i.softirq_cpu = p.softirq_cpu = -1;
+	assert_int_equal(lr_csv_open(&c, path, LR_CSV_IFACES), 0);
+	snap_at(&s, &i, 1, SEC, 1000);
+	assert_int_equal(lr_csv_write(c, &s), 0);
+	snap_at(&s, &p, 1, SEC, 500);	/* the peer's own running sum */
+	assert_int_equal(lr_csv_write_peer(c, &s, "peer,host"), 0);
+	snap_at(&s, &i, 2, 2 * SEC, 3000);
+	assert_int_equal(lr_csv_write(c, &s), 0);
+	snap_at(&s, &p, 2, 2 * SEC, 600);
+	assert_int_equal(lr_csv_write_peer(c, &s, "peer,host"), 0);
+	assert_int_equal(lr_csv_close(c), 0);
+	text = slurp(path);
+	unlink(path);
+	snprintf(want, sizeof(want),
+		 "1700000001.000000,1.000000,eth0,1.000000,1000,,10,,8000.0,,10.0,,,,,,,,,,,,,,1500,,"
+		 "local,%s\n"
+		 "1700000001.000000,1.000000,eth0,1.000000,500,,5,,4000.0,,5.0,,,,,,,,,,,,,,1500,,"
+		 "peer,\"peer,host\"\n"
+		 "1700000002.000000,2.000000,eth0,1.000000,2000,,20,,16000.0,,20.0,,,,,,,,,,,,,,1500,,"
+		 "local,%s\n"
+		 "1700000002.000000,2.000000,eth0,1.000000,100,,1,,800.0,,1.0,,,,,,,,,,,,,,1500,,"
+		 "peer,\"peer,host\"\n",
+		 nodename(), nodename());
+	assert_string_equal(strchr(text, '\n') + 1, want);
+
+	/* CPU rows: the same suffix */
+	fd = mkstemp(path);
+	close(fd);
+	assert_int_equal(lr_csv_open(&c, path, LR_CSV_CPUS), 0);
+	memset(&s, 0, sizeof(s));
+	s.seq = 1;
+	s.interval_ns = SEC;
+	s.cpus = &k;
+	s.n_cpus = 1;
+	assert_int_equal(lr_csv_write_peer(c, &s, "peerhost"), 0);
+	assert_int_equal(lr_csv_close(c), 0);
+	text = slurp(path);
+	unlink(path);
+	assert_non_null(strstr(text, ",7,1.000000,0.00,0.00,0.00,0.00,100.00,,,,,,peer,peerhost,"));	/* steal_pct follows */
 }
 
 static void test_full_disk_is_an_error(void **state)
@@ -237,6 +314,7 @@ int main(void)
 		cmocka_unit_test(test_rows_and_missed_snapshot),
 		cmocka_unit_test(test_header_is_the_contract),
 		cmocka_unit_test(test_wire_utilisation),
+		cmocka_unit_test(test_peer_rows),
 		cmocka_unit_test(test_full_disk_is_an_error),
 		cmocka_unit_test(test_cpu_rows_steal_last),
 		cmocka_unit_test(test_stream_rows),

@@ -24,6 +24,10 @@ int lr_recorder_open(struct lr_recorder **out, const struct lr_config *cfg, bool
  * after an error nothing more is written. */
 int lr_recorder_write(struct lr_recorder *r, const struct lr_snapshot *s, char *err,
 		      size_t errlen) LR_MUST_CHECK;
+/* The peer's rows of the interface and CPU files (side=peer, host), from the peer view's
+ * snapshot. Same errors as lr_recorder_write. */
+int lr_recorder_write_peer(struct lr_recorder *r, const struct lr_snapshot *s, const char *host,
+			   char *err, size_t errlen) LR_MUST_CHECK;
 /* Flushes and closes every file, frees. 0, or -errno with "closing run.csv: ..." in err
  * (not repeated for a file whose write already failed). NULL-safe. */
 int lr_recorder_close(struct lr_recorder *r, char *err, size_t errlen);

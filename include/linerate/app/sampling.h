@@ -30,6 +30,10 @@ int lr_sampling_finish(struct lr_sampling *h, bool final_tick) LR_MUST_CHECK;
 /* The newest snapshot written (or read), NULL before the first. Valid until the next pump. */
 const struct lr_snapshot *lr_sampling_last(const struct lr_sampling *h);
 struct lr_snapsrc *lr_sampling_snapsrc(struct lr_sampling *h);
+/* The peer view whose rows are written beside each local tick's (NULL: none); clear it before
+ * the peer view is closed. lr_sampling_finish waits (<= 2 s) for its last frame. */
+struct lr_peer_rx;
+void lr_sampling_set_peer(struct lr_sampling *h, struct lr_peer_rx *peer);
 /* Flushes and closes everything. 0, or -errno when a file could not be closed (reported). */
 int lr_sampling_close(struct lr_sampling *h);
 

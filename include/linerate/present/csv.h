@@ -21,6 +21,11 @@ int lr_csv_open(struct lr_csv **out, const char *path, enum lr_csv_kind kind) LR
  * a stream's first row counts from the stream's start, so the bytes column sums to its total.
  * 0 or -errno (ENOSPC, EIO, EPIPE): the caller reports it and stops. */
 int lr_csv_write(struct lr_csv *c, const struct lr_snapshot *s) LR_MUST_CHECK;
+/* The peer's rows (DESIGN §10): the same columns from the peer's snapshot, side=peer and
+ * host; their last-row state is kept apart from the local rows'. No-op for stream files.
+ * 0 or -errno as lr_csv_write. */
+int lr_csv_write_peer(struct lr_csv *c, const struct lr_snapshot *s,
+		      const char *host) LR_MUST_CHECK;
 /* Flushes and closes (not stdout). 0 or -errno; NULL-safe. */
 int lr_csv_close(struct lr_csv *c);
 const char *lr_csv_path(const struct lr_csv *c);

@@ -88,6 +88,10 @@ struct lr_proto_params {
 	int tos; /* "TOS" 0..255 */
 	char congestion[32]; /* "congestion", "" = unset */
 	char client_version[32]; /* "client_version", "" = unset */
+	/* "linerate_peer_stats" {"v","interval_ms"} (docs/peer-stats.md); iperf3 ignores it. A
+	 * malformed one decodes as not asked. */
+	bool peer_stats;
+	unsigned peer_interval_ms;
 };
 
 void lr_proto_params_init(struct lr_proto_params *p); /* iperf3's defaults, TCP */

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 #include "linerate/core/common.h"
 #include "linerate/traffic/proto.h"
@@ -39,6 +40,9 @@ struct lr_traffic_config {	/* iperf3's options, same meanings */
 	uint32_t rcv_timeout_ms;	/* --rcv-timeout: no data received for this long ends
 					 * the test; 0 = iperf3's 120000 */
 	uint32_t snd_timeout_ms;	/* --snd-timeout: TCP_USER_TIMEOUT, 0 = the system's */
+	/* Peer view (docs/peer-stats.md): the client does not ask / the server does not offer. */
+	bool no_peer_stats;	/* --no-peer-stats */
+	uint64_t peer_interval_ns;	/* client: the sampling interval it asks the server for */
 };
 
 struct lr_stream_stats;
@@ -138,6 +142,17 @@ bool lr_client_wait(struct lr_client *c, uint64_t timeout_ns);
 unsigned lr_client_stream_count(const struct lr_client *c);
 /* [any] 0 or -ENOENT. */
 int lr_client_stream_info(const struct lr_client *c, unsigned i, struct lr_client_stream_info *out);
+/* The peer-stats channel a linerate server offered for this test (docs/peer-stats.md). */
+struct lr_client_peer {
+	struct sockaddr_storage addr;	/* the control connection's server address */
+	socklen_t addr_len;
+	char cookie[LR_PROTO_COOKIE_LEN];
+	unsigned interval_ms;	/* the server's tick */
+	uint32_t max_frame;
+};
+/* [any] true once the server offered its samples (then *out is filled); false while not (yet),
+ * and for good against a plain iperf3 or a server run with --no-peer-stats. */
+bool lr_client_peer_offer(struct lr_client *c, struct lr_client_peer *out);
 /* [any] Final results once DONE (partial, local view only when stopped early). *out is
  * caller-owned (it is large: allocate it). 0, or -EAGAIN before DONE/ERROR. */
 int lr_client_results(struct lr_client *c, struct lr_traffic_results *out) LR_MUST_CHECK;
@@ -162,6 +177,28 @@ struct lr_server_opts {
 	/* Polled every 50 ms by lr_server_run; true ends the server (may be NULL). */
 	bool (*should_stop)(void *arg);
 	void *arg;
+	/* Peer view (docs/peer-stats.md): NULL = never offered (--no-peer-stats). */
+	const struct lr_server_peer_hooks *peer;
+};
+
+/* What the app learns of a test whose client asked for the server's samples. */
+struct lr_server_peer_test {
+	char local_host[64], remote_host[64];	/* the control connection, numeric */
+	unsigned interval_ms;	/* the client's ask, clamped to 50..10000 */
+};
+
+/* The generic hook by which the app (which owns a sampler) streams samples; the traffic layer
+ * only negotiates and authenticates the channel. */
+struct lr_server_peer_hooks {
+	void *arg;
+	/* [session thread] A client asked: 0 to offer (start sampling now), <0 to decline. */
+	int (*begin)(void *arg, const struct lr_server_peer_test *t);
+	/* [acceptor thread] The authenticated channel, once per offered test, before end: the
+	 * fd (blocking mode unspecified) is the hook's to use and close. */
+	void (*attach)(void *arg, int fd);
+	/* [session thread] Once after a successful begin, when the streams have stopped (or the
+	 * test failed): send the last sample, close the channel, stop sampling. Bounded. */
+	void (*end)(void *arg);
 };
 
 /* Binds and listens. 0 or -errno (logged with the address). */

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The peer-stats extension's wire format (docs/peer-stats.md): the server's offer and the
+ * sample frames it streams to the client during a test. Pure codecs over plain structs, so the
+ * traffic layer carries them without knowing the sampler; decoding treats the bytes as
+ * untrusted (bounded counts, exact types, ranges). [any] */
+#ifndef LINERATE_PEER_WIRE_H
+#define LINERATE_PEER_WIRE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "linerate/core/common.h"
+#include "linerate/traffic/proto.h"
+
+#define LR_PEER_VERSION		1
+#define LR_PEER_OFFER_STATE	80 /* 'P': not an iperf3 state value */
+#define LR_PEER_OFFER_MAX	1024
+#define LR_PEER_FRAME_MAX	(1u << 20)
+#define LR_PEER_MAX_IFACES	256
+#define LR_PEER_MAX_CPUS	8192
+#define LR_PEER_HOST_MAX	65 /* nodename + NUL */
+#define LR_PEER_INTERVAL_MIN_MS 50
+#define LR_PEER_INTERVAL_MAX_MS 10000
+#define LR_PEER_HELLO_MARK	'P'
+#define LR_PEER_TAG		"peer-stats/1\n"
+#define LR_PEER_TAG_LEN		13
+
+/* Interface counters carried, cumulative (names are the wire keys, see lr_peer_ctr_name). */
+enum lr_peer_ctr {
+	LR_PC_RX_BYTES,
+	LR_PC_TX_BYTES,
+	LR_PC_RX_PACKETS,
+	LR_PC_TX_PACKETS,
+	LR_PC_RX_DROPPED,
+	LR_PC_TX_DROPPED,
+	LR_PC_RX_ERRORS,
+	LR_PC_TX_ERRORS,
+	LR_PC_RX_FIFO,
+	LR_PC_RX_MISSED,
+	LR_PC_RX_OVER,
+	LR_PC_NIC_FIFO,
+	LR_PC_NIC_DROP,
+	LR_PC__COUNT
+};
+
+enum lr_peer_stack {
+	LR_PS_TCP_RETRANS,
+	LR_PS_UDP_IN_ERRORS,
+	LR_PS_UDP_RCVBUF_ERRORS,
+	LR_PS_UDP_SNDBUF_ERRORS,
+	LR_PS__COUNT
+};
+
+struct lr_peer_iface {
+	char name[16];
+	uint32_t gen;
+	uint64_t base_ns; /* server clock of the first reading the sums start from */
+	int64_t mtu, speed_mbps; /* -1 unknown */
+	double softirq_max_pct; /* -1 unknown */
+	int softirq_cpu; /* -1 unknown */
+	uint32_t known; /* bit (1 << lr_peer_ctr): c[] is known */
+	uint64_t c[LR_PC__COUNT];
+};
+
+struct lr_peer_cpu {
+	int cpu;
+	bool has_t, has_q, has_n;
+	double t[6]; /* cov_s, user, system, irq, softirq, idle seconds */
+	double q[3]; /* cov_s, NET_RX, NET_TX softirqs */
+	double n[4]; /* cov_s, softnet processed, dropped, squeezed */
+};
+
+struct lr_peer_frame {
+	uint64_t seq;
+	uint64_t mono_ns;
+	bool end;
+	char host[LR_PEER_HOST_MAX];
+	struct lr_peer_iface *ifaces; /* malloc'd by decode; caller's for encode */
+	size_t n_ifaces;
+	struct lr_peer_cpu *cpus;
+	size_t n_cpus;
+	bool has_stack;
+	uint32_t stack_known; /* bit (1 << lr_peer_stack): stack[] is known */
+	uint64_t stack[LR_PS__COUNT];
+};
+
+struct lr_peer_offer {
+	unsigned version;
+	unsigned interval_ms;
+	uint32_t max_frame;
+};
+
+const char *lr_peer_ctr_name(enum lr_peer_ctr c);
+
+/* The offer's JSON body (without the state byte and length). *out malloc'd. 0 or -errno. */
+int lr_peer_offer_encode(const struct lr_peer_offer *o, char **out, size_t *len) LR_MUST_CHECK;
+int lr_peer_offer_decode(const char *buf, size_t len, struct lr_peer_offer *o,
+			 char err[LR_PROTO_ERR_MAX]) LR_MUST_CHECK;
+
+/* One frame's JSON body. *out malloc'd. 0 or -errno (-EINVAL: counts over the limits). */
+int lr_peer_frame_encode(const struct lr_peer_frame *f, char **out, size_t *len) LR_MUST_CHECK;
+/* Decodes into *f (arrays malloc'd; free with lr_peer_frame_free, also after an error).
+ * 0 or -EINVAL/-E2BIG/-ENOMEM with a reason in err. */
+int lr_peer_frame_decode(const char *buf, size_t len, struct lr_peer_frame *f,
+			 char err[LR_PROTO_ERR_MAX]) LR_MUST_CHECK;
+void lr_peer_frame_free(struct lr_peer_frame *f); /* NULL-safe; leaves it empty */
+
+#endif

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The peer's part of a headless report (docs/peer-stats.md): its counters over the test, and
+ * the sentence a verdict over both ends needs, naming where on the peer packets were dropped
+ * (its NIC's drop/FIFO counters, its softirq backlog is in the CPU CSV, its sockets' UDP
+ * errors). Text after linerate's own verdict, or a "linerate_peer" object in -J.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "linerate/app/peer.h"
+
+/* The counters that mean a packet was lost on that host, with what each says. */
+static const struct {
+	enum lr_peer_ctr c;
+	const char *what;
+} iface_drops[] = {
+	{LR_PC_RX_DROPPED, "rx_dropped"},
+	{LR_PC_RX_MISSED, "rx_missed (NIC FIFO full)"},
+	{LR_PC_RX_FIFO, "rx_fifo"},
+	{LR_PC_RX_OVER, "rx_over"},
+	{LR_PC_NIC_FIFO, "NIC fifo counters"},
+	{LR_PC_NIC_DROP, "NIC drop counters"},
+	{LR_PC_RX_ERRORS, "rx_errors"},
+	{LR_PC_TX_DROPPED, "tx_dropped"},
+};
+static const struct {
+	enum lr_peer_stack s;
+	const char *what;
+} stack_drops[] = {
+	{LR_PS_UDP_RCVBUF_ERRORS, "UDP RcvbufErrors (socket receive buffer full)"},
+	{LR_PS_UDP_IN_ERRORS, "UDP InErrors"},
+	{LR_PS_UDP_SNDBUF_ERRORS, "UDP SndbufErrors"},
+};
+
+static const char *role_name(const struct lr_traffic_config *tc)
+{
+	return tc->bidir ? "sender and receiver" : tc->reverse ? "the sender" : "the receiver";
+}
+
+/* "veth1 rx_dropped 12, UDP RcvbufErrors 3" into buf; false when nothing moved. */
+static bool drops_text(const struct lr_peer_summary *ps, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < ps->n_ifaces; i++)
+		for (size_t k = 0; k < LR_ARRAY_SIZE(iface_drops); k++) {
+			const struct lr_peer_iface *pi = &ps->ifaces[i];
+
+			if ((pi->known & (1u << iface_drops[k].c)) && pi->c[iface_drops[k].c] &&
+			    n < size)
+				n += (size_t)snprintf(buf + n, size - n, "%s%s %s %llu",
+						      n ? ", " : "", pi->name, iface_drops[k].what,
+						      (unsigned long long)pi->c[iface_drops[k].c]);
+		}
+	for (size_t k = 0; k < LR_ARRAY_SIZE(stack_drops); k++)
+		if ((ps->stack_known & (1u << stack_drops[k].s)) && ps->stack[stack_drops[k].s] &&
+		    n < size)
+			n += (size_t)snprintf(buf + n, size - n, "%s%s %llu", n ? ", " : "",
+					      stack_drops[k].what,
+					      (unsigned long long)ps->stack[stack_drops[k].s]);
+	return n > 0;
+}
+
+void lr_peer_report_text(FILE *f, const struct lr_peer_summary *ps,
+			 const struct lr_traffic_config *tc)
+{
+	char drops[512];
+
+	fprintf(f, "\nPeer %s (%s), its own counters over the test%s:\n", ps->host, role_name(tc),
+		ps->ended ? "" : " (its last sample did not arrive)");
+	for (size_t i = 0; i < ps->n_ifaces; i++) {
+		const struct lr_peer_iface *pi = &ps->ifaces[i];
+
+		fprintf(f, "  %s: rx %llu bytes %llu packets, tx %llu bytes %llu packets", pi->name,
+			(unsigned long long)pi->c[LR_PC_RX_BYTES],
+			(unsigned long long)pi->c[LR_PC_RX_PACKETS],
+			(unsigned long long)pi->c[LR_PC_TX_BYTES],
+			(unsigned long long)pi->c[LR_PC_TX_PACKETS]);
+		if (ps->peak_rx_bps[i] >= 0 && ps->peak_tx_bps[i] >= 0)
+			fprintf(f, "; peak rx %.2f Mbit/s, tx %.2f Mbit/s",
+				ps->peak_rx_bps[i] / 1e6, ps->peak_tx_bps[i] / 1e6);
+		fputc('\n', f);
+	}
+	if (drops_text(ps, drops, sizeof(drops)))
+		fprintf(f, "  loss on %s, %s: %s\n", role_name(tc), ps->host, drops);
+	else
+		fprintf(f, "  loss on %s, %s: none in its counters\n", role_name(tc), ps->host);
+}
+
+json_t *lr_peer_report_json(const struct lr_peer_summary *ps, const struct lr_traffic_config *tc)
+{
+	json_t *o = json_object(), *ifs = json_array(), *st = json_object();
+	char drops[512];
+
+	if (!o || !ifs || !st) {
+		json_decref(o);
+		json_decref(ifs);
+		json_decref(st);
+		return NULL;
+	}
+	json_object_set_new(o, "host", json_string(ps->host));
+	json_object_set_new(o, "role",
+			    json_string(tc->bidir     ? "both"
+					: tc->reverse ? "sender"
+						      : "receiver"));
+	json_object_set_new(o, "complete", json_boolean(ps->ended));
+	json_object_set_new(o, "samples", json_integer((json_int_t)ps->frames));
+	for (size_t i = 0; i < ps->n_ifaces; i++) {
+		const struct lr_peer_iface *pi = &ps->ifaces[i];
+		json_t *j = json_object();
+
+		if (!j)
+			continue;
+		json_object_set_new(j, "name", json_string(pi->name));
+		if (ps->peak_rx_bps[i] >= 0)
+			json_object_set_new(j, "peak_rx_bps", json_real(ps->peak_rx_bps[i]));
+		if (ps->peak_tx_bps[i] >= 0)
+			json_object_set_new(j, "peak_tx_bps", json_real(ps->peak_tx_bps[i]));
+		for (unsigned k = 0; k < LR_PC__COUNT; k++)
+			if (pi->known & (1u << k))
+				json_object_set_new(j, lr_peer_ctr_name(k),
+						    json_integer((json_int_t)pi->c[k]));
+		json_array_append_new(ifs, j);
+	}
+	json_object_set_new(o, "interfaces", ifs);
+	for (size_t k = 0; k < LR_ARRAY_SIZE(stack_drops); k++)
+		if (ps->stack_known & (1u << stack_drops[k].s))
+			json_object_set_new(st,
+					    k == 0   ? "udp_rcvbuf_errors"
+					    : k == 1 ? "udp_in_errors"
+						     : "udp_sndbuf_errors",
+					    json_integer((json_int_t)ps->stack[stack_drops[k].s]));
+	if (ps->stack_known & (1u << LR_PS_TCP_RETRANS))
+		json_object_set_new(st, "tcp_retrans",
+				    json_integer((json_int_t)ps->stack[LR_PS_TCP_RETRANS]));
+	json_object_set_new(o, "stack", st);
+	json_object_set_new(
+		o, "loss", drops_text(ps, drops, sizeof(drops)) ? json_string(drops) : json_null());
+	return o;
+}

@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""A hostile "linerate server" for tests/integration/peer_view.sh: it runs one iperf3 TCP test
+well enough for a linerate client to finish it, offers peer stats (docs/peer-stats.md), and
+then feeds the peer-stats channel something a real server never would:
+
+  garbage   valid length prefixes around random bytes
+  huge      a 2 GiB length prefix, then a trickle of bytes
+  endless   well-formed frames as fast as the socket takes them, never an end frame
+  silent    accepts the channel and sends nothing
+  backwards well-formed frames whose cumulative counters shrink
+
+usage: fake_peer_server.py MODE PORT   (serves one test, then exits)
+"""
+import json
+import os
+import socket
+import struct
+import sys
+import threading
+import time
+
+MODE, PORT = sys.argv[1], int(sys.argv[2])
+
+
+def read_exact(s, n):
+    b = b""
+    while len(b) < n:
+        c = s.recv(n - len(b))
+        if not c:
+            raise EOFError
+        b += c
+    return b
+
+
+def read_msg(s):
+    (n,) = struct.unpack(">I", read_exact(s, 4))
+    return read_exact(s, n)
+
+
+def send_msg(s, obj):
+    body = json.dumps(obj, separators=(",", ":")).encode()
+    s.sendall(struct.pack(">I", len(body)) + body)
+
+
+def drain(s):
+    try:
+        while s.recv(1 << 16):
+            pass
+    except OSError:
+        pass
+
+
+def feed(ch):
+    """The channel: read the tag, then misbehave until the client hangs up."""
+    try:
+        read_exact(ch, 13)
+        deadline = time.time() + 30
+        if MODE == "garbage":
+            while time.time() < deadline:
+                junk = os.urandom(200)
+                ch.sendall(struct.pack(">I", len(junk)) + junk)
+                time.sleep(0.05)
+        elif MODE == "huge":
+            ch.sendall(struct.pack(">I", 0x7FFFFFFF))
+            while time.time() < deadline:
+                ch.sendall(b"{" * 1024)
+                time.sleep(0.01)
+        elif MODE == "endless":
+            seq = 0
+            while time.time() < deadline:
+                seq += 1
+                frame = {"v": 1, "seq": seq, "host": "fake", "mono_ns": seq * 1000,
+                         "end": False, "ifaces": [], "cpus": []}
+                body = json.dumps(frame).encode()
+                ch.sendall(struct.pack(">I", len(body)) + body)
+        elif MODE == "backwards":
+            seq = 0
+            while time.time() < deadline:
+                seq += 1
+                frame = {"v": 1, "seq": seq, "host": "fake", "mono_ns": seq * 100000000,
+                         "end": False, "cpus": [],
+                         "ifaces": [{"name": "fk0", "base_ns": 1,
+                                     "c": {"rx_bytes": 1000000 - seq * 1000}}]}
+                body = json.dumps(frame).encode()
+                ch.sendall(struct.pack(">I", len(body)) + body)
+                time.sleep(0.1)
+        elif MODE == "silent":
+            time.sleep(30)
+    except OSError:
+        pass
+    ch.close()
+
+
+def main():
+    ls = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    ls.bind(("0.0.0.0", PORT))
+    ls.listen(16)
+    ctl, _ = ls.accept()
+    cookie = read_exact(ctl, 37)
+    ctl.sendall(bytes([9]))
+    params = json.loads(read_msg(ctl))
+    parallel = params.get("parallel", 1)
+    ctl.sendall(bytes([80]))
+    send_msg(ctl, {"v": 1, "interval_ms": 100, "max_frame": 1 << 20})
+    ctl.sendall(bytes([10]))
+    data = []
+    while len(data) < parallel:
+        c, _ = ls.accept()
+        first = read_exact(c, 37)
+        if first[:36] == cookie[:36] and first[36:37] == b"P":
+            threading.Thread(target=feed, args=(c,), daemon=True).start()
+            continue
+        data.append(c)
+        threading.Thread(target=drain, args=(c,), daemon=True).start()
+
+    def late_channel():  # the channel may come after the data streams
+        try:
+            c, _ = ls.accept()
+            read_exact(c, 37)
+            feed(c)
+        except OSError:
+            pass
+    threading.Thread(target=late_channel, daemon=True).start()
+    ctl.sendall(bytes([1, 2]))
+    while read_exact(ctl, 1) != bytes([4]):
+        pass
+    for c in data:
+        c.close()
+    ctl.sendall(bytes([13]))
+    read_msg(ctl)
+    send_msg(ctl, {"cpu_util_total": 0, "cpu_util_user": 0, "cpu_util_system": 0,
+                   "sender_has_retransmits": -1,
+                   "streams": [{"id": 1 if i == 0 else i + 2, "bytes": 0, "retransmits": -1,
+                                "jitter": 0, "errors": 0, "packets": 0}
+                               for i in range(parallel)]})
+    ctl.sendall(bytes([14]))
+    try:
+        read_exact(ctl, 1)
+    except (EOFError, OSError):
+        pass
+    ctl.close()
+
+
+main()

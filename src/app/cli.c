@@ -36,6 +36,7 @@ enum {
 	OPT_LOGFILE,
 	OPT_FORCEFLUSH,
 	OPT_PIDFILE,
+	OPT_REPORT,
 };
 
 static const struct option long_opts[] = {
@@ -59,6 +60,7 @@ static const struct option long_opts[] = {
 	{"streams-csv", required_argument, NULL, OPT_STREAMS_CSV},
 	{"json", no_argument, NULL, 'J'},
 	{"explain", required_argument, NULL, OPT_EXPLAIN},
+	{"report", required_argument, NULL, OPT_REPORT},
 	{"demo", no_argument, NULL, OPT_DEMO},
 	{"client", required_argument, NULL, 'c'},
 	{"server", no_argument, NULL, 's'},
@@ -89,6 +91,7 @@ static const char usage[] =
 	"       linerate -s [-p PORT] [-B ADDR] [-1] traffic server, iperf3 wire-compatible\n"
 	"       linerate --demo                     dashboard + traffic on loopback, no peer needed\n"
 	"       linerate --explain DUMP [DUMP2]     classify saved `ethtool -S` output\n"
+	"       linerate --report OUT.html CSV...   one self-contained HTML report of recorded CSVs\n"
 	"\n"
 	"Sampling and display:\n"
 	"  -i, --interval SEC     sampling interval, 0.01 to 60 (default 0.5)\n"
@@ -309,6 +312,12 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 			cfg->mode = LR_MODE_EXPLAIN;
 			cfg->explain[0] = optarg;
 			break;
+		case OPT_REPORT:
+			if (!*optarg)
+				return fail(err, len, "--report: empty file name");
+			cfg->mode = LR_MODE_REPORT;
+			cfg->report_out = optarg;
+			break;
 		case OPT_DEMO:
 			t->demo = true;
 			break;
@@ -411,6 +420,15 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 	}
 	if (cfg->mode == LR_MODE_EXPLAIN && optind < argc)
 		cfg->explain[1] = argv[optind++];
+	if (cfg->mode == LR_MODE_REPORT) {
+		if (optind == argc)
+			return fail(err, len, "--report %s: name the CSVs to read", cfg->report_out);
+		if (t->host || t->demo)
+			return fail(err, len, "--report reads recorded CSVs: it excludes -c and --demo");
+		cfg->report_files = argv + optind;
+		cfg->n_report_files = argc - optind;
+		optind = argc;
+	}
 	if (optind < argc)
 		return fail(err, len, "unexpected argument '%s'", argv[optind]);
 	if (cfg->mode == LR_MODE_SERVER)

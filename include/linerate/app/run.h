@@ -18,5 +18,6 @@ int lr_run_dashboard(const struct lr_config *cfg);		/* src/app/mode_dashboard.c 
 int lr_run_server(const struct lr_config *cfg);		/* src/app/mode_server.c (-s) */
 int lr_run_client(const struct lr_config *cfg);		/* src/app/mode_client.c (-c --headless) */
 int lr_run_explain(const struct lr_config *cfg);	/* src/app/mode_explain.c (--explain) */
+int lr_run_report(const struct lr_config *cfg);	/* src/app/mode_report.c (--report) */
 
 #endif

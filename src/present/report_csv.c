@@ -63,6 +63,7 @@ struct reader {
 	int side_col, host_col;	/* appended columns, -1 absent */
 	unsigned ncols;
 	double elapsed_seen;	/* the largest elapsed so far in this file */
+	size_t hint;	/* the series after the last row's: rows come in the same order each tick */
 };
 
 static int bad(struct reader *rd, const char *fmt, ...) LR_PRINTF(2, 3);
@@ -396,10 +397,13 @@ static int iface_row(struct reader *rd, const struct fields *fs)
 	    (err = name_field(rd, fs->f[2], "iface", name, sizeof(name), false)) ||
 	    (err = side_host(rd, fs, side, host)) || (err = nums(rd, fs, idx, v, N)))
 		return err;
-	for (size_t k = 0; k < r->n_ifaces && !s; k++)
+	for (size_t n = 0; n < r->n_ifaces && !s; n++) {
+		size_t k = (rd->hint + n) % r->n_ifaces;
+
 		if (!strcmp(r->ifaces[k].name, name) && !strcmp(r->ifaces[k].side, side) &&
 		    !strcmp(r->ifaces[k].host, host))
 			s = &r->ifaces[k];
+	}
 	if (!s) {
 		struct lr_rep_iface *p = grow(r->ifaces, &r->cap_ifaces, r->n_ifaces, sizeof(*p),
 					      LR_REP_IFACES_MAX);
@@ -427,6 +431,7 @@ static int iface_row(struct reader *rd, const struct fields *fs)
 		s->first_elapsed = elapsed;
 	}
 	s->rows++;
+	rd->hint = (size_t)(s - r->ifaces) + 1;
 	s->last_elapsed = elapsed;
 	if (known_num(v[RXB]) && known_num(v[TXB])) {
 		s->rx_bytes += v[RXB];
@@ -494,10 +499,13 @@ static int cpu_row(struct reader *rd, const struct fields *fs)
 		return err;
 	if (num(fs->f[2], &cpu) || cpu != floor(cpu) || cpu > 1 << 20)
 		return bad(rd, "cpu '%.40s' is not a CPU number", fs->f[2]);
-	for (size_t k = r->n_cpus; k-- > 0 && !s;)	/* rows come in CPU order: look back */
+	for (size_t n = 0; n < r->n_cpus && !s; n++) {
+		size_t k = (rd->hint + n) % r->n_cpus;
+
 		if (r->cpus[k].cpu == (int)cpu && !strcmp(r->cpus[k].side, side) &&
 		    !strcmp(r->cpus[k].host, host))
 			s = &r->cpus[k];
+	}
 	if (!s) {
 		struct lr_rep_cpu *p = grow(r->cpus, &r->cap_cpus, r->n_cpus, sizeof(*p),
 					    LR_REP_CPUS_MAX);
@@ -521,6 +529,7 @@ static int cpu_row(struct reader *rd, const struct fields *fs)
 		s->softirq_peak = -1;
 	}
 	s->rows++;
+	rd->hint = (size_t)(s - r->cpus) + 1;
 	if (known_num(v[3])) {	/* softirq_pct */
 		if (v[3] > 100.5)
 			return bad(rd, "softirq_pct %.2f is above 100", v[3]);

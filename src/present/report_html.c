@@ -21,8 +21,9 @@ static const char css[] =
 	"h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;"
 	"border-bottom:2px solid #1f5fbf;padding-bottom:2px}h3{font-size:15px;margin:18px 0 4px}"
 	"p.sub{color:#555;margin:0 0 12px}"
-	"table{border-collapse:collapse;margin:6px 0 12px;font-size:13px}"
-	"th,td{border:1px solid #c9ced6;padding:3px 7px;text-align:left;vertical-align:top}"
+	"table{border-collapse:collapse;margin:6px 0 12px;font-size:12.5px}"
+	".wide{overflow-x:auto}"
+	"th,td{border:1px solid #c9ced6;padding:3px 5px;text-align:left;vertical-align:top}"
 	"th{background:#eef2f7;font-weight:600}td.n{text-align:right;"
 	"font-variant-numeric:tabular-nums;white-space:nowrap}td.bad{background:#fde2e1}"
 	"table.facts th{width:170px}.muted{color:#666}"
@@ -165,11 +166,11 @@ static bool carried_traffic(const struct lr_rep_iface *s)
 
 static void iface_table(FILE *f, const struct lr_report *r)
 {
-	fputs("<table class=\"sum\" id=\"iface-table\"><tr><th>Interface</th>"
+	fputs("<div class=\"wide\"><table class=\"sum\" id=\"iface-table\"><tr><th>Interface</th>"
 	      "<th>rx avg</th><th>rx peak</th><th>tx avg</th><th>tx peak</th>"
 	      "<th>rx pps avg</th><th>rx pps peak</th><th>tx pps avg</th><th>tx pps peak</th>"
-	      "<th>drops rx / tx</th><th>FIFO + missed + over</th><th>NIC fifo / drop</th>"
-	      "<th>errors</th><th>% line rate avg / peak</th></tr>", f);
+	      "<th>drops rx / tx</th><th>FIFO, missed, over</th><th>NIC fifo / drop</th>"
+	      "<th>errors</th><th>% line avg / peak</th></tr>", f);
 	for (size_t i = 0; i < r->n_ifaces; i++) {
 		const struct lr_rep_iface *s = &r->ifaces[i];
 		double bs = s->byte_secs, ps = s->packet_secs;
@@ -210,10 +211,10 @@ static void iface_table(FILE *f, const struct lr_report *r)
 				   "%.2f %%</span></td>", s->util_sum / s->util_secs,
 				s->util_sum / s->util_secs, s->util_peak, s->util_peak);
 		else
-			fputs("<td class=\"n muted\">link speed unknown</td>", f);
+			fputs("<td class=\"n muted\">no link speed</td>", f);
 		fputs("</tr>\n", f);
 	}
-	fputs("</table><p class=\"sub\">avg = the column's bytes or packets over the time the rows "
+	fputs("</table></div><p class=\"sub\">avg = the column's bytes or packets over the time the rows "
 	      "cover; peak = the highest row. Drops are stats64 rx/tx_dropped; NIC counters are the "
 	      "driver's own (ethtool -S) classified fifo or drop. On loopback and veth the kernel "
 	      "counts GSO super-packets as one packet.</p>\n", f);
@@ -226,13 +227,13 @@ static int iface_charts(FILE *f, const struct lr_report *r, const struct lr_rep_
 	struct lr_svg_chart c = {.bucket_secs = r->bucket_secs, .n_buckets = LR_REP_BUCKETS,
 				 .x_max_secs = r->elapsed_max, .gap_secs = gap, .s = se, .n = 2};
 	static const struct {
-		const char *what, *unit, *l0, *l1;
+		const char *what, *note, *unit, *l0, *l1;
 		enum lr_rep_metric m0, m1;
 	} charts[] = {
-		{"Bitrate", "bit/s", "rx", "tx", LR_RM_RX_BPS, LR_RM_TX_BPS},
-		{"Packets", "pkt/s", "rx", "tx", LR_RM_RX_PPS, LR_RM_TX_PPS},
-		{"Drops and FIFO", "/s", "drops (rx+tx dropped, NIC drop)",
-		 "FIFO (rx fifo+missed+over, NIC fifo)", LR_RM_DROPS_PS, LR_RM_FIFO_PS},
+		{"Bitrate", "", "bit/s", "rx", "tx", LR_RM_RX_BPS, LR_RM_TX_BPS},
+		{"Packets", "", "pkt/s", "rx", "tx", LR_RM_RX_PPS, LR_RM_TX_PPS},
+		{"Drops and FIFO", " (drops: rx+tx dropped and NIC drop; FIFO: rx fifo, missed, over "
+		 "and NIC fifo)", "events/s", "drops", "FIFO", LR_RM_DROPS_PS, LR_RM_FIFO_PS},
 	};
 	char title[256];
 	int err = 0;
@@ -249,8 +250,8 @@ static int iface_charts(FILE *f, const struct lr_report *r, const struct lr_rep_
 		return 0;
 	}
 	for (unsigned k = 0; k < LR_ARRAY_SIZE(charts) && !err; k++) {
-		snprintf(title, sizeof(title), "%s, %s%s%s", charts[k].what, s->name,
-			 s->host[0] ? " on " : "", s->host);
+		snprintf(title, sizeof(title), "%s, %s%s%s%s", charts[k].what, s->name,
+			 s->host[0] ? " on " : "", s->host, charts[k].note);
 		c.title = title;
 		c.unit = charts[k].unit;
 		se[0] = (struct lr_svg_series){charts[k].l0, &s->band[0][charts[k].m0], LR_RM__COUNT,

@@ -294,12 +294,18 @@ int lr_svg_heatmap(FILE *f, const struct lr_report *r)
 	size_t n = r->n_cpus, group = (n + HEAT_ROWS_MAX - 1) / HEAT_ROWS_MAX;
 	size_t rows = group ? (n + group - 1) / group : 0;
 	unsigned used = (unsigned)fmin(ceil(r->elapsed_max / r->bucket_secs) + 1, LR_REP_BUCKETS);
+	double mean_iv = r->interval_rows ? r->interval_sum / (double)r->interval_rows : 0;
 	unsigned cols = used < HEAT_COLS_MAX ? used : HEAT_COLS_MAX;
-	double rh = rows ? fmax(3, fmin(14, 560.0 / (double)rows)) : 14;
-	double cw = (double)PW / cols, hh = MT + rh * (double)rows + MB;
+	double rh = rows ? fmax(3, fmin(20, 560.0 / (double)rows)) : 20;
+
+	if (mean_iv > 0 && r->elapsed_max / mean_iv < cols)
+		cols = (unsigned)fmax(1, ceil(r->elapsed_max / mean_iv));
+	double cw, hh = MT + rh * (double)rows + MB;
+	unsigned look = (unsigned)ceil(r->interval_max / r->bucket_secs);
 
 	if (!n)
 		return 0;
+	cw = (double)PW / cols;
 	fputs("<figure><figcaption>Softirq % per CPU over time (each cell: the highest value in "
 	      "its span)</figcaption>", f);
 	fprintf(f, "<svg class=\"chart heat\" viewBox=\"0 0 %d %.0f\" role=\"img\" "
@@ -342,6 +348,12 @@ int lr_svg_heatmap(FILE *f, const struct lr_report *r)
 					for (unsigned b = b0; b < b1 && b < LR_REP_BUCKETS; b++)
 						if (r->cpus[c].band[b].n && r->cpus[c].band[b].max > mx)
 							mx = r->cpus[c].band[b].max;
+				/* a row covers (elapsed - interval, elapsed]: an empty cell is
+				 * covered by the next row when that row is within one interval */
+				for (unsigned b = b1; mx < 0 && b < b1 + look && b < LR_REP_BUCKETS; b++)
+					for (size_t c = c0; c < c1; c++)
+						if (r->cpus[c].band[b].n && r->cpus[c].band[b].max > mx)
+							mx = r->cpus[c].band[b].max;
 				level = mx < 0 ? -1 : heat_level(mx);
 			}
 			if (level == run_level)
@@ -376,6 +388,15 @@ int lr_svg_heatmap(FILE *f, const struct lr_report *r)
 	return ferror(f) ? -EIO : 0;
 }
 
+/* The first series is solid, the second hatched: told apart without colour. */
+static void bar_fill(char *buf, size_t len, unsigned series, unsigned id)
+{
+	if (series)
+		snprintf(buf, len, "url(#hatch%u)", id);
+	else
+		snprintf(buf, len, "%s", colour[0]);
+}
+
 int lr_svg_bars(FILE *f, const char *title, const char *unit, const char *const *labels,
 		const double (*v)[2], unsigned n, const char *const names[2])
 {
@@ -401,9 +422,11 @@ int lr_svg_bars(FILE *f, const char *title, const char *unit, const char *const 
 		   "height=\"6\" fill=\"#fff\"/><rect width=\"3\" height=\"6\" fill=\"%s\"/>"
 		   "</pattern></defs>", top, id, colour[1]);
 	for (unsigned s = 0; s < (two ? 2u : 1u); s++) {
-		fprintf(f, "<rect x=\"%d\" y=\"8\" width=\"20\" height=\"12\" fill=\"%s%u%s\" "
-			   "stroke=\"#333\"/>", lw + s * 240, s ? "url(#hatch" : colour[0],
-			s ? id : 0u, s ? ")" : "");
+		char fill[32];
+
+		bar_fill(fill, sizeof(fill), s, id);
+		fprintf(f, "<rect x=\"%d\" y=\"8\" width=\"20\" height=\"12\" fill=\"%s\" "
+			   "stroke=\"#333\"/>", lw + s * 240, fill);
 		fprintf(f, "<text class=\"lg\" x=\"%d\" y=\"18\">", lw + 26 + s * 240);
 		lr_rep_escape(f, names[s]);
 		fputs("</text>", f);
@@ -433,11 +456,13 @@ int lr_svg_bars(FILE *f, const char *title, const char *unit, const char *const 
 
 			if (v[i][s] < 0)
 				continue;
+			char fill[32];
+
 			lr_rep_fmt_si(val, sizeof(val), v[i][s], unit);
+			bar_fill(fill, sizeof(fill), s, id);
 			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
-				   "fill=\"%s%u%s\" stroke=\"#333\" stroke-width=\"0.5\"/>",
-				lw, y + (int)s * bh, v[i][s] / top * (W - lw - MR), bh - 1,
-				s ? "url(#hatch" : colour[0], s ? id : 0u, s ? ")" : "");
+				   "fill=\"%s\" stroke=\"#333\" stroke-width=\"0.5\"/>",
+				lw, y + (int)s * bh, v[i][s] / top * (W - lw - MR), bh - 1, fill);
 			{
 				double bw = v[i][s] / top * (W - lw - MR);
 				bool inside = bw > W - lw - MR - 110;	/* no room after the bar */

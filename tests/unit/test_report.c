@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linerate/app/cli.h"
+#include "linerate/app/config.h"
 #include "linerate/present/report.h"
 #include "linerate/present/report_svg.h"
 
@@ -522,6 +524,28 @@ static void test_ticks_and_prefixes(void **state)
 	assert_string_equal(buf, "0 bit/s");
 }
 
+static void test_cli(void **state)
+{
+	char **ok = (char **)(const char *[]){"linerate", "--report", "out.html", "a.csv", "b.csv",
+					     NULL};
+	char **none = (char **)(const char *[]){"linerate", "--report", "out.html", NULL};
+	char **client = (char **)(const char *[]){"linerate", "--report", "out.html", "-c", "h",
+						 "a.csv", NULL};
+	struct lr_config cfg;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(lr_cli_parse(5, ok, &cfg, err, sizeof(err)), 0);
+	assert_int_equal(cfg.mode, LR_MODE_REPORT);
+	assert_string_equal(cfg.report_out, "out.html");
+	assert_int_equal(cfg.n_report_files, 2);
+	assert_string_equal(cfg.report_files[1], "b.csv");
+	assert_int_not_equal(lr_cli_parse(3, none, &cfg, err, sizeof(err)), 0);
+	assert_string_equal(err, "--report out.html: name the CSVs to read");
+	assert_int_not_equal(lr_cli_parse(6, client, &cfg, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "excludes -c"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -538,6 +562,7 @@ int main(void)
 		cmocka_unit_test(test_newer_columns),
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_ticks_and_prefixes),
+		cmocka_unit_test(test_cli),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -720,6 +720,7 @@ static int header(struct reader *rd, struct fields *fs)
 			rd->file->extra_columns--;
 	}
 	if (k == LR_REP_MATRIX) {
+		rd->file->extra_columns = 0;	/* the matrix table shows every column */
 		if (r->matrix_cols)
 			return bad(rd, "a second matrix CSV (one run's matrix per report)");
 		for (unsigned i = 0; i < fs->n; i++) {

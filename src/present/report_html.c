@@ -34,10 +34,11 @@ static const char css[] =
 	"font-size:12px}svg .grid{stroke:#e3e6ea;stroke-width:1}svg .axis{stroke:#444;"
 	"stroke-width:1}svg .band{fill-opacity:.2;stroke:none}svg .ln{fill:none;"
 	"stroke-width:1.7}svg .bandkey{fill:#888;fill-opacity:.25}svg .bv.in{text-anchor:end;"
-	"fill:#fff}svg .cell{stroke:#999;stroke-width:.5}"
+	"fill:#111;stroke:#fff;stroke-width:3px;paint-order:stroke}svg .cell{stroke:#999;stroke-width:.5}"
 	"footer{margin-top:32px;color:#666;font-size:12px}"
 	"@media print{body{max-width:none;margin:0;font-size:11px}h2{break-after:avoid}"
-	"figure,table,tr{break-inside:avoid}a{color:inherit}}"
+	"figure,table,tr{break-inside:avoid}a{color:inherit}.wide{overflow:visible}"
+	"#matrix table{font-size:8px}}"
 	"@page{margin:12mm}";
 
 static void esc(FILE *f, const char *s)

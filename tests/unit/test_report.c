@@ -524,6 +524,54 @@ static void test_ticks_and_prefixes(void **state)
 	assert_string_equal(buf, "0 bit/s");
 }
 
+/* The matrix CSV: its table as written (escaped), a bar per case, axis above the largest. */
+static void test_matrix(void **state)
+{
+	static const char *const files[] = {FIX "matrix.csv"};
+	char err[LR_REP_ERR_MAX];
+	struct lr_report *r = read_files(files, 1, 0, err);
+	char *html = html_of(r), *sec;
+	double ymax;
+
+	(void)state;
+	assert_int_equal(r->n_matrix, 3);
+	assert_int_equal(r->matrix_cols, 30);
+	sec = strstr(html, "<section id=\"matrix\">");
+	assert_non_null(sec);
+	assert_non_null(strstr(sec, "<td>9410001234.0</td>"));
+	assert_non_null(strstr(sec, "loss: 1.25 % &lt;udp&gt;"));
+	assert_null(strstr(html, "<udp>"));
+	ymax = strtod(strstr(sec, "data-ymax=\"") + strlen("data-ymax=\""), NULL);
+	assert_true(ymax >= 9412345678.0);
+	free(html);
+	lr_report_free(r);
+}
+
+/* A queues CSV (DESIGN.md section 12) is summed per queue. */
+static void test_queues(void **state)
+{
+	char text[2048], err[LR_REP_ERR_MAX], *html;
+	struct lr_report *r;
+
+	(void)state;
+	snprintf(text, sizeof(text),
+		 "time,elapsed,iface,queue,interval,rx_packets,rx_bytes,tx_packets,tx_bytes,rx_drops,"
+		 "tx_drops,rx_pps,tx_pps,cpu,cpu_softirq_pct,source,side,host\n"
+		 "1800000000.5,0.5,eth0,0,0.5,100,150000,5,500,0,0,200.0,10.0,2,5.0,netdev,local,h\n"
+		 "1800000000.5,0.5,eth0,1,0.5,7,9000,0,0,1,0,14.0,0.0,3,1.0,netdev,local,h\n"
+		 "1800000001.0,1.0,eth0,0,0.5,300,450000,5,500,0,0,600.0,10.0,2,9.0,netdev,local,h\n");
+	assert_int_equal(lr_report_new(&r), 0);
+	assert_int_equal(read_text(r, "q.csv", text, err), 0);
+	assert_int_equal(r->n_queues, 2);
+	assert_near(r->queues[0].rx_packets, 400, 0);
+	assert_near(r->queues[0].peak_rx_pps, 600, 0);
+	assert_int_equal(r->queues[1].cpu, 3);
+	html = html_of(r);
+	assert_non_null(strstr(html, "<section id=\"queues\">"));
+	free(html);
+	lr_report_free(r);
+}
+
 static void test_cli(void **state)
 {
 	char **ok = (char **)(const char *[]){"linerate", "--report", "out.html", "a.csv", "b.csv",
@@ -562,6 +610,8 @@ int main(void)
 		cmocka_unit_test(test_newer_columns),
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_ticks_and_prefixes),
+		cmocka_unit_test(test_matrix),
+		cmocka_unit_test(test_queues),
 		cmocka_unit_test(test_cli),
 	};
 

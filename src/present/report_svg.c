@@ -332,7 +332,7 @@ int lr_svg_heatmap(FILE *f, const struct lr_report *r)
 		if (c1 - c0 > 1)
 			fprintf(f, "..cpu%d", r->cpus[c1 - 1].cpu);
 		fputs("</title>", f);
-		if (rh >= 8 || row % (size_t)ceil(10 / rh) == 0) {
+		if (rh >= 11 || row % (size_t)ceil(11 / rh) == 0) {	/* labels never overlap */
 			fprintf(f, "<text class=\"yt\" x=\"%d\" y=\"%.1f\">%scpu%d%s</text>", ML - 6,
 				y + rh - 1.5, strcmp(r->cpus[c0].side, "peer") ? "" : "peer ",
 				r->cpus[c0].cpu, c1 - c0 > 1 ? "+" : "");

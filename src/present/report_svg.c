@@ -426,8 +426,8 @@ int lr_svg_bars(FILE *f, const char *title, const char *unit, const char *const 
 
 		bar_fill(fill, sizeof(fill), s, id);
 		fprintf(f, "<rect x=\"%d\" y=\"8\" width=\"20\" height=\"12\" fill=\"%s\" "
-			   "stroke=\"#333\"/>", lw + s * 240, fill);
-		fprintf(f, "<text class=\"lg\" x=\"%d\" y=\"18\">", lw + 26 + s * 240);
+			   "stroke=\"#333\"/>", lw + (int)s * 240, fill);
+		fprintf(f, "<text class=\"lg\" x=\"%d\" y=\"18\">", lw + 26 + (int)s * 240);
 		lr_rep_escape(f, names[s]);
 		fputs("</text>", f);
 	}

@@ -121,9 +121,20 @@ static void facts(FILE *f, const struct lr_report *r)
 			fputs(shown++ ? ", " : "", f);
 			who(f, r->ifaces[i].side, r->ifaces[i].host);
 		}
+		for (size_t i = 0; !r->n_ifaces && i < r->n_cpus; i++) {	/* a CPU CSV alone */
+			bool seen = false;
+
+			for (size_t j = 0; j < i && !seen; j++)
+				seen = !strcmp(r->cpus[j].host, r->cpus[i].host) &&
+				       !strcmp(r->cpus[j].side, r->cpus[i].side);
+			if (seen)
+				continue;
+			fputs(shown++ ? ", " : "", f);
+			who(f, r->cpus[i].side, r->cpus[i].host);
+		}
 		if (!shown)
-			fputs("<span class=\"muted\">no interface CSV</span>", f);
-		else if (!r->ifaces[0].host[0])
+			fputs("<span class=\"muted\">not recorded (no interface or CPU CSV)</span>", f);
+		else if (r->n_ifaces ? !r->ifaces[0].host[0] : !r->cpus[0].host[0])
 			fputs(" <span class=\"muted\">(the CSV has no host column)</span>", f);
 	}
 	fputs("</td></tr><tr><th>Interfaces</th><td>", f);

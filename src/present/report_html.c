@@ -99,11 +99,15 @@ static void facts(FILE *f, const struct lr_report *r)
 		utc(a, sizeof(a), r->time_min);
 		utc(b, sizeof(b), r->time_max);
 		fprintf(f, "<tr><th>Recorded</th><td>%s to %s</td></tr>", a, b);
-		fprintf(f, "<tr><th>Duration</th><td data-k=\"duration_s\" data-v=\"%.17g\">%.1f s"
-			   "</td></tr>", r->elapsed_max, r->elapsed_max);
+		fprintf(f, "<tr><th>Duration</th><td data-k=\"duration_s\" data-v=\"%.17g\">%.1f s",
+			r->elapsed_max, r->elapsed_max);
+		if (r->elapsed_max >= 120)
+			fprintf(f, " (%d h %02d min)", (int)(r->elapsed_max / 3600),
+				(int)fmod(r->elapsed_max / 60, 60));
+		fputs("</td></tr>", f);
 	}
 	if (r->interval_rows)
-		fprintf(f, "<tr><th>Interval</th><td>%.3f s mean measured (%.3f to %.3f s)</td></tr>",
+		fprintf(f, "<tr><th>Interval</th><td>%.3g s mean measured (%.3g to %.3g s)</td></tr>",
 			r->interval_sum / (double)r->interval_rows, r->interval_min,
 			r->interval_max);
 	fputs("<tr><th>Hosts</th><td>", f);

@@ -4,7 +4,7 @@
 # must be well-formed (html.parser and every <svg> as XML), hold no script and no http(s)
 # reference, print as peak rx bitrate of lo exactly the largest rx_bps this script reads from
 # the CSV itself (and the chart's axis must reach it), and a CSV's bytes as the stream's total.
-# A foreign file and a truncated CSV exit 2 with one line naming the file and line, and leave
+# A foreign file, a truncated CSV and two runs in one file exit 2 with one line naming the file and line, and leave
 # no report (an older OUT.html stays as it was, no .tmp left). Rendered by Debian's chromium
 # headless when it is installed: the screenshot exists and is not blank. No root needed.
 source "$(dirname "$0")/../lib.sh"
@@ -14,6 +14,7 @@ lr_plan "record: client exit 0" "report: exit 0" "report: well-formed HTML and S
 	"report: one chart each for bitrate, packets, drops of lo" \
 	"foreign file: exit 2, one line naming it" "foreign file: no report, old one kept" \
 	"truncated CSV: exit 2 naming the line" "truncated CSV: no report" \
+	"two runs in one file: exit 2 naming the second header" \
 	"chromium: screenshot rendered and not blank"
 if [ ! -x "$LR_BIN" ]; then lr_skip_plan report "$LR_BIN not built"; exit 0; fi
 if ! command -v python3 >/dev/null; then lr_skip_plan report "python3 missing"; exit 0; fi
@@ -113,6 +114,13 @@ rc=$?
 check "truncated CSV: exit 2 naming the line (rc $rc: $(head -1 "$work/cut.err"))" \
 	sh -c "[ $rc -eq 2 ] && grep -q 'cut.csv:$((lines + 1)): truncated' '$work/cut.err'"
 check "truncated CSV: no report" sh -c "[ ! -e '$work/cut.html' ] && [ ! -e '$work/cut.html.tmp' ]"
+# Two recordings appended into one file (a shell's >> twice): the second header is refused.
+cat "$work/if.csv" "$work/if.csv" >"$work/twice.csv"
+second=$(($(wc -l <"$work/if.csv") + 1))
+"$LR_BIN" --report "$work/twice.html" "$work/twice.csv" 2>"$work/twice.err"
+rc=$?
+check "two runs in one file: exit 2 naming the second header (rc $rc: $(head -1 "$work/twice.err"))" \
+	sh -c "[ $rc -eq 2 ] && grep -q 'twice.csv:$second: a second header' '$work/twice.err' && [ ! -e '$work/twice.html' ]"
 
 # A real browser: Debian's chromium, headless, offline (no network, no sync, no updates).
 if ! command -v chromium >/dev/null; then

@@ -4,8 +4,8 @@
 # must be well-formed (html.parser and every <svg> as XML), hold no script and no http(s)
 # reference, print as peak rx bitrate of lo exactly the largest rx_bps this script reads from
 # the CSV itself (and the chart's axis must reach it), and a CSV's bytes as the stream's total.
-# A foreign file, a truncated CSV and two runs in one file exit 2 with one line naming the file and line, and leave
-# no report (an older OUT.html stays as it was, no .tmp left). Rendered by Debian's chromium
+# A foreign file, a truncated CSV and two runs in one file exit 2 with one line naming the file
+# and line, and leave no report (an older OUT.html stays as it was, no .tmp left). Rendered by Debian's chromium
 # headless when it is installed: the screenshot exists and is not blank. No root needed.
 source "$(dirname "$0")/../lib.sh"
 lr_plan "record: client exit 0" "report: exit 0" "report: well-formed HTML and SVG" \

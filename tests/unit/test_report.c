@@ -547,6 +547,36 @@ static void test_matrix(void **state)
 	lr_report_free(r);
 }
 
+/* The matrix CSV main's binary wrote: every case is a bar, the axis above the fastest. */
+static void test_matrix_recorded(void **state)
+{
+	static const char *const files[] = {FIX "matrix_loopback.csv"};
+	char err[LR_REP_ERR_MAX], line[2048];
+	struct lr_report *r = read_files(files, 1, 0, err);
+	char *html = html_of(r), *sec;
+	double mx = 0;
+	size_t cases = 0;
+	FILE *f = fopen(files[0], "r");
+
+	(void)state;
+	assert_non_null(fgets(line, sizeof(line), f));
+	while (fgets(line, sizeof(line), f)) {
+		char v[64];
+
+		field_of(line, 11, v, sizeof(v));	/* receiver_bps */
+		mx = fmax(mx, atof(v));
+		cases++;
+	}
+	fclose(f);
+	assert_int_equal(r->n_matrix, cases);
+	assert_true(mx > 0);
+	sec = strstr(html, "<section id=\"matrix\">");
+	assert_non_null(sec);
+	assert_true(strtod(strstr(sec, "data-ymax=\"") + strlen("data-ymax=\""), NULL) >= mx);
+	free(html);
+	lr_report_free(r);
+}
+
 /* A queues CSV (DESIGN.md section 12) is summed per queue. */
 static void test_queues(void **state)
 {
@@ -611,6 +641,7 @@ int main(void)
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_ticks_and_prefixes),
 		cmocka_unit_test(test_matrix),
+		cmocka_unit_test(test_matrix_recorded),
 		cmocka_unit_test(test_queues),
 		cmocka_unit_test(test_cli),
 	};

@@ -27,6 +27,7 @@ static const char css[] =
 	"th{background:#eef2f7;font-weight:600}td.n{text-align:right;"
 	"font-variant-numeric:tabular-nums;white-space:nowrap}td.bad{background:#fde2e1}"
 	"table.facts th{width:170px}.muted{color:#666}"
+	"#matrix td{white-space:nowrap}#matrix td:last-child{white-space:normal;min-width:380px}"
 	"figure{margin:8px 0 16px}figcaption{font-weight:600;font-size:13px;margin-bottom:2px}"
 	"svg.chart{width:100%;height:auto;display:block}"
 	"svg text{font:11px system-ui,sans-serif;fill:#333}"
@@ -141,7 +142,9 @@ static void facts(FILE *f, const struct lr_report *r)
 		else if (r->n_ifaces ? !r->ifaces[0].host[0] : !r->cpus[0].host[0])
 			fputs(" <span class=\"muted\">(the CSV has no host column)</span>", f);
 	}
-	fputs("</td></tr><tr><th>Interfaces</th><td>", f);
+	fputs("</td></tr>", f);
+	if (r->n_ifaces)
+		fputs("<tr><th>Interfaces</th><td>", f);
 	for (size_t i = 0; i < r->n_ifaces; i++) {
 		const struct lr_rep_iface *s = &r->ifaces[i];
 		char link[48];
@@ -160,7 +163,9 @@ static void facts(FILE *f, const struct lr_report *r)
 		if (s->mtu >= 0)
 			fprintf(f, ", MTU %.0f%s", s->mtu, s->mtu_changed ? " (changed)" : "");
 	}
-	fputs("</td></tr><tr><th>Not in these CSVs</th><td class=\"muted\">driver, ring sizes and "
+	if (r->n_ifaces)
+		fputs("</td></tr>", f);
+	fputs("<tr><th>Not in these CSVs</th><td class=\"muted\">driver, ring sizes and "
 	      "the traffic options (-P, -b, -l, ...): the CSV formats do not carry them</td></tr>",
 	      f);
 	fputs("<tr><th>Files</th><td>", f);
@@ -426,9 +431,13 @@ static int matrix(FILE *f, const struct lr_report *r)
 			sscanf(m->field[10], "%lf", &sb);
 			sscanf(m->field[11], "%lf", &rb);
 		}
-		snprintf(names[i], sizeof(names[i]), "case %.8s %.4s P%.4s l%.8s R%.5s", m->field[0],
-			 m->n > 1 ? m->field[1] : "", m->n > 2 ? m->field[2] : "",
-			 m->n > 3 ? m->field[3] : "", m->n > 4 ? m->field[4] : "");
+		{	/* "case 3 udp P4 l1400 R1": the swept keys, empty ones left out */
+			const char *len = m->n > 3 ? m->field[3] : "", *rev = m->n > 4 ? m->field[4] : "";
+
+			snprintf(names[i], sizeof(names[i]), "case %.8s %.4s P%.4s%s%.8s%s%.5s",
+				 m->field[0], m->n > 1 ? m->field[1] : "", m->n > 2 ? m->field[2] : "",
+				 *len ? " l" : "", len, *rev ? " R" : "", rev);
+		}
 		labels[i] = names[i];
 		v[i][0] = rb >= 0 ? rb : 0;
 		v[i][1] = sb >= 0 ? sb : -1;

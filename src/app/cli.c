@@ -42,6 +42,7 @@ enum {
 	OPT_MATRIX,
 	OPT_MATRIX_CSV,
 	OPT_NO_PEER_STATS,
+	OPT_REPORT,
 };
 
 static const struct option long_opts[] = {
@@ -67,6 +68,7 @@ static const struct option long_opts[] = {
 	{"streams-csv", required_argument, NULL, OPT_STREAMS_CSV},
 	{"json", no_argument, NULL, 'J'},
 	{"explain", required_argument, NULL, OPT_EXPLAIN},
+	{"report", required_argument, NULL, OPT_REPORT},
 	{"demo", no_argument, NULL, OPT_DEMO},
 	{"client", required_argument, NULL, 'c'},
 	{"server", no_argument, NULL, 's'},
@@ -105,6 +107,7 @@ static const char usage[] =
 	"       linerate --demo                     dashboard + traffic on loopback, no peer needed\n"
 	"       linerate --explain DUMP [DUMP2]     classify saved `ethtool -S` output\n"
 	"       linerate -c HOST --matrix SPEC      a grid of tests, one table (P=1,2;u=tcp,udp)\n"
+	"       linerate --report OUT.html CSV...   one self-contained HTML report of recorded CSVs\n"
 	"\n"
 	"Sampling and display:\n"
 	"  -i, --interval SEC     sampling interval, 0.01 to 60 (default 0.5)\n"
@@ -350,6 +353,12 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 			cfg->mode = LR_MODE_EXPLAIN;
 			cfg->explain[0] = optarg;
 			break;
+		case OPT_REPORT:
+			if (!*optarg)
+				return fail(err, len, "--report: empty file name");
+			cfg->mode = LR_MODE_REPORT;
+			cfg->report_out = optarg;
+			break;
 		case OPT_DEMO:
 			t->demo = true;
 			break;
@@ -483,6 +492,15 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 	}
 	if (cfg->mode == LR_MODE_EXPLAIN && optind < argc)
 		cfg->explain[1] = argv[optind++];
+	if (cfg->mode == LR_MODE_REPORT) {
+		if (optind == argc)
+			return fail(err, len, "--report %s: name the CSVs to read", cfg->report_out);
+		if (t->host || t->demo)
+			return fail(err, len, "--report reads recorded CSVs: it excludes -c and --demo");
+		cfg->report_files = argv + optind;
+		cfg->n_report_files = argc - optind;
+		optind = argc;
+	}
 	if (optind < argc)
 		return fail(err, len, "unexpected argument '%s'", argv[optind]);
 	if (cfg->mode == LR_MODE_SERVER)

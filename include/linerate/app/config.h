@@ -16,6 +16,7 @@ enum lr_mode {
 	LR_MODE_HEADLESS,	/* --headless */
 	LR_MODE_SERVER,		/* -s */
 	LR_MODE_EXPLAIN,	/* --explain DUMP [DUMP2] */
+	LR_MODE_REPORT,		/* --report OUT.html FILE... */
 	LR_MODE_HELP,
 	LR_MODE_VERSION,
 };
@@ -45,6 +46,9 @@ struct lr_config {
 	const char *streams_csv;	/* --streams-csv FILE */
 	bool json;		/* -J */
 	const char *explain[2];	/* --explain DUMP [DUMP2] */
+	const char *report_out;	/* --report OUT.html */
+	char *const *report_files;	/* its CSVs (argv after the options) */
+	int n_report_files;
 	struct lr_traffic_config traffic;
 	const char *matrix;	/* --matrix SPEC (section 10), NULL = a single test */
 	const char *matrix_csv;	/* --matrix-csv FILE */

@@ -19,5 +19,6 @@ int lr_run_server(const struct lr_config *cfg);		/* src/app/mode_server.c (-s) *
 int lr_run_client(const struct lr_config *cfg);		/* src/app/mode_client.c (-c --headless) */
 int lr_run_explain(const struct lr_config *cfg);	/* src/app/mode_explain.c (--explain) */
 int lr_run_matrix(const struct lr_config *cfg);		/* src/app/mode_matrix.c (-c --matrix) */
+int lr_run_report(const struct lr_config *cfg);	/* src/app/mode_report.c (--report) */
 
 #endif

@@ -1,0 +1,650 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The report: on CSVs the real binary wrote (tests/fixtures/report/), every number of the
+ * summary tables equals a sum or maximum this test computes itself from the CSV text; strings
+ * from a CSV are HTML-escaped; a long run reduced to buckets keeps its peak; bad, foreign,
+ * truncated and mixed-run input is one "file:line: why" error; ticks are 1-2-5. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linerate/app/cli.h"
+#include "linerate/app/config.h"
+#include "linerate/present/report.h"
+#include "linerate/present/report_svg.h"
+
+#define FIX "tests/fixtures/report/"
+
+/* cmocka 1.1 has no double compare: |a - b| <= eps, with both values in the message. */
+#define assert_near(a, b, eps)                                                                   \
+	do {                                                                                     \
+		double a_ = (a), b_ = (b);                                                       \
+		if (!(fabs(a_ - b_) <= (eps)))                                                   \
+			fail_msg("%s = %.17g, expected %.17g", #a, a_, b_);                      \
+	} while (0)
+
+static struct lr_report *read_files(const char *const *paths, int n, int want_rc, char *err)
+{
+	struct lr_report *r;
+
+	assert_int_equal(lr_report_new(&r), 0);
+	for (int i = 0; i < n; i++) {
+		FILE *f = fopen(paths[i], "r");
+		int rc;
+
+		assert_non_null(f);
+		rc = lr_report_read(r, f, paths[i], err, LR_REP_ERR_MAX);
+		fclose(f);
+		if (i == n - 1)
+			assert_int_equal(rc, want_rc);
+		else
+			assert_int_equal(rc, 0);
+	}
+	return r;
+}
+
+static char *html_of(const struct lr_report *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(lr_report_write_html(r, f), 0);
+	fclose(f);
+	return buf;
+}
+
+/* Reads from a string as if it were the named file. */
+static int read_text(struct lr_report *r, const char *name, const char *text, char *err)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	int rc;
+
+	assert_non_null(f);
+	rc = lr_report_read(r, f, name, err, LR_REP_ERR_MAX);
+	fclose(f);
+	return rc;
+}
+
+/* The exact value the table printed for key in the row of interface iface. */
+static double table_value(const char *html, const char *row_attr, const char *key)
+{
+	const char *row = strstr(html, row_attr), *end, *k;
+	char pat[96];
+
+	assert_non_null(row);
+	end = strstr(row, "</tr>");
+	snprintf(pat, sizeof(pat), "data-k=\"%s\" data-v=\"", key);
+	k = strstr(row, pat);
+	assert_non_null(k);
+	assert_true(k < end);
+	return strtod(k + strlen(pat), NULL);
+}
+
+/* Column index of name in a header line. */
+static int col_of(const char *header, const char *name)
+{
+	char buf[1024], *save, *tok;
+	int i = 0;
+
+	snprintf(buf, sizeof(buf), "%s", header);
+	for (tok = strtok_r(buf, ",\n", &save); tok; tok = strtok_r(NULL, ",\n", &save), i++)
+		if (!strcmp(tok, name))
+			return i;
+	fail_msg("no column %s", name);
+	return -1;
+}
+
+/* Field i of a plain (unquoted) CSV line; empty string for an empty field. */
+static void field_of(const char *line, int i, char *out, size_t size)
+{
+	const char *p = line;
+
+	while (i-- > 0)
+		p = strchr(p, ',') + 1;
+	snprintf(out, size, "%.*s", (int)strcspn(p, ",\n"), p);
+}
+
+struct witness {
+	double rx_bytes, interval, rx_peak_bps, tx_peak_pps, rx_packets, dropped;
+	bool any;
+};
+
+/* The test's own reading of an interface CSV: sums and maxima for one interface. */
+static struct witness witness_iface(const char *path, const char *iface)
+{
+	FILE *f = fopen(path, "r");
+	char line[2048], hdr[2048], v[64];
+	struct witness w = {0};
+	int c_if, c_rxb, c_int, c_rxbps, c_txpps, c_rxp, c_rxd, c_txd;
+
+	assert_non_null(f);
+	assert_non_null(fgets(hdr, sizeof(hdr), f));
+	c_if = col_of(hdr, "iface");
+	c_rxb = col_of(hdr, "rx_bytes");
+	c_int = col_of(hdr, "interval");
+	c_rxbps = col_of(hdr, "rx_bps");
+	c_txpps = col_of(hdr, "tx_pps");
+	c_rxp = col_of(hdr, "rx_packets");
+	c_rxd = col_of(hdr, "rx_dropped");
+	c_txd = col_of(hdr, "tx_dropped");
+	w.rx_peak_bps = w.tx_peak_pps = -1;
+	while (fgets(line, sizeof(line), f)) {
+		field_of(line, c_if, v, sizeof(v));
+		if (strcmp(v, iface))
+			continue;
+		w.any = true;
+		field_of(line, c_rxb, v, sizeof(v));
+		w.rx_bytes += atof(v);
+		field_of(line, c_rxp, v, sizeof(v));
+		w.rx_packets += atof(v);
+		field_of(line, c_int, v, sizeof(v));
+		w.interval += atof(v);
+		field_of(line, c_rxbps, v, sizeof(v));
+		w.rx_peak_bps = fmax(w.rx_peak_bps, atof(v));
+		field_of(line, c_txpps, v, sizeof(v));
+		w.tx_peak_pps = fmax(w.tx_peak_pps, atof(v));
+		field_of(line, c_rxd, v, sizeof(v));
+		w.dropped += atof(v);
+		field_of(line, c_txd, v, sizeof(v));
+		w.dropped += atof(v);
+	}
+	fclose(f);
+	return w;
+}
+
+static void test_iface_table_equals_csv(void **state)
+{
+	static const char *const files[] = {FIX "loopback_ifaces.csv", FIX "loopback_cpus.csv",
+					    FIX "loopback_streams.csv"};
+	static const char *const ifaces[] = {"lo"};
+	char err[LR_REP_ERR_MAX];
+	struct lr_report *r = read_files(files, 3, 0, err);
+	char *html = html_of(r);
+
+	(void)state;
+	for (unsigned i = 0; i < LR_ARRAY_SIZE(ifaces); i++) {
+		struct witness w = witness_iface(files[0], ifaces[i]);
+		char row[64];
+
+		assert_true(w.any);
+		assert_true(w.rx_bytes > 0);	/* the recording carried traffic */
+		snprintf(row, sizeof(row), "data-iface=\"%s\"", ifaces[i]);
+		assert_near(table_value(html, row, "rx_avg_bps"), w.rx_bytes * 8 / w.interval,
+				    1e-6 * w.rx_bytes);
+		assert_near(table_value(html, row, "rx_peak_bps"), w.rx_peak_bps, 0);
+		assert_near(table_value(html, row, "tx_peak_pps"), w.tx_peak_pps, 0);
+		assert_near(table_value(html, row, "rx_avg_pps"), w.rx_packets / w.interval,
+				    1e-9 * w.rx_packets + 1e-9);
+		assert_near(table_value(html, row, "rx_dropped") +
+					    table_value(html, row, "tx_dropped"),
+				    w.dropped, 0);
+	}
+	assert_non_null(strstr(html, "<section id=\"cpus\">"));
+	assert_non_null(strstr(html, "<section id=\"streams\">"));
+	assert_null(strstr(html, "<script"));
+	assert_null(strstr(html, "http://"));
+	assert_null(strstr(html, "https://"));
+	free(html);
+	lr_report_free(r);
+}
+
+static void test_every_iface_of_a_headless_run(void **state)
+{
+	static const char *const files[] = {FIX "headless_ifaces.csv", FIX "headless_cpus.csv"};
+	char err[LR_REP_ERR_MAX];
+	struct lr_report *r = read_files(files, 2, 0, err);
+	char *html = html_of(r);
+
+	(void)state;
+	assert_true(r->n_ifaces >= 1);
+	for (size_t i = 0; i < r->n_ifaces; i++) {
+		struct witness w = witness_iface(files[0], r->ifaces[i].name);
+		char row[96];
+
+		snprintf(row, sizeof(row), "data-iface=\"%s\"", r->ifaces[i].name);
+		assert_near(table_value(html, row, "rx_peak_bps"), w.rx_peak_bps, 0);
+		assert_near(table_value(html, row, "rx_avg_bps"),
+				    w.rx_bytes * 8 / w.interval, 1e-6 * (w.rx_bytes + 1));
+	}
+	free(html);
+	lr_report_free(r);
+}
+
+static void test_cpu_table_equals_csv(void **state)
+{
+	static const char *const files[] = {FIX "headless_cpus.csv"};
+	char err[LR_REP_ERR_MAX], line[1024], hdr[1024], v[64], row[32];
+	struct lr_report *r = read_files(files, 1, 0, err);
+	char *html = html_of(r);
+	double peak[4096], wsum[4096], secs[4096];
+	int c_cpu, c_si, c_int, ncpu = 0;
+	FILE *f = fopen(files[0], "r");
+
+	(void)state;
+	assert_non_null(fgets(hdr, sizeof(hdr), f));
+	c_cpu = col_of(hdr, "cpu");
+	c_si = col_of(hdr, "softirq_pct");
+	c_int = col_of(hdr, "interval");
+	for (int i = 0; i < 4096; i++)
+		peak[i] = -1, wsum[i] = secs[i] = 0;
+	while (fgets(line, sizeof(line), f)) {
+		int cpu;
+		double si, dt;
+
+		field_of(line, c_cpu, v, sizeof(v));
+		cpu = atoi(v);
+		field_of(line, c_si, v, sizeof(v));
+		si = atof(v);
+		field_of(line, c_int, v, sizeof(v));
+		dt = atof(v);
+		peak[cpu] = fmax(peak[cpu], si);
+		wsum[cpu] += si * dt;
+		secs[cpu] += dt;
+		if (cpu + 1 > ncpu)
+			ncpu = cpu + 1;
+	}
+	fclose(f);
+	assert_int_equal((int)r->n_cpus, ncpu);
+	for (int c = 0; c < ncpu; c++) {
+		snprintf(row, sizeof(row), "data-cpu=\"%d\"", c);
+		assert_near(table_value(html, row, "softirq_peak_pct"), peak[c], 0);
+		assert_near(table_value(html, row, "softirq_mean_pct"), wsum[c] / secs[c],
+				    1e-9);
+	}
+	assert_non_null(strstr(html, "softirq heat map"));
+	free(html);
+	lr_report_free(r);
+}
+
+static void test_stream_bytes_equal_csv(void **state)
+{
+	static const char *const files[] = {FIX "loopback_streams.csv"};
+	char err[LR_REP_ERR_MAX], line[1024], v[64];
+	struct lr_report *r = read_files(files, 1, 0, err);
+	char *html = html_of(r);
+	double bytes = 0;
+	FILE *f = fopen(files[0], "r");
+
+	(void)state;
+	assert_non_null(fgets(line, sizeof(line), f));
+	while (fgets(line, sizeof(line), f)) {
+		field_of(line, 5, v, sizeof(v));
+		bytes += atof(v);
+	}
+	fclose(f);
+	assert_true(bytes > 0);
+	assert_near(table_value(html, "data-stream=\"1\"", "bytes"), bytes, 0);
+	free(html);
+	lr_report_free(r);
+}
+
+/* Appended columns (side, host, numa_node) are read by name; hosts are escaped. */
+static void test_appended_columns_and_escaping(void **state)
+{
+	static const char *const files[] = {FIX "appended_ifaces.csv"};
+	char err[LR_REP_ERR_MAX];
+	struct lr_report *r = read_files(files, 1, 0, err);
+	char *html = html_of(r);
+
+	(void)state;
+	assert_int_equal(r->files[0].extra_columns, 1);	/* numa_node: not shown */
+	assert_string_equal(r->ifaces[0].host, "lab,<b>a&b</b>");
+	assert_string_equal(r->ifaces[0].side, "local");
+	assert_string_equal(r->ifaces[1].host, "srv \"B\"");
+	assert_string_equal(r->ifaces[1].side, "peer");
+	assert_null(strstr(html, "<b>a&b"));
+	assert_non_null(strstr(html, "lab,&lt;b&gt;a&amp;b&lt;/b&gt;"));
+	assert_non_null(strstr(html, "srv &quot;B&quot;"));
+	free(html);
+	lr_report_free(r);
+}
+
+static void test_escape(void **state)
+{
+	char *buf = NULL;
+	size_t len;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	lr_rep_escape(f, "<script>alert('x')</script>&\"\x01");
+	fclose(f);
+	assert_string_equal(buf, "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;&quot;");
+	free(buf);
+}
+
+/* A day at 0.1 s would be 864000 rows; 200000 rows here (5.5 hours): the buckets widen, every
+ * row is counted once and the one spike survives as a bucket's max and the table's peak. */
+static void test_reduction_keeps_the_peak(void **state)
+{
+	const unsigned rows = 200000, spike = 123457;
+	char *text = NULL, err[LR_REP_ERR_MAX], *html;
+	size_t len = 0, counted = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct lr_report *r;
+	double top = -1, ymax;
+	const char *p;
+
+	(void)state;
+	fprintf(f, "time,elapsed,iface,interval,rx_bytes,tx_bytes,rx_packets,tx_packets,rx_bps,"
+		   "tx_bps,rx_pps,tx_pps,rx_dropped,tx_dropped,rx_errors,tx_errors,rx_fifo,"
+		   "rx_missed,rx_over,nic_fifo,nic_drop,softirq_max_pct,softirq_cpu,link_mbps,mtu,"
+		   "wire_util_pct\n");
+	for (unsigned i = 1; i <= rows; i++) {
+		double bps = i == spike ? 9.5e9 : 1e9 + (i % 7) * 1e6;
+
+		fprintf(f, "%.6f,%.6f,eth0,0.100000,%.0f,0,%u,0,%.1f,0.0,10.0,0.0,0,0,0,0,0,0,0,0,"
+			   "0,1.0,0,10000,1500,50.00\n", 1.8e9 + i * 0.1, i * 0.1, bps / 80, 1, bps);
+	}
+	fclose(f);
+	assert_int_equal(lr_report_new(&r), 0);
+	assert_int_equal(read_text(r, "big.csv", text, err), 0);
+	free(text);
+	assert_true(r->bucket_secs * LR_REP_BUCKETS >= rows * 0.1);
+	assert_true(r->bucket_secs * LR_REP_BUCKETS < 2 * rows * 0.1);
+	for (unsigned k = 0; k < LR_REP_BUCKETS; k++) {
+		counted += r->ifaces[0].band[k][LR_RM_RX_BPS].n;
+		if (r->ifaces[0].band[k][LR_RM_RX_BPS].n)
+			top = fmax(top, r->ifaces[0].band[k][LR_RM_RX_BPS].max);
+	}
+	assert_int_equal(counted, rows);
+	assert_near(top, 9.5e9, 0);
+	html = html_of(r);
+	assert_near(table_value(html, "data-iface=\"eth0\"", "rx_peak_bps"), 9.5e9, 0);
+	/* the bitrate chart's axis reaches the peak */
+	p = strstr(strstr(html, "Bitrate, eth0"), "data-ymax=\"");
+	ymax = strtod(p + strlen("data-ymax=\""), NULL);
+	assert_true(ymax >= 9.5e9);
+	assert_true(ymax <= 1.2e10);
+	assert_true(strlen(html) < 200 * 1024);	/* bounded by buckets, not rows */
+	free(html);
+	lr_report_free(r);
+}
+
+static const char iface_hdr[] =
+	"time,elapsed,iface,interval,rx_bytes,tx_bytes,rx_packets,tx_packets,rx_bps,tx_bps,rx_pps,"
+	"tx_pps,rx_dropped,tx_dropped,rx_errors,tx_errors,rx_fifo,rx_missed,rx_over,nic_fifo,"
+	"nic_drop,softirq_max_pct,softirq_cpu,link_mbps,mtu,wire_util_pct";
+#define ROW(t, e) #t "," #e ",eth0,0.5,100,0,1,0,1600.0,0.0,2.0,0.0,0,0,0,0,0,0,0,,,1.0,0,,1500,\n"
+
+static void expect_error(const char *text, const char *want)
+{
+	char err[LR_REP_ERR_MAX];
+	struct lr_report *r;
+
+	assert_int_equal(lr_report_new(&r), 0);
+	if (read_text(r, "in.csv", text, err) != -EINVAL)
+		fail_msg("accepted: %.200s (want %s)", text, want);
+	if (strncmp(err, want, strlen(want)))
+		fail_msg("error '%s' does not start with '%s'", err, want);
+	assert_null(strchr(err, '\n'));
+	lr_report_free(r);
+}
+
+static void test_bad_input(void **state)
+{
+	char text[8192], longline[6000];
+
+	(void)state;
+	expect_error("", "in.csv:1: empty file");
+	expect_error("Date,Time,Throughput\n1,2,3\n", "in.csv:1: not a CSV linerate wrote");
+	expect_error("time,elapsed,iface\n", "in.csv:1: not a CSV linerate wrote");
+	snprintf(text, sizeof(text), "%s\n" ROW(1800000000.5, 0.5) "1800000001.0,1.0,eth0,0.5,10",
+		 iface_hdr);
+	expect_error(text, "in.csv:3: truncated last line");
+	snprintf(text, sizeof(text), "%s\n" ROW(1800000000.5, 0.5) "%s\n" ROW(1800000000.5, 0.5),
+		 iface_hdr, iface_hdr);
+	expect_error(text, "in.csv:3: a second header");
+	snprintf(text, sizeof(text), "%s\n" ROW(1800000000.5, 9.5) ROW(1800000001.0, 0.5), iface_hdr);
+	expect_error(text, "in.csv:3: elapsed goes back");
+	snprintf(text, sizeof(text), "%s\n1800000000.5,0.5,eth0,0.5,100\n", iface_hdr);
+	expect_error(text, "in.csv:2: 5 fields where the header has 26");
+	snprintf(text, sizeof(text), "%s\n" ROW(1800000000.5, 0.5), iface_hdr);
+	strstr(text, ",100,")[1] = 'x';
+	expect_error(text, "in.csv:2: rx_bytes 'x00' is not a number");
+	snprintf(text, sizeof(text), "%s\n" ROW(1800000000.5, 0.5), iface_hdr);
+	memcpy(strstr(text, ",100,") + 1, "-10", 3);
+	expect_error(text, "in.csv:2: rx_bytes '-10' is not a number");
+	memset(longline, 'a', sizeof(longline) - 1);
+	longline[sizeof(longline) - 1] = '\0';
+	snprintf(text, sizeof(text), "%s\n%s\n", iface_hdr, longline);
+	expect_error(text, "in.csv:2: line longer than 4096");
+	snprintf(text, sizeof(text), "%s\n1,2,\"eth0,3\n", iface_hdr);
+	expect_error(text, "in.csv:2: a stray or unterminated quote");
+	snprintf(text, sizeof(text), "%s\n" ROW(1800000000.5, 0.5), iface_hdr);
+	strstr(text, "eth0")[0] = '\t';
+	expect_error(text, "in.csv:2: iface holds a control character");
+}
+
+static void test_nul_byte(void **state)
+{
+	static const char text[] = "time,elapsed\0,iface\n";
+	char err[LR_REP_ERR_MAX];
+	struct lr_report *r;
+	FILE *f = fmemopen((void *)text, sizeof(text) - 1, "r");
+
+	(void)state;
+	assert_int_equal(lr_report_new(&r), 0);
+	assert_int_equal(lr_report_read(r, f, "nul.csv", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "nul.csv:1: NUL byte (not a text CSV)");
+	fclose(f);
+	lr_report_free(r);
+}
+
+static void test_two_runs_across_files(void **state)
+{
+	char a[1024], b[1024], err[LR_REP_ERR_MAX];
+	struct lr_report *r;
+
+	(void)state;
+	snprintf(a, sizeof(a), "%s\n" ROW(1800000000.5, 0.5), iface_hdr);
+	snprintf(b, sizeof(b), "%s\n" ROW(1800090000.5, 0.5), iface_hdr);	/* a day later */
+	assert_int_equal(lr_report_new(&r), 0);
+	assert_int_equal(read_text(r, "a.csv", a, err), 0);
+	assert_int_equal(read_text(r, "b.csv", b, err), -EINVAL);
+	assert_string_equal(err, "b.csv:2: recorded at another time than the files before it (not "
+				 "the same run)");
+	lr_report_free(r);
+}
+
+/* A newer linerate's extra columns are ignored; the known ones still count. */
+static void test_newer_columns(void **state)
+{
+	char text[1024], err[LR_REP_ERR_MAX];
+	struct lr_report *r;
+
+	(void)state;
+	snprintf(text, sizeof(text),
+		 "%s,side,host,numa_node,from_the_future\n"
+		 "1800000000.5,0.5,eth0,0.5,100,0,1,0,1600.0,0.0,2.0,0.0,0,0,0,0,0,0,0,,,1.0,0,,1500,"
+		 ",local,h1,0,42\n", iface_hdr);
+	assert_int_equal(lr_report_new(&r), 0);
+	assert_int_equal(read_text(r, "new.csv", text, err), 0);
+	assert_int_equal(r->files[0].extra_columns, 2);
+	assert_near(r->ifaces[0].rx_bytes, 100, 0);
+	assert_string_equal(r->ifaces[0].host, "h1");
+	lr_report_free(r);
+}
+
+static void test_kinds(void **state)
+{
+	unsigned extra = 99;
+
+	(void)state;
+	assert_int_equal(lr_report_kind_of_header(iface_hdr, &extra), LR_REP_IFACES);
+	assert_int_equal(extra, 0);
+	assert_int_equal(lr_report_kind_of_header(
+				 "time,elapsed,cpu,interval,user_pct,system_pct,irq_pct,softirq_pct,"
+				 "idle_pct,net_rx_per_s,net_tx_per_s,softnet_processed_per_s,"
+				 "softnet_dropped_per_s,softnet_squeezed_per_s,steal_pct,side,host",
+				 &extra),
+			 LR_REP_CPUS);
+	assert_int_equal(extra, 3);
+	assert_int_equal(lr_report_kind_of_header(
+				 "time,elapsed,iface,queue,interval,rx_packets,rx_bytes,tx_packets,"
+				 "tx_bytes,rx_drops,tx_drops,rx_pps,tx_pps,cpu,cpu_softirq_pct,source,"
+				 "side,host", NULL),
+			 LR_REP_QUEUES);
+	assert_int_equal(lr_report_kind_of_header(
+				 "case,proto,streams,length,reverse,bitrate_target,window,mss,"
+				 "congestion,seconds,sender_bps,receiver_bps,receiver_pps", NULL),
+			 LR_REP_MATRIX);
+	assert_int_equal(lr_report_kind_of_header("time,elapsed,iface", NULL), -1);
+}
+
+static void test_ticks_and_prefixes(void **state)
+{
+	double step, top;
+	char buf[32];
+
+	(void)state;
+	assert_near(lr_rep_nice_step(0.3), 0.5, 1e-12);
+	assert_near(lr_rep_nice_step(1.2), 2, 1e-12);
+	assert_near(lr_rep_nice_step(7), 10, 1e-12);
+	assert_near(lr_rep_nice_step(1000), 1000, 1e-9);
+	top = lr_rep_axis_top(9.41e9, 5, &step);
+	assert_near(step, 2e9, 1);
+	assert_near(top, 1e10, 1);
+	top = lr_rep_axis_top(1e9, 5, &step);
+	assert_near(top, 1e9, 1);
+	top = lr_rep_axis_top(0, 5, &step);
+	assert_true(top > 0);
+	lr_rep_fmt_si(buf, sizeof(buf), 9.41e9, "bit/s");
+	assert_string_equal(buf, "9.41 Gbit/s");
+	lr_rep_fmt_si(buf, sizeof(buf), 531000, "pkt/s");
+	assert_string_equal(buf, "531 kpkt/s");
+	lr_rep_fmt_si(buf, sizeof(buf), 0, "bit/s");
+	assert_string_equal(buf, "0 bit/s");
+}
+
+/* The matrix CSV: its table as written (escaped), a bar per case, axis above the largest. */
+static void test_matrix(void **state)
+{
+	static const char *const files[] = {FIX "matrix.csv"};
+	char err[LR_REP_ERR_MAX];
+	struct lr_report *r = read_files(files, 1, 0, err);
+	char *html = html_of(r), *sec;
+	double ymax;
+
+	(void)state;
+	assert_int_equal(r->n_matrix, 3);
+	assert_int_equal(r->matrix_cols, 30);
+	sec = strstr(html, "<section id=\"matrix\">");
+	assert_non_null(sec);
+	assert_non_null(strstr(sec, "<td>9410001234.0</td>"));
+	assert_non_null(strstr(sec, "loss: 1.25 % &lt;udp&gt;"));
+	assert_null(strstr(html, "<udp>"));
+	ymax = strtod(strstr(sec, "data-ymax=\"") + strlen("data-ymax=\""), NULL);
+	assert_true(ymax >= 9412345678.0);
+	free(html);
+	lr_report_free(r);
+}
+
+/* The matrix CSV main's binary wrote: every case is a bar, the axis above the fastest. */
+static void test_matrix_recorded(void **state)
+{
+	static const char *const files[] = {FIX "matrix_loopback.csv"};
+	char err[LR_REP_ERR_MAX], line[2048];
+	struct lr_report *r = read_files(files, 1, 0, err);
+	char *html = html_of(r), *sec;
+	double mx = 0;
+	size_t cases = 0;
+	FILE *f = fopen(files[0], "r");
+
+	(void)state;
+	assert_non_null(fgets(line, sizeof(line), f));
+	while (fgets(line, sizeof(line), f)) {
+		char v[64];
+
+		field_of(line, 11, v, sizeof(v));	/* receiver_bps */
+		mx = fmax(mx, atof(v));
+		cases++;
+	}
+	fclose(f);
+	assert_int_equal(r->n_matrix, cases);
+	assert_true(mx > 0);
+	sec = strstr(html, "<section id=\"matrix\">");
+	assert_non_null(sec);
+	assert_true(strtod(strstr(sec, "data-ymax=\"") + strlen("data-ymax=\""), NULL) >= mx);
+	free(html);
+	lr_report_free(r);
+}
+
+/* A queues CSV (DESIGN.md section 12) is summed per queue. */
+static void test_queues(void **state)
+{
+	char text[2048], err[LR_REP_ERR_MAX], *html;
+	struct lr_report *r;
+
+	(void)state;
+	snprintf(text, sizeof(text),
+		 "time,elapsed,iface,queue,interval,rx_packets,rx_bytes,tx_packets,tx_bytes,rx_drops,"
+		 "tx_drops,rx_pps,tx_pps,cpu,cpu_softirq_pct,source,side,host\n"
+		 "1800000000.5,0.5,eth0,0,0.5,100,150000,5,500,0,0,200.0,10.0,2,5.0,netdev,local,h\n"
+		 "1800000000.5,0.5,eth0,1,0.5,7,9000,0,0,1,0,14.0,0.0,3,1.0,netdev,local,h\n"
+		 "1800000001.0,1.0,eth0,0,0.5,300,450000,5,500,0,0,600.0,10.0,2,9.0,netdev,local,h\n");
+	assert_int_equal(lr_report_new(&r), 0);
+	assert_int_equal(read_text(r, "q.csv", text, err), 0);
+	assert_int_equal(r->n_queues, 2);
+	assert_near(r->queues[0].rx_packets, 400, 0);
+	assert_near(r->queues[0].peak_rx_pps, 600, 0);
+	assert_int_equal(r->queues[1].cpu, 3);
+	html = html_of(r);
+	assert_non_null(strstr(html, "<section id=\"queues\">"));
+	free(html);
+	lr_report_free(r);
+}
+
+static void test_cli(void **state)
+{
+	char **ok = (char **)(const char *[]){"linerate", "--report", "out.html", "a.csv", "b.csv",
+					     NULL};
+	char **none = (char **)(const char *[]){"linerate", "--report", "out.html", NULL};
+	char **client = (char **)(const char *[]){"linerate", "--report", "out.html", "-c", "h",
+						 "a.csv", NULL};
+	struct lr_config cfg;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(lr_cli_parse(5, ok, &cfg, err, sizeof(err)), 0);
+	assert_int_equal(cfg.mode, LR_MODE_REPORT);
+	assert_string_equal(cfg.report_out, "out.html");
+	assert_int_equal(cfg.n_report_files, 2);
+	assert_string_equal(cfg.report_files[1], "b.csv");
+	assert_int_not_equal(lr_cli_parse(3, none, &cfg, err, sizeof(err)), 0);
+	assert_string_equal(err, "--report out.html: name the CSVs to read");
+	assert_int_not_equal(lr_cli_parse(6, client, &cfg, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "excludes -c"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_iface_table_equals_csv),
+		cmocka_unit_test(test_every_iface_of_a_headless_run),
+		cmocka_unit_test(test_cpu_table_equals_csv),
+		cmocka_unit_test(test_stream_bytes_equal_csv),
+		cmocka_unit_test(test_appended_columns_and_escaping),
+		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_reduction_keeps_the_peak),
+		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_nul_byte),
+		cmocka_unit_test(test_two_runs_across_files),
+		cmocka_unit_test(test_newer_columns),
+		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_ticks_and_prefixes),
+		cmocka_unit_test(test_matrix),
+		cmocka_unit_test(test_matrix_recorded),
+		cmocka_unit_test(test_queues),
+		cmocka_unit_test(test_cli),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

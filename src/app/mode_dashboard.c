@@ -31,6 +31,7 @@
 #include "linerate/app/session.h"
 #include "linerate/sample/snapshot.h"
 #include "linerate/app/snapsrc.h"
+#include "linerate/app/metrics_http.h"
 #include "linerate/core/strutil.h"
 #include "linerate/present/theme.h"
 #include "linerate/present/tui.h"
@@ -71,6 +72,7 @@ struct dash {
 	struct lr_snapsrc *src;
 	struct lr_tui *tui;
 	struct lr_recorder *rec;
+	struct lr_metrics_http *metrics;	/* --listen, NULL without */
 	struct lr_snapshot fresh;	/* newest from the board */
 	struct lr_snapshot shown;	/* what the screen shows (frozen while paused) */
 	bool have_shown;
@@ -125,6 +127,20 @@ static int close_csv(struct dash *d)
 	if (msg[0] && !d->fatal[0])
 		lr_strlcpy(d->fatal, msg, sizeof(d->fatal));
 	return e;
+}
+
+/* --listen: bound before the terminal is taken, so its error goes straight to stderr. */
+static int open_metrics(struct dash *d)
+{
+	char msg[320];
+	int err;
+
+	if (!d->cfg->listen)
+		return 0;
+	err = lr_metrics_http_open(&d->metrics, d->cfg->listen, msg, sizeof(msg));
+	if (err)
+		fprintf(stderr, "linerate: %s\n", msg);
+	return err;
 }
 
 /* The theme list for `t`, with -T's theme selected (added first when it is a path or a name
@@ -564,6 +580,8 @@ static bool step(struct dash *d, uint64_t *last_mono_ns)
 			d->rc = 1;
 			return false;
 		}
+		if (d->metrics && lr_metrics_http_publish(d->metrics, &d->fresh))
+			lr_log(LR_LOG_WARN, "--listen: out of memory: the metrics lag");
 		lr_session_sample(&d->tr.ses, &d->fresh);
 		/* -t without traffic: stop with the tick that reaches it, as headless does (with
 		 * traffic, -t is the test's length, iperf3's meaning) */
@@ -620,7 +638,7 @@ int lr_run_dashboard(const struct lr_config *cfg)
 	d.ctx.status_msg = d.status;
 	d.ctx.ascii = cfg->ascii || !lr_tui_utf8();
 
-	if (open_csv(&d))
+	if (open_csv(&d) || open_metrics(&d))
 		goto out;
 	err = lr_snapsrc_open(&d.src, cfg);
 	if (!err)
@@ -669,6 +687,7 @@ out:
 	tr_shutdown_client(&d);
 	tr_close(&d);
 	lr_snapsrc_close(d.src);
+	lr_metrics_http_close(d.metrics);
 	if (close_csv(&d))
 		d.rc = 1;
 	lr_snapshot_free(&d.fresh);

@@ -18,7 +18,8 @@ int lr_run_headless(const struct lr_config *cfg)
 	int rc = 0;
 
 	lr_log_set_echo(LR_LOG_WARN);	/* no status line here: warnings go to stderr */
-	int err = lr_sampling_open(&h, cfg, true);
+	/* a metrics endpoint is the output: CSV to stdout only when asked (--csv -) */
+	int err = lr_sampling_open(&h, cfg, !cfg->listen);
 
 	if (err)	/* -I naming no interface at all is bad usage */
 		return err == -ENODEV && cfg->ifaces ? 2 : 1;

@@ -195,6 +195,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	return MHD_YES;
 }
 
+static void on_log(void *cls, const char *fmt, va_list ap) LR_PRINTF(2, 0);
 static void on_log(void *cls, const char *fmt, va_list ap)
 {
 	char msg[LR_LOG_MSG_MAX];

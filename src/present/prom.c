@@ -45,7 +45,22 @@ struct cpuser {
 	uint64_t last[C__COUNT], acc[C__COUNT];
 };
 
+/* A traffic stream of this process: its totals restart with each test (traffic_generation). */
+enum { S_BYTES, S_PACKETS, S_RETRANS, S_LOST, S_OOO, S__COUNT };
+
+struct strser {
+	int id;
+	bool sender, udp;
+	bool present, have;
+	uint32_t generation;
+	uint64_t seen_ns;
+	uint64_t last[S__COUNT], acc[S__COUNT];
+	int64_t rtt_us, cwnd_bytes;
+};
+
 struct lr_prom {
+	struct strser *streams;
+	size_t n_streams, cap_streams;
 	struct ifser *ifs;	/* sorted by name */
 	size_t n_ifs, cap_ifs;
 	struct cpuser *cpus;	/* indexed by the kernel's CPU number */
@@ -74,6 +89,7 @@ void lr_prom_close(struct lr_prom *p)
 		return;
 	free(p->ifs);
 	free(p->cpus);
+	free(p->streams);
 	free(p);
 }
 
@@ -202,6 +218,63 @@ static int cpus_update(struct lr_prom *p, const struct lr_snapshot *s)
 	return 0;
 }
 
+static struct strser *stream_get(struct lr_prom *p, const struct lr_stream_snap *k)
+{
+	for (size_t i = 0; i < p->n_streams; i++)
+		if (p->streams[i].id == k->id && p->streams[i].sender == k->sender &&
+		    p->streams[i].udp == k->udp)
+			return &p->streams[i];
+	if (p->n_streams == p->cap_streams) {
+		size_t ncap = p->cap_streams ? p->cap_streams * 2 : 8;
+		struct strser *g = realloc(p->streams, ncap * sizeof(*g));
+
+		if (!g)
+			return NULL;
+		p->streams = g;
+		p->cap_streams = ncap;
+	}
+	memset(&p->streams[p->n_streams], 0, sizeof(*p->streams));
+	p->streams[p->n_streams].id = k->id;
+	p->streams[p->n_streams].sender = k->sender;
+	p->streams[p->n_streams].udp = k->udp;
+	return &p->streams[p->n_streams++];
+}
+
+/* A new test (another generation) counts from 0 again: its totals are added, not diffed. */
+static int streams_update(struct lr_prom *p, const struct lr_snapshot *s)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < p->n_streams; i++)
+		p->streams[i].present = false;
+	for (size_t i = 0; i < s->n_streams; i++) {
+		const struct lr_stream_snap *k = &s->streams[i];
+		struct strser *e = stream_get(p, k);
+		const uint64_t cur[S__COUNT] = {k->total_bytes, k->total_packets,
+						k->total_retransmits, k->total_lost,
+						k->total_out_of_order};
+		bool same;
+
+		if (!e)
+			return -ENOMEM;
+		same = e->have && e->generation == s->traffic_generation;
+		for (unsigned c = 0; c < S__COUNT; c++) {
+			e->acc[c] += !same || cur[c] < e->last[c] ? cur[c] : cur[c] - e->last[c];
+			e->last[c] = cur[c];
+		}
+		e->have = e->present = true;
+		e->generation = s->traffic_generation;
+		e->seen_ns = s->mono_ns;
+		e->rtt_us = k->rtt_us;
+		e->cwnd_bytes = k->cwnd_bytes;
+	}
+	for (size_t i = 0; i < p->n_streams; i++)
+		if (p->streams[i].present || s->mono_ns - p->streams[i].seen_ns < LR_PROM_FORGET_NS)
+			p->streams[kept++] = p->streams[i];
+	p->n_streams = kept;
+	return 0;
+}
+
 int lr_prom_update(struct lr_prom *p, const struct lr_snapshot *s)
 {
 	size_t kept = 0;
@@ -225,6 +298,8 @@ int lr_prom_update(struct lr_prom *p, const struct lr_snapshot *s)
 	p->have_snap = true;
 	p->real_ns = s->real_ns;
 	p->interval_ns = s->target_interval_ns;
+	if (streams_update(p, s))
+		return -ENOMEM;
 	return cpus_update(p, s);
 }
 
@@ -490,6 +565,84 @@ static void render_cpu_counters(const struct lr_prom *p, enum lr_prom_format f,
 	}
 }
 
+/* Which stream counters mean something: bytes always, packets for UDP, retransmits for a TCP
+ * sender, loss and reordering for a UDP receiver (the sequence numbers it saw). */
+static bool stream_has(const struct strser *e, unsigned c)
+{
+	switch (c) {
+	case S_BYTES:
+		return true;
+	case S_PACKETS:
+		return e->udp;
+	case S_RETRANS:
+		return !e->udp && e->sender;
+	default:
+		return e->udp && !e->sender;
+	}
+}
+
+static const struct fam stream_counters[S__COUNT] = {
+	[S_BYTES] = {"linerate_stream_bytes", true,
+		     "Bytes of this process's traffic stream (sent or received), all tests."},
+	[S_PACKETS] = {"linerate_stream_packets", true, "UDP datagrams of the stream."},
+	[S_RETRANS] = {"linerate_stream_retransmits", true,
+		       "TCP retransmits of the stream (tcpi_total_retrans)."},
+	[S_LOST] = {"linerate_stream_lost", true,
+		    "UDP datagrams lost, from the receiver's sequence numbers."},
+	[S_OOO] = {"linerate_stream_out_of_order", true, "UDP datagrams received out of order."},
+};
+
+static const struct fam stream_gauges[] = {
+	{"linerate_stream_rtt_seconds", false, "Smoothed RTT of a TCP sending stream."},
+	{"linerate_stream_cwnd_bytes", false, "Congestion window of a TCP sending stream."},
+};
+
+static void stream_labels(struct lr_prom_buf *b, const struct strser *e)
+{
+	put(b, "{stream=\"%d\",direction=\"%s\",protocol=\"%s\"}", e->id,
+	    e->sender ? "send" : "recv", e->udp ? "udp" : "tcp");
+}
+
+static void render_streams(const struct lr_prom *p, enum lr_prom_format f, struct lr_prom_buf *b)
+{
+	for (unsigned c = 0; c < S__COUNT; c++) {
+		bool head = false;
+
+		for (size_t i = 0; i < p->n_streams; i++) {
+			const struct strser *e = &p->streams[i];
+
+			if (!e->present || !stream_has(e, c))
+				continue;
+			if (!head)
+				header(b, f, &stream_counters[c]);
+			head = true;
+			sample_name(b, &stream_counters[c]);
+			stream_labels(b, e);
+			put(b, " %llu\n", (unsigned long long)e->acc[c]);
+		}
+	}
+	for (unsigned g = 0; g < LR_ARRAY_SIZE(stream_gauges); g++) {
+		bool head = false;
+
+		for (size_t i = 0; i < p->n_streams; i++) {
+			const struct strser *e = &p->streams[i];
+			int64_t v = g == 0 ? e->rtt_us : e->cwnd_bytes;
+
+			if (!e->present || e->udp || !e->sender || v < 0)
+				continue;
+			if (!head)
+				header(b, f, &stream_gauges[g]);
+			head = true;
+			put(b, "%s", stream_gauges[g].name);
+			stream_labels(b, e);
+			if (g == 0)
+				put(b, " %.6f\n", (double)v / 1e6);
+			else
+				put(b, " %lld\n", (long long)v);
+		}
+	}
+}
+
 static const struct fam meta[] = {
 	{"linerate_sample_interval_seconds", false, "The sampling interval asked for (-i)."},
 	{"linerate_last_sample_timestamp_seconds", false,
@@ -507,6 +660,7 @@ int lr_prom_render(const struct lr_prom *p, enum lr_prom_format f, struct lr_pro
 		render_iface_gauges(p, f, b);
 		render_cpu_times(p, f, b);
 		render_cpu_counters(p, f, b);
+		render_streams(p, f, b);
 	}
 	if (f == LR_PROM_OPENMETRICS)
 		put(b, "# EOF\n");

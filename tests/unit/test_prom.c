@@ -330,6 +330,77 @@ static void test_empty_before_first_snapshot(void **state)
 	assert_memory_equal(c->out.p, "# EOF\n", 6);
 }
 
+/* The running test's streams (this process's own counts, so a built snapshot is the input):
+ * a restarted test (new traffic_generation) counts from 0, the series goes on growing. */
+static void test_streams(void **state)
+{
+	struct ctx *c = *state;
+	struct lr_stream_snap st[2];
+	struct lr_snapshot s;
+	const char *t;
+
+	lr_snapshot_init(&s);
+	memset(st, 0, sizeof(st));
+	st[0] = (struct lr_stream_snap){.id = 5, .sender = true, .total_bytes = 1000,
+					.total_retransmits = 3, .rtt_us = 1500, .cwnd_bytes = 65536};
+	st[1] = (struct lr_stream_snap){.id = 7, .udp = true, .total_bytes = 4000,
+					.total_packets = 4, .total_lost = 1, .total_out_of_order = 2,
+					.rtt_us = -1, .cwnd_bytes = -1};
+	s.streams = st;
+	s.n_streams = 2;
+	s.traffic_generation = 1;
+	s.mono_ns = SEC;
+	assert_int_equal(lr_prom_update(c->prom, &s), 0);
+	assert_int_equal(lr_prom_render(c->prom, LR_PROM_TEXT, &c->out), 0);
+	c->out.len = 0;
+	assert_int_equal(lr_prom_render(c->prom, LR_PROM_TEXT, &c->out), 0);
+	c->out.p[c->out.len] = '\0';
+	t = c->out.p;
+	assert_int_equal(u64_of(t, "linerate_stream_bytes_total{stream=\"5\",direction=\"send\","
+				   "protocol=\"tcp\"}"),
+			 1000);
+	assert_int_equal(u64_of(t, "linerate_stream_retransmits_total{stream=\"5\",direction=\"send\","
+				   "protocol=\"tcp\"}"),
+			 3);
+	assert_non_null(value_of(t, "linerate_stream_rtt_seconds{stream=\"5\",direction=\"send\","
+				    "protocol=\"tcp\"}"));
+	assert_int_equal(u64_of(t, "linerate_stream_lost_total{stream=\"7\",direction=\"recv\","
+				   "protocol=\"udp\"}"),
+			 1);
+	/* meaningless pairs are absent: a TCP stream's packets, a UDP receiver's RTT */
+	assert_null(strstr(t, "linerate_stream_packets_total{stream=\"5\""));
+	assert_null(strstr(t, "linerate_stream_rtt_seconds{stream=\"7\""));
+	assert_null(strstr(t, "linerate_stream_retransmits_total{stream=\"7\""));
+
+	/* the test restarted: its counts begin again at 200 */
+	st[0].total_bytes = 200;
+	st[0].total_retransmits = 0;
+	s.traffic_generation = 2;
+	s.n_streams = 1;
+	s.mono_ns = 2 * SEC;
+	assert_int_equal(lr_prom_update(c->prom, &s), 0);
+	c->out.len = 0;
+	assert_int_equal(lr_prom_render(c->prom, LR_PROM_TEXT, &c->out), 0);
+	c->out.p[c->out.len] = '\0';
+	t = c->out.p;
+	assert_int_equal(u64_of(t, "linerate_stream_bytes_total{stream=\"5\",direction=\"send\","
+				   "protocol=\"tcp\"}"),
+			 1200);
+	assert_int_equal(u64_of(t, "linerate_stream_retransmits_total{stream=\"5\",direction=\"send\","
+				   "protocol=\"tcp\"}"),
+			 3);
+	assert_null(strstr(t, "stream=\"7\""));	/* gone with the old test */
+	st[0].total_bytes = 700;
+	s.mono_ns = 3 * SEC;
+	assert_int_equal(lr_prom_update(c->prom, &s), 0);
+	c->out.len = 0;
+	assert_int_equal(lr_prom_render(c->prom, LR_PROM_TEXT, &c->out), 0);
+	c->out.p[c->out.len] = '\0';
+	assert_int_equal(u64_of(c->out.p, "linerate_stream_bytes_total{stream=\"5\",direction=\"send\","
+					  "protocol=\"tcp\"}"),
+			 1700);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -337,6 +408,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_openmetrics_variant, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_never_backwards, setup, teardown),
 		cmocka_unit_test(test_negotiation),
+		cmocka_unit_test_setup_teardown(test_streams, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_empty_before_first_snapshot, setup, teardown),
 	};
 

@@ -2,9 +2,10 @@
 /* The Prometheus exposition (DESIGN.md section 13): snapshots in, the text format or
  * OpenMetrics out. The exporter keeps one 64-bit counter per series that starts from the
  * kernel's cumulative value when first seen and then only grows by what the kernel counted:
- * a kernel reset, a 32-bit wrap, an interface deleted and re-created under the same name or
- * a missed snapshot never makes a `_total` go backwards between two scrapes. A counter the
- * source lacks is left out, never written as 0. Not thread-safe: the caller locks. [any] */
+ * a kernel reset, a 32-bit wrap, an interface deleted and re-created under the same name, a
+ * restarted traffic test or a missed snapshot never makes a `_total` go backwards between two
+ * scrapes. A counter the source lacks is left out, never written as 0. Not thread-safe: the
+ * caller locks. [any] */
 #ifndef LINERATE_PROM_H
 #define LINERATE_PROM_H
 

@@ -179,20 +179,23 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	static int started;
 	bool get = !strcmp(method, MHD_HTTP_METHOD_GET) || !strcmp(method, MHD_HTTP_METHOD_HEAD);
 
-	if (!*req) {	/* headers only so far: answer now, a body is never read */
+	if (!get)	/* answered at once: the body is never read, the connection closes */
+		return text_reply(c, MHD_HTTP_METHOD_NOT_ALLOWED,
+				  "405 method not allowed: GET /metrics\n", "GET, HEAD");
+	if (!*req) {	/* headers read: answer once the request is complete (keep-alive) */
 		*req = &started;
-		if (!get)
-			return text_reply(c, MHD_HTTP_METHOD_NOT_ALLOWED,
-					  "405 method not allowed: GET /metrics\n", "GET, HEAD");
-		if (!strcmp(url, "/metrics"))
-			return scrape(cls, c);
-		if (!strcmp(url, "/"))
-			return reply(c, MHD_HTTP_OK, "text/html; charset=utf-8", (void *)index_page,
-				     sizeof(index_page) - 1, MHD_RESPMEM_PERSISTENT, NULL);
-		return text_reply(c, MHD_HTTP_NOT_FOUND, "404 not found: try /metrics\n", NULL);
+		return MHD_YES;
 	}
-	*upload_len = 0;	/* a body after the answer: discarded */
-	return MHD_YES;
+	if (*upload_len) {	/* a GET with a body: discarded */
+		*upload_len = 0;
+		return MHD_YES;
+	}
+	if (!strcmp(url, "/metrics"))
+		return scrape(cls, c);
+	if (!strcmp(url, "/"))
+		return reply(c, MHD_HTTP_OK, "text/html; charset=utf-8", (void *)index_page,
+			     sizeof(index_page) - 1, MHD_RESPMEM_PERSISTENT, NULL);
+	return text_reply(c, MHD_HTTP_NOT_FOUND, "404 not found: try /metrics\n", NULL);
 }
 
 static void on_log(void *cls, const char *fmt, va_list ap) LR_PRINTF(2, 0);

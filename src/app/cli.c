@@ -12,6 +12,7 @@
 
 #include "linerate/app/cli.h"
 #include "linerate/app/config.h"
+#include "linerate/app/metrics_http.h"
 #include "linerate/sample/sampler.h"
 #include "linerate/core/strutil.h"
 
@@ -43,6 +44,7 @@ enum {
 	OPT_MATRIX_CSV,
 	OPT_NO_PEER_STATS,
 	OPT_REPORT,
+	OPT_LISTEN,
 };
 
 static const struct option long_opts[] = {
@@ -66,6 +68,7 @@ static const struct option long_opts[] = {
 	{"csv", required_argument, NULL, OPT_CSV},
 	{"cpu-csv", required_argument, NULL, OPT_CPU_CSV},
 	{"streams-csv", required_argument, NULL, OPT_STREAMS_CSV},
+	{"listen", required_argument, NULL, OPT_LISTEN},
 	{"json", no_argument, NULL, 'J'},
 	{"explain", required_argument, NULL, OPT_EXPLAIN},
 	{"report", required_argument, NULL, OPT_REPORT},
@@ -121,6 +124,7 @@ static const char usage[] =
 	"                         default 10 s; the dashboard runs a test until s or q without -t)\n"
 	"      --csv FILE         per-interface CSV ('-' = stdout); --cpu-csv FILE per-CPU CSV\n"
 	"      --streams-csv FILE per-stream traffic CSV;  -J, --json  final results as JSON\n"
+	"      --listen [ADDR:]PORT  Prometheus /metrics (PORT alone: 127.0.0.1; [::]:PORT: all)\n"
 	"Traffic (iperf3's meanings):\n"
 	"  -p PORT (5201)  -u UDP  -P N streams  -b RATE[KMG] per stream (0 = unlimited)\n"
 	"  -l BYTES  -R reverse  --bidir  -M MSS  -w WINDOW  -C ALGO  -B ADDR  -1 one-off\n"
@@ -220,6 +224,8 @@ static int validate(struct lr_config *cfg, bool traffic_opt, const char *opt_nam
 		return fail(err, len, "--demo excludes -c and -s");
 	if (t->reverse && t->bidir)
 		return fail(err, len, "-R and --bidir exclude each other");
+	if (cfg->listen && cfg->mode != LR_MODE_DASHBOARD && cfg->mode != LR_MODE_HEADLESS)
+		return fail(err, len, "--listen serves the samples of the dashboard or --headless");
 	if (cfg->daemon && cfg->mode != LR_MODE_SERVER)
 		return fail(err, len, "-D runs a server in the background: it needs -s");
 	if ((cfg->title || cfg->timestamps || cfg->logfile || cfg->forceflush) &&
@@ -346,6 +352,15 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 		case OPT_STREAMS_CSV:
 			cfg->streams_csv = optarg;
 			break;
+		case OPT_LISTEN: {
+			struct sockaddr_storage a;
+			socklen_t alen;
+
+			if (lr_metrics_listen_parse(optarg, &a, &alen, err, len))
+				return -EINVAL;
+			cfg->listen = optarg;
+			break;
+		}
 		case 'J':
 			cfg->json = true;
 			break;

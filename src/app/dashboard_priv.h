@@ -20,6 +20,7 @@
 #include "linerate/sample/snapshot.h"
 
 struct lr_matrix_run;
+struct lr_metrics_http;
 struct lr_recorder;
 struct lr_snapsrc;
 struct lr_tui;
@@ -62,6 +63,7 @@ struct dash {
 	struct lr_snapsrc *src;
 	struct lr_tui *tui;
 	struct lr_recorder *rec;
+	struct lr_metrics_http *metrics;	/* --listen, NULL without */
 	struct lr_snapshot fresh;	/* newest from the board */
 	struct lr_snapshot shown;	/* what the screen shows (frozen while paused) */
 	bool have_shown;

@@ -177,10 +177,11 @@ static void intervals_tick(struct intervals *iv, struct lr_client *c, bool json,
 	iv->next_ns += iv->every_ns;
 }
 
-/* Without CSV files sampling is a bonus: when it cannot start, the test runs without it. */
+/* Without CSV files or --listen sampling is a bonus: when it cannot start, the test runs
+ * without it. */
 static int sampling_open(struct lr_sampling **out, const struct lr_config *cfg)
 {
-	bool files = cfg->csv || cfg->cpu_csv || cfg->streams_csv;
+	bool files = cfg->csv || cfg->cpu_csv || cfg->streams_csv || cfg->listen;
 
 	*out = NULL;
 	if (lr_sampling_open(out, cfg, false) < 0) {

@@ -28,6 +28,7 @@
 #include "linerate/app/snapsrc.h"
 #include "linerate/core/clock.h"
 #include "linerate/core/log.h"
+#include "linerate/app/metrics_http.h"
 #include "linerate/core/strutil.h"
 #include "linerate/present/app.h"
 #include "linerate/present/frame.h"
@@ -77,6 +78,20 @@ static int close_csv(struct dash *d)
 	if (msg[0] && !d->fatal[0])
 		lr_strlcpy(d->fatal, msg, sizeof(d->fatal));
 	return e;
+}
+
+/* --listen: bound before the terminal is taken, so its error goes straight to stderr. */
+static int open_metrics(struct dash *d)
+{
+	char msg[320];
+	int err;
+
+	if (!d->cfg->listen)
+		return 0;
+	err = lr_metrics_http_open(&d->metrics, d->cfg->listen, msg, sizeof(msg));
+	if (err)
+		fprintf(stderr, "linerate: %s\n", msg);
+	return err;
 }
 
 /* The theme list for `t`, with -T's theme selected (added first when it is a path or a name
@@ -292,6 +307,8 @@ static bool step(struct dash *d, uint64_t *last_mono_ns)
 			d->rc = 1;
 			return false;
 		}
+		if (d->metrics && lr_metrics_http_publish(d->metrics, &d->fresh))
+			lr_log(LR_LOG_WARN, "--listen: out of memory: the metrics lag");
 		lr_session_sample(&d->tr.ses, &d->fresh);
 		if (d->mx)
 			lr_matrix_run_snapshot(d->mx, &d->fresh);
@@ -378,7 +395,7 @@ int lr_run_dashboard(const struct lr_config *cfg)
 	d.ctx.status_msg = d.status;
 	d.ctx.ascii = cfg->ascii || !lr_tui_utf8();
 
-	if (open_csv(&d))
+	if (open_csv(&d) || open_metrics(&d))
 		goto out;
 	/* the terminal is not ours yet: a collector's error goes to stderr as it happens */
 	lr_log_set_echo(LR_LOG_ERR);
@@ -465,6 +482,7 @@ out:
 		lr_dash_print_result(&d);
 	lr_dash_tr_close(&d);
 	lr_snapsrc_close(d.src);
+	lr_metrics_http_close(d.metrics);
 	if (close_csv(&d))
 		d.rc = 1;
 	lr_snapshot_free(&d.fresh);

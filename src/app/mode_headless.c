@@ -82,7 +82,8 @@ int lr_run_headless(const struct lr_config *cfg)
 	int rc = 0, err;
 
 	lr_log_set_echo(LR_LOG_WARN);	/* no status line here: warnings go to stderr */
-	err = lr_sampling_open(&h, cfg, k == OUT_CSV);
+	/* a metrics endpoint is an output of its own: CSV to stdout only when asked (--csv -) */
+	err = lr_sampling_open(&h, cfg, k == OUT_CSV && !cfg->listen);
 	if (err)	/* -I naming no interface at all is bad usage */
 		return err == -ENODEV && cfg->ifaces ? 2 : 1;
 	if (lr_sampling_start(h)) {

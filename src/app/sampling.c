@@ -11,6 +11,8 @@
 
 #include "linerate/core/log.h"
 #include "linerate/app/peer.h"
+#include "linerate/app/config.h"
+#include "linerate/app/metrics_http.h"
 #include "linerate/app/recorder.h"
 #include "linerate/app/sampling.h"
 #include "linerate/sample/snapshot.h"
@@ -19,6 +21,7 @@
 struct lr_sampling {
 	struct lr_snapsrc *src;
 	struct lr_recorder *rec;
+	struct lr_metrics_http *metrics;	/* --listen, NULL without */
 	struct lr_snapshot snap;
 	uint64_t seen;
 	bool have_snap;
@@ -35,7 +38,15 @@ int lr_sampling_open(struct lr_sampling **out, const struct lr_config *cfg, bool
 	if (!h)
 		return -ENOMEM;
 	lr_snapshot_init(&h->snap);
-	/* the source first: a bad -I is named before any CSV file is created */
+	if (cfg->listen) {	/* first: a port in use ends the run before any output */
+		err = lr_metrics_http_open(&h->metrics, cfg->listen, msg, sizeof(msg));
+		if (err) {
+			fprintf(stderr, "linerate: %s\n", msg);
+			free(h);
+			return err;
+		}
+	}
+	/* the source next: a bad -I is named before any CSV file is created */
 	logged = lr_log_errors_echoed();
 	err = lr_snapsrc_open(&h->src, cfg);
 	if (err && lr_log_errors_echoed() == logged)	/* else the cause is on stderr */
@@ -82,6 +93,8 @@ static int read_and_write(struct lr_sampling *h)
 	if (got <= 0)
 		return got;
 	h->have_snap = true;
+	if (h->metrics && lr_metrics_http_publish(h->metrics, &h->snap))
+		lr_log(LR_LOG_WARN, "--listen: out of memory: the metrics lag");
 	if (lr_recorder_write(h->rec, &h->snap, msg, sizeof(msg))) {
 		fprintf(stderr, "linerate: %s\n", msg);
 		return -EIO;
@@ -132,6 +145,7 @@ int lr_sampling_close(struct lr_sampling *h)
 	if (!h)
 		return 0;
 	lr_snapsrc_close(h->src);
+	lr_metrics_http_close(h->metrics);
 	ret = lr_recorder_close(h->rec, msg, sizeof(msg));
 	if (msg[0])
 		fprintf(stderr, "linerate: %s\n", msg);

@@ -141,12 +141,14 @@ int lr_cpuwin_build(struct lr_cpuwin *w, struct lr_snapshot *work, uint64_t dt_n
 		memset(o, 0, sizeof(*o));
 		o->cpu = (int)i;
 		o->steal_pct = -1;
+		o->raw = *b;
 		if (base && i < base->n)
 			times(&base->cpu[i], b, span, o);
 		if (i < p->n)
 			events(&p->cpu[i], b, dt_ns, o);
 	}
 	work->n_cpus = n;
+	work->cpu_all.raw = c->all;
 	if (base)
 		times(&base->all, &c->all, span, &work->cpu_all);
 	if (bi > 0) /* later windows start at this base or after it */

@@ -435,6 +435,8 @@ int lr_iftable_finish(struct lr_iftable *t, uint64_t now_ns, uint64_t dt_ns, boo
 			e->s.base_ns = now_ns;
 		}
 		e->fresh = false;
+		memcpy(e->s.raw, e->raw, sizeof(e->s.raw));
+		e->s.raw_valid = e->raw_valid;
 		lr_iface_snap_assign(&t->out[i], &e->s);
 	}
 	snap->ifaces = t->out;

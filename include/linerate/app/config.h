@@ -44,6 +44,7 @@ struct lr_config {
 	const char *csv;	/* --csv FILE, "-" = stdout */
 	const char *cpu_csv;	/* --cpu-csv FILE */
 	const char *streams_csv;	/* --streams-csv FILE */
+	const char *listen;	/* --listen [ADDR:]PORT: Prometheus metrics (checked by cli.c) */
 	bool json;		/* -J */
 	const char *explain[2];	/* --explain DUMP [DUMP2] */
 	const char *report_out;	/* --report OUT.html */

@@ -73,6 +73,11 @@ struct lr_iface_snap {
 	uint64_t cum_valid;
 	uint64_t cum[LR_M__COUNT];
 	uint64_t base_ns;	/* CLOCK_MONOTONIC of the first reading cum[] starts from */
+	/* The kernel's own stats64 counters as last read (raw_valid: LR_M_BIT(m), stats64 only):
+	 * cumulative since the device was created, resets included; what an exporter's _total
+	 * counters start from (prom.c). */
+	uint64_t raw_valid;
+	uint64_t raw[LR_M__COUNT];
 	struct lr_peak peak_rx_bps, peak_tx_bps, peak_rx_pps, peak_tx_pps;
 
 	/* CPUs serving this interface (its IRQs' effective affinity, plus RPS). */
@@ -100,6 +105,7 @@ struct lr_cpu_snap {
 					 * LR_CPU_WINDOW_MIN_NS), not the tick's interval */
 	double net_rx_per_s, net_tx_per_s;
 	double softnet_processed_per_s, softnet_dropped_per_s, softnet_squeezed_per_s;
+	struct lr_cpu_raw raw;	/* the kernel's counters as read this tick (own valid bits) */
 };
 
 struct lr_stack_snap {

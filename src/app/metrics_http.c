@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The Prometheus endpoint: libmicrohttpd with one internal epoll thread, on a socket bound
+ * here (so a port in use is our one-line error, not the library's log). The run loop feeds
+ * every snapshot to the exporter under a mutex; a scrape renders under the same mutex and
+ * sends outside it, so a slow client holds nothing but its own connection. Only GET/HEAD of
+ * /metrics and /; connection count, per-address count, idle time and request size are
+ * bounded.
+ */
+#include <errno.h>
+#include <microhttpd.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "linerate/app/metrics_http.h"
+#include "linerate/core/log.h"
+#include "linerate/core/strutil.h"
+#include "linerate/present/prom.h"
+
+struct lr_metrics_http {
+	struct MHD_Daemon *daemon;
+	pthread_mutex_t lock;	/* guards prom */
+	struct lr_prom *prom;
+	atomic_ulong scrapes;
+};
+
+static const char index_page[] =
+	"<!DOCTYPE html>\n<html><head><title>linerate</title></head><body>\n"
+	"<h1>linerate</h1>\n<p><a href=\"/metrics\">Metrics</a></p>\n</body></html>\n";
+
+static int bad_value(const char *spec, char *err, size_t errlen)
+{
+	snprintf(err, errlen,
+		 "--listen: invalid value '%s' ([ADDR:]PORT, e.g. 9100, 0.0.0.0:9100, [::]:9100)",
+		 spec);
+	return -EINVAL;
+}
+
+int lr_metrics_listen_parse(const char *spec, struct sockaddr_storage *addr, socklen_t *len,
+			    char *err, size_t errlen)
+{
+	char host[256] = "";
+	const char *port = spec, *colon;
+	struct addrinfo hints = {.ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV};
+	struct addrinfo *res = NULL;
+	uint64_t p;
+	bool any = false;
+
+	if (spec[0] == '[') {	/* [IPv6]:PORT */
+		const char *close = strchr(spec, ']');
+
+		if (!close || close[1] != ':' || (size_t)(close - spec - 1) >= sizeof(host))
+			return bad_value(spec, err, errlen);
+		memcpy(host, spec + 1, (size_t)(close - spec - 1));
+		host[close - spec - 1] = '\0';
+		port = close + 2;
+		hints.ai_flags |= AI_NUMERICHOST;
+		hints.ai_family = AF_INET6;
+	} else if ((colon = strrchr(spec, ':')) != NULL) {
+		if (strchr(spec, ':') != colon || (size_t)(colon - spec) >= sizeof(host))
+			return bad_value(spec, err, errlen);	/* IPv6 goes in brackets */
+		memcpy(host, spec, (size_t)(colon - spec));
+		host[colon - spec] = '\0';
+		port = colon + 1;
+		hints.ai_family = AF_INET;
+	} else {
+		lr_strlcpy(host, "127.0.0.1", sizeof(host));	/* PORT alone: this host only */
+	}
+	if (lr_parse_u64(port, &p) || p < 1 || p > 65535)
+		return bad_value(spec, err, errlen);
+	if (!host[0] || !strcmp(host, "*")) {	/* ":PORT": every address, both families */
+		lr_strlcpy(host, "::", sizeof(host));
+		hints.ai_family = AF_INET6;
+		any = true;
+	}
+	if (!any && hints.ai_family == AF_INET && !strchr(host, '.'))
+		hints.ai_family = AF_UNSPEC;	/* a host name: whatever it resolves to */
+	if (getaddrinfo(host, port, &hints, &res) || !res) {
+		if (res)
+			freeaddrinfo(res);
+		return bad_value(spec, err, errlen);
+	}
+	memcpy(addr, res->ai_addr, res->ai_addrlen);
+	*len = res->ai_addrlen;
+	freeaddrinfo(res);
+	return 0;
+}
+
+/* Bound and listening, or -errno with the reason in err. */
+static int bind_socket(const char *spec, const struct sockaddr_storage *a, socklen_t len,
+		       char *err, size_t errlen)
+{
+	int one = 1, fd = socket(a->ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0) {
+		int e = errno;
+
+		snprintf(err, errlen, "--listen %s: %s", spec, strerror(e));
+		return -e;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));	/* TIME_WAIT only */
+	if (a->ss_family == AF_INET6) {
+		const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)a;
+		/* the wildcard serves IPv4 too; a given IPv6 address only itself */
+		int v6only = !IN6_IS_ADDR_UNSPECIFIED(&s6->sin6_addr);
+
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, sizeof(v6only));
+	}
+	if (bind(fd, (const struct sockaddr *)a, len) || listen(fd, 64)) {
+		int e = errno;
+
+		snprintf(err, errlen, "--listen %s: %s", spec, strerror(e));
+		close(fd);
+		return -e;
+	}
+	return fd;
+}
+
+static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, const char *type,
+			     void *body, size_t len, enum MHD_ResponseMemoryMode mode,
+			     const char *allow)
+{
+	struct MHD_Response *r = MHD_create_response_from_buffer(len, body, mode);
+	enum MHD_Result ret;
+
+	if (!r) {
+		if (mode == MHD_RESPMEM_MUST_FREE)
+			free(body);
+		return MHD_NO;	/* closes the connection */
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	if (allow)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
+	ret = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+static enum MHD_Result text_reply(struct MHD_Connection *c, unsigned status, const char *msg,
+				  const char *allow)
+{
+	return reply(c, status, "text/plain; charset=utf-8", (void *)msg, strlen(msg),
+		     MHD_RESPMEM_PERSISTENT, allow);
+}
+
+static enum MHD_Result scrape(struct lr_metrics_http *m, struct MHD_Connection *c)
+{
+	enum lr_prom_format f =
+		lr_prom_negotiate(MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept"));
+	struct lr_prom_buf b = {0};
+	int err;
+
+	pthread_mutex_lock(&m->lock);
+	err = lr_prom_render(m->prom, f, &b);
+	pthread_mutex_unlock(&m->lock);
+	if (err) {
+		lr_prom_buf_free(&b);
+		return text_reply(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n", NULL);
+	}
+	atomic_fetch_add(&m->scrapes, 1);
+	/* MHD frees the text with free() once sent (an empty page has no buffer at all) */
+	return reply(c, MHD_HTTP_OK, lr_prom_content_type(f), b.p ? b.p : (void *)"", b.len,
+		     b.p ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT, NULL);
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
+				  const char *method, const char *version, const char *upload,
+				  size_t *upload_len, void **req)
+{
+	static int started;
+	bool get = !strcmp(method, MHD_HTTP_METHOD_GET) || !strcmp(method, MHD_HTTP_METHOD_HEAD);
+
+	if (!get)	/* answered at once: the body is never read, the connection closes */
+		return text_reply(c, MHD_HTTP_METHOD_NOT_ALLOWED,
+				  "405 method not allowed: GET /metrics\n", "GET, HEAD");
+	if (!*req) {	/* headers read: answer once the request is complete (keep-alive) */
+		*req = &started;
+		return MHD_YES;
+	}
+	if (*upload_len) {	/* a GET with a body: discarded */
+		*upload_len = 0;
+		return MHD_YES;
+	}
+	if (!strcmp(url, "/metrics"))
+		return scrape(cls, c);
+	if (!strcmp(url, "/"))
+		return reply(c, MHD_HTTP_OK, "text/html; charset=utf-8", (void *)index_page,
+			     sizeof(index_page) - 1, MHD_RESPMEM_PERSISTENT, NULL);
+	return text_reply(c, MHD_HTTP_NOT_FOUND, "404 not found: try /metrics\n", NULL);
+}
+
+static void on_log(void *cls, const char *fmt, va_list ap) LR_PRINTF(2, 0);
+static void on_log(void *cls, const char *fmt, va_list ap)
+{
+	char msg[LR_LOG_MSG_MAX];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	msg[strcspn(msg, "\n")] = '\0';
+	lr_log(LR_LOG_INFO, "metrics: %s", msg);	/* client noise: never on stderr */
+}
+
+int lr_metrics_http_open(struct lr_metrics_http **out, const char *spec, char *err,
+			 size_t errlen)
+{
+	struct sockaddr_storage a;
+	socklen_t alen;
+	sigset_t all, old;
+	struct lr_metrics_http *m;
+	int fd, ret = lr_metrics_listen_parse(spec, &a, &alen, err, errlen);
+
+	if (ret)
+		return ret;
+	m = calloc(1, sizeof(*m));
+	if (!m || lr_prom_open(&m->prom)) {
+		free(m);
+		snprintf(err, errlen, "--listen %s: out of memory", spec);
+		return -ENOMEM;
+	}
+	pthread_mutex_init(&m->lock, NULL);
+	atomic_init(&m->scrapes, 0);
+	fd = bind_socket(spec, &a, alen, err, errlen);
+	if (fd < 0) {
+		lr_metrics_http_close(m);
+		return fd;
+	}
+	/* the daemon's thread inherits this mask: signals stay the main thread's */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	m->daemon = MHD_start_daemon(
+		MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG |
+			(a.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
+		0, NULL, NULL, on_request, m, MHD_OPTION_EXTERNAL_LOGGER, on_log, m,
+		MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT,
+		(unsigned)LR_METRICS_MAX_CONNS, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+		(unsigned)LR_METRICS_MAX_PER_IP, MHD_OPTION_CONNECTION_TIMEOUT,
+		(unsigned)LR_METRICS_TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+		(size_t)LR_METRICS_REQUEST_BYTES, MHD_OPTION_END);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!m->daemon) {
+		/* the socket was handed over: MHD closes it on its failure paths */
+		snprintf(err, errlen, "--listen %s: cannot start the HTTP server", spec);
+		lr_metrics_http_close(m);
+		return -EIO;
+	}
+	*out = m;
+	return 0;
+}
+
+int lr_metrics_http_publish(struct lr_metrics_http *m, const struct lr_snapshot *s)
+{
+	int err;
+
+	pthread_mutex_lock(&m->lock);
+	err = lr_prom_update(m->prom, s);
+	pthread_mutex_unlock(&m->lock);
+	return err;
+}
+
+unsigned long lr_metrics_http_scrapes(const struct lr_metrics_http *m)
+{
+	return atomic_load(&((struct lr_metrics_http *)m)->scrapes);
+}
+
+void lr_metrics_http_close(struct lr_metrics_http *m)
+{
+	if (!m)
+		return;
+	if (m->daemon)
+		MHD_stop_daemon(m->daemon);	/* joins its thread, closes the socket */
+	pthread_mutex_destroy(&m->lock);
+	lr_prom_close(m->prom);
+	free(m);
+}

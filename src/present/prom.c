@@ -1,0 +1,728 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The Prometheus exposition of DESIGN.md section 13, after node_exporter's conventions: base
+ * units, `_total` counters, one # HELP and # TYPE per family, families with no series left
+ * out. Counters are the exporter's own 64-bit sums per series: they start from the kernel's
+ * cumulative value when a series is first seen, then add what the kernel counted between two
+ * snapshots (a 64-bit counter going backwards is a reset: that interval is dropped, as the
+ * sampler drops it; 32-bit softirq/softnet counters wrap). So a series never goes backwards
+ * while linerate runs, and a restart of linerate is the only reset Prometheus sees. [any]
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "linerate/present/prom.h"
+#include "linerate/sample/rate.h"
+#include "linerate/sample/snapshot.h"
+#include "linerate/core/strutil.h"
+
+/* ---- the series ---- */
+
+struct ifser {
+	char name[LR_IFNAMSIZ];
+	int ifindex;
+	uint32_t generation;
+	bool present;		/* in the last snapshot fed */
+	uint64_t seen_ns;	/* its mono_ns */
+	uint64_t have;		/* LR_M_BIT: last[] holds a reading of this device */
+	uint64_t known;		/* LR_M_BIT: acc[] is rendered */
+	uint64_t last[LR_M__COUNT], acc[LR_M__COUNT];
+	int64_t mtu, speed_mbps;
+	uint8_t operstate;
+};
+
+/* Per-CPU counters: /proc/stat columns user..steal (LR_CT_*), then these. */
+enum { C_NET_TX = LR_CT_STEAL + 1, C_NET_RX, C_SN_PROCESSED, C_SN_DROPPED, C_SN_SQUEEZED, C__COUNT };
+
+struct cpuser {
+	bool present;
+	uint32_t have;		/* bit c: last[c]/acc[c] known */
+	uint64_t last[C__COUNT], acc[C__COUNT];
+};
+
+/* A traffic stream of this process: its totals restart with each test (traffic_generation). */
+enum { S_BYTES, S_PACKETS, S_RETRANS, S_LOST, S_OOO, S__COUNT };
+
+struct strser {
+	int id;
+	bool sender, udp;
+	bool present, have;
+	uint32_t generation;
+	uint64_t seen_ns;
+	uint64_t last[S__COUNT], acc[S__COUNT];
+	int64_t rtt_us, cwnd_bytes;
+};
+
+struct lr_prom {
+	struct strser *streams;
+	size_t n_streams, cap_streams;
+	struct ifser *ifs;	/* sorted by name */
+	size_t n_ifs, cap_ifs;
+	struct cpuser *cpus;	/* indexed by the kernel's CPU number */
+	size_t n_cpus;
+	long user_hz;		/* /proc/stat ticks per second */
+	bool have_snap;
+	uint64_t real_ns, interval_ns;
+};
+
+int lr_prom_open(struct lr_prom **out)
+{
+	struct lr_prom *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	p->user_hz = sysconf(_SC_CLK_TCK);
+	if (p->user_hz <= 0)
+		p->user_hz = 100;	/* USER_HZ on every Linux architecture */
+	*out = p;
+	return 0;
+}
+
+void lr_prom_close(struct lr_prom *p)
+{
+	if (!p)
+		return;
+	free(p->ifs);
+	free(p->cpus);
+	free(p->streams);
+	free(p);
+}
+
+static struct ifser *iface_get(struct lr_prom *p, const char *name)
+{
+	size_t lo = 0, hi = p->n_ifs;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(p->ifs[mid].name, name);
+
+		if (!c)
+			return &p->ifs[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (p->n_ifs == p->cap_ifs) {
+		size_t ncap = p->cap_ifs ? p->cap_ifs * 2 : 16;
+		struct ifser *g = realloc(p->ifs, ncap * sizeof(*g));
+
+		if (!g)
+			return NULL;
+		p->ifs = g;
+		p->cap_ifs = ncap;
+	}
+	memmove(&p->ifs[lo + 1], &p->ifs[lo], (p->n_ifs - lo) * sizeof(*p->ifs));
+	p->n_ifs++;
+	memset(&p->ifs[lo], 0, sizeof(p->ifs[lo]));
+	lr_strlcpy(p->ifs[lo].name, name, sizeof(p->ifs[lo].name));
+	p->ifs[lo].ifindex = -1;	/* no device yet */
+	return &p->ifs[lo];
+}
+
+/* Adds what one interface counted since the last snapshot fed. The kernel's stats64 counters
+ * (raw[]) are the device's own; the driver sums (nic_*) exist only as the sampler's cum[],
+ * which restarts from 0 with a new device. */
+static void iface_update(struct ifser *e, const struct lr_iface_snap *f)
+{
+	/* another device under this name: re-created (new ifindex) or a new generation */
+	bool same = e->ifindex >= 0 && f->generation == e->generation &&
+		    !(f->ifindex > 0 && e->ifindex > 0 && f->ifindex != e->ifindex);
+
+	if (!same)
+		e->have = 0;
+	for (unsigned m = 0; m < LR_M__COUNT; m++) {
+		bool nic = m >= LR_M_NIC_FIFO;
+		uint64_t bit = LR_M_BIT(m), cur, add;
+
+		if (!((nic ? f->cum_valid : f->raw_valid) & bit))
+			continue;
+		cur = nic ? f->cum[m] : f->raw[m];
+		if (!(e->have & bit))
+			add = cur;	/* a device's first reading: all it counted so far */
+		else if (cur >= e->last[m])
+			add = cur - e->last[m];
+		else
+			add = nic ? cur : 0;	/* cum restarted from 0; a kernel reset: dropped */
+		e->acc[m] += add;
+		e->last[m] = cur;
+		e->have |= bit;
+		e->known |= bit;
+	}
+	if (f->ifindex > 0 || e->ifindex < 0)
+		e->ifindex = f->ifindex > 0 ? f->ifindex : 0;
+	e->generation = f->generation;
+	e->mtu = f->mtu;
+	e->speed_mbps = f->speed_mbps;
+	e->operstate = f->operstate;
+}
+
+static void cpu_count(struct cpuser *c, unsigned i, uint64_t cur, unsigned width)
+{
+	uint64_t d;
+
+	if (!(c->have & (1u << i)))
+		c->acc[i] = cur;	/* first seen: the kernel's count since boot */
+	else if (lr_rate_delta(c->last[i], cur, width, &d))
+		c->acc[i] += d;
+	/* else: a 64-bit counter went backwards (iowait does): nothing is added */
+	c->last[i] = cur;
+	c->have |= 1u << i;
+}
+
+static void cpu_update(struct cpuser *c, const struct lr_cpu_raw *r)
+{
+	if (r->valid & LR_CPUV_TIMES)
+		for (unsigned t = LR_CT_USER; t <= LR_CT_STEAL; t++)
+			if (r->time_valid & (1u << t))
+				cpu_count(c, t, r->time[t], LR_CPU_TIME_WIDTH);
+	if (r->valid & LR_CPUV_SOFTIRQS) {
+		cpu_count(c, C_NET_TX, r->net_tx, LR_CPU_SOFTIRQ_WIDTH);
+		cpu_count(c, C_NET_RX, r->net_rx, LR_CPU_SOFTIRQ_WIDTH);
+	}
+	if (r->valid & LR_CPUV_SOFTNET) {
+		cpu_count(c, C_SN_PROCESSED, r->softnet_processed, LR_CPU_SOFTNET_WIDTH);
+		cpu_count(c, C_SN_DROPPED, r->softnet_dropped, LR_CPU_SOFTNET_WIDTH);
+		cpu_count(c, C_SN_SQUEEZED, r->softnet_squeezed, LR_CPU_SOFTNET_WIDTH);
+	}
+}
+
+static int cpus_update(struct lr_prom *p, const struct lr_snapshot *s)
+{
+	size_t need = s->n_cpus ? (size_t)s->cpus[s->n_cpus - 1].cpu + 1 : 0;
+
+	if (need > p->n_cpus) {
+		struct cpuser *g = realloc(p->cpus, need * sizeof(*g));
+
+		if (!g)
+			return -ENOMEM;
+		memset(g + p->n_cpus, 0, (need - p->n_cpus) * sizeof(*g));
+		p->cpus = g;
+		p->n_cpus = need;
+	}
+	for (size_t i = 0; i < p->n_cpus; i++)
+		p->cpus[i].present = false;
+	for (size_t i = 0; i < s->n_cpus; i++) {
+		const struct lr_cpu_snap *k = &s->cpus[i];
+
+		if (k->cpu < 0 || (size_t)k->cpu >= p->n_cpus)
+			continue;
+		p->cpus[k->cpu].present = true;
+		cpu_update(&p->cpus[k->cpu], &k->raw);
+	}
+	return 0;
+}
+
+static struct strser *stream_get(struct lr_prom *p, const struct lr_stream_snap *k)
+{
+	for (size_t i = 0; i < p->n_streams; i++)
+		if (p->streams[i].id == k->id && p->streams[i].sender == k->sender &&
+		    p->streams[i].udp == k->udp)
+			return &p->streams[i];
+	if (p->n_streams == p->cap_streams) {
+		size_t ncap = p->cap_streams ? p->cap_streams * 2 : 8;
+		struct strser *g = realloc(p->streams, ncap * sizeof(*g));
+
+		if (!g)
+			return NULL;
+		p->streams = g;
+		p->cap_streams = ncap;
+	}
+	memset(&p->streams[p->n_streams], 0, sizeof(*p->streams));
+	p->streams[p->n_streams].id = k->id;
+	p->streams[p->n_streams].sender = k->sender;
+	p->streams[p->n_streams].udp = k->udp;
+	return &p->streams[p->n_streams++];
+}
+
+/* A new test (another generation) counts from 0 again: its totals are added, not diffed. */
+static int streams_update(struct lr_prom *p, const struct lr_snapshot *s)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < p->n_streams; i++)
+		p->streams[i].present = false;
+	for (size_t i = 0; i < s->n_streams; i++) {
+		const struct lr_stream_snap *k = &s->streams[i];
+		struct strser *e = stream_get(p, k);
+		const uint64_t cur[S__COUNT] = {k->total_bytes, k->total_packets,
+						k->total_retransmits, k->total_lost,
+						k->total_out_of_order};
+		bool same;
+
+		if (!e)
+			return -ENOMEM;
+		same = e->have && e->generation == s->traffic_generation;
+		for (unsigned c = 0; c < S__COUNT; c++) {
+			e->acc[c] += !same || cur[c] < e->last[c] ? cur[c] : cur[c] - e->last[c];
+			e->last[c] = cur[c];
+		}
+		e->have = e->present = true;
+		e->generation = s->traffic_generation;
+		e->seen_ns = s->mono_ns;
+		e->rtt_us = k->rtt_us;
+		e->cwnd_bytes = k->cwnd_bytes;
+	}
+	for (size_t i = 0; i < p->n_streams; i++)
+		if (p->streams[i].present || s->mono_ns - p->streams[i].seen_ns < LR_PROM_FORGET_NS)
+			p->streams[kept++] = p->streams[i];
+	p->n_streams = kept;
+	return 0;
+}
+
+int lr_prom_update(struct lr_prom *p, const struct lr_snapshot *s)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < p->n_ifs; i++)
+		p->ifs[i].present = false;
+	for (size_t i = 0; i < s->n_ifaces; i++) {
+		struct ifser *e = iface_get(p, s->ifaces[i].name);
+
+		if (!e)
+			return -ENOMEM;
+		iface_update(e, &s->ifaces[i]);
+		e->present = true;
+		e->seen_ns = s->mono_ns;
+	}
+	/* forget names gone for long: a host creating veths by the thousand stays bounded */
+	for (size_t i = 0; i < p->n_ifs; i++)
+		if (p->ifs[i].present || s->mono_ns - p->ifs[i].seen_ns < LR_PROM_FORGET_NS)
+			p->ifs[kept++] = p->ifs[i];
+	p->n_ifs = kept;
+	p->have_snap = true;
+	p->real_ns = s->real_ns;
+	p->interval_ns = s->target_interval_ns;
+	if (streams_update(p, s))
+		return -ENOMEM;
+	return cpus_update(p, s);
+}
+
+/* ---- the text ---- */
+
+static void put(struct lr_prom_buf *b, const char *fmt, ...) LR_PRINTF(2, 3);
+static void put(struct lr_prom_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (b->oom)
+		return;
+	for (;;) {
+		size_t room = b->cap - b->len;
+
+		va_start(ap, fmt);
+		n = vsnprintf(b->p ? b->p + b->len : NULL, room, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			b->oom = true;
+			return;
+		}
+		if ((size_t)n < room) {
+			b->len += (size_t)n;
+			return;
+		}
+		size_t ncap = b->cap ? b->cap * 2 : 16384;
+
+		while (ncap - b->len <= (size_t)n)
+			ncap *= 2;
+		char *g = realloc(b->p, ncap);
+
+		if (!g) {
+			b->oom = true;
+			return;
+		}
+		b->p = g;
+		b->cap = ncap;
+	}
+}
+
+/* A label value: backslash, double quote and newline escaped (interface names may hold the
+ * first two). */
+static void put_label(struct lr_prom_buf *b, const char *v)
+{
+	for (; *v; v++) {
+		if (*v == '\\' || *v == '"')
+			put(b, "\\%c", *v);
+		else if (*v == '\n')
+			put(b, "\\n");
+		else
+			put(b, "%c", *v);
+	}
+}
+
+struct fam {
+	const char *name;	/* the family; counters' samples add _total */
+	bool counter;
+	const char *help;
+};
+
+/* # HELP and # TYPE. OpenMetrics names a counter family without its _total suffix. */
+static void header(struct lr_prom_buf *b, enum lr_prom_format f, const struct fam *fm)
+{
+	const char *sfx = fm->counter && f == LR_PROM_TEXT ? "_total" : "";
+
+	put(b, "# HELP %s%s %s\n# TYPE %s%s %s\n", fm->name, sfx, fm->help, fm->name, sfx,
+	    fm->counter ? "counter" : "gauge");
+}
+
+static void sample_name(struct lr_prom_buf *b, const struct fam *fm)
+{
+	put(b, "%s%s", fm->name, fm->counter ? "_total" : "");
+}
+
+static const struct {
+	struct fam fm;
+	enum lr_metric m;
+} iface_counters[] = {
+	{{"linerate_iface_rx_bytes", true, "Bytes received (the kernel's rx_bytes)."},
+	 LR_M_RX_BYTES},
+	{{"linerate_iface_tx_bytes", true, "Bytes sent (the kernel's tx_bytes)."}, LR_M_TX_BYTES},
+	{{"linerate_iface_rx_packets", true, "Packets received (rx_packets)."}, LR_M_RX_PACKETS},
+	{{"linerate_iface_tx_packets", true, "Packets sent (tx_packets)."}, LR_M_TX_PACKETS},
+	{{"linerate_iface_rx_dropped", true,
+	  "Received packets dropped (rx_dropped; --source proc adds rx_missed_errors)."},
+	 LR_M_RX_DROPPED},
+	{{"linerate_iface_tx_dropped", true, "Packets dropped on send (tx_dropped)."},
+	 LR_M_TX_DROPPED},
+	{{"linerate_iface_rx_errors", true, "Receive errors (rx_errors)."}, LR_M_RX_ERRORS},
+	{{"linerate_iface_tx_errors", true, "Send errors (tx_errors)."}, LR_M_TX_ERRORS},
+	{{"linerate_iface_rx_fifo", true, "Receive FIFO overruns (rx_fifo_errors)."},
+	 LR_M_RX_FIFO_ERRORS},
+	{{"linerate_iface_rx_missed", true,
+	  "Packets the NIC missed for lack of buffers (rx_missed_errors)."},
+	 LR_M_RX_MISSED_ERRORS},
+	{{"linerate_iface_rx_over", true, "Receive ring overruns (rx_over_errors)."},
+	 LR_M_RX_OVER_ERRORS},
+	{{"linerate_iface_nic_fifo", true,
+	  "Driver counters (ethtool -S) classified fifo, summed, since linerate started."},
+	 LR_M_NIC_FIFO},
+	{{"linerate_iface_nic_drop", true,
+	  "Driver counters (ethtool -S) classified drop, summed, since linerate started."},
+	 LR_M_NIC_DROP},
+	{{"linerate_iface_nic_error", true,
+	  "Driver counters (ethtool -S) classified error, summed, since linerate started."},
+	 LR_M_NIC_ERROR},
+	{{"linerate_iface_nic_pause", true,
+	  "Driver counters (ethtool -S) classified pause, summed, since linerate started."},
+	 LR_M_NIC_PAUSE},
+};
+
+static void render_iface_counters(const struct lr_prom *p, enum lr_prom_format f,
+				  struct lr_prom_buf *b)
+{
+	for (size_t k = 0; k < LR_ARRAY_SIZE(iface_counters); k++) {
+		uint64_t bit = LR_M_BIT(iface_counters[k].m);
+		bool head = false;
+
+		for (size_t i = 0; i < p->n_ifs; i++) {
+			const struct ifser *e = &p->ifs[i];
+
+			if (!e->present || !(e->known & bit))
+				continue;
+			if (!head)
+				header(b, f, &iface_counters[k].fm);
+			head = true;
+			sample_name(b, &iface_counters[k].fm);
+			put(b, "{iface=\"");
+			put_label(b, e->name);
+			put(b, "\"} %llu\n", (unsigned long long)e->acc[iface_counters[k].m]);
+		}
+	}
+}
+
+enum gauge { G_SPEED, G_MTU, G_UP };
+
+static const struct fam iface_gauges[] = {
+	[G_SPEED] = {"linerate_iface_link_speed_bps", false,
+		     "Negotiated link speed in bits per second (absent: unknown, e.g. lo, veth)."},
+	[G_MTU] = {"linerate_iface_mtu_bytes", false, "MTU in bytes."},
+	[G_UP] = {"linerate_iface_up", false,
+		  "1 when the operational state (RFC 2863) is up, 0 otherwise (absent: unknown)."},
+};
+
+static bool gauge_value(const struct ifser *e, enum gauge g, long long *v)
+{
+	switch (g) {
+	case G_SPEED:
+		*v = e->speed_mbps * 1000000;
+		return e->speed_mbps > 0;
+	case G_MTU:
+		*v = e->mtu;
+		return e->mtu >= 0;
+	case G_UP:
+		*v = e->operstate == 6;	/* IF_OPER_UP */
+		return e->operstate != 0;	/* IF_OPER_UNKNOWN */
+	}
+	return false;
+}
+
+static void render_iface_gauges(const struct lr_prom *p, enum lr_prom_format f,
+				struct lr_prom_buf *b)
+{
+	for (size_t g = 0; g < LR_ARRAY_SIZE(iface_gauges); g++) {
+		bool head = false;
+
+		for (size_t i = 0; i < p->n_ifs; i++) {
+			long long v;
+
+			if (!p->ifs[i].present || !gauge_value(&p->ifs[i], (enum gauge)g, &v))
+				continue;
+			if (!head)
+				header(b, f, &iface_gauges[g]);
+			head = true;
+			put(b, "%s{iface=\"", iface_gauges[g].name);
+			put_label(b, p->ifs[i].name);
+			put(b, "\"} %lld\n", v);
+		}
+	}
+}
+
+static const char *const cpu_modes[] = {
+	[LR_CT_USER] = "user", [LR_CT_NICE] = "nice",	    [LR_CT_SYSTEM] = "system",
+	[LR_CT_IDLE] = "idle", [LR_CT_IOWAIT] = "iowait",   [LR_CT_IRQ] = "irq",
+	[LR_CT_SOFTIRQ] = "softirq", [LR_CT_STEAL] = "steal",
+};
+
+static const struct fam cpu_seconds = {
+	"linerate_cpu_seconds", true,
+	"Seconds each CPU spent in each mode (/proc/stat; user and nice include guest time)."};
+
+static void render_cpu_times(const struct lr_prom *p, enum lr_prom_format f,
+			     struct lr_prom_buf *b)
+{
+	bool head = false;
+
+	for (size_t c = 0; c < p->n_cpus; c++) {
+		const struct cpuser *k = &p->cpus[c];
+
+		if (!k->present)
+			continue;
+		for (unsigned t = LR_CT_USER; t <= LR_CT_STEAL; t++) {
+			uint64_t ticks = k->acc[t];
+
+			if (!(k->have & (1u << t)))
+				continue;
+			if (!head)
+				header(b, f, &cpu_seconds);
+			head = true;
+			put(b, "linerate_cpu_seconds_total{cpu=\"%zu\",mode=\"%s\"} %llu.%02llu\n", c,
+			    cpu_modes[t], (unsigned long long)(ticks / (uint64_t)p->user_hz),
+			    (unsigned long long)(ticks % (uint64_t)p->user_hz * 100 /
+						 (uint64_t)p->user_hz));
+		}
+	}
+}
+
+static const struct {
+	struct fam fm;
+	unsigned idx;
+	const char *label;	/* extra label, "" none */
+} cpu_counters[] = {
+	{{"linerate_softirqs", true, "NET_RX and NET_TX softirqs run per CPU (/proc/softirqs)."},
+	 C_NET_RX, "type=\"NET_RX\""},
+	{{"linerate_softirqs", true, ""}, C_NET_TX, "type=\"NET_TX\""},
+	{{"linerate_softnet_processed", true,
+	  "Packets processed by the CPU's backlog (/proc/net/softnet_stat column 1)."},
+	 C_SN_PROCESSED, ""},
+	{{"linerate_softnet_dropped", true,
+	  "Packets dropped: the CPU's backlog was full (softnet_stat column 2)."},
+	 C_SN_DROPPED, ""},
+	{{"linerate_softnet_times_squeezed", true,
+	  "NET_RX runs cut short by the budget with work left (softnet_stat column 3)."},
+	 C_SN_SQUEEZED, ""},
+};
+
+static void render_cpu_counters(const struct lr_prom *p, enum lr_prom_format f,
+				struct lr_prom_buf *b)
+{
+	bool head = false;
+
+	for (size_t k = 0; k < LR_ARRAY_SIZE(cpu_counters); k++) {
+		unsigned i = cpu_counters[k].idx;
+
+		/* a family spread over several rows (softirqs' types) has one header */
+		if (k == 0 || strcmp(cpu_counters[k - 1].fm.name, cpu_counters[k].fm.name))
+			head = false;
+
+		for (size_t c = 0; c < p->n_cpus; c++) {
+			const struct cpuser *s = &p->cpus[c];
+
+			if (!s->present || !(s->have & (1u << i)))
+				continue;
+			if (!head)
+				header(b, f, &cpu_counters[k].fm);
+			head = true;
+			sample_name(b, &cpu_counters[k].fm);
+			put(b, "{cpu=\"%zu\"%s%s} %llu\n", c, cpu_counters[k].label[0] ? "," : "",
+			    cpu_counters[k].label, (unsigned long long)s->acc[i]);
+		}
+	}
+}
+
+/* Which stream counters mean something: bytes always, packets for UDP, retransmits for a TCP
+ * sender, loss and reordering for a UDP receiver (the sequence numbers it saw). */
+static bool stream_has(const struct strser *e, unsigned c)
+{
+	switch (c) {
+	case S_BYTES:
+		return true;
+	case S_PACKETS:
+		return e->udp;
+	case S_RETRANS:
+		return !e->udp && e->sender;
+	default:
+		return e->udp && !e->sender;
+	}
+}
+
+static const struct fam stream_counters[S__COUNT] = {
+	[S_BYTES] = {"linerate_stream_bytes", true,
+		     "Bytes of this process's traffic stream (sent or received), all tests."},
+	[S_PACKETS] = {"linerate_stream_packets", true, "UDP datagrams of the stream."},
+	[S_RETRANS] = {"linerate_stream_retransmits", true,
+		       "TCP retransmits of the stream (tcpi_total_retrans)."},
+	[S_LOST] = {"linerate_stream_lost", true,
+		    "UDP datagrams lost, from the receiver's sequence numbers."},
+	[S_OOO] = {"linerate_stream_out_of_order", true, "UDP datagrams received out of order."},
+};
+
+static const struct fam stream_gauges[] = {
+	{"linerate_stream_rtt_seconds", false, "Smoothed RTT of a TCP sending stream."},
+	{"linerate_stream_cwnd_bytes", false, "Congestion window of a TCP sending stream."},
+};
+
+static void stream_labels(struct lr_prom_buf *b, const struct strser *e)
+{
+	put(b, "{stream=\"%d\",direction=\"%s\",protocol=\"%s\"}", e->id,
+	    e->sender ? "send" : "recv", e->udp ? "udp" : "tcp");
+}
+
+static void render_streams(const struct lr_prom *p, enum lr_prom_format f, struct lr_prom_buf *b)
+{
+	for (unsigned c = 0; c < S__COUNT; c++) {
+		bool head = false;
+
+		for (size_t i = 0; i < p->n_streams; i++) {
+			const struct strser *e = &p->streams[i];
+
+			if (!e->present || !stream_has(e, c))
+				continue;
+			if (!head)
+				header(b, f, &stream_counters[c]);
+			head = true;
+			sample_name(b, &stream_counters[c]);
+			stream_labels(b, e);
+			put(b, " %llu\n", (unsigned long long)e->acc[c]);
+		}
+	}
+	for (unsigned g = 0; g < LR_ARRAY_SIZE(stream_gauges); g++) {
+		bool head = false;
+
+		for (size_t i = 0; i < p->n_streams; i++) {
+			const struct strser *e = &p->streams[i];
+			int64_t v = g == 0 ? e->rtt_us : e->cwnd_bytes;
+
+			if (!e->present || e->udp || !e->sender || v < 0)
+				continue;
+			if (!head)
+				header(b, f, &stream_gauges[g]);
+			head = true;
+			put(b, "%s", stream_gauges[g].name);
+			stream_labels(b, e);
+			if (g == 0)
+				put(b, " %.6f\n", (double)v / 1e6);
+			else
+				put(b, " %lld\n", (long long)v);
+		}
+	}
+}
+
+static const struct fam meta[] = {
+	{"linerate_sample_interval_seconds", false, "The sampling interval asked for (-i)."},
+	{"linerate_last_sample_timestamp_seconds", false,
+	 "Wall-clock time of the newest sample served (Unix seconds)."},
+};
+
+int lr_prom_render(const struct lr_prom *p, enum lr_prom_format f, struct lr_prom_buf *b)
+{
+	if (p->have_snap) {
+		header(b, f, &meta[0]);
+		put(b, "%s %.3f\n", meta[0].name, (double)p->interval_ns / 1e9);
+		header(b, f, &meta[1]);
+		put(b, "%s %.3f\n", meta[1].name, (double)p->real_ns / 1e9);
+		render_iface_counters(p, f, b);
+		render_iface_gauges(p, f, b);
+		render_cpu_times(p, f, b);
+		render_cpu_counters(p, f, b);
+		render_streams(p, f, b);
+	}
+	if (f == LR_PROM_OPENMETRICS)
+		put(b, "# EOF\n");
+	return b->oom ? -ENOMEM : 0;
+}
+
+void lr_prom_buf_free(struct lr_prom_buf *b)
+{
+	free(b->p);
+	memset(b, 0, sizeof(*b));
+}
+
+/* ---- content negotiation ---- */
+
+/* q of one media range ("type/sub;version=...;q=0.5"), 1 when absent. */
+static double media_q(const char *r, size_t len)
+{
+	const char *q = r;
+
+	while ((q = memchr(q, ';', len - (size_t)(q - r))) != NULL) {
+		q++;
+		while (q < r + len && (*q == ' ' || *q == '\t'))
+			q++;
+		if (q + 2 <= r + len && (q[0] == 'q' || q[0] == 'Q') && q[1] == '=')
+			return strtod(q + 2, NULL);
+	}
+	return 1.0;
+}
+
+static bool media_is(const char *r, size_t len, const char *type)
+{
+	size_t n = strlen(type);
+
+	while (len && (*r == ' ' || *r == '\t'))
+		r++, len--;
+	return len >= n && !strncasecmp(r, type, n) &&
+	       (len == n || r[n] == ';' || r[n] == ' ' || r[n] == '\t');
+}
+
+/* OpenMetrics when the scraper ranks it at least as high as the text format (Prometheus
+ * since 2.5 lists it first). */
+enum lr_prom_format lr_prom_negotiate(const char *accept)
+{
+	double om = 0, text = 0;
+
+	if (!accept)
+		return LR_PROM_TEXT;
+	for (const char *r = accept; *r;) {
+		size_t len = strcspn(r, ",");
+		double q = media_q(r, len);
+
+		if (media_is(r, len, "application/openmetrics-text") && q > om)
+			om = q;
+		else if ((media_is(r, len, "text/plain") || media_is(r, len, "*/*")) && q > text)
+			text = q;
+		r += len + (r[len] == ',');
+	}
+	return om > 0 && om >= text ? LR_PROM_OPENMETRICS : LR_PROM_TEXT;
+}
+
+const char *lr_prom_content_type(enum lr_prom_format f)
+{
+	return f == LR_PROM_OPENMETRICS ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
+					: "text/plain; version=0.0.4; charset=utf-8";
+}

@@ -324,6 +324,10 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv, const s
 	lr_session_poll(&ses);
 	if (lr_client_state(ses.client) == LR_CLIENT_DONE)
 		intervals_tick(iv, ses.client, cfg->json, true);
+	/* a test that failed (a silent or vanished server) sends no last peer frame: waiting
+	 * for one would only delay the error */
+	if (sm && lr_client_state(ses.client) != LR_CLIENT_DONE)
+		lr_sampling_set_peer(sm, NULL);
 	sampling_finish(sm, &ses, &failed);
 	if (sm)
 		lr_sampling_set_peer(sm, NULL);	/* lr_session_finish closes the peer view */

@@ -35,15 +35,10 @@ void lr_view_status(struct lr_frame *f, struct lr_rect r, const struct lr_view_c
 	x += lr_frame_text(f, x + 2, r.y, end - x - 2, LR_ROLE_STATUS,
 			   app->bytes ? "bytes" : "bits") +
 	     2;
-	/* a message that needs the room of "? help  q quit" takes it: it is the news */
-	if (ctx->status_msg && ctx->status_msg[0] &&
-	    lr_utf8_width(ctx->status_msg) > end - x - 2) {
-		lr_view_text_words(f, x + 2, r.y, r.x + r.w - 1 - x - 2, LR_ROLE_STATUS,
-				   ctx->status_msg, ctx->ascii);
-		return;
-	}
+	/* whole words only: what does not fit is marked, the help hint always stays */
 	if (ctx->status_msg && ctx->status_msg[0])
-		lr_frame_text(f, x + 2, r.y, end - x - 2, LR_ROLE_STATUS, ctx->status_msg);
+		lr_view_text_words(f, x + 2, r.y, end - x - 2, LR_ROLE_STATUS, ctx->status_msg,
+				   ctx->ascii);
 	lr_frame_text_right(f, r.x, r.y, r.w - 1, LR_ROLE_STATUS, "? help  q quit");
 }
 

@@ -103,9 +103,10 @@ static int channel_connect(struct lr_peer_rx *rx, int *out)
 		close(fd);
 		return soerr ? -soerr : -EIO;
 	}
-	memcpy(hello, rx->off.cookie, LR_PROTO_COOKIE_LEN - 1);
+	/* not a string: 36 cookie bytes, the mark where the NUL would be, then the tag */
+	memcpy(hello, rx->off.cookie, LR_PROTO_COOKIE_LEN - 1);	/* NOLINT(bugprone-not-null-terminated-result) */
 	hello[LR_PROTO_COOKIE_LEN - 1] = LR_PEER_HELLO_MARK;
-	memcpy(hello + LR_PROTO_COOKIE_LEN, LR_PEER_TAG, LR_PEER_TAG_LEN);
+	memcpy(hello + LR_PROTO_COOKIE_LEN, LR_PEER_TAG, LR_PEER_TAG_LEN);	/* NOLINT(bugprone-not-null-terminated-result) */
 	cc = (struct lr_proto_conn){.fd = fd, .stop = &rx->stop, .side_fd = -1};
 	rc = lr_proto_write(&cc, hello, sizeof(hello), CONNECT_TIMEOUT_NS);
 	if (rc < 0) {
@@ -123,7 +124,7 @@ static int read_frame(struct lr_peer_rx *rx, const struct lr_proto_conn *cc, boo
 	uint32_t max = rx->off.max_frame && rx->off.max_frame < LR_PEER_FRAME_MAX
 			       ? rx->off.max_frame
 			       : LR_PEER_FRAME_MAX;
-	struct lr_peer_frame f;
+	struct lr_peer_frame f = {0};	/* filled by a decode that succeeded */
 	uint8_t hdr[4];
 	uint32_t len;
 	char *buf;

@@ -364,7 +364,9 @@ static int write_stream(struct lr_csv *c, const struct lr_snapshot *s,
 	if (!l)
 		return -ENOMEM;
 	l->seen_seq = s->seq;
-	since = fresh ? st->start_ns : l->mono_ns;
+	/* never written: from the stream's own start (a stream seen before it started has no
+	 * row yet, and must not be stuck without one) */
+	since = l->mono_ns ? l->mono_ns : st->start_ns;
 	if (!since || s->mono_ns <= since)
 		return 0;	/* not started yet */
 	dt = s->mono_ns - since;

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -428,8 +429,8 @@ static int matrix(FILE *f, const struct lr_report *r)
 		}
 		fputs("</tr>\n", f);
 		if (m->n > 11) {
-			sscanf(m->field[10], "%lf", &sb);
-			sscanf(m->field[11], "%lf", &rb);
+			sb = strtod(m->field[10], NULL);	/* empty or bad: 0, no bar */
+			rb = strtod(m->field[11], NULL);
 		}
 		{	/* "case 3 udp P4 l1400 R1": the swept keys, empty ones left out */
 			const char *len = m->n > 3 ? m->field[3] : "", *rev = m->n > 4 ? m->field[4] : "";

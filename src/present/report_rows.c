@@ -221,7 +221,7 @@ int lr_rep_iface_row(struct reader *rd, const struct fields *fs)
 	       NICF, NICD, LINK, MTU, UTIL, N };
 	struct lr_report *r = rd->r;
 	char name[LR_REP_NAME_MAX], side[8], host[LR_REP_NAME_MAX];
-	double time, elapsed, interval, v[N], m[LR_RM__COUNT];
+	double time = 0, elapsed = 0, interval = 0, v[N] = {0}, m[LR_RM__COUNT] = {0};
 	struct lr_rep_iface *s = NULL;
 	unsigned b;
 	int err;
@@ -323,7 +323,7 @@ int lr_rep_cpu_row(struct reader *rd, const struct fields *fs)
 	static const unsigned idx[] = {4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
 	struct lr_report *r = rd->r;
 	char side[8], host[LR_REP_NAME_MAX];
-	double time, elapsed, interval, v[10], cpu;
+	double time = 0, elapsed = 0, interval = 0, v[10] = {0}, cpu = 0;
 	struct lr_rep_cpu *s = NULL;
 	int err;
 
@@ -379,7 +379,7 @@ int lr_rep_stream_row(struct reader *rd, const struct fields *fs)
 	static const unsigned idx[] = {5, 6, 7, 8, 9, 10, 11, 12, 13, 14};
 	enum { BYTES, BPS, PKTS, PPS, RETR, LOST, OOO, JIT, CWND, RTT, N };
 	struct lr_report *r = rd->r;
-	double time, elapsed, interval, v[N], id;
+	double time = 0, elapsed = 0, interval = 0, v[N] = {0}, id = 0;
 	struct lr_rep_stream *s = NULL;
 	const char *dir = fs->f[3], *proto = fs->f[4];
 	int err;
@@ -441,7 +441,7 @@ int lr_rep_queue_row(struct reader *rd, const struct fields *fs)
 	enum { RXP, RXB, TXP, TXB, RXD, TXD, RXPPS, N };
 	struct lr_report *r = rd->r;
 	char name[LR_REP_NAME_MAX], side[8], host[LR_REP_NAME_MAX];
-	double time, elapsed, interval, v[N], q, cpu;
+	double time = 0, elapsed = 0, interval = 0, v[N] = {0}, q = 0, cpu = 0;
 	struct lr_rep_queue *s = NULL;
 	int err;
 

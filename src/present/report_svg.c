@@ -140,8 +140,8 @@ static void y_axis(FILE *f, double top, double step, const char *unit)
 	double d = si_prefix(top, &pre);
 	int dec = tick_decimals(step / d);
 
-	for (double v = 0; v <= top * (1 + 1e-9); v += step) {
-		double y = MT + PH - v / top * PH;
+	for (int i = 0; i * step <= top * (1 + 1e-9) && i < 1000; i++) {
+		double v = i * step, y = MT + PH - v / top * PH;
 
 		line(f, ML, y, ML + PW, y, "grid");
 		fprintf(f, "<text class=\"yt\" x=\"%d\" y=\"%.1f\">%.*f</text>", ML - 6, y + 4, dec,
@@ -166,8 +166,8 @@ static void x_axis(FILE *f, double x_max)
 		div = 60;
 	}
 	step = lr_rep_nice_step(x_max / div / 8);
-	for (double v = 0; v * div <= x_max * (1 + 1e-9); v += step) {
-		double x = ML + v * div / x_max * PW;
+	for (int i = 0; i * step * div <= x_max * (1 + 1e-9) && i < 1000; i++) {
+		double v = i * step, x = ML + v * div / x_max * PW;
 
 		line(f, x, MT, x, MT + PH, "grid");
 		fprintf(f, "<text class=\"xt\" x=\"%.1f\" y=\"%d\">%.*f</text>", x, MT + PH + 16,
@@ -374,8 +374,8 @@ int lr_svg_heatmap(FILE *f, const struct lr_report *r)
 		double step = lr_rep_nice_step(x_max / div / 8), base = MT + rh * (double)rows;
 		double span = used * r->bucket_secs;	/* the cells cover the used buckets */
 
-		for (double v = 0; v * div <= span * (1 + 1e-9); v += step) {
-			double x = ML + v * div / span * PW;
+		for (int i = 0; i * step * div <= span * (1 + 1e-9) && i < 1000; i++) {
+			double v = i * step, x = ML + v * div / span * PW;
 
 			line(f, x, base, x, base + 5, "axis");
 			fprintf(f, "<text class=\"xt\" x=\"%.1f\" y=\"%.1f\">%.*f</text>", x,
@@ -431,9 +431,9 @@ int lr_svg_bars(FILE *f, const char *title, const char *unit, const char *const 
 		lr_rep_escape(f, names[s]);
 		fputs("</text>", f);
 	}
-	for (double t = 0; t <= top * (1 + 1e-9); t += step) {
+	for (int i = 0; i * step <= top * (1 + 1e-9) && i < 1000; i++) {
 		const char *pre;
-		double d = si_prefix(top, &pre), x = lw + t / top * (W - lw - MR);
+		double t = i * step, d = si_prefix(top, &pre), x = lw + t / top * (W - lw - MR);
 
 		line(f, x, MT, x, hh - MB, "grid");
 		fprintf(f, "<text class=\"xt\" x=\"%.1f\" y=\"%d\">%.*f</text>", x, hh - MB + 16,

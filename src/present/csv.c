@@ -143,8 +143,7 @@ int lr_csv_open(struct lr_csv **out, const char *path, enum lr_csv_kind kind)
 	return 0;
 }
 
-/* RFC 4180: quote a field holding a comma, quote or newline (interface names may). */
-static void put_name(FILE *f, const char *s)
+void lr_csv_field(FILE *f, const char *s)
 {
 	if (!strpbrk(s, ",\"\r\n")) {
 		fputs(s, f);
@@ -270,7 +269,7 @@ static int write_iface(struct lr_csv *c, const struct lr_snapshot *s,
 	secs = (double)dt / 1e9;
 
 	fputs(prefix, c->f);
-	put_name(c->f, i->name);
+	lr_csv_field(c->f, i->name);
 	put_fixed(c->f, secs, 6);
 	for (size_t k = 0; k < LR_ARRAY_SIZE(counter_cols); k++)
 		put_u64(c->f, ok & LR_M_BIT(counter_cols[k].m), d[counter_cols[k].m]);

@@ -13,6 +13,7 @@
 #include "linerate/collect/classify.h"
 #include "linerate/collect/queue_names.h"
 #include "linerate/collect/ethdump.h"
+#include "linerate/present/csv.h"
 #include "linerate/present/explain.h"
 
 enum item_state { ST_VALUE, ST_MOVED, ST_NEW, ST_RESET };
@@ -162,21 +163,6 @@ static int collect(const struct lr_ethdump *d1, const struct lr_ethdump *d2, con
 	return 0;
 }
 
-static void csv_field(FILE *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 static void write_csv(FILE *out, const struct item *items, size_t n)
 {
 	size_t i;
@@ -185,7 +171,7 @@ static void write_csv(FILE *out, const struct item *items, size_t n)
 	for (i = 0; i < n; i++) {
 		const struct item *it = &items[i];
 
-		csv_field(out, it->e->name);
+		lr_csv_field(out, it->e->name);
 		fprintf(out, ",%s,%" PRIu64 ",", lr_counter_cat_name(it->cls.cat), it->value);
 		if (it->st == ST_MOVED)
 			fprintf(out, "%" PRIu64, it->delta);

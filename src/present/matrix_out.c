@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 
+#include "linerate/present/csv.h"
 #include "linerate/present/matrix_out.h"
 #include "linerate/present/verdict.h"
 
@@ -73,21 +74,10 @@ static void put_u_or_empty(FILE *f, uint64_t v)
 		fputc(',', f);
 }
 
-/* RFC 4180: quoted when it holds a comma, a quote or a line break. */
 static void put_str(FILE *f, const char *s)
 {
 	fputc(',', f);
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	lr_csv_field(f, s);
 }
 
 int lr_matrix_csv_row(FILE *f, const struct lr_matrix_row *r)

@@ -6,6 +6,7 @@
 #define LINERATE_CSV_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "linerate/core/common.h"
 
@@ -32,5 +33,8 @@ const char *lr_csv_path(const struct lr_csv *c);
 
 /* The header line of a kind, without the newline (tests, docs). */
 const char *lr_csv_header(enum lr_csv_kind kind);
+/* One field, quoted as RFC 4180 wants when it holds a comma, a quote or a line break (interface
+ * names, host names and counter names may). Every CSV linerate writes uses it. */
+void lr_csv_field(FILE *f, const char *s);
 
 #endif

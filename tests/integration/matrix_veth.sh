@@ -94,7 +94,7 @@ echo "    reverse: server sent ${sent:-?}, row received ${rrow:-?} (lost ${lost:
 # UDP on a veth: what the server sent arrives, less the datagrams counted lost
 check "reverse: row's bytes == server's sent count, covered by the client veth's rx_bytes" \
 	awk -v s="${sent:-0}" -v r="${rrow:--1}" -v k="$((rx1 - rx0))" -v l="${lost:-0}" 'BEGIN {
-		# r is rebuilt from the CSV's rounded bit/s x seconds: a millionth of slack
+		# r is rebuilt from the rounded bit/s x seconds of the CSV: a millionth of slack
 		e = s * 1e-6 + 2
 		exit !(s > 0 && r <= s + e && r >= s - l * 1500 - e && k >= r && k <= r * 1.08 + 2000000) }'
 

@@ -99,7 +99,8 @@ last=$(tail -c 1 "$work/if.csv" | od -An -c | tr -d ' ')
 check "soak: interface CSV ends with a newline" test "$last" = '\n'
 
 # Lateness per tick (one row per tick: loopback), quiet vs under the burners.
-awk -F, -v lo="$burn_at" -v hi="$((burn_at + burn))" 'NR > 1 && $3 == "lo" {
+# local rows only: the server shares its samples (peer view), and in this one netns its lo is ours too
+awk -F, -v lo="$burn_at" -v hi="$((burn_at + burn))" 'NR > 1 && $3 == "lo" && $27 == "local" {
 	late = ($4 - 0.01) * 1000; if (late < 0) late = 0
 	if ($2 >= lo + 1 && $2 <= hi) print late > "/dev/stderr"; else print late }' \
 	"$work/if.csv" 2>"$work/late_load.txt" >"$work/late_quiet.txt"
@@ -117,7 +118,7 @@ check "soak: no tick later than 2 s (max ${qmax} / ${lmax} ms)" \
 check "soak: ticks under load were measured ($ln)" test "$ln" -gt 0
 
 # Rates use the measured interval: sum(rx_bps * interval / 8) == sum(rx_bytes), per column.
-read -r rxb rxr txb txr < <(awk -F, 'NR > 1 { rb += $5; rr += $9 * $4 / 8; tb += $6; tr += $10 * $4 / 8 }
+read -r rxb rxr txb txr < <(awk -F, 'NR > 1 && $27 == "local" { rb += $5; rr += $9 * $4 / 8; tb += $6; tr += $10 * $4 / 8 }
 	END { printf "%.0f %.0f %.0f %.0f\n", rb, rr, tb, tr }' "$work/if.csv")
 echo "soak: rx bytes column $rxb, from rx_bps*interval $rxr; tx $txb / $txr"
 check "soak: rx_bps x interval adds up to the rx_bytes column (1e-6)" \
@@ -125,7 +126,7 @@ check "soak: rx_bps x interval adds up to the rx_bytes column (1e-6)" \
 check "soak: tx_bps x interval adds up to the tx_bytes column (1e-6)" \
 	awk -v a="$txb" -v b="$txr" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && d <= a * 1e-6 + 1000) }'
 stb=$(awk -F, 'NR > 1 && $4 == "send" { s += $6 } END { printf "%.0f\n", s }' "$work/st.csv")
-lob=$(awk -F, 'NR > 1 && $3 == "lo" { s += $6 } END { printf "%.0f\n", s }' "$work/if.csv")
+lob=$(awk -F, 'NR > 1 && $3 == "lo" && $27 == "local" { s += $6 } END { printf "%.0f\n", s }' "$work/if.csv")
 echo "soak: stream bytes sent $stb, loopback tx bytes $lob"
 check "soak: loopback carried the stream bytes (lo tx >= stream bytes, within 10% above)" \
 	awk -v s="$stb" -v l="$lob" 'BEGIN { exit !(s > 0 && l >= s * 0.999 && l <= s * 1.10) }'

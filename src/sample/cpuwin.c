@@ -54,8 +54,15 @@ struct lr_cpu_table *lr_cpuwin_slot(struct lr_cpuwin *w)
 
 void lr_cpuwin_push(struct lr_cpuwin *w, uint64_t now_ns)
 {
+	size_t cap = w->slot[w->next].cap;
+
 	w->at_ns[w->next] = now_ns;
 	w->order[w->n++] = w->next;
+	/* every slot as large as the newest reading: how many slots a window needs depends on
+	 * tick timing, and a slot first used late must not allocate on the hot path then */
+	for (unsigned i = 0; i < LR_CPUWIN_SLOTS; i++)
+		if (w->slot[i].cap < cap && lr_cpu_table_reserve(&w->slot[i], cap))
+			break;	/* out of memory: that slot grows when it is read, as before */
 }
 
 /* Position in order[] of the newest reading at least the minimum window before the newest,

@@ -360,7 +360,7 @@ static int dec_top(json_t *o, struct lr_peer_frame *f, char err[LR_PROTO_ERR_MAX
 	x = json_object_get(o, "end");
 	if (x && !json_is_boolean(x))
 		return fail(err, -EINVAL, "\"end\" is not a boolean");
-	f->end = x && json_is_true(x);
+	f->end = json_is_true(x);	/* NULL: false */
 	x = json_object_get(o, "host");
 	if (!json_is_string(x) || json_string_length(x) >= sizeof(f->host) ||
 	    strlen(json_string_value(x)) != json_string_length(x))

@@ -240,16 +240,7 @@ int lr_peer_frame_encode(const struct lr_peer_frame *f, char **out, size_t *len)
 	} else {
 		json_decref(st);
 	}
-	if (rc) {
-		json_decref(o);
-		return -ENOMEM;
-	}
-	*out = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
-	json_decref(o);
-	if (!*out)
-		return -ENOMEM;
-	*len = strlen(*out);
-	return 0;
+	return lr_proto_json_text(o, rc, out, len);
 }
 
 /* ---- frame decode ---- */

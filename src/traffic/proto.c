@@ -90,6 +90,16 @@ const char *lr_proto_state_name(int state)
 
 /* ---- framing ---- */
 
+int lr_proto_json_text(json_t *o, int rc, char **out, size_t *len)
+{
+	*out = rc ? NULL : json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(o);
+	if (!*out)
+		return -ENOMEM;
+	*len = strlen(*out);
+	return 0;
+}
+
 void lr_proto_len_encode(uint32_t len, uint8_t hdr[4])
 {
 	hdr[0] = (uint8_t)(len >> 24);
@@ -497,16 +507,7 @@ int lr_proto_params_encode(const struct lr_proto_params *p, char **out, size_t *
 		rc |= json_object_set_new(o, "linerate_peer_stats",
 					  json_pack("{s:i,s:i}", "v", 1, "interval_ms",
 						    (int)p->peer_interval_ms));
-	if (rc) {
-		json_decref(o);
-		return -ENOMEM;
-	}
-	*out = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
-	json_decref(o);
-	if (!*out)
-		return -ENOMEM;
-	*out_len = strlen(*out);
-	return 0;
+	return lr_proto_json_text(o, rc, out, out_len);
 }
 
 /* The peer-stats request is an optional extension: anything but the documented shape is
@@ -666,16 +667,7 @@ int lr_proto_results_encode(const struct lr_proto_results *r, char **out, size_t
 		rc |= json_object_set_new(js, "end_time", json_real(s->end_time_s));
 	}
 	rc |= json_object_set_new(o, "streams", arr);
-	if (rc) {
-		json_decref(o);
-		return -ENOMEM;
-	}
-	*out = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
-	json_decref(o);
-	if (!*out)
-		return -ENOMEM;
-	*out_len = strlen(*out);
-	return 0;
+	return lr_proto_json_text(o, rc, out, out_len);
 }
 
 static int need(int rc, const char *key, char err[LR_PROTO_ERR_MAX])

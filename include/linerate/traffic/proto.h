@@ -136,6 +136,10 @@ int lr_proto_results_decode(const char *buf, size_t len, struct lr_proto_results
 			    char err[LR_PROTO_ERR_MAX]) LR_MUST_CHECK;
 
 /* Big-endian length prefix. decode: -EMSGSIZE when 0 or > max. */
+/* o as compact JSON text in *out (malloc'd, *len bytes); takes o's reference. rc: the
+ * json_object_set_new results OR'ed, non-zero meaning one failed. 0 or -ENOMEM. */
+struct json_t;
+int lr_proto_json_text(struct json_t *o, int rc, char **out, size_t *len) LR_MUST_CHECK;
 void lr_proto_len_encode(uint32_t len, uint8_t hdr[4]);
 int lr_proto_len_decode(const uint8_t hdr[4], uint32_t max, uint32_t *len) LR_MUST_CHECK;
 

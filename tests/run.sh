@@ -28,6 +28,7 @@ if [ "$unit_only" -eq 0 ]; then
 	for script in $(for d in ${LR_SCRIPT_DIRS:-tests/selftest tests/integration tests/tui tests/interop}; do
 		ls "$d"/*.sh 2>/dev/null; done); do
 		[ -f "$script" ] || continue
+		t0=$SECONDS
 		timeout --kill-after=10 600 bash "$script" >"$log" 2>&1
 		rc=$?
 		[ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$log" && echo "FAIL $script: exited $rc" >>"$log"
@@ -37,7 +38,7 @@ if [ "$unit_only" -eq 0 ]; then
 		*" 0 failed,"*) ;;
 		*) tail -n 30 "$log" | sed 's/^/    | /' ;;
 		esac
-		printf 'script %-32s %s\n' "$script" "$_LR_LAST"
+		printf 'script %-32s %s (%d s)\n' "$script" "$_LR_LAST" $((SECONDS - t0))
 	done
 fi
 

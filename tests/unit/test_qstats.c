@@ -31,17 +31,12 @@ static size_t slurp(const char *path, char *buf, size_t cap)
 static void test_recorded_virtio(void **state)
 {
 	char buf[4096];
-	int len = (int)slurp("tests/fixtures/qstats/virtio_net-eth0.raw", buf, sizeof(buf));
-	struct lr_qstat q[2];
-	int n = 0;
+	size_t len = slurp("tests/fixtures/qstats/virtio_net-eth0.raw", buf, sizeof(buf)), n;
+	struct lr_qstat q[4];
 
 	(void)state;
-	for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, len); h = NLMSG_NEXT(h, len)) {
-		assert_true(n < 2);
-		assert_int_equal(lr_qstats_parse(h, &q[n]), 0);
-		n++;
-	}
-	assert_int_equal(n, 2);
+	assert_int_equal(lr_qstats_parse_all(buf, len, q, 4, &n), 0);
+	assert_int_equal(n, 2);	/* one rx and one tx queue */
 	/* ip -s link show eth0 at the recording: RX 183971644 bytes 5696 packets, TX 272019 3558 */
 	assert_int_equal(q[0].ifindex, 4);
 	assert_int_equal(q[0].dir, LR_QDIR_RX);
@@ -130,6 +125,16 @@ static void test_malformed(void **state)
 	h->nlmsg_len = NLMSG_HDRLEN + 2;	/* shorter than the genl header */
 	assert_int_equal(lr_qstats_parse(h, &q), -EINVAL);
 	nlmsg_free(m);
+	{	/* framing: a length past the buffer, a length below the header */
+		struct lr_qstat out[2];
+		char raw[4096];
+		size_t len = slurp("tests/fixtures/qstats/virtio_net-eth0.raw", raw, sizeof(raw)), k;
+
+		assert_int_equal(lr_qstats_parse_all(raw, len - 1, out, 2, &k), -EINVAL);
+		assert_int_equal(k, 1);	/* the first reply is kept */
+		((struct nlmsghdr *)raw)->nlmsg_len = 3;
+		assert_int_equal(lr_qstats_parse_all(raw, len, out, 2, &k), -EINVAL);
+	}
 }
 
 /* Live: every queue the kernel reports belongs to a device, each direction's queues are

@@ -53,6 +53,12 @@ int lr_qstats_read(struct lr_qstats *q, int ifindex, struct lr_qstat *out, size_
  * is not a per-queue reply (the device-scope form), -EINVAL when malformed. */
 int lr_qstats_parse(const struct nlmsghdr *nlh, struct lr_qstat *out);
 
+/* Replies back to back (a datagram, a recording): each per-queue one into out[0..*n), at most
+ * cap; device-scope and other messages are skipped. 0, or -EINVAL when the framing or a reply
+ * is malformed (what parsed before it is kept). */
+int lr_qstats_parse_all(const void *buf, size_t len, struct lr_qstat *out, size_t cap,
+			size_t *n);
+
 const char *lr_qstat_field_name(enum lr_qstat_field f);	/* "packets", "hw_drops", ... */
 
 #endif

@@ -19,6 +19,7 @@
 #include <sys/socket.h>
 
 #include "linerate/core/log.h"
+#include "linerate/collect/nldump.h"
 #include "linerate/collect/nllink.h"
 #include "linerate/core/strutil.h"
 
@@ -164,11 +165,12 @@ static int on_message(struct nlmsghdr *nlh, struct dump_ctx *ctx)
 	return 0;
 }
 
-/*
- * One dump request and its replies, on the socket's fd with our own buffer: libnl's
- * nl_send/nl_recv allocate a message per call, and this runs every tick. libnl still
- * provides the socket, the message walking and the attribute parsing.
- */
+static int on_message_cb(struct nlmsghdr *nlh, void *arg)
+{
+	return on_message(nlh, arg);
+}
+
+/* One dump request (rtnetlink header type + a fixed payload) through lr_nldump_run. */
 static int dump(struct lr_nllink *nl, int type, const void *req, size_t len,
 		struct dump_ctx *ctx, const char *what)
 {
@@ -176,57 +178,19 @@ static int dump(struct lr_nllink *nl, int type, const void *req, size_t len,
 		struct nlmsghdr nlh;
 		char payload[64];
 	} msg;
-	int fd = nl_socket_get_fd(nl->dump);
-	uint32_t seq = ++nl->seq;
-	bool done = false;
-	ssize_t n;
+	struct lr_nldump d = {
+		.fd = nl_socket_get_fd(nl->dump), .seq = nl->seq,
+		.buf = nl->buf, .buf_len = nl->buf_len,
+	};
+	int err;
 
 	memset(&msg, 0, sizeof(msg));
 	msg.nlh.nlmsg_len = (uint32_t)NLMSG_LENGTH(len);
 	msg.nlh.nlmsg_type = (uint16_t)type;
-	msg.nlh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	msg.nlh.nlmsg_seq = seq;
 	memcpy(NLMSG_DATA(&msg.nlh), req, len);
-	if (send(fd, &msg, msg.nlh.nlmsg_len, 0) < 0) {
-		lr_log(LR_LOG_WARN, "netlink %s: %s", what, strerror(errno));
-		return -errno;
-	}
-	while (!done) {
-		struct nlmsghdr *h;
-		int left;
-
-		n = recv(fd, nl->buf, nl->buf_len, MSG_TRUNC);	/* returns the real length */
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			lr_log(LR_LOG_WARN, "netlink %s: %s", what, strerror(errno));
-			return -errno;
-		}
-		if ((size_t)n > nl->buf_len) {	/* cannot happen with the kernel's 32 KiB parts */
-			lr_log(LR_LOG_WARN, "netlink %s: %zd-byte message truncated", what, n);
-			n = (ssize_t)nl->buf_len;
-		}
-		left = (int)n;
-		for (h = (struct nlmsghdr *)nl->buf; nlmsg_ok(h, left); h = nlmsg_next(h, &left)) {
-			if (h->nlmsg_seq != seq)
-				continue;	/* a late reply to an earlier, abandoned dump */
-			if (h->nlmsg_type == NLMSG_DONE) {
-				done = true;
-				break;
-			}
-			if (h->nlmsg_type == NLMSG_ERROR) {
-				struct nlmsgerr *e = nlmsg_data(h);
-
-				if (e->error)
-					return e->error;	/* already -errno */
-				done = true;
-				break;
-			}
-			if (!ctx->err)
-				ctx->err = on_message(h, ctx);
-		}
-	}
-	return ctx->err;
+	err = lr_nldump_run(&d, &msg.nlh, on_message_cb, ctx, what);
+	nl->seq = d.seq;
+	return err;
 }
 
 int lr_nllink_dump_links(struct lr_nllink *nl, lr_link_cb cb, void *arg)

@@ -12,12 +12,12 @@
 #include <netlink/errno.h>
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>
-#include <netlink/msg.h>
 #include <netlink/netlink.h>
 #include <netlink/socket.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "linerate/collect/nldump.h"
 #include "linerate/collect/qstats.h"
 #include "linerate/core/log.h"
 
@@ -45,6 +45,7 @@ enum {
 struct lr_qstats {
 	struct nl_sock *sock;
 	int family;
+	struct lr_nldump dump;	/* the per-tick path: our buffer, no allocation */
 };
 
 struct dump_ctx {
@@ -91,6 +92,13 @@ int lr_qstats_open(struct lr_qstats **out)
 		rc = -ENOENT;
 		goto err_sock;
 	}
+	q->dump.fd = nl_socket_get_fd(q->sock);
+	q->dump.buf_len = 64 * 1024;
+	q->dump.buf = malloc(q->dump.buf_len);
+	if (!q->dump.buf) {
+		rc = -ENOMEM;
+		goto err_sock;
+	}
 	*out = q;
 	return 0;
 err_sock:
@@ -105,6 +113,7 @@ void lr_qstats_close(struct lr_qstats *q)
 	if (!q)
 		return;
 	nl_socket_free(q->sock);
+	free(q->dump.buf);
 	free(q);
 }
 
@@ -235,48 +244,54 @@ int lr_qstats_parse_all(const void *buf, size_t len, struct lr_qstat *out, size_
 	return 0;
 }
 
-static int on_reply(struct nl_msg *msg, void *arg)
+static int on_reply(struct nlmsghdr *nlh, void *arg)
 {
 	struct dump_ctx *c = arg;
 	struct lr_qstat qs;
 
-	if (lr_qstats_parse(nlmsg_hdr(msg), &qs) < 0)
-		return NL_SKIP;
+	if (lr_qstats_parse(nlh, &qs) < 0)
+		return 0;	/* the device-scope form, or a reply we cannot read: skipped */
 	if (c->ifindex && qs.ifindex != c->ifindex)
-		return NL_SKIP;
+		return 0;
 	if (c->n < c->cap)
 		c->out[c->n] = qs;
 	c->n++;
-	return NL_OK;
+	return 0;
+}
+
+static void put_u32_attr(char *at, int type, uint32_t v)
+{
+	struct nlattr a = { .nla_len = NLA_HDRLEN + 4, .nla_type = (uint16_t)type };
+
+	memcpy(at, &a, sizeof(a));
+	memcpy(at + NLA_HDRLEN, &v, 4);
 }
 
 int lr_qstats_read(struct lr_qstats *q, int ifindex, struct lr_qstat *out, size_t cap, size_t *n)
 {
 	struct dump_ctx c = { .out = out, .cap = cap, .ifindex = ifindex };
-	struct nl_msg *msg = nlmsg_alloc();
+	union {
+		struct nlmsghdr nlh;
+		char bytes[NLMSG_HDRLEN + GENL_HDRLEN + 2 * (NLA_HDRLEN + 4)];
+	} req;
+	struct genlmsghdr g = { .cmd = NETDEV_CMD_QSTATS_GET_, .version = 1 };
+	size_t len = NLMSG_HDRLEN + GENL_HDRLEN;
 	int rc;
 
 	*n = 0;
-	if (!msg)
-		return -ENOMEM;
-	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, q->family, 0, NLM_F_DUMP,
-			 NETDEV_CMD_QSTATS_GET_, 1) ||
-	    nla_put_u32(msg, QSTATS_A_SCOPE, QSTATS_SCOPE_QUEUE) < 0 ||
-	    (ifindex > 0 && nla_put_u32(msg, QSTATS_A_IFINDEX, (uint32_t)ifindex) < 0)) {
-		nlmsg_free(msg);
-		return -ENOMEM;
+	memset(&req, 0, sizeof(req));
+	memcpy(req.bytes + NLMSG_HDRLEN, &g, sizeof(g));
+	put_u32_attr(req.bytes + len, QSTATS_A_SCOPE, QSTATS_SCOPE_QUEUE);
+	len += NLA_HDRLEN + 4;
+	if (ifindex > 0) {
+		put_u32_attr(req.bytes + len, QSTATS_A_IFINDEX, (uint32_t)ifindex);
+		len += NLA_HDRLEN + 4;
 	}
-	nl_socket_modify_cb(q->sock, NL_CB_VALID, NL_CB_CUSTOM, on_reply, &c);
-	rc = nl_send_auto(q->sock, msg);
-	nlmsg_free(msg);
-	if (rc >= 0)
-		rc = nl_recvmsgs_default(q->sock);
-	if (rc < 0) {
-		rc = nle_to_errno(rc);
-		if (rc != -EOPNOTSUPP)
-			lr_log(LR_LOG_DEBUG, "qstats: dump: %s", strerror(-rc));
-		return rc;
-	}
+	req.nlh.nlmsg_len = (uint32_t)len;
+	req.nlh.nlmsg_type = (uint16_t)q->family;
+	rc = lr_nldump_run(&q->dump, &req.nlh, on_reply, &c, "qstats-get");
+	if (rc < 0)
+		return rc;	/* -EOPNOTSUPP: before 6.8, or the one device has none */
 	*n = c.n;
 	return 0;
 }

@@ -27,6 +27,7 @@ enum {
 	OPT_CSV,
 	OPT_CPU_CSV,
 	OPT_STREAMS_CSV,
+	OPT_QUEUES_CSV,
 	OPT_EXPLAIN,
 	OPT_DEMO,
 	OPT_BIDIR,
@@ -68,6 +69,7 @@ static const struct option long_opts[] = {
 	{"csv", required_argument, NULL, OPT_CSV},
 	{"cpu-csv", required_argument, NULL, OPT_CPU_CSV},
 	{"streams-csv", required_argument, NULL, OPT_STREAMS_CSV},
+	{"queues-csv", required_argument, NULL, OPT_QUEUES_CSV},
 	{"listen", required_argument, NULL, OPT_LISTEN},
 	{"json", no_argument, NULL, 'J'},
 	{"explain", required_argument, NULL, OPT_EXPLAIN},
@@ -124,6 +126,7 @@ static const char usage[] =
 	"                         default 10 s; the dashboard runs a test until s or q without -t)\n"
 	"      --csv FILE         per-interface CSV ('-' = stdout); --cpu-csv FILE per-CPU CSV\n"
 	"      --streams-csv FILE per-stream traffic CSV;  -J, --json  final results as JSON\n"
+	"      --queues-csv FILE  per-queue CSV (qstats-get, else the driver's per-queue names)\n"
 	"      --listen [ADDR:]PORT  Prometheus /metrics (PORT alone: 127.0.0.1; [::]:PORT: all)\n"
 	"Traffic (iperf3's meanings):\n"
 	"  -p PORT (5201)  -u UDP  -P N streams  -b RATE[KMG] per stream (0 = unlimited)\n"
@@ -351,6 +354,9 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 			break;
 		case OPT_STREAMS_CSV:
 			cfg->streams_csv = optarg;
+			break;
+		case OPT_QUEUES_CSV:
+			cfg->queues_csv = optarg;
 			break;
 		case OPT_LISTEN: {
 			struct sockaddr_storage a;

@@ -75,11 +75,6 @@ static int fail(char *err, size_t len, int rc, const char *fmt, ...)
 	return rc;
 }
 
-static bool is_stdout(const char *p)
-{
-	return p && !strcmp(p, "-");
-}
-
 static int check_options(struct lr_matrix_run *m, char *err, size_t len)
 {
 	const struct lr_config *cfg = m->cfg;
@@ -87,7 +82,7 @@ static int check_options(struct lr_matrix_run *m, char *err, size_t len)
 	if (lr_matrix_spec_parse(cfg->matrix, &m->spec, err, len) ||
 	    lr_matrix_spec_check(&m->spec, &cfg->traffic, err, len))
 		return 2;
-	if (is_stdout(cfg->csv) || is_stdout(cfg->cpu_csv) || is_stdout(cfg->streams_csv))
+	if (lr_config_csv_stdout(cfg))
 		return fail(err, len, 2, "--csv -: stdout carries the matrix table; name a file");
 	if (cfg->duration_set && !cfg->duration_ns)
 		return fail(err, len, 2, "-t: a matrix case needs a length (more than 0 s)");

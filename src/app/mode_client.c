@@ -181,7 +181,7 @@ static void intervals_tick(struct intervals *iv, struct lr_client *c, bool json,
  * without it. */
 static int sampling_open(struct lr_sampling **out, const struct lr_config *cfg)
 {
-	bool files = cfg->csv || cfg->cpu_csv || cfg->streams_csv || cfg->listen;
+	bool files = lr_config_csv_named(cfg) || cfg->listen;
 
 	*out = NULL;
 	if (lr_sampling_open(out, cfg, false) < 0) {

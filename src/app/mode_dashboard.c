@@ -48,8 +48,7 @@ static int open_csv(struct dash *d)
 	char msg[320];
 	int err;
 
-	if ((cfg->csv && !strcmp(cfg->csv, "-")) || (cfg->cpu_csv && !strcmp(cfg->cpu_csv, "-")) ||
-	    (cfg->streams_csv && !strcmp(cfg->streams_csv, "-"))) {
+	if (lr_config_csv_stdout(cfg)) {
 		fprintf(stderr, "linerate: CSV to stdout (-) needs --headless\n");
 		return -EINVAL;
 	}

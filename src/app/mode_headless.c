@@ -28,10 +28,8 @@ enum out_kind {
 
 static enum out_kind out_kind(const struct lr_config *cfg)
 {
-	bool named = cfg->csv || cfg->cpu_csv || cfg->streams_csv;
-	bool csv_stdout = (cfg->csv && !strcmp(cfg->csv, "-")) ||
-			  (cfg->cpu_csv && !strcmp(cfg->cpu_csv, "-")) ||
-			  (cfg->streams_csv && !strcmp(cfg->streams_csv, "-"));
+	bool named = lr_config_csv_named(cfg);
+	bool csv_stdout = lr_config_csv_stdout(cfg);
 
 	if (cfg->json)
 		return csv_stdout ? OUT_NONE : OUT_JSON;

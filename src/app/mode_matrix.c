@@ -33,7 +33,7 @@ static void drain_log(uint64_t *seen)
 /* Without CSV files sampling is a bonus: when it cannot start, the CPU columns stay empty. */
 static int open_sampling(struct lr_sampling **sm, const struct lr_config *cfg)
 {
-	bool files = cfg->csv || cfg->cpu_csv || cfg->streams_csv;
+	bool files = lr_config_csv_named(cfg);
 
 	*sm = NULL;
 	if (lr_sampling_open(sm, cfg, false) < 0) {

@@ -19,9 +19,7 @@ int lr_output_open(struct lr_output *o, const struct lr_config *cfg)
 		.force_flush = cfg->forceflush,
 	};
 
-	bool csv_on_stdout = (cfg->csv && !strcmp(cfg->csv, "-")) ||
-			     (cfg->cpu_csv && !strcmp(cfg->cpu_csv, "-")) ||
-			     (cfg->streams_csv && !strcmp(cfg->streams_csv, "-"));
+	bool csv_on_stdout = lr_config_csv_stdout(cfg);
 
 	o->file = NULL;
 	/* stdout carries CSV rows: the human summary must not land between them */

@@ -12,7 +12,7 @@
 #include "linerate/present/csv.h"
 #include "linerate/app/recorder.h"
 
-enum { SINK_IFACES, SINK_CPUS, SINK_STREAMS, SINK__COUNT };
+enum { SINK_IFACES, SINK_CPUS, SINK_STREAMS, SINK_QUEUES, SINK__COUNT };
 
 struct lr_recorder {
 	struct lr_csv *sink[SINK__COUNT];
@@ -49,13 +49,16 @@ int lr_recorder_open(struct lr_recorder **out, const struct lr_config *cfg, bool
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	if (!ifpath && !cfg->cpu_csv && !cfg->streams_csv && stdout_default)
+	if (!ifpath && !cfg->cpu_csv && !cfg->streams_csv && !cfg->queues_csv && stdout_default)
 		ifpath = "-";
 	e = open_sink(r, SINK_IFACES, "--csv", ifpath, LR_CSV_IFACES, err, errlen);
 	if (!e)
 		e = open_sink(r, SINK_CPUS, "--cpu-csv", cfg->cpu_csv, LR_CSV_CPUS, err, errlen);
 	if (!e)
 		e = open_sink(r, SINK_STREAMS, "--streams-csv", cfg->streams_csv, LR_CSV_STREAMS,
+			      err, errlen);
+	if (!e)
+		e = open_sink(r, SINK_QUEUES, "--queues-csv", cfg->queues_csv, LR_CSV_QUEUES,
 			      err, errlen);
 	if (e) {
 		r->failed = true;

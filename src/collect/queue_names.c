@@ -107,3 +107,32 @@ const char *lr_queue_dir_name(enum lr_queue_dir d)
 {
 	return d == LR_QDIR_RX ? "rx" : d == LR_QDIR_TX ? "tx" : "";
 }
+
+enum lr_queue_metric lr_queue_metric_of(const char *metric, bool *cast)
+{
+	static const struct {
+		const char *name;
+		enum lr_queue_metric m;
+	} plain[] = {
+		{"packets", LR_QM_PACKETS}, {"pkts", LR_QM_PACKETS}, {"cnt", LR_QM_PACKETS},
+		{"bytes", LR_QM_BYTES}, {"octets", LR_QM_BYTES},
+		{"drops", LR_QM_DROPS}, {"dropped", LR_QM_DROPS}, {"drop", LR_QM_DROPS},
+		{"discards", LR_QM_DROPS},
+	};
+	static const char *const casts[] = {"ucast_", "mcast_", "bcast_"};
+
+	*cast = false;
+	if (!strncmp(metric, "rx_", 3) || !strncmp(metric, "tx_", 3))
+		metric += 3;
+	for (size_t i = 0; i < sizeof(casts) / sizeof(casts[0]); i++)
+		if (!strncmp(metric, casts[i], 6)) {
+			metric += 6;
+			*cast = true;
+			break;
+		}
+	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
+		if (!strcmp(metric, plain[i].name) && !(*cast && plain[i].m == LR_QM_DROPS))
+			return plain[i].m;
+	*cast = false;
+	return LR_QM_NONE;
+}

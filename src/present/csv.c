@@ -56,6 +56,20 @@ static const char stream_header[] =
 	"time,elapsed,stream,direction,protocol,bytes,bps,packets,pps,retransmits,lost,"
 	"out_of_order,jitter_ms,cwnd_bytes,rtt_us";
 
+/* DESIGN.md section 12 */
+static const char queue_header[] =
+	"time,elapsed,iface,queue,interval,rx_packets,rx_bytes,tx_packets,tx_bytes,rx_drops,"
+	"tx_drops,rx_pps,tx_pps,cpu,cpu_softirq_pct,source,side,host";
+
+struct last_queue {	/* what was last written for one queue of one interface generation */
+	char name[LR_IFNAMSIZ];
+	uint32_t generation;
+	unsigned queue;
+	uint64_t cum[6];
+	uint64_t mono_ns;
+	uint64_t seen_seq;
+};
+
 struct last_stream {	/* what was last written for one stream of one traffic generation */
 	uint32_t generation;
 	int id;
@@ -87,6 +101,8 @@ struct lr_csv {
 	size_t n_rows, cap_rows;
 	struct last_stream *streams;
 	size_t n_streams, cap_streams;
+	struct last_queue *queues;
+	size_t n_queues, cap_queues;
 	off_t whole;	/* file size after the last tick written in full */
 	int err;	/* sticky write error: the file is cut back to `whole` */
 	/* DESIGN §10: every interface and CPU row ends with side,host */
@@ -99,7 +115,12 @@ static void make_suffix(char *buf, size_t size, const char *side, const char *ho
 
 const char *lr_csv_header(enum lr_csv_kind kind)
 {
-	return kind == LR_CSV_CPUS ? cpu_header : kind == LR_CSV_STREAMS ? stream_header : iface_header;
+	switch (kind) {
+	case LR_CSV_CPUS: return cpu_header;
+	case LR_CSV_STREAMS: return stream_header;
+	case LR_CSV_QUEUES: return queue_header;
+	default: return iface_header;
+	}
 }
 
 const char *lr_csv_path(const struct lr_csv *c)
@@ -391,6 +412,90 @@ static int write_stream(struct lr_csv *c, const struct lr_snapshot *s,
 	return 0;
 }
 
+static struct last_queue *last_queue_for(struct lr_csv *c, const struct lr_iface_snap *i,
+					 unsigned queue, bool *fresh)
+{
+	for (size_t k = 0; k < c->n_queues; k++)
+		if (c->queues[k].queue == queue && c->queues[k].generation == i->generation &&
+		    !strcmp(c->queues[k].name, i->name)) {
+			*fresh = false;
+			return &c->queues[k];
+		}
+	if (c->n_queues == c->cap_queues) {
+		size_t ncap = c->cap_queues ? c->cap_queues * 2 : 16;
+		struct last_queue *p = realloc(c->queues, ncap * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		c->queues = p;
+		c->cap_queues = ncap;
+	}
+	*fresh = true;
+	memset(&c->queues[c->n_queues], 0, sizeof(c->queues[0]));
+	lr_strlcpy(c->queues[c->n_queues].name, i->name, sizeof(c->queues[0].name));
+	c->queues[c->n_queues].generation = i->generation;
+	c->queues[c->n_queues].queue = queue;
+	return &c->queues[c->n_queues++];
+}
+
+/* One row per queue and tick, its counts the difference of the queue's running sums since the
+ * row last written, so a snapshot the writer missed loses nothing. */
+static int write_queues(struct lr_csv *c, const struct lr_snapshot *s,
+			const struct lr_iface_snap *i, const char *prefix)
+{
+	static const char *const source[] = {
+		[LR_QSRC_NONE] = "", [LR_QSRC_QSTATS] = "qstats", [LR_QSRC_ETHTOOL] = "ethtool",
+	};
+
+	for (size_t k = 0; k < i->n_queues; k++) {
+		const struct lr_queue_snap *q = &i->queues[k];
+		bool fresh;
+		struct last_queue *l = last_queue_for(c, i, q->queue, &fresh);
+		uint64_t d[6], dt;
+		double secs;
+
+		if (!l)
+			return -ENOMEM;
+		l->seen_seq = s->seq;
+		dt = s->mono_ns - (fresh ? q->base_ns : l->mono_ns);
+		if (!q->base_ns || s->mono_ns <= q->base_ns || !dt)
+			continue;
+		for (int f = 0; f < 6; f++)
+			d[f] = q->cum[f] - l->cum[f];
+		memcpy(l->cum, q->cum, sizeof(l->cum));
+		l->mono_ns = s->mono_ns;
+		secs = (double)dt / 1e9;
+		fputs(prefix, c->f);
+		lr_csv_field(c->f, i->name);
+		fprintf(c->f, ",%u", q->queue);
+		put_fixed(c->f, secs, 6);
+		for (int f = 0; f < 6; f++)	/* rx/tx packets, bytes, drops: LR_QV_* order */
+			put_u64(c->f, q->valid & (1u << f), d[f]);
+		put_dbl(c->f, q->valid & LR_QV_RX_PACKETS, (double)d[0] / secs, 1);
+		put_dbl(c->f, q->valid & LR_QV_TX_PACKETS, (double)d[2] / secs, 1);
+		if (q->cpu >= 0)
+			fprintf(c->f, ",%d", q->cpu);
+		else
+			fputc(',', c->f);
+		put_dbl(c->f, q->cpu_softirq_pct >= 0, q->cpu_softirq_pct, 1);
+		fputc(',', c->f);
+		fputs(source[i->queue_source <= LR_QSRC_ETHTOOL ? i->queue_source : 0], c->f);
+		fputs(c->suffix, c->f);
+		fputc('\n', c->f);
+	}
+	return 0;
+}
+
+static void prune_queues(struct lr_csv *c, uint64_t seq)
+{
+	size_t w = 0;
+
+	for (size_t k = 0; k < c->n_queues; k++)
+		if (c->queues[k].seen_seq == seq)
+			c->queues[w++] = c->queues[k];
+	c->n_queues = w;
+}
+
 static void prune_streams(struct lr_csv *c, uint64_t seq)
 {
 	size_t w = 0;
@@ -451,6 +556,10 @@ static int write_snapshot(struct lr_csv *c, const struct lr_snapshot *s)
 		for (size_t i = 0; i < s->n_ifaces && !err; i++)
 			err = write_iface(c, s, &s->ifaces[i], prefix);
 		prune_rows(c, s->seq);
+	} else if (c->kind == LR_CSV_QUEUES) {
+		for (size_t i = 0; i < s->n_ifaces && !err; i++)
+			err = write_queues(c, s, &s->ifaces[i], prefix);
+		prune_queues(c, s->seq);
 	} else if (c->kind == LR_CSV_STREAMS) {
 		for (size_t i = 0; i < s->n_streams && !err; i++)
 			err = write_stream(c, s, &s->streams[i], prefix);
@@ -482,6 +591,8 @@ int lr_csv_write_peer(struct lr_csv *c, const struct lr_snapshot *s, const char 
 
 	if (c->kind == LR_CSV_STREAMS)
 		return 0;	/* the peer's streams are the same streams, seen from there */
+	if (c->kind == LR_CSV_QUEUES)
+		return 0;	/* the peer view does not carry queues (docs/peer-stats.md) */
 	make_suffix(suffix, sizeof(suffix), "peer", host);
 	c->suffix = suffix;
 	c->rows = c->peer.rows;	/* the peer's interfaces keep their own last rows */
@@ -511,6 +622,7 @@ int lr_csv_close(struct lr_csv *c)
 	free(c->rows);
 	free(c->peer.rows);
 	free(c->streams);
+	free(c->queues);
 	free(c);
 	return err;
 }

@@ -11,6 +11,8 @@
 
 #include "linerate/sample/drvstats.h"
 #include "linerate/collect/ethtool.h"
+#include "linerate/collect/queue_names.h"
+#include "linerate/sample/queuetab.h"
 #include "linerate/core/log.h"
 #include "linerate/sample/rate.h"
 #include "linerate/sample/snapshot.h"
@@ -30,6 +32,15 @@ struct lr_drvstats {
 	size_t n_moved;
 	bool has_cat[LR_CAT__COUNT];	/* the driver exports this category at all */
 	bool has_total[LR_CAT__COUNT];	/* ... and a non-per-queue counter of it */
+	struct qmap *qmap;	/* per-queue counters of the queue table (DESIGN.md section 12) */
+	uint32_t n_qmap;
+	struct lr_queuetab *queues;
+};
+
+struct qmap {	/* counter `stat` adds to field `bit` (LR_QV_*) of queue `queue` */
+	uint32_t stat;
+	unsigned queue;
+	uint32_t bit;
 };
 
 static const enum lr_metric cat_metric[LR_CAT__COUNT] = {
@@ -47,10 +58,78 @@ static void free_bufs(struct lr_drvstats *d)
 	free(d->total);
 	free(d->delta);
 	free(d->moved);
+	free(d->qmap);
 	d->prev = d->total = d->delta = NULL;
 	d->moved = NULL;
+	d->qmap = NULL;
 	d->n = 0;
 	d->n_moved = 0;
+	d->n_qmap = 0;
+}
+
+static uint32_t queue_bit(enum lr_queue_dir dir, enum lr_queue_metric m)
+{
+	bool rx = dir == LR_QDIR_RX;
+
+	switch (m) {
+	case LR_QM_PACKETS: return rx ? LR_QV_RX_PACKETS : LR_QV_TX_PACKETS;
+	case LR_QM_BYTES: return rx ? LR_QV_RX_BYTES : LR_QV_TX_BYTES;
+	case LR_QM_DROPS: return rx ? LR_QV_RX_DROPS : LR_QV_TX_DROPS;
+	default: return 0;
+	}
+}
+
+/* whether qmap[0..upto) already feeds that field of that queue */
+static bool mapped(const struct lr_drvstats *d, uint32_t upto, unsigned queue, uint32_t bit)
+{
+	for (uint32_t k = 0; k < upto; k++)
+		if (d->qmap[k].queue == queue && d->qmap[k].bit == bit)
+			return true;
+	return false;
+}
+
+/* Which counters feed the queue table: plain totals first ("rx3_packets"), then the
+ * unicast/multicast/broadcast parts of a queue that has no plain total (bnxt). Names are
+ * parsed here, once per counter-set change, never per tick. */
+static int map_queues(struct lr_drvstats *d)
+{
+	struct lr_queue_names *qn;
+	struct lr_queue_name q;
+
+	d->n_qmap = 0;
+	if (lr_queue_names_open(&qn))
+		return -ENOMEM;
+	d->qmap = calloc(d->n, sizeof(*d->qmap));
+	if (!d->qmap) {
+		lr_queue_names_close(qn);
+		return -ENOMEM;
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		uint32_t n_plain = d->n_qmap;
+
+		for (uint32_t i = 0; i < d->n; i++) {
+			bool cast;
+			enum lr_queue_metric m;
+			uint32_t bit;
+
+			if (!lr_queue_name_parse(qn, lr_ethtool_stat_name(d->et, i), &q) ||
+			    q.dir == LR_QDIR_NONE)
+				continue;
+			m = lr_queue_metric_of(q.metric, &cast);
+			bit = queue_bit(q.dir, m);
+			if (!bit || cast != (pass == 1))
+				continue;
+			/* pass 1: a part, only where no plain total was mapped; pass 0: two
+			 * spellings of one total count once */
+			if (mapped(d, pass == 1 ? n_plain : d->n_qmap, q.queue, bit))
+				continue;
+			d->qmap[d->n_qmap++] = (struct qmap){ .stat = i, .queue = q.queue, .bit = bit };
+		}
+	}
+	lr_queue_names_close(qn);
+	if (d->n_qmap && !d->queues)
+		d->queues = lr_queuetab_new();
+	return d->n_qmap && !d->queues ? -ENOMEM : 0;
 }
 
 /* (Re)sizes the buffers for the driver's current names; totals restart. */
@@ -80,7 +159,7 @@ static int load_names(struct lr_drvstats *d)
 		if (!c.per_queue)
 			d->has_total[c.cat] = true;
 	}
-	return 0;
+	return map_queues(d);
 }
 
 struct lr_drvstats *lr_drvstats_open(const char *ifname, const struct lr_sysio *io)
@@ -107,6 +186,7 @@ void lr_drvstats_close(struct lr_drvstats *d)
 		return;
 	lr_ethtool_close(d->et);
 	free_bufs(d);
+	lr_queuetab_free(d->queues);
 	free(d);
 }
 
@@ -153,7 +233,23 @@ static void list_moved(struct lr_drvstats *d, uint64_t dt_ns)
 	}
 }
 
-void lr_drvstats_read(struct lr_drvstats *d, bool have_prev, uint64_t dt_ns,
+static void publish_queues(struct lr_drvstats *d, uint64_t now_ns, uint64_t dt_ns,
+			   struct lr_iface_snap *s)
+{
+	s->queue_source = LR_QSRC_NONE;
+	s->n_queues = 0;
+	if (!d->n_qmap || !d->queues || !d->tick_valid)
+		return;
+	lr_queuetab_begin(d->queues);
+	for (uint32_t k = 0; k < d->n_qmap; k++)
+		if (lr_queuetab_add(d->queues, d->qmap[k].queue, d->qmap[k].bit,
+				    d->delta[d->qmap[k].stat]))
+			return;	/* out of memory: no queue view this tick */
+	lr_queuetab_publish(d->queues, now_ns, dt_ns, s);
+	s->queue_source = LR_QSRC_ETHTOOL;
+}
+
+void lr_drvstats_read(struct lr_drvstats *d, bool have_prev, uint64_t now_ns, uint64_t dt_ns,
 		      struct lr_iface_snap *s)
 {
 	const uint64_t *v;
@@ -196,6 +292,7 @@ void lr_drvstats_read(struct lr_drvstats *d, bool have_prev, uint64_t dt_ns,
 	list_moved(d, dt_ns);
 	s->moved = d->moved;
 	s->n_moved = d->n_moved;
+	publish_queues(d, now_ns, dt_ns, s);
 }
 
 uint64_t lr_drvstats_sums(const struct lr_drvstats *d, uint64_t *delta)

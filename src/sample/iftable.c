@@ -425,7 +425,7 @@ int lr_iftable_finish(struct lr_iftable *t, uint64_t now_ns, uint64_t dt_ns, boo
 				lr_drvstats_info(e->drv, &e->s);
 		}
 		if (e->drv)
-			lr_drvstats_read(e->drv, e->have_prev && !first, dt_ns, &e->s);
+			lr_drvstats_read(e->drv, e->have_prev && !first, now_ns, dt_ns, &e->s);
 		if (!first)
 			compute(e, now_ns, dt_ns, t->o.history);
 		else if (e->fresh) {

@@ -21,6 +21,8 @@
 #include "linerate/sample/cpuwin.h"
 #include "linerate/sample/gencol.h"
 #include "linerate/sample/iftable.h"
+#include "linerate/sample/qstatsrc.h"
+#include "linerate/sample/queuetab.h"
 #include "linerate/collect/irqmap.h"
 #include "linerate/core/log.h"
 #include "linerate/collect/nllink.h"
@@ -50,6 +52,7 @@ struct lr_sampler {
 	struct lr_snmp_reader *snmp_reader;
 	struct lr_snmp_raw snmp_prev, snmp_cur;
 	struct lr_gencol *gen;		/* traffic streams of this process */
+	struct lr_qstatsrc *qstats;	/* per-queue counters; NULL: kernel without qstats-get */
 	struct lr_irqmap irq;		/* scratch for one interface at a time */
 	size_t irq_next;		/* round-robin position */
 	uint64_t irq_due_ns;
@@ -267,12 +270,15 @@ int lr_sampler_tick(struct lr_sampler *s, uint64_t now_ns)
 	err = lr_iftable_finish(s->ifs, now_ns, dt_ns, first, &s->work);
 	if (err)
 		return err;
+	lr_qstatsrc_tick(s->qstats, now_ns, dt_ns, first, &s->work);
 	if (!first) {
 		err = lr_cpuwin_build(&s->cpuwin, &s->work, dt_ns);
 		if (err)
 			return err;
 		build_stack(s, dt_ns);
 		hottest_softirq(&s->work);
+		for (size_t i = 0; i < s->work.n_ifaces; i++)
+			lr_queuetab_cpus(&s->work.ifaces[i], &s->work);
 		err = lr_gencol_read(s->gen, dt_ns, &s->work);
 		if (err)
 			return err;
@@ -353,6 +359,8 @@ static int open_sources(struct lr_sampler *s, const struct lr_sampler_opts *cfg)
 		err = lr_nllink_open(&s->nl);
 		if (err)
 			return err;
+		if (o.ethtool && lr_qstatsrc_open(&s->qstats))	/* live kernel only */
+			s->qstats = NULL;	/* before 6.8: the drivers' ethtool names only */
 	} else {
 		s->procnet_fd = s->io.open_ro(&s->io, "/proc/net/dev");
 		if (s->procnet_fd < 0) {
@@ -448,6 +456,7 @@ void lr_sampler_close(struct lr_sampler *s)
 		return;
 	lr_sampler_stop(s);
 	lr_nllink_close(s->nl);
+	lr_qstatsrc_close(s->qstats);
 	if (s->procnet_fd >= 0)
 		s->io.close(&s->io, s->procnet_fd);
 	free(s->procnet_buf);

@@ -25,15 +25,18 @@ void lr_iface_snap_assign(struct lr_iface_snap *dst, const struct lr_iface_snap 
 		memcpy(dst->hist, src->hist, sizeof(dst->hist));
 	dst->cap_serving = src->cap_serving;
 	dst->cap_moved = src->cap_moved;
+	dst->cap_queues = src->cap_queues;
 }
 
 static void iface_free(struct lr_iface_snap *i)
 {
 	free(i->serving_cpus);
 	free(i->moved);
+	free(i->queues);
 	i->serving_cpus = NULL;
 	i->moved = NULL;
-	i->cap_serving = i->cap_moved = 0;
+	i->queues = NULL;
+	i->cap_serving = i->cap_moved = i->cap_queues = 0;
 }
 
 void lr_snapshot_free(struct lr_snapshot *s)
@@ -70,22 +73,28 @@ static int iface_copy(struct lr_iface_snap *dst, const struct lr_iface_snap *src
 {
 	int *serving = dst->serving_cpus;
 	struct lr_drv_counter *moved = dst->moved;
+	struct lr_queue_snap *queues = dst->queues;
 	size_t cap_serving = dst->cap_serving, cap_moved = dst->cap_moved;
+	size_t cap_queues = dst->cap_queues;
+	int rc = 0;
 
 	if (reserve((void **)&serving, &cap_serving, src->n_serving_cpus, sizeof(*serving)) ||
-	    reserve((void **)&moved, &cap_moved, src->n_moved, sizeof(*moved))) {
-		/* keep whatever grew owned by dst so nothing leaks */
-		dst->serving_cpus = serving;
-		dst->cap_serving = cap_serving;
-		dst->moved = moved;
-		dst->cap_moved = cap_moved;
-		return -ENOMEM;
-	}
-	lr_iface_snap_assign(dst, src);
+	    reserve((void **)&moved, &cap_moved, src->n_moved, sizeof(*moved)) ||
+	    reserve((void **)&queues, &cap_queues, src->n_queues, sizeof(*queues)))
+		rc = -ENOMEM;
+	else
+		lr_iface_snap_assign(dst, src);
+	/* whatever grew stays owned by dst, also on failure, so nothing leaks */
 	dst->serving_cpus = serving;
 	dst->cap_serving = cap_serving;
 	dst->moved = moved;
 	dst->cap_moved = cap_moved;
+	dst->queues = queues;
+	dst->cap_queues = cap_queues;
+	if (rc)
+		return rc;
+	if (src->n_queues)
+		memcpy(queues, src->queues, src->n_queues * sizeof(*queues));
 	if (src->n_serving_cpus)
 		memcpy(serving, src->serving_cpus, src->n_serving_cpus * sizeof(*serving));
 	if (src->n_moved)

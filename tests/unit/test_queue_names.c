@@ -116,11 +116,88 @@ static void test_real_drivers(void **state)
 	lr_queue_names_close(qn);
 }
 
+/* Which queue-table columns each real driver's queue-0 names feed (lr_queue_metric_of after
+ * the parse), read off the drivers' sources in the fixtures' headers: a column no name feeds
+ * stays unknown in --queues-csv. */
+static void test_queue_columns(void **state)
+{
+	static const struct {
+		const char *drv, *want;	/* "rx_packets rx_bytes ..." in the order found */
+	} fx[] = {
+		{"be2net", "rx_bytes rx_packets rx_packets(part) tx_bytes tx_packets"},
+		{"i40e", "tx_packets tx_bytes rx_packets rx_bytes"},
+		{"igb", "tx_packets tx_bytes rx_packets rx_bytes rx_drops"},
+		{"ixgbe", "tx_packets tx_bytes rx_packets rx_bytes"},
+		{"mlx5", "rx_packets rx_bytes tx_packets tx_bytes tx_drops"},
+		{"veth", "rx_drops"},	/* the rest of veth's per-queue counters are XDP's */
+		{"virtio_net", "rx_drops rx_packets rx_bytes rx_drops tx_packets tx_bytes"},
+	};
+	static const char *const kind[] = {"", "packets", "bytes", "drops"};
+	struct lr_queue_names *qn;
+
+	(void)state;
+	assert_int_equal(lr_queue_names_open(&qn), 0);
+	for (size_t d = 0; d < sizeof(fx) / sizeof(fx[0]); d++) {
+		char path[128], line[256], got[512] = "";
+		FILE *f;
+
+		snprintf(path, sizeof(path), "tests/fixtures/ethtool/%s.txt", fx[d].drv);
+		f = fopen(path, "r");
+		assert_non_null(f);
+		while (fgets(line, sizeof(line), f)) {
+			struct lr_queue_name q;
+			enum lr_queue_metric m;
+			bool cast;
+
+			line[strcspn(line, "\n")] = '\0';
+			if (line[0] == '#' || !lr_queue_name_parse(qn, line, &q) || q.queue != 0 ||
+			    q.dir == LR_QDIR_NONE)
+				continue;
+			m = lr_queue_metric_of(q.metric, &cast);
+			if (m != LR_QM_NONE)
+				snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%s_%s%s",
+					 got[0] ? " " : "", lr_queue_dir_name(q.dir), kind[m],
+					 cast ? "(part)" : "");
+		}
+		fclose(f);
+		if (strcmp(got, fx[d].want))
+			fail_msg("%s: got \"%s\", want \"%s\"", fx[d].drv, got, fx[d].want);
+	}
+	lr_queue_names_close(qn);
+}
+
+static void test_metric_spellings(void **state)
+{
+	static const struct {
+		const char *metric;
+		enum lr_queue_metric m;
+		bool cast;
+	} w[] = {
+		{"packets", LR_QM_PACKETS, false}, {"rx_pkts", LR_QM_PACKETS, false},
+		{"cnt", LR_QM_PACKETS, false}, {"tx_ucast_packets", LR_QM_PACKETS, true},
+		{"rx_bcast_bytes", LR_QM_BYTES, true}, {"octets", LR_QM_BYTES, false},
+		{"dropped", LR_QM_DROPS, false}, {"rx_discards", LR_QM_DROPS, false},
+		{"xdp_packets", LR_QM_NONE, false}, {"lro_packets", LR_QM_NONE, false},
+		{"hw_packets", LR_QM_NONE, false}, {"ucast_drops", LR_QM_NONE, false},
+		{"drops_no_skbs", LR_QM_NONE, false}, {"", LR_QM_NONE, false},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+		bool cast;
+
+		if (lr_queue_metric_of(w[i].metric, &cast) != w[i].m || cast != w[i].cast)
+			fail_msg("%s: wrong kind", w[i].metric);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_families),
 		cmocka_unit_test(test_real_drivers),
+		cmocka_unit_test(test_queue_columns),
+		cmocka_unit_test(test_metric_spellings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -44,6 +44,7 @@ struct lr_config {
 	const char *csv;	/* --csv FILE, "-" = stdout */
 	const char *cpu_csv;	/* --cpu-csv FILE */
 	const char *streams_csv;	/* --streams-csv FILE */
+	const char *queues_csv;		/* --queues-csv FILE (DESIGN.md section 12) */
 	const char *listen;	/* --listen [ADDR:]PORT: Prometheus metrics (checked by cli.c) */
 	bool json;		/* -J */
 	const char *explain[2];	/* --explain DUMP [DUMP2] */
@@ -55,5 +56,10 @@ struct lr_config {
 	const char *matrix_csv;	/* --matrix-csv FILE */
 	uint64_t omit_ns;	/* -O: seconds each matrix case runs before it is measured */
 };
+
+/* Whether any sample CSV (--csv, --cpu-csv, --streams-csv, --queues-csv) is named, and
+ * whether one of them goes to stdout ("-"). */
+bool lr_config_csv_named(const struct lr_config *cfg);
+bool lr_config_csv_stdout(const struct lr_config *cfg);
 
 #endif

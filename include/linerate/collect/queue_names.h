@@ -29,4 +29,12 @@ bool lr_queue_name_parse(const struct lr_queue_names *qn, const char *name,
 			 struct lr_queue_name *out);
 const char *lr_queue_dir_name(enum lr_queue_dir d);	/* "rx", "tx", "" */
 
+/* What a per-queue metric counts, when it is one of the queue table's columns. */
+enum lr_queue_metric { LR_QM_NONE, LR_QM_PACKETS, LR_QM_BYTES, LR_QM_DROPS };
+/* By exact spelling after an optional "rx_"/"tx_": "packets", "pkts", "cnt" (ena), "bytes",
+ * "octets", "drops", "dropped", "drop", "discards". *cast is set for the unicast/multicast/
+ * broadcast parts ("ucast_packets", bnxt), which add up to the whole only when the driver has
+ * no plain total for that queue (be2net has rx_pkts and rx_mcast_pkts: the second is a part). */
+enum lr_queue_metric lr_queue_metric_of(const char *metric, bool *cast);
+
 #endif

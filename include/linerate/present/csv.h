@@ -13,7 +13,7 @@
 struct lr_csv;
 struct lr_snapshot;
 
-enum lr_csv_kind { LR_CSV_IFACES, LR_CSV_CPUS, LR_CSV_STREAMS };
+enum lr_csv_kind { LR_CSV_IFACES, LR_CSV_CPUS, LR_CSV_STREAMS, LR_CSV_QUEUES };
 
 /* Opens path ("-" = stdout) and writes the header. 0 or -errno. */
 int lr_csv_open(struct lr_csv **out, const char *path, enum lr_csv_kind kind) LR_MUST_CHECK;

@@ -22,9 +22,10 @@ void lr_drvstats_close(struct lr_drvstats *d);	/* NULL-safe */
 
 /* Slow-changing facts into s: speed, duplex, driver, firmware, rings, features. */
 void lr_drvstats_info(struct lr_drvstats *d, struct lr_iface_snap *s);
-/* One GSTATS read; per-counter deltas when have_prev; fills s->moved / s->n_moved (views
- * into d, valid until the next read) and s->ethtool_err. */
-void lr_drvstats_read(struct lr_drvstats *d, bool have_prev, uint64_t dt_ns,
+/* One GSTATS read; per-counter deltas when have_prev; fills s->moved / s->n_moved and the
+ * per-queue table s->queues / s->n_queues from the per-queue names (views into d, valid
+ * until the next read) and s->ethtool_err. */
+void lr_drvstats_read(struct lr_drvstats *d, bool have_prev, uint64_t now_ns, uint64_t dt_ns,
 		      struct lr_iface_snap *s);
 /* Writes this tick's category sums into delta[LR_M_NIC_*]; returns their LR_M_BIT valid mask
  * (a category the driver has no counter for stays unknown). */

@@ -40,6 +40,33 @@ struct lr_drv_counter {
 	double per_s;		/* delta / interval */
 };
 
+/* Where an interface's per-queue counters come from (DESIGN.md section 12). */
+enum lr_queue_source { LR_QSRC_NONE, LR_QSRC_QSTATS, LR_QSRC_ETHTOOL };
+
+enum lr_queue_valid {	/* struct lr_queue_snap.valid: the field is known this interval */
+	LR_QV_RX_PACKETS = 1u << 0,
+	LR_QV_RX_BYTES = 1u << 1,
+	LR_QV_TX_PACKETS = 1u << 2,
+	LR_QV_TX_BYTES = 1u << 3,
+	LR_QV_RX_DROPS = 1u << 4,
+	LR_QV_TX_DROPS = 1u << 5,
+};
+
+/* One queue index of an interface over the tick: its rx and tx halves together (iperf3's
+ * and the drivers' "queue 3" is a channel: rx-3 and tx-3 share the IRQ on most NICs). */
+struct lr_queue_snap {
+	unsigned queue;
+	uint32_t valid;		/* enum lr_queue_valid */
+	uint64_t rx_packets, rx_bytes, tx_packets, tx_bytes, rx_drops, tx_drops;	/* interval */
+	double rx_pps, tx_pps;
+	int cpu;		/* the CPU its IRQ is served on, -1 unknown */
+	double cpu_softirq_pct;	/* that CPU's softirq share, -1 unknown */
+	/* each field's sum of every interval since the queue was first read, never reset, in
+	 * LR_QV_* bit order: a consumer that missed a snapshot diffs these (CSV) */
+	uint64_t cum[6];
+	uint64_t base_ns;	/* CLOCK_MONOTONIC of the first reading cum[] starts from */
+};
+
 struct lr_peak {	/* of a per-second rate since start or reset; valid once n > 0 */
 	double min, max, sum;	/* avg = sum / n */
 	uint64_t n;
@@ -89,9 +116,13 @@ struct lr_iface_snap {
 	struct lr_drv_counter *moved;	/* driver counters (not traffic/other) that moved */
 	size_t n_moved;
 
+	enum lr_queue_source queue_source;
+	struct lr_queue_snap *queues;	/* by queue index; none when queue_source is NONE */
+	size_t n_queues;
+
 	struct lr_series hist[LR_SER__COUNT];
 
-	size_t cap_serving, cap_moved;	/* capacities: owned by lr_snapshot_* */
+	size_t cap_serving, cap_moved, cap_queues;	/* capacities: owned by lr_snapshot_* */
 };
 
 struct lr_cpu_snap {

@@ -34,6 +34,7 @@ struct lr_tui;
 #define SHOW_ERR_NS (30 * LR_NSEC_PER_SEC)
 #define STOP_WAIT_NS (2 * LR_NSEC_PER_SEC)	/* a client reaches DONE within 200 ms */
 #define FINAL_TICK_MAX_NS (2 * LR_NSEC_PER_SEC)
+#define PEER_END_WAIT_NS (2 * LR_NSEC_PER_SEC)	/* the peer's last frame, as headless waits */
 /* Without -t a test runs until `s` or quit: asked of the server as iperf3's longest test
  * (-t 86400), since a time of 0 is not "forever" to every server. */
 #define UNTIL_STOPPED_NS (86400 * LR_NSEC_PER_SEC)
@@ -56,6 +57,11 @@ struct traffic {
 	struct lr_view_verdict vview;
 	bool have_verdict;
 	bool last_failed;		/* the last test could not start or ended in an error */
+	/* where the data stopped: the last tick whose streams moved bytes (0 none yet) */
+	uint64_t data_seq, last_data_ns;
+	double last_data_bps, good_bps;	/* that tick's rate, the data tick's before it */
+	/* the panel's failure and peer lines (vview points here) */
+	char vfail[200], vstop[160], vpeer[600];
 };
 
 struct dash {

@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "linerate/app/peer.h"
+#include "linerate/core/strutil.h"
 
 /* The counters that mean a packet was lost on that host, with what each says. */
 static const struct {
@@ -65,10 +66,23 @@ static bool drops_text(const struct lr_peer_summary *ps, char *buf, size_t size)
 	return n > 0;
 }
 
+bool lr_peer_report_loss(const struct lr_peer_summary *ps, const struct lr_traffic_config *tc,
+			 char *buf, size_t size)
+{
+	char drops[512];
+	bool lost = drops_text(ps, drops, sizeof(drops));
+
+	int n = snprintf(buf, size, "on %s, %s: ", role_name(tc), ps->host);
+
+	if (n >= 0 && (size_t)n < size)	/* what does not fit is cut: the counts come first */
+		lr_strlcpy(buf + n, lost ? drops : "none in its counters", size - (size_t)n);
+	return lost;
+}
+
 void lr_peer_report_text(FILE *f, const struct lr_peer_summary *ps,
 			 const struct lr_traffic_config *tc)
 {
-	char drops[512];
+	char loss[600];
 
 	fprintf(f, "\nPeer %s (%s), its own counters over the test%s:\n", ps->host, role_name(tc),
 		ps->ended ? "" : " (its last sample did not arrive)");
@@ -85,10 +99,8 @@ void lr_peer_report_text(FILE *f, const struct lr_peer_summary *ps,
 				ps->peak_rx_bps[i] / 1e6, ps->peak_tx_bps[i] / 1e6);
 		fputc('\n', f);
 	}
-	if (drops_text(ps, drops, sizeof(drops)))
-		fprintf(f, "  loss on %s, %s: %s\n", role_name(tc), ps->host, drops);
-	else
-		fprintf(f, "  loss on %s, %s: none in its counters\n", role_name(tc), ps->host);
+	lr_peer_report_loss(ps, tc, loss, sizeof(loss));
+	fprintf(f, "  loss %s\n", loss);
 }
 
 json_t *lr_peer_report_json(const struct lr_peer_summary *ps, const struct lr_traffic_config *tc)

@@ -106,6 +106,14 @@ struct lr_view_verdict {
 	const struct lr_verdict_acc *acc;
 	const struct lr_verdict_traffic *t;	/* the test's own results */
 	const char *test;			/* "TCP, 2 streams to HOST, 10.0 s, stopped" */
+	/* A failed test: why it failed (NULL: it did not), and where its data stopped (the
+	 * last interval that moved bytes; NULL unknown). v may be NULL then (nothing ran). */
+	const char *failure;
+	const char *stopped;
+	/* The other end's own loss counters over the test (the peer view): "receiver
+	 * peerhost: veth1 rx_missed (NIC FIFO full) 1234"; NULL when the peer shares none. */
+	const char *peer_loss;
+	bool peer_lost;				/* peer_loss names a counter that moved */
 };
 
 void lr_view_verdict(struct lr_frame *f, const struct lr_view_ctx *ctx,

@@ -32,7 +32,7 @@ static const struct {
 	const char *what;
 } stack_drops[] = {
 	{LR_PS_UDP_RCVBUF_ERRORS, "UDP RcvbufErrors (socket receive buffer full)"},
-	{LR_PS_UDP_IN_ERRORS, "UDP InErrors"},
+	{LR_PS_UDP_IN_ERRORS, "UDP InErrors (beyond RcvbufErrors)"},
 	{LR_PS_UDP_SNDBUF_ERRORS, "UDP SndbufErrors"},
 };
 
@@ -57,12 +57,19 @@ static bool drops_text(const struct lr_peer_summary *ps, char *buf, size_t size)
 						      n ? ", " : "", pi->name, iface_drops[k].what,
 						      (unsigned long long)pi->c[iface_drops[k].c]);
 		}
-	for (size_t k = 0; k < LR_ARRAY_SIZE(stack_drops); k++)
-		if ((ps->stack_known & (1u << stack_drops[k].s)) && ps->stack[stack_drops[k].s] &&
-		    n < size)
+	for (size_t k = 0; k < LR_ARRAY_SIZE(stack_drops); k++) {
+		uint64_t v = ps->stack[stack_drops[k].s];
+
+		/* InErrors counts every RcvbufError too: only what it saw beyond them */
+		if (stack_drops[k].s == LR_PS_UDP_IN_ERRORS &&
+		    (ps->stack_known & (1u << LR_PS_UDP_RCVBUF_ERRORS)))
+			v = v > ps->stack[LR_PS_UDP_RCVBUF_ERRORS]
+				    ? v - ps->stack[LR_PS_UDP_RCVBUF_ERRORS]
+				    : 0;
+		if ((ps->stack_known & (1u << stack_drops[k].s)) && v && n < size)
 			n += (size_t)snprintf(buf + n, size - n, "%s%s %llu", n ? ", " : "",
-					      stack_drops[k].what,
-					      (unsigned long long)ps->stack[stack_drops[k].s]);
+					      stack_drops[k].what, (unsigned long long)v);
+	}
 	return n > 0;
 }
 

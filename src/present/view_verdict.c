@@ -65,7 +65,7 @@ void lr_view_verdict(struct lr_frame *f, const struct lr_view_ctx *ctx,
 	bool bytes = ctx->app->bytes;
 	/* a failure and the peer's counters take rows of their own: the panel grows for them
 	 * (up to the screen), the rest keeps its place */
-	int extra = (vv->failure ? 4 : 0) + (vv->peer_loss ? 2 : 0);
+	int extra = (vv->failure ? 4 : 0) + (vv->peer_loss ? 3 : 0);
 	int w = f->w - 4 < 76 ? f->w - 4 : 76;
 	int h = f->h - 1 < 17 + extra ? f->h - 1 : 17 + extra;
 	int x0 = (f->w - w) / 2, y0 = (f->h - 1 - h) / 2, x = x0 + 2, tw = w - 4, y;
@@ -131,7 +131,7 @@ void lr_view_verdict(struct lr_frame *f, const struct lr_view_ctx *ctx,
 			row(f, x, &y, tw, "where", LR_ROLE_ALERT, v->loss_where, 2);
 		if (vv->peer_loss)
 			row(f, x, &y, tw, "peer saw", vv->peer_lost ? LR_ROLE_ALERT : LR_ROLE_OK,
-			    vv->peer_loss, 2);
+			    vv->peer_loss, 3);
 		if (v->hot_cpu >= 0)
 			snprintf(b, sizeof(b), "cpu%d, %.0f%% softirq at peak%s", v->hot_cpu,
 				 v->hot_pct, v->hot_saturated ? " (saturated)" : "");

@@ -19,6 +19,7 @@
 #include "linerate/present/view_matrix.h"
 #include "linerate/sample/snapshot.h"
 
+struct lr_dash_peer;
 struct lr_matrix_run;
 struct lr_metrics_http;
 struct lr_recorder;
@@ -89,6 +90,7 @@ struct dash {
 	char theme_err[LR_THEME_ERR_MAX];	/* the first bad theme, also repeated on stderr */
 	uint64_t last_snap_mono_ns;	/* the newest snapshot read from the board */
 	struct traffic tr;
+	struct lr_dash_peer *peer;	/* the peer view with its history (dash_peer.c) */
 	struct lr_matrix_run *mx;	/* --matrix: the grid drives the traffic, not tr */
 	struct lr_view_matrix mview;
 	char mname[128];
@@ -110,6 +112,10 @@ void lr_dash_tr_update_view(struct dash *d);
 /* Quit or a signal: stop the test (the peer is told), wait for its end. */
 void lr_dash_tr_shutdown(struct dash *d);
 void lr_dash_tr_close(struct dash *d);
+/* The peer's newest snapshot for the views, with graph history, peaks and totals since its
+ * test began (the panes of its detail view); NULL while no peer shares. *host its name. */
+const struct lr_snapshot *lr_dash_peer_view(struct dash *d, const char **host);
+void lr_dash_peer_free(struct dash *d);
 /* After the terminal is back: the last test's summary and verdict; a failed test sets rc 1. */
 void lr_dash_print_result(struct dash *d);
 

@@ -66,6 +66,7 @@ void lr_dash_tr_start(struct dash *d)
 	t->last_failed = false;
 	t->last_data_ns = 0;
 	t->good_bps = -1;
+	t->have_peer_sum = false;
 	if (lr_session_start(&t->ses, &tc, t->duration_ns)) {
 		t->last_failed = true;
 		t->state = LR_VTS_ERROR;
@@ -160,11 +161,11 @@ static void tr_finish(struct dash *d)
 {
 	struct traffic *t = &d->tr;
 	struct lr_session *ses = &t->ses;
-	struct lr_peer_summary peer;
+	struct lr_peer_summary *peer = &t->peer_sum;
 	bool ran, have_peer;
 
 	/* the peer's totals before the session closes its channel */
-	have_peer = ses->peer && lr_peer_rx_summary(ses->peer, &peer) == 0;
+	have_peer = ses->peer && lr_peer_rx_summary(ses->peer, peer) == 0;
 	lr_session_finish(ses);
 	ran = ses->running_ns != 0;
 	t->last_failed = ses->failed;
@@ -174,8 +175,9 @@ static void tr_finish(struct dash *d)
 	} else {
 		t->state = ses->stop_asked ? LR_VTS_STOPPED : LR_VTS_DONE;
 	}
+	t->have_peer_sum = have_peer && ran;
 	if (ran || ses->failed)
-		tr_verdict(d, have_peer && ran ? &peer : NULL);
+		tr_verdict(d, t->have_peer_sum ? peer : NULL);
 	if ((ran || ses->failed) && (t->want_verdict || !ses->stop_asked || ses->failed) &&
 	    !t->restart)
 		d->app.verdict = true;
@@ -392,6 +394,12 @@ void lr_dash_print_result(struct dash *d)
 	if (ses->have_verdict && ses->samples) {
 		fputc('\n', stdout);
 		lr_verdict_print(stdout, ses->acc, &ses->verdict);
+	}
+	if (d->tr.have_peer_sum) {	/* as headless: the peer's totals and its loss */
+		struct lr_traffic_config tc;
+
+		tr_config(&d->tr, &tc);
+		lr_peer_report_text(stdout, &d->tr.peer_sum, &tc);
 	}
 	fflush(stdout);
 	if (d->tr.last_failed) {

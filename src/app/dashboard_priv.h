@@ -10,6 +10,7 @@
 
 #include "linerate/app/config.h"
 #include "linerate/app/demo.h"
+#include "linerate/app/peer.h"
 #include "linerate/app/session.h"
 #include "linerate/core/log.h"
 #include "linerate/present/app.h"
@@ -63,6 +64,9 @@ struct traffic {
 	double last_data_bps, good_bps;	/* that tick's rate, the data tick's before it */
 	/* the panel's failure and peer lines (vview points here) */
 	char vfail[200], vstop[160], vpeer[600];
+	/* the peer's totals over the last finished test, printed after the dashboard closes */
+	struct lr_peer_summary peer_sum;
+	bool have_peer_sum;
 };
 
 struct dash {

@@ -14,7 +14,7 @@
 # Private tmux server; kills only what it started.
 . "$(dirname "$0")/../lib.sh"
 
-lr_plan "bh: the test ran before the blackhole" "bh: FAILED in the verdict panel within the rcv-timeout bound" \
+lr_plan "bh: the test ran before the blackhole" "bh: a key answers while the link is dead" "bh: FAILED in the verdict panel within the rcv-timeout bound" \
 	"bh: the panel says why (no data for 1.5 s)" "bh: the panel says where the data stopped" \
 	"bh: the panel shows what the NIC measured" "bh: Esc closes the panel, V reopens it" \
 	"bh: q exits within 1 s" "bh: exit status 1" "bh: the reason on stderr" \
@@ -91,6 +91,11 @@ rx0=$(ip netns exec "$NC" cat "/sys/class/net/$IC/statistics/rx_bytes")
 blackhole on
 t0=$(now)
 check "bh: the test ran before the blackhole" test "$ran" -eq 0 -a "$rx0" -gt 1000000
+# the link is dead, the test not yet failed: a key still answers at once
+T send-keys -t bh b
+wait_screen 'rates in bytes/s' 5; answered=$?
+T send-keys -t bh b
+check "bh: a key answers while the link is dead" test "$answered" -eq 0
 seen=1
 for ((i = 0; i < 100; i++)); do
 	screen | grep -q 'FAILED' && { seen=0; break; }

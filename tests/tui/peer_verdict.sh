@@ -10,7 +10,8 @@
 
 lr_plan "the receiver's sockets dropped (peer kernel)" "the panel names the receiving host" \
 	"the panel's RcvbufErrors == the peer kernel's delta" "the panel does not name the local host" \
-	"the panel's where line still speaks for this host"
+	"the panel's where line still speaks for this host" \
+	"after q the printed result names peerhost and the same count"
 need_root "tui_peer_verdict"
 command -v tmux >/dev/null || { lr_skip_plan tui_peer_verdict "tmux not installed"; exit 0; }
 command -v unshare >/dev/null || { lr_skip_plan tui_peer_verdict "unshare not installed"; exit 0; }
@@ -70,4 +71,10 @@ check "the panel names the receiving host" grep -q '^on the receiver, peerhost: 
 check "the panel's RcvbufErrors == the peer kernel's delta" test "${shown:--1}" -eq $((rb1 - rb0))
 check "the panel does not name the local host" bash -c "[ $seen -eq 0 ] && ! grep -q lrclient <<<'$peer'"
 check "the panel's where line still speaks for this host" grep -q "this host" <<<"$where"
+# q: the result stays on the terminal, the peer's part as headless prints it
+T send-keys -t pv q
+wait_screen 'loss on the receiver, peerhost' 30
+printed=$(T capture-pane -t pv -p -J -S -60 | sed -n 's/.*loss on the receiver, peerhost: UDP RcvbufErrors (socket receive buffer full) \([0-9]*\).*/\1/p' | tail -1)
+echo "# after q: the printed peer loss ${printed:-none}"
+check "after q the printed result names peerhost and the same count" test "${printed:--1}" -eq $((rb1 - rb0))
 lr_summary

@@ -9,6 +9,7 @@
 #           measured until then; keys still work (Esc closes the panel, V reopens it), q exits
 #           within a second with status 1, the one-line reason on stderr, `stty -a` unchanged
 #           and the alternate screen left.
+#   bh_tcp  the same for a TCP sender with --snd-timeout 1000: FAILED, why, where, exit 1.
 #   dead    everything dropped from the start, --connect-timeout 1000: the panel says FAILED
 #           with no data moved, q exits 1.
 # Private tmux server; kills only what it started.
@@ -19,6 +20,8 @@ lr_plan "bh: the test ran before the blackhole" "bh: a key answers while the lin
 	"bh: the panel shows what the NIC measured" "bh: Esc closes the panel, V reopens it" \
 	"bh: q exits within 1 s" "bh: exit status 1" "bh: the reason on stderr" \
 	"bh: stty unchanged" "bh: alternate screen left" \
+	"bh_tcp: FAILED in the panel within the snd-timeout bound, says why" \
+	"bh_tcp: the panel says where the data stopped" "bh_tcp: q exits 1" \
 	"dead: FAILED panel, no data moved" "dead: q exits 1"
 need_root "tui_blackhole"
 command -v tmux >/dev/null || { lr_skip_plan tui_blackhole "tmux not installed"; exit 0; }
@@ -52,13 +55,18 @@ blackhole() {	# on: every TCP/UDP packet into either namespace dropped; off: non
 	done
 }
 
-ip netns exec "$NS" "$LR_BIN" -s -B "$SA" >"$work/srv.log" 2>&1 &
-srv=$!
-lr_cleanup_add "kill $srv 2>/dev/null; wait $srv 2>/dev/null"
-for ((i = 0; i < 60; i++)); do
-	ip netns exec "$NS" ss -Hltn "sport = :5201" | grep -q . && break
-	sleep 0.05
-done
+# a fresh server per case: the one a blackhole cut off ends its own test on its own bounds
+start_server() {
+	[ -n "${srv:-}" ] && { kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null; }
+	ip netns exec "$NS" "$LR_BIN" -s -B "$SA" >>"$work/srv.log" 2>&1 &
+	srv=$!
+	lr_cleanup_add "kill $srv 2>/dev/null; wait $srv 2>/dev/null"
+	for ((i = 0; i < 60; i++)); do
+		ip netns exec "$NS" ss -Hltn "sport = :5201" | grep -q . && break
+		sleep 0.05
+	done
+}
+start_server
 
 # start ARGS...: the dashboard in NC, in tmux at 80x24; its exit status goes to $work/rc, then
 # the terminal's settings (stty -a) after it
@@ -140,13 +148,34 @@ check "bh: stty unchanged" diff -q "$work/stty.before" "$work/stty.after"
 check "bh: alternate screen left" test "$(T display-message -p -t bh '#{alternate_on}')" = 0
 blackhole off
 
+# ---- bh_tcp: the same for a TCP sender with --snd-timeout ----
+start_server
+start -c "$SA" -b 50M -t 8 -i 0.2 --snd-timeout 1000
+wait_screen ' running ' 100; ran=$?
+sleep 1
+blackhole on
+t0=$(now)
+wait_screen 'FAILED' 60; seen=$?
+took=$(elapsed "$t0" "$(now)")
+echo "# bh_tcp: FAILED on screen $took s after the rule went in (snd-timeout 1 s)"
+panel=$(screen)
+[ "$seen" -eq 0 ] || sed "s/^/#   /" <<<"$panel"
+check "bh_tcp: FAILED in the panel within the snd-timeout bound, says why" \
+	awk -v r="$ran" -v s="$seen" -v d="$took" -v why="$(grep -c 'FAILED.*acknowledged' <<<"$panel")" \
+	'BEGIN { exit !(r == 0 && s == 0 && d <= 3.5 && why > 0) }'
+check "bh_tcp: the panel says where the data stopped" grep -q 'data stopped [0-9.]* s into the test' <<<"$panel"
+T send-keys -t bh q
+for ((i = 0; i < 40; i++)); do [ -s "$work/rc" ] && break; sleep 0.05; done
+check "bh_tcp: q exits 1" test "$(cat "$work/rc" 2>/dev/null)" = 1
+blackhole off
+
 # ---- dead: nothing gets through from the start ----
 blackhole on
 start -c "$SA" -t 4 -i 0.2 --connect-timeout 1000
 wait_screen 'FAILED' 80; seen=$?
 panel=$(screen)
-[ "$seen" -eq 0 ] || sed 's/^/#   /' <<<"$panel"
-check "dead: FAILED panel, no data moved" test "$seen" -eq 0 -a -n "$(grep 'no data moved' <<<"$panel")"
+grep 'FAILED' <<<"$panel" | sed "s/^/#   /"
+check "dead: FAILED panel, no data moved" test "$seen" -eq 0 -a -n "$(grep "no data moved" <<<"$panel")" -a -n "$(grep "FAILED.*cannot connect" <<<"$panel")"
 T send-keys -t bh q
 for ((i = 0; i < 40; i++)); do [ -s "$work/rc" ] && break; sleep 0.05; done
 check "dead: q exits 1" test "$(cat "$work/rc" 2>/dev/null)" = 1

@@ -27,10 +27,10 @@ struct peer_iface_hist {
 };
 
 struct lr_dash_peer {
-	const struct lr_peer_rx *rx;	/* whose rows these are: another test starts afresh */
-	uint64_t seq;			/* the peer's snapshot last taken in */
+	const struct lr_peer_rx *rx; /* whose rows these are: another test starts afresh */
+	uint64_t seq; /* the peer's snapshot last taken in */
 	bool have;
-	struct lr_snapshot snap;	/* its newest, with the history below filled in */
+	struct lr_snapshot snap; /* its newest, with the history below filled in */
 	struct peer_iface_hist ifs[PEER_VIEW_IFACES];
 	size_t n_ifs;
 };
@@ -111,10 +111,10 @@ const struct lr_snapshot *lr_dash_peer_view(struct dash *d, const char **host)
 	const struct lr_snapshot *s = lr_peer_rx_snapshot(rx, host);
 
 	if (!s)
-		return NULL;	/* no test, a plain iperf3, or nothing from the peer yet */
+		return NULL; /* no test, a plain iperf3, or nothing from the peer yet */
 	if (!dp && !(dp = d->peer = calloc(1, sizeof(*dp))))
-		return s;	/* no memory: the panes without history */
-	if (dp->rx != rx || s->seq < dp->seq) {	/* another test: its own history */
+		return s; /* no memory: the panes without history */
+	if (dp->rx != rx || s->seq < dp->seq) { /* another test: its own history */
 		dp->rx = rx;
 		dp->seq = 0;
 		dp->n_ifs = 0;

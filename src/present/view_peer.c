@@ -11,6 +11,8 @@
 #include "linerate/sample/snapshot.h"
 #include "linerate/present/view.h"
 
+#define NAME_W 22 /* "host:iface" in the peer line */
+
 static double iface_bytes_per_s(const struct lr_iface_snap *i)
 {
 	double b = 0;
@@ -63,9 +65,17 @@ void lr_view_peer_line(struct lr_frame *f, struct lr_rect r, const struct lr_vie
 	if (!pi || r.h < 1)
 		return;
 	lr_frame_fill(f, (struct lr_rect){r.x, r.y, r.w, 1}, ' ', LR_ROLE_NONE);
-	/* "peerhost:eth1" takes what the numbers leave, never less than the host's first 8 */
-	snprintf(buf, sizeof(buf), "%s:%s", host, pi->name);
-	x += lr_frame_text(f, x, y, 22, LR_ROLE_TITLE, buf) + 1;
+	/* "peerhost:eth1" in at most NAME_W columns: a long host name gives way to the
+	 * interface's (marked '~'), never the other way round */
+	{
+		int iw = lr_utf8_width(pi->name), hw = lr_utf8_width(host);
+
+		if (hw + 1 + iw <= NAME_W || iw + 3 > NAME_W)
+			snprintf(buf, sizeof(buf), "%s:%s", host, pi->name);
+		else
+			snprintf(buf, sizeof(buf), "%.*s~:%s", NAME_W - iw - 2, host, pi->name);
+		x += lr_frame_text(f, x, y, NAME_W, LR_ROLE_TITLE, buf) + 1;
+	}
 	rx = lr_view_bps(pi, false);
 	tx = lr_view_bps(pi, true);
 	num(a, sizeof(a), rx < 0 ? rx : rx / div);
@@ -108,7 +118,8 @@ void lr_view_peer_stack_line(struct lr_frame *f, struct lr_rect r, const struct 
 	num(n, sizeof(n), (st->valid & LR_STACKV_UDP_RCVBUF) ? st->udp_rcvbuf_errors_per_s : -1);
 	snprintf(buf, sizeof(buf), "udp rcvbuf err %s/s", n);
 	x = put(f, x, y, end, st->udp_rcvbuf_errors_per_s > 0 ? LR_ROLE_ALERT : LR_ROLE_LABEL,
-		buf) + 1;
+		buf) +
+	    1;
 	/* its rows cover its own interval, not ours */
 	snprintf(buf, sizeof(buf), "every %.2g s", (double)ctx->snap->interval_ns / 1e9);
 	x = put(f, x, y, end, LR_ROLE_LABEL, buf) + 1;

@@ -331,6 +331,10 @@ static void test_peer_views_80x24(void **state)
 	assert_int_equal(golden_find(&fx->frame, "drop 12 fifo 1.20k /s", &col), y);
 	assert_int_equal(golden_find(&fx->frame, "softirq 97% c1", &col), y);
 	assert_true(golden_find(&fx->frame, " eth1  10G full", &col) == 0);	/* still ours */
+	fx->ctx.peer_host = "a-very-long-peer-host-name.example.org";	/* the interface stays */
+	render(fx, 80, 24);
+	assert_int_equal(golden_find(&fx->frame, " a-very-long-pe~:ens1f0 rx 9.38G", &col), y);
+	fx->ctx.peer_host = "peerhost";
 
 	assert_true(lr_app_handle(&fx->app, LR_ACT_PEER));
 	render(fx, 80, 24);

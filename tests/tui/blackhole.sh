@@ -7,7 +7,8 @@
 #           plus slack for a loaded host) the verdict panel says FAILED and why, where the data
 #           stopped (seconds into the test, against when the rule went in), and what the NIC
 #           measured until then; keys still work (Esc closes the panel, V reopens it), q exits
-#           within a second with status 1, the one-line reason on stderr, `stty -a` unchanged
+#           within a second with status 1, the one-line reason on stderr, the --csv whole
+#           (a header, every row complete, rows past the failure), `stty -a` unchanged
 #           and the alternate screen left.
 #   bh_tcp  the same for a TCP sender with --snd-timeout 1000: FAILED, why, where, exit 1.
 #   dead    everything dropped from the start, --connect-timeout 1000: the panel says FAILED
@@ -20,6 +21,8 @@ lr_plan "bh: the test ran before the blackhole" "bh: a key answers while the lin
 	"bh: the panel shows what the NIC measured" "bh: Esc closes the panel, V reopens it" \
 	"bh: q exits within 1 s" "bh: exit status 1" "bh: the reason on stderr" \
 	"bh: stty unchanged" "bh: alternate screen left" \
+	"bh: the CSV is whole (header, rows after the failure, every row complete)" \
+	"bh: the CSV ends with a newline" \
 	"bh_tcp: FAILED in the panel within the snd-timeout bound, says why" \
 	"bh_tcp: the panel says where the data stopped" "bh_tcp: q exits 1" \
 	"dead: FAILED panel, no data moved" "dead: q exits 1"
@@ -91,7 +94,7 @@ elapsed() { awk -v a="$1" -v b="$2" -v m="${3:-1e9}" 'BEGIN { printf "%.3f\n", b
 
 # ---- bh: the link dies mid-test ----
 blackhole off
-start -c "$SA" -u -R -b 10M -t 8 -i 0.2 --rcv-timeout 1500
+start -c "$SA" -u -R -b 10M -t 8 -i 0.2 --rcv-timeout 1500 --csv "$work/bh.csv"
 wait_screen ' running ' 100; ran=$?
 trun=$(now)
 sleep 1
@@ -146,6 +149,12 @@ check "bh: the reason on stderr" grep -q 'no data' "$work/stderr"
 sleep 0.3
 check "bh: stty unchanged" diff -q "$work/stty.before" "$work/stty.after"
 check "bh: alternate screen left" test "$(T display-message -p -t bh '#{alternate_on}')" = 0
+# the CSV of the whole run, whole: a header, rows past the failure, every row complete, closed
+check "bh: the CSV is whole (header, rows after the failure, every row complete)" awk -F, '
+	NR == 1 { n = NF; ok = ($1 == "time"); next }
+	NF != n { bad++ } { rows++; last = $2 }
+	END { exit !(ok && rows > 10 && !bad && last > 3) }' "$work/bh.csv"
+check "bh: the CSV ends with a newline" test "$(tail -c 1 "$work/bh.csv" | od -An -c | tr -d ' ')" = '\n'
 blackhole off
 
 # ---- bh_tcp: the same for a TCP sender with --snd-timeout ----

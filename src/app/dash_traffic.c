@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linerate/app/peer.h"
 #include "linerate/collect/route.h"
 #include "linerate/core/clock.h"
 #include "linerate/core/strutil.h"
@@ -63,6 +64,9 @@ void lr_dash_tr_start(struct dash *d)
 	tr_config(t, &tc);
 	t->restart = t->want_verdict = false;
 	t->last_failed = false;
+	t->last_data_ns = 0;
+	t->good_bps = -1;
+	t->have_peer_sum = false;
 	if (lr_session_start(&t->ses, &tc, t->duration_ns)) {
 		t->last_failed = true;
 		t->state = LR_VTS_ERROR;
@@ -86,11 +90,37 @@ static void tr_stop(struct dash *d, bool verdict, bool restart)
 	t->restart = restart;	/* `s` after a restart key: stop, no restart */
 }
 
-/* The verdict panel of the test that just ended (the session computed the verdict). */
-static void tr_verdict(struct dash *d)
+/* Where the data stopped, for a failed test's panel: the last tick whose streams moved bytes,
+ * as seconds into the test, and that interval's rate. false when it never started. */
+static bool tr_stopped_text(const struct traffic *t, bool bytes, char *buf, size_t len)
+{
+	const struct lr_session *ses = &t->ses;
+	char r[32];
+
+	if (!ses->running_ns)
+		return false;
+	if (!t->last_data_ns || t->last_data_ns < ses->running_ns) {
+		snprintf(buf, len, "no interval moved data; it failed %.1f s into the test",
+			 (double)ses->elapsed_at_end_ns / 1e9);
+		return true;
+	}
+	/* the last tick with data is cut short by the failure: the one before it was whole */
+	lr_view_fmt_rate(r, sizeof(r), t->good_bps > 0 ? t->good_bps : t->last_data_bps, bytes);
+	snprintf(buf, len, "data stopped %.1f s into the test (the last whole interval: %s), "
+		 "failed at %.1f s",
+		 (double)(t->last_data_ns - ses->running_ns) / 1e9, r,
+		 (double)ses->elapsed_at_end_ns / 1e9);
+	return true;
+}
+
+/* The verdict panel of the test that just ended (the session computed the verdict when the
+ * test ran; a failed test's panel says why, where its data stopped, and what it measured).
+ * peer: the peer's own counters over the test, NULL when it shares none. */
+static void tr_verdict(struct dash *d, const struct lr_peer_summary *peer)
 {
 	struct traffic *t = &d->tr;
 	const struct lr_session *ses = &t->ses;
+	bool failed = t->state == LR_VTS_ERROR;
 	double secs = (double)ses->elapsed_at_end_ns / 1e9;
 
 	if (ses->have_res && ses->res->n_streams && ses->res->duration_ns)
@@ -99,24 +129,43 @@ static void tr_verdict(struct dash *d)
 		 t->knobs.udp ? "UDP" : "TCP", t->knobs.parallel,
 		 t->knobs.bidir ? "<->" : t->knobs.reverse ? "<-" : "->",
 		 t->view.host ? t->view.host : "-", secs,
-		 t->state == LR_VTS_ERROR ? "failed"
-		 : ses->stop_asked	  ? "stopped (sender's counts)"
-					  : "done");
-	t->vview.v = &ses->verdict;
+		 failed		  ? "failed"
+		 : ses->stop_asked ? "stopped (sender's counts)"
+				   : "done");
+	memset(&t->vview, 0, sizeof(t->vview));
+	t->vview.v = ses->have_verdict ? &ses->verdict : NULL;
 	t->vview.acc = ses->acc;
 	t->vview.t = &ses->vt;
 	t->vview.test = t->vtitle;
+	if (failed) {
+		snprintf(t->vfail, sizeof(t->vfail), "%s",
+			 ses->error[0] ? ses->error : "the test failed");
+		t->vview.failure = t->vfail;
+		if (tr_stopped_text(t, d->app.bytes, t->vstop, sizeof(t->vstop)))
+			t->vview.stopped = t->vstop;
+	}
+	if (peer) {
+		struct lr_traffic_config tc;
+
+		tr_config(t, &tc);
+		t->vview.peer_lost = lr_peer_report_loss(peer, &tc, t->vpeer, sizeof(t->vpeer));
+		t->vview.peer_loss = t->vpeer;
+	}
 	t->have_verdict = true;
 	d->app.have_verdict = true;
 }
 
-/* The test has ended and a snapshot saw its last bytes: results, verdict, close. */
+/* The test has ended and a snapshot saw its last bytes: results, verdict, close. A failed
+ * test gets its panel too: what was measured until the failure, and why it failed. */
 static void tr_finish(struct dash *d)
 {
 	struct traffic *t = &d->tr;
 	struct lr_session *ses = &t->ses;
-	bool ran;
+	struct lr_peer_summary *peer = &t->peer_sum;
+	bool ran, have_peer;
 
+	/* the peer's totals before the session closes its channel */
+	have_peer = ses->peer && lr_peer_rx_summary(ses->peer, peer) == 0;
 	lr_session_finish(ses);
 	ran = ses->running_ns != 0;
 	t->last_failed = ses->failed;
@@ -126,9 +175,11 @@ static void tr_finish(struct dash *d)
 	} else {
 		t->state = ses->stop_asked ? LR_VTS_STOPPED : LR_VTS_DONE;
 	}
-	if (ran)
-		tr_verdict(d);
-	if (ran && (t->want_verdict || (!ses->stop_asked && !ses->failed)) && !t->restart)
+	t->have_peer_sum = have_peer && ran;
+	if (ran || ses->failed)
+		tr_verdict(d, t->have_peer_sum ? peer : NULL);
+	if ((ran || ses->failed) && (t->want_verdict || !ses->stop_asked || ses->failed) &&
+	    !t->restart)
 		d->app.verdict = true;
 	if (!ses->failed && !t->restart && d->app.verdict) {
 		lr_dash_msg(d, false, "test %s: verdict shown (Esc closes, V reopens, s starts another)",
@@ -139,15 +190,42 @@ static void tr_finish(struct dash *d)
 		lr_dash_tr_start(d);
 }
 
+/* The newest snapshot's streams: remember the last tick that moved data (a failed test's
+ * panel says where its data stopped). */
+static void tr_track_data(struct dash *d)
+{
+	struct traffic *t = &d->tr;
+	const struct lr_snapshot *s = &d->fresh;
+	uint64_t bytes = 0;
+	double bps = 0;
+
+	if (!t->ses.client || s->seq == t->data_seq)
+		return;
+	t->data_seq = s->seq;
+	for (size_t i = 0; i < s->n_streams; i++) {
+		if (!s->streams[i].valid)
+			continue;
+		bytes += s->streams[i].bytes;
+		bps += s->streams[i].bps;
+	}
+	if (bytes) {
+		t->good_bps = t->last_data_ns ? t->last_data_bps : -1;
+		t->last_data_ns = s->mono_ns;
+		t->last_data_bps = bps;
+	}
+}
+
 /* Follows the client's state; true when the screen changed. */
 bool lr_dash_tr_poll(struct dash *d)
 {
 	struct traffic *t = &d->tr;
 	enum lr_view_tstate old = t->state;
 	uint64_t now = lr_clock_mono_ns(), grace;
+	bool peer_wait;
 
 	if (!t->ses.client)
 		return false;
+	tr_track_data(d);
 	switch (lr_session_poll(&t->ses)) {
 	case LR_CLIENT_IDLE:
 	case LR_CLIENT_CONNECTING:
@@ -162,12 +240,17 @@ bool lr_dash_tr_poll(struct dash *d)
 	case LR_CLIENT_DONE:
 	case LR_CLIENT_ERROR:
 		t->state = LR_VTS_ENDING;
-		/* close once a snapshot taken after the end is in (CSV, verdict), or give up
-		 * waiting for a slow interval */
+		/* close once a snapshot taken after the end is in (CSV, verdict) and the peer's
+		 * last frame with its totals (a failed test sends none), or give up waiting */
 		grace = d->app.interval_ns + 100 * LR_NSEC_PER_MSEC;
 		if (grace > FINAL_TICK_MAX_NS)
 			grace = FINAL_TICK_MAX_NS;
-		if (d->last_snap_mono_ns >= t->ses.done_ns || now >= t->ses.done_ns + grace)
+		peer_wait = t->ses.peer && lr_client_state(t->ses.client) == LR_CLIENT_DONE &&
+			    !lr_peer_rx_wait_end(t->ses.peer, 0);
+		if (peer_wait && grace < PEER_END_WAIT_NS)
+			grace = PEER_END_WAIT_NS;
+		if ((d->last_snap_mono_ns >= t->ses.done_ns && !peer_wait) ||
+		    now >= t->ses.done_ns + grace)
 			tr_finish(d);
 		break;
 	}
@@ -311,6 +394,12 @@ void lr_dash_print_result(struct dash *d)
 	if (ses->have_verdict && ses->samples) {
 		fputc('\n', stdout);
 		lr_verdict_print(stdout, ses->acc, &ses->verdict);
+	}
+	if (d->tr.have_peer_sum) {	/* as headless: the peer's totals and its loss */
+		struct lr_traffic_config tc;
+
+		tr_config(&d->tr, &tc);
+		lr_peer_report_text(stdout, &d->tr.peer_sum, &tc);
 	}
 	fflush(stdout);
 	if (d->tr.last_failed) {

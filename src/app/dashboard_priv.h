@@ -10,6 +10,7 @@
 
 #include "linerate/app/config.h"
 #include "linerate/app/demo.h"
+#include "linerate/app/peer.h"
 #include "linerate/app/session.h"
 #include "linerate/core/log.h"
 #include "linerate/present/app.h"
@@ -19,6 +20,7 @@
 #include "linerate/present/view_matrix.h"
 #include "linerate/sample/snapshot.h"
 
+struct lr_dash_peer;
 struct lr_matrix_run;
 struct lr_metrics_http;
 struct lr_recorder;
@@ -34,6 +36,7 @@ struct lr_tui;
 #define SHOW_ERR_NS (30 * LR_NSEC_PER_SEC)
 #define STOP_WAIT_NS (2 * LR_NSEC_PER_SEC)	/* a client reaches DONE within 200 ms */
 #define FINAL_TICK_MAX_NS (2 * LR_NSEC_PER_SEC)
+#define PEER_END_WAIT_NS (2 * LR_NSEC_PER_SEC)	/* the peer's last frame, as headless waits */
 /* Without -t a test runs until `s` or quit: asked of the server as iperf3's longest test
  * (-t 86400), since a time of 0 is not "forever" to every server. */
 #define UNTIL_STOPPED_NS (86400 * LR_NSEC_PER_SEC)
@@ -56,6 +59,14 @@ struct traffic {
 	struct lr_view_verdict vview;
 	bool have_verdict;
 	bool last_failed;		/* the last test could not start or ended in an error */
+	/* where the data stopped: the last tick whose streams moved bytes (0 none yet) */
+	uint64_t data_seq, last_data_ns;
+	double last_data_bps, good_bps;	/* that tick's rate, the data tick's before it */
+	/* the panel's failure and peer lines (vview points here) */
+	char vfail[200], vstop[160], vpeer[600];
+	/* the peer's totals over the last finished test, printed after the dashboard closes */
+	struct lr_peer_summary peer_sum;
+	bool have_peer_sum;
 };
 
 struct dash {
@@ -83,6 +94,7 @@ struct dash {
 	char theme_err[LR_THEME_ERR_MAX];	/* the first bad theme, also repeated on stderr */
 	uint64_t last_snap_mono_ns;	/* the newest snapshot read from the board */
 	struct traffic tr;
+	struct lr_dash_peer *peer;	/* the peer view with its history (dash_peer.c) */
 	struct lr_matrix_run *mx;	/* --matrix: the grid drives the traffic, not tr */
 	struct lr_view_matrix mview;
 	char mname[128];
@@ -104,6 +116,10 @@ void lr_dash_tr_update_view(struct dash *d);
 /* Quit or a signal: stop the test (the peer is told), wait for its end. */
 void lr_dash_tr_shutdown(struct dash *d);
 void lr_dash_tr_close(struct dash *d);
+/* The peer's newest snapshot for the views, with graph history, peaks and totals since its
+ * test began (the panes of its detail view); NULL while no peer shares. *host its name. */
+const struct lr_snapshot *lr_dash_peer_view(struct dash *d, const char **host);
+void lr_dash_peer_free(struct dash *d);
 /* After the terminal is back: the last test's summary and verdict; a failed test sets rc 1. */
 void lr_dash_print_result(struct dash *d);
 

@@ -248,7 +248,7 @@ static void render(struct dash *d)
 	if (lr_frame_resize(&d->frame, w, h))
 		return;
 	d->ctx.snap = d->have_shown ? &d->shown : NULL;
-	d->ctx.peer = lr_peer_rx_snapshot(d->tr.ses.peer, &d->ctx.peer_host);
+	d->ctx.peer = lr_dash_peer_view(d, &d->ctx.peer_host);
 	d->ctx.theme_name = d->theme.name;
 	if (d->tr.on)
 		lr_dash_tr_update_view(d);
@@ -480,6 +480,7 @@ out:
 	if (d.rc != 2)
 		lr_dash_print_result(&d);
 	lr_dash_tr_close(&d);
+	lr_dash_peer_free(&d);
 	lr_snapsrc_close(d.src);
 	lr_metrics_http_close(d.metrics);
 	if (close_csv(&d))

@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "linerate/app/peer.h"
+#include "linerate/core/strutil.h"
 
 /* The counters that mean a packet was lost on that host, with what each says. */
 static const struct {
@@ -31,7 +32,7 @@ static const struct {
 	const char *what;
 } stack_drops[] = {
 	{LR_PS_UDP_RCVBUF_ERRORS, "UDP RcvbufErrors (socket receive buffer full)"},
-	{LR_PS_UDP_IN_ERRORS, "UDP InErrors"},
+	{LR_PS_UDP_IN_ERRORS, "UDP InErrors (beyond RcvbufErrors)"},
 	{LR_PS_UDP_SNDBUF_ERRORS, "UDP SndbufErrors"},
 };
 
@@ -56,19 +57,39 @@ static bool drops_text(const struct lr_peer_summary *ps, char *buf, size_t size)
 						      n ? ", " : "", pi->name, iface_drops[k].what,
 						      (unsigned long long)pi->c[iface_drops[k].c]);
 		}
-	for (size_t k = 0; k < LR_ARRAY_SIZE(stack_drops); k++)
-		if ((ps->stack_known & (1u << stack_drops[k].s)) && ps->stack[stack_drops[k].s] &&
-		    n < size)
+	for (size_t k = 0; k < LR_ARRAY_SIZE(stack_drops); k++) {
+		uint64_t v = ps->stack[stack_drops[k].s];
+
+		/* InErrors counts every RcvbufError too: only what it saw beyond them */
+		if (stack_drops[k].s == LR_PS_UDP_IN_ERRORS &&
+		    (ps->stack_known & (1u << LR_PS_UDP_RCVBUF_ERRORS)))
+			v = v > ps->stack[LR_PS_UDP_RCVBUF_ERRORS]
+				    ? v - ps->stack[LR_PS_UDP_RCVBUF_ERRORS]
+				    : 0;
+		if ((ps->stack_known & (1u << stack_drops[k].s)) && v && n < size)
 			n += (size_t)snprintf(buf + n, size - n, "%s%s %llu", n ? ", " : "",
-					      stack_drops[k].what,
-					      (unsigned long long)ps->stack[stack_drops[k].s]);
+					      stack_drops[k].what, (unsigned long long)v);
+	}
 	return n > 0;
+}
+
+bool lr_peer_report_loss(const struct lr_peer_summary *ps, const struct lr_traffic_config *tc,
+			 char *buf, size_t size)
+{
+	char drops[512];
+	bool lost = drops_text(ps, drops, sizeof(drops));
+
+	int n = snprintf(buf, size, "on %s, %s: ", role_name(tc), ps->host);
+
+	if (n >= 0 && (size_t)n < size)	/* what does not fit is cut: the counts come first */
+		lr_strlcpy(buf + n, lost ? drops : "none in its counters", size - (size_t)n);
+	return lost;
 }
 
 void lr_peer_report_text(FILE *f, const struct lr_peer_summary *ps,
 			 const struct lr_traffic_config *tc)
 {
-	char drops[512];
+	char loss[600];
 
 	fprintf(f, "\nPeer %s (%s), its own counters over the test%s:\n", ps->host, role_name(tc),
 		ps->ended ? "" : " (its last sample did not arrive)");
@@ -85,10 +106,8 @@ void lr_peer_report_text(FILE *f, const struct lr_peer_summary *ps,
 				ps->peak_rx_bps[i] / 1e6, ps->peak_tx_bps[i] / 1e6);
 		fputc('\n', f);
 	}
-	if (drops_text(ps, drops, sizeof(drops)))
-		fprintf(f, "  loss on %s, %s: %s\n", role_name(tc), ps->host, drops);
-	else
-		fprintf(f, "  loss on %s, %s: none in its counters\n", role_name(tc), ps->host);
+	lr_peer_report_loss(ps, tc, loss, sizeof(loss));
+	fprintf(f, "  loss %s\n", loss);
 }
 
 json_t *lr_peer_report_json(const struct lr_peer_summary *ps, const struct lr_traffic_config *tc)

@@ -138,6 +138,8 @@ enum lr_action lr_app_key(int ch)
 		return LR_ACT_REVERSE;
 	case 'V':
 		return LR_ACT_VERDICT;
+	case 'P':
+		return LR_ACT_PEER;
 	default:
 		return LR_ACT_NONE;
 	}
@@ -202,10 +204,17 @@ bool lr_app_handle(struct lr_app *app, enum lr_action act)
 		app->help = !app->help;
 		return true;
 	case LR_ACT_NEXT_IFACE:
-		move_sel(app, 1, true);
-		return true;
 	case LR_ACT_PREV_IFACE:
-		move_sel(app, -1, true);
+		if (app->peer_side && app->view == LR_VIEW_DETAIL)	/* the peer's interfaces */
+			app->peer_sel += act == LR_ACT_NEXT_IFACE ? 1 : -1;
+		else
+			move_sel(app, act == LR_ACT_NEXT_IFACE ? 1 : -1, true);
+		return true;
+	case LR_ACT_PEER:	/* from either view, one key: the peer's detail, then ours */
+		app->peer_side = !(app->peer_side && app->view == LR_VIEW_DETAIL);
+		app->view = LR_VIEW_DETAIL;
+		set_msg(app, "%s", app->peer_side ? "the peer's side (P: ours again)"
+						  : "this host's side (P: the peer's)");
 		return true;
 	case LR_ACT_UP:
 	case LR_ACT_DOWN:

@@ -26,19 +26,26 @@ static void too_small(struct lr_frame *f)
 		      y + 1 < 0 ? 0 : y + 1, -1, LR_ROLE_LABEL, buf);
 }
 
+/* The detail view of ifs: ours, or the peer's when ctx->peer_detail (ctx->snap its own);
+ * own is our context (the Streams pane is this process's test on either side). */
 static void detail(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
-		   const struct lr_iface_snap *ifs)
+		   const struct lr_view_ctx *own, const struct lr_iface_snap *ifs)
 {
 	char hints[MAX_HINTS][LR_HINT_MAX];
 	size_t max_hints = r.h >= 40 ? 3 : r.h >= 30 ? 2 : 1;
 	size_t nh = lr_view_hints(ctx->snap, ifs, hints, max_hints);
 	/* traffic: a full Streams pane from 30 rows, else title, header and the sum row */
 	int band = !ctx->streams_pane ? 0 : r.h >= 30 ? STREAMS_BAND_ROWS : 3;
-	int ph = r.h - 2 - (int)nh - band, top = ph / 2, lw = (r.w - 1) / 2;
+	/* the peer in sight on our side: one line of its interface under the panes */
+	int pl = !ctx->peer_detail && lr_view_peer_iface(ctx) ? 1 : 0;
+	int ph = r.h - 2 - (int)nh - band - pl, top = ph / 2, lw = (r.w - 1) / 2;
 	int y = r.y + 2;
 
 	lr_view_link_line(f, (struct lr_rect){r.x, r.y, r.w, 1}, ctx, ifs);
-	lr_view_tuning_line(f, (struct lr_rect){r.x, r.y + 1, r.w, 1}, ctx, ifs);
+	if (ctx->peer_detail)
+		lr_view_peer_stack_line(f, (struct lr_rect){r.x, r.y + 1, r.w, 1}, ctx);
+	else
+		lr_view_tuning_line(f, (struct lr_rect){r.x, r.y + 1, r.w, 1}, ctx, ifs);
 
 	lr_view_bitrate(f, (struct lr_rect){r.x, y, lw, top}, ctx, ifs);
 	lr_view_packets(f, (struct lr_rect){r.x + lw + 1, y, r.w - lw - 1, top}, ctx, ifs);
@@ -50,16 +57,38 @@ static void detail(struct lr_frame *f, struct lr_rect r, const struct lr_view_ct
 	lr_view_vline(f, r.x + lw, y, ph - top, ctx->ascii);
 	lr_frame_put(f, r.x + lw, y, ctx->ascii ? '+' : 0x253c, LR_ROLE_BORDER);	/* ┼ */
 	y += ph - top;
+	if (pl)
+		lr_view_peer_line(f, (struct lr_rect){r.x, y++, r.w, 1}, ctx);
 	if (band) {
-		ctx->streams_pane(f, (struct lr_rect){r.x, y, r.w, band}, ctx, ctx->streams_arg);
+		ctx->streams_pane(f, (struct lr_rect){r.x, y, r.w, band}, own, ctx->streams_arg);
 		y += band;
 	}
 	for (size_t i = 0; i < nh; i++, y++) {
 		int n = lr_frame_text(f, r.x + 1, y, -1, LR_ROLE_WARN, "hint");
+		char on[LR_HINT_MAX + 80];
 
-		lr_view_text_words(f, r.x + 3 + n, y, r.w - 4 - n, LR_ROLE_WARN, hints[i],
-				   ctx->ascii);
+		/* the peer's hints say where: "on peerhost: rx ring 512 of 4096: ..." */
+		snprintf(on, sizeof(on), "%s%s%s%s", ctx->peer_detail ? "on " : "",
+			 ctx->peer_detail ? (ctx->peer_host && ctx->peer_host[0] ? ctx->peer_host
+										 : "the peer")
+					  : "",
+			 ctx->peer_detail ? ": " : "", hints[i]);
+		lr_view_text_words(f, r.x + 3 + n, y, r.w - 4 - n, LR_ROLE_WARN, on, ctx->ascii);
 	}
+}
+
+/* The peer's detail view (P): the same panes over its snapshot; false when it has none. */
+static bool peer_detail(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx)
+{
+	const struct lr_iface_snap *pi = lr_view_peer_iface(ctx);
+	struct lr_view_ctx pc = *ctx;
+
+	if (!pi)
+		return false;
+	pc.snap = ctx->peer;
+	pc.peer_detail = true;
+	detail(f, r, &pc, ctx, pi);
+	return true;
 }
 
 void lr_view_render(struct lr_frame *f, const struct lr_view_ctx *ctx)
@@ -72,10 +101,12 @@ void lr_view_render(struct lr_frame *f, const struct lr_view_ctx *ctx)
 		too_small(f);
 		return;
 	}
-	if (ctx->app->view == LR_VIEW_DETAIL && s && s->n_ifaces) {
+	if (ctx->app->view == LR_VIEW_DETAIL && ctx->app->peer_side && peer_detail(f, body, ctx)) {
+		/* the peer's side */
+	} else if (ctx->app->view == LR_VIEW_DETAIL && s && s->n_ifaces) {
 		size_t sel = ctx->app->sel < s->n_ifaces ? ctx->app->sel : s->n_ifaces - 1;
 
-		detail(f, body, ctx, &s->ifaces[sel]);
+		detail(f, body, ctx, ctx, &s->ifaces[sel]);
 	} else {
 		lr_view_overview(f, body, ctx);
 	}

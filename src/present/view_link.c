@@ -68,6 +68,11 @@ void lr_view_link_line(struct lr_frame *f, struct lr_rect r, const struct lr_vie
 	int x = r.x + 1, y = r.y, end = r.x + r.w;
 	size_t k = 0;
 
+	if (ctx->peer_detail) {	/* the peer's interface: its host first */
+		snprintf(buf, sizeof(buf), "on %s",
+			 ctx->peer_host && ctx->peer_host[0] ? ctx->peer_host : "the peer");
+		x = field(f, x, y, end, LR_ROLE_WARN, buf);
+	}
 	x = field(f, x, y, end, LR_ROLE_TITLE, ifs->name);
 	lr_view_fmt_speed(speed, sizeof(speed), ifs->speed_mbps);
 	if (ifs->speed_mbps <= 0)
@@ -108,7 +113,6 @@ void lr_view_link_line(struct lr_frame *f, struct lr_rect r, const struct lr_vie
 					      feats[i].name);
 	if (buf[0])
 		field(f, x, y, end, LR_ROLE_LABEL, buf);
-	(void)ctx;
 }
 
 void lr_view_tuning_line(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,

@@ -274,8 +274,9 @@ static int peer_table(struct lr_frame *f, struct lr_rect r, const struct lr_view
 
 	if (r.h < 2)
 		return y;
-	lr_frame_printf(f, r.x + 1, y++, r.w - 1, LR_ROLE_TITLE, "on %s (peer)",
+	lr_frame_printf(f, r.x + 1, y, r.w - 1, LR_ROLE_TITLE, "on %s (peer)",
 			ctx->peer_host && ctx->peer_host[0] ? ctx->peer_host : "peer");
+	lr_frame_text_right(f, r.x, y++, r.w - 1, LR_ROLE_LABEL, "P: its detail view");
 	for (size_t i = 0; i < ctx->peer->n_ifaces && y < r.y + r.h; i++)
 		iface_row(f, r.x, y++, r.w, l, &ctx->peer->ifaces[i], false, ctx->app->bytes);
 	return y;

@@ -65,6 +65,7 @@ static const struct help_line help_lines[] = {
 	{"u", NULL, "TCP / UDP"},
 	{"R", NULL, "reverse direction"},
 	{"V", NULL, "the last test's verdict again"},
+	{"P", NULL, "the peer's detail / ours (peer shares)"},
 };
 
 void lr_view_help(struct lr_frame *f, const struct lr_view_ctx *ctx)

@@ -63,11 +63,15 @@ void lr_view_verdict(struct lr_frame *f, const struct lr_view_ctx *ctx,
 	const struct lr_verdict_iface *fi = v ? v->iface : NULL;
 	const struct lr_verdict_traffic *t = vv->t;
 	bool bytes = ctx->app->bytes;
-	int w = f->w - 4 < 76 ? f->w - 4 : 76, h = f->h - 1 < 17 ? f->h - 1 : 17;
+	/* a failure and the peer's counters take rows of their own: the panel grows for them
+	 * (up to the screen), the rest keeps its place */
+	int extra = (vv->failure ? 4 : 0) + (vv->peer_loss ? 3 : 0);
+	int w = f->w - 4 < 76 ? f->w - 4 : 76;
+	int h = f->h - 1 < 17 + extra ? f->h - 1 : 17 + extra;
 	int x0 = (f->w - w) / 2, y0 = (f->h - 1 - h) / 2, x = x0 + 2, tw = w - 4, y;
 	char b[200], r1[32], r2[32], r3[32];
 
-	if (!v || w < 40)
+	if ((!v && !vv->failure) || w < 40)
 		return;
 	if (y0 < 0)
 		y0 = 0;
@@ -75,6 +79,16 @@ void lr_view_verdict(struct lr_frame *f, const struct lr_view_ctx *ctx,
 	snprintf(b, sizeof(b), " Verdict: %s ", vv->test ? vv->test : "test over");
 	lr_frame_text(f, x0 + 1, y0, w - 2, LR_ROLE_TITLE, b);
 	y = y0 + 2;
+	if (vv->failure)
+		row(f, x, &y, tw, "FAILED", LR_ROLE_ALERT, vv->failure, 2);
+	if (vv->stopped)
+		row(f, x, &y, tw, "data", LR_ROLE_WARN, vv->stopped, 2);
+	if (!v) {	/* nothing ran: the failure is the whole verdict */
+		row(f, x, &y, tw, "achieved", LR_ROLE_VALUE, "no data moved before it failed", 1);
+		lr_frame_text(f, x, y0 + h - 1, tw, LR_ROLE_HELP,
+			      "Esc/Enter closes   s starts another test   q quits");
+		return;
+	}
 
 	if (t && t->ran) {
 		fmt_dir(r1, sizeof(r1), t->up_bps, bytes);
@@ -115,6 +129,9 @@ void lr_view_verdict(struct lr_frame *f, const struct lr_view_ctx *ctx,
 		    2);
 		if (v->loss_where[0])
 			row(f, x, &y, tw, "where", LR_ROLE_ALERT, v->loss_where, 2);
+		if (vv->peer_loss)
+			row(f, x, &y, tw, "peer saw", vv->peer_lost ? LR_ROLE_ALERT : LR_ROLE_OK,
+			    vv->peer_loss, 3);
 		if (v->hot_cpu >= 0)
 			snprintf(b, sizeof(b), "cpu%d, %.0f%% softirq at peak%s", v->hot_cpu,
 				 v->hot_pct, v->hot_saturated ? " (saturated)" : "");
@@ -149,7 +166,12 @@ void lr_view_verdict(struct lr_frame *f, const struct lr_view_ctx *ctx,
 		    t && t->retransmits > 0 ? LR_ROLE_WARN : LR_ROLE_VALUE, b, 1);
 	}
 	y++;
-	row(f, x, &y, tw, "next step", LR_ROLE_TITLE, v->next_step, y0 + h - 2 - y);
+	/* a failed test's figures stop short: advice drawn from them would mislead */
+	row(f, x, &y, tw, "next step", LR_ROLE_TITLE,
+	    vv->failure ? "the test did not end: find why it failed (above), then run it again "
+			  "(s); the figures cover the seconds before the failure"
+			: v->next_step,
+	    y0 + h - 2 - y);
 	lr_frame_text(f, x, y0 + h - 1, tw, LR_ROLE_HELP,
 		      "Esc/Enter closes   s starts another test   q quits");
 }

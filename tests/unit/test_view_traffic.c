@@ -287,6 +287,134 @@ static void test_verdict_panel_80x24(void **state)
 	free(acc);
 }
 
+/* The peer's snapshot: the same 10G receiver seen from the other end, renamed, with drops
+ * and FIFO misses rising and its cpu1 saturated; a second, idle interface. */
+static void build_peer(struct lr_snapshot *p)
+{
+	struct lr_iface_snap *e;
+
+	build(p);
+	e = &p->ifaces[0];
+	lr_strlcpy(e->name, "ens1f0", sizeof(e->name));
+	set_rate(e, LR_M_RX_BYTES, 9.38e9 / 8);
+	set_rate(e, LR_M_TX_BYTES, 12e6 / 8);
+	set_rate(e, LR_M_RX_DROPPED, 12);
+	set_rate(e, LR_M_RX_MISSED_ERRORS, 1200);
+	e->ring_rx = e->ring_rx_max = -1;	/* the wire carries no rings */
+	p->ifaces = realloc(p->ifaces, 2 * sizeof(*p->ifaces));
+	memset(&p->ifaces[1], 0, sizeof(p->ifaces[1]));
+	lr_strlcpy(p->ifaces[1].name, "lo", sizeof(p->ifaces[1].name));
+	p->ifaces[1].softirq_cpu = -1;
+	p->ifaces[1].softirq_max_pct = -1;
+	p->n_ifaces = p->cap_ifaces = 2;
+	p->n_streams = 0;
+}
+
+/* Our detail view at 80x24 while a test runs: the peer's line (host:interface, rx/tx, drops,
+ * FIFO, hottest softirq CPU) is there without a key; P opens the peer's detail (its host in
+ * the link line, its rates in the panes, its hints "on peerhost: ..."), Tab its next
+ * interface, and the Streams pane stays this process's test. */
+static void test_peer_views_80x24(void **state)
+{
+	struct fixture *fx = *state;
+	struct lr_snapshot peer;
+	int col, y;
+
+	build_peer(&peer);
+	fx->ctx.peer = &peer;
+	fx->ctx.peer_host = "peerhost";
+	fx->app.view = LR_VIEW_DETAIL;
+	render(fx, 80, 24);
+	y = golden_find(&fx->frame, " peerhost:ens1f0 rx 9.38G tx 12.0M bit/s", &col);
+	assert_int_equal(col, 0);
+	assert_true(y > 2);
+	assert_int_equal(golden_find(&fx->frame, "drop 12 fifo 1.20k /s", &col), y);
+	assert_int_equal(golden_find(&fx->frame, "softirq 97% c1", &col), y);
+	assert_true(golden_find(&fx->frame, " eth1  10G full", &col) == 0);	/* still ours */
+	fx->ctx.peer_host = "a-very-long-peer-host-name.example.org";	/* the interface stays */
+	render(fx, 80, 24);
+	assert_int_equal(golden_find(&fx->frame, " a-very-long-pe~:ens1f0 rx 9.38G", &col), y);
+	fx->ctx.peer_host = "peerhost";
+
+	assert_true(lr_app_handle(&fx->app, LR_ACT_PEER));
+	render(fx, 80, 24);
+	assert_int_equal(golden_find(&fx->frame, " on peerhost  ens1f0  10G full", &col), 0);
+	assert_int_equal(golden_find(&fx->frame, " peer's stack  tcp retrans 4/s", &col), 1);
+	assert_true(golden_find(&fx->frame, " rx 9.38 Gb/s", &col) > 2);
+	assert_true(golden_find(&fx->frame, "on peerhost: cpu1 97% softirq", &col) > 2);
+	assert_true(golden_find(&fx->frame, " sum                  9.35 Gb/s", &col) > 2);
+	assert_true(golden_find(&fx->frame, "peerhost:ens1f0 rx", &col) < 0);	/* no self-line */
+	lr_app_handle(&fx->app, LR_ACT_NEXT_IFACE);
+	render(fx, 80, 24);
+	assert_int_equal(golden_find(&fx->frame, " on peerhost  lo ", &col), 0);
+	lr_app_handle(&fx->app, LR_ACT_NEXT_IFACE);
+	render(fx, 80, 24);
+	assert_int_equal(golden_find(&fx->frame, " on peerhost  ens1f0", &col), 0);
+
+	assert_true(lr_app_handle(&fx->app, LR_ACT_PEER));	/* ours again */
+	render(fx, 80, 24);
+	assert_int_equal(golden_find(&fx->frame, " eth1  10G full", &col), 0);
+	/* the peer gone (a plain iperf3, or the test closed): P shows ours, no peer line */
+	fx->ctx.peer = NULL;
+	lr_app_handle(&fx->app, LR_ACT_PEER);
+	render(fx, 80, 24);
+	assert_int_equal(golden_find(&fx->frame, " eth1  10G full", &col), 0);
+	assert_true(golden_find(&fx->frame, "peerhost", &col) < 0);
+	lr_snapshot_free(&peer);
+}
+
+/* A failed test's panel: why, where the data stopped, no advice from the cut-short figures;
+ * nothing ran: the failure alone. The peer's own loss line names its host. */
+static void test_verdict_failed_and_peer(void **state)
+{
+	struct fixture *fx = *state;
+	struct lr_verdict_acc *acc = calloc(1, sizeof(*acc));
+	struct lr_verdict v;
+	struct lr_verdict_traffic t = {
+		.ran = true, .udp = true, .parallel = 1, .up_bps = -1, .down_bps = 9.9e6,
+		.retransmits = -1, .udp_lost = -1, .udp_packets = -1,
+	};
+	struct lr_view_verdict vv = {
+		.v = &v, .acc = acc, .t = &t, .test = "UDP x1 <- 10.0.0.2, 2.8 s, failed",
+		.failure = "no data from the server for 1.5 s (--rcv-timeout)",
+		.stopped = "data stopped 1.4 s into the test (the last whole interval: 9.93 Mb/s), "
+			   "failed at 2.8 s",
+		.peer_loss = "on the receiver, peerhost: UDP RcvbufErrors (socket receive buffer "
+			     "full) 2412",
+		.peer_lost = true,
+	};
+	int col, y;
+
+	lr_verdict_init(acc, "eth1");
+	for (int i = 0; i < 6; i++) {
+		lr_verdict_add(acc, &fx->snap);
+		fx->snap.mono_ns += fx->snap.interval_ns;
+	}
+	lr_verdict_compute(acc, &t, &v);
+	render(fx, 80, 24);
+	lr_view_verdict(&fx->frame, &fx->ctx, &vv);
+	y = golden_find(&fx->frame, "FAILED      no data from the server for 1.5 s", &col);
+	assert_true(y > 0);
+	assert_int_equal(lr_frame_at(&fx->frame, col + 12, y)->role, LR_ROLE_ALERT);
+	assert_true(golden_find(&fx->frame, "data        data stopped 1.4 s into the test", &col) > y);
+	assert_true(golden_find(&fx->frame, "line rate   eth1", &col) > y);
+	y = golden_find(&fx->frame, "peer saw    on the receiver, peerhost: UDP RcvbufErrors", &col);
+	assert_true(y > 0);
+	assert_int_equal(lr_frame_at(&fx->frame, col + 12, y)->role, LR_ROLE_ALERT);
+	assert_true(golden_find(&fx->frame, "2412", &col) == y + 1);
+	assert_true(golden_find(&fx->frame, "the test did not end", &col) > y);
+	assert_true(golden_find(&fx->frame, "Esc/Enter closes", &col) > 0);
+	/* nothing ran (a connect timeout): no verdict, the failure is the panel */
+	vv.v = NULL;
+	vv.stopped = vv.peer_loss = NULL;
+	vv.failure = "cannot connect to 10.0.0.2 port 5201: timed out (--connect-timeout)";
+	render(fx, 80, 24);
+	lr_view_verdict(&fx->frame, &fx->ctx, &vv);
+	assert_true(golden_find(&fx->frame, "FAILED      cannot connect", &col) > 0);
+	assert_true(golden_find(&fx->frame, "no data moved before it failed", &col) > 0);
+	free(acc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -294,6 +422,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_streams_udp_rx_132x43, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_streams_states, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_verdict_panel_80x24, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_peer_views_80x24, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_verdict_failed_and_peer, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

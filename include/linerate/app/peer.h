@@ -77,6 +77,11 @@ const struct lr_snapshot *lr_peer_rx_snapshot(const struct lr_peer_rx *rx, const
  * (which end received). */
 void lr_peer_report_text(FILE *f, const struct lr_peer_summary *ps,
 			 const struct lr_traffic_config *tc);
+/* The loss sentence alone, the same words as the text's ("on the receiver, peerhost: veth1
+ * rx_missed (NIC FIFO full) 12" or "...: none in its counters"): the dashboard's verdict panel
+ * shows it. true when a counter moved. */
+bool lr_peer_report_loss(const struct lr_peer_summary *ps, const struct lr_traffic_config *tc,
+			 char *buf, size_t size);
 json_t *lr_peer_report_json(const struct lr_peer_summary *ps, const struct lr_traffic_config *tc);
 
 /* The sampler metric a wire counter carries. */

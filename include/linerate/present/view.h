@@ -43,6 +43,9 @@ struct lr_view_ctx {
 	 * ours. NULL: none (no test, or a plain iperf3 peer). */
 	const struct lr_snapshot *peer;
 	const char *peer_host;
+	/* Set by the layout in its copy of the context while it draws the peer's detail view
+	 * (snap is then the peer's): panes that name a host or give advice say "on HOST". */
+	bool peer_detail;
 };
 
 /* The whole screen for ctx into f (sized by the caller): the "too small" message below
@@ -67,6 +70,18 @@ void lr_view_cpu(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx 
 		 const struct lr_iface_snap *ifs);
 void lr_view_status(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx);
 void lr_view_help(struct lr_frame *f, const struct lr_view_ctx *ctx);
+
+/* --- the peer view (view_peer.c) --- */
+
+/* The peer's interface the detail view shows: the one moving the most bytes, then app's
+ * peer_sel steps from it (Tab on the peer's side, wrapping). NULL: no peer interface. */
+const struct lr_iface_snap *lr_view_peer_iface(const struct lr_view_ctx *ctx);
+/* One line in r for our detail view while the peer shares: its host, interface, rx/tx rate,
+ * drops/s, FIFO/s and hottest softirq CPU, the overview's units. */
+void lr_view_peer_line(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx);
+/* The peer's detail view replaces the tuning line (the peer sends no sysctls) with its
+ * stack's error rates and its sampling interval. ctx is the peer's (snap = its own). */
+void lr_view_peer_stack_line(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx);
 
 /* --- traffic (view_streams.c, view_verdict.c) --- */
 
@@ -106,6 +121,14 @@ struct lr_view_verdict {
 	const struct lr_verdict_acc *acc;
 	const struct lr_verdict_traffic *t;	/* the test's own results */
 	const char *test;			/* "TCP, 2 streams to HOST, 10.0 s, stopped" */
+	/* A failed test: why it failed (NULL: it did not), and where its data stopped (the
+	 * last interval that moved bytes; NULL unknown). v may be NULL then (nothing ran). */
+	const char *failure;
+	const char *stopped;
+	/* The other end's own loss counters over the test (the peer view): "receiver
+	 * peerhost: veth1 rx_missed (NIC FIFO full) 1234"; NULL when the peer shares none. */
+	const char *peer_loss;
+	bool peer_lost;				/* peer_loss names a counter that moved */
 };
 
 void lr_view_verdict(struct lr_frame *f, const struct lr_view_ctx *ctx,

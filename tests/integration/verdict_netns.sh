@@ -68,8 +68,11 @@ window_checks() {
 		test "$(v "$name" '.linerate_verdict.test_window')" = true
 	check "$name: window seconds within 5% of -t $secs ($seconds)" \
 		awk -v s="$seconds" -v t="$secs" 'BEGIN { exit !(s > t * 0.95 && s < t * 1.05) }'
-	check "$name: goodput $goodput <= NIC $col*8/seconds" \
-		awk -v g="$goodput" -v b="$bytes" -v s="$seconds" 'BEGIN { exit !(g > 0 && g <= b * 8 / s) }'
+	# 1 % slack: a paced (-b) test's bytes come in bursts, and the window's edges are ticks, so
+	# the window can end just before a burst the test's own seconds include (seen: 194.98 Mb/s
+	# goodput against 194.7 on the NIC); a wrong window or interface is off by far more
+	check "$name: goodput $goodput <= NIC $col*8/seconds (+1 %)" \
+		awk -v g="$goodput" -v b="$bytes" -v s="$seconds" 'BEGIN { exit !(g > 0 && g <= b * 8 / s * 1.01) }'
 	check "$name: NIC $col of the window ($bytes) <= kernel delta of the whole run ($kbytes)" \
 		test "$bytes" -le "$kbytes"
 }

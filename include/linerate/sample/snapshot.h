@@ -86,6 +86,9 @@ struct lr_iface_snap {
 	double softirq_max_pct;	/* busiest serving CPU (all CPUs when none known); -1 unknown */
 	int softirq_cpu;	/* its number, -1 unknown */
 
+	int numa_node;		/* the device's NUMA node; known only when numa_known */
+	bool numa_known;
+
 	struct lr_drv_counter *moved;	/* driver counters (not traffic/other) that moved */
 	size_t n_moved;
 
@@ -106,6 +109,7 @@ struct lr_cpu_snap {
 	double net_rx_per_s, net_tx_per_s;
 	double softnet_processed_per_s, softnet_dropped_per_s, softnet_squeezed_per_s;
 	struct lr_cpu_raw raw;	/* the kernel's counters as read this tick (own valid bits) */
+	int node;		/* NUMA node; known only with LR_CPUV_NODE in valid */
 };
 
 struct lr_stack_snap {
@@ -154,6 +158,7 @@ struct lr_snapshot {
 	struct lr_stream_snap *streams;	/* traffic of this process, when it runs any */
 	size_t n_streams;
 	uint32_t traffic_generation;	/* +1 when the traffic source changed (a restarted test) */
+	unsigned numa_nodes;		/* NUMA nodes with CPUs; 0 unknown (no NUMA, a peer) */
 
 	/* capacities: owned by lr_snapshot_* */
 	size_t cap_ifaces, cap_cpus, cap_streams;

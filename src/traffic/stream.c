@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -360,7 +361,19 @@ static void *stream_main(void *arg)
 	/* The default 50 us timer slack would stretch the UDP receiver's naps and the pacer's
 	 * short waits by up to half their length again. */
 	prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
-	if (s->p.cpu >= 0) {
+	{	/* named, so that ps/top -H (and the -A tests) can tell stream threads apart */
+		char name[16];
+
+		snprintf(name, sizeof(name), "lr-stream-%d", s->p.id);
+		prctl(PR_SET_NAME, name, 0UL, 0UL, 0UL);
+	}
+	if (s->p.pin_set) {	/* -A node:N */
+		int rc = pthread_setaffinity_np(pthread_self(), sizeof(s->p.cpus), &s->p.cpus);
+
+		if (rc)
+			lr_log(LR_LOG_WARN, "stream %d: cannot pin to its node's CPUs: %s",
+			       s->p.id, strerror(rc));
+	} else if (s->p.cpu >= 0) {
 		cpu_set_t cpus;
 		int rc;
 

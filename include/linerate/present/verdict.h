@@ -53,6 +53,7 @@ struct lr_verdict_iface {
 	uint64_t prev_cum_valid;
 	int prev_ifindex;
 	uint32_t prev_generation;
+	int numa_node1;			/* the device's NUMA node + 1, 0 unknown (verdict_numa.c) */
 };
 
 struct lr_verdict_acc {
@@ -75,6 +76,10 @@ struct lr_verdict_acc {
 	struct lr_verdict_cpu_block blk;	/* the block being summed */
 	unsigned cpu_blocks;		/* blocks judged */
 	int64_t rmem_max, tcp_window_scaling, netdev_max_backlog;
+	/* NUMA (verdict_numa.c), from the latest snapshot: each CPU's node + 1 (0 unknown) and
+	 * the count of nodes with CPUs (below 2: no NUMA rule) */
+	uint16_t cpu_node1[LR_VERDICT_CPUS];
+	unsigned numa_nodes;
 };
 
 /* What the traffic achieved, from the test's own results (-1 = not applicable / unknown). */

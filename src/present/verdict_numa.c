@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The verdict's NUMA rule (issue 19), evidence only: when the CPU that ran the NIC's softirq
+ * saturated sits on another NUMA node than the NIC, every packet crossed the interconnect, and
+ * the next step names the NIC's own node's CPUs to move the IRQs and the streams to. The books
+ * (each CPU's node, each interface's node) come from the snapshots; a machine without NUMA
+ * (fewer than two nodes with CPUs, or a device that gives no node) never triggers it. [main]
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "linerate/present/verdict.h"
+#include "linerate/sample/snapshot.h"
+#include "verdict_priv.h"
+
+void lr_verdict_numa_tick(struct lr_verdict_acc *a, const struct lr_snapshot *s)
+{
+	a->numa_nodes = s->numa_nodes;
+	for (size_t i = 0; i < s->n_cpus; i++) {
+		const struct lr_cpu_snap *c = &s->cpus[i];
+
+		if (c->cpu >= 0 && c->cpu < LR_VERDICT_CPUS)
+			a->cpu_node1[c->cpu] =
+				(c->valid & LR_CPUV_NODE) && c->node >= 0 && c->node < UINT16_MAX
+					? (uint16_t)(c->node + 1)
+					: 0;
+	}
+	for (size_t k = 0; k < s->n_ifaces; k++)
+		for (unsigned i = 0; i < a->n_ifs; i++)
+			if (!strcmp(a->ifs[i].name, s->ifaces[k].name)) {
+				a->ifs[i].numa_node1 =
+					s->ifaces[k].numa_known ? s->ifaces[k].numa_node + 1 : 0;
+				break;
+			}
+}
+
+/* node's CPUs as a kernel-style list ("0,2,4,6", "8-11"); "" when none is known. */
+static void node_cpulist(const struct lr_verdict_acc *a, int node, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < LR_VERDICT_CPUS && o + 16 < len; c++) {
+		int e = c;
+
+		if (a->cpu_node1[c] != node + 1)
+			continue;
+		while (e + 1 < LR_VERDICT_CPUS && a->cpu_node1[e + 1] == node + 1)
+			e++;
+		o += (size_t)snprintf(buf + o, len - o, e > c ? "%s%d-%d" : "%s%d", o ? "," : "",
+				      c, e);
+		c = e;
+	}
+}
+
+bool lr_verdict_numa_step(const struct lr_verdict_acc *a, const struct lr_verdict_traffic *t,
+			  const struct lr_verdict *v, char *buf, size_t len)
+{
+	const struct lr_verdict_iface *f = v->iface;
+	int nic, hot;
+	char cpus[96];
+
+	if (!f || a->numa_nodes < 2 || !f->numa_node1 || v->hot_cpu < 0 ||
+	    v->hot_cpu >= LR_VERDICT_CPUS || !a->cpu_node1[v->hot_cpu])
+		return false;
+	nic = f->numa_node1 - 1;
+	hot = a->cpu_node1[v->hot_cpu] - 1;
+	if (hot == nic)
+		return false;
+	node_cpulist(a, nic, cpus, sizeof(cpus));
+	if (!cpus[0])
+		return false;
+	if (strlen(cpus) > 40)	/* the file below says it in full */
+		snprintf(cpus, sizeof(cpus), "%s", "listed in its cpulist");
+	snprintf(buf, len,
+		 "cpu%d ran %.0f%% softirq for %s on NUMA node %d, but the NIC is on node %d: "
+		 "move the IRQs to node %d's CPUs (%s): for each IRQ N of %s in "
+		 "/proc/interrupts, cat /sys/devices/system/node/node%d/cpulist > "
+		 "/proc/irq/N/smp_affinity_list%s",
+		 v->hot_cpu, v->hot_pct, f->name, hot, nic, nic, cpus, f->name, nic,
+		 t->ran ? "; and run the streams there (-A node:" : "");
+	if (t->ran) {
+		size_t used = strlen(buf);
+
+		snprintf(buf + used, len - used, "%d)", nic);
+	}
+	return true;
+}

@@ -108,3 +108,31 @@ void lr_view_numa_flag(struct lr_frame *f, int x, int y, int w, const struct lr_
 	nw = lr_utf8_width(ifs->name);
 	lr_frame_put(f, x + (nw < w - 1 ? nw : w - 1), y, '!', LR_ROLE_WARN);
 }
+
+void lr_view_numa_stream_header(struct lr_frame *f, int x0, int y, int w,
+				const struct lr_snapshot *s)
+{
+	if (lr_numa_shown(s) && LR_VIEW_NUMA_STREAM_END < w)
+		lr_frame_text_right(f, x0 + LR_VIEW_NUMA_STREAM_END - 9, y, 10, LR_ROLE_LABEL,
+				    "cpu");
+}
+
+void lr_view_numa_stream_cpu(struct lr_frame *f, int x0, int y, int w, const struct lr_snapshot *s,
+			     const char *iface, const struct lr_stream_snap *st)
+{
+	const struct lr_iface_snap *ifs = iface && iface[0] ? lr_snapshot_iface(s, iface) : NULL;
+	bool remote;
+	char buf[24];
+
+	if (!lr_numa_shown(s) || LR_VIEW_NUMA_STREAM_END >= w || st->cpu < 0)
+		return;
+	if (st->node >= 0) {
+		snprintf(buf, sizeof(buf), "c%d n%d", st->cpu, st->node);
+		remote = ifs && ifs->numa_known && ifs->numa_node != st->node;
+	} else {
+		snprintf(buf, sizeof(buf), "c%d", st->cpu);
+		remote = false;
+	}
+	lr_frame_text_right(f, x0 + LR_VIEW_NUMA_STREAM_END - 9, y, 10,
+			    remote ? LR_ROLE_WARN : LR_ROLE_VALUE, buf);
+}

@@ -225,6 +225,8 @@ static void numa_nodes(struct lr_sampler *s)
 		if (node >= 0)
 			w->cpus[c].valid |= LR_CPUV_NODE;
 	}
+	for (size_t k = 0; k < w->n_streams; k++)
+		w->streams[k].node = lr_numa_cpu_node(&s->numa, w->streams[k].cpu);
 }
 
 /* The busiest CPU in softirq among those serving each interface (all CPUs when none known).
@@ -294,11 +296,11 @@ int lr_sampler_tick(struct lr_sampler *s, uint64_t now_ns)
 		if (err)
 			return err;
 		build_stack(s, dt_ns);
-		numa_nodes(s);
 		hottest_softirq(&s->work);
 		err = lr_gencol_read(s->gen, dt_ns, &s->work);
 		if (err)
 			return err;
+		numa_nodes(s);	/* after the streams: their CPUs' nodes too */
 		s->work.mono_ns = now_ns;
 		s->work.real_ns = real_ns;
 		s->work.elapsed_ns = now_ns - s->start_ns;

@@ -305,6 +305,7 @@ static void tcp_send_loop(struct lr_stream *s)
 			atomic_fetch_add_explicit(&s->st.bytes, (uint64_t)n, relaxed);
 			atomic_fetch_add_explicit(&s->st.packets, 1, relaxed);
 			atomic_store_explicit(&s->st.last_ns, now, relaxed);
+			lr_stream_note_cpu(s);
 			off = (off + (size_t)n) % s->buf_len;
 			if (s->zc) {
 				zc_sent = true;
@@ -337,6 +338,7 @@ static void tcp_recv_loop(struct lr_stream *s)
 		if (n > 0) {
 			s->last_rx_ns = lr_clock_mono_ns();
 			atomic_store_explicit(&s->st.last_ns, s->last_rx_ns, relaxed);
+			lr_stream_note_cpu(s);
 			atomic_fetch_add_explicit(&s->st.bytes, (uint64_t)n, relaxed);
 			atomic_fetch_add_explicit(&s->st.packets, 1, relaxed);
 		} else if (n == 0) {

@@ -135,6 +135,53 @@ static void test_two_nodes(void **state)
 	lr_snapshot_free(&s);
 }
 
+/* The Streams pane at 132 columns: each stream's CPU and node, warn when off eth1's node 1. */
+static void streams_text(const struct lr_snapshot *s, char **out)
+{
+	struct lr_app app;
+	struct lr_view_ctx ctx = {.snap = s, .app = &app, .host = "host-a"};
+	struct lr_view_traffic t = {.state = LR_VTS_RUNNING, .host = "10.0.0.2", .iface = "eth1",
+				    .elapsed_s = 1, .duration_s = 10};
+	struct lr_frame f;
+
+	lr_app_init(&app, SEC / 2, 5, NULL);
+	lr_frame_init(&f);
+	assert_int_equal(lr_frame_resize(&f, 132, 6), 0);
+	lr_view_streams(&f, (struct lr_rect){0, 0, 132, 6}, &ctx, &t);
+	*out = lr_frame_to_text(&f);
+	lr_frame_free(&f);
+}
+
+static void test_stream_cpus(void **state)
+{
+	struct lr_snapshot s;
+	struct lr_stream_snap st[2] = {{.id = 1, .sender = true, .cpu = 3, .node = 1},
+				       {.id = 3, .sender = true, .cpu = 2, .node = 0}};
+	char *text;
+
+	(void)state;
+	lr_snapshot_init(&s);
+	sample_tree("handmade-numa/numa2", &s);
+	free(s.streams);
+	s.streams = NULL;
+	s.cap_streams = 0;
+	s.streams = st;
+	s.n_streams = 2;
+	streams_text(&s, &text);
+	assert_non_null(strstr(text, "cpu\n"));
+	assert_non_null(strstr(text, "c3 n1\n"));
+	assert_non_null(strstr(text, "c2 n0\n"));
+	free(text);
+	s.numa_nodes = 1;	/* one node: no column */
+	streams_text(&s, &text);
+	assert_null(strstr(text, "c3"));
+	assert_null(strstr(text, "cpu\n"));
+	free(text);
+	s.streams = NULL;
+	s.n_streams = 0;
+	lr_snapshot_free(&s);
+}
+
 /* One node (this host's capture): the frames equal those of the snapshot without NUMA. */
 static void test_one_node_shows_nothing_new(void **state)
 {
@@ -178,6 +225,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_nodes),
+		cmocka_unit_test(test_stream_cpus),
 		cmocka_unit_test(test_one_node_shows_nothing_new),
 	};
 

@@ -48,4 +48,14 @@ void lr_view_numa_cpu_tag(struct lr_frame *f, int x, int y, const struct lr_snap
 void lr_view_numa_flag(struct lr_frame *f, int x, int y, int w, const struct lr_snapshot *s,
 		       const struct lr_iface_snap *ifs);
 
+/* The Streams pane's extra column, NUMA shown and wide panes only (it ends at column
+ * LR_VIEW_NUMA_STREAM_END, past the 80-column row): the CPU the stream thread last ran on and
+ * its node (warn role when not the node of iface, the interface the test runs over). */
+struct lr_stream_snap;
+#define LR_VIEW_NUMA_STREAM_END 90
+void lr_view_numa_stream_header(struct lr_frame *f, int x0, int y, int w,
+				const struct lr_snapshot *s);
+void lr_view_numa_stream_cpu(struct lr_frame *f, int x0, int y, int w, const struct lr_snapshot *s,
+			     const char *iface, const struct lr_stream_snap *st);
+
 #endif

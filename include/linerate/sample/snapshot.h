@@ -134,6 +134,8 @@ struct lr_stream_snap {
 	uint64_t start_ns;	/* CLOCK_MONOTONIC when the stream started counting, 0 unknown */
 	uint64_t end_ns;	/* CLOCK_MONOTONIC when it stopped (a receiver: its last byte),
 				 * 0 while it runs or unknown */
+	int cpu;		/* the CPU its thread last moved data on, -1 unknown */
+	int node;		/* that CPU's NUMA node, -1 unknown */
 	/* since the stream started, never reset: a consumer that missed a snapshot diffs these */
 	uint64_t total_bytes, total_packets, total_retransmits, total_lost, total_out_of_order;
 };

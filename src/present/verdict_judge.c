@@ -319,6 +319,8 @@ static void next_step(const struct lr_verdict_acc *a, const struct lr_verdict_tr
 		snprintf(s, len,
 			 "line rate reached (%.1f%% of the goodput ceiling): nothing to fix",
 			 v->ceiling_pct);
+	} else if (lr_verdict_numa_streams_step(a, t, v, s, len)) {
+		/* the streams ran off the NIC's node while it idled: verdict_numa.c */
 	} else if (retrans_matter(t, v) && !strcmp(f->name, "lo")) {
 		snprintf(s, len,
 			 "TCP retransmitted %lld segments on loopback, where no counter saw a "

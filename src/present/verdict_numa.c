@@ -13,7 +13,59 @@
 #include "linerate/sample/snapshot.h"
 #include "verdict_priv.h"
 
-void lr_verdict_numa_tick(struct lr_verdict_acc *a, const struct lr_snapshot *s)
+/* Idle share of node's CPUs this tick (their mean idle %), -1 when none is known. */
+static double node_idle(const struct lr_snapshot *s, int node)
+{
+	double sum = 0;
+	unsigned n = 0;
+
+	for (size_t i = 0; i < s->n_cpus; i++) {
+		const struct lr_cpu_snap *c = &s->cpus[i];
+
+		if ((c->valid & LR_CPUV_NODE) && (c->valid & LR_CPUV_TIMES) && c->node == node) {
+			sum += c->idle_pct;
+			n++;
+		}
+	}
+	return n ? sum / n : -1;
+}
+
+/* Where this tick's stream threads ran against f's node: they moved data, their node is
+ * known, and most were elsewhere. */
+static void stream_tick(struct lr_verdict_iface *f, const struct lr_snapshot *s)
+{
+	int nic = f->numa_node1 - 1;
+	unsigned known = 0, remote = 0;
+	const struct lr_stream_snap *last = NULL;
+	double idle;
+
+	if (nic < 0)
+		return;
+	for (size_t k = 0; k < s->n_streams; k++) {
+		const struct lr_stream_snap *st = &s->streams[k];
+
+		if (!st->valid || !st->bytes || st->cpu < 0 || st->node < 0)
+			continue;
+		known++;
+		if (st->node != nic) {
+			remote++;
+			last = st;
+		}
+	}
+	if (!known)
+		return;
+	f->numa_stream_ticks++;
+	if (remote * 2 <= known)
+		return;
+	f->numa_remote_ticks++;
+	f->numa_stream_node1 = last->node + 1;
+	f->numa_stream_cpu1 = last->cpu + 1;
+	idle = node_idle(s, nic);
+	if (idle >= 50)	/* the NIC's own node had room for them */
+		f->numa_remote_idle_ticks++;
+}
+
+void lr_verdict_numa_tick(struct lr_verdict_acc *a, const struct lr_snapshot *s, bool take)
 {
 	a->numa_nodes = s->numa_nodes;
 	for (size_t i = 0; i < s->n_cpus; i++) {
@@ -30,6 +82,8 @@ void lr_verdict_numa_tick(struct lr_verdict_acc *a, const struct lr_snapshot *s)
 			if (!strcmp(a->ifs[i].name, s->ifaces[k].name)) {
 				a->ifs[i].numa_node1 =
 					s->ifaces[k].numa_known ? s->ifaces[k].numa_node + 1 : 0;
+				if (take && s->numa_nodes >= 2)
+					stream_tick(&a->ifs[i], s);
 				break;
 			}
 }
@@ -84,5 +138,30 @@ bool lr_verdict_numa_step(const struct lr_verdict_acc *a, const struct lr_verdic
 
 		snprintf(buf + used, len - used, "%d)", nic);
 	}
+	return true;
+}
+
+bool lr_verdict_numa_streams_step(const struct lr_verdict_acc *a,
+				  const struct lr_verdict_traffic *t, const struct lr_verdict *v,
+				  char *buf, size_t len)
+{
+	const struct lr_verdict_iface *f = v->iface;
+	int nic;
+	char cpus[96];
+
+	if (!f || !t->ran || a->numa_nodes < 2 || !f->numa_node1 || f->numa_stream_ticks < 2 ||
+	    f->numa_remote_idle_ticks * 2 < f->numa_stream_ticks || !f->numa_stream_node1)
+		return false;
+	nic = f->numa_node1 - 1;
+	node_cpulist(a, nic, cpus, sizeof(cpus));
+	if (!cpus[0])
+		return false;
+	if (strlen(cpus) > 40)
+		snprintf(cpus, sizeof(cpus), "%s", "in its cpulist");
+	snprintf(buf, len,
+		 "the stream threads ran on NUMA node %d (cpu%d; in %u of %u samples) while "
+		 "node %d, %s's own, sat mostly idle: run them there with -A node:%d (CPUs %s)",
+		 f->numa_stream_node1 - 1, f->numa_stream_cpu1 - 1, f->numa_remote_idle_ticks,
+		 f->numa_stream_ticks, nic, f->name, nic, cpus);
 	return true;
 }

@@ -58,8 +58,40 @@ static void sample_tree(const char *tree, struct lr_snapshot *snap)
 	lr_board_close(b);
 }
 
-/* Eight one-second ticks: iface receives 1 GB/s, cpu `hot` runs 99 % softirq, others idle. */
+/* One stream thread moving 1 GB/s on `cpu` (-1: none), its node the snapshot's own. */
+static struct lr_stream_snap one_stream;
+
+static void set_stream(struct lr_snapshot *s, int cpu)
+{
+	memset(&one_stream, 0, sizeof(one_stream));
+	one_stream.id = 1;
+	one_stream.valid = true;
+	one_stream.bytes = 1000000000;
+	one_stream.start_ns = 100 * SEC;	/* the test window: from before the first tick */
+	one_stream.cpu = cpu;
+	one_stream.node = -1;
+	for (size_t c = 0; c < s->n_cpus; c++)
+		if (s->cpus[c].cpu == cpu && (s->cpus[c].valid & LR_CPUV_NODE))
+			one_stream.node = s->cpus[c].node;
+	if (s->streams != &one_stream)
+		free(s->streams);	/* the sampler's (empty) array */
+	s->cap_streams = 0;
+	s->streams = cpu >= 0 ? &one_stream : NULL;
+	s->n_streams = cpu >= 0 ? 1 : 0;
+}
+
+/* Eight one-second ticks: iface receives 1 GB/s, cpu `hot` runs 99 % softirq (-1: none),
+ * `busy` CPUs (a node's, or none when NULL) run 80 % user, the others idle. */
+static void judge_load(struct lr_snapshot *s, const char *iface, int hot, const int *busy,
+		       struct lr_verdict *v);
+
 static void judge(struct lr_snapshot *s, const char *iface, int hot, struct lr_verdict *v)
+{
+	judge_load(s, iface, hot, NULL, v);
+}
+
+static void judge_load(struct lr_snapshot *s, const char *iface, int hot, const int *busy,
+		       struct lr_verdict *v)
 {
 	static struct lr_verdict_acc a;	/* large */
 	struct lr_verdict_traffic t = {.ran = true, .parallel = 1, .reverse = true,
@@ -70,8 +102,11 @@ static void judge(struct lr_snapshot *s, const char *iface, int hot, struct lr_v
 
 		k->valid |= LR_CPUV_TIMES;
 		k->softirq_pct = k->cpu == hot ? 99 : 1;
-		k->idle_pct = 100 - k->softirq_pct;
 		k->user_pct = k->system_pct = k->irq_pct = 0;
+		for (const int *b = busy; b && *b >= 0; b++)
+			if (*b == k->cpu)
+				k->user_pct = 80;
+		k->idle_pct = 100 - k->softirq_pct - k->user_pct;
 	}
 	for (size_t i = 0; i < s->n_ifaces; i++) {
 		struct lr_iface_snap *f = &s->ifaces[i];
@@ -82,8 +117,8 @@ static void judge(struct lr_snapshot *s, const char *iface, int hot, struct lr_v
 		f->delta[LR_M_RX_BYTES] = me ? 1000000000 : 0;
 		f->delta[LR_M_RX_PACKETS] = me ? 1000000000 / 1514 : 0;
 		f->speed_mbps = me ? 10000 : -1;
-		f->softirq_max_pct = me ? 99 : 1;
-		f->softirq_cpu = me ? hot : -1;
+		f->softirq_max_pct = me && hot >= 0 ? 99 : 1;
+		f->softirq_cpu = me && hot >= 0 ? hot : -1;
 	}
 	s->interval_ns = SEC;
 	lr_verdict_init(&a, iface);
@@ -129,6 +164,38 @@ static void test_remote_node_names_local_cpus(void **state)
 	lr_snapshot_free(&s);
 }
 
+/* The stream thread on node 0 (cpu2) while eth1's node 1 idles: -A node:1. Not when it runs
+ * on node 1, nor when node 1's CPUs were busy, nor without the topology. */
+static void test_streams_off_the_nics_node(void **state)
+{
+	static const int node1[] = {1, 3, 5, 7, -1};
+	struct lr_snapshot s;
+	struct lr_verdict v;
+
+	(void)state;
+	lr_snapshot_init(&s);
+	sample_tree("handmade-numa/numa2", &s);
+	set_stream(&s, 2);
+	assert_int_equal(one_stream.node, 0);
+	judge(&s, "eth1", -1, &v);
+	printf("# %s\n", v.next_step);
+	assert_non_null(strstr(v.next_step, "the stream threads ran on NUMA node 0 (cpu2; in 8 of 8 "
+					    "samples) while node 1, eth1's own, sat mostly idle: "
+					    "run them there with -A node:1 (CPUs 1,3,5,7)"));
+	set_stream(&s, 3);	/* on the NIC's node */
+	judge(&s, "eth1", -1, &v);
+	assert_null(strstr(v.next_step, "NUMA"));
+	set_stream(&s, 2);
+	judge_load(&s, "eth1", -1, node1, &v);	/* node 1 had no room */
+	assert_null(strstr(v.next_step, "NUMA"));
+	clear_numa(&s);
+	judge(&s, "eth1", -1, &v);
+	assert_null(strstr(v.next_step, "NUMA"));
+	s.streams = NULL;
+	s.n_streams = 0;
+	lr_snapshot_free(&s);
+}
+
 static void test_local_node_changes_nothing(void **state)
 {
 	struct lr_snapshot s;
@@ -154,12 +221,15 @@ static void test_one_node_changes_no_verdict(void **state)
 	lr_snapshot_init(&s);
 	sample_tree("this-host", &s);
 	assert_int_equal(s.numa_nodes, 1);
+	set_stream(&s, 1);	/* a stream too: the streams rule stays silent as well */
 	judge(&s, "eth0", 1, &v);
 	clear_numa(&s);
 	judge(&s, "eth0", 1, &plain);
 	assert_string_equal(v.next_step, plain.next_step);
 	assert_string_equal(v.loss_where, plain.loss_where);
 	assert_null(strstr(v.next_step, "NUMA"));
+	s.streams = NULL;
+	s.n_streams = 0;
 	lr_snapshot_free(&s);
 }
 
@@ -167,6 +237,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_remote_node_names_local_cpus),
+		cmocka_unit_test(test_streams_off_the_nics_node),
 		cmocka_unit_test(test_local_node_changes_nothing),
 		cmocka_unit_test(test_one_node_changes_no_verdict),
 	};

@@ -54,6 +54,10 @@ struct lr_verdict_iface {
 	int prev_ifindex;
 	uint32_t prev_generation;
 	int numa_node1;			/* the device's NUMA node + 1, 0 unknown (verdict_numa.c) */
+	/* ticks of the test with stream threads moving data (their node known), those where most
+	 * ran off this device's node, and of those the ticks its node's CPUs were mostly idle */
+	unsigned numa_stream_ticks, numa_remote_ticks, numa_remote_idle_ticks;
+	int numa_stream_node1, numa_stream_cpu1;	/* where the last remote one ran, + 1 */
 };
 
 struct lr_verdict_acc {

@@ -10,9 +10,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "linerate/app/affinity.h"
 #include "linerate/app/cli.h"
 #include "linerate/app/config.h"
 #include "linerate/app/metrics_http.h"
+#include "linerate/collect/numa.h"
 #include "linerate/sample/sampler.h"
 #include "linerate/core/strutil.h"
 
@@ -131,7 +133,7 @@ static const char usage[] =
 	"Traffic (iperf3's meanings):\n"
 	"  -p PORT (5201)  -u UDP  -P N streams  -b RATE[KMG] per stream (0 = unlimited)\n"
 	"  -l BYTES  -R reverse  --bidir  -M MSS  -w WINDOW  -C ALGO  -B ADDR  -1 one-off\n"
-	"  -A N[,M]  stream threads on CPU N (and the server's on M)\n"
+	"  -A N[,M]  stream threads on CPU N (server: M); N = node:K: NUMA node K's CPUs\n"
 	"  --no-gso  plain sendmmsg/recvmmsg UDP path    --no-start  wait for `s` in the dashboard\n"
 	"Output (iperf3's): -T, --title STR  prefix every line with STR;  --timestamps[=FORMAT]\n"
 	"  --logfile FILE  output to FILE;  --forceflush  flush each line;  --pidfile FILE;  -D daemon\n"
@@ -158,6 +160,7 @@ void lr_cli_defaults(struct lr_config *cfg)
 	cfg->traffic.parallel = 1;
 	cfg->traffic.affinity = -1;
 	cfg->traffic.server_affinity = -1;
+	cfg->traffic.affinity_node = -1;
 }
 
 static int fail(char *err, size_t len, const char *fmt, ...) LR_PRINTF(3, 4);
@@ -191,7 +194,8 @@ static int parse_uint(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
 	return 0;
 }
 
-/* iperf3's -A n[,m]: n for this side, m asked of the server. */
+/* iperf3's -A n[,m]: n for this side, m asked of the server; n may be node:N (the CPUs of NUMA
+ * node N here). -EINVAL bad syntax; lr_affinity_node_cpus's -ENOENT/-ENODEV for a node. */
 static int parse_affinity(const char *arg, struct lr_traffic_config *t)
 {
 	const char *comma = strchr(arg, ',');
@@ -204,11 +208,24 @@ static int parse_affinity(const char *arg, struct lr_traffic_config *t)
 		return -EINVAL;
 	memcpy(first, arg, (size_t)(comma - arg));
 	first[comma - arg] = '\0';
-	if (parse_uint(first, 0, CPU_MAX, &n))
-		return -EINVAL;
 	if (*comma && parse_uint(comma + 1, 0, CPU_MAX, &m))
 		return -EINVAL;
-	t->affinity = (int)n;
+	if (!strncmp(first, "node:", 5)) {
+		int rc;
+
+		if (parse_uint(first + 5, 0, LR_NUMA_MAX_NODES - 1, &n))
+			return -EINVAL;
+		rc = lr_affinity_node_cpus((int)n, &t->affinity_cpus);
+		if (rc < 0)
+			return rc;
+		t->affinity_node = (int)n;
+		t->affinity = -1;
+	} else {
+		if (parse_uint(first, 0, CPU_MAX, &n))
+			return -EINVAL;
+		t->affinity = (int)n;
+		t->affinity_node = -1;
+	}
 	t->server_affinity = *comma ? (int)m : -1;
 	return 0;
 }
@@ -448,8 +465,17 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 			traffic_opt = "-w";
 			break;
 		case 'A':
-			if (parse_affinity(optarg, t))
-				return fail(err, len, "-A: invalid CPU '%s' (n or n,m)", optarg);
+			switch (parse_affinity(optarg, t)) {
+			case 0:
+				break;
+			case -ENOENT:
+				return fail(err, len, "-A %s: no such NUMA node here", optarg);
+			case -ENODEV:
+				return fail(err, len, "-A %s: that NUMA node has no CPUs", optarg);
+			default:
+				return fail(err, len, "-A: invalid CPU '%s' (n, n,m or node:N)",
+					    optarg);
+			}
 			break;
 		case 'C':
 			t->congestion = optarg;

@@ -28,6 +28,8 @@ int lr_run_server(const struct lr_config *cfg)
 		.one_off = tc->one_off,
 		.pin = tc->affinity >= 0,
 		.cpu = tc->affinity,
+		.pin_set = tc->affinity_node >= 0,
+		.cpus = tc->affinity_cpus,
 		.no_gso = tc->no_gso,
 		.rcv_timeout_ms = tc->rcv_timeout_ms,
 		.snd_timeout_ms = tc->snd_timeout_ms,

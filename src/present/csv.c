@@ -45,12 +45,14 @@ static const struct {
 static const char iface_header[] =
 	"time,elapsed,iface,interval,rx_bytes,tx_bytes,rx_packets,tx_packets,rx_bps,tx_bps,"
 	"rx_pps,tx_pps,rx_dropped,tx_dropped,rx_errors,tx_errors,rx_fifo,rx_missed,rx_over,"
-	"nic_fifo,nic_drop,softirq_max_pct,softirq_cpu,link_mbps,mtu,wire_util_pct,side,host";
+	"nic_fifo,nic_drop,softirq_max_pct,softirq_cpu,link_mbps,mtu,wire_util_pct,side,host,"
+	"numa_node";
 static const char cpu_header[] =
 	"time,elapsed,cpu,interval,user_pct,system_pct,irq_pct,softirq_pct,idle_pct,"
 	"net_rx_per_s,net_tx_per_s,softnet_processed_per_s,softnet_dropped_per_s,"
-	/* appended since, in the order of DESIGN.md section 4: side,host (section 10), steal_pct */
-	"softnet_squeezed_per_s,side,host,steal_pct";
+	/* appended since, in the order they landed: side,host (DESIGN.md section 10), steal_pct,
+	 * node (NUMA) */
+	"softnet_squeezed_per_s,side,host,steal_pct,node";
 
 static const char stream_header[] =
 	"time,elapsed,stream,direction,protocol,bytes,bps,packets,pps,retransmits,lost,"
@@ -319,6 +321,10 @@ static int write_iface(struct lr_csv *c, const struct lr_snapshot *s,
 			(rx > tx ? rx : tx) / secs / speed_bps * 100, 2);
 	}
 	fputs(c->suffix, c->f);
+	if (i->numa_known)	/* NUMA node of the device: empty when the platform gives none */
+		fprintf(c->f, ",%d", i->numa_node);
+	else
+		fputc(',', c->f);
 	fputc('\n', c->f);
 	return 0;
 }
@@ -342,6 +348,10 @@ static void write_cpu(FILE *f, const char *prefix, const struct lr_snapshot *s,
 	put_dbl(f, n, k->softnet_squeezed_per_s, 1);
 	fputs(suffix, f);
 	put_dbl(f, t && k->steal_pct >= 0, k->steal_pct, 2);
+	if (k->valid & LR_CPUV_NODE)
+		fprintf(f, ",%d", k->node);
+	else
+		fputc(',', f);
 	fputc('\n', f);
 }
 

@@ -43,6 +43,7 @@ struct cpuser {
 	bool present;
 	uint32_t have;		/* bit c: last[c]/acc[c] known */
 	uint64_t last[C__COUNT], acc[C__COUNT];
+	int node;		/* NUMA node for the `node` label, -1 unknown (no label) */
 };
 
 /* A traffic stream of this process: its totals restart with each test (traffic_generation). */
@@ -213,6 +214,7 @@ static int cpus_update(struct lr_prom *p, const struct lr_snapshot *s)
 		if (k->cpu < 0 || (size_t)k->cpu >= p->n_cpus)
 			continue;
 		p->cpus[k->cpu].present = true;
+		p->cpus[k->cpu].node = (k->valid & LR_CPUV_NODE) ? k->node : -1;
 		cpu_update(&p->cpus[k->cpu], &k->raw);
 	}
 	return 0;
@@ -493,6 +495,15 @@ static const struct fam cpu_seconds = {
 	"linerate_cpu_seconds", true,
 	"Seconds each CPU spent in each mode (/proc/stat; user and nice include guest time)."};
 
+/* ",node=\"1\"" when the CPU's NUMA node is known, else "" (issue 19). */
+static const char *node_label(const struct cpuser *k, char *buf, size_t len)
+{
+	if (k->node < 0)
+		return "";
+	snprintf(buf, len, ",node=\"%d\"", k->node);
+	return buf;
+}
+
 static void render_cpu_times(const struct lr_prom *p, enum lr_prom_format f,
 			     struct lr_prom_buf *b)
 {
@@ -500,6 +511,7 @@ static void render_cpu_times(const struct lr_prom *p, enum lr_prom_format f,
 
 	for (size_t c = 0; c < p->n_cpus; c++) {
 		const struct cpuser *k = &p->cpus[c];
+		char nl[32];
 
 		if (!k->present)
 			continue;
@@ -511,8 +523,8 @@ static void render_cpu_times(const struct lr_prom *p, enum lr_prom_format f,
 			if (!head)
 				header(b, f, &cpu_seconds);
 			head = true;
-			put(b, "linerate_cpu_seconds_total{cpu=\"%zu\",mode=\"%s\"} %llu.%02llu\n", c,
-			    cpu_modes[t], (unsigned long long)(ticks / (uint64_t)p->user_hz),
+			put(b, "linerate_cpu_seconds_total{cpu=\"%zu\"%s,mode=\"%s\"} %llu.%02llu\n",
+			    c, node_label(k, nl, sizeof(nl)), cpu_modes[t], (unsigned long long)(ticks / (uint64_t)p->user_hz),
 			    (unsigned long long)(ticks % (uint64_t)p->user_hz * 100 /
 						 (uint64_t)p->user_hz));
 		}
@@ -552,6 +564,7 @@ static void render_cpu_counters(const struct lr_prom *p, enum lr_prom_format f,
 
 		for (size_t c = 0; c < p->n_cpus; c++) {
 			const struct cpuser *s = &p->cpus[c];
+			char nl[32];
 
 			if (!s->present || !(s->have & (1u << i)))
 				continue;
@@ -559,8 +572,9 @@ static void render_cpu_counters(const struct lr_prom *p, enum lr_prom_format f,
 				header(b, f, &cpu_counters[k].fm);
 			head = true;
 			sample_name(b, &cpu_counters[k].fm);
-			put(b, "{cpu=\"%zu\"%s%s} %llu\n", c, cpu_counters[k].label[0] ? "," : "",
-			    cpu_counters[k].label, (unsigned long long)s->acc[i]);
+			put(b, "{cpu=\"%zu\"%s%s%s} %llu\n", c, node_label(s, nl, sizeof(nl)),
+			    cpu_counters[k].label[0] ? "," : "", cpu_counters[k].label,
+			    (unsigned long long)s->acc[i]);
 		}
 	}
 }

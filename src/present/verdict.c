@@ -223,6 +223,7 @@ void lr_verdict_add(struct lr_verdict_acc *a, const struct lr_snapshot *s)
 	a->prev_mono_ns = s->mono_ns;
 	for (size_t k = 0; k < s->n_ifaces; k++)
 		add_iface(a, &s->ifaces[k], take);
+	lr_verdict_numa_tick(a, s, take);
 	a->rmem_max = s->tuning.rmem_max;
 	a->tcp_window_scaling = s->tuning.tcp_window_scaling;
 	a->netdev_max_backlog = s->tuning.netdev_max_backlog;

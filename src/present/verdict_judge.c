@@ -297,6 +297,8 @@ static void next_step(const struct lr_verdict_acc *a, const struct lr_verdict_tr
 			 "here saw them: check the firewall (nft list ruleset) and the sender's "
 			 "counters",
 			 (long long)v->udp_lost);
+	} else if (hot && lr_verdict_numa_step(a, t, v, s, len)) {
+		/* the hot CPU is on another node than the NIC: written by verdict_numa.c */
 	} else if (hot && f->others_idle) {
 		snprintf(s, len,
 			 "cpu%d ran %.0f%% softirq while other CPUs idled: one queue on one "
@@ -317,6 +319,8 @@ static void next_step(const struct lr_verdict_acc *a, const struct lr_verdict_tr
 		snprintf(s, len,
 			 "line rate reached (%.1f%% of the goodput ceiling): nothing to fix",
 			 v->ceiling_pct);
+	} else if (lr_verdict_numa_streams_step(a, t, v, s, len)) {
+		/* the streams ran off the NIC's node while it idled: verdict_numa.c */
 	} else if (retrans_matter(t, v) && !strcmp(f->name, "lo")) {
 		snprintf(s, len,
 			 "TCP retransmitted %lld segments on loopback, where no counter saw a "

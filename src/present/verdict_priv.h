@@ -3,6 +3,7 @@
 #ifndef LINERATE_VERDICT_PRIV_H
 #define LINERATE_VERDICT_PRIV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define LR_VERDICT_HOT_PCT 95.0
@@ -17,6 +18,20 @@ void lr_verdict_cpu_tick(struct lr_verdict_acc *a, const struct lr_snapshot *s);
 void lr_verdict_cpu_flush(struct lr_verdict_acc *a, const struct lr_snapshot *s);
 /* Clears the block (the window restarts). */
 void lr_verdict_cpu_reset(struct lr_verdict_acc *a);
+
+/* verdict_numa.c: records each CPU's and each interface's NUMA node from a snapshot. */
+void lr_verdict_numa_tick(struct lr_verdict_acc *a, const struct lr_snapshot *s, bool take);
+/* The NUMA rule: a saturated CPU serving the NIC sits on another node than the NIC. Writes
+ * the next step naming the NIC's node's CPUs into buf and returns true, else false. */
+struct lr_verdict;
+struct lr_verdict_traffic;
+bool lr_verdict_numa_step(const struct lr_verdict_acc *a, const struct lr_verdict_traffic *t,
+			  const struct lr_verdict *v, char *buf, size_t len);
+/* The other NUMA rule: the test's stream threads ran off the NIC's node while that node's
+ * CPUs idled, for at least half the ticks they moved data. Same contract. */
+bool lr_verdict_numa_streams_step(const struct lr_verdict_acc *a,
+				  const struct lr_verdict_traffic *t, const struct lr_verdict *v,
+				  char *buf, size_t len);
 
 /* "182 Mbit/s", "9.41 Gbit/s", "512 bit/s" */
 void lr_verdict_fmt_bps(char *buf, size_t len, double bps);

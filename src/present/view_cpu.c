@@ -11,6 +11,7 @@
 
 #include "linerate/sample/snapshot.h"
 #include "linerate/present/view.h"
+#include "linerate/present/view_numa.h"
 
 #define MAX_ROWS 256
 #define FIXED_COLS 28	/* name 6 + busy 5 + NET_RX 7 + drop 5 + squeeze 5 */
@@ -185,8 +186,9 @@ static void legend(struct lr_frame *f, int x, int y, int bw, bool ascii, bool st
 	lr_frame_text_right(f, x + 17, y, 5, LR_ROLE_LABEL, "sqz");
 }
 
+/* tagw: the last columns of the bar's width hold the CPU's NUMA node (view_numa.c) */
 static void cpu_row(struct lr_frame *f, int x, int y, int bw, const struct lr_cpu_snap *c,
-		    bool mark, bool ascii)
+		    bool mark, bool ascii, int tagw)
 {
 	char buf[16];
 	double busy = busy_pct(c);
@@ -195,7 +197,7 @@ static void cpu_row(struct lr_frame *f, int x, int y, int bw, const struct lr_cp
 	lr_frame_printf(f, x, y, 5, mark ? LR_ROLE_VALUE : LR_ROLE_LABEL, "%5d", c->cpu);
 	if (mark)
 		lr_frame_put(f, x + 5, y, '*', LR_ROLE_WARN);
-	bar(f, x + 6, y, bw, c, ascii);
+	bar(f, x + 6, y, bw - tagw, c, ascii);
 	x += 6 + bw;
 	if (busy >= 0)
 		snprintf(buf, sizeof(buf), "%.0f%%", busy > 100 ? 100 : busy);
@@ -224,13 +226,15 @@ void lr_view_cpu(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx 
 	size_t idx[MAX_ROWS], n, rows;
 	double hidden_max;
 	char title[96];
-	int bw = r.w - FIXED_COLS - 1, y;
+	int bw = r.w - FIXED_COLS - 1, y, tagw = lr_view_numa_tag_w(s);
 	bool steal = false;
 
 	if (r.h < 3 || r.w < FIXED_COLS + 6 || !s)
 		return;
 	if (bw > 60)
 		bw = 60;
+	if (bw < tagw + 6)
+		tagw = 0;
 	rows = (size_t)(r.h - 2);
 	if (rows > MAX_ROWS)
 		rows = MAX_ROWS;
@@ -246,7 +250,11 @@ void lr_view_cpu(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx 
 	if (ifs && ifs->n_serving_cpus) {
 		char m[40];
 
-		snprintf(m, sizeof(m), " * serves %s ", ifs->name);
+		if (lr_numa_shown(s) && ifs->numa_known)	/* n<node> highlighted: local */
+			snprintf(m, sizeof(m), " * serves %s  n%d local ", ifs->name,
+				 ifs->numa_node);
+		else
+			snprintf(m, sizeof(m), " * serves %s ", ifs->name);
 		lr_frame_text_right(f, r.x, r.y, r.w - 1, LR_ROLE_LABEL, m);
 	}
 	for (size_t i = 0; i < n && !steal; i++)
@@ -256,7 +264,10 @@ void lr_view_cpu(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx 
 	for (size_t i = 0; i < n; i++) {
 		const struct lr_cpu_snap *c = &s->cpus[idx[i]];
 
-		cpu_row(f, r.x, y++, bw, c, serves(&map, c->cpu), ctx->ascii);
+		cpu_row(f, r.x, y, bw, c, serves(&map, c->cpu), ctx->ascii, tagw);
+		if (tagw)
+			lr_view_numa_cpu_tag(f, r.x + 6 + bw - tagw, y, s, ifs, c);
+		y++;
 	}
 	if (s->n_cpus > n) {
 		if (hidden_max >= 0)

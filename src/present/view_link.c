@@ -11,6 +11,7 @@
 #include "linerate/collect/ethtool.h"
 #include "linerate/sample/snapshot.h"
 #include "linerate/present/view.h"
+#include "linerate/present/view_numa.h"
 
 /* Draws s and two blanks after it when it fits whole; returns the new x. */
 static int field(struct lr_frame *f, int x, int y, int end, enum lr_role role, const char *s)
@@ -67,6 +68,7 @@ void lr_view_link_line(struct lr_frame *f, struct lr_rect r, const struct lr_vie
 	char buf[96], speed[16];
 	int x = r.x + 1, y = r.y, end = r.x + r.w;
 	size_t k = 0;
+	bool remote;
 
 	if (ctx->peer_detail) {	/* the peer's interface: its host first */
 		snprintf(buf, sizeof(buf), "on %s",
@@ -88,6 +90,8 @@ void lr_view_link_line(struct lr_frame *f, struct lr_rect r, const struct lr_vie
 	x = field(f, x, y, end, LR_ROLE_VALUE, buf);
 	if (ifs->operstate != 6 && ifs->operstate != 0)
 		x = field(f, x, y, end, LR_ROLE_WARN, ifs->operstate == 2 ? "DOWN" : "not up");
+	if (lr_view_numa_link_text(ctx->snap, ifs, buf, sizeof(buf), &remote))	/* NUMA only */
+		x = field(f, x, y, end, remote ? LR_ROLE_WARN : LR_ROLE_LABEL, buf);
 	if (ifs->driver[0]) {
 		char fw[16];
 

@@ -10,6 +10,7 @@
 
 #include "linerate/sample/snapshot.h"
 #include "linerate/present/view.h"
+#include "linerate/present/view_numa.h"
 
 struct ov_layout {
 	int name_w, link_w, state_w, err_w;
@@ -312,9 +313,11 @@ void lr_view_overview(struct lr_frame *f, struct lr_rect r, const struct lr_view
 	if ((int)ctx->app->sel >= rows)
 		first = (int)ctx->app->sel - rows + 1;
 	y = r.y + 2;
-	for (int i = 0; i < rows && (size_t)(first + i) < n; i++)
-		iface_row(f, r.x, y++, r.w, &l, &s->ifaces[first + i],
+	for (int i = 0; i < rows && (size_t)(first + i) < n; i++) {
+		iface_row(f, r.x, y, r.w, &l, &s->ifaces[first + i],
 			  (size_t)(first + i) == ctx->app->sel, ctx->app->bytes);
+		lr_view_numa_flag(f, r.x + 1, y++, l.name_w - 1, s, &s->ifaces[first + i]);
+	}
 	if (more)
 		lr_frame_printf(f, r.x + 1, y++, r.w - 1, LR_ROLE_LABEL,
 				"  %d more above, %d below (up/down scroll)", first,

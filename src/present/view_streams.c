@@ -10,6 +10,7 @@
 
 #include "linerate/sample/snapshot.h"
 #include "linerate/present/view.h"
+#include "linerate/present/view_numa.h"
 
 /* Columns inside the pane: where id and dir start, where the right-aligned numbers end (the
  * last ends at 78: the whole row fits 80 columns). */
@@ -152,6 +153,7 @@ static void stream_row(struct lr_frame *f, int x0, int y, int w, const struct lr
 	else
 		snprintf(b, sizeof(b), "-");
 	cell(f, x0, y, w, E_RTT, LR_ROLE_VALUE, b);
+	lr_view_numa_stream_cpu(f, x0, y, w, ctx->snap, t->iface, s);	/* wide panes */
 }
 
 static void add_sum(struct sums *sum, const struct lr_stream_snap *s)
@@ -219,6 +221,7 @@ void lr_view_streams(struct lr_frame *f, struct lr_rect r, const struct lr_view_
 			return;
 	} else {
 		header(f, r.x, r.y + 1, r.w);
+		lr_view_numa_stream_header(f, r.x, r.y + 1, r.w, snap);
 	}
 	if (!n) {
 		if (r.h > 2)

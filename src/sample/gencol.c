@@ -129,6 +129,8 @@ static void read_one(struct prev *p, const struct lr_gen_stream *gs, uint64_t dt
 	o->rtt_us = tcp_sender && rtt ? (int64_t)rtt : -1;
 	o->start_ns = ld(&st->start_ns);
 	o->end_ns = ld(&st->end_ns);
+	o->cpu = (int)ld(&st->cpu1) - 1;
+	o->node = -1;	/* the sampler knows the topology */
 	o->total_bytes = bytes;
 	o->total_packets = packets;
 	o->total_retransmits = retrans;

@@ -488,6 +488,18 @@ int lr_iftable_set_serving(struct lr_iftable *t, const char *name, const int *cp
 	return 0;
 }
 
+int lr_iftable_set_numa_node(struct lr_iftable *t, const char *name, int node)
+{
+	bool found;
+	size_t pos = find_pos(t, name, &found);
+
+	if (!found)
+		return -ENOENT;
+	t->ent[pos]->s.numa_node = node;
+	t->ent[pos]->s.numa_known = node >= 0;
+	return 0;
+}
+
 size_t lr_iftable_missing(const struct lr_iftable *t, char *first, size_t len)
 {
 	size_t missing = 0;

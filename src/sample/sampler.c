@@ -26,6 +26,7 @@
 #include "linerate/collect/irqmap.h"
 #include "linerate/core/log.h"
 #include "linerate/collect/nllink.h"
+#include "linerate/collect/numa.h"
 #include "linerate/collect/procnet.h"
 #include "linerate/sample/rate.h"
 #include "linerate/sample/sampler.h"
@@ -54,6 +55,7 @@ struct lr_sampler {
 	struct lr_gencol *gen;		/* traffic streams of this process */
 	struct lr_qstatsrc *qstats;	/* per-queue counters; NULL: kernel without qstats-get */
 	struct lr_irqmap irq;		/* scratch for one interface at a time */
+	struct lr_numa numa;		/* CPU -> node, re-read with the tuning */
 	size_t irq_next;		/* round-robin position */
 	uint64_t irq_due_ns;
 	uint64_t tuning_due_ns;
@@ -205,9 +207,29 @@ static void refresh_irqmap(struct lr_sampler *s, uint64_t now_ns)
 		return;
 	}
 	s->irq_next++;
+	if (lr_iftable_set_numa_node(s->ifs, name, lr_numa_iface_node(&s->io, name)))
+		lr_log(LR_LOG_DEBUG, "%s: gone before its NUMA node was read", name);
 	if (lr_irqmap_build(&s->io, name, &s->irq) == 0 &&
 	    lr_iftable_set_serving(s->ifs, name, s->irq.serving.cpu, s->irq.serving.n) == -ENOMEM)
 		lr_log(LR_LOG_WARN, "%s: out of memory for the IRQ map", name);
+}
+
+/* Each CPU's NUMA node and the count of nodes with CPUs (consumers show NUMA only from two
+ * nodes on, so a machine without NUMA shows nothing of it). */
+static void numa_nodes(struct lr_sampler *s)
+{
+	struct lr_snapshot *w = &s->work;
+
+	w->numa_nodes = s->numa.n_nodes;
+	for (size_t c = 0; c < w->n_cpus; c++) {
+		int node = lr_numa_cpu_node(&s->numa, w->cpus[c].cpu);
+
+		w->cpus[c].node = node;
+		if (node >= 0)
+			w->cpus[c].valid |= LR_CPUV_NODE;
+	}
+	for (size_t k = 0; k < w->n_streams; k++)
+		w->streams[k].node = lr_numa_cpu_node(&s->numa, w->streams[k].cpu);
 }
 
 /* The busiest CPU in softirq among those serving each interface (all CPUs when none known).
@@ -264,6 +286,8 @@ int lr_sampler_tick(struct lr_sampler *s, uint64_t now_ns)
 		lr_log(LR_LOG_DEBUG, "/proc/net/snmp unreadable this tick");
 	if (now_ns >= s->tuning_due_ns) {
 		lr_tuning_read(&s->io, &s->work.tuning);
+		if (lr_numa_read(&s->io, &s->numa) < 0)
+			lr_log(LR_LOG_WARN, "out of memory for the NUMA topology");
 		s->tuning_due_ns = now_ns + TUNING_EVERY_NS;
 	}
 	refresh_irqmap(s, now_ns);
@@ -282,6 +306,7 @@ int lr_sampler_tick(struct lr_sampler *s, uint64_t now_ns)
 		err = lr_gencol_read(s->gen, dt_ns, &s->work);
 		if (err)
 			return err;
+		numa_nodes(s);	/* after the streams: their CPUs' nodes too */
 		s->work.mono_ns = now_ns;
 		s->work.real_ns = real_ns;
 		s->work.elapsed_ns = now_ns - s->start_ns;
@@ -401,6 +426,7 @@ int lr_sampler_open(struct lr_sampler **out, const struct lr_sampler_opts *cfg,
 	pthread_condattr_destroy(&attr);
 	lr_cpuwin_init(&s->cpuwin);
 	lr_irqmap_init(&s->irq);
+	lr_numa_init(&s->numa);
 	lr_snapshot_init(&s->work);
 	/* a captured tree has no netlink: --procfs implies the /proc/net/dev source */
 	s->source = cfg->procfs ? LR_SOURCE_PROC : cfg->source;
@@ -466,6 +492,7 @@ void lr_sampler_close(struct lr_sampler *s)
 	lr_snmp_reader_close(s->snmp_reader);
 	lr_cpuwin_free(&s->cpuwin);
 	lr_irqmap_free(&s->irq);
+	lr_numa_free(&s->numa);
 	free(s->work.cpus);	/* ifaces[] belongs to the table */
 	pthread_cond_destroy(&s->wake);
 	pthread_mutex_destroy(&s->lock);

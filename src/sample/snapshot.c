@@ -138,6 +138,7 @@ int lr_snapshot_copy(struct lr_snapshot *dst, const struct lr_snapshot *src)
 		memcpy(streams, src->streams, src->n_streams * sizeof(*streams));
 	dst->n_streams = src->n_streams;
 	dst->traffic_generation = src->traffic_generation;
+	dst->numa_nodes = src->numa_nodes;
 	dst->seq = src->seq;
 	dst->mono_ns = src->mono_ns;
 	dst->real_ns = src->real_ns;

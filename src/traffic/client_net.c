@@ -436,6 +436,8 @@ int lr_client_create_streams(struct lr_client *c)
 			.sender = stream_is_sender(c, i),
 			.len = (size_t)c->params.len,
 			.cpu = c->tc.affinity,
+			.pin_set = c->tc.affinity_node >= 0,
+			.cpus = c->tc.affinity_cpus,
 			.no_gso = c->tc.no_gso,
 			.rx_len = lr_stream_tcp_read_len((size_t)c->params.len, c->n_max),
 		};

@@ -90,6 +90,8 @@ static int add_stream(struct session *ss, unsigned i, int fd)
 		.cpu = ss->p.server_affinity >= 0 ? ss->p.server_affinity
 		       : ss->srv->o.pin		  ? ss->srv->o.cpu
 						  : -1,
+		.pin_set = ss->p.server_affinity < 0 && ss->srv->o.pin_set,
+		.cpus = ss->srv->o.cpus,
 		.no_gso = ss->srv->o.no_gso,
 		.udp_64bit_seq = ss->p.udp_64bit,
 		.zerocopy = ss->p.zerocopy,

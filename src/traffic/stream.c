@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -304,6 +305,7 @@ static void tcp_send_loop(struct lr_stream *s)
 			atomic_fetch_add_explicit(&s->st.bytes, (uint64_t)n, relaxed);
 			atomic_fetch_add_explicit(&s->st.packets, 1, relaxed);
 			atomic_store_explicit(&s->st.last_ns, now, relaxed);
+			lr_stream_note_cpu(s);
 			off = (off + (size_t)n) % s->buf_len;
 			if (s->zc) {
 				zc_sent = true;
@@ -336,6 +338,7 @@ static void tcp_recv_loop(struct lr_stream *s)
 		if (n > 0) {
 			s->last_rx_ns = lr_clock_mono_ns();
 			atomic_store_explicit(&s->st.last_ns, s->last_rx_ns, relaxed);
+			lr_stream_note_cpu(s);
 			atomic_fetch_add_explicit(&s->st.bytes, (uint64_t)n, relaxed);
 			atomic_fetch_add_explicit(&s->st.packets, 1, relaxed);
 		} else if (n == 0) {
@@ -360,7 +363,19 @@ static void *stream_main(void *arg)
 	/* The default 50 us timer slack would stretch the UDP receiver's naps and the pacer's
 	 * short waits by up to half their length again. */
 	prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
-	if (s->p.cpu >= 0) {
+	{	/* named, so that ps/top -H (and the -A tests) can tell stream threads apart */
+		char name[16];
+
+		snprintf(name, sizeof(name), "lr-stream-%d", s->p.id);
+		prctl(PR_SET_NAME, name, 0UL, 0UL, 0UL);
+	}
+	if (s->p.pin_set) {	/* -A node:N */
+		int rc = pthread_setaffinity_np(pthread_self(), sizeof(s->p.cpus), &s->p.cpus);
+
+		if (rc)
+			lr_log(LR_LOG_WARN, "stream %d: cannot pin to its node's CPUs: %s",
+			       s->p.id, strerror(rc));
+	} else if (s->p.cpu >= 0) {
 		cpu_set_t cpus;
 		int rc;
 

@@ -4,6 +4,7 @@
 #define LINERATE_STREAM_PRIV_H
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -83,5 +84,13 @@ void lr_stream_udp_recv_loop(struct lr_stream *s);
 /* How long a receiver that drained its socket may nap: msgs messages of `bytes` in all came
  * in dt_ns; a quarter of rcvbuf (SO_RCVBUF, truesize bytes) may fill meanwhile. */
 long lr_stream_udp_nap_ns(uint64_t rcvbuf, int msgs, uint64_t bytes, uint64_t dt_ns);
+
+/* Notes the CPU this stream thread runs on (a memory load with rseq): called where data moved. */
+static inline void lr_stream_note_cpu(struct lr_stream *s)
+{
+	int c = sched_getcpu();
+
+	atomic_store_explicit(&s->st.cpu1, c >= 0 ? (uint64_t)c + 1 : 0, memory_order_relaxed);
+}
 
 #endif

@@ -251,6 +251,7 @@ void lr_stream_udp_send_loop(struct lr_stream *s)
 		}
 		m = build_batch(s, n, now);
 		r = sendmmsg(s->p.fd, s->msgs, m, MSG_NOSIGNAL);
+		lr_stream_note_cpu(s);
 		if (r < 0) {
 			int err = -errno;
 
@@ -407,6 +408,7 @@ void lr_stream_udp_recv_loop(struct lr_stream *s)
 		if (bytes) {
 			s->last_rx_ns = now;
 			atomic_store_explicit(&s->st.last_ns, now, relaxed);
+			lr_stream_note_cpu(s);
 		}
 		atomic_fetch_add_explicit(&s->st.bytes, bytes, relaxed);
 		atomic_fetch_add_explicit(&s->st.packets, dgrams, relaxed);

@@ -73,6 +73,19 @@ static void test_traffic_options(void **state)
 	assert_non_null(strstr(err, "-A: invalid CPU '0,'"));
 	assert_int_not_equal(PARSE(&cfg, err, "-c", "h", "-A", "1,x"), 0);
 	assert_int_not_equal(PARSE(&cfg, err, "-c", "h", "-A", "1024"), 0);
+	/* -A node:N (issue 19): node 0 exists on every Linux (or is every CPU without NUMA) */
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-A", "node:0,1"), 0);
+	assert_int_equal(cfg.traffic.affinity, -1);
+	assert_int_equal(cfg.traffic.affinity_node, 0);
+	assert_int_equal(cfg.traffic.server_affinity, 1);
+	assert_true(CPU_COUNT(&cfg.traffic.affinity_cpus) >= 1);
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-A", "2"), 0);
+	assert_int_equal(cfg.traffic.affinity_node, -1);	/* a CPU number again */
+	assert_int_not_equal(PARSE(&cfg, err, "-c", "h", "-A", "node:"), 0);
+	assert_int_not_equal(PARSE(&cfg, err, "-c", "h", "-A", "node:1024"), 0);
+	assert_non_null(strstr(err, "-A: invalid CPU 'node:1024'"));
+	assert_int_not_equal(PARSE(&cfg, err, "-c", "h", "-A", "node:1023"), 0);	/* none here */
+	assert_non_null(strstr(err, "no such NUMA node"));
 	/* UDP without -b gets iperf3's 1 Mbit/s */
 	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-u"), 0);
 	assert_int_equal(cfg.traffic.bitrate_bps, 1000000);

@@ -87,9 +87,9 @@ static void test_rows_and_missed_snapshot(void **state)
 	assert_memory_equal(text, lr_csv_header(LR_CSV_IFACES), strlen(lr_csv_header(LR_CSV_IFACES)));
 	snprintf(want, sizeof(want),
 		 "1700000000.500000,0.500000,\"eth,1\",0.500000,1000,,10,,16000.0,,"
-		 "20.0,,,,,,,,,,,,,1000,1500,,local,%s\n"
+		 "20.0,,,,,,,,,,,,,1000,1500,,local,%s,\n"
 		 "1700000001.500000,1.500000,\"eth,1\",1.000000,3000,,30,,24000.0,,"
-		 "30.0,,,,,,,,,,,,,1000,1500,,local,%s\n",
+		 "30.0,,,,,,,,,,,,,1000,1500,,local,%s,\n",
 		 nodename(), nodename());
 	assert_string_equal(line2, want);
 	(void)line3;
@@ -102,11 +102,11 @@ static void test_header_is_the_contract(void **state)
 			    "time,elapsed,iface,interval,rx_bytes,tx_bytes,rx_packets,tx_packets,"
 			    "rx_bps,tx_bps,rx_pps,tx_pps,rx_dropped,tx_dropped,rx_errors,tx_errors,"
 			    "rx_fifo,rx_missed,rx_over,nic_fifo,nic_drop,softirq_max_pct,softirq_cpu,"
-			    "link_mbps,mtu,wire_util_pct,side,host");
+			    "link_mbps,mtu,wire_util_pct,side,host,numa_node");
 	assert_string_equal(lr_csv_header(LR_CSV_CPUS),
 			    "time,elapsed,cpu,interval,user_pct,system_pct,irq_pct,softirq_pct,"
 			    "idle_pct,net_rx_per_s,net_tx_per_s,softnet_processed_per_s,"
-			    "softnet_dropped_per_s,softnet_squeezed_per_s,side,host,steal_pct");
+			    "softnet_dropped_per_s,softnet_squeezed_per_s,side,host,steal_pct,node");
 }
 
 /* steal_pct is the last column (appended after side,host, DESIGN.md section 4); unknown steal
@@ -137,6 +137,8 @@ static void test_cpu_rows_steal_last(void **state)
 	k[1].valid = LR_CPUV_TIMES;
 	k[1].idle_pct = 100;
 	k[1].steal_pct = -1;
+	k[1].valid |= LR_CPUV_NODE;	/* node 0 is a node, unknown is empty */
+	k[1].node = 0;
 	s.cpus = k;
 	s.n_cpus = 2;
 	assert_int_equal(lr_csv_open(&c, path, LR_CSV_CPUS), 0);
@@ -145,7 +147,9 @@ static void test_cpu_rows_steal_last(void **state)
 	text = slurp(path);
 	unlink(path);
 	assert_non_null(strstr(text, ",0,0.500000,10.00,20.00,0.00,0.00,62.50,,,,,,local,"));
-	assert_non_null(strstr(text, ",7.50\n"));
+	assert_non_null(strstr(text, ",7.50,\n"));	/* steal, then node: unknown */
+	assert_non_null(strstr(text, ",100.00,,,,,,local,"));
+	assert_non_null(strstr(text, ",,0\n"));		/* no steal column; node 0 */
 	assert_non_null(strstr(text, ",1,0.500000,0.00,0.00,0.00,0.00,100.00,,,,,,local,"));
 }
 
@@ -166,6 +170,8 @@ static void test_wire_utilisation(void **state)
 	i.mtu = 1500;
 	i.softirq_max_pct = 97.25;
 	i.softirq_cpu = 3;
+	i.numa_node = 1;
+	i.numa_known = true;
 	assert_int_equal(lr_csv_open(&c, path, LR_CSV_IFACES), 0);
 	snap_at(&s, &i, 1, SEC, 0);
 	/* 1 s of full-size frames at 10G: 812743 frames of 1514 bytes (+24 unseen each) */
@@ -181,6 +187,8 @@ static void test_wire_utilisation(void **state)
 	unlink(path);
 	last = strstr(text, ",100.00,local,");
 	assert_non_null(last);
+	assert_non_null(strchr(last, '\n'));
+	assert_memory_equal(strchr(last, '\n') - 2, ",1\n", 3);	/* numa_node, the last column */
 	assert_non_null(strstr(text, ",97.2,3,10000,1500,"));
 }
 
@@ -220,13 +228,13 @@ static void test_peer_rows(void **state)
 	unlink(path);
 	snprintf(want, sizeof(want),
 		 "1700000001.000000,1.000000,eth0,1.000000,1000,,10,,8000.0,,10.0,,,,,,,,,,,,,,1500,,"
-		 "local,%s\n"
+		 "local,%s,\n"
 		 "1700000001.000000,1.000000,eth0,1.000000,500,,5,,4000.0,,5.0,,,,,,,,,,,,,,1500,,"
-		 "peer,\"peer,host\"\n"
+		 "peer,\"peer,host\",\n"
 		 "1700000002.000000,2.000000,eth0,1.000000,2000,,20,,16000.0,,20.0,,,,,,,,,,,,,,1500,,"
-		 "local,%s\n"
+		 "local,%s,\n"
 		 "1700000002.000000,2.000000,eth0,1.000000,100,,1,,800.0,,1.0,,,,,,,,,,,,,,1500,,"
-		 "peer,\"peer,host\"\n",
+		 "peer,\"peer,host\",\n",
 		 nodename(), nodename());
 	assert_string_equal(strchr(text, '\n') + 1, want);
 

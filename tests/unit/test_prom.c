@@ -210,6 +210,28 @@ static void test_captured_tree_values(void **state)
 	assert_int_equal(count(t, "# HELP linerate_softirqs_total "), 1);
 	assert_int_equal(count(t, "# TYPE "), count(t, "# HELP "));
 	assert_null(strstr(t, "# EOF"));
+	assert_null(strstr(t, "node=\""));	/* no NUMA topology in this capture: no label */
+}
+
+/* The hand-made two-node tree (issue 19): CPU series carry the node of the capture's own
+ * nodeN/cpulist (node0 0,2,4,6; node1 1,3,5,7). */
+static void test_numa_node_label(void **state)
+{
+	struct ctx *c = *state;
+	char cmd[512];
+	const char *t;
+
+	copy_fixture(c, "handmade-numa/numa2");
+	snprintf(cmd, sizeof(cmd), "cp -a 'tests/fixtures/handmade-numa/numa2/sys' '%s/'", c->root);
+	assert_int_equal(system(cmd), 0);
+	open_sampler(c);
+	tick(c, LR_PROM_TEXT);
+	t = tick(c, LR_PROM_TEXT);
+	assert_non_null(strstr(t, "linerate_cpu_seconds_total{cpu=\"3\",node=\"1\",mode=\"user\"} "));
+	assert_non_null(strstr(t, "linerate_cpu_seconds_total{cpu=\"6\",node=\"0\",mode=\"idle\"} "));
+	assert_non_null(strstr(t, "linerate_softirqs_total{cpu=\"2\",node=\"0\",type=\"NET_RX\"} "));
+	assert_non_null(strstr(t, "linerate_softnet_processed_total{cpu=\"7\",node=\"1\"} "));
+	assert_int_equal(count(t, "{cpu=\""), count(t, ",node=\""));	/* every CPU series */
 }
 
 /* The same tree in OpenMetrics: counter families named without _total, # EOF last. */
@@ -405,6 +427,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_captured_tree_values, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_numa_node_label, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_openmetrics_variant, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_never_backwards, setup, teardown),
 		cmocka_unit_test(test_negotiation),

@@ -274,6 +274,52 @@ static void test_missing_procfs_fails_cleanly(void **state)
 	assert_null(c->s);
 }
 
+/* NUMA topology through --procfs/--sysfs: the hand-made two-node tree (eth1 on node 1, CPUs
+ * interleaved), and this test's own tree, which has no node directory (no NUMA: all unknown). */
+static void test_numa_nodes(void **state)
+{
+	struct ctx *c = *state;
+	const struct lr_iface_snap *e0, *e1;
+	uint64_t now;
+
+	assert_int_equal(lr_sampler_open(&c->s, &c->cfg, c->board), 0);
+	now = t0();
+	for (int i = 1; i <= 3; i++)
+		tick(c, now + (uint64_t)i * SEC / 10, "eth9");
+	assert_int_equal(c->snap.numa_nodes, 0);
+	assert_int_equal(c->snap.n_cpus, 2);
+	assert_false(c->snap.cpus[0].valid & LR_CPUV_NODE);
+	assert_false(lr_snapshot_iface(&c->snap, "eth9")->numa_known);
+	lr_sampler_close(c->s);
+	c->s = NULL;
+
+	c->cfg.procfs = "tests/fixtures/handmade-numa/numa2/proc";
+	c->cfg.sysfs = "tests/fixtures/handmade-numa/numa2/sys";
+	c->cfg.source = LR_SOURCE_PROC;
+	c->seen = 0;
+	assert_int_equal(lr_sampler_open(&c->s, &c->cfg, c->board), 0);
+	now = t0();
+	for (int i = 1; i <= 3; i++)	/* one interface's IRQ map and node per tick */
+		tick(c, now + (uint64_t)i * SEC / 10, "eth0");
+	assert_int_equal(c->snap.numa_nodes, 2);
+	assert_int_equal(c->snap.n_cpus, 8);
+	for (size_t k = 0; k < c->snap.n_cpus; k++) {
+		assert_true(c->snap.cpus[k].valid & LR_CPUV_NODE);
+		assert_int_equal(c->snap.cpus[k].node, c->snap.cpus[k].cpu % 2);
+	}
+	e0 = lr_snapshot_iface(&c->snap, "eth0");
+	e1 = lr_snapshot_iface(&c->snap, "eth1");
+	assert_non_null(e0);
+	assert_non_null(e1);
+	assert_true(e0->numa_known && e1->numa_known);
+	assert_int_equal(e0->numa_node, 0);
+	assert_int_equal(e1->numa_node, 1);
+	assert_false(lr_snapshot_iface(&c->snap, "lo")->numa_known);
+	/* eth1's IRQs are on node 0's CPUs (the fixture's remote case) */
+	assert_int_equal(e1->n_serving_cpus, 4);
+	assert_int_equal(e1->serving_cpus[3], 6);
+}
+
 /* The real thread: publishes on its own, takes live controls, stops promptly (TSan runs this). */
 static void test_thread_publishes_and_stops(void **state)
 {
@@ -315,6 +361,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cpu_and_stack_rates, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reset_totals_key, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_procfs_fails_cleanly, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_numa_nodes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_thread_publishes_and_stops, setup, teardown),
 	};
 

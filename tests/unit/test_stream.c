@@ -226,6 +226,37 @@ static void tcp_moves(bool zerocopy)
 	lr_stream_close(rx);
 }
 
+/* -A node:N's CPU set (pin_set) and -A n both hold, and each stream reports the CPU it ran
+ * on: the kernel's affinity is the witness (a thread pinned to one CPU runs nowhere else). */
+static void test_pinned_streams_report_their_cpu(void **state)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	struct lr_stream_params p = {.id = 1, .sender = true, .len = 64 * 1024, .cpu = -1,
+				     .pin_set = true};
+	struct lr_stream *tx, *rx;
+	int ftx, frx, last = (int)ncpu - 1;
+
+	(void)state;
+	CPU_ZERO(&p.cpus);
+	CPU_SET(last, &p.cpus);
+	tcp_pair(&ftx, &frx);
+	p.fd = ftx;
+	tx = mkp(&p);
+	p = (struct lr_stream_params){.fd = frx, .id = 1, .len = 64 * 1024, .cpu = 0};
+	rx = mkp(&p);
+	assert_int_equal(ld(lr_stream_stats(tx)->cpu1), 0);	/* unknown before it runs */
+	assert_int_equal(lr_stream_start(rx), 0);
+	assert_int_equal(lr_stream_start(tx), 0);
+	sleep_ms(200);
+	stop_join_ms(tx);
+	assert_int_equal((int)ld(lr_stream_stats(tx)->cpu1) - 1, last);
+	lr_stream_close(tx);
+	assert_true(wait_end(rx, 2000));
+	lr_stream_join(rx);
+	assert_int_equal((int)ld(lr_stream_stats(rx)->cpu1) - 1, 0);
+	lr_stream_close(rx);
+}
+
 static void test_tcp_pair_moves_bytes(void **state)
 {
 	(void)state;
@@ -686,6 +717,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tcp_pair_moves_bytes),
+		cmocka_unit_test(test_pinned_streams_report_their_cpu),
 		cmocka_unit_test(test_tcp_zerocopy_moves_bytes),
 		cmocka_unit_test(test_tcp_zerocopy_path_named),
 		cmocka_unit_test(test_udp_rate_10mbit),

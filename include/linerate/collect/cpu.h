@@ -13,7 +13,8 @@
 #include "linerate/core/common.h"
 #include "linerate/core/sysio.h"
 
-enum lr_cpu_valid { LR_CPUV_TIMES = 1, LR_CPUV_SOFTIRQS = 2, LR_CPUV_SOFTNET = 4 };
+/* LR_CPUV_NODE: the snapshot's `node` is known (NUMA topology, collect/numa.h) */
+enum lr_cpu_valid { LR_CPUV_TIMES = 1, LR_CPUV_SOFTIRQS = 2, LR_CPUV_SOFTNET = 4, LR_CPUV_NODE = 8 };
 
 /* /proc/stat column order, USER_HZ ticks (u64 in the kernel). */
 enum lr_cpu_time {

@@ -30,6 +30,9 @@ struct lr_stream_stats {
 	 * sender: its send buffer had drained), 0 none yet: --rcv-timeout, and where the traffic
 	 * stopped on a link that went silent */
 	_Atomic uint64_t last_ns;
+	/* The CPU the thread last moved data on (sched_getcpu) + 1, 0 unknown: where the stream
+	 * ran, against the NIC's NUMA node (issue 19) */
+	_Atomic uint64_t cpu1;
 };
 
 #endif

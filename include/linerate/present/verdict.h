@@ -53,6 +53,11 @@ struct lr_verdict_iface {
 	uint64_t prev_cum_valid;
 	int prev_ifindex;
 	uint32_t prev_generation;
+	int numa_node1;			/* the device's NUMA node + 1, 0 unknown (verdict_numa.c) */
+	/* ticks of the test with stream threads moving data (their node known), those where most
+	 * ran off this device's node, and of those the ticks its node's CPUs were mostly idle */
+	unsigned numa_stream_ticks, numa_remote_ticks, numa_remote_idle_ticks;
+	int numa_stream_node1, numa_stream_cpu1;	/* where the last remote one ran, + 1 */
 };
 
 struct lr_verdict_acc {
@@ -75,6 +80,10 @@ struct lr_verdict_acc {
 	struct lr_verdict_cpu_block blk;	/* the block being summed */
 	unsigned cpu_blocks;		/* blocks judged */
 	int64_t rmem_max, tcp_window_scaling, netdev_max_backlog;
+	/* NUMA (verdict_numa.c), from the latest snapshot: each CPU's node + 1 (0 unknown) and
+	 * the count of nodes with CPUs (below 2: no NUMA rule) */
+	uint16_t cpu_node1[LR_VERDICT_CPUS];
+	unsigned numa_nodes;
 };
 
 /* What the traffic achieved, from the test's own results (-1 = not applicable / unknown). */

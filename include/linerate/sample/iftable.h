@@ -56,6 +56,9 @@ const char *lr_iftable_name(const struct lr_iftable *t, size_t i);
 int lr_iftable_set_serving(struct lr_iftable *t, const char *name, const int *cpus, size_t n)
 	LR_MUST_CHECK;
 
+/* The device's NUMA node (collect/numa.h), -1 unknown. 0 or -ENOENT. */
+int lr_iftable_set_numa_node(struct lr_iftable *t, const char *name, int node);
+
 /* -I names the table has no interface for: the count, and the first of them copied to first. */
 size_t lr_iftable_missing(const struct lr_iftable *t, char *first, size_t len);
 

@@ -113,6 +113,9 @@ struct lr_iface_snap {
 	double softirq_max_pct;	/* busiest serving CPU (all CPUs when none known); -1 unknown */
 	int softirq_cpu;	/* its number, -1 unknown */
 
+	int numa_node;		/* the device's NUMA node; known only when numa_known */
+	bool numa_known;
+
 	struct lr_drv_counter *moved;	/* driver counters (not traffic/other) that moved */
 	size_t n_moved;
 
@@ -137,6 +140,7 @@ struct lr_cpu_snap {
 	double net_rx_per_s, net_tx_per_s;
 	double softnet_processed_per_s, softnet_dropped_per_s, softnet_squeezed_per_s;
 	struct lr_cpu_raw raw;	/* the kernel's counters as read this tick (own valid bits) */
+	int node;		/* NUMA node; known only with LR_CPUV_NODE in valid */
 };
 
 struct lr_stack_snap {
@@ -161,6 +165,8 @@ struct lr_stream_snap {
 	uint64_t start_ns;	/* CLOCK_MONOTONIC when the stream started counting, 0 unknown */
 	uint64_t end_ns;	/* CLOCK_MONOTONIC when it stopped (a receiver: its last byte),
 				 * 0 while it runs or unknown */
+	int cpu;		/* the CPU its thread last moved data on, -1 unknown */
+	int node;		/* that CPU's NUMA node, -1 unknown */
 	/* since the stream started, never reset: a consumer that missed a snapshot diffs these */
 	uint64_t total_bytes, total_packets, total_retransmits, total_lost, total_out_of_order;
 };
@@ -185,6 +191,7 @@ struct lr_snapshot {
 	struct lr_stream_snap *streams;	/* traffic of this process, when it runs any */
 	size_t n_streams;
 	uint32_t traffic_generation;	/* +1 when the traffic source changed (a restarted test) */
+	unsigned numa_nodes;		/* NUMA nodes with CPUs; 0 unknown (no NUMA, a peer) */
 
 	/* capacities: owned by lr_snapshot_* */
 	size_t cap_ifaces, cap_cpus, cap_streams;

@@ -6,6 +6,7 @@
 #ifndef LINERATE_STREAM_H
 #define LINERATE_STREAM_H
 
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -24,6 +25,8 @@ struct lr_stream_params {
 	 * per-datagram kernel timestamps (stream_udp.c) */
 	uint64_t rate_bps;
 	int cpu; /* pin the thread to this CPU, -1 = no pinning */
+	bool pin_set; /* -A node:N: pin the thread to `cpus` instead (cpu is -1) */
+	cpu_set_t cpus;
 	bool no_gso; /* UDP: plain sendmmsg/recvmmsg, no UDP_SEGMENT/UDP_GRO */
 	bool udp_64bit_seq; /* iperf3's udp_counters_64bit */
 	bool zerocopy; /* TCP sender: MSG_ZEROCOPY where the kernel has it */

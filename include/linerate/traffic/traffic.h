@@ -6,6 +6,7 @@
 #ifndef LINERATE_TRAFFIC_H
 #define LINERATE_TRAFFIC_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/socket.h>
@@ -30,6 +31,9 @@ struct lr_traffic_config {	/* iperf3's options, same meanings */
 	uint64_t window;	/* -w bytes, 0 unset */
 	int affinity;		/* -A n: this side's stream threads on CPU n, -1 unset */
 	int server_affinity;	/* -A n,m: asks the server for CPU m, -1 unset */
+	/* -A node:N: this side's stream threads on node N's CPUs (affinity is -1 then) */
+	int affinity_node;	/* N, -1 unset */
+	cpu_set_t affinity_cpus;	/* its CPUs, resolved by the app from this machine's /sys */
 	const char *congestion;	/* -C */
 	bool one_off;		/* -1 (server) */
 	bool no_gso;		/* --no-gso: plain sendmmsg/recvmmsg path */
@@ -169,6 +173,8 @@ struct lr_server_opts {
 	bool one_off; /* -1: return after one test */
 	bool pin; /* -A: stream threads on `cpu` unless the client asks for one (-A n,m) */
 	int cpu;
+	bool pin_set; /* -A node:N: on these CPUs instead, unless the client asks for one */
+	cpu_set_t cpus;
 	bool no_gso; /* --no-gso: plain recvmmsg/sendmmsg for every UDP test */
 	uint32_t rcv_timeout_ms; /* --rcv-timeout: a test that receives nothing this long ends
 				  * (SERVER_ERROR 144, as iperf3 3.21); 0 = 120000 */

@@ -16,7 +16,16 @@ for i in 1 2; do
 		"peer: case $i peer softirq CPU is one of the host's CPUs"
 done
 lr_plan "peer: the forced drops were counted by the peer kernel" \
+	"local: the forced drops were counted by the local kernel" \
+	"local: case 1 local_drops == local kernel rx+tx drop delta" \
+	"local: case 1 local_fifo == local kernel fifo delta" \
+	"local: case 1 local CPU busy % within 20 points of /proc/stat over the case" \
 	"no-peer-stats: grid exits 0" "no-peer-stats: peer columns empty, local ones filled"
+lr_plan "grid 2x2x2: exits 0" "grid 2x2x2: 8 rows in SPEC order" \
+	"grid 2x2x2: every paced case within 5 % of its target" \
+	"grid 2x2x2: the Markdown table reads back into the CSV's numbers" \
+	"grid 2x2x2: peer columns filled in every row" \
+	"sighup: exit 1" "sighup: finished rows only, each whole" "sighup: Markdown has the same rows"
 need_root "matrix_peer"
 command -v python3 >/dev/null || { lr_skip_plan matrix_peer "python3 not installed"; exit 0; }
 
@@ -36,24 +45,35 @@ ncpu=$(grep -c '^cpu[0-9]' /proc/stat)
 
 # The peer veth's /proc/net/dev (in its namespace): "drops fifo", rx and tx summed
 # (rx drop is rx_dropped + rx_missed_errors, fifo rx_fifo_errors; tx drop, tx fifo).
-peer_dev() {
-	ip netns exec "$B" cat /proc/net/dev | awk -v i="$IB:" '$1 == i {
+dev_of() {	# NS IF
+	ip netns exec "$1" cat /proc/net/dev | awk -v i="$2:" '$1 == i {
 		print $5 + $13, $6 + $14 }'
 }
+peer_dev() { dev_of "$B" "$IB"; }
+local_dev() { dev_of "$A" "$IA"; }
 # /proc/stat's cpu line: "busy total" in ticks (idle and iowait are not busy)
 cpu_stat() { awk '$1 == "cpu" { t = 0; for (k = 2; k <= NF; k++) t += $k; print t - $5 - $6, t }' /proc/stat; }
 
-# Frames of an EtherType no protocol takes, A -> B's veth: B's kernel drops each (rx_dropped)
-inject() {	# N
-	ip netns exec "$A" python3 - "$IA" "$mac_b" "$mac_a" "$1" <<'PY'
-import socket, sys
-ifname, dst, src, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+# Frames of an EtherType no protocol takes: the receiving kernel drops each (rx_dropped). The
+# sender starts ahead (python starts slowly on a loaded host) and sends its burst when $work/go
+# appears.
+injector() {	# N NS IF DST SRC
+	ip netns exec "$2" python3 - "$3" "$4" "$5" "$1" "$work/go" <<'PY' &
+import os, socket, sys, time
+ifname, dst, src, n, go = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
 s.bind((ifname, 0))
 frame = bytes.fromhex(dst.replace(":", "")) + bytes.fromhex(src.replace(":", "")) + b"\x88\xb5" + bytes(46)
+for _ in range(6000):
+	if os.path.exists(go):
+		break
+	time.sleep(0.01)
+else:
+	sys.exit(1)
 for _ in range(n):	# a burst: well inside the backlog (netdev_max_backlog, 1000)
 	s.send(frame)
 PY
+	LR_PID=$!; lr_cleanup_add "kill $LR_PID 2>/dev/null"
 }
 
 ip netns exec "$B" timeout 120 "$LR_BIN" -s -p 5299 >"$work/server.log" 2>&1 &
@@ -61,10 +81,14 @@ srv=$!; lr_cleanup_add "kill $srv 2>/dev/null; wait $srv 2>/dev/null"
 sleep 0.5
 
 # --- against linerate -s: 2 cases of 3 s; 150 drops forced early in case 1 ---------------------
-read -r d0 f0 <<<"$(peer_dev)"; read -r b0 t0 <<<"$(cpu_stat)"
+injector 150 "$A" "$IA" "$mac_b" "$mac_a"; inj_b=$LR_PID	# onto the peer's veth
+injector 90 "$B" "$IB" "$mac_a" "$mac_b"; inj_a=$LR_PID	# and onto ours: the local columns
+sleep 1	# python is up
+read -r d0 f0 <<<"$(peer_dev)"; read -r b0 t0 <<<"$(cpu_stat)"; read -r ld0 lf0 <<<"$(local_dev)"
 ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_B" -p 5299 --matrix "u=udp,tcp" -b 50M -t 3 \
 	-i 0.2 --matrix-csv "$work/grid.csv" >"$work/grid.md" 2>"$work/grid.err" &
 cli=$!; lr_cleanup_add "kill $cli 2>/dev/null"
+t_launch=$(date +%s.%N)
 # the drops go in once case 1's data is seen flowing on the peer's veth (its window has
 # opened; it lasts 3 s)
 rxb0=$(ip netns exec "$B" cat "/sys/class/net/$IB/statistics/rx_bytes")
@@ -72,13 +96,16 @@ for _ in $(seq 200); do
 	[ "$(ip netns exec "$B" cat "/sys/class/net/$IB/statistics/rx_bytes")" -gt $((rxb0 + 2000000)) ] && break
 	sleep 0.02
 done
-inject 150
+t_inj=$(date +%s.%N)
+touch "$work/go"
+wait "$inj_b" "$inj_a"
+echo "    drops injected $(awk -v a="$t_launch" -v b="$t_inj" 'BEGIN { printf "%.2f", b - a }') s to $(awk -v a="$t_launch" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }') s after the client started"
 # the first row is written when case 1 ended; case 2 starts after the link settled
 for _ in $(seq 100); do
 	[ "$(wc -l <"$work/grid.csv" 2>/dev/null || echo 0)" -ge 2 ] && break
 	sleep 0.05
 done
-read -r d1 f1 <<<"$(peer_dev)"; read -r b1 t1 <<<"$(cpu_stat)"
+read -r d1 f1 <<<"$(peer_dev)"; read -r b1 t1 <<<"$(cpu_stat)"; read -r ld1 lf1 <<<"$(local_dev)"
 wait "$cli"; rc=$?
 read -r d2 f2 <<<"$(peer_dev)"; read -r b2 t2 <<<"$(cpu_stat)"
 check "peer: grid exits 0" test "$rc" -eq 0
@@ -107,6 +134,86 @@ for i in 1 2; do
 	check "peer: case $i peer softirq CPU is one of the host's CPUs" \
 		awk -v c="$(col 23)" -v n="$ncpu" 'BEGIN { exit !(c != "" && c >= 0 && c < n) }'
 done
+
+echo "    local kernel: case 1 drops $((ld1 - ld0)) fifo $((lf1 - lf0))"
+row=$(awk -F, 'NR == 2' "$work/grid.csv")
+check "local: the forced drops were counted by the local kernel" test "$((ld1 - ld0))" -ge 90
+check "local: case 1 local_drops == local kernel rx+tx drop delta" test "$(echo "$row" | cut -d, -f26)" = "$((ld1 - ld0))"
+check "local: case 1 local_fifo == local kernel fifo delta" test "$(echo "$row" | cut -d, -f27)" = "$((lf1 - lf0))"
+check "local: case 1 local CPU busy % within 20 points of /proc/stat over the case" \
+	awk -v p="$(echo "$row" | cut -d, -f18)" -v k="${kb[0]}" 'BEGIN { d = p - k; if (d < 0) d = -d
+		exit !(p != "" && p >= 0 && p <= 100 && d <= 20) }'
+
+# --- a 2x2x2 grid of paced cases: every row, each within 5 % of its target, the Markdown table
+# reads back into the CSV's numbers, the peer's columns in every row ---------------------------
+ip netns exec "$A" timeout 120 "$LR_BIN" --headless -c "$ADDR_B" -p 5299 --matrix "P=1,2;u=udp,tcp;b=10M,20M" \
+	-t 2 -i 0.2 --matrix-csv "$work/g8.csv" >"$work/g8.md" 2>"$work/g8.err"
+rc=$?
+check "grid 2x2x2: exits 0" test "$rc" -eq 0
+[ "$rc" -eq 0 ] || sed 's/^/    /' "$work/g8.err"
+cases=$(awk -F, 'NR > 1 { printf "%s%s/%s/%s/%s", sep, $1, $3, $2, $6; sep = " " }' "$work/g8.csv")
+check "grid 2x2x2: 8 rows in SPEC order" test "$cases" = "1/1/udp/10000000 2/1/udp/20000000 3/1/tcp/10000000 4/1/tcp/20000000 5/2/udp/10000000 6/2/udp/20000000 7/2/tcp/10000000 8/2/tcp/20000000"
+awk -F, 'NR > 1 { printf "    case %s: P=%s %s b=%s: received %.3f Mbit/s (local CPU busy %s%%)\n", $1, $3, $2, $6, $12 / 1e6, $18 }' "$work/g8.csv"
+# pacing is judged on a host with CPU to spare only: on a saturated one (other loads) the
+# pacer's threads wait for a CPU and fall behind, which says nothing of the pacer
+if awk -F, 'NR > 1 && $18 >= 90 { busy = 1 } END { exit !busy }' "$work/g8.csv"; then
+	skip "grid 2x2x2: every paced case within 5 % of its target" \
+		"the host was saturated (local CPU busy >= 90 % in a case): pacing not judged"
+else
+	check "grid 2x2x2: every paced case within 5 % of its target" \
+		awk -F, 'NR > 1 { n++; t = $3 * $6; d = $12 - t; if (d < 0) d = -d; if (!(t > 0 && d <= 0.05 * t)) bad = 1 }
+			END { exit bad || n != 8 }' "$work/g8.csv"
+fi
+check "grid 2x2x2: the Markdown table reads back into the CSV's numbers" python3 - "$work/g8.md" "$work/g8.csv" <<'PY'
+import csv, sys
+md = [l for l in open(sys.argv[1]) if l.startswith("| ")]
+head = [c.strip() for c in md[0].strip().strip("|").split("|")]
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert len(md) - 1 == len(rows) == 8, (len(md), len(rows))
+# Markdown column -> (CSV column, scale, decimals)
+cols = {"Streams": ("streams", 1, 0), "Sender Mbit/s": ("sender_bps", 1e6, 2),
+	"Receiver Mbit/s": ("receiver_bps", 1e6, 2), "Receiver kpps": ("receiver_pps", 1e3, 2),
+	"Retr": ("retransmits", 1, 0), "Lost %": ("lost_pct", 1, 4), "Jitter ms": ("jitter_ms", 1, 3),
+	"CPU % local": ("local_cpu_busy_pct", 1, 2), "CPU % remote": ("peer_cpu_busy_pct", 1, 2),
+	"Softirq max %": ("local_softirq_max_pct", 1, 2), "Softirq CPU": ("local_softirq_cpu", 1, 0),
+	"us/KB local": ("local_service_demand_us_per_kb", 1, 3),
+	"us/KB remote": ("peer_service_demand_us_per_kb", 1, 3), "Drops": ("local_drops", 1, 0),
+	"FIFO": ("local_fifo", 1, 0)}
+for line, r in zip(md[1:], rows):
+	cells = dict(zip(head, [c.strip() for c in line.strip().strip("|").split("|")]))
+	assert cells["Case"] == r["case"] and cells["Proto"] == r["proto"], (cells, r)
+	for t, (c, scale, dec) in cols.items():
+		# both are rounded (the CSV to its own digits): one unit of the table's last digit
+		if r[c] == "":
+			assert cells[t] == "-", (r["case"], t, cells[t])
+		else:
+			assert abs(float(cells[t]) - float(r[c]) / scale) <= 10 ** -dec + 1e-9, (r["case"], t, cells[t], r[c])
+PY
+check "grid 2x2x2: peer columns filled in every row" \
+	awk -F, 'NR > 1 { n++; if ($21 == "" || $23 == "" || $28 == "" || $29 == "") bad = 1 } END { exit bad || n != 8 }' "$work/g8.csv"
+
+# --- SIGHUP (an SSH drop) mid-grid: the finished rows written, the files closed -----------------
+ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_B" -p 5299 --matrix "P=1,2,3,4" -t 2 -i 0.2 \
+	--matrix-csv "$work/hup.csv" >"$work/hup.md" 2>"$work/hup.err" &
+cli=$!; lr_cleanup_add "kill $cli 2>/dev/null"
+for _ in $(seq 100); do
+	[ -f "$work/hup.csv" ] && [ "$(wc -l <"$work/hup.csv")" -ge 2 ] && break
+	sleep 0.1
+done
+sleep 0.7
+kill -HUP "$cli"
+wait "$cli"; rc=$?
+rows=$(($(wc -l <"$work/hup.csv") - 1))
+echo "    hung up after $rows row(s)"
+check "sighup: exit 1" test "$rc" -eq 1
+check "sighup: finished rows only, each whole" python3 -c '
+import csv, sys
+data = open(sys.argv[1], newline="").read()
+rows = list(csv.reader(data.splitlines()))
+assert data.endswith("\n") and all(len(r) == 30 for r in rows), rows
+assert 1 <= len(rows) - 1 < 4
+' "$work/hup.csv"
+check "sighup: Markdown has the same rows" test "$(grep -cE '^\| [0-9]+ \|' "$work/hup.md")" -eq "$rows"
 
 # --- against linerate -s --no-peer-stats: nothing shared, the peer columns stay empty ---------
 kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null

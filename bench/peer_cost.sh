@@ -7,8 +7,9 @@
 # `linerate -s`, its utime+stime (/proc/PID/stat, dead threads included) read around each test.
 # The difference on - off of each pair is reported as % of one core over the test's length,
 # mean and spread (min..max, sample standard deviation). Aim (issue 12): < 1 % of a core per end.
-# Writes its section of bench/RESULTS.md (<!-- section:peer:begin/end -->) unless
-# BENCH_RESULTS=-. Knobs: REPS=5 SECS=10 INTERVALS="0.5 0.1" RATE=50M LR_BIN. Never run by tests.
+# Writes its section of bench/RESULTS.md (<!-- section:SECTION:begin/end -->, SECTION=peer) unless
+# BENCH_RESULTS=-. Knobs: REPS=5 SECS=10 INTERVALS="0.5 0.1" RATE=50M SECTION LR_BIN. Never run
+# by tests. A low RATE (1M) leaves less of the traffic's own run-to-run noise in the difference.
 set -u
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=${BENCH_RESULTS:-$TOP/bench/RESULTS.md}
@@ -83,7 +84,7 @@ for iv in $INTERVALS; do
 done
 
 section=$(cat <<MD
-### Peer view cost (issue 12): each end, on vs off (bench/peer_cost.sh)
+### Peer view cost (issue 12): each end, on vs off, at -b $RATE (bench/peer_cost.sh)
 
 $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) vCPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end (other work on the
 machine shows here); $($LR -v 2>&1 | head -1). Per pair: the same ${SECS} s UDP test at -b $RATE through a veth between
@@ -107,7 +108,7 @@ MD
 )
 echo "$section"
 if [ "$OUT" != - ]; then
-	python3 - "$OUT" "peer" "$section" <<'PY'
+	python3 - "$OUT" "${SECTION:-peer}" "$section" <<'PY'
 import sys
 path, name, text = sys.argv[1], sys.argv[2], sys.argv[3]
 b, e = "<!-- section:%s:begin -->" % name, "<!-- section:%s:end -->" % name

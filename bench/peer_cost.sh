@@ -38,7 +38,7 @@ for ns in "$A" "$B"; do ip -n "$ns" link set lo up; done
 ip -n "$A" link set "$IA" up; ip -n "$B" link set "$IB" up
 clk=$(getconf CLK_TCK)
 ip netns exec "$B" "$LR" -s -p 5310 >"$WORK/server.log" 2>&1 &
-srv=$!; PIDS+=($srv)
+srv=$!; PIDS+=("$srv")
 sleep 0.5
 srv_cpu() { awk -v hz="$clk" '{ printf "%.3f\n", ($14 + $15) / hz }' "/proc/$srv/stat"; }
 
@@ -57,13 +57,14 @@ run() {
 
 rows=""
 raw=""
+c_on="" c_off="" s_on="" s_off=""
 for iv in $INTERVALS; do
 	: >"$WORK/pairs"
 	for r in $(seq "$REPS"); do
 		if [ $((r % 2)) = 1 ]; then order="on off"; else order="off on"; fi
 		for m in $order; do
 			read -r c s < <(run "$iv" "$m")
-			eval "c_$m=$c s_$m=$s"
+			if [ "$m" = on ]; then c_on=$c s_on=$s; else c_off=$c s_off=$s; fi
 			peer_rows=$(awk -F, 'NR > 1 && $(NF - 1) == "peer"' "$WORK/c.csv" | wc -l)
 			raw+="| $iv | $r | $m | $c | $s | $peer_rows |"$'\n'
 			say "-i $iv rep $r $m: client ${c} s, server ${s} s CPU, $peer_rows peer rows"

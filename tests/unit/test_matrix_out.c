@@ -384,6 +384,7 @@ static void test_pane(void **state)
 	rows[1].udp = true;
 	rows[1].lost_pct = 0.5;
 	rows[1].dir = 0;
+	rows[1].peer_cpu_busy_pct = 38.4;
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.ascii = true;
 	lr_frame_init(&f);
@@ -397,6 +398,7 @@ static void test_pane(void **state)
 	assert_non_null(strstr(line, "  2 UDP x4 ->"));
 	assert_non_null(strstr(line, "9390.00 Mb/s"));
 	assert_non_null(strstr(line, "lost 0.50%"));
+	assert_non_null(strstr(line, "cpu   3%/ 38%"));	/* ours, the peer's */
 	frame_row(&f, 2, line);
 	assert_non_null(strstr(line, "  3 P=4 u=udp  running  1.5 s"));
 	assert_int_equal(lr_frame_at(&f, 0, 2)->role, LR_ROLE_SELECTED);
@@ -410,6 +412,7 @@ static void test_pane(void **state)
 	frame_row(&f, 1, line);
 	assert_non_null(strstr(line, "  1 TCP x4 <->"));
 	assert_non_null(strstr(line, "retr 17"));
+	assert_non_null(strstr(line, "cpu   3% "));	/* the peer shared nothing */
 	frame_row(&f, 2, line);
 	assert_non_null(strstr(line, "  2 UDP x4 ->"));
 	lr_frame_free(&f);

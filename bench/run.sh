@@ -658,6 +658,12 @@ if [ -f "$OUT" ]; then
 	INTERP=$(awk '/<!-- interpretation:begin -->/ { on = 1; next } /<!-- interpretation:end -->/ { on = 0 } on' "$OUT")
 fi
 [ -n "$INTERP" ] || INTERP="(hand-written interpretation of the latest run goes here)"
+# Sections the single-purpose benches write (bench/scrape_cost.sh, bench/peer_cost.sh), kept
+# as they are until those scripts run again.
+SECTIONS=""
+if [ -f "$OUT" ]; then
+	SECTIONS=$(awk '/<!-- section:[a-z_]*:begin -->/ { on = 1 } on { print } /<!-- section:[a-z_]*:end -->/ { on = 0; print "" }' "$OUT")
+fi
 
 versions() {
 	echo "- linerate: $LR_VER (git $GIT_REV), built with $LR_BUILD; \`linerate\` in the commands below is that binary"
@@ -717,6 +723,7 @@ TMP_OUT=$WORK/RESULTS.md
 		awk -F'\t' '{ printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $16, $17 }' "$S3_TSV"
 		echo
 	fi
+	[ -n "$SECTIONS" ] && printf '%s\n' "$SECTIONS"
 } >"$TMP_OUT"
 # Commands read better with the binary's name than with its temporary path.
 sed -i "s|$LR|linerate|g" "$TMP_OUT"

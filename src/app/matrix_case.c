@@ -41,30 +41,47 @@ static void add_known(uint64_t *sum, bool *known, const struct lr_iface_snap *i,
 	*known = true;
 }
 
-bool lr_matrix_acc_add(struct lr_matrix_acc *a, const struct lr_snapshot *s)
+/* The host's busy %: the all-CPU line when known, else the mean of the CPUs' own (the peer's
+ * snapshot has per-CPU times only). false when no CPU's times are known. */
+static bool host_busy(const struct lr_snapshot *s, double *busy_pct, unsigned *online)
 {
-	double dt = (double)s->interval_ns / 1e9;
-	const struct lr_iface_snap *i;
+	double sum = 0;
 
-	if (!lr_matrix_acc_wants(a, s))
+	*online = 0;
+	for (size_t k = 0; k < s->n_cpus; k++)
+		if (s->cpus[k].valid & LR_CPUV_TIMES) {
+			sum += 100 - s->cpus[k].idle_pct;
+			(*online)++;
+		}
+	if (s->cpu_all.valid & LR_CPUV_TIMES)
+		*busy_pct = 100 - s->cpu_all.idle_pct;
+	else if (*online)
+		*busy_pct = sum / *online;
+	else
 		return false;
+	if (*busy_pct < 0)
+		*busy_pct = 0;
+	if (!*online)
+		*online = 1;
+	return true;
+}
+
+static void add_cpu(struct lr_matrix_acc *a, const struct lr_snapshot *s, double dt)
+{
+	double busy;
+	unsigned online;
+
 	a->ticks++;
 	a->wall_s += dt;
-	if (s->cpu_all.valid & LR_CPUV_TIMES) {
-		double busy = 100 - s->cpu_all.idle_pct;
-		unsigned online = 0;
+	if (!host_busy(s, &busy, &online))
+		return;
+	a->busy_pct_s += busy * dt;
+	a->busy_cpu_s += busy / 100 * online * dt;
+	a->cpu_known = true;
+}
 
-		for (size_t k = 0; k < s->n_cpus; k++)
-			online += (s->cpus[k].valid & LR_CPUV_TIMES) != 0;
-		if (busy < 0)
-			busy = 0;
-		a->busy_pct_s += busy * dt;
-		a->busy_cpu_s += busy / 100 * (online ? online : 1) * dt;
-		a->cpu_known = true;
-	}
-	i = a->iface[0] ? lr_snapshot_iface(s, a->iface) : NULL;
-	if (!i)
-		return true;
+static void add_iface(struct lr_matrix_acc *a, const struct lr_iface_snap *i)
+{
 	if (i->softirq_max_pct > a->softirq_max_pct) {
 		a->softirq_max_pct = i->softirq_max_pct;
 		a->softirq_cpu = i->softirq_cpu;
@@ -82,6 +99,32 @@ bool lr_matrix_acc_add(struct lr_matrix_acc *a, const struct lr_snapshot *s)
 		a->tx_packets += i->delta[LR_M_TX_PACKETS];
 		a->pkts_known = true;
 	}
+}
+
+bool lr_matrix_acc_add(struct lr_matrix_acc *a, const struct lr_snapshot *s)
+{
+	const struct lr_iface_snap *i;
+
+	if (!lr_matrix_acc_wants(a, s))
+		return false;
+	add_cpu(a, s, (double)s->interval_ns / 1e9);
+	i = a->iface[0] ? lr_snapshot_iface(s, a->iface) : NULL;
+	if (i)
+		add_iface(a, i);
+	return true;
+}
+
+bool lr_matrix_acc_add_peer(struct lr_matrix_acc *a, const struct lr_snapshot *peer,
+			    uint64_t arrival_ns)
+{
+	struct lr_snapshot at = *peer;	/* its interval, on the local clock */
+
+	at.mono_ns = arrival_ns;
+	if (!lr_matrix_acc_wants(a, &at))
+		return false;
+	add_cpu(a, peer, (double)peer->interval_ns / 1e9);
+	for (size_t k = 0; k < peer->n_ifaces; k++)
+		add_iface(a, &peer->ifaces[k]);
 	return true;
 }
 
@@ -217,4 +260,22 @@ void lr_matrix_row_fill(struct lr_matrix_row *r, const struct lr_traffic_results
 	r->softirq_cpu = a->softirq_cpu;
 	r->drops = a->drops_known ? (int64_t)a->drops : -1;
 	r->fifo = a->fifo_known ? (int64_t)a->fifo : -1;
+}
+
+void lr_matrix_row_fill_peer(struct lr_matrix_row *r, const struct lr_matrix_acc *p)
+{
+	double kb = r->receiver_bps > 0 && r->seconds > 0 ? r->receiver_bps * r->seconds / 8 / 1024
+							   : 0;
+
+	if (!p->ticks)
+		return;	/* the peer shared nothing of this window: unknown, never 0 */
+	if (p->cpu_known && p->wall_s > 0) {
+		r->peer_cpu_busy_pct = p->busy_pct_s / p->wall_s;
+		if (kb > 0)	/* as ours: the window's mean busy CPUs over the measured seconds */
+			r->peer_service_demand = p->busy_cpu_s / p->wall_s * r->seconds * 1e6 / kb;
+	}
+	r->peer_softirq_max_pct = p->softirq_max_pct;
+	r->peer_softirq_cpu = p->softirq_cpu;
+	r->peer_drops = p->drops_known ? (int64_t)p->drops : -1;
+	r->peer_fifo = p->fifo_known ? (int64_t)p->fifo : -1;
 }

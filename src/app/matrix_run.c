@@ -18,6 +18,7 @@
 #include "linerate/app/matrix_case.h"
 #include "linerate/app/matrix_run.h"
 #include "linerate/app/matrix_spec.h"
+#include "linerate/app/peer.h"
 #include "linerate/app/session.h"
 #include "linerate/collect/route.h"
 #include "linerate/core/clock.h"
@@ -46,6 +47,8 @@ struct lr_matrix_run {
 	bool ses_ok;
 	struct lr_traffic_config tc;	/* the running case's */
 	struct lr_matrix_acc acc;
+	struct lr_matrix_acc peer;	/* the peer's samples of the same window, when it shares */
+	struct lr_snapshot peer_snap;	/* the newest built from its frames */
 	char iface[LR_IFNAMSIZ];	/* the test interface, "" unknown */
 	FILE *csv;
 	struct lr_matrix_row *rows;
@@ -200,12 +203,35 @@ static double iface_rate(const struct lr_matrix_run *m, const struct lr_snapshot
 	return i->per_s[LR_M_RX_BYTES] + i->per_s[LR_M_TX_BYTES];
 }
 
+/* The peer's newest frame (docs/peer-stats.md), stamped with the local tick that saw it
+ * arrive, into the peer's window. The matrix is the only reader of its session's frames. */
+static void take_peer(struct lr_matrix_run *m, const struct lr_snapshot *local)
+{
+	char host[LR_PEER_HOST_MAX];
+
+	if (!m->ses.peer)
+		return;
+	m->peer.win_start_ns = m->acc.win_start_ns;
+	m->peer.win_end_ns = m->acc.win_end_ns;
+	if (lr_peer_rx_build(m->ses.peer, local, &m->peer_snap, host, sizeof(host)) == 1)
+		lr_matrix_acc_add_peer(&m->peer, &m->peer_snap, local->mono_ns);
+}
+
+/* The server sends its last frame before the results: the case's end waits for it (or the
+ * channel's end), within the tail's bound. */
+static bool peer_done(struct lr_matrix_run *m)
+{
+	return !m->ses.peer || lr_peer_rx_wait_end(m->ses.peer, 0);
+}
+
 void lr_matrix_run_snapshot(struct lr_matrix_run *m, const struct lr_snapshot *s)
 {
 	if (m->ph == PH_RUN)
 		follow(m);
 	if ((m->ph == PH_RUN || m->ph == PH_TAIL) && lr_matrix_acc_add(&m->acc, s))
 		lr_session_sample(&m->ses, s);
+	if (m->ph == PH_RUN || m->ph == PH_TAIL)
+		take_peer(m, s);
 	if (m->ph == PH_TAIL && s->mono_ns >= m->acc.win_end_ns)
 		m->tail_seen = true;
 	if (m->ph == PH_SETTLE && s->mono_ns - s->interval_ns >= m->settle_from_ns) {
@@ -234,8 +260,10 @@ static void make_row(struct lr_matrix_run *m, enum case_end e)
 	struct lr_session *ses = &m->ses;
 
 	lr_matrix_row_case(r, m->next + 1, &m->tc);
-	if (e == CASE_DONE)
+	if (e == CASE_DONE) {
 		lr_matrix_row_fill(r, ses->res, &m->acc, m->omitted_s);
+		lr_matrix_row_fill_peer(r, &m->peer);
+	}
 	if (e == CASE_FAILED)
 		snprintf(r->verdict, sizeof(r->verdict), "failed: %s",
 			 ses->error[0] ? ses->error : "no results from the server");
@@ -275,8 +303,10 @@ static void next_case(struct lr_matrix_run *m, double last_bps)
 static void end_case(struct lr_matrix_run *m)
 {
 	struct lr_session *ses = &m->ses;
+	struct lr_snapshot now = {.mono_ns = lr_clock_mono_ns()};
 	enum case_end e;
 
+	take_peer(m, &now);	/* the last frame, arrived since the last tick */
 	lr_session_finish(ses);
 	if (m->skip || ses->stop_asked)	/* a case that ended by itself keeps its row */
 		e = CASE_STOPPED;
@@ -318,6 +348,7 @@ static void start_case(struct lr_matrix_run *m)
 		m->case_t0_ns = now;
 	lr_matrix_case(&m->spec, &m->cfg->traffic, m->next, &m->tc);
 	lr_matrix_acc_init(&m->acc, m->iface);
+	lr_matrix_acc_init(&m->peer, NULL);
 	m->omitted_s = 0;
 	m->marked = m->cfg->omit_ns == 0;
 	m->tail_seen = m->skip = false;
@@ -343,7 +374,8 @@ bool lr_matrix_run_step(struct lr_matrix_run *m)
 		follow(m);
 		break;
 	case PH_TAIL:
-		if (!m->src || !m->ses.running_ns || m->tail_seen || now >= m->deadline_ns)
+		if (!m->src || !m->ses.running_ns || (m->tail_seen && peer_done(m)) ||
+		    now >= m->deadline_ns)
 			end_case(m);
 		break;
 	case PH_BACKOFF:
@@ -539,6 +571,7 @@ int lr_matrix_run_close(struct lr_matrix_run *m)
 		fprintf(stderr, "linerate: %s: %s\n", m->cfg->matrix_csv, strerror(errno));
 		rc = 1;
 	}
+	lr_snapshot_free(&m->peer_snap);
 	free(m->rows);
 	free(m);
 	return rc;

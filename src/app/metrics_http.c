@@ -265,6 +265,19 @@ int lr_metrics_http_publish(struct lr_metrics_http *m, const struct lr_snapshot 
 	return err;
 }
 
+int lr_metrics_http_publish_peer(struct lr_metrics_http *m, const struct lr_snapshot *peer,
+				 const char *host)
+{
+	int err;
+
+	if (!peer)
+		return 0;
+	pthread_mutex_lock(&m->lock);
+	err = lr_prom_update_peer(m->prom, peer, host);
+	pthread_mutex_unlock(&m->lock);
+	return err;
+}
+
 unsigned long lr_metrics_http_scrapes(const struct lr_metrics_http *m)
 {
 	return atomic_load(&((struct lr_metrics_http *)m)->scrapes);

@@ -78,10 +78,16 @@ static int write_peer(struct lr_sampling *h)
 {
 	char msg[320];
 
+	const char *host = NULL;
+	const struct lr_snapshot *ps;
+
 	if (lr_peer_rx_record(h->peer, h->rec, &h->snap, msg, sizeof(msg))) {
 		fprintf(stderr, "linerate: %s\n", msg);
 		return -EIO;
 	}
+	ps = h->metrics && h->peer ? lr_peer_rx_snapshot(h->peer, &host) : NULL;
+	if (ps && lr_metrics_http_publish_peer(h->metrics, ps, host))	/* side="peer" */
+		lr_log(LR_LOG_WARN, "--listen: out of memory: the peer's metrics lag");
 	return 0;
 }
 

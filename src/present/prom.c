@@ -20,6 +20,7 @@
 #include "linerate/sample/rate.h"
 #include "linerate/sample/snapshot.h"
 #include "linerate/core/strutil.h"
+#include "prom_priv.h"
 
 /* ---- the series ---- */
 
@@ -69,6 +70,8 @@ struct lr_prom {
 	long user_hz;		/* /proc/stat ticks per second */
 	bool have_snap;
 	uint64_t real_ns, interval_ns;
+	uint64_t mono_ns;	/* the last local snapshot's */
+	struct peer_series *peer;	/* the peer view's (side="peer"), NULL until one came */
 };
 
 int lr_prom_open(struct lr_prom **out)
@@ -91,6 +94,7 @@ void lr_prom_close(struct lr_prom *p)
 	free(p->ifs);
 	free(p->cpus);
 	free(p->streams);
+	lr_prom_peer_free(p->peer);
 	free(p);
 }
 
@@ -298,6 +302,7 @@ int lr_prom_update(struct lr_prom *p, const struct lr_snapshot *s)
 			p->ifs[kept++] = p->ifs[i];
 	p->n_ifs = kept;
 	p->have_snap = true;
+	p->mono_ns = s->mono_ns;
 	p->real_ns = s->real_ns;
 	p->interval_ns = s->target_interval_ns;
 	if (streams_update(p, s))
@@ -378,6 +383,14 @@ static void sample_name(struct lr_prom_buf *b, const struct fam *fm)
 	put(b, "%s%s", fm->name, fm->counter ? "_total" : "");
 }
 
+/* The peer's samples of a family, after ours (a family's samples stay together). */
+static void render_peer_iface_counter(const struct lr_prom *p, enum lr_prom_format f,
+				      struct lr_prom_buf *b, size_t k, bool *head);
+static void render_peer_cpu_times(const struct lr_prom *p, enum lr_prom_format f,
+				  struct lr_prom_buf *b, bool *head);
+static void render_peer_cpu_counter(const struct lr_prom *p, enum lr_prom_format f,
+				    struct lr_prom_buf *b, size_t k, bool *head);
+
 static const struct {
 	struct fam fm;
 	enum lr_metric m;
@@ -435,6 +448,7 @@ static void render_iface_counters(const struct lr_prom *p, enum lr_prom_format f
 			put_label(b, e->name);
 			put(b, "\"} %llu\n", (unsigned long long)e->acc[iface_counters[k].m]);
 		}
+		render_peer_iface_counter(p, f, b, k, &head);
 	}
 }
 
@@ -529,6 +543,7 @@ static void render_cpu_times(const struct lr_prom *p, enum lr_prom_format f,
 						 (uint64_t)p->user_hz));
 		}
 	}
+	render_peer_cpu_times(p, f, b, &head);
 }
 
 static const struct {
@@ -576,6 +591,7 @@ static void render_cpu_counters(const struct lr_prom *p, enum lr_prom_format f,
 			    cpu_counters[k].label[0] ? "," : "", cpu_counters[k].label,
 			    (unsigned long long)s->acc[i]);
 		}
+		render_peer_cpu_counter(p, f, b, k, &head);
 	}
 }
 
@@ -654,6 +670,96 @@ static void render_streams(const struct lr_prom *p, enum lr_prom_format f, struc
 			else
 				put(b, " %lld\n", (long long)v);
 		}
+	}
+}
+
+/* ---- the peer view's series: side="peer", host (prom_peer.c keeps them) ---- */
+
+int lr_prom_update_peer(struct lr_prom *p, const struct lr_snapshot *peer, const char *host)
+{
+	return lr_prom_peer_update(&p->peer, peer, host, p->mono_ns);
+}
+
+static const struct peer_series *peer_live(const struct lr_prom *p)
+{
+	const struct peer_series *q = p->peer;
+
+	return q && p->mono_ns - q->seen_ns < LR_PROM_PEER_STALE_NS ? q : NULL;
+}
+
+static void peer_labels(struct lr_prom_buf *b, const struct peer_series *q)
+{
+	put(b, ",side=\"peer\",host=\"");
+	put_label(b, q->host);
+	put(b, "\"}");
+}
+
+static void render_peer_iface_counter(const struct lr_prom *p, enum lr_prom_format f,
+				      struct lr_prom_buf *b, size_t k, bool *head)
+{
+	const struct peer_series *q = peer_live(p);
+	enum lr_metric m = iface_counters[k].m;
+
+	for (size_t i = 0; q && i < q->n_ifs; i++) {
+		const struct peer_if *e = &q->ifs[i];
+
+		if (!e->present || !(e->known & LR_M_BIT(m)))
+			continue;
+		if (!*head)
+			header(b, f, &iface_counters[k].fm);
+		*head = true;
+		sample_name(b, &iface_counters[k].fm);
+		put(b, "{iface=\"");
+		put_label(b, e->name);
+		put(b, "\"");
+		peer_labels(b, q);
+		put(b, " %llu\n", (unsigned long long)e->acc[m]);
+	}
+}
+
+static void render_peer_cpu_times(const struct lr_prom *p, enum lr_prom_format f,
+				  struct lr_prom_buf *b, bool *head)
+{
+	static const char *const modes[] = {"user", "system", "irq", "softirq", "idle"};
+	const struct peer_series *q = peer_live(p);
+
+	for (size_t i = 0; q && i < q->n_cpus; i++)
+		for (unsigned t = PC_USER; t <= PC_IDLE; t++) {
+			const struct peer_cpu *c = &q->cpus[i];
+
+			if (!c->present || !(c->have & (1u << t)))
+				continue;
+			if (!*head)
+				header(b, f, &cpu_seconds);
+			*head = true;
+			put(b, "linerate_cpu_seconds_total{cpu=\"%d\",mode=\"%s\"", c->cpu, modes[t]);
+			peer_labels(b, q);
+			put(b, " %.3f\n", c->acc[t]);
+		}
+}
+
+static void render_peer_cpu_counter(const struct lr_prom *p, enum lr_prom_format f,
+				    struct lr_prom_buf *b, size_t k, bool *head)
+{
+	const struct peer_series *q = peer_live(p);
+	unsigned idx = cpu_counters[k].idx;
+	unsigned t = idx == C_NET_RX ? PC_NET_RX : idx == C_NET_TX ? PC_NET_TX
+		     : idx == C_SN_PROCESSED ? PC_SN_PROCESSED : idx == C_SN_DROPPED ? PC_SN_DROPPED
+		     : PC_SN_SQUEEZED;
+
+	for (size_t i = 0; q && i < q->n_cpus; i++) {
+		const struct peer_cpu *c = &q->cpus[i];
+
+		if (!c->present || !(c->have & (1u << t)))
+			continue;
+		if (!*head)
+			header(b, f, &cpu_counters[k].fm);
+		*head = true;
+		sample_name(b, &cpu_counters[k].fm);
+		put(b, "{cpu=\"%d\"%s%s", c->cpu, cpu_counters[k].label[0] ? "," : "",
+		    cpu_counters[k].label);
+		peer_labels(b, q);
+		put(b, " %.0f\n", c->acc[t]);
 	}
 }
 

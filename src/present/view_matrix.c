@@ -2,8 +2,9 @@
 /*
  * The Matrix pane: a title with the grid's progress and ETA, then the finished cases (newest
  * last, as many as fit) and the running case highlighted on the last row. Each finished row:
- * case, its parameters, received Mbit/s, packets/s, retransmits or loss, CPU busy %, and the
- * verdict as far as the width allows. Main thread; pure drawing.
+ * case, its parameters, received Mbit/s, packets/s, retransmits or loss, CPU busy % (the
+ * peer's after a slash when it shares), and the verdict as far as the width allows. Main
+ * thread; pure drawing.
  */
 #include <stdio.h>
 #include <string.h>
@@ -23,6 +24,19 @@ static void case_params(char *buf, size_t len, const struct lr_matrix_row *r)
 		 dirs[r->dir >= 0 && r->dir < 3 ? r->dir : 0], extra);
 }
 
+/* CPU busy %: ours, then the peer's after a slash when it shared; "-" unknown, never 0. */
+static void cpu_cell(char *buf, size_t len, const struct lr_matrix_row *m)
+{
+	char mine[8] = "  -";
+
+	if (m->cpu_busy_pct >= 0)
+		snprintf(mine, sizeof(mine), "%3.0f%%", m->cpu_busy_pct);
+	if (m->peer_cpu_busy_pct >= 0)
+		snprintf(buf, len, "%s/%3.0f%%", mine, m->peer_cpu_busy_pct);
+	else
+		snprintf(buf, len, "%s", mine);
+}
+
 static void draw_row(struct lr_frame *f, struct lr_rect r, int y, const struct lr_matrix_row *m)
 {
 	char params[64], nums[96];
@@ -32,7 +46,7 @@ static void draw_row(struct lr_frame *f, struct lr_rect r, int y, const struct l
 	x += lr_frame_printf(f, x, y, 5, LR_ROLE_LABEL, "%3u ", m->index);
 	x += lr_frame_printf(f, x, y, 20, LR_ROLE_VALUE, "%-19s", params);
 	if (m->receiver_bps >= 0) {
-		char loss[32];
+		char loss[32], cpu[24];
 
 		if (m->udp && m->lost_pct >= 0)
 			snprintf(loss, sizeof(loss), "lost %.2f%%", m->lost_pct);
@@ -40,8 +54,9 @@ static void draw_row(struct lr_frame *f, struct lr_rect r, int y, const struct l
 			snprintf(loss, sizeof(loss), "retr %lld", (long long)m->retransmits);
 		else
 			snprintf(loss, sizeof(loss), "-");
-		snprintf(nums, sizeof(nums), "%10.2f Mb/s %12s cpu %3.0f%% ", m->receiver_bps / 1e6,
-			 loss, m->cpu_busy_pct >= 0 ? m->cpu_busy_pct : 0);
+		cpu_cell(cpu, sizeof(cpu), m);
+		snprintf(nums, sizeof(nums), "%10.2f Mb/s %12s cpu %s ", m->receiver_bps / 1e6, loss,
+			 cpu);
 		x += lr_frame_text(f, x, y, r.x + r.w - x, LR_ROLE_RX, nums);
 	}
 	lr_frame_text(f, x, y, r.x + r.w - x - 1,

@@ -182,8 +182,8 @@ else fail "quiet link after: stored counters == kernel's" "kernel [$k3] stored [
 read -r a b c d <<<"$k0"; read -r e f g h <<<"$k3"; kd="$((e - a)) $((f - b)) $((g - c)) $((h - d))"
 read -r a b c d <<<"$v0"; read -r e f g h <<<"$v3"; vd="$((e - a)) $((f - b)) $((g - c)) $((h - d))"
 check "stored increase == kernel delta over the traffic" test "$kd" = "$vd" -a "${kd%% *}" -gt 0
-rmin=$(pq "min_over_time(rate(linerate_iface_rx_bytes_total{iface=\"$IA\"}[3s])[40s:1s])")
-rmax=$(pq "max_over_time(rate(linerate_iface_tx_bytes_total{iface=\"$IA\"}[3s])[40s:1s])")
+rmin=$(pq "min_over_time(rate(linerate_iface_rx_bytes_total{iface=\"$IA\"}[3s])[120s:1s])")
+rmax=$(pq "max_over_time(rate(linerate_iface_tx_bytes_total{iface=\"$IA\"}[3s])[120s:1s])")
 check "rate() never negative, positive under traffic" awk -v a="$rmin" -v b="$rmax" \
 	'BEGIN { exit !(a != "" && b != "" && a + 0 >= 0 && b + 0 > 1e6) }'
 nres=""	# resets() drops the name: one family at a time

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,6 +300,63 @@ static void test_window(void **state)
 	lr_snapshot_free(&s);
 }
 
+/* The peer's snapshots stand on their arrival (the local clock) with their own interval; all
+ * of its interfaces count (the server sends the test's only); busy % from its per-CPU times;
+ * a window the peer shared nothing of leaves the columns unknown, never 0. */
+static void test_peer_window(void **state)
+{
+	struct lr_iface_snap ifs[2];
+	struct lr_cpu_snap cpus[2];
+	struct lr_matrix_acc p;
+	struct lr_matrix_row r;
+	struct lr_snapshot s;
+
+	(void)state;
+	lr_snapshot_init(&s);
+	memset(ifs, 0, sizeof(ifs));
+	memset(cpus, 0, sizeof(cpus));
+	s.ifaces = ifs;
+	s.n_ifaces = 2;
+	s.cpus = cpus;
+	s.n_cpus = 2;
+	s.mono_ns = 5;	/* the peer's own clock: meaningless here */
+	s.interval_ns = 500000000;
+	for (int k = 0; k < 2; k++) {
+		ifs[k].valid = LR_M_BIT(LR_M_RX_DROPPED) | LR_M_BIT(LR_M_RX_FIFO_ERRORS);
+		ifs[k].delta[LR_M_RX_DROPPED] = 3 + (uint64_t)k;
+		ifs[k].delta[LR_M_RX_FIFO_ERRORS] = 10;
+		ifs[k].softirq_max_pct = 20 + 30 * k;
+		ifs[k].softirq_cpu = 1 - k;
+		cpus[k].cpu = k;
+		cpus[k].valid = LR_CPUV_TIMES;
+		cpus[k].idle_pct = 80 - 20 * k;
+	}
+	lr_matrix_acc_init(&p, NULL);
+	lr_matrix_row_init(&r);
+	r.receiver_bps = 8 * 1024 * 1000;	/* 1000 KB/s */
+	r.seconds = 2;
+	lr_matrix_row_fill_peer(&r, &p);
+	assert_true(r.peer_cpu_busy_pct < 0);
+	assert_int_equal(r.peer_drops, -1);
+	assert_int_equal(r.peer_softirq_cpu, -1);
+	p.win_start_ns = 10000000000ULL;
+	assert_false(lr_matrix_acc_add_peer(&p, &s, 10200000000ULL));	/* mostly before */
+	assert_true(lr_matrix_acc_add_peer(&p, &s, 10300000000ULL));
+	p.win_end_ns = 10600000000ULL;
+	assert_true(lr_matrix_acc_add_peer(&p, &s, 11000000000ULL));	/* began before the end */
+	assert_false(lr_matrix_acc_add_peer(&p, &s, 11100000000ULL));	/* began at the end */
+	lr_matrix_row_fill_peer(&r, &p);
+	assert_int_equal(r.peer_drops, 2 * (3 + 4));
+	assert_int_equal(r.peer_fifo, 2 * 20);
+	assert_true(r.peer_cpu_busy_pct == 30);
+	assert_true(r.peer_softirq_max_pct == 50);
+	assert_int_equal(r.peer_softirq_cpu, 0);
+	/* 0.3 x 2 CPUs busy over 2 s = 1.2 CPU-s per 2000 KB */
+	assert_true(fabs(r.peer_service_demand - 1.2e6 / 2000) < 1e-9);
+	s.ifaces = NULL;
+	s.cpus = NULL;
+}
+
 /* Row y of the frame as ASCII ('#' for anything else), and whether it is all in role. */
 static void frame_row(const struct lr_frame *f, int y, char *out)
 {
@@ -326,6 +384,7 @@ static void test_pane(void **state)
 	rows[1].udp = true;
 	rows[1].lost_pct = 0.5;
 	rows[1].dir = 0;
+	rows[1].peer_cpu_busy_pct = 38.4;
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.ascii = true;
 	lr_frame_init(&f);
@@ -339,6 +398,7 @@ static void test_pane(void **state)
 	assert_non_null(strstr(line, "  2 UDP x4 ->"));
 	assert_non_null(strstr(line, "9390.00 Mb/s"));
 	assert_non_null(strstr(line, "lost 0.50%"));
+	assert_non_null(strstr(line, "cpu   3%/ 38%"));	/* ours, the peer's */
 	frame_row(&f, 2, line);
 	assert_non_null(strstr(line, "  3 P=4 u=udp  running  1.5 s"));
 	assert_int_equal(lr_frame_at(&f, 0, 2)->role, LR_ROLE_SELECTED);
@@ -352,6 +412,7 @@ static void test_pane(void **state)
 	frame_row(&f, 1, line);
 	assert_non_null(strstr(line, "  1 TCP x4 <->"));
 	assert_non_null(strstr(line, "retr 17"));
+	assert_non_null(strstr(line, "cpu   3% "));	/* the peer shared nothing */
 	frame_row(&f, 2, line);
 	assert_non_null(strstr(line, "  2 UDP x4 ->"));
 	lr_frame_free(&f);
@@ -366,6 +427,7 @@ int main(void)
 		cmocka_unit_test(test_json_keys_are_csv_columns),
 		cmocka_unit_test(test_row_fill_omit),
 		cmocka_unit_test(test_window),
+		cmocka_unit_test(test_peer_window),
 		cmocka_unit_test(test_pane),
 	};
 

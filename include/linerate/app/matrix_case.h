@@ -41,11 +41,20 @@ void lr_matrix_acc_init(struct lr_matrix_acc *a, const char *iface);
 bool lr_matrix_acc_wants(const struct lr_matrix_acc *a, const struct lr_snapshot *s);
 /* Folds a snapshot in when it lies inside the window. true when it did. */
 bool lr_matrix_acc_add(struct lr_matrix_acc *a, const struct lr_snapshot *s);
+/* The peer's snapshot (lr_peer_rx_build) that arrived with the local tick at arrival_ns: its
+ * own interval, ending at its arrival, must lie mostly inside a's window (a late frame shifts
+ * by at most one local tick). Every interface in it counts: the server samples the ones the
+ * test crosses. true when folded in. */
+bool lr_matrix_acc_add_peer(struct lr_matrix_acc *a, const struct lr_snapshot *peer,
+			    uint64_t arrival_ns);
 /* The case's parameters into the row (before it runs: a failed case still has them). */
 void lr_matrix_row_case(struct lr_matrix_row *r, unsigned index, const struct lr_traffic_config *tc);
 /* The numbers: results of the whole run (omit_s seconds of it left out, using the marks),
  * with the window's samples. */
 void lr_matrix_row_fill(struct lr_matrix_row *r, const struct lr_traffic_results *res,
 			const struct lr_matrix_acc *a, double omit_s);
+/* The peer columns from the peer's window (after lr_matrix_row_fill: its service demand uses
+ * the row's received bytes). Left unknown when no peer sample fell in the window. */
+void lr_matrix_row_fill_peer(struct lr_matrix_row *r, const struct lr_matrix_acc *p);
 
 #endif

@@ -34,6 +34,11 @@ int lr_metrics_http_open(struct lr_metrics_http **out, const char *spec, char *e
  * 0 or -ENOMEM. */
 int lr_metrics_http_publish(struct lr_metrics_http *m, const struct lr_snapshot *s)
 	LR_MUST_CHECK;
+/* [main] The peer view's newest snapshot (lr_peer_rx_snapshot; NULL: nothing) and host, after
+ * the local one it came with: served labelled side="peer". The same snapshot again is a
+ * no-op. 0 or -ENOMEM. */
+int lr_metrics_http_publish_peer(struct lr_metrics_http *m, const struct lr_snapshot *peer,
+				 const char *host) LR_MUST_CHECK;
 /* Scrapes served so far (200 answers to /metrics). */
 unsigned long lr_metrics_http_scrapes(const struct lr_metrics_http *m);
 void lr_metrics_http_close(struct lr_metrics_http *m);	/* NULL-safe; joins the thread */

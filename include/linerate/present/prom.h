@@ -39,6 +39,12 @@ void lr_prom_close(struct lr_prom *p);	/* NULL-safe */
 #define LR_PROM_FORGET_NS (15 * 60 * LR_NSEC_PER_SEC)
 int lr_prom_update(struct lr_prom *p, const struct lr_snapshot *s) LR_MUST_CHECK;
 
+/* Feeds the peer view's newest snapshot (lr_peer_rx_snapshot: the peer's interfaces' sums,
+ * its CPUs' rates) and its host name, after the local snapshot it came with. Its series are
+ * rendered beside ours, labelled side="peer" and host, while it keeps coming. 0 or -ENOMEM. */
+int lr_prom_update_peer(struct lr_prom *p, const struct lr_snapshot *peer, const char *host)
+	LR_MUST_CHECK;
+
 /* Renders every series of the last snapshot fed, appending to *b. 0 or -ENOMEM. */
 int lr_prom_render(const struct lr_prom *p, enum lr_prom_format f, struct lr_prom_buf *b)
 	LR_MUST_CHECK;

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The exporter's peer series (prom_peer.c, rendered by prom.c): the peer view's snapshots
+ * (docs/peer-stats.md) kept as counters that never go backwards, labelled side="peer" and
+ * the peer's host. Private to src/present/prom*.c. [present] */
+#ifndef LINERATE_PROM_PRIV_H
+#define LINERATE_PROM_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "linerate/core/common.h"
+#include "linerate/sample/snapshot.h"
+
+/* Rendered while the peer's newest snapshot is this recent on the local clock: a test that
+ * ended takes its peer's series with it. */
+#define LR_PROM_PEER_STALE_NS (10 * LR_NSEC_PER_SEC)
+
+struct peer_if {
+	char name[LR_IFNAMSIZ];
+	uint32_t generation;
+	uint64_t base_ns;	/* the peer's first reading its sums start from (a new test: new) */
+	bool present;		/* in the peer's newest snapshot */
+	uint64_t have;		/* LR_M_BIT: last[] holds a sum of this base */
+	uint64_t known;		/* LR_M_BIT: acc[] is rendered */
+	uint64_t last[LR_M__COUNT], acc[LR_M__COUNT];
+};
+
+/* What a peer frame carries per CPU (user includes nice, idle iowait: docs/peer-stats.md). */
+enum { PC_USER, PC_SYSTEM, PC_IRQ, PC_SOFTIRQ, PC_IDLE, PC_NET_RX, PC_NET_TX, PC_SN_PROCESSED,
+       PC_SN_DROPPED, PC_SN_SQUEEZED, PC__COUNT };
+
+struct peer_cpu {
+	int cpu;
+	bool present;
+	uint32_t have;		/* bit PC_*: acc[] is rendered */
+	double acc[PC__COUNT];	/* seconds or events: the snapshot's rates over its interval */
+};
+
+struct peer_series {
+	char host[64];
+	uint64_t seen_ns;	/* local mono when the newest peer snapshot came */
+	uint64_t last_seq, last_mono_ns;	/* that snapshot's: the same one fed again is skipped */
+	struct peer_if *ifs;
+	size_t n_ifs, cap_ifs;
+	struct peer_cpu *cpus;	/* sorted by cpu */
+	size_t n_cpus, cap_cpus;
+};
+
+/* Folds the peer's snapshot in (*q allocated on first use); the one folded last, fed again,
+ * changes nothing. 0 or -ENOMEM. */
+int lr_prom_peer_update(struct peer_series **q, const struct lr_snapshot *peer, const char *host,
+			uint64_t local_mono_ns);
+void lr_prom_peer_free(struct peer_series *q);	/* NULL-safe */
+
+#endif

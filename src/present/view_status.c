@@ -30,7 +30,9 @@ void lr_view_status(struct lr_frame *f, struct lr_rect r, const struct lr_view_c
 	}
 	if (ctx->snap)
 		x += lr_frame_text(f, x + 2, r.y, end - x - 2, LR_ROLE_STATUS,
-				   ctx->snap->source == LR_SOURCE_PROC ? "proc" : "netlink") +
+				   ctx->snap->source == LR_SOURCE_PROC     ? "proc"
+				   : ctx->snap->source == LR_SOURCE_REPLAY ? "replay"
+									     : "netlink") +
 		     2;
 	x += lr_frame_text(f, x + 2, r.y, end - x - 2, LR_ROLE_STATUS,
 			   app->bytes ? "bytes" : "bits") +

@@ -20,8 +20,8 @@
 
 #define RUN_GAP_SECS 60.0	/* files further apart in time than this are two runs */
 /* time - elapsed is when the run began: the same in every file of one run (one sampler's
- * clock), to the precision of the wall clock's steps while it ran */
-#define START_SLACK_SECS 1.0
+ * clock; microseconds apart in recorded runs), unless the wall clock was stepped meanwhile */
+#define START_SLACK_SECS 0.25
 
 /* The known prefix of each kind's header: a file is of a kind when its header starts so. */
 static const char *const iface_cols[] = {

@@ -285,8 +285,8 @@ static void step(struct replay_ui *u)
 	if (r > 0) {
 		u->have_shown = true;
 		lr_app_sync(&u->app, &u->shown);
-		if (u->shown.interval_ns)
-			u->app.interval_ns = u->shown.interval_ns;	/* the status line's interval */
+		if (u->shown.target_interval_ns)	/* the status line's interval: the run's -i */
+			u->app.interval_ns = u->shown.target_interval_ns;
 	}
 	u->app.paused = lr_replay_paused(u->rp);
 }

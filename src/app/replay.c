@@ -353,7 +353,8 @@ static void build(struct lr_replay *rp, int side, size_t k, uint64_t now_ns)
 	s->mono_ns = now_ns;
 	s->real_ns = (uint64_t)(t->time * 1e9);
 	s->elapsed_ns = known(t->elapsed) ? (uint64_t)(t->elapsed * 1e9) : 0;
-	s->interval_ns = s->target_interval_ns = (uint64_t)(t->interval * 1e9);
+	s->interval_ns = (uint64_t)(t->interval * 1e9);
+	s->target_interval_ns = (uint64_t)(rp->typical_interval * 1e9);
 	s->late_ns = 0;
 	s->source = LR_SOURCE_REPLAY;
 	s->n_ifaces = s->n_cpus = s->n_streams = 0;

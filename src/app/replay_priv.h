@@ -83,6 +83,7 @@ struct lr_replay {
 	bool have[RP_SIDES];
 	struct rp_tick *ticks;
 	size_t n_ticks;
+	double typical_interval;	/* the median tick interval: the run's -i */
 
 	/* playback state (replay.c) */
 	struct rp_cpu *cpus;

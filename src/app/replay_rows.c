@@ -213,6 +213,13 @@ static int cmp_strow(const void *a, const void *b)
 	return cmp_time_seq(x->time, x->seq, y->time, y->seq);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 static int cmp_tick(const void *a, const void *b)
 {
 	const struct rp_tick *x = a, *y = b;
@@ -253,6 +260,22 @@ static int make_ticks(struct lr_replay *rp)
 	return 0;
 }
 
+/* The interval the run was asked for, as the median of the ticks' measured ones (the last
+ * tick of a run, taken at its stop, is short). */
+static int typical_interval(struct lr_replay *rp)
+{
+	double *iv = malloc(rp->n_ticks * sizeof(*iv));
+
+	if (!iv)
+		return -ENOMEM;
+	for (size_t i = 0; i < rp->n_ticks; i++)
+		iv[i] = rp->ticks[i].interval;
+	qsort(iv, rp->n_ticks, sizeof(*iv), cmp_double);
+	rp->typical_interval = iv[rp->n_ticks / 2];
+	free(iv);
+	return 0;
+}
+
 int lr_replay_start(struct lr_replay *rp, uint64_t now_ns, char *err, size_t errlen)
 {
 	int e;
@@ -262,10 +285,16 @@ int lr_replay_start(struct lr_replay *rp, uint64_t now_ns, char *err, size_t err
 			 rp->rep->n_files ? rp->rep->files[rp->rep->n_files - 1].name : "--replay");
 		return -EINVAL;
 	}
-	qsort(rp->ifrows, rp->n_ifrows, sizeof(*rp->ifrows), cmp_ifrow);
-	qsort(rp->cpurows, rp->n_cpurows, sizeof(*rp->cpurows), cmp_cpurow);
-	qsort(rp->strows, rp->n_strows, sizeof(*rp->strows), cmp_strow);
+	if (rp->n_ifrows)
+		qsort(rp->ifrows, rp->n_ifrows, sizeof(*rp->ifrows), cmp_ifrow);
+	if (rp->n_cpurows)
+		qsort(rp->cpurows, rp->n_cpurows, sizeof(*rp->cpurows), cmp_cpurow);
+	if (rp->n_strows)
+		qsort(rp->strows, rp->n_strows, sizeof(*rp->strows), cmp_strow);
 	e = make_ticks(rp);
+	if (e)
+		return e;
+	e = typical_interval(rp);
 	if (e)
 		return e;
 	e = lr_replay_states_init(rp);

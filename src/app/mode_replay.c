@@ -67,6 +67,7 @@ static int load(const struct lr_config *cfg, struct lr_replay **out)
 		fprintf(stderr, "linerate: --replay: out of memory\n");
 		return 1;
 	}
+	lr_replay_set_ifaces(rp, cfg->ifaces);
 	for (int i = 0; i < cfg->n_report_files; i++) {
 		const char *path = cfg->report_files[i];
 		FILE *f = fopen(path, "re");

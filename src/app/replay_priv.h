@@ -71,6 +71,7 @@ struct rp_stream {
 
 struct lr_replay {
 	struct lr_report *rep;	/* the reader; its summary is not used */
+	const char *only;	/* -I comma list, NULL all */
 	struct rp_ifrow *ifrows;
 	size_t n_ifrows, cap_ifrows;
 	struct rp_cpurow *cpurows;

@@ -74,11 +74,25 @@ static int series_of(struct lr_replay *rp, const char *name, int side, char *why
 	return (int)rp->n_series++;
 }
 
+/* name is in the comma list */
+static bool listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, name, n) && (p[n] == ',' || !p[n]))
+			return true;
+	return false;
+}
+
 static int iface_row(struct lr_replay *rp, const struct lr_rep_row *row, char *why, size_t len)
 {
-	int side = side_of(row->side), s = series_of(rp, row->field[2], side, why, len);
+	int side = side_of(row->side), s;
 	struct rp_ifrow *r;
 
+	if (rp->only && !listed(rp->only, row->field[2]))
+		return 0;
+	s = series_of(rp, row->field[2], side, why, len);
 	if (s < 0)
 		return s;
 	rp->series_hint = (size_t)s + 1;
@@ -177,6 +191,11 @@ int lr_replay_new(struct lr_replay **out)
 	rp->built = RP_NONE;
 	*out = rp;
 	return 0;
+}
+
+void lr_replay_set_ifaces(struct lr_replay *rp, const char *list)
+{
+	rp->only = list;
 }
 
 int lr_replay_add(struct lr_replay *rp, FILE *f, const char *name, char *err, size_t errlen)

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linerate/app/cli.h"
+#include "linerate/app/config.h"
 #include "linerate/app/replay.h"
 #include "linerate/sample/snapshot.h"
 
@@ -299,6 +301,31 @@ static void test_peer_rows(void **state)
 	lr_replay_close(rp);
 }
 
+/* -I keeps only the interfaces named (lo and eth0 of the recording's four). */
+static void test_iface_filter(void **state)
+{
+	struct lr_snapshot s;
+	struct lr_replay *rp;
+	uint64_t seen = 0;
+	char err[512];
+	FILE *f = fopen(FIX "headless_ifaces.csv", "r");
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(lr_replay_new(&rp), 0);
+	lr_replay_set_ifaces(rp, "lo,eth0,eth");
+	assert_int_equal(lr_replay_add(rp, f, "headless_ifaces.csv", err, sizeof(err)), 0);
+	fclose(f);
+	assert_int_equal(lr_replay_start(rp, T0, err, sizeof(err)), 0);
+	lr_snapshot_init(&s);
+	assert_int_equal(lr_replay_read(rp, T0, &s, &seen), 1);
+	assert_int_equal(s.n_ifaces, 2);
+	assert_string_equal(s.ifaces[0].name, "eth0");
+	assert_string_equal(s.ifaces[1].name, "lo");
+	lr_snapshot_free(&s);
+	lr_replay_close(rp);
+}
+
 static int add_text(struct lr_replay *rp, const char *name, const char *text, char *err)
 {
 	FILE *f = fmemopen((void *)text, strlen(text), "r");
@@ -361,6 +388,35 @@ static void test_bad_input(void **state)
 	lr_replay_close(rp);
 }
 
+static void test_cli(void **state)
+{
+	char **ok = (char **)(const char *[]){"linerate", "--replay", "-I", "eth0", "a.csv",
+					     "b.csv", NULL};
+	char **none = (char **)(const char *[]){"linerate", "--replay", NULL};
+	char **headless = (char **)(const char *[]){"linerate", "--headless", "--replay", "a.csv",
+						   NULL};
+	char **client = (char **)(const char *[]){"linerate", "--replay", "-c", "h", "a.csv", NULL};
+	char **csv = (char **)(const char *[]){"linerate", "--replay", "--csv", "o.csv", "a.csv",
+					      NULL};
+	struct lr_config cfg;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(lr_cli_parse(6, ok, &cfg, err, sizeof(err)), 0);
+	assert_int_equal(cfg.mode, LR_MODE_REPLAY);
+	assert_int_equal(cfg.n_report_files, 2);
+	assert_string_equal(cfg.report_files[1], "b.csv");
+	assert_string_equal(cfg.ifaces, "eth0");
+	assert_int_not_equal(lr_cli_parse(2, none, &cfg, err, sizeof(err)), 0);
+	assert_string_equal(err, "--replay: name the CSVs to play");
+	assert_int_not_equal(lr_cli_parse(4, headless, &cfg, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "excludes --headless"));
+	assert_int_not_equal(lr_cli_parse(5, client, &cfg, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "excludes traffic options"));
+	assert_int_not_equal(lr_cli_parse(5, csv, &cfg, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "writes no CSV"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -368,7 +424,9 @@ int main(void)
 		cmocka_unit_test(test_clock),
 		cmocka_unit_test(test_seek_back_rebuilds),
 		cmocka_unit_test(test_peer_rows),
+		cmocka_unit_test(test_iface_filter),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_cli),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

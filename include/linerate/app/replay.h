@@ -26,6 +26,9 @@ struct lr_snapshot;
 
 /* An empty recording; *out is caller-owned (lr_replay_close). 0 or -ENOMEM. */
 int lr_replay_new(struct lr_replay **out) LR_MUST_CHECK;
+/* -I: keep only these interfaces (a comma list, as live; NULL all). Before the first file;
+ * the list must outlive rp. */
+void lr_replay_set_ifaces(struct lr_replay *rp, const char *list);
 /* Reads one CSV (name for errors). 0; -EINVAL: not a linerate CSV, a bad or truncated row, a
  * second run, too many rows (err: "NAME:LINE: why", one line); -ENOMEM; -EIO. */
 int lr_replay_add(struct lr_replay *rp, FILE *f, const char *name, char *err,

@@ -7,7 +7,8 @@
 # the CSV itself); p pauses (the shown time stands still), [ ] and the arrows while paused seek
 # 10 s, + and - change the speed (the shown time moves at twice the wall clock this script
 # reads at x2), the end of the recording stays on screen, traffic keys are refused on the status
-# line, q exits 0 with the terminal modes unchanged. Bad input (a foreign file, a truncated
+# line, q exits 0 with the terminal modes unchanged. The client's own CSV replayed shows its
+# peer rows (the server's veth) in the peer view at the rates they hold; SIGTERM exits 0. Bad input (a foreign file, a truncated
 # line, another run's file) exits 2 with one line naming the file and line, before any terminal
 # is taken; a newer header's extra column is accepted; --report on the mixed runs leaves no file.
 source "$(dirname "$0")/../lib.sh"
@@ -20,6 +21,8 @@ lr_plan "record: headless sampler exit 0" "record: both clients exit 0" \
 	"+: speed x2, the shown time moves at twice the wall clock" "-: speed x1/2 at the lowest" \
 	"s: a replay has no traffic keys" "end of the recording stays on screen" \
 	"q: exits 0" "q: stty unchanged" \
+	"peer rows: the server's veth in the peer view at the CSV's rate" \
+	"SIGTERM: exits 0" "SIGTERM: stty unchanged" \
 	"bad input: foreign file exit 2, one line naming file:1" \
 	"bad input: truncated line exit 2 naming the line" \
 	"bad input: another run's file exit 2 naming file:2" \
@@ -59,20 +62,22 @@ check "record: headless sampler exit 0 ($(cat "$work/headless.rc" 2>/dev/null), 
 	sh -c "[ \"\$(cat '$work/headless.rc' 2>/dev/null)\" = 0 ] && [ \$(wc -l <'$work/if.csv') -gt 40 ]"
 check "record: both clients exit 0 ($rc1 $rc2)" sh -c "[ $rc1 = 0 ] && [ $rc2 = 0 ]"
 
-# The witness: the CSV's tx_bps of IA in rows whose time since the recording's first row (of
-# either file) lies in (E - interval - 0.06, E + 0.06]: the rows a replay showing +E s may show
-# (E has one decimal).
+# The witness: the CSV's R_COL of interface R_IFC in the rows of R_FILE whose time since the
+# recording's first row (t0, of every file replayed) lies in (E - interval - 0.06, E + 0.06]:
+# the rows a replay showing +E s may show (E has one decimal). First: tx_bps of IA, the sender.
 t0=$(awk -F, 'FNR == 2 && (t == "" || $1 < t) { t = $1 } END { print t }' "$work/if.csv" "$work/cpu.csv")
+R_FILE=$work/if.csv R_IFC=$IA R_COL=tx_bps R_FIELD=4
 csv_rates() {	# E -> the candidate rates, one a line
-	awk -F, -v ifc="$IA" -v e="$1" -v t0="$t0" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	awk -F, -v ifc="$R_IFC" -v col="$R_COL" -v e="$1" -v t0="$t0" \
+		'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$c["iface"] == ifc { d = $c["time"] - t0
-			if (d > e - $c["interval"] - 0.06 && d <= e + 0.06) print $c["tx_bps"] }' "$work/if.csv"
+			if (d > e - $c["interval"] - 0.06 && d <= e + 0.06) print $c[col] }' "$R_FILE"
 }
 screen() { T capture-pane -t rp -p; }
-# shown_rate: the overview's TX bit/s of IA ("20.1M", "98k", "0") in bit/s; at 100 columns the
-# overview's columns are IFACE LINK/MTU RX TX ... (checked below)
+# shown_rate: the overview's figure in field R_FIELD of R_IFC's row ("20.1M", "98k", "0") in
+# bit/s; at 100 columns the overview's columns are IFACE LINK/MTU RX TX ... (checked below)
 shown_rate() {
-	screen | awk -v ifc="$IA" '$1 == ifc || $1 == ">" ifc { v = $4; m = 1
+	screen | awk -v ifc="$R_IFC" -v f="$R_FIELD" '$1 == ifc || $1 == ">" ifc { v = $f; m = 1
 		if (v ~ /k$/) m = 1e3; else if (v ~ /M$/) m = 1e6; else if (v ~ /G$/) m = 1e9
 		sub(/[kMG]$/, "", v); printf "%.0f\n", v * m; exit }'
 }
@@ -169,6 +174,40 @@ if diff -q "$work/stty.before" "$work/stty.after" >/dev/null 2>&1; then
 	pass "q: stty unchanged"
 else
 	fail "q: stty unchanged" "$(diff "$work/stty.before" "$work/stty.after" 2>&1 | head -3)"
+fi
+
+# ---- the client's own CSV: its peer rows (the server's veth, side=peer) in the peer view, at
+# the recorded time; then SIGTERM ends the replay cleanly
+t0=$(awk -F, 'NR == 2 { print $1 }' "$work/client1.csv")
+R_FILE=$work/client1.csv R_IFC=$IB R_COL=rx_bps R_FIELD=3
+rm -f "$work/rc" "$work/pid" "$work/stty.after"
+cat >"$work/run.sh" <<EOF
+export LANG=C.UTF-8 LC_ALL= LC_CTYPE=C.UTF-8 TERM=\${TERM:-screen} TZ=UTC
+stty -a >"$work/stty.before"
+sh -c 'echo \$\$ >"$work/pid"; exec "\$0" "\$@"' "$LR_BIN" --replay "$work/client1.csv" 2>"$work/stderr"
+echo \$? >"$work/rc"
+stty -a >"$work/stty.after"
+sleep 600
+EOF
+T kill-session -t rp
+T new-session -d -s rp -x 100 -y 30 "bash $work/run.sh"
+T set-option -t rp status off >/dev/null
+wait_screen ' replay ' 50
+sleep 2.5
+key p
+wait_screen 'PAUSED' 20
+sleep 0.3
+e=$(shown_e)
+out=$(rate_matches "$e")
+peer_ok() { screen | grep -qE '^ on .*\(peer\)' && rate_matches "$e" >/dev/null; }
+check "peer rows: the server's veth in the peer view at the CSV's rate ($out)" peer_ok
+kill -TERM "$(cat "$work/pid")"
+for ((i = 0; i < 50; i++)); do [ -s "$work/stty.after" ] && break; sleep 0.1; done
+check "SIGTERM: exits 0 (rc $(cat "$work/rc" 2>/dev/null))" sh -c "[ \"\$(cat '$work/rc' 2>/dev/null)\" = 0 ]"
+if diff -q "$work/stty.before" "$work/stty.after" >/dev/null 2>&1; then
+	pass "SIGTERM: stty unchanged"
+else
+	fail "SIGTERM: stty unchanged" "$(diff "$work/stty.before" "$work/stty.after" 2>&1 | head -3)"
 fi
 
 # ---- bad input (stdin is no terminal here: a file accepted gets as far as "needs a terminal")

@@ -10,7 +10,8 @@
 # line, q exits 0 with the terminal modes unchanged. The client's own CSV replayed shows its
 # peer rows (the server's veth) in the peer view at the rates they hold; SIGTERM exits 0. Bad input (a foreign file, a truncated
 # line, another run's file) exits 2 with one line naming the file and line, before any terminal
-# is taken; a newer header's extra column is accepted; --report on the mixed runs leaves no file.
+# is taken; a newer header's extra column is accepted; --report on the mixed runs leaves no file,
+# and on the run itself gives the veth's tx peak as the CSV's largest tx_bps.
 source "$(dirname "$0")/../lib.sh"
 lr_plan "record: headless sampler exit 0" "record: both clients exit 0" \
 	"replay: overview with the veth and the status line says replay" \
@@ -27,7 +28,8 @@ lr_plan "record: headless sampler exit 0" "record: both clients exit 0" \
 	"bad input: truncated line exit 2 naming the line" \
 	"bad input: another run's file exit 2 naming file:2" \
 	"bad input: a newer header's extra column is accepted" \
-	"report: mixed runs exit 2 and no output file"
+	"report: mixed runs exit 2 and no output file" \
+	"report of the netns run: tx peak equals the CSV's max"
 need_root "tui_replay"
 command -v tmux >/dev/null || { lr_skip_plan tui_replay "tmux not installed"; exit 0; }
 [ -x "$LR_BIN" ] || { lr_skip_plan tui_replay "no binary at $LR_BIN (run make)"; exit 0; }
@@ -239,4 +241,23 @@ check "bad input: a newer header's extra column is accepted (rc $rc: $(head -1 "
 rc=$?
 check "report: mixed runs exit 2 and no output file (rc $rc: $(head -1 "$work/e5"))" \
 	sh -c "[ $rc = 2 ] && [ ! -e '$work/mixed.html' ] && [ ! -e '$work/mixed.html.tmp' ] && grep -q 'client1.csv:2:' '$work/e5'"
+# the report of the same netns run: its tx peak of the veth is the CSV's largest tx_bps
+"$LR_BIN" --report "$work/run.html" "$work/if.csv" "$work/cpu.csv" 2>"$work/e6"
+rc=$?
+peak_ok() {
+	python3 - "$work" "$IA" <<'EOF'
+import csv, re, sys
+work, ifc = sys.argv[1], sys.argv[2]
+mx = max(float(r["tx_bps"]) for r in csv.DictReader(open(work + "/if.csv")) if r["iface"] == ifc)
+doc = open(work + "/run.html", encoding="utf-8").read()
+row = doc[doc.index('data-iface="%s"' % ifc):]
+row = row[:row.index("</tr>")]
+got = float(re.search(r'data-k="tx_peak_bps" data-v="([^"]+)"', row).group(1))
+print("csv max %.1f, report %.1f" % (mx, got))
+sys.exit(0 if mx > 50e6 and got == mx else 1)
+EOF
+}
+out=$(peak_ok 2>&1)
+prc=$?
+check "report of the netns run: tx peak equals the CSV's max (rc $rc, $out)" sh -c "[ $rc = 0 ] && [ $prc = 0 ]"
 lr_summary

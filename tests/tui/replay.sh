@@ -15,6 +15,7 @@
 source "$(dirname "$0")/../lib.sh"
 lr_plan "record: headless sampler exit 0" "record: both clients exit 0" \
 	"replay: overview with the veth and the status line says replay" \
+	"?: the help lists the replay's keys" "Esc closes the help" \
 	"p: paused, the shown time stands still" "[: seek back to the start" \
 	"]: seek to +10 s shows the CSV's rate of that time" \
 	"]: seek to +20 s shows the CSV's rate of that time" \
@@ -122,6 +123,18 @@ started() {
 		screen | grep -qE '^ IFACE +LINK/MTU +RX bit/s +TX bit/s' && screen | grep -q "$IA"
 }
 check "replay: overview with the veth and the status line says replay" started
+key '?'
+check "?: the help lists the replay's keys" wait_screen 'pause / play the recording' 20
+key Escape
+help_gone() {
+	local i
+	for ((i = 0; i < 30; i++)); do
+		screen | grep -q 'pause / play the recording' || return 0
+		sleep 0.1
+	done
+	return 1
+}
+check "Esc closes the help" help_gone
 
 key p
 wait_screen 'PAUSED' 20

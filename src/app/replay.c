@@ -92,33 +92,61 @@ static void reset_states(struct lr_replay *rp)
 	rp->built = RP_NONE;
 }
 
-int lr_replay_states_init(struct lr_replay *rp)
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* keys[0..n) sorted and made distinct in place; returns the distinct count. */
+static size_t distinct(uint64_t *keys, size_t n)
 {
 	size_t k = 0;
 
-	rp->cpus = calloc(rp->n_cpurows ? rp->n_cpurows : 1, sizeof(*rp->cpus));
-	rp->streams = calloc(rp->n_strows ? rp->n_strows : 1, sizeof(*rp->streams));
-	if (!rp->cpus || !rp->streams)
+	if (n)
+		qsort(keys, n, sizeof(*keys), cmp_u64);
+	for (size_t i = 0; i < n; i++)
+		if (!k || keys[k - 1] != keys[i])
+			keys[k++] = keys[i];
+	return k;
+}
+
+/* One state per distinct (side, cpu) and (stream, direction), in the order bsearch expects
+ * (cmp_cpu, cmp_stream): found from compact keys, never one state per row. */
+static int make_states(struct lr_replay *rp)
+{
+	size_t n = rp->n_cpurows > rp->n_strows ? rp->n_cpurows : rp->n_strows;
+	uint64_t *keys = malloc((n ? n : 1) * sizeof(*keys));
+
+	if (!keys)
 		return -ENOMEM;
-	for (size_t i = 0; i < rp->n_cpurows; i++) {
-		rp->cpus[i].side = rp->cpurows[i].side;
-		rp->cpus[i].st.cpu = rp->cpurows[i].cpu;
+	for (size_t i = 0; i < rp->n_cpurows; i++)	/* cpu numbers are 0 .. 2^20 */
+		keys[i] = (uint64_t)rp->cpurows[i].side << 32 | (uint32_t)rp->cpurows[i].cpu;
+	rp->n_cpus = distinct(keys, rp->n_cpurows);
+	rp->cpus = calloc(rp->n_cpus ? rp->n_cpus : 1, sizeof(*rp->cpus));
+	for (size_t i = 0; rp->cpus && i < rp->n_cpus; i++) {
+		rp->cpus[i].side = (int)(keys[i] >> 32);
+		rp->cpus[i].st.cpu = (int)(uint32_t)keys[i];
 	}
-	qsort(rp->cpus, rp->n_cpurows, sizeof(*rp->cpus), cmp_cpu);
-	for (size_t i = 0; i < rp->n_cpurows; i++)
-		if (!k || cmp_cpu(&rp->cpus[k - 1], &rp->cpus[i]))
-			rp->cpus[k++] = rp->cpus[i];
-	rp->n_cpus = k;
-	k = 0;
-	for (size_t i = 0; i < rp->n_strows; i++) {
-		rp->streams[i].id = rp->strows[i].id;
-		rp->streams[i].send = rp->strows[i].send;
+	for (size_t i = 0; i < rp->n_strows; i++)	/* send before recv, as cmp_stream */
+		keys[i] = (uint64_t)(uint32_t)rp->strows[i].id << 1 | !rp->strows[i].send;
+	rp->n_streams = distinct(keys, rp->n_strows);
+	rp->streams = calloc(rp->n_streams ? rp->n_streams : 1, sizeof(*rp->streams));
+	for (size_t i = 0; rp->streams && i < rp->n_streams; i++) {
+		rp->streams[i].id = (int)(keys[i] >> 1);
+		rp->streams[i].send = !(keys[i] & 1);
 	}
-	qsort(rp->streams, rp->n_strows, sizeof(*rp->streams), cmp_stream);
-	for (size_t i = 0; i < rp->n_strows; i++)
-		if (!k || cmp_stream(&rp->streams[k - 1], &rp->streams[i]))
-			rp->streams[k++] = rp->streams[i];
-	rp->n_streams = k;
+	free(keys);
+	return rp->cpus && rp->streams ? 0 : -ENOMEM;
+}
+
+int lr_replay_states_init(struct lr_replay *rp)
+{
+	int err = make_states(rp);
+
+	if (err)
+		return err;
 	for (int side = 0; side < RP_SIDES; side++) {
 		struct lr_snapshot *s = &rp->snap[side];
 
@@ -286,14 +314,14 @@ static void apply_cpu(struct lr_replay *rp, const struct rp_cpurow *r)
 	s->irq_pct = pct(r->v[6]);
 	s->softirq_pct = pct(r->v[7]);
 	s->idle_pct = pct(r->v[8]);
-	s->times_window_ns = (uint64_t)(r->v[3] * 1e9);
+	s->times_window_ns = (uint64_t)(r->interval * 1e9);
 	s->net_rx_per_s = pct(r->v[9]);
 	s->net_tx_per_s = pct(r->v[10]);
 	s->softnet_processed_per_s = pct(r->v[11]);
 	s->softnet_dropped_per_s = pct(r->v[12]);
 	s->softnet_squeezed_per_s = pct(r->v[13]);
 	c->last_time = r->time;
-	c->last_interval = r->v[3];
+	c->last_interval = r->interval;
 }
 
 static void apply_stream(struct lr_replay *rp, const struct rp_strow *r)

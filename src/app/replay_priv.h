@@ -27,12 +27,14 @@ struct rp_ifrow {
 	double v[RP_IF_COLS];
 };
 
+/* The most numerous rows (CPUs x ticks): percentages and rates as float (7 digits, more than a
+ * pane shows); the clock columns as double. */
 struct rp_cpurow {
-	double time;
+	double time, elapsed, interval;
 	uint32_t seq;
 	uint8_t side;
 	int cpu;
-	double v[RP_CPU_COLS];
+	float v[RP_CPU_COLS];
 };
 
 struct rp_strow {

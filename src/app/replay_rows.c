@@ -128,9 +128,11 @@ static int cpu_row(struct lr_replay *rp, const struct lr_rep_row *row, char *why
 	r->seq = (uint32_t)rp->n_cpurows++;
 	r->side = (uint8_t)side;
 	for (unsigned i = 0; i < RP_CPU_COLS; i++)
-		r->v[i] = lr_rep_row_num(row, i);
-	r->time = r->v[0];
-	r->cpu = (int)r->v[2];	/* the reader checked: a whole number */
+		r->v[i] = (float)lr_rep_row_num(row, i);
+	r->time = lr_rep_row_num(row, 0);
+	r->elapsed = lr_rep_row_num(row, 1);
+	r->interval = lr_rep_row_num(row, 3);
+	r->cpu = (int)lr_rep_row_num(row, 2);	/* the reader checked: a whole number */
 	set_host(rp, side, row->host);
 	rp->have[side] = true;
 	return 0;
@@ -260,8 +262,8 @@ static int make_ticks(struct lr_replay *rp)
 	for (size_t i = 0; i < rp->n_ifrows; i++)
 		t[k++] = (struct rp_tick){rp->ifrows[i].time, rp->ifrows[i].v[1], rp->ifrows[i].v[3]};
 	for (size_t i = 0; i < rp->n_cpurows; i++)
-		t[k++] = (struct rp_tick){rp->cpurows[i].time, rp->cpurows[i].v[1],
-					  rp->cpurows[i].v[3]};
+		t[k++] = (struct rp_tick){rp->cpurows[i].time, rp->cpurows[i].elapsed,
+					  rp->cpurows[i].interval};
 	for (size_t i = 0; i < rp->n_strows; i++)
 		t[k++] = (struct rp_tick){rp->strows[i].time, rp->strows[i].v[1], NAN};
 	qsort(t, n, sizeof(*t), cmp_tick);

@@ -198,9 +198,9 @@ static void apply_requests(struct replay_ui *u)
 	u->app.requests = 0;	/* interval, reset and traffic are replay keys here */
 }
 
-/* "14:02:11.3 +12.3/60.0 s x2 end": the recorded time shown, its place in the recording,
- * the speed; then the newest key feedback or log message. */
-static void update_status(struct replay_ui *u)
+/* "14:02:11.3 +12.3/60.0 s x2 end": the recorded time shown, its place in the recording (and
+ * its length, when there is room), the speed; then the newest key feedback or log message. */
+static void update_status(struct replay_ui *u, int width)
 {
 	uint64_t now = lr_clock_mono_ns();
 	double pos = lr_replay_pos(u->rp, now), first = lr_replay_first_time(u->rp);
@@ -215,9 +215,12 @@ static void update_status(struct replay_ui *u)
 			if (e[i].level >= LR_LOG_WARN)	/* a bad theme file, say */
 				key_msg(u, e[i].msg);
 	localtime_r(&sec, &tm);
-	snprintf(clock, sizeof(clock), "%02d:%02d:%02d.%d +%.1f/%.1f s %s%s", tm.tm_hour, tm.tm_min,
-		 tm.tm_sec, (int)((pos - floor(pos)) * 10), pos - first,
-		 lr_replay_last_time(u->rp) - first, speed_name(lr_replay_speed_exp(u->rp)),
+	n = (size_t)snprintf(clock, sizeof(clock), "%02d:%02d:%02d.%d +%.1f", tm.tm_hour, tm.tm_min,
+			     tm.tm_sec, (int)((pos - floor(pos)) * 10), pos - first);
+	if (width >= 100)	/* the recording's length too; at 80 columns the speed and "end" first */
+		n += (size_t)snprintf(clock + n, sizeof(clock) - n, "/%.1f",
+				      lr_replay_last_time(u->rp) - first);
+	snprintf(clock + n, sizeof(clock) - n, " s %s%s", speed_name(lr_replay_speed_exp(u->rp)),
 		 lr_replay_at_end(u->rp, now) ? " end" : "");
 	if (now < u->key_msg_until_ns)
 		snprintf(u->status, sizeof(u->status), "%s  %s", clock, u->key_msg);
@@ -248,7 +251,7 @@ static void render(struct replay_ui *u)
 	lr_tui_size(u->tui, &w, &h);
 	if (lr_frame_resize(&u->frame, w, h))
 		return;
-	update_status(u);
+	update_status(u, w);
 	u->ctx.snap = u->have_shown ? &u->shown : NULL;
 	u->ctx.peer = lr_replay_peer(u->rp, &u->ctx.peer_host);
 	u->ctx.theme_name = u->theme.name;

@@ -19,6 +19,7 @@ lr_plan "record: headless sampler exit 0" "record: both clients exit 0" \
 	"p: paused, the shown time stands still" "[: seek back to the start" \
 	"]: seek to +10 s shows the CSV's rate of that time" \
 	"]: seek to +20 s shows the CSV's rate of that time" \
+	"v: the detail view's Bitrate pane shows the same row's rate" \
 	"left arrow while paused: seek back to +10 s" "start: the CSV's rate of the first row" \
 	"+: speed x2, the shown time moves at twice the wall clock" "-: speed x1/2 at the lowest" \
 	"s: a replay has no traffic keys" "end of the recording stays on screen" \
@@ -155,6 +156,25 @@ wait_screen ' \+20\.0/' 20
 sleep 0.3
 out=$(rate_matches 20.0)
 check "]: seek to +20 s shows the CSV's rate of that time ($out)" rate_matches 20.0
+# the detail view of the same tick: the Bitrate pane's tx figure (4 digits) and the CPU pane
+key v
+wait_screen '^ Bitrate ' 20
+detail_ok() {
+	local got want ok=1
+	got=$(screen | awk '$1 == "tx" && $3 ~ /b\/s$/ { v = $2; m = $3 ~ /^G/ ? 1e9 : $3 ~ /^M/ ? 1e6 : $3 ~ /^k/ ? 1e3 : 1
+		printf "%.0f\n", v * m; exit }')
+	for want in $(csv_rates 20.0); do
+		awk -v g="$got" -v w="$want" 'BEGIN { d = g - w; if (d < 0) d = -d
+			exit !(g != "" && d <= w * 0.0006 + 100) }' && ok=0
+	done
+	echo "Bitrate pane tx $got, csv $(csv_rates 20.0 | tr '\n' ' ')"
+	screen | grep -qE '(^ |[┼┤│+|-] ?)CPU [─-]' || { echo "no CPU pane"; return 1; }
+	return $ok
+}
+out=$(detail_ok)
+check "v: the detail view's Bitrate pane shows the same row's rate ($out)" detail_ok
+key v
+wait_screen '^ IFACE ' 20
 key Left
 check "left arrow while paused: seek back to +10 s" wait_screen ' \+10\.0/[0-9.]+ s x1 .*PAUSED|PAUSED.* \+10\.0/' 20
 

@@ -32,7 +32,7 @@ endif
 
 # The binary's glue and the only curses file stay out of the library: test binaries link
 # liblinerate.a without -lncursesw, so curses leaking into data code breaks their link.
-APP_SRCS = src/app/main.c src/app/mode_dashboard.c src/present/tui_curses.c
+APP_SRCS = src/app/main.c src/app/mode_dashboard.c src/app/mode_replay.c src/present/tui_curses.c
 ALL_SRCS = $(wildcard src/*.c src/*/*.c)
 LIB_SRCS = $(filter-out $(APP_SRCS),$(ALL_SRCS))
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o)

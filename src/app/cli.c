@@ -48,6 +48,7 @@ enum {
 	OPT_NO_PEER_STATS,
 	OPT_REPORT,
 	OPT_LISTEN,
+	OPT_REPLAY,
 };
 
 static const struct option long_opts[] = {
@@ -76,6 +77,7 @@ static const struct option long_opts[] = {
 	{"json", no_argument, NULL, 'J'},
 	{"explain", required_argument, NULL, OPT_EXPLAIN},
 	{"report", required_argument, NULL, OPT_REPORT},
+	{"replay", no_argument, NULL, OPT_REPLAY},
 	{"demo", no_argument, NULL, OPT_DEMO},
 	{"client", required_argument, NULL, 'c'},
 	{"server", no_argument, NULL, 's'},
@@ -115,6 +117,7 @@ static const char usage[] =
 	"       linerate --explain DUMP [DUMP2]     classify saved `ethtool -S` output\n"
 	"       linerate -c HOST --matrix SPEC      a grid of tests, one table (P=1,2;u=tcp,udp)\n"
 	"       linerate --report OUT.html CSV...   one self-contained HTML report of recorded CSVs\n"
+	"       linerate --replay CSV...            the dashboard, played from recorded CSVs\n"
 	"\n"
 	"Sampling and display:\n"
 	"  -i, --interval SEC     sampling interval, 0.01 to 60 (default 0.5)\n"
@@ -276,6 +279,7 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 {
 	struct lr_traffic_config *t = &cfg->traffic;
 	const char *traffic_opt = NULL;
+	bool replay = false;
 	uint64_t v;
 	int c;
 
@@ -396,6 +400,9 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 				return fail(err, len, "--report: empty file name");
 			cfg->mode = LR_MODE_REPORT;
 			cfg->report_out = optarg;
+			break;
+		case OPT_REPLAY:
+			replay = true;
 			break;
 		case OPT_DEMO:
 			t->demo = true;
@@ -544,6 +551,22 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 			return fail(err, len, "--report %s: name the CSVs to read", cfg->report_out);
 		if (t->host || t->demo)
 			return fail(err, len, "--report reads recorded CSVs: it excludes -c and --demo");
+		cfg->report_files = argv + optind;
+		cfg->n_report_files = argc - optind;
+		optind = argc;
+	}
+	if (replay) {
+		/* the recording sets what is shown: only display options go with it */
+		if (cfg->mode != LR_MODE_DASHBOARD)
+			return fail(err, len, "--replay plays the dashboard: it excludes --headless, -s, "
+				    "--report and --explain");
+		if (t->host || t->demo || traffic_opt || cfg->matrix)
+			return fail(err, len, "--replay plays recorded CSVs: it excludes traffic options");
+		if (cfg->csv || cfg->cpu_csv || cfg->streams_csv || cfg->listen)
+			return fail(err, len, "--replay writes no CSV and serves no metrics");
+		if (optind == argc)
+			return fail(err, len, "--replay: name the CSVs to play");
+		cfg->mode = LR_MODE_REPLAY;
 		cfg->report_files = argv + optind;
 		cfg->n_report_files = argc - optind;
 		optind = argc;

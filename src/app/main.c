@@ -82,6 +82,9 @@ int main(int argc, char **argv)
 	case LR_MODE_REPORT:
 		rc = lr_run_report(&cfg);
 		break;
+	case LR_MODE_REPLAY:
+		rc = lr_run_replay(&cfg);
+		break;
 	case LR_MODE_SERVER:
 		rc = lr_run_server(&cfg);
 		break;

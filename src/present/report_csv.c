@@ -19,6 +19,9 @@
 #include "report_priv.h"
 
 #define RUN_GAP_SECS 60.0	/* files further apart in time than this are two runs */
+/* time - elapsed is when the run began: the same in every file of one run (one sampler's
+ * clock; microseconds apart in recorded runs), unless the wall clock was stepped meanwhile */
+#define START_SLACK_SECS 0.25
 
 /* The known prefix of each kind's header: a file is of a kind when its header starts so. */
 static const char *const iface_cols[] = {
@@ -48,6 +51,46 @@ static const char *const *const known[] = {
 const char *lr_rep_col_name(enum lr_rep_kind kind, unsigned idx)
 {
 	return known[kind][idx];
+}
+
+int lr_rep_col_index(enum lr_rep_kind kind, const char *name)
+{
+	for (int i = 0; known[kind][i]; i++)
+		if (!strcmp(known[kind][i], name))
+			return i;
+	return -1;
+}
+
+double lr_rep_row_num(const struct lr_rep_row *row, unsigned idx)
+{
+	double v;
+
+	if (idx >= row->n_known || !*row->field[idx] || lr_parse_double(row->field[idx], &v))
+		return NAN;
+	return v;
+}
+
+/* Hands an accepted row to the report's row callback (--replay). */
+static int pass_row(struct reader *rd, const struct fields *fs)
+{
+	struct lr_report *r = rd->r;
+	struct lr_rep_row row = {
+		.kind = rd->file->kind,
+		.field = (const char *const *)fs->f,
+		.side = rd->side_col >= 0 && *fs->f[rd->side_col] ? fs->f[rd->side_col] : "local",
+		.host = rd->host_col >= 0 ? fs->f[rd->host_col] : "",
+		.file = rd->name,
+		.line = rd->line,
+	};
+	char why[LR_REP_ERR_MAX] = "";
+	int rc;
+
+	while (known[row.kind][row.n_known])
+		row.n_known++;
+	rc = r->row_fn(r->row_arg, &row, why, sizeof(why));
+	if (rc == -EINVAL)
+		return lr_rep_bad(rd, "%s", why[0] ? why : "row refused");
+	return rc;
 }
 
 int lr_rep_bad(struct reader *rd, const char *fmt, ...)
@@ -220,6 +263,14 @@ static int same_run(struct reader *rd)
 	if (r->time_max >= 0 &&
 	    (f->time_min > r->time_max + RUN_GAP_SECS || f->time_max + RUN_GAP_SECS < r->time_min))
 		return lr_rep_bad(rd, "recorded at another time than the files before it (not the same run)");
+	if (r->start >= 0 && f->start >= 0 && fabs(f->start - r->start) > START_SLACK_SECS) {
+		rd->line = 2;
+		return lr_rep_bad(rd, "a run that began %.1f s %s the one of the files before it "
+			   "(time - elapsed differs: not the same run)", fabs(f->start - r->start),
+			   f->start > r->start ? "after" : "before");
+	}
+	if (r->start < 0)
+		r->start = f->start;
 	if (r->time_max < 0 || f->time_min < r->time_min)
 		r->time_min = f->time_min;
 	if (f->time_max > r->time_max)
@@ -246,6 +297,7 @@ int lr_report_read(struct lr_report *r, FILE *f, const char *name, char *err, si
 	memset(rd.file, 0, sizeof(*rd.file));
 	lr_strlcpy(rd.file->name, name, sizeof(rd.file->name));
 	rd.file->time_max = -1;
+	rd.file->start = -1;
 	while (!rc && (got = read_line(f, fs, &len, &why)) != 0) {
 		rd.line++;
 		if (got == -2) {
@@ -296,6 +348,14 @@ int lr_report_read(struct lr_report *r, FILE *f, const char *name, char *err, si
 			rc = lr_rep_matrix_row(&rd, fs);
 			break;
 		}
+		if (!rc && rd.file->start < 0 && rd.file->kind != LR_REP_MATRIX) {
+			double t, e;	/* both checked by the row's fold */
+
+			if (!lr_parse_double(fs->f[0], &t) && !lr_parse_double(fs->f[1], &e))
+				rd.file->start = t - e;
+		}
+		if (!rc && r->row_fn)
+			rc = pass_row(&rd, fs);
 	}
 	if (!rc && !rd.line) {
 		rd.line = 1;
@@ -319,6 +379,7 @@ int lr_report_new(struct lr_report **out)
 		return -ENOMEM;
 	r->bucket_secs = 0.01;	/* the shortest -i: a short run keeps every row */
 	r->time_max = -1;
+	r->start = -1;
 	*out = r;
 	return 0;
 }

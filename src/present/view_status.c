@@ -30,7 +30,9 @@ void lr_view_status(struct lr_frame *f, struct lr_rect r, const struct lr_view_c
 	}
 	if (ctx->snap)
 		x += lr_frame_text(f, x + 2, r.y, end - x - 2, LR_ROLE_STATUS,
-				   ctx->snap->source == LR_SOURCE_PROC ? "proc" : "netlink") +
+				   ctx->snap->source == LR_SOURCE_PROC     ? "proc"
+				   : ctx->snap->source == LR_SOURCE_REPLAY ? "replay"
+									     : "netlink") +
 		     2;
 	x += lr_frame_text(f, x + 2, r.y, end - x - 2, LR_ROLE_STATUS,
 			   app->bytes ? "bytes" : "bits") +
@@ -68,9 +70,28 @@ static const struct help_line help_lines[] = {
 	{"P", NULL, "the peer's detail / ours (peer shares)"},
 };
 
+/* --replay: the keys that move through the recording instead of sampling and traffic */
+static const struct help_line replay_lines[] = {
+	{"q  Esc", NULL, "quit (Esc first closes this help)"},
+	{"?", NULL, "show / hide this help"},
+	{"p", NULL, "pause / play the recording"},
+	{"+  -", NULL, "speed x2 / /2 (x1/2 .. x16)"},
+	{"]  [", NULL, "seek 10 s forward / back"},
+	{"Tab  \u2192  \u2190", "Tab  Right  Left", "playing: next / previous interface;"},
+	{"", NULL, "paused: seek 10 s forward / back"},
+	{"\u2191  \u2193  Enter", "Up  Down  Enter", "pick an interface in the overview"},
+	{"v", NULL, "overview / detail view"},
+	{"t", NULL, "next theme"},
+	{"r", NULL, "totals and peaks from the time shown"},
+	{"b", NULL, "bits / bytes per second"},
+	{"g", NULL, "graph scale: auto, link speed, log"},
+};
+
 void lr_view_help(struct lr_frame *f, const struct lr_view_ctx *ctx)
 {
-	int n = (int)LR_ARRAY_SIZE(help_lines);
+	bool replay = ctx->snap && ctx->snap->source == LR_SOURCE_REPLAY;
+	const struct help_line *lines = replay ? replay_lines : help_lines;
+	int n = replay ? (int)LR_ARRAY_SIZE(replay_lines) : (int)LR_ARRAY_SIZE(help_lines);
 	int w = f->w - 4 < 60 ? f->w - 4 : 60, h = n + 4;
 	int x0 = (f->w - w) / 2, y0 = (f->h - h) / 2, y;
 	char title[96];
@@ -86,7 +107,7 @@ void lr_view_help(struct lr_frame *f, const struct lr_view_ctx *ctx)
 	lr_frame_set_role(f, (struct lr_rect){x0 + 2, y0, 13, 1}, LR_ROLE_TITLE);
 	y = y0 + 2;
 	for (int i = 0; i < n && y < y0 + h - 1; i++, y++) {
-		const struct help_line *l = &help_lines[i];
+		const struct help_line *l = &lines[i];
 
 		if (!l->keys) {
 			lr_frame_text(f, x0 + 2, y, w - 4, LR_ROLE_HELP, l->what);

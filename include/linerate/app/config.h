@@ -17,6 +17,7 @@ enum lr_mode {
 	LR_MODE_SERVER,		/* -s */
 	LR_MODE_EXPLAIN,	/* --explain DUMP [DUMP2] */
 	LR_MODE_REPORT,		/* --report OUT.html FILE... */
+	LR_MODE_REPLAY,		/* --replay FILE... */
 	LR_MODE_HELP,
 	LR_MODE_VERSION,
 };
@@ -49,7 +50,7 @@ struct lr_config {
 	bool json;		/* -J */
 	const char *explain[2];	/* --explain DUMP [DUMP2] */
 	const char *report_out;	/* --report OUT.html */
-	char *const *report_files;	/* its CSVs (argv after the options) */
+	char *const *report_files;	/* its (or --replay's) CSVs (argv after the options) */
 	int n_report_files;
 	struct lr_traffic_config traffic;
 	const char *matrix;	/* --matrix SPEC (section 10), NULL = a single test */

@@ -20,5 +20,6 @@ int lr_run_client(const struct lr_config *cfg);		/* src/app/mode_client.c (-c --
 int lr_run_explain(const struct lr_config *cfg);	/* src/app/mode_explain.c (--explain) */
 int lr_run_matrix(const struct lr_config *cfg);		/* src/app/mode_matrix.c (-c --matrix) */
 int lr_run_report(const struct lr_config *cfg);	/* src/app/mode_report.c (--report) */
+int lr_run_replay(const struct lr_config *cfg);	/* src/app/mode_replay.c (--replay) */
 
 #endif

@@ -91,6 +91,7 @@ struct lr_rep_file {
 	uint64_t rows;
 	unsigned extra_columns;	/* appended columns this reader does not know (newer version) */
 	double time_min, time_max;	/* Unix seconds of the rows (matrix: none, time_max < 0) */
+	double start;	/* time - elapsed of its first row: when its run began; < 0 none */
 };
 
 /* The matrix CSV is kept as text: one row of fields, as written (escaped at output). */
@@ -99,10 +100,28 @@ struct lr_rep_matrix_row {
 	unsigned n;
 };
 
+/* One data row as the reader accepted it, for a consumer that wants the rows themselves and
+ * not only the summary (--replay). Valid during the callback only. */
+struct lr_rep_row {
+	enum lr_rep_kind kind;
+	const char *const *field;	/* by the kind's known column index; "" is unknown */
+	unsigned n_known;		/* known columns (later ones are the file's appended ones) */
+	const char *side, *host;	/* "local" and "" when the file has no such column */
+	const char *file;
+	unsigned long line;
+};
+
+/* Called for each accepted row after it is folded. 0 goes on; otherwise the read ends with
+ * that code (-EINVAL: why, written by the callback, becomes "FILE:LINE: why"). */
+typedef int lr_rep_row_fn(void *arg, const struct lr_rep_row *row, char *why, size_t whylen);
+
 struct lr_report {
+	lr_rep_row_fn *row_fn;	/* NULL: the summary only */
+	void *row_arg;
 	double bucket_secs;	/* width of a bucket; doubles when the run outgrows them */
 	double elapsed_max;
 	double time_min, time_max;	/* over every timed row; time_max < 0: none */
+	double start;	/* the run's start (the first file's lr_rep_file.start), < 0 none */
 	double interval_min, interval_max, interval_sum;	/* measured, over interface+CPU rows */
 	uint64_t interval_rows;
 	struct lr_rep_file files[LR_REP_FILES_MAX];
@@ -132,6 +151,12 @@ int lr_report_read(struct lr_report *r, FILE *f, const char *name, char *err,
 
 /* The kind a header line (without newline) names, or -1; *extra = columns past the known ones. */
 int lr_report_kind_of_header(const char *line, unsigned *extra);
+
+/* Known column idx of row as a number: NAN when empty (unknown). The reader has checked that
+ * every known numeric column is a finite number >= 0 or empty. */
+double lr_rep_row_num(const struct lr_rep_row *row, unsigned idx);
+/* The index of a kind's known column called name, or -1. */
+int lr_rep_col_index(enum lr_rep_kind kind, const char *name);
 
 /* Writes the whole HTML document to out. 0 or -errno of the first failed write. */
 int lr_report_write_html(const struct lr_report *r, FILE *out) LR_MUST_CHECK;

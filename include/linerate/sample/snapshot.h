@@ -19,8 +19,8 @@
 
 #define LR_HIST_LEN 512	/* points of graph history per series (wider than any terminal) */
 
-/* Where the interface counters come from (--source). */
-enum lr_source { LR_SOURCE_NETLINK, LR_SOURCE_PROC };
+/* Where the interface counters come from (--source; --replay: recorded CSVs). */
+enum lr_source { LR_SOURCE_NETLINK, LR_SOURCE_PROC, LR_SOURCE_REPLAY };
 
 enum lr_series_id { LR_SER_RX_BPS, LR_SER_TX_BPS, LR_SER_RX_PPS, LR_SER_TX_PPS, LR_SER__COUNT };
 

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The replay's insides, shared by its recording (replay_rows.c: rows in, ticks) and its
+ * playback (replay.c: clock, per-series state, snapshots). Private to src/app/replay*.c. */
+#ifndef LINERATE_REPLAY_PRIV_H
+#define LINERATE_REPLAY_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "linerate/core/common.h"
+#include "linerate/sample/snapshot.h"
+
+struct lr_report;
+
+#define RP_IF_COLS 26	/* DESIGN.md section 4's --csv columns, by index */
+#define RP_CPU_COLS 14	/* --cpu-csv */
+#define RP_ST_COLS 15	/* --streams-csv */
+#define RP_NONE SIZE_MAX
+
+enum { RP_LOCAL, RP_PEER, RP_SIDES };
+
+/* A row: its numbers by known column index (NAN unknown or not a number). */
+struct rp_ifrow {
+	double time;
+	uint32_t seq, series;
+	double v[RP_IF_COLS];
+};
+
+/* The most numerous rows (CPUs x ticks): percentages and rates as float (7 digits, more than a
+ * pane shows); the clock columns as double. */
+struct rp_cpurow {
+	double time, elapsed, interval;
+	uint32_t seq;
+	uint8_t side;
+	int cpu;
+	float v[RP_CPU_COLS];
+};
+
+struct rp_strow {
+	double time;
+	uint32_t seq;
+	int id;
+	bool send, udp;
+	double v[RP_ST_COLS];
+};
+
+struct rp_tick {
+	double time, elapsed, interval;
+};
+
+/* One interface of one side, as a live sampler would hold it by now. */
+struct rp_series {
+	char name[LR_IFNAMSIZ];
+	int side;
+	struct lr_iface_snap st;
+	struct lr_drv_counter moved[2];	/* nic_fifo, nic_drop: the CSV's driver sums */
+	double last_time, last_interval;	/* last_time < 0: no row yet */
+};
+
+struct rp_cpu {
+	int side;
+	struct lr_cpu_snap st;
+	double last_time, last_interval;
+};
+
+struct rp_stream {
+	int id;
+	bool send;
+	struct lr_stream_snap st;
+	double last_time, last_interval;
+};
+
+struct lr_replay {
+	struct lr_report *rep;	/* the reader; its summary is not used */
+	const char *only;	/* -I comma list, NULL all */
+	struct rp_ifrow *ifrows;
+	size_t n_ifrows, cap_ifrows;
+	struct rp_cpurow *cpurows;
+	size_t n_cpurows, cap_cpurows;
+	struct rp_strow *strows;
+	size_t n_strows, cap_strows;
+	struct rp_series *series;
+	size_t n_series, cap_series, series_hint;
+	char host[RP_SIDES][64];
+	bool have[RP_SIDES];
+	struct rp_tick *ticks;
+	size_t n_ticks;
+	double typical_interval;	/* the median tick interval: the run's -i */
+
+	/* playback state (replay.c) */
+	struct rp_cpu *cpus;
+	size_t n_cpus;
+	struct rp_stream *streams;
+	size_t n_streams;
+	size_t cur_if, cur_cpu, cur_st;	/* the next row to apply */
+	size_t built;			/* the tick the snapshots show, RP_NONE none */
+	bool dirty;			/* rebuild the snapshots of `built` (reset) */
+	uint64_t seq;			/* +1 per snapshot built */
+	struct lr_snapshot snap[RP_SIDES];	/* arrays owned here, not by lr_snapshot_free */
+	double pos_anchor;		/* recorded time at mono_anchor */
+	uint64_t mono_anchor;
+	bool paused;
+	int speed_exp;
+};
+
+/* replay.c: the per-CPU and per-stream states and the snapshots' arrays, sized from the rows.
+ * 0 or -ENOMEM. */
+int lr_replay_states_init(struct lr_replay *rp);
+void lr_replay_states_free(struct lr_replay *rp);
+
+#endif

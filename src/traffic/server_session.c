@@ -116,7 +116,7 @@ static double tv_s(struct timeval tv)
 	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
 }
 
-static void local_results(struct session *ss, struct lr_proto_results *r)
+void lr_server_local_results(struct session *ss, struct lr_proto_results *r)
 {
 	struct rusage ru;
 	double wall = (double)(lr_clock_mono_ns() - ss->t0_ns) / 1e9;
@@ -182,7 +182,7 @@ static int exchange_results(struct session *ss)
 
 	if (!loc || !peer)
 		goto out;
-	local_results(ss, loc);
+	lr_server_local_results(ss, loc);
 	rc = lr_proto_state_send(&cc, LR_PROTO_EXCHANGE_RESULTS);
 	if (rc < 0)
 		goto out;
@@ -208,6 +208,7 @@ static int exchange_results(struct session *ss)
 		rc = lr_proto_state_send(&cc, LR_PROTO_DISPLAY_RESULTS);
 	if (rc == 0)
 		log_summary(ss, loc);
+	lr_server_watch_results(ss, loc, peer);
 out:
 	free(buf);
 	free(loc);
@@ -396,6 +397,7 @@ static void *session_thread(void *arg)
 			goto out;
 		}
 	}
+	lr_server_watch_begin(ss);
 	rc = run_phase(ss);
 	if (rc < 0) {
 		lr_log(LR_LOG_WARN, "server: client %s %s during the test", ss->peer,
@@ -424,6 +426,7 @@ out:
 	if (ss->streams)
 		stop_streams(ss, -1);
 	lr_server_peer_end(ss);
+	lr_server_watch_end(ss);
 	if (stopped)
 		lr_log(LR_LOG_INFO, "server: test from %s stopped", ss->peer);
 	atomic_store(&ss->phase, PH_DONE);
@@ -440,6 +443,7 @@ static void session_free(struct session *ss)
 		lr_stream_close(ss->streams[i]);
 	free(ss->streams);
 	free(ss->unacked);
+	free(ss->wres);
 	if (ss->udp_fd >= 0)
 		close(ss->udp_fd);
 	while (read(ss->pipe_rd, &fd, sizeof(fd)) == (ssize_t)sizeof(fd))

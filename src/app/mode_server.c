@@ -11,6 +11,7 @@
 #include "linerate/app/peer.h"
 #include "linerate/core/log.h"
 #include "linerate/app/run.h"
+#include "linerate/app/server_app.h"
 #include "linerate/traffic/traffic.h"
 
 static bool server_should_stop(void *arg)
@@ -34,6 +35,7 @@ int lr_run_server(const struct lr_config *cfg)
 		.should_stop = server_should_stop,
 	};
 	struct lr_server *s;
+	struct lr_server_app *app;
 	struct lr_peer_server *peer = NULL;
 	struct lr_output out;
 	int rc;
@@ -42,11 +44,18 @@ int lr_run_server(const struct lr_config *cfg)
 	if (!tc->no_peer_stats && lr_peer_server_open(&peer) == 0)
 		o.peer = lr_peer_server_hooks(peer);
 
+	/* each test's lines and the CSVs (server_app.c) */
+	if (lr_server_app_open(&app, cfg)) {
+		lr_peer_server_close(peer);
+		return 1;
+	}
+	o.watch = lr_server_app_hooks(app);
 	lr_log_set_echo(LR_LOG_INFO);
 	unsigned logged = lr_log_errors_echoed();
 
 	rc = lr_server_open(&s, &o);
 	if (rc < 0) {
+		lr_server_app_close(app);
 		if (lr_log_errors_echoed() == logged)	/* else the cause is on stderr already */
 			fprintf(stderr, "linerate: cannot listen on port %u: %s\n",
 				tc->port ? tc->port : 5201u, strerror(-rc));
@@ -55,6 +64,7 @@ int lr_run_server(const struct lr_config *cfg)
 	}
 	if (lr_output_open(&out, cfg)) {
 		lr_server_close(s);
+		lr_server_app_close(app);
 		lr_peer_server_close(peer);
 		return 1;
 	}
@@ -66,10 +76,12 @@ int lr_run_server(const struct lr_config *cfg)
 		"-----------------------------------------------------------\n",
 		lr_server_port(s));
 	fflush(out.text);
-	rc = lr_server_run(s);
+	rc = lr_server_app_run(app, s, out.text);
 	lr_server_close(s);
+	if (lr_server_app_close(app) && rc >= 0)
+		rc = -EIO;
 	lr_peer_server_close(peer);
-	if (rc < 0)
+	if (rc < 0 && rc != -EIO)
 		fprintf(stderr, "linerate: server failed: %s\n", strerror(-rc));
 	if (lr_output_close(&out, cfg))
 		rc = -EIO;

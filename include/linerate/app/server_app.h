@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `linerate -s` without a dashboard: the server on its own thread while the main thread
+ * prints iperf3's server lines for each test (server_text.h) and records the CSVs the command
+ * line names (--csv, --cpu-csv, --streams-csv: the incoming tests' streams). [main] */
+#ifndef LINERATE_SERVER_APP_H
+#define LINERATE_SERVER_APP_H
+
+#include <stdio.h>
+
+#include "linerate/core/common.h"
+
+struct lr_config;
+struct lr_server;
+struct lr_server_app;	/* opaque */
+struct lr_server_test_hooks;
+
+/* Opens the watch and, when a CSV is asked for, the sampler and the files (their errors on
+ * stderr). 0 or -errno. */
+int lr_server_app_open(struct lr_server_app **out, const struct lr_config *cfg) LR_MUST_CHECK;
+/* For lr_server_opts.watch. */
+const struct lr_server_test_hooks *lr_server_app_hooks(struct lr_server_app *a);
+/* Runs s on a thread until it returns (a signal, -1), printing each test on text (NULL:
+ * nothing). lr_server_run's result, or -EIO when a CSV could not be written (reported). */
+int lr_server_app_run(struct lr_server_app *a, struct lr_server *s, FILE *text) LR_MUST_CHECK;
+/* Closes the files (0, or -errno: reported). NULL-safe. After the server is closed. */
+int lr_server_app_close(struct lr_server_app *a);
+
+#endif

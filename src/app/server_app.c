@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `linerate -s` headless: lr_server_run on a thread of its own (signals blocked there; the
+ * main thread sees them and stops it), the main thread pumping the sampler into the CSVs and
+ * printing iperf3's server lines. The watch lends the incoming streams to the sampler.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linerate/app/config.h"
+#include "linerate/app/run.h"
+#include "linerate/app/sampling.h"
+#include "linerate/app/server_app.h"
+#include "linerate/app/server_text.h"
+#include "linerate/app/server_watch.h"
+#include "linerate/core/clock.h"
+#include "linerate/traffic/traffic.h"
+
+#define POLL_NS (50 * LR_NSEC_PER_MSEC)
+
+struct lr_server_app {
+	const struct lr_config *cfg;
+	struct lr_server_watch *watch;
+	struct lr_sampling *smp;	/* NULL: no CSV asked for */
+	struct lr_server *srv;
+	int rc;
+	atomic_bool done;
+};
+
+int lr_server_app_open(struct lr_server_app **out, const struct lr_config *cfg)
+{
+	struct lr_server_app *a = calloc(1, sizeof(*a));
+	int err;
+
+	if (!a)
+		return -ENOMEM;
+	a->cfg = cfg;
+	atomic_init(&a->done, false);
+	err = lr_server_watch_open(&a->watch);
+	if (!err && (cfg->csv || cfg->cpu_csv || cfg->streams_csv)) {
+		err = lr_sampling_open(&a->smp, cfg, false);	/* reports its errors */
+		if (!err)
+			lr_server_watch_set_snapsrc(a->watch, lr_sampling_snapsrc(a->smp));
+	}
+	if (err) {
+		lr_server_app_close(a);
+		return err;
+	}
+	*out = a;
+	return 0;
+}
+
+const struct lr_server_test_hooks *lr_server_app_hooks(struct lr_server_app *a)
+{
+	return lr_server_watch_hooks(a->watch);
+}
+
+static void *server_thread(void *arg)
+{
+	struct lr_server_app *a = arg;
+
+	a->rc = lr_server_run(a->srv);
+	atomic_store(&a->done, true);
+	return NULL;
+}
+
+int lr_server_app_run(struct lr_server_app *a, struct lr_server *s, FILE *text)
+{
+	struct lr_server_text *tx = NULL;
+	sigset_t all, old;
+	pthread_t th;
+	bool stopping = false;
+	int err = 0, rc;
+
+	a->srv = s;
+	if (text && lr_server_text_open(&tx, text, a->cfg->interval_set ? a->cfg->interval_ns : 0,
+					a->cfg->format))
+		return -ENOMEM;
+	lr_server_watch_set_reader(a->watch, tx != NULL);
+	if (a->smp && lr_sampling_start(a->smp)) {
+		lr_server_text_close(tx);
+		return -EIO;
+	}
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	rc = pthread_create(&th, NULL, server_thread, a);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc) {
+		lr_server_text_close(tx);
+		return -rc;
+	}
+	while (!atomic_load(&a->done)) {
+		if (lr_stop_signal && !stopping) {
+			lr_server_stop(s);
+			stopping = true;
+		}
+		if (a->smp && !err) {
+			if (lr_sampling_pump(a->smp, POLL_NS) < 0) {
+				err = -EIO;	/* reported; stop serving rather than lose rows */
+				lr_server_stop(s);
+				stopping = true;
+			}
+		} else {
+			(void)lr_clock_sleep_until(lr_clock_mono_ns() + POLL_NS);
+		}
+		if (tx && lr_server_text_poll(tx, a->watch) < 0)
+			tx = (lr_server_text_close(tx), NULL);	/* stdout gone: serve on */
+	}
+	pthread_join(th, NULL);
+	if (tx)
+		(void)lr_server_text_poll(tx, a->watch);	/* a test that ended with the server */
+	lr_server_text_close(tx);
+	if (a->smp && !err && lr_sampling_finish(a->smp, true) < 0)
+		err = -EIO;
+	return err ? err : a->rc;
+}
+
+int lr_server_app_close(struct lr_server_app *a)
+{
+	int rc;
+
+	if (!a)
+		return 0;
+	lr_server_watch_close(a->watch);
+	rc = lr_sampling_close(a->smp);
+	free(a);
+	return rc;
+}

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What `iperf3 -s` prints for each test, from the server's watch: "Accepted connection from",
+ * the streams' "local ... connected to" lines, one interval block every report interval (the
+ * counters' deltas, on the test's own clock), and the summary once the results are known.
+ * Main thread; the formatting is iperf3_text.c's.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linerate/app/server_text.h"
+#include "linerate/app/server_watch.h"
+#include "linerate/core/clock.h"
+#include "linerate/present/iperf3_out.h"
+
+struct lr_server_text {
+	FILE *f;
+	uint64_t interval_ns;
+	char unit;
+	unsigned seq;		/* the test being printed, 0 none */
+	bool done;		/* its summary is out */
+	uint64_t last_ns;	/* the end of the last interval printed (mono) */
+	struct lr_server_watch_counts prev[LR_PROTO_MAX_RESULTS];
+	struct lr_server_watch_view *v;
+	struct lr_iperf3_interval iv[LR_PROTO_MAX_RESULTS];
+};
+
+int lr_server_text_open(struct lr_server_text **out, FILE *f, uint64_t interval_ns, char unit)
+{
+	struct lr_server_text *t = calloc(1, sizeof(*t));
+
+	if (!t || !(t->v = lr_server_watch_view_new())) {
+		free(t);
+		return -1;
+	}
+	t->f = f;
+	t->interval_ns = interval_ns ? interval_ns : LR_NSEC_PER_SEC;
+	t->unit = unit;
+	*out = t;
+	return 0;
+}
+
+void lr_server_text_close(struct lr_server_text *t)
+{
+	if (!t)
+		return;
+	free(t->v);
+	free(t);
+}
+
+static void print_begin(struct lr_server_text *t)
+{
+	const struct lr_server_test_info *in = &t->v->info;
+
+	fprintf(t->f, "Accepted connection from %s, port %u\n", in->remote_host, in->remote_port);
+	for (unsigned i = 0; i < in->n_streams; i++) {
+		const struct lr_server_stream_info *s = &in->streams[i];
+
+		fprintf(t->f, "[%3d] local %s port %u connected to %s port %u\n", s->id, s->local_host,
+			s->local_port, s->remote_host, s->remote_port);
+	}
+	t->last_ns = in->start_ns;
+	memset(t->prev, 0, sizeof(t->prev));
+	t->done = false;
+}
+
+/* One block of interval lines from t->last_ns to to_ns, with the counts in t->v. */
+static void print_interval(struct lr_server_text *t, uint64_t to_ns)
+{
+	const struct lr_server_test_info *in = &t->v->info;
+	double a = (double)(t->last_ns - in->start_ns) / 1e9, b = (double)(to_ns - in->start_ns) / 1e9;
+
+	for (unsigned i = 0; i < in->n_streams; i++) {
+		const struct lr_server_watch_counts *c = &t->v->c[i], *p = &t->prev[i];
+
+		t->iv[i] = (struct lr_iperf3_interval){
+			.id = in->streams[i].id,
+			.sender = in->streams[i].sender,
+			.udp = in->udp,
+			.bytes = c->bytes - p->bytes,
+			.retransmits = c->retransmits - p->retransmits,
+			.lost = c->lost - p->lost,
+			.server = true,
+			.packets = c->max_seq - p->max_seq,
+			.jitter_s = (double)c->jitter_ns / 1e9,
+		};
+		t->prev[i] = *c;
+	}
+	lr_iperf3_print_interval(t->f, a, b, t->iv, in->n_streams, t->unit);
+	t->last_ns = to_ns;
+}
+
+/* The streams' last count: the latest end among them (a receiver's last byte). */
+static uint64_t end_of(const struct lr_server_watch_view *v)
+{
+	uint64_t end = 0;
+
+	for (unsigned i = 0; i < v->info.n_streams; i++)
+		if (v->c[i].end_ns > end)
+			end = v->c[i].end_ns;
+	return end ? end : v->now_ns;
+}
+
+int lr_server_text_poll(struct lr_server_text *t, struct lr_server_watch *w)
+{
+	struct lr_server_watch_view *v = t->v;
+	bool any = false;
+
+	lr_server_watch_read(w, v);
+	if (!v->seq || (v->seq == t->seq && t->done))
+		return 0;
+	if (v->seq != t->seq) {
+		t->seq = v->seq;
+		print_begin(t);
+		any = true;
+	}
+	if (!v->ended) {
+		/* due: print the counts read now as the interval that just ended */
+		if (v->now_ns >= t->last_ns + t->interval_ns) {
+			print_interval(t, t->last_ns + t->interval_ns);
+			any = true;
+		}
+	} else {
+		uint64_t end = end_of(v);
+		bool moved = false;
+
+		for (unsigned i = 0; i < v->info.n_streams; i++)
+			moved |= v->c[i].bytes != t->prev[i].bytes;
+		if (moved)	/* every byte in some interval: they add up to the summary */
+			print_interval(t, end > t->last_ns ? end : t->last_ns);
+		lr_iperf3_print_server_summary(t->f, &v->res, t->unit);
+		t->done = true;
+		any = true;
+	}
+	if (any && fflush(t->f))
+		return -1;
+	return any;
+}

@@ -210,6 +210,20 @@ static int parse_affinity(const char *arg, struct lr_traffic_config *t)
 	return 0;
 }
 
+/* A server takes its test options from the client: one given to -s would be dropped, so it is
+ * an error naming it (as iperf3's "some option you are trying to set is client only"). */
+static const char *server_drops(const struct lr_config *cfg)
+{
+	const struct lr_traffic_config *t = &cfg->traffic;
+
+	return t->udp ? "-u" : t->parallel != 1 ? "-P" : t->bitrate_set ? "-b" : t->length ? "-l"
+	       : t->reverse ? "-R" : t->bidir ? "--bidir" : t->mss ? "-M" : t->window ? "-w"
+	       : t->congestion ? "-C" : t->no_start ? "--no-start"
+	       : t->connect_timeout_ms ? "--connect-timeout" : t->server_affinity >= 0 ? "-A n,m"
+	       : cfg->duration_set ? "-t" : cfg->omit_ns ? "-O" : cfg->matrix ? "--matrix"
+	       : cfg->matrix_csv ? "--matrix-csv" : NULL;
+}
+
 /* Checks that need every option seen. */
 static int validate(struct lr_config *cfg, bool traffic_opt, const char *opt_name, char *err,
 		    size_t len)
@@ -334,6 +348,7 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 			cfg->sysfs = optarg;
 			break;
 		case OPT_HEADLESS:
+			cfg->headless = true;
 			if (cfg->mode == LR_MODE_DASHBOARD)
 				cfg->mode = LR_MODE_HEADLESS;
 			break;
@@ -518,8 +533,14 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 	}
 	if (optind < argc)
 		return fail(err, len, "unexpected argument '%s'", argv[optind]);
-	if (cfg->mode == LR_MODE_SERVER)
-		traffic_opt = NULL;	/* a server takes its test options from the client */
+	if (cfg->mode == LR_MODE_SERVER) {
+		const char *o = server_drops(cfg);
+
+		if (o)
+			return fail(err, len, "%s is a client option: a server takes it from the "
+				    "client (-c)", o);
+		traffic_opt = NULL;
+	}
 	cfg->traffic.peer_interval_ns = cfg->interval_ns;	/* the peer samples at our pace */
 	return validate(cfg, traffic_opt != NULL, traffic_opt ? traffic_opt : "", err, len);
 }

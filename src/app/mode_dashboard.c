@@ -329,6 +329,7 @@ static bool step(struct dash *d, uint64_t *last_mono_ns)
 		/* no snapshot for two intervals (a stalled collector): do not spin */
 		*last_mono_ns = lr_clock_mono_ns();
 	}
+	dirty |= lr_dash_srv_poll(d);
 	if (d->tr.on) {
 		dirty |= lr_dash_tr_poll(d);
 		d->app.test_running = lr_session_active(&d->tr.ses);
@@ -367,7 +368,8 @@ static bool single_iface(const char *list)
 	return list && list[0] && !strchr(list, ',');
 }
 
-int lr_run_dashboard(const struct lr_config *cfg)
+/* srv, sapp: linerate -s on a terminal (dash_server.c), else NULL. */
+static int run(const struct lr_config *cfg, struct lr_server_app *sapp, struct lr_server *srv)
 {
 	struct dash d;
 	uint64_t last_mono_ns;
@@ -413,6 +415,8 @@ int lr_run_dashboard(const struct lr_config *cfg)
 		goto out;
 	}
 	d.tr.ses.src = d.src;
+	if (sapp && lr_dash_srv_setup(&d, sapp, srv, lr_server_port(srv)))
+		goto out;
 	if (cfg->matrix) {
 		err = lr_matrix_run_open(&d.mx, cfg, d.src, d.fatal, sizeof(d.fatal));
 		if (err) {
@@ -450,6 +454,7 @@ int lr_run_dashboard(const struct lr_config *cfg)
 		mx_end(&d);	/* before the terminal: a case still running ends first */
 	lr_tui_close(d.tui);	/* the terminal first: nothing below may leave it raw */
 	d.tui = NULL;
+	lr_dash_srv_stop(&d);	/* a test mid-run ends; its last bytes reach the CSV below */
 	if (d.mx) {
 		int mrc = lr_matrix_run_report(d.mx, stdout);
 
@@ -475,11 +480,15 @@ int lr_run_dashboard(const struct lr_config *cfg)
 	}
 out:
 	lr_tui_close(d.tui);
+	lr_dash_srv_stop(&d);
 	if (lr_matrix_run_close(d.mx) && d.rc == 0)
 		d.rc = 1;
 	lr_dash_tr_shutdown(&d);
 	if (d.rc != 2)
 		lr_dash_print_result(&d);
+	if (d.rc != 2)
+		lr_dash_srv_print(&d);
+	lr_dash_srv_close(&d);
 	lr_dash_tr_close(&d);
 	lr_snapsrc_close(d.src);
 	lr_metrics_http_close(d.metrics);
@@ -493,4 +502,15 @@ out:
 	if (d.fatal[0])
 		fprintf(stderr, "linerate: %s\n", d.fatal);
 	return d.rc;
+}
+
+int lr_run_dashboard(const struct lr_config *cfg)
+{
+	return run(cfg, NULL, NULL);
+}
+
+int lr_run_dashboard_server(const struct lr_config *cfg, struct lr_server_app *sapp,
+			    struct lr_server *srv)
+{
+	return run(cfg, sapp, srv);
 }

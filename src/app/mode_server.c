@@ -44,8 +44,10 @@ int lr_run_server(const struct lr_config *cfg)
 	if (!tc->no_peer_stats && lr_peer_server_open(&peer) == 0)
 		o.peer = lr_peer_server_hooks(peer);
 
-	/* each test's lines and the CSVs (server_app.c) */
-	if (lr_server_app_open(&app, cfg)) {
+	/* on a terminal the dashboard, else each test's lines and the CSVs (server_app.c) */
+	bool dash = lr_server_app_dashboard(cfg);
+
+	if (lr_server_app_open(&app, cfg, !dash)) {
 		lr_peer_server_close(peer);
 		return 1;
 	}
@@ -61,6 +63,14 @@ int lr_run_server(const struct lr_config *cfg)
 				tc->port ? tc->port : 5201u, strerror(-rc));
 		lr_peer_server_close(peer);
 		return 1;
+	}
+	if (dash) {
+		rc = lr_run_dashboard_server(cfg, app, s);
+		lr_server_app_stop(app);
+		lr_server_close(s);
+		lr_server_app_close(app);
+		lr_peer_server_close(peer);
+		return rc;
 	}
 	if (lr_output_open(&out, cfg)) {
 		lr_server_close(s);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "linerate/app/config.h"
 #include "linerate/app/run.h"
@@ -27,11 +28,19 @@ struct lr_server_app {
 	struct lr_server_watch *watch;
 	struct lr_sampling *smp;	/* NULL: no CSV asked for */
 	struct lr_server *srv;
+	pthread_t thread;
+	bool started;
 	int rc;
 	atomic_bool done;
 };
 
-int lr_server_app_open(struct lr_server_app **out, const struct lr_config *cfg)
+bool lr_server_app_dashboard(const struct lr_config *cfg)
+{
+	return !cfg->headless && !cfg->daemon && !cfg->logfile && !cfg->json &&
+	       isatty(STDOUT_FILENO) && isatty(STDIN_FILENO);
+}
+
+int lr_server_app_open(struct lr_server_app **out, const struct lr_config *cfg, bool record)
 {
 	struct lr_server_app *a = calloc(1, sizeof(*a));
 	int err;
@@ -41,7 +50,7 @@ int lr_server_app_open(struct lr_server_app **out, const struct lr_config *cfg)
 	a->cfg = cfg;
 	atomic_init(&a->done, false);
 	err = lr_server_watch_open(&a->watch);
-	if (!err && (cfg->csv || cfg->cpu_csv || cfg->streams_csv)) {
+	if (!err && record && (cfg->csv || cfg->cpu_csv || cfg->streams_csv)) {
 		err = lr_sampling_open(&a->smp, cfg, false);	/* reports its errors */
 		if (!err)
 			lr_server_watch_set_snapsrc(a->watch, lr_sampling_snapsrc(a->smp));
@@ -68,15 +77,46 @@ static void *server_thread(void *arg)
 	return NULL;
 }
 
+int lr_server_app_start(struct lr_server_app *a, struct lr_server *s)
+{
+	sigset_t all, old;
+	int rc;
+
+	a->srv = s;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	rc = pthread_create(&a->thread, NULL, server_thread, a);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	a->started = rc == 0;
+	return -rc;
+}
+
+bool lr_server_app_done(struct lr_server_app *a)
+{
+	return !a->started || atomic_load(&a->done);
+}
+
+int lr_server_app_stop(struct lr_server_app *a)
+{
+	if (!a->started)
+		return 0;
+	lr_server_stop(a->srv);
+	pthread_join(a->thread, NULL);
+	a->started = false;
+	return a->rc;
+}
+
+struct lr_server_watch *lr_server_app_watch(struct lr_server_app *a)
+{
+	return a->watch;
+}
+
 int lr_server_app_run(struct lr_server_app *a, struct lr_server *s, FILE *text)
 {
 	struct lr_server_text *tx = NULL;
-	sigset_t all, old;
-	pthread_t th;
 	bool stopping = false;
 	int err = 0, rc;
 
-	a->srv = s;
 	if (text && lr_server_text_open(&tx, text, a->cfg->interval_set ? a->cfg->interval_ns : 0,
 					a->cfg->format))
 		return -ENOMEM;
@@ -85,15 +125,12 @@ int lr_server_app_run(struct lr_server_app *a, struct lr_server *s, FILE *text)
 		lr_server_text_close(tx);
 		return -EIO;
 	}
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	rc = pthread_create(&th, NULL, server_thread, a);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rc = lr_server_app_start(a, s);
 	if (rc) {
 		lr_server_text_close(tx);
-		return -rc;
+		return rc;
 	}
-	while (!atomic_load(&a->done)) {
+	while (!lr_server_app_done(a)) {
 		if (lr_stop_signal && !stopping) {
 			lr_server_stop(s);
 			stopping = true;
@@ -110,13 +147,13 @@ int lr_server_app_run(struct lr_server_app *a, struct lr_server *s, FILE *text)
 		if (tx && lr_server_text_poll(tx, a->watch) < 0)
 			tx = (lr_server_text_close(tx), NULL);	/* stdout gone: serve on */
 	}
-	pthread_join(th, NULL);
+	rc = lr_server_app_stop(a);
 	if (tx)
 		(void)lr_server_text_poll(tx, a->watch);	/* a test that ended with the server */
 	lr_server_text_close(tx);
 	if (a->smp && !err && lr_sampling_finish(a->smp, true) < 0)
 		err = -EIO;
-	return err ? err : a->rc;
+	return err ? err : rc;
 }
 
 int lr_server_app_close(struct lr_server_app *a)
@@ -125,6 +162,7 @@ int lr_server_app_close(struct lr_server_app *a)
 
 	if (!a)
 		return 0;
+	lr_server_app_stop(a);
 	lr_server_watch_close(a->watch);
 	rc = lr_sampling_close(a->smp);
 	free(a);

@@ -46,7 +46,13 @@ int lr_run_server(const struct lr_config *cfg)
 
 	/* on a terminal the dashboard, else each test's lines and the CSVs (server_app.c) */
 	bool dash = lr_server_app_dashboard(cfg);
+	char why[200];
 
+	if (lr_server_app_unused(cfg, dash, why, sizeof(why))) {
+		fprintf(stderr, "linerate: %s (see linerate --help)\n", why);
+		lr_peer_server_close(peer);
+		return 2;
+	}
 	if (lr_server_app_open(&app, cfg, !dash)) {
 		lr_peer_server_close(peer);
 		return 1;

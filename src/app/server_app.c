@@ -36,8 +36,30 @@ struct lr_server_app {
 
 bool lr_server_app_dashboard(const struct lr_config *cfg)
 {
-	return !cfg->headless && !cfg->daemon && !cfg->logfile && !cfg->json &&
-	       isatty(STDOUT_FILENO) && isatty(STDIN_FILENO);
+	/* -T, --timestamps, --forceflush ask for iperf3's text: they choose it */
+	return !cfg->headless && !cfg->daemon && !cfg->logfile && !cfg->json && !cfg->title &&
+	       !cfg->timestamps && !cfg->forceflush && isatty(STDOUT_FILENO) &&
+	       isatty(STDIN_FILENO);
+}
+
+const char *lr_server_app_unused(const struct lr_config *cfg, bool dash, char *why, size_t len)
+{
+	bool rec = cfg->csv || cfg->cpu_csv || cfg->streams_csv;
+	const char *o = NULL;
+
+	if (dash)
+		return NULL;
+	if (cfg->theme || cfg->ascii) {
+		o = cfg->theme ? "--theme" : "--ascii";
+		snprintf(why, len, "%s: -s prints iperf3's lines here (--headless, or stdout is not a "
+			 "terminal): only the dashboard draws", o);
+	} else if (!rec && (cfg->ifaces || cfg->source != LR_SOURCE_NETLINK || cfg->procfs ||
+			    cfg->sysfs)) {
+		o = cfg->ifaces ? "-I" : cfg->procfs ? "--procfs" : cfg->sysfs ? "--sysfs" : "--source";
+		snprintf(why, len, "%s: -s without the dashboard samples only for --csv, --cpu-csv or "
+			 "--streams-csv", o);
+	}
+	return o;
 }
 
 int lr_server_app_open(struct lr_server_app **out, const struct lr_config *cfg, bool record)

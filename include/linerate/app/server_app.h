@@ -6,6 +6,7 @@
 #define LINERATE_SERVER_APP_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "linerate/core/common.h"
@@ -17,6 +18,9 @@ struct lr_server_test_hooks;
 
 /* `linerate -s` is the dashboard: a terminal, no --headless (nor -D, --logfile, -J). */
 bool lr_server_app_dashboard(const struct lr_config *cfg);
+/* An option the chosen -s mode would drop (the dashboard's look without it, sampling without
+ * a CSV): its name, with a one-line reason in why; NULL when all are used. */
+const char *lr_server_app_unused(const struct lr_config *cfg, bool dash, char *why, size_t len);
 /* Opens the watch and, with record and a CSV asked for, the sampler and the files (their
  * errors on stderr; the dashboard records itself). 0 or -errno. */
 int lr_server_app_open(struct lr_server_app **out, const struct lr_config *cfg,

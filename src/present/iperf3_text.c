@@ -97,6 +97,7 @@ static void print_stream(FILE *f, char unit, const char *tag,
 {
 	bool local_sends = server ? !e->client_sends : e->client_sends;
 	bool snd = e->have_peer || local_sends, rcv = e->have_peer || !local_sends;
+	int64_t total;
 	char extra[96];
 
 	if (udp) {
@@ -104,9 +105,11 @@ static void print_stream(FILE *f, char unit, const char *tag,
 			 (int64_t)0, e->packets_sent, 0.0);
 		if (snd)
 			print_line(f, unit, tag, e->sender_s, e->sent_bytes, extra, "sender");
+		/* the receiver's line counts the receiver's datagrams (its highest sequence), as
+		 * iperf3's; a sum has only the sender's */
+		total = e->packets_received > 0 ? e->packets_received : e->packets_sent;
 		snprintf(extra, sizeof(extra), "%.3f ms  %" PRId64 "/%" PRId64 " (%.2g%%)  ",
-			 e->jitter_s * 1e3, e->lost, e->packets_sent,
-			 pct(e->lost, e->packets_sent));
+			 e->jitter_s * 1e3, e->lost, total, pct(e->lost, total));
 		if (rcv)
 			print_line(f, unit, tag, e->receiver_s ? e->receiver_s : e->sender_s,
 				   e->received_bytes, extra, "receiver");

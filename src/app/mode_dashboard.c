@@ -473,9 +473,11 @@ static int run(const struct lr_config *cfg, struct lr_server_app *sapp, struct l
 		}
 		lr_session_finish(&d.tr.ses);	/* results and verdict, printed below */
 		d.tr.last_failed = d.tr.ses.failed;
-	} else if (lr_snapsrc_stop(d.src, false) == 0 && d.rc == 0 && lr_stop_signal &&
+	} else if (lr_snapsrc_stop(d.src, d.srv != NULL) == 0 && d.rc == 0 &&
+		   (lr_stop_signal || d.srv) &&
 		   lr_snapsrc_read(d.src, &d.fresh, &d.seen) > 0 && write_csv(&d, &d.fresh)) {
-		/* a signal: the snapshot in flight is part of the CSV run */
+		/* a signal, or the server (its last test's tail): the snapshot in flight is part
+		 * of the CSV run */
 		d.rc = 1;
 	}
 out:

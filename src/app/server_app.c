@@ -137,10 +137,17 @@ int lr_server_app_run(struct lr_server_app *a, struct lr_server *s, FILE *text)
 {
 	struct lr_server_text *tx = NULL;
 	bool stopping = false;
+	char banner[256];
 	int err = 0, rc;
 
+	/* iperf3 -s says it listens again after each test (not with -1: it exits) */
+	snprintf(banner, sizeof(banner),
+		 "-----------------------------------------------------------\n"
+		 "Server listening on %u (linerate, iperf3 protocol)\n"
+		 "-----------------------------------------------------------\n",
+		 lr_server_port(s));
 	if (text && lr_server_text_open(&tx, text, a->cfg->interval_set ? a->cfg->interval_ns : 0,
-					a->cfg->format))
+					a->cfg->format, a->cfg->traffic.one_off ? NULL : banner))
 		return -ENOMEM;
 	lr_server_watch_set_reader(a->watch, tx != NULL);
 	if (a->smp && lr_sampling_start(a->smp)) {

@@ -16,6 +16,7 @@
 
 struct lr_server_text {
 	FILE *f;
+	const char *after;	/* printed after each summary, NULL none */
 	uint64_t interval_ns;
 	char unit;
 	unsigned seq;		/* the test being printed, 0 none */
@@ -26,7 +27,8 @@ struct lr_server_text {
 	struct lr_iperf3_interval iv[LR_PROTO_MAX_RESULTS];
 };
 
-int lr_server_text_open(struct lr_server_text **out, FILE *f, uint64_t interval_ns, char unit)
+int lr_server_text_open(struct lr_server_text **out, FILE *f, uint64_t interval_ns, char unit,
+			const char *after)
 {
 	struct lr_server_text *t = calloc(1, sizeof(*t));
 
@@ -37,6 +39,7 @@ int lr_server_text_open(struct lr_server_text **out, FILE *f, uint64_t interval_
 	t->f = f;
 	t->interval_ns = interval_ns ? interval_ns : LR_NSEC_PER_SEC;
 	t->unit = unit;
+	t->after = after;
 	*out = t;
 	return 0;
 }
@@ -130,6 +133,8 @@ int lr_server_text_poll(struct lr_server_text *t, struct lr_server_watch *w)
 		if (moved)	/* every byte in some interval: they add up to the summary */
 			print_interval(t, end > t->last_ns ? end : t->last_ns);
 		lr_iperf3_print_server_summary(t->f, &v->res, t->unit);
+		if (t->after)
+			fputs(t->after, t->f);
 		t->done = true;
 		any = true;
 	}

@@ -19,7 +19,9 @@
 #include "linerate/core/clock.h"
 #include "linerate/core/streamstats.h"
 
-#define END_WAIT_NS (1 * LR_NSEC_PER_SEC)
+/* test_end waits this long at most for the reader and the sampler to see the final counts (the
+ * next test's streams start a new generation, after which the last tick's tail is lost) */
+#define END_WAIT_NS (2 * LR_NSEC_PER_SEC)
 
 struct lr_server_watch {
 	pthread_mutex_t lock;
@@ -36,6 +38,7 @@ struct lr_server_watch {
 	const struct lr_stream_stats *live[LR_PROTO_MAX_RESULTS];
 	struct lr_stream_stats fin[LR_PROTO_MAX_RESULTS];
 	bool based[LR_PROTO_MAX_RESULTS];	/* the sampler took its zero reading */
+	bool fin_read[LR_PROTO_MAX_RESULTS];	/* ... and, after test_end, the final one */
 	struct lr_traffic_results res;
 	/* read by the sampler outside the lock: atomics, written under it */
 	struct lr_stream_stats mirror[LR_PROTO_MAX_RESULTS];
@@ -94,10 +97,15 @@ static int gen_info(void *arg, unsigned i, struct lr_gen_stream *out)
 
 	pthread_mutex_lock(&w->lock);
 	if (w->seq && i < w->info.n_streams) {
-		if (!w->based[i])
+		if (!w->based[i]) {
 			w->based[i] = true;
-		else
+		} else {
 			copy_stats(&w->mirror[i], w->live[i]);
+			if (w->ended && !w->fin_read[i]) {
+				w->fin_read[i] = true;
+				pthread_cond_broadcast(&w->read_cond);
+			}
+		}
 		out->id = w->info.streams[i].id;
 		out->sender = w->info.streams[i].sender;
 		out->udp = w->info.udp;
@@ -121,7 +129,7 @@ static void test_begin(void *arg, const struct lr_server_test_info *info,
 	w->info.n_streams = n;
 	for (unsigned i = 0; i < n; i++) {
 		w->live[i] = streams[i];
-		w->based[i] = false;
+		w->based[i] = w->fin_read[i] = false;
 		zero_stats(&w->mirror[i]);
 	}
 	w->seq++;
@@ -130,6 +138,14 @@ static void test_begin(void *arg, const struct lr_server_test_info *info,
 	/* outside our lock: the sampler holds its own while it calls gen_count/gen_info */
 	if (w->src)
 		lr_snapsrc_set_traffic(w->src, &w->gen);
+}
+
+static bool all_fin_read(const struct lr_server_watch *w)
+{
+	for (unsigned i = 0; i < w->info.n_streams; i++)
+		if (!w->fin_read[i])
+			return false;
+	return true;
 }
 
 /* [session thread] */
@@ -149,7 +165,8 @@ static void test_end(void *arg, const struct lr_traffic_results *r)
 	seq = w->seq;
 	clock_gettime(CLOCK_REALTIME, &until);
 	until.tv_sec += END_WAIT_NS / LR_NSEC_PER_SEC;
-	while (w->reader && !(w->read_seq == seq && w->read_ended))
+	while ((w->reader && !(w->read_seq == seq && w->read_ended)) ||
+	       (w->src && !all_fin_read(w)))
 		if (pthread_cond_timedwait(&w->read_cond, &w->lock, &until))
 			break;
 	pthread_mutex_unlock(&w->lock);

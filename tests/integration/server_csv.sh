@@ -10,6 +10,8 @@ for c in "${cases[@]}"; do
 		"$c: rx_packets sum == kernel delta" "$c: tx_packets sum == kernel delta" \
 		"$c: streams CSV recv bytes == client's sum_received" "$c: cpu CSV has rows"
 done
+lr_plan "back-to-back: server exits 0 on SIGINT" "back-to-back: rx_bytes sum == kernel delta" \
+	"back-to-back: streams CSV per test == each client's sum_received"
 need_root "server_csv"
 command -v iperf3 >/dev/null || { lr_skip_plan server_csv "iperf3 not installed"; exit 0; }
 command -v jq >/dev/null || { lr_skip_plan server_csv "jq not installed (scripts/deps.sh)"; exit 0; }
@@ -58,4 +60,24 @@ for c in "${cases[@]}"; do
 	check "$c: streams CSV recv bytes == client's sum_received" test "$sb" = "$rb"
 	check "$c: cpu CSV has rows" test "$(wc -l <"$work/$c.cpu.csv")" -gt 2
 done
+
+# One server, two tests back to back (the second starts as the first ends): each test's
+# streams start a new generation only once the sampler has read the last one's final counts.
+before=$(kernel_counters "$B" "$IB")
+ip netns exec "$B" "$LR_BIN" -s -p 5294 -I "$IB" --csv "$work/bb.nic.csv" \
+	--streams-csv "$work/bb.streams.csv" >"$work/bb.srv.txt" 2>&1 &
+srv=$!; lr_cleanup_add "kill $srv 2>/dev/null"
+sleep 0.7
+ip netns exec "$A" iperf3 -c "$ADDR_B" -p 5294 -t 2 -J >"$work/bb1.json" 2>&1
+ip netns exec "$A" iperf3 -c "$ADDR_B" -p 5294 -t 2 -u -b 100M -l 1400 -J >"$work/bb2.json" 2>&1
+sleep 0.3
+kill -INT "$srv"; wait "$srv"; rc=$?
+after=$(kernel_counters "$B" "$IB")
+check "back-to-back: server exits 0 on SIGINT" test "$rc" -eq 0 || cat "$work/bb.srv.txt"
+read -r b_rx _ <<<"$before"; read -r a_rx _ <<<"$after"
+check "back-to-back: rx_bytes sum == kernel delta" test "$(csv_sum "$work/bb.nic.csv" "$IB" rx_bytes)" = "$((a_rx - b_rx))"
+got=$(awk -F, 'NR > 1 && $4 == "recv" { s[$5] += $6 } END { printf "%.0f %.0f", s["tcp"], s["udp"] }' "$work/bb.streams.csv")
+want="$(jq '.end.sum_received.bytes' "$work/bb1.json") $(jq '.end.sum_received.bytes' "$work/bb2.json")"
+echo "back-to-back: streams CSV tcp/udp $got; the clients' sum_received $want"
+check "back-to-back: streams CSV per test == each client's sum_received" test "$got" = "$want"
 exit 0

@@ -10,8 +10,10 @@
 struct lr_server_text;	/* opaque */
 struct lr_server_watch;
 
-/* interval_ns: iperf3's -i (0 = 1 s); unit: -f. 0 or -1 (out of memory). */
-int lr_server_text_open(struct lr_server_text **out, FILE *f, uint64_t interval_ns, char unit);
+/* interval_ns: iperf3's -i (0 = 1 s); unit: -f; after: text after each summary (iperf3's
+ * "Server listening" banner again), NULL none; borrowed. 0 or -1 (out of memory). */
+int lr_server_text_open(struct lr_server_text **out, FILE *f, uint64_t interval_ns, char unit,
+			const char *after);
 /* Prints what is due now. 1 printed, 0 nothing, -1 on a write error. */
 int lr_server_text_poll(struct lr_server_text *t, struct lr_server_watch *w);
 void lr_server_text_close(struct lr_server_text *t);	/* NULL-safe */

@@ -85,7 +85,9 @@ static void print_interval(struct lr_server_text *t, uint64_t to_ns)
 			.retransmits = c->retransmits - p->retransmits,
 			.lost = c->lost - p->lost,
 			.server = true,
-			.packets = c->max_seq - p->max_seq,
+			/* UDP: a receiver's datagrams by sequence, a sender's as sent */
+			.packets = in->streams[i].sender ? c->packets - p->packets
+							 : c->max_seq - p->max_seq,
 			.jitter_s = (double)c->jitter_ns / 1e9,
 		};
 		t->prev[i] = *c;

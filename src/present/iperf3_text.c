@@ -221,7 +221,7 @@ void lr_iperf3_print_interval(FILE *f, double a, double b, const struct lr_iperf
 	if (a == 0 && n && st[0].server)
 		fprintf(f, "[ ID] Interval           Transfer     Bitrate         %s\n",
 			st[0].udp && !st[0].sender ? "Jitter    Lost/Total Datagrams"
-			: !st[0].udp && st[0].sender ? "Retr" : "");
+			: st[0].udp ? "Total Datagrams" : st[0].sender ? "Retr" : "");
 	else if (a == 0)
 		fprintf(f, "[ ID] Interval           Transfer     Bitrate         Retr/Lost\n");
 	for (unsigned i = 0; i < n; i++) {
@@ -233,6 +233,8 @@ void lr_iperf3_print_interval(FILE *f, double a, double b, const struct lr_iperf
 			snprintf(extra, sizeof(extra), "%.3f ms  %llu/%llu (%.2g%%)", s->jitter_s * 1e3,
 				 (unsigned long long)s->lost, (unsigned long long)s->packets,
 				 pct((int64_t)s->lost, (int64_t)s->packets));
+		else if (s->server && s->udp)
+			snprintf(extra, sizeof(extra), "%llu", (unsigned long long)s->packets);
 		else if (s->sender && !s->udp)
 			snprintf(extra, sizeof(extra), "%5llu", (unsigned long long)s->retransmits);
 		else if (!s->sender && s->udp)

@@ -22,7 +22,7 @@ struct lr_iperf3_interval {
 	bool sender, udp;
 	uint64_t bytes, retransmits, lost;
 	/* server: iperf3 -s's columns (UDP receiver: jitter and lost/total, where packets is
-	 * the interval's datagrams by sequence) */
+	 * the interval's datagrams by sequence; UDP sender: the datagrams sent) */
 	bool server;
 	uint64_t packets;
 	double jitter_s;

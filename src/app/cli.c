@@ -106,7 +106,9 @@ static const struct option long_opts[] = {
 static const char usage[] =
 	"usage: linerate [OPTIONS]                  dashboard of all interfaces\n"
 	"       linerate -c HOST [TRAFFIC]          dashboard + traffic to HOST (linerate -s or iperf3 -s)\n"
-	"       linerate -s [-p PORT] [-B ADDR] [-1] traffic server, iperf3 wire-compatible\n"
+	"       linerate -s [-p PORT] [-B ADDR] [-1] traffic server, iperf3 wire-compatible: the\n"
+	"                                           dashboard on a terminal, iperf3 -s's lines with\n"
+	"                                           --headless or when piped\n"
 	"       linerate --demo                     dashboard + traffic on loopback, no peer needed\n"
 	"       linerate --explain DUMP [DUMP2]     classify saved `ethtool -S` output\n"
 	"       linerate -c HOST --matrix SPEC      a grid of tests, one table (P=1,2;u=tcp,udp)\n"

@@ -14,12 +14,6 @@
 #include "linerate/app/server_app.h"
 #include "linerate/traffic/traffic.h"
 
-static bool server_should_stop(void *arg)
-{
-	(void)arg;
-	return lr_stop_signal != 0;
-}
-
 int lr_run_server(const struct lr_config *cfg)
 {
 	const struct lr_traffic_config *tc = &cfg->traffic;
@@ -32,7 +26,8 @@ int lr_run_server(const struct lr_config *cfg)
 		.no_gso = tc->no_gso,
 		.rcv_timeout_ms = tc->rcv_timeout_ms,
 		.snd_timeout_ms = tc->snd_timeout_ms,
-		.should_stop = server_should_stop,
+		/* no should_stop: the server runs on its own thread and the main thread, which
+		 * sees the signals, stops it (server_app.c, dash_server.c) */
 	};
 	struct lr_server *s;
 	struct lr_server_app *app;

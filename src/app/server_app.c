@@ -163,6 +163,7 @@ int lr_server_app_run(struct lr_server_app *a, struct lr_server *s, FILE *text)
 		if (lr_stop_signal && !stopping) {
 			lr_server_stop(s);
 			stopping = true;
+			lr_server_text_set_after(tx, NULL);	/* it will not listen again */
 		}
 		if (a->smp && !err) {
 			if (lr_sampling_pump(a->smp, POLL_NS) < 0) {

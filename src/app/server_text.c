@@ -44,6 +44,12 @@ int lr_server_text_open(struct lr_server_text **out, FILE *f, uint64_t interval_
 	return 0;
 }
 
+void lr_server_text_set_after(struct lr_server_text *t, const char *after)
+{
+	if (t)
+		t->after = after;
+}
+
 void lr_server_text_close(struct lr_server_text *t)
 {
 	if (!t)

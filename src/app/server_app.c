@@ -165,14 +165,17 @@ int lr_server_app_run(struct lr_server_app *a, struct lr_server *s, FILE *text)
 			stopping = true;
 			lr_server_text_set_after(tx, NULL);	/* it will not listen again */
 		}
+		uint64_t now = lr_clock_mono_ns(), due = lr_server_text_next_ns(tx);
+		uint64_t wait = due <= now ? 0 : due - now < POLL_NS ? due - now : POLL_NS;
+
 		if (a->smp && !err) {
-			if (lr_sampling_pump(a->smp, POLL_NS) < 0) {
+			if (lr_sampling_pump(a->smp, wait) < 0) {
 				err = -EIO;	/* reported; stop serving rather than lose rows */
 				lr_server_stop(s);
 				stopping = true;
 			}
-		} else {
-			(void)lr_clock_sleep_until(lr_clock_mono_ns() + POLL_NS);
+		} else if (wait) {
+			(void)lr_clock_sleep_until(now + wait);
 		}
 		if (tx && lr_server_text_poll(tx, a->watch) < 0)
 			tx = (lr_server_text_close(tx), NULL);	/* stdout gone: serve on */

@@ -44,6 +44,11 @@ int lr_server_text_open(struct lr_server_text **out, FILE *f, uint64_t interval_
 	return 0;
 }
 
+uint64_t lr_server_text_next_ns(const struct lr_server_text *t)
+{
+	return t && t->seq && !t->done ? t->last_ns + t->interval_ns : UINT64_MAX;
+}
+
 void lr_server_text_set_after(struct lr_server_text *t, const char *after)
 {
 	if (t)

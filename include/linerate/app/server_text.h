@@ -16,6 +16,11 @@ int lr_server_text_open(struct lr_server_text **out, FILE *f, uint64_t interval_
 			const char *after);
 /* Prints what is due now. 1 printed, 0 nothing, -1 on a write error. */
 int lr_server_text_poll(struct lr_server_text *t, struct lr_server_watch *w);
+/* CLOCK_MONOTONIC when the next interval line is due, UINT64_MAX none (no test running):
+ * poll then, so each line counts its own interval. */
+uint64_t lr_server_text_next_ns(const struct lr_server_text *t);
+/* A new text after each summary (NULL: none, e.g. the server is stopping). */
+void lr_server_text_set_after(struct lr_server_text *t, const char *after);
 void lr_server_text_close(struct lr_server_text *t);	/* NULL-safe */
 
 #endif

@@ -115,15 +115,16 @@ static void print_stream(FILE *f, char unit, const char *tag,
 				   e->received_bytes, extra, "receiver");
 		return;
 	}
+	/* iperf3's columns: "  %3u" retransmits then 13 blanks, or 18 blanks, before the role */
 	if (e->retransmits >= 0)
-		snprintf(extra, sizeof(extra), "%5" PRId64 "             ", e->retransmits);
+		snprintf(extra, sizeof(extra), "%3" PRId64 "             ", e->retransmits);
 	else
-		snprintf(extra, sizeof(extra), "%18s", "");
+		snprintf(extra, sizeof(extra), "%16s", "");
 	if (snd)
 		print_line(f, unit, tag, e->sender_s, e->sent_bytes, extra, "sender");
 	if (rcv)
 		print_line(f, unit, tag, e->receiver_s ? e->receiver_s : e->sender_s, e->received_bytes,
-			   "                  ", "receiver");
+			   "                ", "receiver");
 }
 
 void lr_iperf3_sum_result(const struct lr_traffic_sum *s, bool udp,

@@ -54,7 +54,7 @@ int lr_dash_srv_setup(struct dash *d, struct lr_server_app *app, struct lr_serve
 		snprintf(d->fatal, sizeof(d->fatal), "cannot start the server thread");
 		return -1;
 	}
-	lr_dash_msg(d, false, "server listening on port %u: q stops it", port);
+	lr_dash_msg(d, false, "listening on port %u (q stops)", port);
 	return 0;
 }
 

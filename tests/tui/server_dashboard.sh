@@ -44,7 +44,7 @@ achieved() {
 			if (n == 2) { split(v, p, " "); m = substr(p[2], 1, 1); f = m == "k" ? 1e3 : m == "M" ? 1e6 : m == "G" ? 1e9 : m == "T" ? 1e12 : 1
 				printf "%.0f\n", p[1] * f; exit } } }'
 }
-wait_screen "server listening on port $port|Streams" 50 || { fail "server dashboard: Streams pane shows the incoming test running" "no dashboard"; screen; exit 0; }
+wait_screen "listening on port $port|Streams" 50 || { fail "server dashboard: Streams pane shows the incoming test running" "no dashboard"; screen; exit 0; }
 
 iperf3 -c 127.0.0.1 -p "$port" -t 4 -b 200M -J >"$work/i1.json" 2>&1 &
 cli=$!; lr_cleanup_add "kill $cli 2>/dev/null"

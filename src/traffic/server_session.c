@@ -116,7 +116,7 @@ static double tv_s(struct timeval tv)
 	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
 }
 
-void lr_server_local_results(struct session *ss, struct lr_proto_results *r)
+static void local_results(struct session *ss, struct lr_proto_results *r)
 {
 	struct rusage ru;
 	double wall = (double)(lr_clock_mono_ns() - ss->t0_ns) / 1e9;
@@ -151,6 +151,11 @@ void lr_server_local_results(struct session *ss, struct lr_proto_results *r)
 		snprintf(r->congestion_used, sizeof(r->congestion_used), "%s", ss->p.congestion);
 }
 
+void lr_server_local_results(struct session *ss, struct lr_proto_results *r)
+{
+	local_results(ss, r);
+}
+
 static void log_summary(struct session *ss, const struct lr_proto_results *loc)
 {
 	uint64_t rx = 0, tx = 0;
@@ -182,7 +187,7 @@ static int exchange_results(struct session *ss)
 
 	if (!loc || !peer)
 		goto out;
-	lr_server_local_results(ss, loc);
+	local_results(ss, loc);
 	rc = lr_proto_state_send(&cc, LR_PROTO_EXCHANGE_RESULTS);
 	if (rc < 0)
 		goto out;

@@ -22,6 +22,9 @@ struct lr_server_text {
 	unsigned seq;		/* the test being printed, 0 none */
 	bool done;		/* its summary is out */
 	uint64_t last_ns;	/* the end of the last interval printed (mono) */
+	uint64_t base_ns;	/* the intervals' 0.00: the start, then the end of -O's omit */
+	uint64_t omit_end_ns;	/* -O: the omitted seconds end here, 0 none */
+	bool printed;		/* an interval of this test is out (the header with it) */
 	struct lr_server_watch_counts prev[LR_PROTO_MAX_RESULTS];
 	struct lr_server_watch_view *v;
 	struct lr_iperf3_interval iv[LR_PROTO_MAX_RESULTS];
@@ -46,7 +49,13 @@ int lr_server_text_open(struct lr_server_text **out, FILE *f, uint64_t interval_
 
 uint64_t lr_server_text_next_ns(const struct lr_server_text *t)
 {
-	return t && t->seq && !t->done ? t->last_ns + t->interval_ns : UINT64_MAX;
+	uint64_t next;
+
+	if (!t || !t->seq || t->done)
+		return UINT64_MAX;
+	next = t->last_ns + t->interval_ns;
+	/* an interval never straddles the omit's end: iperf3 starts the clock again there */
+	return t->omit_end_ns > t->last_ns && t->omit_end_ns < next ? t->omit_end_ns : next;
 }
 
 void lr_server_text_set_after(struct lr_server_text *t, const char *after)
@@ -74,7 +83,9 @@ static void print_begin(struct lr_server_text *t)
 		fprintf(t->f, "[%3d] local %s port %u connected to %s port %u\n", s->id, s->local_host,
 			s->local_port, s->remote_host, s->remote_port);
 	}
-	t->last_ns = in->start_ns;
+	t->last_ns = t->base_ns = in->start_ns;
+	t->omit_end_ns = in->omit_s > 0 ? in->start_ns + (uint64_t)in->omit_s * LR_NSEC_PER_SEC : 0;
+	t->printed = false;
 	memset(t->prev, 0, sizeof(t->prev));
 	t->done = false;
 }
@@ -83,7 +94,8 @@ static void print_begin(struct lr_server_text *t)
 static void print_interval(struct lr_server_text *t, uint64_t to_ns)
 {
 	const struct lr_server_test_info *in = &t->v->info;
-	double a = (double)(t->last_ns - in->start_ns) / 1e9, b = (double)(to_ns - in->start_ns) / 1e9;
+	double a = (double)(t->last_ns - t->base_ns) / 1e9, b = (double)(to_ns - t->base_ns) / 1e9;
+	bool omitted = t->omit_end_ns && to_ns <= t->omit_end_ns;
 
 	for (unsigned i = 0; i < in->n_streams; i++) {
 		const struct lr_server_watch_counts *c = &t->v->c[i], *p = &t->prev[i];
@@ -100,11 +112,16 @@ static void print_interval(struct lr_server_text *t, uint64_t to_ns)
 			.packets = in->streams[i].sender ? c->packets - p->packets
 							 : c->max_seq - p->max_seq,
 			.jitter_s = (double)c->jitter_ns / 1e9,
+			.omitted = omitted,
+			.no_header = t->printed,
 		};
 		t->prev[i] = *c;
 	}
 	lr_iperf3_print_interval(t->f, a, b, t->iv, in->n_streams, t->unit);
+	t->printed = true;
 	t->last_ns = to_ns;
+	if (omitted && to_ns == t->omit_end_ns)
+		t->base_ns = to_ns;	/* the measured seconds count from 0.00 again */
 }
 
 /* The streams' last count: the latest end among them (a receiver's last byte). */
@@ -133,8 +150,10 @@ int lr_server_text_poll(struct lr_server_text *t, struct lr_server_watch *w)
 	}
 	if (!v->ended) {
 		/* due: print the counts read now as the interval that just ended */
-		if (v->now_ns >= t->last_ns + t->interval_ns) {
-			print_interval(t, t->last_ns + t->interval_ns);
+		uint64_t due = lr_server_text_next_ns(t);
+
+		if (v->now_ns >= due) {
+			print_interval(t, due);
 			any = true;
 		}
 	} else {

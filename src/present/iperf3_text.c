@@ -219,10 +219,12 @@ void lr_iperf3_print_interval(FILE *f, double a, double b, const struct lr_iperf
 	uint64_t sum = 0;
 	char bb[32], rr[32];
 
-	if (a == 0 && n && st[0].server)
-		fprintf(f, "[ ID] Interval           Transfer     Bitrate         %s\n",
-			st[0].udp && !st[0].sender ? "Jitter    Lost/Total Datagrams"
-			: st[0].udp ? "Total Datagrams" : st[0].sender ? "Retr" : "");
+	if (a == 0 && n && st[0].no_header)
+		;
+	else if (a == 0 && n && st[0].server)
+		fprintf(f, "[ ID] Interval           Transfer     Bitrate%s\n",
+			st[0].udp && !st[0].sender ? "         Jitter    Lost/Total Datagrams"
+			: st[0].udp ? "         Total Datagrams" : st[0].sender ? "         Retr" : "");
 	else if (a == 0)
 		fprintf(f, "[ ID] Interval           Transfer     Bitrate         Retr/Lost\n");
 	for (unsigned i = 0; i < n; i++) {
@@ -242,8 +244,13 @@ void lr_iperf3_print_interval(FILE *f, double a, double b, const struct lr_iperf
 			snprintf(extra, sizeof(extra), "%5llu lost", (unsigned long long)s->lost);
 		fmt_bytes(bb, sizeof(bb), (double)s->bytes);
 		fmt_rate(rr, sizeof(rr), rate(s->bytes, b - a), unit);
+		bool blank = s->server && !extra[0];
+
+		if (blank)	/* iperf3's blank Retr column */
+			snprintf(extra, sizeof(extra), "%16s", "");
 		fprintf(f, "%s %6.2f-%-6.2f sec  %s  %s  %s%s\n", tag, a, b, bb, rr, extra,
-			s->sender || s->server ? "" : "  (received)");
+			s->omitted ? (blank ? "(omitted)" : "  (omitted)")
+			: s->sender || s->server ? "" : "  (received)");
 		sum += s->bytes;
 	}
 	if (n > 1) {

@@ -26,6 +26,8 @@ struct lr_iperf3_interval {
 	bool server;
 	uint64_t packets;
 	double jitter_s;
+	bool omitted;	/* -O: the line ends "(omitted)" */
+	bool no_header;	/* st[0]: no header even at a == 0 (iperf3 restarts at 0 after -O) */
 };
 
 /* unit: iperf3's -f for the bitrate column ('a' adaptive bits, the default; 'A' adaptive

@@ -25,8 +25,8 @@ struct lr_dash_srv {
 	struct lr_server_watch_view *v;
 	struct lr_view_traffic view;
 	char iface[LR_IFNAMSIZ];
-	bool turned;		/* the view went to the first test's interface */
-	bool have_res;		/* v->res is a finished test's */
+	bool turned; /* the view went to the first test's interface */
+	bool have_res; /* v->res is a finished test's */
 	uint16_t port;
 };
 
@@ -68,7 +68,7 @@ static void view_from(struct dash *d, struct lr_dash_srv *s)
 	s->view.iface = s->iface;
 	s->view.knobs = (struct lr_app_traffic){
 		.udp = in->udp,
-		.reverse = !in->reverse && !in->bidir,	/* the client sends: we receive */
+		.reverse = !in->reverse && !in->bidir, /* the client sends: we receive */
 		.bidir = in->bidir,
 		.parallel = in->parallel ? in->parallel : 1,
 		.rate_bps = in->bitrate_bps,
@@ -78,9 +78,11 @@ static void view_from(struct dash *d, struct lr_dash_srv *s)
 	for (unsigned i = 0; i < in->n_streams; i++)
 		if (s->v->c[i].end_ns > end)
 			end = s->v->c[i].end_ns;
-	s->view.elapsed_s = (double)((s->v->ended && end ? end : s->v->now_ns) - in->start_ns) / 1e9;
-	s->view.state = !s->v->ended ? LR_VTS_RUNNING
-			: s->v->res.stopped ? LR_VTS_STOPPED : LR_VTS_DONE;
+	s->view.elapsed_s =
+		(double)((s->v->ended && end ? end : s->v->now_ns) - in->start_ns) / 1e9;
+	s->view.state = !s->v->ended	    ? LR_VTS_RUNNING
+			: s->v->res.stopped ? LR_VTS_STOPPED
+					    : LR_VTS_DONE;
 	(void)d;
 }
 
@@ -92,7 +94,7 @@ bool lr_dash_srv_poll(struct dash *d)
 
 	if (!s)
 		return false;
-	if (lr_server_app_done(s->app))	/* -1 after its test, or a listener error */
+	if (lr_server_app_done(s->app)) /* -1 after its test, or a listener error */
 		d->app.quit = true;
 	seq = s->v->seq;
 	changed = lr_server_watch_read(lr_server_app_watch(s->app), s->v);
@@ -101,9 +103,10 @@ bool lr_dash_srv_poll(struct dash *d)
 	if (s->v->seq != seq) {
 		if (lr_route_iface(s->v->info.remote_host, s->iface, sizeof(s->iface)))
 			s->iface[0] = '\0';
-		if (!s->turned && s->iface[0] && !(d->cfg->ifaces && !strchr(d->cfg->ifaces, ','))) {
+		if (!s->turned && s->iface[0] &&
+		    !(d->cfg->ifaces && !strchr(d->cfg->ifaces, ','))) {
 			lr_strlcpy(d->app.sel_name, s->iface, sizeof(d->app.sel_name));
-			d->app.view = LR_VIEW_DETAIL;	/* the Streams pane is in the detail view */
+			d->app.view = LR_VIEW_DETAIL; /* the Streams pane is in the detail view */
 		}
 		s->turned = true;
 		lr_dash_msg(d, false, "test from %s: %s x%u", s->v->info.remote_host,

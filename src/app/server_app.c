@@ -26,7 +26,7 @@
 struct lr_server_app {
 	const struct lr_config *cfg;
 	struct lr_server_watch *watch;
-	struct lr_sampling *smp;	/* NULL: no CSV asked for */
+	struct lr_sampling *smp; /* NULL: no CSV asked for */
 	struct lr_server *srv;
 	pthread_t thread;
 	bool started;
@@ -51,13 +51,20 @@ const char *lr_server_app_unused(const struct lr_config *cfg, bool dash, char *w
 		return NULL;
 	if (cfg->theme || cfg->ascii) {
 		o = cfg->theme ? "--theme" : "--ascii";
-		snprintf(why, len, "%s: -s prints iperf3's lines here (--headless, or stdout is not a "
-			 "terminal): only the dashboard draws", o);
-	} else if (!rec && (cfg->ifaces || cfg->source != LR_SOURCE_NETLINK || cfg->procfs ||
-			    cfg->sysfs)) {
-		o = cfg->ifaces ? "-I" : cfg->procfs ? "--procfs" : cfg->sysfs ? "--sysfs" : "--source";
-		snprintf(why, len, "%s: -s without the dashboard samples only for --csv, --cpu-csv or "
-			 "--streams-csv", o);
+		snprintf(why, len,
+			 "%s: -s prints iperf3's lines here (--headless, or stdout is not a "
+			 "terminal): only the dashboard draws",
+			 o);
+	} else if (!rec &&
+		   (cfg->ifaces || cfg->source != LR_SOURCE_NETLINK || cfg->procfs || cfg->sysfs)) {
+		o = cfg->ifaces	  ? "-I"
+		    : cfg->procfs ? "--procfs"
+		    : cfg->sysfs  ? "--sysfs"
+				  : "--source";
+		snprintf(why, len,
+			 "%s: -s without the dashboard samples only for --csv, --cpu-csv or "
+			 "--streams-csv",
+			 o);
 	}
 	return o;
 }
@@ -73,7 +80,7 @@ int lr_server_app_open(struct lr_server_app **out, const struct lr_config *cfg, 
 	atomic_init(&a->done, false);
 	err = lr_server_watch_open(&a->watch);
 	if (!err && record && (cfg->csv || cfg->cpu_csv || cfg->streams_csv)) {
-		err = lr_sampling_open(&a->smp, cfg, false);	/* reports its errors */
+		err = lr_sampling_open(&a->smp, cfg, false); /* reports its errors */
 		if (!err)
 			lr_server_watch_set_snapsrc(a->watch, lr_sampling_snapsrc(a->smp));
 	}
@@ -163,14 +170,14 @@ int lr_server_app_run(struct lr_server_app *a, struct lr_server *s, FILE *text)
 		if (lr_stop_signal && !stopping) {
 			lr_server_stop(s);
 			stopping = true;
-			lr_server_text_set_after(tx, NULL);	/* it will not listen again */
+			lr_server_text_set_after(tx, NULL); /* it will not listen again */
 		}
 		uint64_t now = lr_clock_mono_ns(), due = lr_server_text_next_ns(tx);
 		uint64_t wait = due <= now ? 0 : due - now < POLL_NS ? due - now : POLL_NS;
 
 		if (a->smp && !err) {
 			if (lr_sampling_pump(a->smp, wait) < 0) {
-				err = -EIO;	/* reported; stop serving rather than lose rows */
+				err = -EIO; /* reported; stop serving rather than lose rows */
 				lr_server_stop(s);
 				stopping = true;
 			}
@@ -178,11 +185,11 @@ int lr_server_app_run(struct lr_server_app *a, struct lr_server *s, FILE *text)
 			(void)lr_clock_sleep_until(now + wait);
 		}
 		if (tx && lr_server_text_poll(tx, a->watch) < 0)
-			tx = (lr_server_text_close(tx), NULL);	/* stdout gone: serve on */
+			tx = (lr_server_text_close(tx), NULL); /* stdout gone: serve on */
 	}
 	rc = lr_server_app_stop(a);
 	if (tx)
-		(void)lr_server_text_poll(tx, a->watch);	/* a test that ended with the server */
+		(void)lr_server_text_poll(tx, a->watch); /* a test that ended with the server */
 	lr_server_text_close(tx);
 	if (a->smp && !err && lr_sampling_finish(a->smp, true) < 0)
 		err = -EIO;

@@ -16,15 +16,15 @@
 
 struct lr_server_text {
 	FILE *f;
-	const char *after;	/* printed after each summary, NULL none */
+	const char *after; /* printed after each summary, NULL none */
 	uint64_t interval_ns;
 	char unit;
-	unsigned seq;		/* the test being printed, 0 none */
-	bool done;		/* its summary is out */
-	uint64_t last_ns;	/* the end of the last interval printed (mono) */
-	uint64_t base_ns;	/* the intervals' 0.00: the start, then the end of -O's omit */
-	uint64_t omit_end_ns;	/* -O: the omitted seconds end here, 0 none */
-	bool printed;		/* an interval of this test is out (the header with it) */
+	unsigned seq; /* the test being printed, 0 none */
+	bool done; /* its summary is out */
+	uint64_t last_ns; /* the end of the last interval printed (mono) */
+	uint64_t base_ns; /* the intervals' 0.00: the start, then the end of -O's omit */
+	uint64_t omit_end_ns; /* -O: the omitted seconds end here, 0 none */
+	bool printed; /* an interval of this test is out (the header with it) */
 	struct lr_server_watch_counts prev[LR_PROTO_MAX_RESULTS];
 	struct lr_server_watch_view *v;
 	struct lr_iperf3_interval iv[LR_PROTO_MAX_RESULTS];
@@ -80,8 +80,8 @@ static void print_begin(struct lr_server_text *t)
 	for (unsigned i = 0; i < in->n_streams; i++) {
 		const struct lr_server_stream_info *s = &in->streams[i];
 
-		fprintf(t->f, "[%3d] local %s port %u connected to %s port %u\n", s->id, s->local_host,
-			s->local_port, s->remote_host, s->remote_port);
+		fprintf(t->f, "[%3d] local %s port %u connected to %s port %u\n", s->id,
+			s->local_host, s->local_port, s->remote_host, s->remote_port);
 	}
 	t->last_ns = t->base_ns = in->start_ns;
 	t->omit_end_ns = in->omit_s > 0 ? in->start_ns + (uint64_t)in->omit_s * LR_NSEC_PER_SEC : 0;
@@ -121,7 +121,7 @@ static void print_interval(struct lr_server_text *t, uint64_t to_ns)
 	t->printed = true;
 	t->last_ns = to_ns;
 	if (omitted && to_ns == t->omit_end_ns)
-		t->base_ns = to_ns;	/* the measured seconds count from 0.00 again */
+		t->base_ns = to_ns; /* the measured seconds count from 0.00 again */
 }
 
 /* The streams' last count: the latest end among them (a receiver's last byte). */
@@ -162,7 +162,7 @@ int lr_server_text_poll(struct lr_server_text *t, struct lr_server_watch *w)
 
 		for (unsigned i = 0; i < v->info.n_streams; i++)
 			moved |= v->c[i].bytes != t->prev[i].bytes;
-		if (moved)	/* every byte in some interval: they add up to the summary */
+		if (moved) /* every byte in some interval: they add up to the summary */
 			print_interval(t, end > t->last_ns ? end : t->last_ns);
 		lr_iperf3_print_server_summary(t->f, &v->res, t->unit);
 		if (t->after)

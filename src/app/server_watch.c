@@ -28,17 +28,17 @@ struct lr_server_watch {
 	pthread_cond_t read_cond;
 	struct lr_server_test_hooks hooks;
 	struct lr_gen_source gen;
-	struct lr_snapsrc *src;		/* set before the server runs, then read-only */
-	bool reader;			/* ditto */
+	struct lr_snapsrc *src; /* set before the server runs, then read-only */
+	bool reader; /* ditto */
 	/* under lock */
-	unsigned seq, read_seq;		/* begun; last one whose end the reader saw */
+	unsigned seq, read_seq; /* begun; last one whose end the reader saw */
 	bool ended, read_ended;
 	struct lr_server_test_info info;
 	/* the stream's counters; after test_end its final ones, in fin */
 	const struct lr_stream_stats *live[LR_PROTO_MAX_RESULTS];
 	struct lr_stream_stats fin[LR_PROTO_MAX_RESULTS];
-	bool based[LR_PROTO_MAX_RESULTS];	/* the sampler took its zero reading */
-	bool fin_read[LR_PROTO_MAX_RESULTS];	/* ... and, after test_end, the final one */
+	bool based[LR_PROTO_MAX_RESULTS]; /* the sampler took its zero reading */
+	bool fin_read[LR_PROTO_MAX_RESULTS]; /* ... and, after test_end, the final one */
 	struct lr_traffic_results res;
 	/* read by the sampler outside the lock: atomics, written under it */
 	struct lr_stream_stats mirror[LR_PROTO_MAX_RESULTS];
@@ -158,7 +158,7 @@ static void test_end(void *arg, const struct lr_traffic_results *r)
 	pthread_mutex_lock(&w->lock);
 	for (unsigned i = 0; i < w->info.n_streams; i++) {
 		copy_stats(&w->fin[i], w->live[i]);
-		w->live[i] = &w->fin[i];	/* the streams are freed after we return */
+		w->live[i] = &w->fin[i]; /* the streams are freed after we return */
 	}
 	w->res = *r;
 	w->ended = true;

@@ -19,9 +19,9 @@ static void name_of(const struct sockaddr_storage *sa, socklen_t sl, char *host,
 {
 	char serv[8];
 
-	if (getnameinfo((const struct sockaddr *)sa, sl, host, (socklen_t)hlen, serv,
-			sizeof(serv), NI_NUMERICHOST | NI_NUMERICSERV) == 0) {
-		*port = (uint16_t)strtoul(serv, NULL, 10);	/* NI_NUMERICSERV: digits */
+	if (getnameinfo((const struct sockaddr *)sa, sl, host, (socklen_t)hlen, serv, sizeof(serv),
+			NI_NUMERICHOST | NI_NUMERICSERV) == 0) {
+		*port = (uint16_t)strtoul(serv, NULL, 10); /* NI_NUMERICSERV: digits */
 		/* a dual-stack socket names IPv4 peers ::ffff:a.b.c.d; iperf3 prints a.b.c.d */
 		if (!strncmp(host, "::ffff:", 7) && strchr(host + 7, '.'))
 			memmove(host, host + 7, strlen(host + 7) + 1);
@@ -132,8 +132,8 @@ void lr_server_watch_results(struct session *ss, const struct lr_proto_results *
 	R->bitrate_bps = ss->p.bandwidth_bps;
 	R->duration_ns = lr_clock_mono_ns() - ss->t0_ns;
 	memcpy(R->cookie, ss->cookie, sizeof(R->cookie));
-	fd_names(ss->ctl_fd, R->local_host, R->remote_host, sizeof(R->local_host),
-		 &R->local_port, &R->remote_port);
+	fd_names(ss->ctl_fd, R->local_host, R->remote_host, sizeof(R->local_host), &R->local_port,
+		 &R->remote_port);
 	R->local_cpu_total = loc->cpu_total;
 	R->local_cpu_user = loc->cpu_user;
 	R->local_cpu_system = loc->cpu_system;
@@ -205,7 +205,7 @@ void lr_server_watch_end(struct session *ss)
 	if (!ss->watch_begun || ss->watch_ended)
 		return;
 	ss->watch_ended = true;
-	if (!ss->wres_filled) {	/* no results exchange: this side's counts */
+	if (!ss->wres_filled) { /* no results exchange: this side's counts */
 		struct lr_proto_results *loc = calloc(1, sizeof(*loc));
 
 		if (loc) {

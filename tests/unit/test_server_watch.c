@@ -57,7 +57,8 @@ static int setup(void **state)
 		return -1;
 	lr_server_watch_set_snapsrc(f->w, f->src);
 	for (int tries = 0; tries < 50 && !f->s; tries++) {
-		struct lr_server_opts o = {.bind = "127.0.0.1", .watch = lr_server_watch_hooks(f->w)};
+		struct lr_server_opts o = {.bind = "127.0.0.1",
+					   .watch = lr_server_watch_hooks(f->w)};
 
 		o.port = (uint16_t)(30000 + (unsigned)(getpid() * 11 + tries * 137) % 30000);
 		if (lr_server_open(&f->s, &o) == 0)
@@ -89,8 +90,13 @@ static int teardown(void **state)
 static void one_test(struct fx *f, struct lr_server_watch_view *v, unsigned want_seq)
 {
 	struct lr_traffic_config tc = {
-		.host = "127.0.0.1", .port = f->port, .parallel = 2, .affinity = -1,
-		.server_affinity = -1, .bitrate_bps = 100000000, .bitrate_set = true,
+		.host = "127.0.0.1",
+		.port = f->port,
+		.parallel = 2,
+		.affinity = -1,
+		.server_affinity = -1,
+		.bitrate_bps = 100000000,
+		.bitrate_set = true,
 	};
 	struct lr_traffic_results *r = calloc(1, sizeof(*r));
 	struct lr_snapshot snap;
@@ -142,7 +148,7 @@ static void test_watch_follows_tests(void **state)
 	assert_false(lr_server_watch_read(f->w, v));
 	assert_int_equal(v->seq, 0);
 	one_test(f, v, 1);
-	one_test(f, v, 2);	/* same stream ids: counted from zero again */
+	one_test(f, v, 2); /* same stream ids: counted from zero again */
 	free(v);
 }
 

@@ -13,7 +13,7 @@
 
 struct lr_config;
 struct lr_server;
-struct lr_server_app;	/* opaque */
+struct lr_server_app; /* opaque */
 struct lr_server_test_hooks;
 
 /* `linerate -s` is the dashboard: a terminal, no --headless (nor -D, --logfile, -J). */

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-struct lr_server_text;	/* opaque */
+struct lr_server_text; /* opaque */
 struct lr_server_watch;
 
 /* interval_ns: iperf3's -i (0 = 1 s); unit: -f; after: text after each summary (iperf3's
@@ -21,6 +21,6 @@ int lr_server_text_poll(struct lr_server_text *t, struct lr_server_watch *w);
 uint64_t lr_server_text_next_ns(const struct lr_server_text *t);
 /* A new text after each summary (NULL: none, e.g. the server is stopping). */
 void lr_server_text_set_after(struct lr_server_text *t, const char *after);
-void lr_server_text_close(struct lr_server_text *t);	/* NULL-safe */
+void lr_server_text_close(struct lr_server_text *t); /* NULL-safe */
 
 #endif

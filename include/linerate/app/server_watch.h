@@ -14,7 +14,7 @@
 #include "linerate/sample/gencol.h"
 #include "linerate/traffic/traffic.h"
 
-struct lr_server_watch;	/* opaque */
+struct lr_server_watch; /* opaque */
 struct lr_snapsrc;
 
 /* One stream's counters, read at one moment. */
@@ -25,16 +25,16 @@ struct lr_server_watch_counts {
 
 /* The main thread's copy of the newest test. Large: allocate it (lr_server_watch_view_new). */
 struct lr_server_watch_view {
-	unsigned seq;		/* tests begun so far; 0 none yet */
-	bool ended;		/* test `seq` has ended: counts are final, res is set */
-	uint64_t now_ns;	/* CLOCK_MONOTONIC when the counts were read */
+	unsigned seq; /* tests begun so far; 0 none yet */
+	bool ended; /* test `seq` has ended: counts are final, res is set */
+	uint64_t now_ns; /* CLOCK_MONOTONIC when the counts were read */
 	struct lr_server_test_info info;
-	struct lr_server_watch_counts c[LR_PROTO_MAX_RESULTS];	/* info.n_streams of them */
-	struct lr_traffic_results res;	/* when ended */
+	struct lr_server_watch_counts c[LR_PROTO_MAX_RESULTS]; /* info.n_streams of them */
+	struct lr_traffic_results res; /* when ended */
 };
 
 int lr_server_watch_open(struct lr_server_watch **out) LR_MUST_CHECK;
-void lr_server_watch_close(struct lr_server_watch *w);	/* NULL-safe; after the server closed */
+void lr_server_watch_close(struct lr_server_watch *w); /* NULL-safe; after the server closed */
 /* The hooks for lr_server_opts.watch; valid until close. */
 const struct lr_server_test_hooks *lr_server_watch_hooks(struct lr_server_watch *w);
 /* [main, before the server runs] Each test's streams become src's traffic (a new generation
@@ -46,6 +46,6 @@ void lr_server_watch_set_reader(struct lr_server_watch *w, bool reader);
 /* [main] Copies the newest test into *v. true when v->seq or v->ended changed since the last
  * call. */
 bool lr_server_watch_read(struct lr_server_watch *w, struct lr_server_watch_view *v);
-struct lr_server_watch_view *lr_server_watch_view_new(void);	/* calloc; free() it */
+struct lr_server_watch_view *lr_server_watch_view_new(void); /* calloc; free() it */
 
 #endif

@@ -112,7 +112,9 @@ static const struct option long_opts[] = {
 static const char usage[] =
 	"usage: linerate [OPTIONS]                  dashboard of all interfaces\n"
 	"       linerate -c HOST [TRAFFIC]          dashboard + traffic to HOST (linerate -s or iperf3 -s)\n"
-	"       linerate -s [-p PORT] [-B ADDR] [-1] traffic server, iperf3 wire-compatible\n"
+	"       linerate -s [-p PORT] [-B ADDR] [-1] traffic server, iperf3 wire-compatible: the\n"
+	"                                           dashboard on a terminal, iperf3 -s's lines with\n"
+	"                                           --headless or when piped\n"
 	"       linerate --demo                     dashboard + traffic on loopback, no peer needed\n"
 	"       linerate --explain DUMP [DUMP2]     classify saved `ethtool -S` output\n"
 	"       linerate -c HOST --matrix SPEC      a grid of tests, one table (P=1,2;u=tcp,udp)\n"
@@ -231,6 +233,20 @@ static int parse_affinity(const char *arg, struct lr_traffic_config *t)
 	}
 	t->server_affinity = *comma ? (int)m : -1;
 	return 0;
+}
+
+/* A server takes its test options from the client: one given to -s would be dropped, so it is
+ * an error naming it (as iperf3's "some option you are trying to set is client only"). */
+static const char *server_drops(const struct lr_config *cfg)
+{
+	const struct lr_traffic_config *t = &cfg->traffic;
+
+	return t->udp ? "-u" : t->parallel != 1 ? "-P" : t->bitrate_set ? "-b" : t->length ? "-l"
+	       : t->reverse ? "-R" : t->bidir ? "--bidir" : t->mss ? "-M" : t->window ? "-w"
+	       : t->congestion ? "-C" : t->no_start ? "--no-start"
+	       : t->connect_timeout_ms ? "--connect-timeout" : t->server_affinity >= 0 ? "-A n,m"
+	       : cfg->duration_set ? "-t" : cfg->omit_ns ? "-O" : cfg->matrix ? "--matrix"
+	       : cfg->matrix_csv ? "--matrix-csv" : NULL;
 }
 
 /* Checks that need every option seen. */
@@ -358,6 +374,7 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 			cfg->sysfs = optarg;
 			break;
 		case OPT_HEADLESS:
+			cfg->headless = true;
 			if (cfg->mode == LR_MODE_DASHBOARD)
 				cfg->mode = LR_MODE_HEADLESS;
 			break;
@@ -573,8 +590,14 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 	}
 	if (optind < argc)
 		return fail(err, len, "unexpected argument '%s'", argv[optind]);
-	if (cfg->mode == LR_MODE_SERVER)
-		traffic_opt = NULL;	/* a server takes its test options from the client */
+	if (cfg->mode == LR_MODE_SERVER) {
+		const char *o = server_drops(cfg);
+
+		if (o)
+			return fail(err, len, "%s is a client option: a server takes it from the "
+				    "client (-c)", o);
+		traffic_opt = NULL;
+	}
 	cfg->traffic.peer_interval_ns = cfg->interval_ns;	/* the peer samples at our pace */
 	return validate(cfg, traffic_opt != NULL, traffic_opt ? traffic_opt : "", err, len);
 }

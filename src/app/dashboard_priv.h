@@ -98,6 +98,7 @@ struct dash {
 	struct lr_matrix_run *mx;	/* --matrix: the grid drives the traffic, not tr */
 	struct lr_view_matrix mview;
 	char mname[128];
+	struct lr_dash_srv *srv;	/* linerate -s on a terminal (dash_server.c), else NULL */
 	int rc;
 };
 
@@ -122,5 +123,19 @@ const struct lr_snapshot *lr_dash_peer_view(struct dash *d, const char **host);
 void lr_dash_peer_free(struct dash *d);
 /* After the terminal is back: the last test's summary and verdict; a failed test sets rc 1. */
 void lr_dash_print_result(struct dash *d);
+
+/* linerate -s on a terminal (dash_server.c): the server on its thread, its tests in the
+ * Streams pane. setup: after the source started; 0 or -1 (d->fatal says why). */
+struct lr_server;
+struct lr_server_app;
+int lr_dash_srv_setup(struct dash *d, struct lr_server_app *app, struct lr_server *srv,
+		      uint16_t port);
+/* Follows the server's tests; true when the screen changed. Quits when the server ended. */
+bool lr_dash_srv_poll(struct dash *d);
+/* Stops the server (q, a signal) and joins its thread. */
+void lr_dash_srv_stop(struct dash *d);
+/* After the terminal is back: the last test's summary, as iperf3 -s prints it. */
+void lr_dash_srv_print(struct dash *d);
+void lr_dash_srv_close(struct dash *d);
 
 #endif

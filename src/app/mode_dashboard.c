@@ -328,6 +328,7 @@ static bool step(struct dash *d, uint64_t *last_mono_ns)
 		/* no snapshot for two intervals (a stalled collector): do not spin */
 		*last_mono_ns = lr_clock_mono_ns();
 	}
+	dirty |= lr_dash_srv_poll(d);
 	if (d->tr.on) {
 		dirty |= lr_dash_tr_poll(d);
 		d->app.test_running = lr_session_active(&d->tr.ses);
@@ -366,7 +367,8 @@ static bool single_iface(const char *list)
 	return list && list[0] && !strchr(list, ',');
 }
 
-int lr_run_dashboard(const struct lr_config *cfg)
+/* srv, sapp: linerate -s on a terminal (dash_server.c), else NULL. */
+static int run(const struct lr_config *cfg, struct lr_server_app *sapp, struct lr_server *srv)
 {
 	struct dash d;
 	uint64_t last_mono_ns;
@@ -412,6 +414,8 @@ int lr_run_dashboard(const struct lr_config *cfg)
 		goto out;
 	}
 	d.tr.ses.src = d.src;
+	if (sapp && lr_dash_srv_setup(&d, sapp, srv, lr_server_port(srv)))
+		goto out;
 	if (cfg->matrix) {
 		err = lr_matrix_run_open(&d.mx, cfg, d.src, d.fatal, sizeof(d.fatal));
 		if (err) {
@@ -449,6 +453,7 @@ int lr_run_dashboard(const struct lr_config *cfg)
 		mx_end(&d);	/* before the terminal: a case still running ends first */
 	lr_tui_close(d.tui);	/* the terminal first: nothing below may leave it raw */
 	d.tui = NULL;
+	lr_dash_srv_stop(&d);	/* a test mid-run ends; its last bytes reach the CSV below */
 	if (d.mx) {
 		int mrc = lr_matrix_run_report(d.mx, stdout);
 
@@ -467,18 +472,24 @@ int lr_run_dashboard(const struct lr_config *cfg)
 		}
 		lr_session_finish(&d.tr.ses);	/* results and verdict, printed below */
 		d.tr.last_failed = d.tr.ses.failed;
-	} else if (lr_snapsrc_stop(d.src, false) == 0 && d.rc == 0 && lr_stop_signal &&
+	} else if (lr_snapsrc_stop(d.src, d.srv != NULL) == 0 && d.rc == 0 &&
+		   (lr_stop_signal || d.srv) &&
 		   lr_snapsrc_read(d.src, &d.fresh, &d.seen) > 0 && write_csv(&d, &d.fresh)) {
-		/* a signal: the snapshot in flight is part of the CSV run */
+		/* a signal, or the server (its last test's tail): the snapshot in flight is part
+		 * of the CSV run */
 		d.rc = 1;
 	}
 out:
 	lr_tui_close(d.tui);
+	lr_dash_srv_stop(&d);
 	if (lr_matrix_run_close(d.mx) && d.rc == 0)
 		d.rc = 1;
 	lr_dash_tr_shutdown(&d);
 	if (d.rc != 2)
 		lr_dash_print_result(&d);
+	if (d.rc != 2)
+		lr_dash_srv_print(&d);
+	lr_dash_srv_close(&d);
 	lr_dash_tr_close(&d);
 	lr_dash_peer_free(&d);
 	lr_snapsrc_close(d.src);
@@ -493,4 +504,15 @@ out:
 	if (d.fatal[0])
 		fprintf(stderr, "linerate: %s\n", d.fatal);
 	return d.rc;
+}
+
+int lr_run_dashboard(const struct lr_config *cfg)
+{
+	return run(cfg, NULL, NULL);
+}
+
+int lr_run_dashboard_server(const struct lr_config *cfg, struct lr_server_app *sapp,
+			    struct lr_server *srv)
+{
+	return run(cfg, sapp, srv);
 }

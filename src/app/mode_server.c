@@ -11,13 +11,8 @@
 #include "linerate/app/peer.h"
 #include "linerate/core/log.h"
 #include "linerate/app/run.h"
+#include "linerate/app/server_app.h"
 #include "linerate/traffic/traffic.h"
-
-static bool server_should_stop(void *arg)
-{
-	(void)arg;
-	return lr_stop_signal != 0;
-}
 
 int lr_run_server(const struct lr_config *cfg)
 {
@@ -33,9 +28,11 @@ int lr_run_server(const struct lr_config *cfg)
 		.no_gso = tc->no_gso,
 		.rcv_timeout_ms = tc->rcv_timeout_ms,
 		.snd_timeout_ms = tc->snd_timeout_ms,
-		.should_stop = server_should_stop,
+		/* no should_stop: the server runs on its own thread and the main thread, which
+		 * sees the signals, stops it (server_app.c, dash_server.c) */
 	};
 	struct lr_server *s;
+	struct lr_server_app *app;
 	struct lr_peer_server *peer = NULL;
 	struct lr_output out;
 	int rc;
@@ -44,19 +41,43 @@ int lr_run_server(const struct lr_config *cfg)
 	if (!tc->no_peer_stats && lr_peer_server_open(&peer) == 0)
 		o.peer = lr_peer_server_hooks(peer);
 
+	/* on a terminal the dashboard, else each test's lines and the CSVs (server_app.c) */
+	bool dash = lr_server_app_dashboard(cfg);
+	char why[200];
+
+	if (lr_server_app_unused(cfg, dash, why, sizeof(why))) {
+		fprintf(stderr, "linerate: %s (see linerate --help)\n", why);
+		lr_peer_server_close(peer);
+		return 2;
+	}
+	if (lr_server_app_open(&app, cfg, !dash)) {
+		lr_peer_server_close(peer);
+		return 1;
+	}
+	o.watch = lr_server_app_hooks(app);
 	lr_log_set_echo(LR_LOG_INFO);
 	unsigned logged = lr_log_errors_echoed();
 
 	rc = lr_server_open(&s, &o);
 	if (rc < 0) {
+		lr_server_app_close(app);
 		if (lr_log_errors_echoed() == logged)	/* else the cause is on stderr already */
 			fprintf(stderr, "linerate: cannot listen on port %u: %s\n",
 				tc->port ? tc->port : 5201u, strerror(-rc));
 		lr_peer_server_close(peer);
 		return 1;
 	}
+	if (dash) {
+		rc = lr_run_dashboard_server(cfg, app, s);
+		lr_server_app_stop(app);
+		lr_server_close(s);
+		lr_server_app_close(app);
+		lr_peer_server_close(peer);
+		return rc;
+	}
 	if (lr_output_open(&out, cfg)) {
 		lr_server_close(s);
+		lr_server_app_close(app);
 		lr_peer_server_close(peer);
 		return 1;
 	}
@@ -68,10 +89,12 @@ int lr_run_server(const struct lr_config *cfg)
 		"-----------------------------------------------------------\n",
 		lr_server_port(s));
 	fflush(out.text);
-	rc = lr_server_run(s);
+	rc = lr_server_app_run(app, s, out.text);
 	lr_server_close(s);
+	if (lr_server_app_close(app) && rc >= 0)
+		rc = -EIO;
 	lr_peer_server_close(peer);
-	if (rc < 0)
+	if (rc < 0 && rc != -EIO)
 		fprintf(stderr, "linerate: server failed: %s\n", strerror(-rc));
 	if (lr_output_close(&out, cfg))
 		rc = -EIO;

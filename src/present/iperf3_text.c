@@ -90,10 +90,14 @@ static void print_line(FILE *f, char unit, const char *tag, double secs, uint64_
 	fprintf(f, "%s   0.00-%-6.2f sec  %s  %s  %s%s\n", tag, secs, b, r, extra, role);
 }
 
-/* A stream stopped early has only this side's count: the other line is left out. */
-static void print_stream(FILE *f, char unit, const char *tag, const struct lr_traffic_stream_result *e, bool udp)
+/* A stream stopped early has only this side's count: the other line is left out. This side is
+ * the client, or the server (server: it sends where the client does not). */
+static void print_stream(FILE *f, char unit, const char *tag,
+			 const struct lr_traffic_stream_result *e, bool udp, bool server)
 {
-	bool snd = e->have_peer || e->client_sends, rcv = e->have_peer || !e->client_sends;
+	bool local_sends = server ? !e->client_sends : e->client_sends;
+	bool snd = e->have_peer || local_sends, rcv = e->have_peer || !local_sends;
+	int64_t total;
 	char extra[96];
 
 	if (udp) {
@@ -101,23 +105,26 @@ static void print_stream(FILE *f, char unit, const char *tag, const struct lr_tr
 			 (int64_t)0, e->packets_sent, 0.0);
 		if (snd)
 			print_line(f, unit, tag, e->sender_s, e->sent_bytes, extra, "sender");
+		/* the receiver's line counts the receiver's datagrams (its highest sequence), as
+		 * iperf3's; a sum has only the sender's */
+		total = e->packets_received > 0 ? e->packets_received : e->packets_sent;
 		snprintf(extra, sizeof(extra), "%.3f ms  %" PRId64 "/%" PRId64 " (%.2g%%)  ",
-			 e->jitter_s * 1e3, e->lost, e->packets_sent,
-			 pct(e->lost, e->packets_sent));
+			 e->jitter_s * 1e3, e->lost, total, pct(e->lost, total));
 		if (rcv)
 			print_line(f, unit, tag, e->receiver_s ? e->receiver_s : e->sender_s,
 				   e->received_bytes, extra, "receiver");
 		return;
 	}
+	/* iperf3's columns: "  %3u" retransmits then 13 blanks, or 18 blanks, before the role */
 	if (e->retransmits >= 0)
-		snprintf(extra, sizeof(extra), "%5" PRId64 "             ", e->retransmits);
+		snprintf(extra, sizeof(extra), "%3" PRId64 "             ", e->retransmits);
 	else
-		snprintf(extra, sizeof(extra), "%18s", "");
+		snprintf(extra, sizeof(extra), "%16s", "");
 	if (snd)
 		print_line(f, unit, tag, e->sender_s, e->sent_bytes, extra, "sender");
 	if (rcv)
 		print_line(f, unit, tag, e->receiver_s ? e->receiver_s : e->sender_s, e->received_bytes,
-			   "                  ", "receiver");
+			   "                ", "receiver");
 }
 
 void lr_iperf3_sum_result(const struct lr_traffic_sum *s, bool udp,
@@ -138,18 +145,20 @@ void lr_iperf3_sum_result(const struct lr_traffic_sum *s, bool udp,
 }
 
 static void print_sum(FILE *f, char unit, const char *tag, const struct lr_traffic_sum *s, bool udp,
-		      bool sends, bool complete)
+		      bool sends, bool complete, bool server)
 {
 	struct lr_traffic_stream_result e;
 
 	lr_iperf3_sum_result(s, udp, &e);
 	e.client_sends = sends;
 	e.have_peer = complete;
-	print_stream(f, unit, tag, &e, udp);
+	print_stream(f, unit, tag, &e, udp, server);
 }
 
-void lr_iperf3_print_summary(FILE *f, const struct lr_traffic_results *R, char unit)
+/* The streams and sums; the roles (bidir) named from this side, as iperf3 does. */
+static void print_results(FILE *f, const struct lr_traffic_results *R, char unit, bool server)
 {
+	const char *up = server ? "RX-S" : "TX-C", *down = server ? "TX-S" : "RX-C";
 	bool udp = R->udp;
 
 	fprintf(f, "- - - - - - - - - - - - - - - - - - - - - - - - -\n");
@@ -165,20 +174,35 @@ void lr_iperf3_print_summary(FILE *f, const struct lr_traffic_results *R, char u
 		char tag[24];
 
 		if (R->bidir)
-			snprintf(tag, sizeof(tag), "[%3d][%s]", e->id,
-				 e->client_sends ? "TX-C" : "RX-C");
+			snprintf(tag, sizeof(tag), "[%3d][%s]", e->id, e->client_sends ? up : down);
 		else
 			snprintf(tag, sizeof(tag), "[%3d]", e->id);
-		print_stream(f, unit, tag, e, udp);
+		print_stream(f, unit, tag, e, udp, server);
 	}
 	if (R->n_streams > 1 || R->bidir) {
+		char tag[16];
+
+		snprintf(tag, sizeof(tag), "[SUM]%s%s%s", R->bidir ? "[" : "", R->bidir ? up : "",
+			 R->bidir ? "]" : "");
 		if (R->sum_up.n_streams)
-			print_sum(f, unit, R->bidir ? "[SUM][TX-C]" : "[SUM]", &R->sum_up, udp, true,
-				  R->complete);
+			print_sum(f, unit, tag, &R->sum_up, udp, true, R->complete, server);
+		snprintf(tag, sizeof(tag), "[SUM]%s%s%s", R->bidir ? "[" : "", R->bidir ? down : "",
+			 R->bidir ? "]" : "");
 		if (R->sum_down.n_streams)
-			print_sum(f, unit, R->bidir ? "[SUM][RX-C]" : "[SUM]", &R->sum_down, udp, false,
-				  R->complete);
+			print_sum(f, unit, tag, &R->sum_down, udp, false, R->complete, server);
 	}
+}
+
+void lr_iperf3_print_server_summary(FILE *f, const struct lr_traffic_results *R, char unit)
+{
+	print_results(f, R, unit, true);
+	if (R->stopped)
+		fprintf(f, "(test ended early: this side's counts only)\n");
+}
+
+void lr_iperf3_print_summary(FILE *f, const struct lr_traffic_results *R, char unit)
+{
+	print_results(f, R, unit, false);
 	fprintf(f, "CPU Utilization: local/%s %.1f%% (%.1f%%u/%.1f%%s), remote/%s %.1f%% "
 	       "(%.1f%%u/%.1f%%s)\n",
 	       R->reverse ? "receiver" : "sender", R->local_cpu_total, R->local_cpu_user,
@@ -195,21 +219,38 @@ void lr_iperf3_print_interval(FILE *f, double a, double b, const struct lr_iperf
 	uint64_t sum = 0;
 	char bb[32], rr[32];
 
-	if (a == 0)
+	if (a == 0 && n && st[0].no_header)
+		;
+	else if (a == 0 && n && st[0].server)
+		fprintf(f, "[ ID] Interval           Transfer     Bitrate%s\n",
+			st[0].udp && !st[0].sender ? "         Jitter    Lost/Total Datagrams"
+			: st[0].udp ? "         Total Datagrams" : st[0].sender ? "         Retr" : "");
+	else if (a == 0)
 		fprintf(f, "[ ID] Interval           Transfer     Bitrate         Retr/Lost\n");
 	for (unsigned i = 0; i < n; i++) {
 		const struct lr_iperf3_interval *s = &st[i];
 		char tag[16], extra[48] = "";
 
 		snprintf(tag, sizeof(tag), "[%3d]", s->id);
-		if (s->sender && !s->udp)
+		if (s->server && s->udp && !s->sender)
+			snprintf(extra, sizeof(extra), "%.3f ms  %llu/%llu (%.2g%%)", s->jitter_s * 1e3,
+				 (unsigned long long)s->lost, (unsigned long long)s->packets,
+				 pct((int64_t)s->lost, (int64_t)s->packets));
+		else if (s->server && s->udp)
+			snprintf(extra, sizeof(extra), "%llu", (unsigned long long)s->packets);
+		else if (s->sender && !s->udp)
 			snprintf(extra, sizeof(extra), "%5llu", (unsigned long long)s->retransmits);
 		else if (!s->sender && s->udp)
 			snprintf(extra, sizeof(extra), "%5llu lost", (unsigned long long)s->lost);
 		fmt_bytes(bb, sizeof(bb), (double)s->bytes);
 		fmt_rate(rr, sizeof(rr), rate(s->bytes, b - a), unit);
+		bool blank = s->server && !extra[0];
+
+		if (blank)	/* iperf3's blank Retr column */
+			snprintf(extra, sizeof(extra), "%16s", "");
 		fprintf(f, "%s %6.2f-%-6.2f sec  %s  %s  %s%s\n", tag, a, b, bb, rr, extra,
-			s->sender ? "" : "  (received)");
+			s->omitted ? (blank ? "(omitted)" : "  (omitted)")
+			: s->sender || s->server ? "" : "  (received)");
 		sum += s->bytes;
 	}
 	if (n > 1) {

@@ -59,6 +59,9 @@ struct session {
 	atomic_bool peer_offered;	/* begin() said yes and the offer went out */
 	atomic_bool peer_taken;		/* the channel was handed over (acceptor) */
 	bool peer_ended;		/* end() ran (session thread) */
+	/* the app's view (server_report.c), session thread only */
+	bool watch_begun, watch_ended, wres_filled;
+	struct lr_traffic_results *wres;	/* heap: large */
 };
 
 struct lr_server {
@@ -102,5 +105,15 @@ bool lr_server_peer_waiting(const struct lr_server *s);
 /* [acceptor] pd's 37 bytes are the running test's peer-stats hello: the fd went to the app
  * (true), or was closed as a failed attempt (true); false: not a hello. */
 bool lr_server_peer_take(struct lr_server *s, struct pending *pd);
+
+/* This side's results of the test so far (the streams have stopped). [session] */
+void lr_server_local_results(struct session *ss, struct lr_proto_results *r);
+/* The app's view (server_report.c, opts.watch). [session] test_begin once the streams run. */
+void lr_server_watch_begin(struct session *ss);
+/* [session] The merged results once exchanged (peer NULL: this side's only). */
+void lr_server_watch_results(struct session *ss, const struct lr_proto_results *loc,
+			     const struct lr_proto_results *peer);
+/* [session] test_end once after test_begin, streams stopped, before they are freed. */
+void lr_server_watch_end(struct session *ss);
 
 #endif

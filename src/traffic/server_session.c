@@ -151,6 +151,11 @@ static void local_results(struct session *ss, struct lr_proto_results *r)
 		snprintf(r->congestion_used, sizeof(r->congestion_used), "%s", ss->p.congestion);
 }
 
+void lr_server_local_results(struct session *ss, struct lr_proto_results *r)
+{
+	local_results(ss, r);
+}
+
 static void log_summary(struct session *ss, const struct lr_proto_results *loc)
 {
 	uint64_t rx = 0, tx = 0;
@@ -208,6 +213,7 @@ static int exchange_results(struct session *ss)
 		rc = lr_proto_state_send(&cc, LR_PROTO_DISPLAY_RESULTS);
 	if (rc == 0)
 		log_summary(ss, loc);
+	lr_server_watch_results(ss, loc, peer);
 out:
 	free(buf);
 	free(loc);
@@ -396,6 +402,7 @@ static void *session_thread(void *arg)
 			goto out;
 		}
 	}
+	lr_server_watch_begin(ss);
 	rc = run_phase(ss);
 	if (rc < 0) {
 		lr_log(LR_LOG_WARN, "server: client %s %s during the test", ss->peer,
@@ -424,6 +431,7 @@ out:
 	if (ss->streams)
 		stop_streams(ss, -1);
 	lr_server_peer_end(ss);
+	lr_server_watch_end(ss);
 	if (stopped)
 		lr_log(LR_LOG_INFO, "server: test from %s stopped", ss->peer);
 	atomic_store(&ss->phase, PH_DONE);
@@ -440,6 +448,7 @@ static void session_free(struct session *ss)
 		lr_stream_close(ss->streams[i]);
 	free(ss->streams);
 	free(ss->unacked);
+	free(ss->wres);
 	if (ss->udp_fd >= 0)
 		close(ss->udp_fd);
 	while (read(ss->pipe_rd, &fd, sizeof(fd)) == (ssize_t)sizeof(fd))

@@ -24,6 +24,7 @@ enum lr_mode {
 
 struct lr_config {
 	enum lr_mode mode;
+	bool headless;		/* --headless given (with -s: iperf3's lines, no dashboard) */
 	uint64_t interval_ns;	/* -i, 0.01..60 s, default 0.5 s */
 	bool interval_set;	/* -i given: also the traffic report interval (else 1 s) */
 	uint64_t duration_ns;	/* -t, 0 = until stopped (headless/dashboard); traffic: 10 s */

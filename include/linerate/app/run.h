@@ -16,6 +16,11 @@ extern volatile sig_atomic_t lr_stop_signal;
 int lr_run_headless(const struct lr_config *cfg);	/* src/app/mode_headless.c */
 int lr_run_dashboard(const struct lr_config *cfg);		/* src/app/mode_dashboard.c (also -c, --demo) */
 int lr_run_server(const struct lr_config *cfg);		/* src/app/mode_server.c (-s) */
+/* -s on a terminal: the dashboard, srv (opened with sapp's hooks) on a thread of its own. */
+struct lr_server;
+struct lr_server_app;
+int lr_run_dashboard_server(const struct lr_config *cfg, struct lr_server_app *sapp,
+			    struct lr_server *srv);	/* src/app/mode_dashboard.c */
 int lr_run_client(const struct lr_config *cfg);		/* src/app/mode_client.c (-c --headless) */
 int lr_run_explain(const struct lr_config *cfg);	/* src/app/mode_explain.c (--explain) */
 int lr_run_matrix(const struct lr_config *cfg);		/* src/app/mode_matrix.c (-c --matrix) */

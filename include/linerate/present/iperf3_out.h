@@ -21,6 +21,13 @@ struct lr_iperf3_interval {
 	int id;
 	bool sender, udp;
 	uint64_t bytes, retransmits, lost;
+	/* server: iperf3 -s's columns (UDP receiver: jitter and lost/total, where packets is
+	 * the interval's datagrams by sequence; UDP sender: the datagrams sent) */
+	bool server;
+	uint64_t packets;
+	double jitter_s;
+	bool omitted;	/* -O: the line ends "(omitted)" */
+	bool no_header;	/* st[0]: no header even at a == 0 (iperf3 restarts at 0 after -O) */
 };
 
 /* unit: iperf3's -f for the bitrate column ('a' adaptive bits, the default; 'A' adaptive
@@ -34,6 +41,8 @@ json_t *lr_iperf3_json_interval(double a, double b, const struct lr_iperf3_inter
 				unsigned n);
 /* The end-of-test summary in iperf3's text layout, "linerate Done." last. */
 void lr_iperf3_print_summary(FILE *f, const struct lr_traffic_results *R, char unit);
+/* The same for the server's side of a test: its own view of the roles, no CPU line. */
+void lr_iperf3_print_server_summary(FILE *f, const struct lr_traffic_results *R, char unit);
 /* A direction's sum as one stream's result, so sums print like streams (out_of_order unknown). */
 void lr_iperf3_sum_result(const struct lr_traffic_sum *s, bool udp,
 			  struct lr_traffic_stream_result *e);

@@ -185,6 +185,49 @@ struct lr_server_opts {
 	void *arg;
 	/* Peer view (docs/peer-stats.md): NULL = never offered (--no-peer-stats). */
 	const struct lr_server_peer_hooks *peer;
+	/* The app's view of each test (its dashboard, text lines, CSV): NULL = none. */
+	const struct lr_server_test_hooks *watch;
+};
+
+/* One data stream of a server test, as the app sees it. */
+struct lr_server_stream_info {
+	int id;			/* iperf3 stream id: 1, 3, 4, ... */
+	bool sender;		/* this side (the server) sends on it */
+	char local_host[64], remote_host[64];	/* the data connection, numeric */
+	uint16_t local_port, remote_port;
+};
+
+/* A test the server runs: the client's parameters and its streams. */
+struct lr_server_test_info {
+	char local_host[64], remote_host[64];	/* the control connection, numeric */
+	uint16_t local_port, remote_port;
+	bool udp, reverse, bidir;
+	unsigned parallel;	/* -P */
+	uint64_t len;		/* -l: block / datagram size */
+	uint64_t bitrate_bps;	/* -b per stream, 0 unlimited */
+	int64_t time_s;		/* -t, 0 with -n/-k */
+	int64_t omit_s;		/* -O */
+	uint64_t num_bytes, blockcount;	/* -n, -k; 0 unused */
+	char client_version[32];
+	uint64_t start_ns;	/* CLOCK_MONOTONIC when the streams started (TEST_RUNNING) */
+	uint64_t start_real_ns;	/* CLOCK_REALTIME then */
+	unsigned n_streams;
+	struct lr_server_stream_info streams[LR_PROTO_MAX_RESULTS];
+};
+
+/* How the app follows each test. Both hooks run on the test's session thread, must be
+ * bounded (they hold up the next test) and never call back into the server. */
+struct lr_server_test_hooks {
+	void *arg;
+	/* [session thread] The streams exist and count (started); streams[i] are their live
+	 * counters (relaxed atomics, core/streamstats.h), readable from any thread until
+	 * test_end returns and never after. *info is valid during the call only. */
+	void (*test_begin)(void *arg, const struct lr_server_test_info *info,
+			   const struct lr_stream_stats *const *streams, unsigned n);
+	/* [session thread] Once after test_begin: the streams have stopped and the results are
+	 * known (complete when exchanged with the client; else this side's counts, stopped
+	 * set). Streams are freed after it returns. *r is valid during the call only. */
+	void (*test_end)(void *arg, const struct lr_traffic_results *r);
 };
 
 /* What the app learns of a test whose client asked for the server's samples. */

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What `iperf3 -s` prints for each test, from the server's watch: "Accepted connection from",
+ * the streams' "local ... connected to" lines, one interval block every report interval (the
+ * counters' deltas, on the test's own clock), and the summary once the results are known.
+ * Main thread; the formatting is iperf3_text.c's.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linerate/app/server_text.h"
+#include "linerate/app/server_watch.h"
+#include "linerate/core/clock.h"
+#include "linerate/present/iperf3_out.h"
+
+struct lr_server_text {
+	FILE *f;
+	const char *after; /* printed after each summary, NULL none */
+	uint64_t interval_ns;
+	char unit;
+	unsigned seq; /* the test being printed, 0 none */
+	bool done; /* its summary is out */
+	uint64_t last_ns; /* the end of the last interval printed (mono) */
+	uint64_t base_ns; /* the intervals' 0.00: the start, then the end of -O's omit */
+	uint64_t omit_end_ns; /* -O: the omitted seconds end here, 0 none */
+	bool printed; /* an interval of this test is out (the header with it) */
+	struct lr_server_watch_counts prev[LR_PROTO_MAX_RESULTS];
+	struct lr_server_watch_view *v;
+	struct lr_iperf3_interval iv[LR_PROTO_MAX_RESULTS];
+};
+
+int lr_server_text_open(struct lr_server_text **out, FILE *f, uint64_t interval_ns, char unit,
+			const char *after)
+{
+	struct lr_server_text *t = calloc(1, sizeof(*t));
+
+	if (!t || !(t->v = lr_server_watch_view_new())) {
+		free(t);
+		return -1;
+	}
+	t->f = f;
+	t->interval_ns = interval_ns ? interval_ns : LR_NSEC_PER_SEC;
+	t->unit = unit;
+	t->after = after;
+	*out = t;
+	return 0;
+}
+
+uint64_t lr_server_text_next_ns(const struct lr_server_text *t)
+{
+	uint64_t next;
+
+	if (!t || !t->seq || t->done)
+		return UINT64_MAX;
+	next = t->last_ns + t->interval_ns;
+	/* an interval never straddles the omit's end: iperf3 starts the clock again there */
+	return t->omit_end_ns > t->last_ns && t->omit_end_ns < next ? t->omit_end_ns : next;
+}
+
+void lr_server_text_set_after(struct lr_server_text *t, const char *after)
+{
+	if (t)
+		t->after = after;
+}
+
+void lr_server_text_close(struct lr_server_text *t)
+{
+	if (!t)
+		return;
+	free(t->v);
+	free(t);
+}
+
+static void print_begin(struct lr_server_text *t)
+{
+	const struct lr_server_test_info *in = &t->v->info;
+
+	fprintf(t->f, "Accepted connection from %s, port %u\n", in->remote_host, in->remote_port);
+	for (unsigned i = 0; i < in->n_streams; i++) {
+		const struct lr_server_stream_info *s = &in->streams[i];
+
+		fprintf(t->f, "[%3d] local %s port %u connected to %s port %u\n", s->id,
+			s->local_host, s->local_port, s->remote_host, s->remote_port);
+	}
+	t->last_ns = t->base_ns = in->start_ns;
+	t->omit_end_ns = in->omit_s > 0 ? in->start_ns + (uint64_t)in->omit_s * LR_NSEC_PER_SEC : 0;
+	t->printed = false;
+	memset(t->prev, 0, sizeof(t->prev));
+	t->done = false;
+}
+
+/* One block of interval lines from t->last_ns to to_ns, with the counts in t->v. */
+static void print_interval(struct lr_server_text *t, uint64_t to_ns)
+{
+	const struct lr_server_test_info *in = &t->v->info;
+	double a = (double)(t->last_ns - t->base_ns) / 1e9, b = (double)(to_ns - t->base_ns) / 1e9;
+	bool omitted = t->omit_end_ns && to_ns <= t->omit_end_ns;
+
+	for (unsigned i = 0; i < in->n_streams; i++) {
+		const struct lr_server_watch_counts *c = &t->v->c[i], *p = &t->prev[i];
+
+		t->iv[i] = (struct lr_iperf3_interval){
+			.id = in->streams[i].id,
+			.sender = in->streams[i].sender,
+			.udp = in->udp,
+			.bytes = c->bytes - p->bytes,
+			.retransmits = c->retransmits - p->retransmits,
+			.lost = c->lost - p->lost,
+			.server = true,
+			/* UDP: a receiver's datagrams by sequence, a sender's as sent */
+			.packets = in->streams[i].sender ? c->packets - p->packets
+							 : c->max_seq - p->max_seq,
+			.jitter_s = (double)c->jitter_ns / 1e9,
+			.omitted = omitted,
+			.no_header = t->printed,
+		};
+		t->prev[i] = *c;
+	}
+	lr_iperf3_print_interval(t->f, a, b, t->iv, in->n_streams, t->unit);
+	t->printed = true;
+	t->last_ns = to_ns;
+	if (omitted && to_ns == t->omit_end_ns)
+		t->base_ns = to_ns; /* the measured seconds count from 0.00 again */
+}
+
+/* The streams' last count: the latest end among them (a receiver's last byte). */
+static uint64_t end_of(const struct lr_server_watch_view *v)
+{
+	uint64_t end = 0;
+
+	for (unsigned i = 0; i < v->info.n_streams; i++)
+		if (v->c[i].end_ns > end)
+			end = v->c[i].end_ns;
+	return end ? end : v->now_ns;
+}
+
+int lr_server_text_poll(struct lr_server_text *t, struct lr_server_watch *w)
+{
+	struct lr_server_watch_view *v = t->v;
+	bool any = false;
+
+	lr_server_watch_read(w, v);
+	if (!v->seq || (v->seq == t->seq && t->done))
+		return 0;
+	if (v->seq != t->seq) {
+		t->seq = v->seq;
+		print_begin(t);
+		any = true;
+	}
+	if (!v->ended) {
+		/* due: print the counts read now as the interval that just ended */
+		uint64_t due = lr_server_text_next_ns(t);
+
+		if (v->now_ns >= due) {
+			print_interval(t, due);
+			any = true;
+		}
+	} else {
+		uint64_t end = end_of(v);
+		bool moved = false;
+
+		for (unsigned i = 0; i < v->info.n_streams; i++)
+			moved |= v->c[i].bytes != t->prev[i].bytes;
+		if (moved) /* every byte in some interval: they add up to the summary */
+			print_interval(t, end > t->last_ns ? end : t->last_ns);
+		lr_iperf3_print_server_summary(t->f, &v->res, t->unit);
+		if (t->after)
+			fputs(t->after, t->f);
+		t->done = true;
+		any = true;
+	}
+	if (any && fflush(t->f))
+		return -1;
+	return any;
+}

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The app's view of each server test (lr_server_test_hooks): the test's parameters and live
+ * stream counters once the streams run, and its results, merged with the client's by stream
+ * id, once they stopped. Runs on the session thread; owns the results it hands over. */
+#include <netdb.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include "linerate/core/clock.h"
+#include "linerate/core/log.h"
+#include "linerate/traffic/stream.h"
+#include "linerate/traffic/traffic.h"
+#include "server_priv.h"
+
+static void name_of(const struct sockaddr_storage *sa, socklen_t sl, char *host, size_t hlen,
+		    uint16_t *port)
+{
+	char serv[8];
+
+	if (getnameinfo((const struct sockaddr *)sa, sl, host, (socklen_t)hlen, serv, sizeof(serv),
+			NI_NUMERICHOST | NI_NUMERICSERV) == 0) {
+		*port = (uint16_t)strtoul(serv, NULL, 10); /* NI_NUMERICSERV: digits */
+		/* a dual-stack socket names IPv4 peers ::ffff:a.b.c.d; iperf3 prints a.b.c.d */
+		if (!strncmp(host, "::ffff:", 7) && strchr(host + 7, '.'))
+			memmove(host, host + 7, strlen(host + 7) + 1);
+	}
+}
+
+static void fd_names(int fd, char *lhost, char *rhost, size_t hlen, uint16_t *lport,
+		     uint16_t *rport)
+{
+	struct sockaddr_storage sa;
+	socklen_t sl = sizeof(sa);
+
+	if (getsockname(fd, (struct sockaddr *)&sa, &sl) == 0)
+		name_of(&sa, sl, lhost, hlen, lport);
+	sl = sizeof(sa);
+	if (getpeername(fd, (struct sockaddr *)&sa, &sl) == 0)
+		name_of(&sa, sl, rhost, hlen, rport);
+}
+
+void lr_server_watch_begin(struct session *ss)
+{
+	const struct lr_server_test_hooks *h = ss->srv->o.watch;
+	const struct lr_stream_stats **st;
+	struct lr_server_test_info *in;
+	struct timespec rt;
+
+	if (!h || !h->test_begin || ss->watch_begun)
+		return;
+	in = calloc(1, sizeof(*in));
+	st = calloc(ss->n ? ss->n : 1, sizeof(*st));
+	ss->wres = calloc(1, sizeof(*ss->wres));
+	if (!in || !st || !ss->wres) {
+		lr_log(LR_LOG_WARN, "server: test from %s: out of memory: not shown", ss->peer);
+		free(in);
+		free(st);
+		free(ss->wres);
+		ss->wres = NULL;
+		return;
+	}
+	fd_names(ss->ctl_fd, in->local_host, in->remote_host, sizeof(in->local_host),
+		 &in->local_port, &in->remote_port);
+	in->udp = ss->p.udp;
+	in->reverse = ss->p.reverse && !ss->p.bidir;
+	in->bidir = ss->p.bidir;
+	in->parallel = ss->p.parallel;
+	in->len = ss->p.len;
+	in->bitrate_bps = ss->p.bandwidth_bps;
+	in->time_s = ss->p.time_s;
+	in->omit_s = ss->p.omit_s;
+	in->num_bytes = ss->p.num_bytes;
+	in->blockcount = ss->p.blockcount;
+	memcpy(in->client_version, ss->p.client_version, sizeof(in->client_version));
+	in->start_ns = ss->t0_ns;
+	clock_gettime(CLOCK_REALTIME, &rt);
+	in->start_real_ns = (uint64_t)rt.tv_sec * LR_NSEC_PER_SEC + (uint64_t)rt.tv_nsec -
+			    (lr_clock_mono_ns() - ss->t0_ns);
+	in->n_streams = ss->n;
+	for (unsigned i = 0; i < ss->n; i++) {
+		const struct lr_stream_params *sp = lr_stream_params(ss->streams[i]);
+		struct lr_server_stream_info *si = &in->streams[i];
+
+		si->id = sp->id;
+		si->sender = sp->sender;
+		fd_names(sp->fd, si->local_host, si->remote_host, sizeof(si->local_host),
+			 &si->local_port, &si->remote_port);
+		st[i] = lr_stream_stats(ss->streams[i]);
+	}
+	ss->watch_begun = true;
+	h->test_begin(h->arg, in, st, ss->n);
+	free(st);
+	free(in);
+}
+
+static void sum_add(struct lr_traffic_sum *s, const struct lr_traffic_stream_result *e)
+{
+	s->n_streams++;
+	s->sent_bytes += e->sent_bytes;
+	s->received_bytes += e->received_bytes;
+	if (e->sender_s > s->sender_s)
+		s->sender_s = e->sender_s;
+	if (e->receiver_s > s->receiver_s)
+		s->receiver_s = e->receiver_s;
+	if (e->retransmits >= 0 && s->retransmits >= 0)
+		s->retransmits += e->retransmits;
+	else
+		s->retransmits = -1;
+	s->packets_sent += e->packets_sent;
+	s->lost += e->lost;
+	s->jitter_s += e->jitter_s;
+}
+
+/* This side's counts as the server sees them, and the client's where it sent them (peer may
+ * be NULL). Directions are the client's: client_sends = the server receives. */
+void lr_server_watch_results(struct session *ss, const struct lr_proto_results *loc,
+			     const struct lr_proto_results *peer)
+{
+	struct lr_traffic_results *R = ss->wres;
+
+	if (!R)
+		return;
+	memset(R, 0, sizeof(*R));
+	R->complete = peer != NULL;
+	R->udp = ss->p.udp;
+	R->reverse = ss->p.reverse && !ss->p.bidir;
+	R->bidir = ss->p.bidir;
+	R->parallel = ss->p.parallel;
+	R->len = ss->p.len;
+	R->bitrate_bps = ss->p.bandwidth_bps;
+	R->duration_ns = lr_clock_mono_ns() - ss->t0_ns;
+	memcpy(R->cookie, ss->cookie, sizeof(R->cookie));
+	fd_names(ss->ctl_fd, R->local_host, R->remote_host, sizeof(R->local_host), &R->local_port,
+		 &R->remote_port);
+	R->local_cpu_total = loc->cpu_total;
+	R->local_cpu_user = loc->cpu_user;
+	R->local_cpu_system = loc->cpu_system;
+	if (peer) {
+		R->remote_cpu_total = peer->cpu_total;
+		R->remote_cpu_user = peer->cpu_user;
+		R->remote_cpu_system = peer->cpu_system;
+		memcpy(R->remote_congestion, peer->congestion_used, sizeof(R->remote_congestion));
+	}
+	R->sum_up.retransmits = R->sum_down.retransmits = 0;
+	R->n_streams = loc->n_streams;
+	for (unsigned i = 0; i < loc->n_streams; i++) {
+		const struct lr_stream_params *sp = lr_stream_params(ss->streams[i]);
+		const struct lr_stream_stats *st = lr_stream_stats(ss->streams[i]);
+		const struct lr_proto_stream_result *l = &loc->streams[i], *p = NULL;
+		struct lr_traffic_stream_result *e = &R->streams[i];
+		char h[64];
+
+		for (unsigned k = 0; peer && k < peer->n_streams; k++)
+			if (peer->streams[k].id == l->id)
+				p = &peer->streams[k];
+		memset(e, 0, sizeof(*e));
+		e->id = l->id;
+		e->client_sends = !sp->sender;
+		e->udp = sp->udp;
+		e->have_peer = p != NULL;
+		fd_names(sp->fd, h, h, sizeof(h), &e->local_port, &e->remote_port);
+		e->retransmits = -1;
+		e->out_of_order = -1;
+		if (sp->sender) {
+			e->sent_bytes = l->bytes;
+			e->sender_s = l->end_time_s;
+			e->retransmits = l->retransmits;
+			e->packets_sent = l->packets;
+			if (p) {
+				e->received_bytes = p->bytes;
+				e->receiver_s = p->end_time_s;
+				e->packets_received = p->packets;
+				e->lost = p->errors;
+				e->jitter_s = p->jitter_s;
+			}
+		} else {
+			e->received_bytes = l->bytes;
+			e->receiver_s = l->end_time_s;
+			e->packets_received = l->packets;
+			e->lost = l->errors;
+			e->jitter_s = l->jitter_s;
+			e->out_of_order = (int64_t)atomic_load(&st->out_of_order);
+			if (p) {
+				e->sent_bytes = p->bytes;
+				e->sender_s = p->end_time_s;
+				e->retransmits = p->retransmits;
+				e->packets_sent = p->packets;
+			}
+		}
+		sum_add(e->client_sends ? &R->sum_up : &R->sum_down, e);
+	}
+	if (R->sum_up.n_streams)
+		R->sum_up.jitter_s /= R->sum_up.n_streams;
+	if (R->sum_down.n_streams)
+		R->sum_down.jitter_s /= R->sum_down.n_streams;
+	ss->wres_filled = true;
+}
+
+void lr_server_watch_end(struct session *ss)
+{
+	const struct lr_server_test_hooks *h = ss->srv->o.watch;
+
+	if (!ss->watch_begun || ss->watch_ended)
+		return;
+	ss->watch_ended = true;
+	if (!ss->wres_filled) { /* no results exchange: this side's counts */
+		struct lr_proto_results *loc = calloc(1, sizeof(*loc));
+
+		if (loc) {
+			lr_server_local_results(ss, loc);
+			lr_server_watch_results(ss, loc, NULL);
+			free(loc);
+		}
+		if (ss->wres)
+			ss->wres->stopped = true;
+	}
+	if (ss->wres && h->test_end)
+		h->test_end(h->arg, ss->wres);
+	free(ss->wres);
+	ss->wres = NULL;
+}

@@ -116,6 +116,32 @@ static void setup_themes(struct dash *d)
 	d->app.theme_idx = idx;
 }
 
+/* --theme naming no theme is bad input: one line with the names there are, exit 2, before the
+ * terminal is taken. A file that does not parse is DESIGN.md 5's case instead: file:line on
+ * the status line and the default theme (load_theme). */
+static int check_theme(struct dash *d)
+{
+	char err[LR_THEME_ERR_MAX];
+	size_t n;
+	int rc;
+
+	if (!d->cfg->theme)
+		return 0;
+	rc = lr_theme_load(&d->theme, d->cfg->theme, err, sizeof(err));
+	if (rc != -ENOENT || strchr(d->cfg->theme, '/'))
+		return 0;	/* found (good or bad), or a path: load_theme reports it */
+	d->rc = 2;
+	n = (size_t)snprintf(d->fatal, sizeof(d->fatal), "--theme %.64s: no such theme; there are",
+			     d->cfg->theme);
+	for (size_t i = 0; i < d->n_themes && n < sizeof(d->fatal); i++)
+		if (strcmp(d->themes[i], d->cfg->theme))
+			n += (size_t)snprintf(d->fatal + n, sizeof(d->fatal) - n, " %s",
+					      d->themes[i]);
+	if (n < sizeof(d->fatal))
+		snprintf(d->fatal + n, sizeof(d->fatal) - n, " (or a path to a .theme file)");
+	return rc;
+}
+
 /* Loads theme app.theme_idx; a bad file is logged (file:line) and the default used. false
  * when the terminal shows no colours (NO_COLOR, or a monochrome terminal). */
 static bool load_theme(struct dash *d)
@@ -389,6 +415,8 @@ static int run(const struct lr_config *cfg, struct lr_server_app *sapp, struct l
 		    single_iface(cfg->ifaces) ? cfg->ifaces : d.tr.iface[0] ? d.tr.iface : NULL);
 	d.app.traffic = d.tr.on;
 	setup_themes(&d);
+	if (check_theme(&d))
+		goto out;
 	if (gethostname(d.host, sizeof(d.host) - 1))
 		d.host[0] = '\0';
 	d.ctx.app = &d.app;

@@ -245,8 +245,13 @@ static int validate(struct lr_config *cfg, bool traffic_opt, const char *opt_nam
 		return fail(err, len, "--matrix needs -c HOST");
 	if (cfg->matrix_csv && !cfg->matrix)
 		return fail(err, len, "--matrix-csv needs --matrix");
-	if (cfg->omit_ns && !cfg->matrix)
-		return fail(err, len, "-O: only with --matrix for now");
+	if (cfg->omit_ns && cfg->mode == LR_MODE_SERVER)
+		return fail(err, len, "-O is the client's: a server takes it from each test");
+	if (cfg->omit_ns && !cfg->matrix) {	/* the engine omits (the matrix marks its own) */
+		if (cfg->omit_ns % LR_NSEC_PER_SEC)
+			return fail(err, len, "-O: whole seconds only, as iperf3 sends them");
+		t->omit_s = (unsigned)(cfg->omit_ns / LR_NSEC_PER_SEC);
+	}
 	if (t->udp && !t->bitrate_set)
 		t->bitrate_bps = 1000000;	/* iperf3's UDP default: 1 Mbit/s */
 	return 0;

@@ -45,6 +45,7 @@ static void drain_log(uint64_t *seen)
 struct intervals {
 	uint64_t every_ns;		/* the report interval: -i when given, else iperf3's 1 s */
 	uint64_t t0_ns, next_ns, last_ns;
+	uint64_t omit_end_ns;	/* -O: when the omitted seconds end nominally, 0 = done/none */
 	unsigned n;
 	uint64_t bytes[LR_PROTO_MAX_RESULTS], retr[LR_PROTO_MAX_RESULTS];
 	uint64_t lost[LR_PROTO_MAX_RESULTS];
@@ -62,6 +63,8 @@ static uint64_t intervals_wait(const struct intervals *iv)
 
 	if (iv->t0_ns && iv->next_ns > now && iv->next_ns - now < w)
 		w = iv->next_ns - now;
+	else if (iv->t0_ns && iv->omit_end_ns && iv->next_ns >= iv->omit_end_ns)
+		w = 5 * LR_NSEC_PER_MSEC;	/* the engine's -O mark is due */
 	else if (iv->t0_ns && iv->next_ns <= now)
 		w = LR_NSEC_PER_MSEC;
 	return w;
@@ -94,8 +97,8 @@ static void print_starting(FILE *f, const struct lr_config *cfg, unsigned n)
 
 	if (tc->length)
 		snprintf(blk, sizeof(blk), ", %llu byte blocks", (unsigned long long)tc->length);
-	fprintf(f, "Starting Test: protocol: %s, %u streams%s, omitting 0 seconds, %.0f second test, "
-		"tos 0\n", tc->udp ? "UDP" : "TCP", tc->bidir ? n / 2 : n, blk,
+	fprintf(f, "Starting Test: protocol: %s, %u streams%s, omitting %u seconds, %.0f second test, "
+		"tos 0\n", tc->udp ? "UDP" : "TCP", tc->bidir ? n / 2 : n, blk, tc->omit_s,
 		(double)(cfg->duration_set ? cfg->duration_ns : DEFAULT_TRAFFIC_NS) / 1e9);
 }
 
@@ -115,46 +118,29 @@ static void print_verbose_head(FILE *f)
 	fprintf(f, "Time: %s\n", when);
 }
 
-static void intervals_tick(struct intervals *iv, struct lr_client *c, bool json, bool final)
+/* One interval from the last one to `now`: each stream's counters now (or at -O's mark when
+ * at_mark) minus the last. The number of bytes it moved. */
+static uint64_t intervals_collect(struct intervals *iv, struct lr_client *c, bool at_mark,
+				  bool omitted, unsigned *k)
 {
-	uint64_t now = lr_clock_mono_ns(), end, total = 0;
-	unsigned n = lr_client_stream_count(c), k = 0;
-	double a, b;
+	unsigned n = lr_client_stream_count(c);
+	uint64_t total = 0;
 
-	if (!iv->t0_ns) {
-		if (lr_client_state(c) != LR_CLIENT_RUNNING)
-			return;
-		iv->t0_ns = iv->last_ns = streams_edge(c, true);
-		if (!iv->t0_ns || iv->t0_ns > now)
-			iv->t0_ns = iv->last_ns = now;
-		iv->next_ns = iv->t0_ns + iv->every_ns;
-		iv->n = n;	/* every stream exists once the test runs */
-		if (iv->cfg->verbose && !json)
-			print_starting(iv->out, iv->cfg, n);
-		if (!final)
-			return;
-	}
-	if (!final && now < iv->next_ns)
-		return;
-	if (!final)
-		now = iv->next_ns;	/* the interval's nominal end: no drift */
-	else if ((end = streams_edge(c, false)) > iv->last_ns && end < now)
-		now = end;	/* the streams' own end, not when the results came in */
-	a = (double)(iv->last_ns - iv->t0_ns) / 1e9;
-	b = (double)(now - iv->t0_ns) / 1e9;
+	*k = 0;
 	for (unsigned i = 0; i < iv->n && i < n; i++) {
 		struct lr_client_stream_info ci;
 		uint64_t by, rt, lo;
 
 		if (lr_client_stream_info(c, i, &ci) < 0)
 			continue;
-		by = atomic_load(&ci.stats->bytes);
-		rt = atomic_load(&ci.stats->retransmits);
-		lo = atomic_load(&ci.stats->lost);
-		iv->st[k++] = (struct lr_iperf3_interval){
+		by = at_mark ? ci.omit_bytes : atomic_load(&ci.stats->bytes);
+		rt = at_mark ? ci.omit_retransmits : atomic_load(&ci.stats->retransmits);
+		lo = at_mark ? ci.omit_lost : atomic_load(&ci.stats->lost);
+		iv->st[(*k)++] = (struct lr_iperf3_interval){
 			.id = ci.id,
 			.sender = ci.sender,
 			.udp = ci.udp,
+			.omitted = omitted,
 			.bytes = by - iv->bytes[i],
 			.retransmits = rt - iv->retr[i],
 			.lost = lo - iv->lost[i],
@@ -164,15 +150,80 @@ static void intervals_tick(struct intervals *iv, struct lr_client *c, bool json,
 		iv->retr[i] = rt;
 		iv->lost[i] = lo;
 	}
-	/* as iperf3: a last sliver under a tenth of the interval that moved nothing is noise */
-	if (final && total == 0 && (now - iv->last_ns) * 10 < iv->every_ns)
-		return;
+	return total;
+}
+
+static void intervals_emit(struct intervals *iv, bool json, uint64_t from, uint64_t to, unsigned k)
+{
+	double a = (double)(from - iv->t0_ns) / 1e9, b = (double)(to - iv->t0_ns) / 1e9;
+
 	if (json) {
 		json_array_append_new(iv->arr, lr_iperf3_json_interval(a, b, iv->st, k));
 	} else {
 		lr_iperf3_print_interval(iv->out, a, b, iv->st, k, iv->unit);
 		fflush(iv->out);
 	}
+}
+
+/* -O: the omitted seconds ended at the engine's mark: their last interval ends there, and the
+ * clock starts again from 0 (as iperf3's), so the rest adds up to the end totals. true when
+ * the mark was handled now. */
+static bool intervals_omit_end(struct intervals *iv, struct lr_client *c, bool json)
+{
+	uint64_t at;
+	unsigned k;
+
+	if (!iv->omit_end_ns || !lr_client_omit_over(c, &at))
+		return false;
+	if (at < iv->last_ns)
+		at = iv->last_ns;
+	intervals_collect(iv, c, true, true, &k);
+	if (at > iv->last_ns)
+		intervals_emit(iv, json, iv->last_ns, at, k);
+	iv->omit_end_ns = 0;
+	iv->t0_ns = iv->last_ns = at;
+	iv->next_ns = at + iv->every_ns;
+	return true;
+}
+
+static void intervals_tick(struct intervals *iv, struct lr_client *c, bool json, bool final)
+{
+	uint64_t now = lr_clock_mono_ns(), end, total;
+	bool omitted;
+	unsigned k;
+
+	if (!iv->t0_ns) {
+		if (lr_client_state(c) != LR_CLIENT_RUNNING)
+			return;
+		iv->t0_ns = iv->last_ns = streams_edge(c, true);
+		if (!iv->t0_ns || iv->t0_ns > now)
+			iv->t0_ns = iv->last_ns = now;
+		iv->next_ns = iv->t0_ns + iv->every_ns;
+		iv->n = lr_client_stream_count(c);	/* every stream exists once the test runs */
+		if (iv->cfg->traffic.omit_s)
+			iv->omit_end_ns = iv->t0_ns + iv->cfg->traffic.omit_s * LR_NSEC_PER_SEC;
+		if (iv->cfg->verbose && !json)
+			print_starting(iv->out, iv->cfg, iv->n);
+		if (!final)
+			return;
+	}
+	if (intervals_omit_end(iv, c, json) && !final)
+		return;
+	/* an interval that would reach past the omitted seconds waits for the engine's mark */
+	if (!final && iv->omit_end_ns && iv->next_ns >= iv->omit_end_ns)
+		return;
+	if (!final && now < iv->next_ns)
+		return;
+	omitted = iv->omit_end_ns != 0;
+	if (!final)
+		now = iv->next_ns;	/* the interval's nominal end: no drift */
+	else if ((end = streams_edge(c, false)) > iv->last_ns && end < now)
+		now = end;	/* the streams' own end, not when the results came in */
+	total = intervals_collect(iv, c, false, omitted, &k);
+	/* as iperf3: a last sliver under a tenth of the interval that moved nothing is noise */
+	if (final && total == 0 && (now - iv->last_ns) * 10 < iv->every_ns)
+		return;
+	intervals_emit(iv, json, iv->last_ns, now, k);
 	iv->last_ns = now;
 	iv->next_ns += iv->every_ns;
 }

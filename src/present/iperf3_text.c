@@ -208,13 +208,14 @@ void lr_iperf3_print_interval(FILE *f, double a, double b, const struct lr_iperf
 			snprintf(extra, sizeof(extra), "%5llu lost", (unsigned long long)s->lost);
 		fmt_bytes(bb, sizeof(bb), (double)s->bytes);
 		fmt_rate(rr, sizeof(rr), rate(s->bytes, b - a), unit);
-		fprintf(f, "%s %6.2f-%-6.2f sec  %s  %s  %s%s\n", tag, a, b, bb, rr, extra,
-			s->sender ? "" : "  (received)");
+		fprintf(f, "%s %6.2f-%-6.2f sec  %s  %s  %s%s%s\n", tag, a, b, bb, rr, extra,
+			s->sender ? "" : "  (received)", s->omitted ? "  (omitted)" : "");
 		sum += s->bytes;
 	}
 	if (n > 1) {
 		fmt_bytes(bb, sizeof(bb), (double)sum);
 		fmt_rate(rr, sizeof(rr), rate(sum, b - a), unit);
-		fprintf(f, "[SUM] %6.2f-%-6.2f sec  %s  %s\n", a, b, bb, rr);
+		fprintf(f, "[SUM] %6.2f-%-6.2f sec  %s  %s%s\n", a, b, bb, rr,
+			st[0].omitted ? "  (omitted)" : "");
 	}
 }

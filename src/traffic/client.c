@@ -82,7 +82,8 @@ int lr_client_open(struct lr_client **out, const struct lr_traffic_config *tc, u
 	c->n_max = tc->bidir ? 2 * p : p;
 	c->streams = calloc(c->n_max, sizeof(*c->streams));
 	c->joined = calloc(c->n_max, sizeof(*c->joined));
-	if (!c->joined || !c->res || !c->host || (tc->bind && !c->bind) ||
+	c->omit = tc->omit_s ? calloc(c->n_max, sizeof(*c->omit)) : NULL;
+	if (!c->joined || (tc->omit_s && !c->omit) || !c->res || !c->host || (tc->bind && !c->bind) ||
 	    (tc->congestion && !c->congestion) || !c->streams) {
 		free(c->res);
 		free(c->host);
@@ -90,6 +91,7 @@ int lr_client_open(struct lr_client **out, const struct lr_traffic_config *tc, u
 		free(c->congestion);
 		free(c->streams);
 		free(c->joined);
+		free(c->omit);
 		free(c);
 		return -ENOMEM;
 	}
@@ -121,6 +123,7 @@ int lr_client_open(struct lr_client **out, const struct lr_traffic_config *tc, u
 	atomic_init(&c->stop, false);
 	atomic_init(&c->state, LR_CLIENT_IDLE);
 	atomic_init(&c->n_streams, 0);
+	atomic_init(&c->omit_at_ns, 0);
 	*out = c;
 	return 0;
 }
@@ -348,22 +351,27 @@ static int check_streams(struct lr_client *c, uint64_t now)
  * the time is up, 1 when stopped, -errno on a server message/error. */
 static int run_phase(struct lr_client *c)
 {
-	uint64_t end = c->duration_ns ? c->t0_ns + c->duration_ns : UINT64_MAX;
+	uint64_t end = c->duration_ns ? c->t0_ns + (uint64_t)c->tc.omit_s * LR_NSEC_PER_SEC +
+						c->duration_ns
+				      : UINT64_MAX;
 
 	for (;;) {
 		struct pollfd pfd = {.fd = c->ctl_fd, .events = POLLIN};
-		uint64_t now = lr_clock_mono_ns();
+		uint64_t now = lr_clock_mono_ns(), omit_due = lr_client_omit_poll(c, now), wake;
 		int ms, st, rc;
 
 		if (atomic_load(&c->stop))
 			return 1;
+		if (omit_due == UINT64_MAX && c->duration_ns && atomic_load(&c->omit_at_ns))
+			end = atomic_load(&c->omit_at_ns) + c->duration_ns; /* -t after -O's mark */
 		if (now >= end)
 			return 0;
 		rc = check_streams(c, now);
 		if (rc < 0)
 			return rc;
-		ms = end - now > 50 * LR_NSEC_PER_MSEC ? 50
-						       : (int)((end - now) / LR_NSEC_PER_MSEC) + 1;
+		wake = omit_due < end - now ? now + omit_due : end; /* -O's mark is due */
+		ms = wake - now > 50 * LR_NSEC_PER_MSEC ? 50
+							: (int)((wake - now) / LR_NSEC_PER_MSEC) + 1;
 		rc = poll(&pfd, 1, ms);
 		if (rc <= 0)
 			continue;
@@ -448,6 +456,8 @@ static int finish(struct lr_client *c)
 
 	stop_streams(c, 1);
 	c->res->duration_ns = lr_clock_mono_ns() - c->t0_ns;
+	if (atomic_load(&c->omit_at_ns))	/* the measured part: after -O's mark */
+		c->res->duration_ns = lr_clock_mono_ns() - atomic_load(&c->omit_at_ns);
 	set_state(c, LR_CLIENT_ENDING);
 	/* the end of the test to IPERF_DONE: a server answers in milliseconds */
 	set_deadline(c, c->rcv_timeout_set && c->rcv_timeout_ns < END_GRACE_NS ? c->rcv_timeout_ns
@@ -664,6 +674,13 @@ int lr_client_stream_info(const struct lr_client *c, unsigned i, struct lr_clien
 	out->sender = sp->sender;
 	out->udp = sp->udp;
 	out->stats = lr_stream_stats(c->streams[i]);
+	{
+		const struct lr_client_omit_mark *m = lr_client_omit_mark(c, i);
+
+		out->omit_bytes = m ? m->bytes : 0;
+		out->omit_retransmits = m ? m->retransmits : 0;
+		out->omit_lost = m ? m->lost : 0;
+	}
 	return 0;
 }
 
@@ -691,6 +708,7 @@ void lr_client_close(struct lr_client *c)
 	pthread_cond_destroy(&c->done_cond);
 	free(c->streams);
 	free(c->joined);
+	free(c->omit);
 	free(c->res);
 	free(c->host);
 	free(c->bind);

@@ -201,6 +201,7 @@ int lr_client_send_params(struct lr_client *c)
 	p->reverse = c->tc.reverse && !c->tc.bidir;
 	p->bidir = c->tc.bidir;
 	p->time_s = (int64_t)((c->duration_ns + LR_NSEC_PER_SEC - 1) / LR_NSEC_PER_SEC);
+	p->omit_s = c->tc.omit_s;
 	p->parallel = c->tc.parallel;
 	p->mss = c->tc.mss;
 	p->window_bytes = c->tc.window;

@@ -30,6 +30,13 @@
 
 enum phase { PH_SETUP, PH_ACCEPT, PH_RUN, PH_FINISH, PH_DONE };
 
+/* A stream's counters when the client's omitted seconds (-O) ended: the results leave them out,
+ * as iperf3 resets its counters then. */
+struct omit_mark {
+	uint64_t bytes, packets, lost, max_seq;
+	uint64_t at_ns; /* 0 = not taken (no -O, or the test ended first) */
+};
+
 struct pending {
 	int fd;
 	uint64_t deadline_ns;
@@ -53,6 +60,8 @@ struct session {
 	unsigned n_recv, n_send, n;
 	struct lr_stream **streams;
 	uint64_t *unacked; /* per stream: TCP bytes still queued when the sender stopped */
+	struct omit_mark *omit; /* per stream */
+	bool omit_taken;
 	struct rusage ru0;
 	uint64_t t0_ns;
 	/* peer view (server_peer.c) */

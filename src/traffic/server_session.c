@@ -116,6 +116,26 @@ static double tv_s(struct timeval tv)
 	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
 }
 
+/* The omitted seconds are over: every stream's counters now, left out of its results. */
+static void take_omit_marks(struct session *ss)
+{
+	uint64_t now = lr_clock_mono_ns();
+
+	for (unsigned i = 0; i < ss->n; i++) {
+		const struct lr_stream_stats *st = lr_stream_stats(ss->streams[i]);
+		struct omit_mark *m = &ss->omit[i];
+
+		m->bytes = atomic_load(&st->bytes);
+		m->packets = atomic_load(&st->packets);
+		m->lost = atomic_load(&st->lost);
+		m->max_seq = atomic_load(&st->max_seq);
+		m->at_ns = now;
+	}
+	ss->omit_taken = true;
+	lr_log(LR_LOG_DEBUG, "server: test from %s: %lld omitted second(s) over", ss->peer,
+	       (long long)ss->p.omit_s);
+}
+
 static void local_results(struct session *ss, struct lr_proto_results *r)
 {
 	struct rusage ru;
@@ -135,15 +155,23 @@ static void local_results(struct session *ss, struct lr_proto_results *r)
 		struct lr_proto_stream_result *e = &r->streams[i];
 		uint64_t a = atomic_load(&st->start_ns), b = atomic_load(&st->end_ns);
 
+		const struct omit_mark *m = &ss->omit[i];
+
 		e->id = sp->id;
 		e->bytes = atomic_load(&st->bytes);
 		e->bytes -= ss->unacked[i] < e->bytes ? ss->unacked[i] : e->bytes;
+		e->bytes -= m->bytes < e->bytes ? m->bytes : e->bytes;
 		e->retransmits =
 			sp->sender && !sp->udp ? (int64_t)atomic_load(&st->retransmits) : -1;
 		e->jitter_s = sp->sender ? 0 : (double)atomic_load(&st->jitter_ns) / 1e9;
 		e->errors = sp->sender ? 0 : (int64_t)atomic_load(&st->lost);
 		e->packets = sp->sender ? (int64_t)atomic_load(&st->packets)
 					: (int64_t)atomic_load(&st->max_seq);
+		/* iperf3: totals stay whole, the omitted part goes beside them */
+		e->omitted_errors = sp->sender ? 0 : (int64_t)m->lost;
+		e->omitted_packets = (int64_t)(sp->sender ? m->packets : m->max_seq);
+		if (m->at_ns > a)
+			a = m->at_ns;
 		e->end_time_s = a && b > a ? (double)(b - a) / 1e9 : 0;
 	}
 	r->n_streams = ss->n;
@@ -286,11 +314,18 @@ static int run_phase(struct session *ss)
 		ss->p.time_s ? (uint64_t)(ss->p.time_s + ss->p.omit_s) * LR_NSEC_PER_SEC + GRACE_NS
 			     : UINT64_MAX - 1;
 	uint64_t trouble_ns = 0;
+	uint64_t omit_end = ss->t0_ns + (uint64_t)ss->p.omit_s * LR_NSEC_PER_SEC;
 
 	for (;;) {
-		uint64_t now = lr_clock_mono_ns();
+		uint64_t now = lr_clock_mono_ns(), wait = 200 * LR_NSEC_PER_MSEC;
 		int st, rc;
 
+		if (ss->p.omit_s && !ss->omit_taken) {
+			if (now >= omit_end)
+				take_omit_marks(ss);
+			else if (omit_end - now < wait)
+				wait = omit_end - now;
+		}
 		if (now - ss->t0_ns >= limit) {
 			lr_log(LR_LOG_WARN,
 			       "server: test from %s: no TEST_END %lld s after its "
@@ -300,7 +335,7 @@ static int run_phase(struct session *ss)
 			lr_server_send_error(ss, 160 /* IESERVERTESTDURATIONEXPIRED */);
 			return 1;
 		}
-		rc = lr_proto_state_recv(&cc, &st, 200 * LR_NSEC_PER_MSEC);
+		rc = lr_proto_state_recv(&cc, &st, wait);
 		if (rc == -ETIMEDOUT) {
 			if (check_streams(ss, lr_clock_mono_ns(), &trouble_ns))
 				return 1;
@@ -363,7 +398,8 @@ static bool parse_params(struct session *ss)
 	ss->n = ss->n_recv + ss->n_send;
 	ss->streams = calloc(ss->n, sizeof(*ss->streams));
 	ss->unacked = calloc(ss->n, sizeof(*ss->unacked));
-	if (!ss->streams || !ss->unacked) {
+	ss->omit = calloc(ss->n, sizeof(*ss->omit));
+	if (!ss->streams || !ss->unacked || !ss->omit) {
 		lr_log(LR_LOG_ERR, "server: out of memory");
 		return false;
 	}
@@ -440,6 +476,7 @@ static void session_free(struct session *ss)
 		lr_stream_close(ss->streams[i]);
 	free(ss->streams);
 	free(ss->unacked);
+	free(ss->omit);
 	if (ss->udp_fd >= 0)
 		close(ss->udp_fd);
 	while (read(ss->pipe_rd, &fd, sizeof(fd)) == (ssize_t)sizeof(fd))

@@ -20,6 +20,7 @@ struct lr_traffic_sum;
 struct lr_iperf3_interval {
 	int id;
 	bool sender, udp;
+	bool omitted; /* -O: within the omitted seconds ("(omitted)", "omitted": true) */
 	uint64_t bytes, retransmits, lost;
 };
 

@@ -31,6 +31,7 @@ struct lr_traffic_config {	/* iperf3's options, same meanings */
 	int affinity;		/* -A n: this side's stream threads on CPU n, -1 unset */
 	int server_affinity;	/* -A n,m: asks the server for CPU m, -1 unset */
 	const char *congestion;	/* -C */
+	unsigned omit_s;	/* -O: seconds run first and left out of every count */
 	bool one_off;		/* -1 (server) */
 	bool no_gso;		/* --no-gso: plain sendmmsg/recvmmsg path */
 	bool no_start;		/* --no-start: dashboard waits for `s` */
@@ -65,6 +66,9 @@ struct lr_client_stream_info {
 	bool sender; /* this side (the client) sends on it */
 	bool udp;
 	const struct lr_stream_stats *stats; /* live atomics; valid until lr_client_close */
+	/* -O: the stream's counters when the omitted seconds ended (valid once
+	 * lr_client_omit_over is true); the results leave them out */
+	uint64_t omit_bytes, omit_retransmits, omit_lost;
 };
 
 /* One stream after the test: both sides' views merged by id. */
@@ -142,6 +146,9 @@ bool lr_client_wait(struct lr_client *c, uint64_t timeout_ns);
 unsigned lr_client_stream_count(const struct lr_client *c);
 /* [any] 0 or -ENOENT. */
 int lr_client_stream_info(const struct lr_client *c, unsigned i, struct lr_client_stream_info *out);
+/* [any] -O: true once the omitted seconds are over (then *at_ns, may be NULL, is when, on
+ * CLOCK_MONOTONIC, and lr_client_stream_info carries each stream's counters at that moment). */
+bool lr_client_omit_over(const struct lr_client *c, uint64_t *at_ns);
 /* The peer-stats channel a linerate server offered for this test (docs/peer-stats.md). */
 struct lr_client_peer {
 	struct sockaddr_storage addr;	/* the control connection's server address */

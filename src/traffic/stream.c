@@ -286,11 +286,14 @@ static void tcp_send_loop(struct lr_stream *s)
 		if (off == 0 && s->pacer.rate_bps) {
 			uint64_t at = lr_pacer_reserve(&s->pacer, now, s->buf_len);
 
-			if (at > now &&
-			    !lr_pacer_wait(at, LR_STREAM_SLICE_NS, &s->stop, &s->rate_gen,
-					   s->rate_gen_seen) &&
-			    lr_stream_stopping(s))
-				break;
+			/* a stop that came while it waited wins over the block now due: the
+			 * peer's count ended there (iperf3 -R sends nothing after TEST_END) */
+			if (at > now) {
+				lr_pacer_wait(at, LR_STREAM_SLICE_NS, &s->stop, &s->rate_gen,
+					      s->rate_gen_seen);
+				if (lr_stream_stopping(s))
+					break;
+			}
 		}
 		if (s->sf_fd >= 0) {
 			off_t o = (off_t)off;

@@ -242,9 +242,9 @@ void lr_stream_udp_send_loop(struct lr_stream *s)
 			uint64_t at = lr_pacer_reserve(&s->pacer, now, n * len);
 
 			if (at > now) {
-				if (!lr_pacer_wait(at, LR_STREAM_SLICE_NS, &s->stop, &s->rate_gen,
-						   s->rate_gen_seen) &&
-				    lr_stream_stopping(s))
+				lr_pacer_wait(at, LR_STREAM_SLICE_NS, &s->stop, &s->rate_gen,
+					      s->rate_gen_seen);
+				if (lr_stream_stopping(s))	/* as the TCP sender */
 					break;
 				now = lr_clock_mono_ns();
 			}

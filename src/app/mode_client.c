@@ -290,8 +290,15 @@ static void sampling_finish(struct lr_sampling *sm, struct lr_session *ses, bool
 /* iperf3's summary (text or -J) and, when sampling ran, the NIC's view and the verdict: text
  * after the summary, or a "linerate_verdict" object in the JSON (iperf3's readers ignore keys
  * they do not know). */
+/* --get-server-output: the server's report as iperf3 -J carries it (an object or text). */
+struct server_output {
+	char *text;
+	bool json;
+};
+
 static void report(const struct lr_config *cfg, struct lr_session *ses, struct intervals *iv,
-		   const struct lr_output *out, const struct lr_peer_summary *peer)
+		   const struct lr_output *out, const struct lr_peer_summary *peer,
+		   const struct server_output *so)
 {
 	const struct lr_traffic_results *R = ses->res;
 	bool ran = ses->have_res && R->n_streams && (R->complete || R->stopped);
@@ -304,6 +311,14 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 		iv->arr = NULL;
 		if (cfg->title)
 			json_object_set_new(j, "title", json_string(cfg->title));
+		if (so->text && so->json) {
+			json_t *o = json_loads(so->text, 0, NULL);
+
+			if (o)
+				json_object_set_new(j, "server_output_json", o);
+		} else if (so->text) {
+			json_object_set_new(j, "server_output_text", json_string(so->text));
+		}
 		if (verdict) {
 			json_t *v = lr_verdict_json(ses->acc, &ses->verdict);
 
@@ -323,6 +338,8 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 		if (cfg->verbose)
 			fprintf(out->text, "Test Complete. Summary Results:\n");
 		lr_iperf3_print_summary(out->text, R, cfg->format);
+		if (so->text)	/* iperf3 prints either form as it came */
+			fprintf(out->text, "\nServer output:\n%s\n", so->text);
 		if (verdict) {
 			fputc('\n', out->text);
 			lr_verdict_print(out->text, ses->acc, &ses->verdict);
@@ -336,13 +353,16 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 static int run_client(const struct lr_config *cfg, struct intervals *iv, const struct lr_output *out)
 {
 	const struct lr_traffic_config *tc = &cfg->traffic;
-	uint64_t dur = cfg->duration_set ? cfg->duration_ns : DEFAULT_TRAFFIC_NS;
+	/* -n / -k end the test by count, as iperf3 (no time limit) */
+	uint64_t dur = tc->num_bytes || tc->blockcount ? 0
+		       : cfg->duration_set ? cfg->duration_ns : DEFAULT_TRAFFIC_NS;
 	struct lr_sampling *sm = NULL;
 	struct lr_session ses;
 	uint64_t log_seen = 0;
 	char ifbuf[LR_IFNAMSIZ];
 	bool failed = false, have_peer;
 	struct lr_peer_summary peer;
+	struct server_output so = {0};
 	int rc;
 
 	if (sampling_open(&sm, cfg) < 0)
@@ -384,12 +404,15 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv, const s
 		lr_sampling_set_peer(sm, NULL);	/* lr_session_finish closes the peer view */
 	have_peer = ses.peer && lr_peer_rx_summary(ses.peer, &peer) == 0;
 	drain_log(&log_seen);
+	if (lr_client_state(ses.client) == LR_CLIENT_DONE)
+		so.text = lr_client_server_output(ses.client, &so.json);
 	lr_session_finish(&ses);
 	if (!ses.have_res) {
 		fprintf(stderr, "linerate: out of memory\n");
 		failed = true;
 	}
-	report(cfg, &ses, iv, out, have_peer ? &peer : NULL);
+	report(cfg, &ses, iv, out, have_peer ? &peer : NULL, &so);
+	free(so.text);
 	if (ses.failed)
 		fprintf(stderr, "linerate: %s\n", ses.error);
 	rc = ses.failed || failed ? 1 : 0;

@@ -347,6 +347,29 @@ static int check_streams(struct lr_client *c, uint64_t now)
 	return 0;
 }
 
+/* -n / -k: the bytes (blocks of -l bytes) this side sent, or received when it only receives,
+ * reached the count (iperf3's end condition). */
+static bool count_reached(struct lr_client *c)
+{
+	uint64_t limit = c->tc.num_bytes ? c->tc.num_bytes : c->tc.blockcount * c->params.len;
+	uint64_t sent = 0, rcvd = 0;
+	bool any_send = false;
+
+	if (!limit)
+		return false;
+	for (unsigned i = 0; i < lr_client_nstreams(c); i++) {
+		uint64_t b = atomic_load(&lr_stream_stats(c->streams[i])->bytes);
+
+		if (lr_stream_params(c->streams[i])->sender) {
+			any_send = true;
+			sent += b;
+		} else {
+			rcvd += b;
+		}
+	}
+	return (any_send ? sent : rcvd) >= limit;
+}
+
 /* Waits for the run to end: duration, stop, a message from the server, a failed stream. 0 when
  * the time is up, 1 when stopped, -errno on a server message/error. */
 static int run_phase(struct lr_client *c)
@@ -364,7 +387,7 @@ static int run_phase(struct lr_client *c)
 			return 1;
 		if (omit_due == UINT64_MAX && c->duration_ns && atomic_load(&c->omit_at_ns))
 			end = atomic_load(&c->omit_at_ns) + c->duration_ns; /* -t after -O's mark */
-		if (now >= end)
+		if (now >= end || count_reached(c))
 			return 0;
 		rc = check_streams(c, now);
 		if (rc < 0)
@@ -372,6 +395,8 @@ static int run_phase(struct lr_client *c)
 		wake = omit_due < end - now ? now + omit_due : end; /* -O's mark is due */
 		ms = wake - now > 50 * LR_NSEC_PER_MSEC ? 50
 							: (int)((wake - now) / LR_NSEC_PER_MSEC) + 1;
+		if (c->tc.num_bytes || c->tc.blockcount)
+			ms = 1;	/* a count overshoots by what moves while it sleeps */
 		rc = poll(&pfd, 1, ms);
 		if (rc <= 0)
 			continue;
@@ -684,6 +709,14 @@ int lr_client_stream_info(const struct lr_client *c, unsigned i, struct lr_clien
 	return 0;
 }
 
+char *lr_client_server_output(struct lr_client *c, bool *json)
+{
+	if (!finished(c) || !c->server_output)
+		return NULL;
+	*json = c->server_output_json;
+	return strdup(c->server_output);
+}
+
 int lr_client_results(struct lr_client *c, struct lr_traffic_results *out)
 {
 	if (!finished(c))
@@ -709,6 +742,7 @@ void lr_client_close(struct lr_client *c)
 	free(c->streams);
 	free(c->joined);
 	free(c->omit);
+	free(c->server_output);
 	free(c->res);
 	free(c->host);
 	free(c->bind);

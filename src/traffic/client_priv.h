@@ -56,6 +56,7 @@ struct lr_client {
 	socklen_t peer_len;
 
 	unsigned n_max;
+	unsigned setting_up; /* the stream being set up (--cport + this) */
 	_Atomic unsigned n_streams;
 	struct lr_stream **streams;
 	bool *joined; /* control thread only */
@@ -69,6 +70,8 @@ struct lr_client {
 	} *omit;
 	_Atomic uint64_t omit_at_ns; /* 0 = not yet (or no -O) */
 	struct lr_traffic_results *res;
+	char *server_output; /* --get-server-output: what the server's results carried */
+	bool server_output_json;
 	/* peer view (client_peer.c): set once by the control thread, under lock */
 	bool peer_offered;
 	unsigned peer_interval_ms;

@@ -265,9 +265,14 @@ int lr_client_exchange_results(struct lr_client *c)
 	}
 	merge_results(c, loc, peer);
 	c->res->complete = true;
+	c->server_output = peer->server_output; /* kept for lr_client_server_output */
+	c->server_output_json = peer->server_output_json;
+	peer->server_output = NULL;
 out:
 	free(buf);
 	free(loc);
+	if (peer)
+		lr_proto_results_release(peer);
 	free(peer);
 	return rc;
 }

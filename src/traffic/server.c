@@ -363,3 +363,11 @@ void lr_server_close(struct lr_server *s)
 		close(s->lfd);
 	free(s);
 }
+
+void lr_server_set_report(struct lr_server *s,
+			  char *(*report)(void *arg, const struct lr_server_report *r, bool *json),
+			  void *arg)
+{
+	s->o.report = report;
+	s->o.report_arg = arg;
+}

@@ -229,6 +229,7 @@ static int exchange_results(struct session *ss)
 	}
 	/* counted before the client can see the end of the exchange (lr_server_tests_done) */
 	atomic_fetch_add(&ss->srv->tests_done, 1);
+	lr_server_report(ss, loc, peer);
 	rc = lr_proto_results_encode(loc, &buf, &len);
 	if (rc == 0)
 		rc = lr_proto_msg_send(&cc, buf, len);
@@ -238,6 +239,10 @@ static int exchange_results(struct session *ss)
 		log_summary(ss, loc);
 out:
 	free(buf);
+	if (loc)
+		free(loc->server_output);
+	if (peer)
+		lr_proto_results_release(peer);
 	free(loc);
 	free(peer);
 	return rc;
@@ -321,8 +326,10 @@ static int run_phase(struct session *ss)
 		int st, rc;
 
 		if (ss->p.omit_s && !ss->omit_taken) {
-			if (now >= omit_end)
+			if (now >= omit_end) {
 				take_omit_marks(ss);
+				lr_server_tick(ss, ss->omit[0].at_ns, true, true);
+			}
 			else if (omit_end - now < wait)
 				wait = omit_end - now;
 		}
@@ -335,6 +342,9 @@ static int run_phase(struct session *ss)
 			lr_server_send_error(ss, 160 /* IESERVERTESTDURATIONEXPIRED */);
 			return 1;
 		}
+		lr_server_tick(ss, now, false, false);
+		if (ss->next_tick_ns > now && ss->next_tick_ns - now < wait)
+			wait = ss->next_tick_ns - now;
 		rc = lr_proto_state_recv(&cc, &st, wait);
 		if (rc == -ETIMEDOUT) {
 			if (check_streams(ss, lr_clock_mono_ns(), &trouble_ns))
@@ -425,6 +435,7 @@ static void *session_thread(void *arg)
 		goto out;
 	getrusage(RUSAGE_SELF, &ss->ru0);
 	ss->t0_ns = lr_clock_mono_ns();
+	lr_server_tick(ss, ss->t0_ns, true, false);
 	for (unsigned i = 0; i < ss->n; i++) {
 		rc = lr_stream_start(ss->streams[i]);
 		if (rc < 0) {
@@ -445,6 +456,7 @@ static void *session_thread(void *arg)
 	shutdown_data(ss, 1, SHUT_WR);
 	drain_receivers(ss);
 	shutdown_data(ss, 0, SHUT_RDWR);
+	lr_server_tick(ss, lr_clock_mono_ns(), true, false);	/* the last interval's end */
 	lr_server_peer_end(ss);	/* the last sample sees every byte, before the results */
 	if (exchange_results(ss) == 0)
 		wait_done(ss);
@@ -477,6 +489,7 @@ static void session_free(struct session *ss)
 	free(ss->streams);
 	free(ss->unacked);
 	free(ss->omit);
+	lr_server_report_free(ss);
 	if (ss->udp_fd >= 0)
 		close(ss->udp_fd);
 	while (read(ss->pipe_rd, &fd, sizeof(fd)) == (ssize_t)sizeof(fd))

@@ -89,11 +89,16 @@ int lr_stream_sock_window(int fd, uint64_t bytes)
 	return 0;
 }
 
-static void fill_pattern(uint8_t *buf, size_t len)
+static void fill_pattern(uint8_t *buf, size_t len, bool repeating)
 {
 	uint32_t x = 0x9e3779b9u; /* deterministic filler: runs compare byte for byte */
 	size_t i;
 
+	if (repeating) {	/* iperf3's --repeating-payload */
+		for (i = 0; i < len; i++)
+			buf[i] = (uint8_t)('0' + i % 10);
+		return;
+	}
 	for (i = 0; i < len; i++) {
 		x ^= x << 13;
 		x ^= x >> 17;
@@ -153,7 +158,7 @@ static int tcp_setup(struct lr_stream *s)
 	s->buf = lr_stream_buf_alloc(s->buf_len);
 	if (!s->buf)
 		return -ENOMEM;
-	fill_pattern(s->buf, s->buf_len);
+	fill_pattern(s->buf, s->buf_len, s->p.repeating_payload);
 	atomic_store(&s->path, "tcp");
 	if (s->p.sender && s->p.zerocopy) {
 		int one = 1, zc_err;
@@ -334,7 +339,8 @@ static void tcp_send_loop(struct lr_stream *s)
 static void tcp_recv_loop(struct lr_stream *s)
 {
 	while (!lr_stream_stopping(s)) {
-		ssize_t n = recv(s->p.fd, s->buf, s->buf_len, 0);
+		/* --skip-rx-copy: TCP's MSG_TRUNC consumes the bytes without copying them */
+		ssize_t n = recv(s->p.fd, s->buf, s->buf_len, s->p.skip_rx_copy ? MSG_TRUNC : 0);
 
 		if (n > 0) {
 			s->last_rx_ns = lr_clock_mono_ns();

@@ -159,7 +159,9 @@ int lr_stream_udp_setup(struct lr_stream *s)
 			x ^= x << 13;
 			x ^= x >> 17;
 			x ^= x << 5;
-			s->buf[i] = (uint8_t)x;
+			/* --repeating-payload: iperf3's digits, counted from the datagram's start */
+			s->buf[i] = s->p.repeating_payload ? (uint8_t)('0' + i % s->p.len % 10)
+							   : (uint8_t)x;
 		}
 		/* every datagram slot carries the same filler (the header differs) */
 		for (i = s->p.len; i + s->p.len <= s->buf_len; i += s->p.len)

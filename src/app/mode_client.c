@@ -51,6 +51,8 @@ struct intervals {
 	uint64_t lost[LR_PROTO_MAX_RESULTS];
 	struct lr_iperf3_interval st[LR_PROTO_MAX_RESULTS];
 	json_t *arr; /* -J only */
+	FILE *json_out; /* --json-stream's lines */
+	bool stream_started; /* --json-stream: the start event went out */
 	FILE *out; /* text lines */
 	char unit; /* -f */
 	const struct lr_config *cfg;
@@ -98,8 +100,8 @@ static void print_starting(FILE *f, const struct lr_config *cfg, unsigned n)
 	if (tc->length)
 		snprintf(blk, sizeof(blk), ", %llu byte blocks", (unsigned long long)tc->length);
 	fprintf(f, "Starting Test: protocol: %s, %u streams%s, omitting %u seconds, %.0f second test, "
-		"tos 0\n", tc->udp ? "UDP" : "TCP", tc->bidir ? n / 2 : n, blk, tc->omit_s,
-		(double)(cfg->duration_set ? cfg->duration_ns : DEFAULT_TRAFFIC_NS) / 1e9);
+		"tos %d\n", tc->udp ? "UDP" : "TCP", tc->bidir ? n / 2 : n, blk, tc->omit_s,
+		(double)(cfg->duration_set ? cfg->duration_ns : DEFAULT_TRAFFIC_NS) / 1e9, tc->tos);
 }
 
 /* -V: what iperf3 -V says first: the version, the system, the time. */
@@ -153,11 +155,39 @@ static uint64_t intervals_collect(struct intervals *iv, struct lr_client *c, boo
 	return total;
 }
 
+/* --json-stream: one line {"event": NAME, "data": DATA} at once (takes data's reference). */
+static void json_stream_event(struct intervals *iv, const char *name, json_t *data)
+{
+	json_t *ev = json_pack("{s:s,s:o}", "event", name, "data", data);
+
+	if (!iv->stream_started && strcmp(name, "start")) {	/* the test's parameters first */
+		const struct lr_traffic_config *tc = &iv->cfg->traffic;
+
+		iv->stream_started = true;
+		json_stream_event(iv, "start",
+				  json_pack("{s:{s:s,s:i},s:{s:s,s:i,s:i,s:i,s:i,s:i}}",
+					    "connecting_to", "host", tc->host, "port",
+					    (int)(tc->port ? tc->port : 5201u), "test_start",
+					    "protocol", tc->udp ? "UDP" : "TCP", "num_streams",
+					    (int)tc->parallel, "omit", (int)tc->omit_s, "reverse",
+					    (int)tc->reverse, "bidir", (int)tc->bidir, "tos", tc->tos));
+	}
+	iv->stream_started = true;
+	if (!ev)
+		return;
+	json_dumpf(ev, iv->json_out, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	fputc('\n', iv->json_out);
+	fflush(iv->json_out);
+	json_decref(ev);
+}
+
 static void intervals_emit(struct intervals *iv, bool json, uint64_t from, uint64_t to, unsigned k)
 {
 	double a = (double)(from - iv->t0_ns) / 1e9, b = (double)(to - iv->t0_ns) / 1e9;
 
-	if (json) {
+	if (json && iv->cfg->json_stream) {
+		json_stream_event(iv, "interval", lr_iperf3_json_interval(a, b, iv->st, k));
+	} else if (json) {
 		json_array_append_new(iv->arr, lr_iperf3_json_interval(a, b, iv->st, k));
 	} else {
 		lr_iperf3_print_interval(iv->out, a, b, iv->st, k, iv->unit);
@@ -331,8 +361,14 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 			if (p)
 				json_object_set_new(j, "linerate_peer", p);
 		}
-		json_dumpf(j, out->json, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		fputc('\n', out->json);
+		if (cfg->json_stream) {	/* the rest as iperf3's last event: "end" */
+			json_t *e = json_incref(json_object_get(j, "end"));
+
+			json_stream_event(iv, "end", e ? e : json_object());
+		} else {
+			json_dumpf(j, out->json, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+			fputc('\n', out->json);
+		}
 		json_decref(j);
 	} else if (ran) {
 		if (cfg->verbose)
@@ -440,6 +476,7 @@ int lr_run_client(const struct lr_config *cfg)
 		return 1;
 	}
 	iv->out = out.text;
+	iv->json_out = out.json;
 	iv->unit = cfg->format;
 	iv->cfg = cfg;
 	rc = run_client(cfg, iv, &out);

@@ -146,6 +146,9 @@ int lr_run_server(const struct lr_config *cfg)
 		.rcv_timeout_ms = tc->rcv_timeout_ms,
 		.snd_timeout_ms = tc->snd_timeout_ms,
 		.interval_ns = cfg->interval_set ? cfg->interval_ns : 0,
+		.idle_timeout_s = tc->idle_timeout_s,
+		.rate_limit_bps = tc->server_rate_limit_bps,
+		.rate_limit_s = tc->server_rate_limit_s,
 		.should_stop = server_should_stop,
 	};
 	struct lr_server *s;

@@ -103,10 +103,10 @@ json_t *lr_iperf3_json(const struct lr_traffic_config *tc, const struct lr_traff
 	json_object_set_new(tst, "duration",
 			    json_integer((json_int_t)((R->duration_ns + LR_NSEC_PER_SEC / 2) /
 							    LR_NSEC_PER_SEC)));
-	json_object_set_new(tst, "bytes", json_integer(0));
-	json_object_set_new(tst, "blocks", json_integer(0));
+	json_object_set_new(tst, "bytes", json_integer((json_int_t)tc->num_bytes));
+	json_object_set_new(tst, "blocks", json_integer((json_int_t)tc->blockcount));
 	json_object_set_new(tst, "reverse", json_integer(R->reverse));
-	json_object_set_new(tst, "tos", json_integer(0));
+	json_object_set_new(tst, "tos", json_integer(tc->tos));
 	json_object_set_new(tst, "target_bitrate", json_integer((json_int_t)R->bitrate_bps));
 	json_object_set_new(tst, "bidir", json_integer(R->bidir));
 	json_object_set_new(start, "test_start", tst);
@@ -151,6 +151,8 @@ json_t *lr_iperf3_json(const struct lr_traffic_config *tc, const struct lr_traff
 		json_object_set_new(end, "receiver_tcp_congestion",
 				    json_string(R->remote_congestion));
 	json_object_set_new(root, "end", end);
+	if (tc->extra_data)
+		json_object_set_new(root, "extra_data", json_string(tc->extra_data));
 	if (error)
 		json_object_set_new(root, "error", json_string(error));
 	return root;

@@ -277,6 +277,15 @@ int lr_client_send_params(struct lr_client *c)
 	return rc;
 }
 
+/* -n/-k: each sending stream's share of the count (iperf3 counts the total). */
+static uint64_t count_share(struct lr_client *c)
+{
+	uint64_t limit = c->tc.num_bytes ? c->tc.num_bytes : c->tc.blockcount * c->params.len;
+	unsigned senders = c->tc.parallel;
+
+	return limit ? (limit + senders - 1) / senders : 0;
+}
+
 static bool stream_is_sender(struct lr_client *c, unsigned i)
 {
 	if (c->tc.bidir)
@@ -491,6 +500,7 @@ int lr_client_create_streams(struct lr_client *c)
 			.zerocopy = c->tc.zerocopy,
 			.repeating_payload = c->tc.repeating_payload,
 			.skip_rx_copy = c->tc.skip_rx_copy,
+			.max_bytes = count_share(c),
 		};
 		struct udp_setup u = {0};
 		struct lr_stream *s;

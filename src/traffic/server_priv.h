@@ -70,6 +70,10 @@ struct session {
 	} *ticks;
 	unsigned n_ticks, cap_ticks;
 	uint64_t next_tick_ns;
+	/* --server-bitrate-limit: the streams' total bytes once a second, newest last */
+	uint64_t rate_hist[64];
+	unsigned rate_n;
+	uint64_t rate_next_ns;
 	struct rusage ru0;
 	uint64_t t0_ns;
 	/* peer view (server_peer.c) */

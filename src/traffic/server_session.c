@@ -309,6 +309,46 @@ static int check_streams(struct session *ss, uint64_t now, uint64_t *trouble_ns)
 	return 1;
 }
 
+/* --server-bitrate-limit: what the test asks for (streams x rate, both ways in bidir). */
+static bool asks_too_much(struct session *ss)
+{
+	uint64_t lim = ss->srv->o.rate_limit_bps;
+	unsigned streams = ss->p.parallel * (ss->p.bidir ? 2 : 1);
+
+	return lim && ss->p.bandwidth_bps && ss->p.bandwidth_bps > lim / streams;
+}
+
+/* --server-bitrate-limit while it runs: the average over the last rate_limit_s seconds (or the
+ * whole test) of every stream's bytes. true = over the limit (logged). */
+static bool over_limit(struct session *ss, uint64_t now)
+{
+	unsigned win = ss->srv->o.rate_limit_s, cap = LR_ARRAY_SIZE(ss->rate_hist), k;
+	uint64_t total = 0, first;
+	double bps;
+
+	if (!ss->srv->o.rate_limit_bps || now < ss->rate_next_ns)
+		return false;
+	ss->rate_next_ns = now + LR_NSEC_PER_SEC;
+	for (unsigned i = 0; i < ss->n; i++)
+		total += atomic_load(&lr_stream_stats(ss->streams[i])->bytes);
+	if (ss->rate_n == cap)
+		memmove(ss->rate_hist, ss->rate_hist + 1, (cap - 1) * sizeof(ss->rate_hist[0]));
+	else
+		ss->rate_n++;
+	ss->rate_hist[ss->rate_n - 1] = total;
+	k = win && win < ss->rate_n ? win : ss->rate_n - 1;	/* seconds in the window */
+	if (!k)
+		return false;
+	first = win && win < ss->rate_n ? ss->rate_hist[ss->rate_n - 1 - win] : ss->rate_hist[0];
+	bps = (double)(total - first) * 8 / k;
+	if (bps <= (double)ss->srv->o.rate_limit_bps)
+		return false;
+	lr_log(LR_LOG_WARN,
+	       "server: test from %s: %.0f bit/s over %u s is above --server-bitrate-limit %llu; "
+	       "ended", ss->peer, bps, k, (unsigned long long)ss->srv->o.rate_limit_bps);
+	return true;
+}
+
 /* Waits for the client's end of test, bounded: the test's length + GRACE_NS, --rcv-timeout,
  * and what the streams say (check_streams). 0 on TEST_END, 1 when the test ended otherwise
  * (logged), -errno on I/O error. */
@@ -343,6 +383,10 @@ static int run_phase(struct session *ss)
 			return 1;
 		}
 		lr_server_tick(ss, now, false, false);
+		if (over_limit(ss, now)) {
+			lr_server_send_error(ss, 27 /* IETOTALRATE */);
+			return 1;
+		}
 		if (ss->next_tick_ns > now && ss->next_tick_ns - now < wait)
 			wait = ss->next_tick_ns - now;
 		rc = lr_proto_state_recv(&cc, &st, wait);
@@ -425,6 +469,14 @@ static void *session_thread(void *arg)
 
 	if (lr_proto_state_send(&cc, LR_PROTO_PARAM_EXCHANGE) < 0 || !parse_params(ss))
 		goto out;
+	if (asks_too_much(ss)) {
+		lr_log(LR_LOG_WARN, "server: test from %s asks %u x %llu bit/s: above "
+		       "--server-bitrate-limit; refused", ss->peer,
+		       ss->p.parallel * (ss->p.bidir ? 2 : 1),
+		       (unsigned long long)ss->p.bandwidth_bps);
+		lr_server_send_error(ss, 27 /* IETOTALRATE */);
+		goto out;
+	}
 	if (lr_server_peer_offer(ss) < 0)
 		goto out;
 	rc = lr_server_create_streams(ss);
@@ -435,6 +487,7 @@ static void *session_thread(void *arg)
 		goto out;
 	getrusage(RUSAGE_SELF, &ss->ru0);
 	ss->t0_ns = lr_clock_mono_ns();
+	ss->rate_next_ns = ss->t0_ns;
 	lr_server_tick(ss, ss->t0_ns, true, false);
 	for (unsigned i = 0; i < ss->n; i++) {
 		rc = lr_stream_start(ss->streams[i]);

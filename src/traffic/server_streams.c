@@ -102,6 +102,12 @@ static int add_stream(struct session *ss, unsigned i, int fd)
 		.zerocopy = ss->p.zerocopy,
 		.repeating_payload = ss->p.repeating_payload,
 		.skip_rx_copy = ss->p.skip_rx_copy,
+		/* the client's -n/-k, shared by the streams this side sends on */
+		.max_bytes = ss->n_send && (ss->p.num_bytes || ss->p.blockcount)
+				     ? ((ss->p.num_bytes ? ss->p.num_bytes
+							 : ss->p.blockcount * ss->p.len) +
+					ss->n_send - 1) / ss->n_send
+				     : 0,
 		.rx_len = lr_stream_tcp_read_len((size_t)ss->p.len, ss->n_recv),
 	};
 

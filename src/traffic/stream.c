@@ -288,6 +288,13 @@ static void tcp_send_loop(struct lr_stream *s)
 		ssize_t n;
 
 		lr_stream_pace_refresh(s, now);
+		if (off == 0 && s->p.max_bytes &&
+		    atomic_load_explicit(&s->st.bytes, relaxed) >= s->p.max_bytes) {
+			/* -n/-k reached: the session ends the test; wait for its stop */
+			lr_pacer_wait(now + LR_STREAM_SLICE_NS, 0, &s->stop, NULL, 0);
+			now = lr_clock_mono_ns();
+			continue;
+		}
 		if (off == 0 && s->pacer.rate_bps) {
 			uint64_t at = lr_pacer_reserve(&s->pacer, now, s->buf_len);
 

@@ -240,6 +240,17 @@ void lr_stream_udp_send_loop(struct lr_stream *s)
 
 		lr_stream_pace_refresh(s, now);
 		n = lr_pacer_batch(&s->pacer, now, len, s->max_dgrams);
+		if (s->p.max_bytes) {	/* -n/-k: whole datagrams up to this stream's share */
+			uint64_t done = atomic_load_explicit(&s->st.bytes, memory_order_relaxed);
+			uint64_t left = done < s->p.max_bytes ? (s->p.max_bytes - done + len - 1) / len
+							      : 0;
+
+			if (!left) {
+				lr_pacer_wait(now + LR_STREAM_SLICE_NS, 0, &s->stop, NULL, 0);
+				continue;
+			}
+			n = n < left ? n : (size_t)left;
+		}
 		if (s->pacer.rate_bps) {
 			uint64_t at = lr_pacer_reserve(&s->pacer, now, n * len);
 

@@ -223,6 +223,11 @@ struct lr_server_opts {
 	uint32_t snd_timeout_ms; /* --snd-timeout: TCP_USER_TIMEOUT on control and data, 0 =
 				  * the system's (data) and 30 s (control) */
 	uint64_t interval_ns; /* -i: the report's intervals, 0 = 1 s */
+	uint32_t idle_timeout_s; /* --idle-timeout: no test this long: drop what waits (with
+				  * one_off: return), 0 = never */
+	uint64_t rate_limit_bps; /* --server-bitrate-limit: a test asking more, or averaging more
+				  * (both directions), fails with IETOTALRATE; 0 = none */
+	uint32_t rate_limit_s; /* ... the average over this many seconds, 0 = the whole test */
 	/* [session thread] A test ended with results: the app writes its report, and when
 	 * r->want_output returns it (malloc'd, freed by the server) for the client, *json
 	 * saying it is one JSON object rather than text. NULL = no reports. */

@@ -42,9 +42,9 @@ PY
 	else fail "$name" "$(grep -v '^#' <<<"$out" | tail -n1)"; fi
 }
 
-# The omitted second of a 1 s -O in a 2 s test is a third of the bytes: 2% of slack is far
+# The omitted second of a 1 s -O in a 2 s test is a third of the bytes: 5% of slack is far
 # from the 33% that counting it makes, and wide enough for the two ends' marks (each end's own
-# clock, as between two iperf3s).
+# clock, as between two iperf3s: 40 ms apart on a loaded host is 2%).
 SUMS='
 a = load(sys.argv[1]); e = a["end"]
 if "error" in a: print("iperf3: " + a["error"]); sys.exit()
@@ -52,7 +52,7 @@ pairs = [("main", e["sum_sent"]["bytes"], e["sum_received"]["bytes"])]
 if "sum_sent_bidir_reverse" in e:
     pairs.append(("reverse", e["sum_sent_bidir_reverse"]["bytes"], e["sum_received_bidir_reverse"]["bytes"]))
 print("# " + "; ".join("%s sent=%d received=%d" % p for p in pairs))
-bad = [p for p in pairs if not near(p[1], p[2], 2.0)]
+bad = [p for p in pairs if not near(p[1], p[2], 5.0)]
 print("ok" if not bad else "sums disagree: %r" % bad)'
 
 "$LR_BIN" -s -p "$port" >"$tmp/lrs.out" 2>"$tmp/lrs.err" &
@@ -68,15 +68,20 @@ else
 		judge "omit-i3c-$n" "$SUMS" "$tmp/omit-$n.json"
 	done
 	# TCP -R paced: iperf3 ends counting at TEST_END, the server must report what it read
-	ok=0 runs=""
+	# (before the fix: one 128 KiB block more, every run). A loaded host can delay the iperf3
+	# client's last read past its own end (iperf3 -s then differs too): most runs exact, and
+	# never more than that late read.
+	ok=0 runs="" worst=0
 	for r in 1 2 3; do
 		timeout 30 iperf3 -c 127.0.0.1 -p "$port" -t 2 -R -b 100M -J >"$tmp/rev$r.json" 2>&1
 		d=$(python3 -c "import json,sys; e=json.load(open(sys.argv[1]))['end']; print(e['sum_sent']['bytes']-e['sum_received']['bytes'])" "$tmp/rev$r.json" 2>&1)
 		runs="$runs $d"
 		[ "$d" = 0 ] && ok=$((ok + 1))
+		[[ $d =~ ^-?[0-9]+$ ]] && [ "${d#-}" -gt "$worst" ] && worst=${d#-}
+		[[ $d =~ ^-?[0-9]+$ ]] || worst=999999999
 	done
 	echo "# reverse-paced: server sent - client received, 3 runs:$runs"
-	check reverse-paced-exact test "$ok" -eq 3
+	check reverse-paced-exact test "$ok" -ge 2 -a "$worst" -le 262144
 fi
 
 # linerate client with -O 1 against iperf3 -s: iperf3's receiver sum (its own omit) and ours.
@@ -98,7 +103,7 @@ rev = c["start"]["test_start"]["reverse"]
 mine = c["end"]["sum_received" if rev else "sum_sent"]["bytes"]
 theirs = s["end"]["sum_sent" if rev else "sum_received"]["bytes"]
 print("# linerate %d iperf3 %d" % (mine, theirs))
-print("ok" if near(mine, theirs, 2.0) else "linerate %d vs iperf3 %d" % (mine, theirs))' \
+print("ok" if near(mine, theirs, 5.0) else "linerate %d vs iperf3 %d" % (mine, theirs))' \
 		"$tmp/lc-$n.json" "$tmp/s-$n.json"
 done
 # the intervals: the omitted one first, marked; the rest add up to the end total exactly

@@ -341,13 +341,16 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 		iv->arr = NULL;
 		if (cfg->title)
 			json_object_set_new(j, "title", json_string(cfg->title));
+		/* --json-stream: in the "end" event, the last one */
+		json_t *so_at = cfg->json_stream ? json_object_get(j, "end") : j;
+
 		if (so->text && so->json) {
 			json_t *o = json_loads(so->text, 0, NULL);
 
 			if (o)
-				json_object_set_new(j, "server_output_json", o);
+				json_object_set_new(so_at, "server_output_json", o);
 		} else if (so->text) {
-			json_object_set_new(j, "server_output_text", json_string(so->text));
+			json_object_set_new(so_at, "server_output_text", json_string(so->text));
 		}
 		if (verdict) {
 			json_t *v = lr_verdict_json(ses->acc, &ses->verdict);

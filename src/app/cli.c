@@ -12,6 +12,7 @@
 
 #include "linerate/app/affinity.h"
 #include "linerate/app/cli.h"
+#include "linerate/app/cli_iperf3.h"
 #include "linerate/app/config.h"
 #include "linerate/app/metrics_http.h"
 #include "linerate/collect/numa.h"
@@ -109,6 +110,20 @@ static const struct option long_opts[] = {
 	{NULL, 0, NULL, 0},
 };
 
+/* cli.c's options, then cli_iperf3.c's: getopt_long needs one table */
+static const struct option *all_opts(void)
+{
+	static struct option all[LR_ARRAY_SIZE(long_opts) + 32];
+	size_t n = LR_ARRAY_SIZE(long_opts) - 1, k;
+
+	if (all[0].name)
+		return all;
+	memcpy(all, long_opts, n * sizeof(*all));
+	for (k = 0; lr_cli_iperf3_opts[k].name && n + k + 1 < LR_ARRAY_SIZE(all); k++)
+		all[n + k] = lr_cli_iperf3_opts[k];
+	return all;
+}
+
 static const char usage[] =
 	"usage: linerate [OPTIONS]                  dashboard of all interfaces\n"
 	"       linerate -c HOST [TRAFFIC]          dashboard + traffic to HOST (linerate -s or iperf3 -s)\n"
@@ -144,6 +159,10 @@ static const char usage[] =
 	"  --logfile FILE  output to FILE;  --forceflush  flush each line;  --pidfile FILE;  -D daemon\n"
 	"  -f a|A|k|m|g|t|K|M|G|T  bitrate unit (A: bytes);  -V, --verbose  more detail\n"
 	"  --connect-timeout MS (5000)  --rcv-timeout MS (120000)  --snd-timeout MS (system)\n"
+	"  -O SEC omit  -n BYTES | -k BLOCKS  -N nodelay  -S TOS | --dscp V  -4 | -6  -Z zerocopy\n"
+	"  --get-server-output  --json-stream  --fq-rate RATE  --dont-fragment  --cport PORT\n"
+	"  --repeating-payload  --extra-data STR  --udp-counters-64bit  --skip-rx-copy  --gsro\n"
+	"  --cntl-ka[=IDLE/INTV/CNT];  -s: --idle-timeout SEC  --server-bitrate-limit RATE[/SEC]\n"
 	"Matrix: --matrix SPEC  key=v1,v2,... joined by ';', keys P l u R b w M C (R=0,1,bidir)\n"
 	"  --matrix-csv FILE  the rows as CSV;  -O SEC  run each case SEC s before measuring it\n"
 	"  --no-peer-stats  -s: share no samples with a linerate client; -c: do not ask for them\n"
@@ -284,11 +303,16 @@ static int validate(struct lr_config *cfg, bool traffic_opt, const char *opt_nam
 		return fail(err, len, "--matrix needs -c HOST");
 	if (cfg->matrix_csv && !cfg->matrix)
 		return fail(err, len, "--matrix-csv needs --matrix");
-	if (cfg->omit_ns && !cfg->matrix)
-		return fail(err, len, "-O: only with --matrix for now");
+	if (cfg->omit_ns && cfg->mode == LR_MODE_SERVER)
+		return fail(err, len, "-O is the client's: a server takes it from each test");
+	if (cfg->omit_ns && !cfg->matrix) {	/* the engine omits (the matrix marks its own) */
+		if (cfg->omit_ns % LR_NSEC_PER_SEC)
+			return fail(err, len, "-O: whole seconds only, as iperf3 sends them");
+		t->omit_s = (unsigned)(cfg->omit_ns / LR_NSEC_PER_SEC);
+	}
 	if (t->udp && !t->bitrate_set)
 		t->bitrate_bps = 1000000;	/* iperf3's UDP default: 1 Mbit/s */
-	return 0;
+	return lr_cli_iperf3_validate(cfg, err, len);
 }
 
 int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t len)
@@ -304,8 +328,16 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 	 * previous call stopped in (it would go on reading the old argv). */
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:I:T:t:Jc:sp:B:1uP:b:l:RM:w:A:C:O:Df:Vhv", long_opts,
-				NULL)) != -1) {
+	while ((c = getopt_long(argc, argv,
+				":i:I:T:t:Jc:sp:B:1uP:b:l:RM:w:A:C:O:Df:Vhv" LR_CLI_IPERF3_SHORT,
+				all_opts(), NULL)) != -1) {
+		int rc = lr_cli_iperf3_opt(c, optarg, cfg, &traffic_opt, err, len);
+
+		if (rc <= 0) {
+			if (rc < 0)
+				return rc;
+			continue;
+		}
 		switch (c) {
 		case 'i':
 			if (parse_seconds(optarg, 0.01, 60, &cfg->interval_ns))

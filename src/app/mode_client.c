@@ -45,11 +45,14 @@ static void drain_log(uint64_t *seen)
 struct intervals {
 	uint64_t every_ns;		/* the report interval: -i when given, else iperf3's 1 s */
 	uint64_t t0_ns, next_ns, last_ns;
+	uint64_t omit_end_ns;	/* -O: when the omitted seconds end nominally, 0 = done/none */
 	unsigned n;
 	uint64_t bytes[LR_PROTO_MAX_RESULTS], retr[LR_PROTO_MAX_RESULTS];
 	uint64_t lost[LR_PROTO_MAX_RESULTS];
 	struct lr_iperf3_interval st[LR_PROTO_MAX_RESULTS];
 	json_t *arr; /* -J only */
+	FILE *json_out; /* --json-stream's lines */
+	bool stream_started; /* --json-stream: the start event went out */
 	FILE *out; /* text lines */
 	char unit; /* -f */
 	const struct lr_config *cfg;
@@ -62,6 +65,8 @@ static uint64_t intervals_wait(const struct intervals *iv)
 
 	if (iv->t0_ns && iv->next_ns > now && iv->next_ns - now < w)
 		w = iv->next_ns - now;
+	else if (iv->t0_ns && iv->omit_end_ns && iv->next_ns >= iv->omit_end_ns)
+		w = 5 * LR_NSEC_PER_MSEC;	/* the engine's -O mark is due */
 	else if (iv->t0_ns && iv->next_ns <= now)
 		w = LR_NSEC_PER_MSEC;
 	return w;
@@ -94,9 +99,9 @@ static void print_starting(FILE *f, const struct lr_config *cfg, unsigned n)
 
 	if (tc->length)
 		snprintf(blk, sizeof(blk), ", %llu byte blocks", (unsigned long long)tc->length);
-	fprintf(f, "Starting Test: protocol: %s, %u streams%s, omitting 0 seconds, %.0f second test, "
-		"tos 0\n", tc->udp ? "UDP" : "TCP", tc->bidir ? n / 2 : n, blk,
-		(double)(cfg->duration_set ? cfg->duration_ns : DEFAULT_TRAFFIC_NS) / 1e9);
+	fprintf(f, "Starting Test: protocol: %s, %u streams%s, omitting %u seconds, %.0f second test, "
+		"tos %d\n", tc->udp ? "UDP" : "TCP", tc->bidir ? n / 2 : n, blk, tc->omit_s,
+		(double)(cfg->duration_set ? cfg->duration_ns : DEFAULT_TRAFFIC_NS) / 1e9, tc->tos);
 }
 
 /* -V: what iperf3 -V says first: the version, the system, the time. */
@@ -115,46 +120,29 @@ static void print_verbose_head(FILE *f)
 	fprintf(f, "Time: %s\n", when);
 }
 
-static void intervals_tick(struct intervals *iv, struct lr_client *c, bool json, bool final)
+/* One interval from the last one to `now`: each stream's counters now (or at -O's mark when
+ * at_mark) minus the last. The number of bytes it moved. */
+static uint64_t intervals_collect(struct intervals *iv, struct lr_client *c, bool at_mark,
+				  bool omitted, unsigned *k)
 {
-	uint64_t now = lr_clock_mono_ns(), end, total = 0;
-	unsigned n = lr_client_stream_count(c), k = 0;
-	double a, b;
+	unsigned n = lr_client_stream_count(c);
+	uint64_t total = 0;
 
-	if (!iv->t0_ns) {
-		if (lr_client_state(c) != LR_CLIENT_RUNNING)
-			return;
-		iv->t0_ns = iv->last_ns = streams_edge(c, true);
-		if (!iv->t0_ns || iv->t0_ns > now)
-			iv->t0_ns = iv->last_ns = now;
-		iv->next_ns = iv->t0_ns + iv->every_ns;
-		iv->n = n;	/* every stream exists once the test runs */
-		if (iv->cfg->verbose && !json)
-			print_starting(iv->out, iv->cfg, n);
-		if (!final)
-			return;
-	}
-	if (!final && now < iv->next_ns)
-		return;
-	if (!final)
-		now = iv->next_ns;	/* the interval's nominal end: no drift */
-	else if ((end = streams_edge(c, false)) > iv->last_ns && end < now)
-		now = end;	/* the streams' own end, not when the results came in */
-	a = (double)(iv->last_ns - iv->t0_ns) / 1e9;
-	b = (double)(now - iv->t0_ns) / 1e9;
+	*k = 0;
 	for (unsigned i = 0; i < iv->n && i < n; i++) {
 		struct lr_client_stream_info ci;
 		uint64_t by, rt, lo;
 
 		if (lr_client_stream_info(c, i, &ci) < 0)
 			continue;
-		by = atomic_load(&ci.stats->bytes);
-		rt = atomic_load(&ci.stats->retransmits);
-		lo = atomic_load(&ci.stats->lost);
-		iv->st[k++] = (struct lr_iperf3_interval){
+		by = at_mark ? ci.omit_bytes : atomic_load(&ci.stats->bytes);
+		rt = at_mark ? ci.omit_retransmits : atomic_load(&ci.stats->retransmits);
+		lo = at_mark ? ci.omit_lost : atomic_load(&ci.stats->lost);
+		iv->st[(*k)++] = (struct lr_iperf3_interval){
 			.id = ci.id,
 			.sender = ci.sender,
 			.udp = ci.udp,
+			.omitted = omitted,
 			.bytes = by - iv->bytes[i],
 			.retransmits = rt - iv->retr[i],
 			.lost = lo - iv->lost[i],
@@ -164,15 +152,108 @@ static void intervals_tick(struct intervals *iv, struct lr_client *c, bool json,
 		iv->retr[i] = rt;
 		iv->lost[i] = lo;
 	}
-	/* as iperf3: a last sliver under a tenth of the interval that moved nothing is noise */
-	if (final && total == 0 && (now - iv->last_ns) * 10 < iv->every_ns)
+	return total;
+}
+
+/* --json-stream: one line {"event": NAME, "data": DATA} at once (takes data's reference). */
+static void json_stream_event(struct intervals *iv, const char *name, json_t *data)
+{
+	json_t *ev = json_pack("{s:s,s:o}", "event", name, "data", data);
+
+	if (!iv->stream_started && strcmp(name, "start")) {	/* the test's parameters first */
+		const struct lr_traffic_config *tc = &iv->cfg->traffic;
+
+		iv->stream_started = true;
+		json_stream_event(iv, "start",
+				  json_pack("{s:{s:s,s:i},s:{s:s,s:i,s:i,s:i,s:i,s:i}}",
+					    "connecting_to", "host", tc->host, "port",
+					    (int)(tc->port ? tc->port : 5201u), "test_start",
+					    "protocol", tc->udp ? "UDP" : "TCP", "num_streams",
+					    (int)tc->parallel, "omit", (int)tc->omit_s, "reverse",
+					    (int)tc->reverse, "bidir", (int)tc->bidir, "tos", tc->tos));
+	}
+	iv->stream_started = true;
+	if (!ev)
 		return;
-	if (json) {
+	json_dumpf(ev, iv->json_out, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	fputc('\n', iv->json_out);
+	fflush(iv->json_out);
+	json_decref(ev);
+}
+
+static void intervals_emit(struct intervals *iv, bool json, uint64_t from, uint64_t to, unsigned k)
+{
+	double a = (double)(from - iv->t0_ns) / 1e9, b = (double)(to - iv->t0_ns) / 1e9;
+
+	if (json && iv->cfg->json_stream) {
+		json_stream_event(iv, "interval", lr_iperf3_json_interval(a, b, iv->st, k));
+	} else if (json) {
 		json_array_append_new(iv->arr, lr_iperf3_json_interval(a, b, iv->st, k));
 	} else {
 		lr_iperf3_print_interval(iv->out, a, b, iv->st, k, iv->unit);
 		fflush(iv->out);
 	}
+}
+
+/* -O: the omitted seconds ended at the engine's mark: their last interval ends there, and the
+ * clock starts again from 0 (as iperf3's), so the rest adds up to the end totals. true when
+ * the mark was handled now. */
+static bool intervals_omit_end(struct intervals *iv, struct lr_client *c, bool json)
+{
+	uint64_t at;
+	unsigned k;
+
+	if (!iv->omit_end_ns || !lr_client_omit_over(c, &at))
+		return false;
+	if (at < iv->last_ns)
+		at = iv->last_ns;
+	intervals_collect(iv, c, true, true, &k);
+	if (at > iv->last_ns)
+		intervals_emit(iv, json, iv->last_ns, at, k);
+	iv->omit_end_ns = 0;
+	iv->t0_ns = iv->last_ns = at;
+	iv->next_ns = at + iv->every_ns;
+	return true;
+}
+
+static void intervals_tick(struct intervals *iv, struct lr_client *c, bool json, bool final)
+{
+	uint64_t now = lr_clock_mono_ns(), end, total;
+	bool omitted;
+	unsigned k;
+
+	if (!iv->t0_ns) {
+		if (lr_client_state(c) != LR_CLIENT_RUNNING)
+			return;
+		iv->t0_ns = iv->last_ns = streams_edge(c, true);
+		if (!iv->t0_ns || iv->t0_ns > now)
+			iv->t0_ns = iv->last_ns = now;
+		iv->next_ns = iv->t0_ns + iv->every_ns;
+		iv->n = lr_client_stream_count(c);	/* every stream exists once the test runs */
+		if (iv->cfg->traffic.omit_s)
+			iv->omit_end_ns = iv->t0_ns + iv->cfg->traffic.omit_s * LR_NSEC_PER_SEC;
+		if (iv->cfg->verbose && !json)
+			print_starting(iv->out, iv->cfg, iv->n);
+		if (!final)
+			return;
+	}
+	if (intervals_omit_end(iv, c, json) && !final)
+		return;
+	/* an interval that would reach past the omitted seconds waits for the engine's mark */
+	if (!final && iv->omit_end_ns && iv->next_ns >= iv->omit_end_ns)
+		return;
+	if (!final && now < iv->next_ns)
+		return;
+	omitted = iv->omit_end_ns != 0;
+	if (!final)
+		now = iv->next_ns;	/* the interval's nominal end: no drift */
+	else if ((end = streams_edge(c, false)) > iv->last_ns && end < now)
+		now = end;	/* the streams' own end, not when the results came in */
+	total = intervals_collect(iv, c, false, omitted, &k);
+	/* as iperf3: a last sliver under a tenth of the interval that moved nothing is noise */
+	if (final && total == 0 && (now - iv->last_ns) * 10 < iv->every_ns)
+		return;
+	intervals_emit(iv, json, iv->last_ns, now, k);
 	iv->last_ns = now;
 	iv->next_ns += iv->every_ns;
 }
@@ -239,8 +320,15 @@ static void sampling_finish(struct lr_sampling *sm, struct lr_session *ses, bool
 /* iperf3's summary (text or -J) and, when sampling ran, the NIC's view and the verdict: text
  * after the summary, or a "linerate_verdict" object in the JSON (iperf3's readers ignore keys
  * they do not know). */
+/* --get-server-output: the server's report as iperf3 -J carries it (an object or text). */
+struct server_output {
+	char *text;
+	bool json;
+};
+
 static void report(const struct lr_config *cfg, struct lr_session *ses, struct intervals *iv,
-		   const struct lr_output *out, const struct lr_peer_summary *peer)
+		   const struct lr_output *out, const struct lr_peer_summary *peer,
+		   const struct server_output *so)
 {
 	const struct lr_traffic_results *R = ses->res;
 	bool ran = ses->have_res && R->n_streams && (R->complete || R->stopped);
@@ -253,6 +341,17 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 		iv->arr = NULL;
 		if (cfg->title)
 			json_object_set_new(j, "title", json_string(cfg->title));
+		/* --json-stream: in the "end" event, the last one */
+		json_t *so_at = cfg->json_stream ? json_object_get(j, "end") : j;
+
+		if (so->text && so->json) {
+			json_t *o = json_loads(so->text, 0, NULL);
+
+			if (o)
+				json_object_set_new(so_at, "server_output_json", o);
+		} else if (so->text) {
+			json_object_set_new(so_at, "server_output_text", json_string(so->text));
+		}
 		if (verdict) {
 			json_t *v = lr_verdict_json(ses->acc, &ses->verdict);
 
@@ -265,13 +364,21 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 			if (p)
 				json_object_set_new(j, "linerate_peer", p);
 		}
-		json_dumpf(j, out->json, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		fputc('\n', out->json);
+		if (cfg->json_stream) {	/* the rest as iperf3's last event: "end" */
+			json_t *e = json_incref(json_object_get(j, "end"));
+
+			json_stream_event(iv, "end", e ? e : json_object());
+		} else {
+			json_dumpf(j, out->json, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+			fputc('\n', out->json);
+		}
 		json_decref(j);
 	} else if (ran) {
 		if (cfg->verbose)
 			fprintf(out->text, "Test Complete. Summary Results:\n");
 		lr_iperf3_print_summary(out->text, R, cfg->format);
+		if (so->text)	/* iperf3 prints either form as it came */
+			fprintf(out->text, "\nServer output:\n%s\n", so->text);
 		if (verdict) {
 			fputc('\n', out->text);
 			lr_verdict_print(out->text, ses->acc, &ses->verdict);
@@ -285,13 +392,16 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 static int run_client(const struct lr_config *cfg, struct intervals *iv, const struct lr_output *out)
 {
 	const struct lr_traffic_config *tc = &cfg->traffic;
-	uint64_t dur = cfg->duration_set ? cfg->duration_ns : DEFAULT_TRAFFIC_NS;
+	/* -n / -k end the test by count, as iperf3 (no time limit) */
+	uint64_t dur = tc->num_bytes || tc->blockcount ? 0
+		       : cfg->duration_set ? cfg->duration_ns : DEFAULT_TRAFFIC_NS;
 	struct lr_sampling *sm = NULL;
 	struct lr_session ses;
 	uint64_t log_seen = 0;
 	char ifbuf[LR_IFNAMSIZ];
 	bool failed = false, have_peer;
 	struct lr_peer_summary peer;
+	struct server_output so = {0};
 	int rc;
 
 	if (sampling_open(&sm, cfg) < 0)
@@ -333,12 +443,15 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv, const s
 		lr_sampling_set_peer(sm, NULL);	/* lr_session_finish closes the peer view */
 	have_peer = ses.peer && lr_peer_rx_summary(ses.peer, &peer) == 0;
 	drain_log(&log_seen);
+	if (lr_client_state(ses.client) == LR_CLIENT_DONE)
+		so.text = lr_client_server_output(ses.client, &so.json);
 	lr_session_finish(&ses);
 	if (!ses.have_res) {
 		fprintf(stderr, "linerate: out of memory\n");
 		failed = true;
 	}
-	report(cfg, &ses, iv, out, have_peer ? &peer : NULL);
+	report(cfg, &ses, iv, out, have_peer ? &peer : NULL, &so);
+	free(so.text);
 	if (ses.failed)
 		fprintf(stderr, "linerate: %s\n", ses.error);
 	rc = ses.failed || failed ? 1 : 0;
@@ -366,6 +479,7 @@ int lr_run_client(const struct lr_config *cfg)
 		return 1;
 	}
 	iv->out = out.text;
+	iv->json_out = out.json;
 	iv->unit = cfg->format;
 	iv->cfg = cfg;
 	rc = run_client(cfg, iv, &out);

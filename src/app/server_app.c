@@ -44,7 +44,7 @@ bool lr_server_app_dashboard(const struct lr_config *cfg)
 
 const char *lr_server_app_unused(const struct lr_config *cfg, bool dash, char *why, size_t len)
 {
-	bool rec = cfg->csv || cfg->cpu_csv || cfg->streams_csv;
+	bool rec = lr_config_csv_named(cfg);
 	const char *o = NULL;
 
 	if (dash)

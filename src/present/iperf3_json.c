@@ -99,13 +99,14 @@ json_t *lr_iperf3_json(const struct lr_traffic_config *tc, const struct lr_traff
 	json_object_set_new(tst, "protocol", json_string(R->udp ? "UDP" : "TCP"));
 	json_object_set_new(tst, "num_streams", json_integer(R->parallel));
 	json_object_set_new(tst, "blksize", json_integer((json_int_t)R->len));
-	json_object_set_new(tst, "omit", json_integer(0));
+	json_object_set_new(tst, "omit", json_integer(tc->omit_s));
 	json_object_set_new(tst, "duration",
-			    json_integer((json_int_t)(R->duration_ns / LR_NSEC_PER_SEC)));
-	json_object_set_new(tst, "bytes", json_integer(0));
-	json_object_set_new(tst, "blocks", json_integer(0));
+			    json_integer((json_int_t)((R->duration_ns + LR_NSEC_PER_SEC / 2) /
+							    LR_NSEC_PER_SEC)));
+	json_object_set_new(tst, "bytes", json_integer((json_int_t)tc->num_bytes));
+	json_object_set_new(tst, "blocks", json_integer((json_int_t)tc->blockcount));
 	json_object_set_new(tst, "reverse", json_integer(R->reverse));
-	json_object_set_new(tst, "tos", json_integer(0));
+	json_object_set_new(tst, "tos", json_integer(tc->tos));
 	json_object_set_new(tst, "target_bitrate", json_integer((json_int_t)R->bitrate_bps));
 	json_object_set_new(tst, "bidir", json_integer(R->bidir));
 	json_object_set_new(start, "test_start", tst);
@@ -150,13 +151,15 @@ json_t *lr_iperf3_json(const struct lr_traffic_config *tc, const struct lr_traff
 		json_object_set_new(end, "receiver_tcp_congestion",
 				    json_string(R->remote_congestion));
 	json_object_set_new(root, "end", end);
+	if (tc->extra_data)
+		json_object_set_new(root, "extra_data", json_string(tc->extra_data));
 	if (error)
 		json_object_set_new(root, "error", json_string(error));
 	return root;
 }
 
 
-static json_t *jinterval(int id, double a, double b, uint64_t bytes, bool sender)
+static json_t *jinterval(int id, double a, double b, uint64_t bytes, bool sender, bool omitted)
 {
 	json_t *o = json_object();
 
@@ -166,7 +169,7 @@ static json_t *jinterval(int id, double a, double b, uint64_t bytes, bool sender
 	json_object_set_new(o, "seconds", json_real(b - a));
 	json_object_set_new(o, "bytes", json_integer((json_int_t)bytes));
 	json_object_set_new(o, "bits_per_second", json_real(rate(bytes, b - a)));
-	json_object_set_new(o, "omitted", json_false());
+	json_object_set_new(o, "omitted", json_boolean(omitted));
 	json_object_set_new(o, "sender", json_boolean(sender));
 	return o;
 }
@@ -178,7 +181,7 @@ json_t *lr_iperf3_json_interval(double a, double b, const struct lr_iperf3_inter
 	uint64_t total = 0;
 
 	for (unsigned i = 0; i < n; i++) {
-		json_t *one = jinterval(st[i].id, a, b, st[i].bytes, st[i].sender);
+		json_t *one = jinterval(st[i].id, a, b, st[i].bytes, st[i].sender, st[i].omitted);
 
 		if (st[i].sender && !st[i].udp)
 			json_object_set_new(one, "retransmits",
@@ -187,7 +190,7 @@ json_t *lr_iperf3_json_interval(double a, double b, const struct lr_iperf3_inter
 		total += st[i].bytes;
 	}
 	json_object_set_new(o, "streams", streams);
-	sum = jinterval(0, a, b, total, n ? st[0].sender : true);
+	sum = jinterval(0, a, b, total, n ? st[0].sender : true, n && st[0].omitted);
 	json_object_del(sum, "socket");
 	json_object_set_new(o, "sum", sum);
 	return o;

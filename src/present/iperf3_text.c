@@ -256,6 +256,7 @@ void lr_iperf3_print_interval(FILE *f, double a, double b, const struct lr_iperf
 	if (n > 1) {
 		fmt_bytes(bb, sizeof(bb), (double)sum);
 		fmt_rate(rr, sizeof(rr), rate(sum, b - a), unit);
-		fprintf(f, "[SUM] %6.2f-%-6.2f sec  %s  %s\n", a, b, bb, rr);
+		fprintf(f, "[SUM] %6.2f-%-6.2f sec  %s  %s%s\n", a, b, bb, rr,
+			st[0].omitted ? "  (omitted)" : "");
 	}
 }

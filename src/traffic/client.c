@@ -82,7 +82,8 @@ int lr_client_open(struct lr_client **out, const struct lr_traffic_config *tc, u
 	c->n_max = tc->bidir ? 2 * p : p;
 	c->streams = calloc(c->n_max, sizeof(*c->streams));
 	c->joined = calloc(c->n_max, sizeof(*c->joined));
-	if (!c->joined || !c->res || !c->host || (tc->bind && !c->bind) ||
+	c->omit = tc->omit_s ? calloc(c->n_max, sizeof(*c->omit)) : NULL;
+	if (!c->joined || (tc->omit_s && !c->omit) || !c->res || !c->host || (tc->bind && !c->bind) ||
 	    (tc->congestion && !c->congestion) || !c->streams) {
 		free(c->res);
 		free(c->host);
@@ -90,6 +91,7 @@ int lr_client_open(struct lr_client **out, const struct lr_traffic_config *tc, u
 		free(c->congestion);
 		free(c->streams);
 		free(c->joined);
+		free(c->omit);
 		free(c);
 		return -ENOMEM;
 	}
@@ -121,6 +123,7 @@ int lr_client_open(struct lr_client **out, const struct lr_traffic_config *tc, u
 	atomic_init(&c->stop, false);
 	atomic_init(&c->state, LR_CLIENT_IDLE);
 	atomic_init(&c->n_streams, 0);
+	atomic_init(&c->omit_at_ns, 0);
 	*out = c;
 	return 0;
 }
@@ -344,26 +347,56 @@ static int check_streams(struct lr_client *c, uint64_t now)
 	return 0;
 }
 
+/* -n / -k: the bytes (blocks of -l bytes) this side sent, or received when it only receives,
+ * reached the count (iperf3's end condition). */
+static bool count_reached(struct lr_client *c)
+{
+	uint64_t limit = c->tc.num_bytes ? c->tc.num_bytes : c->tc.blockcount * c->params.len;
+	uint64_t sent = 0, rcvd = 0;
+	bool any_send = false;
+
+	if (!limit)
+		return false;
+	for (unsigned i = 0; i < lr_client_nstreams(c); i++) {
+		uint64_t b = atomic_load(&lr_stream_stats(c->streams[i])->bytes);
+
+		if (lr_stream_params(c->streams[i])->sender) {
+			any_send = true;
+			sent += b;
+		} else {
+			rcvd += b;
+		}
+	}
+	return (any_send ? sent : rcvd) >= limit;
+}
+
 /* Waits for the run to end: duration, stop, a message from the server, a failed stream. 0 when
  * the time is up, 1 when stopped, -errno on a server message/error. */
 static int run_phase(struct lr_client *c)
 {
-	uint64_t end = c->duration_ns ? c->t0_ns + c->duration_ns : UINT64_MAX;
+	uint64_t end = c->duration_ns ? c->t0_ns + (uint64_t)c->tc.omit_s * LR_NSEC_PER_SEC +
+						c->duration_ns
+				      : UINT64_MAX;
 
 	for (;;) {
 		struct pollfd pfd = {.fd = c->ctl_fd, .events = POLLIN};
-		uint64_t now = lr_clock_mono_ns();
+		uint64_t now = lr_clock_mono_ns(), omit_due = lr_client_omit_poll(c, now), wake;
 		int ms, st, rc;
 
 		if (atomic_load(&c->stop))
 			return 1;
-		if (now >= end)
+		if (omit_due == UINT64_MAX && c->duration_ns && atomic_load(&c->omit_at_ns))
+			end = atomic_load(&c->omit_at_ns) + c->duration_ns; /* -t after -O's mark */
+		if (now >= end || count_reached(c))
 			return 0;
 		rc = check_streams(c, now);
 		if (rc < 0)
 			return rc;
-		ms = end - now > 50 * LR_NSEC_PER_MSEC ? 50
-						       : (int)((end - now) / LR_NSEC_PER_MSEC) + 1;
+		wake = omit_due < end - now ? now + omit_due : end; /* -O's mark is due */
+		ms = wake - now > 50 * LR_NSEC_PER_MSEC ? 50
+							: (int)((wake - now) / LR_NSEC_PER_MSEC) + 1;
+		if (c->tc.num_bytes || c->tc.blockcount)
+			ms = 1;	/* a count overshoots by what moves while it sleeps */
 		rc = poll(&pfd, 1, ms);
 		if (rc <= 0)
 			continue;
@@ -448,6 +481,8 @@ static int finish(struct lr_client *c)
 
 	stop_streams(c, 1);
 	c->res->duration_ns = lr_clock_mono_ns() - c->t0_ns;
+	if (atomic_load(&c->omit_at_ns))	/* the measured part: after -O's mark */
+		c->res->duration_ns = lr_clock_mono_ns() - atomic_load(&c->omit_at_ns);
 	set_state(c, LR_CLIENT_ENDING);
 	/* the end of the test to IPERF_DONE: a server answers in milliseconds */
 	set_deadline(c, c->rcv_timeout_set && c->rcv_timeout_ns < END_GRACE_NS ? c->rcv_timeout_ns
@@ -664,7 +699,22 @@ int lr_client_stream_info(const struct lr_client *c, unsigned i, struct lr_clien
 	out->sender = sp->sender;
 	out->udp = sp->udp;
 	out->stats = lr_stream_stats(c->streams[i]);
+	{
+		const struct lr_client_omit_mark *m = lr_client_omit_mark(c, i);
+
+		out->omit_bytes = m ? m->bytes : 0;
+		out->omit_retransmits = m ? m->retransmits : 0;
+		out->omit_lost = m ? m->lost : 0;
+	}
 	return 0;
+}
+
+char *lr_client_server_output(struct lr_client *c, bool *json)
+{
+	if (!finished(c) || !c->server_output)
+		return NULL;
+	*json = c->server_output_json;
+	return strdup(c->server_output);
 }
 
 int lr_client_results(struct lr_client *c, struct lr_traffic_results *out)
@@ -691,6 +741,8 @@ void lr_client_close(struct lr_client *c)
 	pthread_cond_destroy(&c->done_cond);
 	free(c->streams);
 	free(c->joined);
+	free(c->omit);
+	free(c->server_output);
 	free(c->res);
 	free(c->host);
 	free(c->bind);

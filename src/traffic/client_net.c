@@ -27,6 +27,7 @@
 #include "linerate/traffic/traffic.h"
 
 #include "client_priv.h"
+#include "sockopts.h"
 
 static int resolve(const char *host, uint16_t port, int socktype, int family,
 		   struct sockaddr_storage *ss, socklen_t *len)
@@ -48,18 +49,47 @@ static int resolve(const char *host, uint16_t port, int socktype, int family,
 	return 0;
 }
 
-static int bind_local(struct lr_client *c, int fd, int socktype)
+/* -B, and for a data stream --cport (+ the stream's index, as iperf3). */
+static int bind_port(struct lr_client *c, int fd, int socktype, uint16_t port)
 {
 	struct sockaddr_storage ss;
 	socklen_t len = 0;	/* resolve sets it on success */
-	int rc;
+	int rc, one = 1;
 
-	if (!c->bind)
+	if (!c->bind && !port)
 		return 0;
-	rc = resolve(c->bind, 0, socktype, c->peer.ss_family, &ss, &len);
+	rc = resolve(c->bind, port, socktype, c->peer.ss_family, &ss, &len);
 	if (rc < 0)
 		return rc;
+	if (port && setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0)
+		return -errno;
 	return bind(fd, (struct sockaddr *)&ss, len) < 0 ? -errno : 0;
+}
+
+static int bind_local(struct lr_client *c, int fd, int socktype)
+{
+	return bind_port(c, fd, socktype, 0);
+}
+
+/* A data socket: -B/--cport, and -N -S --fq-rate --dont-fragment (logged when refused). */
+static int data_sock_prepare(struct lr_client *c, int fd, int socktype)
+{
+	struct lr_data_sockopts o = {
+		.nodelay = c->tc.nodelay,
+		.tos = c->tc.tos,
+		.fq_rate_bps = c->tc.fq_rate_bps,
+		.dont_fragment = c->tc.dont_fragment,
+	};
+	const char *what = "";
+	int rc = lr_data_sockopts_apply(fd, socktype == SOCK_DGRAM, &o, &what);
+
+	if (rc < 0)
+		lr_log(LR_LOG_WARN, "client: data stream %u: %s: %s", c->setting_up + 1, what,
+		       strerror(-rc));
+	if (c->tc.cport && c->tc.cport + c->setting_up > 65535)
+		return -EADDRNOTAVAIL;
+	return bind_port(c, fd, socktype,
+			 c->tc.cport ? (uint16_t)(c->tc.cport + c->setting_up) : 0);
 }
 
 /* Non-blocking connect bounded by the connect timeout, the phase's deadline and the stop
@@ -140,7 +170,7 @@ int lr_client_ctl_connect(struct lr_client *c)
 	int fd, rc, one = 1;
 
 	fmt_peer(c, where, sizeof(where));
-	rc = resolve(c->host, c->tc.port, SOCK_STREAM, AF_UNSPEC, &c->peer, &c->peer_len);
+	rc = resolve(c->host, c->tc.port, SOCK_STREAM, c->tc.family, &c->peer, &c->peer_len);
 	if (rc < 0) {
 		lr_client_set_err(c, "cannot resolve %s", c->host);
 		return rc;
@@ -173,6 +203,9 @@ int lr_client_ctl_connect(struct lr_client *c)
 		lr_log(LR_LOG_WARN, "client: TCP_NODELAY on the control connection: %s",
 		       strerror(errno));
 	lr_client_snd_timeout(c, fd);
+	if (c->tc.cntl_ka &&
+	    (rc = lr_sock_keepalive(fd, c->tc.ka_idle, c->tc.ka_intv, c->tc.ka_cnt)) < 0)
+		lr_log(LR_LOG_WARN, "client: --cntl-ka: %s", strerror(-rc));
 	c->ctl_fd = fd;
 	return 0;
 }
@@ -201,6 +234,22 @@ int lr_client_send_params(struct lr_client *c)
 	p->reverse = c->tc.reverse && !c->tc.bidir;
 	p->bidir = c->tc.bidir;
 	p->time_s = (int64_t)((c->duration_ns + LR_NSEC_PER_SEC - 1) / LR_NSEC_PER_SEC);
+	p->omit_s = c->tc.omit_s;
+	p->get_server_output = c->tc.get_server_output;
+	p->num_bytes = c->tc.num_bytes;
+	p->blockcount = c->tc.blockcount;
+	if (p->num_bytes || p->blockcount)
+		p->time_s = 0;	/* as iperf3: the byte or block count ends the test */
+	p->nodelay = c->tc.nodelay;
+	p->tos = c->tc.tos;
+	p->fqrate_bps = c->tc.fq_rate_bps;
+	p->zerocopy = c->tc.zerocopy;
+	p->dont_fragment = c->tc.dont_fragment;
+	p->skip_rx_copy = c->tc.skip_rx_copy;
+	p->repeating_payload = c->tc.repeating_payload;
+	p->udp_64bit = c->tc.udp_64bit;
+	if (c->tc.extra_data)
+		snprintf(p->extra_data, sizeof(p->extra_data), "%s", c->tc.extra_data);
 	p->parallel = c->tc.parallel;
 	p->mss = c->tc.mss;
 	p->window_bytes = c->tc.window;
@@ -228,6 +277,15 @@ int lr_client_send_params(struct lr_client *c)
 	return rc;
 }
 
+/* -n/-k: each sending stream's share of the count (iperf3 counts the total). */
+static uint64_t count_share(struct lr_client *c)
+{
+	uint64_t limit = c->tc.num_bytes ? c->tc.num_bytes : c->tc.blockcount * c->params.len;
+	unsigned senders = c->tc.parallel;
+
+	return limit ? (limit + senders - 1) / senders : 0;
+}
+
 static bool stream_is_sender(struct lr_client *c, unsigned i)
 {
 	if (c->tc.bidir)
@@ -251,7 +309,7 @@ static int tcp_stream_connect(struct lr_client *c, int *out)
 	apply_tcp_opts(c, fd);
 	apply_window(c, fd);
 	lr_client_snd_timeout(c, fd);
-	rc = bind_local(c, fd, SOCK_STREAM);
+	rc = data_sock_prepare(c, fd, SOCK_STREAM);
 	if (rc == 0)
 		rc = connect_bounded(c, fd);
 	if (rc == 0) {
@@ -326,7 +384,7 @@ static int udp_stream_connect(struct lr_client *c, bool last, int *out, struct u
 		return -errno;
 	apply_window(c, fd);
 	buf = malloc(bufsz);
-	rc = buf ? bind_local(c, fd, SOCK_DGRAM) : -ENOMEM;
+	rc = buf ? data_sock_prepare(c, fd, SOCK_DGRAM) : -ENOMEM;
 	if (rc == 0 && connect(fd, (struct sockaddr *)&c->peer, c->peer_len) < 0)
 		rc = -errno;
 	while (rc == 0) {
@@ -440,6 +498,11 @@ int lr_client_create_streams(struct lr_client *c)
 			.cpus = c->tc.affinity_cpus,
 			.no_gso = c->tc.no_gso,
 			.rx_len = lr_stream_tcp_read_len((size_t)c->params.len, c->n_max),
+			.udp_64bit_seq = c->tc.udp_64bit,
+			.zerocopy = c->tc.zerocopy,
+			.repeating_payload = c->tc.repeating_payload,
+			.skip_rx_copy = c->tc.skip_rx_copy,
+			.max_bytes = count_share(c),
 		};
 		struct udp_setup u = {0};
 		struct lr_stream *s;
@@ -450,6 +513,7 @@ int lr_client_create_streams(struct lr_client *c)
 		 * to set up, but a setup that goes on progressing is no hang */
 		if (c->deadline_ns < now + c->connect_timeout_ns)
 			c->deadline_ns = now + c->connect_timeout_ns;
+		c->setting_up = i;
 		rc = c->tc.udp ? udp_stream_connect(c, i + 1 == c->n_max, &fd, &u)
 			       : tcp_stream_connect(c, &fd);
 		if (rc == UDP_SETUP_CTL) { /* an error byte, EOF, or a message out of turn */

@@ -56,13 +56,22 @@ struct lr_client {
 	socklen_t peer_len;
 
 	unsigned n_max;
+	unsigned setting_up; /* the stream being set up (--cport + this) */
 	_Atomic unsigned n_streams;
 	struct lr_stream **streams;
 	bool *joined; /* control thread only */
 
 	struct rusage ru0;
 	uint64_t t0_ns;
+	/* -O (client_omit.c): each stream's counters when the omitted seconds ended, published
+	 * by omit_at_ns (release) */
+	struct lr_client_omit_mark {
+		uint64_t bytes, packets, retransmits, lost, max_seq;
+	} *omit;
+	_Atomic uint64_t omit_at_ns; /* 0 = not yet (or no -O) */
 	struct lr_traffic_results *res;
+	char *server_output; /* --get-server-output: what the server's results carried */
+	bool server_output_json;
 	/* peer view (client_peer.c): set once by the control thread, under lock */
 	bool peer_offered;
 	unsigned peer_interval_ms;
@@ -87,6 +96,11 @@ int lr_client_create_streams(struct lr_client *c);
 void lr_client_fill_addrs(struct lr_client *c);
 int lr_client_exchange_results(struct lr_client *c);
 void lr_client_partial_results(struct lr_client *c);
+/* client_omit.c: takes the marks once the omitted seconds are over (no-op before, after, or
+ * without -O); returns how long the caller may wait before it is due (UINT64_MAX: never). */
+uint64_t lr_client_omit_poll(struct lr_client *c, uint64_t now);
+/* The stream's mark, or NULL before the omitted seconds ended. */
+const struct lr_client_omit_mark *lr_client_omit_mark(const struct lr_client *c, unsigned i);
 /* client_peer.c: reads the offer that followed the state byte LR_PEER_OFFER_STATE. 0 or
  * -errno (error set). */
 int lr_client_peer_read_offer(struct lr_client *c);

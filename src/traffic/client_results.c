@@ -46,13 +46,16 @@ static void cpu_util(struct lr_client *c, double *total, double *user, double *s
 	*total = *user + *sys;
 }
 
-static double stream_secs(const struct lr_stream_stats *st)
+/* from its start, or from -O's mark when taken */
+static double stream_secs(const struct lr_stream_stats *st, uint64_t omit_at)
 {
 	uint64_t a = atomic_load_explicit(&st->start_ns, memory_order_relaxed);
 	uint64_t b = atomic_load_explicit(&st->end_ns, memory_order_relaxed);
 
 	if (!a)
 		return 0;
+	if (omit_at > a)
+		a = omit_at;
 	if (!b)
 		b = lr_clock_mono_ns();
 	return b > a ? (double)(b - a) / 1e9 : 0;
@@ -70,16 +73,25 @@ static void local_results(struct lr_client *c, struct lr_proto_results *r)
 		const struct lr_stream_params *sp = lr_stream_params(c->streams[i]);
 		const struct lr_stream_stats *st = lr_stream_stats(c->streams[i]);
 		struct lr_proto_stream_result *e = &r->streams[i];
+		const struct lr_client_omit_mark *m = lr_client_omit_mark(c, i);
+		static const struct lr_client_omit_mark none;
 
+		if (!m)
+			m = &none;
+		/* iperf3: bytes and retransmits after the omitted seconds; loss and packets
+		 * whole, with the omitted part beside them */
 		e->id = sp->id;
-		e->bytes = atomic_load(&st->bytes);
-		e->retransmits =
-			sp->sender && !sp->udp ? (int64_t)atomic_load(&st->retransmits) : -1;
+		e->bytes = atomic_load(&st->bytes) - m->bytes;
+		e->retransmits = sp->sender && !sp->udp
+					 ? (int64_t)(atomic_load(&st->retransmits) - m->retransmits)
+					 : -1;
+		e->omitted_errors = sp->sender ? 0 : (int64_t)m->lost;
+		e->omitted_packets = (int64_t)(sp->sender ? m->packets : m->max_seq);
 		e->jitter_s = sp->sender ? 0 : (double)atomic_load(&st->jitter_ns) / 1e9;
 		e->errors = sp->sender ? 0 : (int64_t)atomic_load(&st->lost);
 		e->packets = sp->sender ? (int64_t)atomic_load(&st->packets)
 					: (int64_t)atomic_load(&st->max_seq);
-		e->end_time_s = stream_secs(st);
+		e->end_time_s = stream_secs(st, atomic_load(&c->omit_at_ns));
 		any_send |= sp->sender;
 	}
 	r->n_streams = n;
@@ -157,20 +169,20 @@ static void merge_results(struct lr_client *c, const struct lr_proto_results *lo
 			e->sent_bytes = l->bytes;
 			e->sender_s = l->end_time_s;
 			e->retransmits = l->retransmits;
-			e->packets_sent = l->packets;
+			e->packets_sent = l->packets - l->omitted_packets;
 			e->out_of_order = -1;
 			if (p) {
 				e->received_bytes = p->bytes;
 				e->receiver_s = p->end_time_s;
-				e->packets_received = p->packets;
-				e->lost = p->errors;
+				e->packets_received = p->packets - p->omitted_packets;
+				e->lost = p->errors - p->omitted_errors;
 				e->jitter_s = p->jitter_s;
 			}
 		} else {
 			e->received_bytes = l->bytes;
 			e->receiver_s = l->end_time_s;
-			e->packets_received = l->packets;
-			e->lost = l->errors;
+			e->packets_received = l->packets - l->omitted_packets;
+			e->lost = l->errors - l->omitted_errors;
 			e->jitter_s = l->jitter_s;
 			e->out_of_order = (int64_t)atomic_load(&st->out_of_order);
 			e->retransmits = -1;
@@ -178,7 +190,7 @@ static void merge_results(struct lr_client *c, const struct lr_proto_results *lo
 				e->sent_bytes = p->bytes;
 				e->sender_s = p->end_time_s;
 				e->retransmits = p->retransmits;
-				e->packets_sent = p->packets;
+				e->packets_sent = p->packets - p->omitted_packets;
 			}
 		}
 		sum_add(e->client_sends ? &R->sum_up : &R->sum_down, e);
@@ -253,9 +265,14 @@ int lr_client_exchange_results(struct lr_client *c)
 	}
 	merge_results(c, loc, peer);
 	c->res->complete = true;
+	c->server_output = peer->server_output; /* kept for lr_client_server_output */
+	c->server_output_json = peer->server_output_json;
+	peer->server_output = NULL;
 out:
 	free(buf);
 	free(loc);
+	if (peer)
+		lr_proto_results_release(peer);
 	free(peer);
 	return rc;
 }

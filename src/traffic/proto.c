@@ -501,6 +501,12 @@ int lr_proto_params_encode(const struct lr_proto_params *p, char **out, size_t *
 		rc |= set_int(o, "get_server_output", 1);
 	if (p->zerocopy)
 		rc |= set_int(o, "zerocopy", 1);
+	if (p->dont_fragment)
+		rc |= set_int(o, "dont_fragment", 1);
+	if (p->skip_rx_copy)
+		rc |= set_int(o, "skip_rx_copy", 1);
+	if (p->extra_data[0])
+		rc |= json_object_set_new(o, "extra_data", json_string(p->extra_data));
 	if (p->client_version[0])
 		rc |= json_object_set_new(o, "client_version", json_string(p->client_version));
 	if (p->peer_stats)
@@ -615,7 +621,9 @@ int lr_proto_params_decode(const char *buf, size_t len, struct lr_proto_params *
 	TRY(get_str(o, "congestion", p->congestion, sizeof(p->congestion), err));
 	TRY(get_str(o, "client_version", p->client_version, sizeof(p->client_version), err));
 	TRY(get_str(o, "title", NULL, 0, err));
-	TRY(get_str(o, "extra_data", NULL, 0, err));
+	TRY(get_str(o, "extra_data", p->extra_data, sizeof(p->extra_data), err));
+	TRY(get_intflag(o, "dont_fragment", &p->dont_fragment, err));
+	TRY(get_intflag(o, "skip_rx_copy", &p->skip_rx_copy, err));
 	TRY(get_str(o, "congestion_used", NULL, 0, err));
 	TRY(get_str(o, "authtoken", NULL, 0, err));
 	if (json_object_get(o, "authtoken")) {
@@ -667,6 +675,13 @@ int lr_proto_results_encode(const struct lr_proto_results *r, char **out, size_t
 		rc |= json_object_set_new(js, "end_time", json_real(s->end_time_s));
 	}
 	rc |= json_object_set_new(o, "streams", arr);
+	if (r->server_output && r->server_output_json) {
+		json_t *j = json_loads(r->server_output, 0, NULL);
+
+		rc |= j ? json_object_set_new(o, "server_output_json", j) : -1;
+	} else if (r->server_output) {
+		rc |= json_object_set_new(o, "server_output_text", json_string(r->server_output));
+	}
 	return lr_proto_json_text(o, rc, out, out_len);
 }
 
@@ -716,6 +731,12 @@ static int decode_stream(json_t *js, struct lr_proto_stream_result *s, char err[
 	return 0;
 }
 
+void lr_proto_results_release(struct lr_proto_results *r)
+{
+	free(r->server_output);
+	r->server_output = NULL;
+}
+
 int lr_proto_results_decode(const char *buf, size_t len, struct lr_proto_results *r,
 			    char err[LR_PROTO_ERR_MAX])
 {
@@ -744,6 +765,15 @@ int lr_proto_results_decode(const char *buf, size_t len, struct lr_proto_results
 		goto out;
 	if ((rc = get_str(o, "server_output_text", NULL, 0, err)) < 0)
 		goto out;
+	j = json_object_get(o, "server_output_json");
+	if (j && !json_is_object(j)) {
+		rc = seterr(err, "\"server_output_json\" is not an object");
+		goto out;
+	}
+	r->server_output_json = j != NULL;
+	r->server_output = j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER)
+		: rc > 0 ? strdup(json_string_value(json_object_get(o, "server_output_text")))
+			 : NULL;
 	arr = json_object_get(o, "streams");
 	if (!arr || !json_is_array(arr)) {
 		rc = seterr(err, arr ? "\"streams\" is not an array" : "missing \"streams\"");
@@ -768,6 +798,8 @@ int lr_proto_results_decode(const char *buf, size_t len, struct lr_proto_results
 	}
 	rc = 0;
 out:
+	if (rc < 0)
+		lr_proto_results_release(r);
 	json_decref(o);
 	return rc;
 }

@@ -281,14 +281,31 @@ int lr_server_run(struct lr_server *s)
 	int idx[1 + MAX_PENDING];
 	int rc = 0;
 
+	uint64_t active_ns = lr_clock_mono_ns(); /* --idle-timeout: the last sign of a client */
+
 	while (!stopping(s)) {
 		uint64_t now = lr_clock_mono_ns();
 		nfds_t n = 0;
 
 		if (s->sess && atomic_load(&s->sess->phase) == PH_DONE) {
 			lr_server_session_end(s);
+			active_ns = now;
 			if (s->o.one_off)
 				break;
+		}
+		if (s->sess)
+			active_ns = now;
+		if (s->o.idle_timeout_s &&
+		    now - active_ns >= (uint64_t)s->o.idle_timeout_s * LR_NSEC_PER_SEC) {
+			/* iperf3's restart: whatever waits is dropped; -1 ends the server */
+			lr_log(LR_LOG_INFO, "server: idle for %u s (--idle-timeout)%s",
+			       s->o.idle_timeout_s, s->o.one_off ? "; exiting" : "; restarting");
+			for (int i = 0; i < MAX_PENDING; i++)
+				if (s->pend[i].fd >= 0)
+					pending_drop(&s->pend[i], NULL);
+			if (s->o.one_off)
+				break;
+			active_ns = now;
 		}
 		rc = listener_reset(s);
 		if (rc < 0)
@@ -362,4 +379,12 @@ void lr_server_close(struct lr_server *s)
 	if (s->lfd >= 0)
 		close(s->lfd);
 	free(s);
+}
+
+void lr_server_set_report(struct lr_server *s,
+			  char *(*report)(void *arg, const struct lr_server_report *r, bool *json),
+			  void *arg)
+{
+	s->o.report = report;
+	s->o.report_arg = arg;
 }

@@ -30,6 +30,13 @@
 
 enum phase { PH_SETUP, PH_ACCEPT, PH_RUN, PH_FINISH, PH_DONE };
 
+/* A stream's counters when the client's omitted seconds (-O) ended: the results leave them out,
+ * as iperf3 resets its counters then. */
+struct omit_mark {
+	uint64_t bytes, packets, lost, max_seq;
+	uint64_t at_ns; /* 0 = not taken (no -O, or the test ended first) */
+};
+
 struct pending {
 	int fd;
 	uint64_t deadline_ns;
@@ -53,6 +60,20 @@ struct session {
 	unsigned n_recv, n_send, n;
 	struct lr_stream **streams;
 	uint64_t *unacked; /* per stream: TCP bytes still queued when the sender stopped */
+	struct omit_mark *omit; /* per stream */
+	bool omit_taken;
+	/* the report's intervals (server_report.c): cumulative counters per tick */
+	struct tick {
+		uint64_t at_ns;
+		bool omit_end; /* the -O mark: the clock starts again here */
+		uint64_t *vals; /* per stream: bytes, retransmits, lost */
+	} *ticks;
+	unsigned n_ticks, cap_ticks;
+	uint64_t next_tick_ns;
+	/* --server-bitrate-limit: the streams' total bytes once a second, newest last */
+	uint64_t rate_hist[64];
+	unsigned rate_n;
+	uint64_t rate_next_ns;
 	struct rusage ru0;
 	uint64_t t0_ns;
 	/* peer view (server_peer.c) */
@@ -94,6 +115,14 @@ void lr_server_snd_timeout(struct session *ss, int fd, unsigned int ms);
 /* CREATE_STREAMS, then every data stream of the test in accept order. 0 (phase PH_RUN) or
  * -errno (logged). */
 int lr_server_create_streams(struct session *ss);
+/* server_report.c. [session] Records the streams' counters when a tick is due (or now, when
+ * force): the report's interval boundaries. */
+void lr_server_tick(struct session *ss, uint64_t now, bool force, bool omit_end);
+/* [session] The report of a test whose results came in: the app's hook; *loc gets the output
+ * the client asked for. */
+void lr_server_report(struct session *ss, struct lr_proto_results *loc,
+		      const struct lr_proto_results *peer);
+void lr_server_report_free(struct session *ss);
 /* Peer view (server_peer.c, docs/peer-stats.md). [session] Sends the offer when the client
  * asked and the app's begin() agrees; 0, or -errno when the control write failed. */
 int lr_server_peer_offer(struct session *ss);

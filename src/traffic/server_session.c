@@ -116,6 +116,26 @@ static double tv_s(struct timeval tv)
 	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
 }
 
+/* The omitted seconds are over: every stream's counters now, left out of its results. */
+static void take_omit_marks(struct session *ss)
+{
+	uint64_t now = lr_clock_mono_ns();
+
+	for (unsigned i = 0; i < ss->n; i++) {
+		const struct lr_stream_stats *st = lr_stream_stats(ss->streams[i]);
+		struct omit_mark *m = &ss->omit[i];
+
+		m->bytes = atomic_load(&st->bytes);
+		m->packets = atomic_load(&st->packets);
+		m->lost = atomic_load(&st->lost);
+		m->max_seq = atomic_load(&st->max_seq);
+		m->at_ns = now;
+	}
+	ss->omit_taken = true;
+	lr_log(LR_LOG_DEBUG, "server: test from %s: %lld omitted second(s) over", ss->peer,
+	       (long long)ss->p.omit_s);
+}
+
 static void local_results(struct session *ss, struct lr_proto_results *r)
 {
 	struct rusage ru;
@@ -135,15 +155,23 @@ static void local_results(struct session *ss, struct lr_proto_results *r)
 		struct lr_proto_stream_result *e = &r->streams[i];
 		uint64_t a = atomic_load(&st->start_ns), b = atomic_load(&st->end_ns);
 
+		const struct omit_mark *m = &ss->omit[i];
+
 		e->id = sp->id;
 		e->bytes = atomic_load(&st->bytes);
 		e->bytes -= ss->unacked[i] < e->bytes ? ss->unacked[i] : e->bytes;
+		e->bytes -= m->bytes < e->bytes ? m->bytes : e->bytes;
 		e->retransmits =
 			sp->sender && !sp->udp ? (int64_t)atomic_load(&st->retransmits) : -1;
 		e->jitter_s = sp->sender ? 0 : (double)atomic_load(&st->jitter_ns) / 1e9;
 		e->errors = sp->sender ? 0 : (int64_t)atomic_load(&st->lost);
 		e->packets = sp->sender ? (int64_t)atomic_load(&st->packets)
 					: (int64_t)atomic_load(&st->max_seq);
+		/* iperf3: totals stay whole, the omitted part goes beside them */
+		e->omitted_errors = sp->sender ? 0 : (int64_t)m->lost;
+		e->omitted_packets = (int64_t)(sp->sender ? m->packets : m->max_seq);
+		if (m->at_ns > a)
+			a = m->at_ns;
 		e->end_time_s = a && b > a ? (double)(b - a) / 1e9 : 0;
 	}
 	r->n_streams = ss->n;
@@ -206,6 +234,7 @@ static int exchange_results(struct session *ss)
 	}
 	/* counted before the client can see the end of the exchange (lr_server_tests_done) */
 	atomic_fetch_add(&ss->srv->tests_done, 1);
+	lr_server_report(ss, loc, peer);
 	rc = lr_proto_results_encode(loc, &buf, &len);
 	if (rc == 0)
 		rc = lr_proto_msg_send(&cc, buf, len);
@@ -216,6 +245,10 @@ static int exchange_results(struct session *ss)
 	lr_server_watch_results(ss, loc, peer);
 out:
 	free(buf);
+	if (loc)
+		free(loc->server_output);
+	if (peer)
+		lr_proto_results_release(peer);
 	free(loc);
 	free(peer);
 	return rc;
@@ -282,6 +315,46 @@ static int check_streams(struct session *ss, uint64_t now, uint64_t *trouble_ns)
 	return 1;
 }
 
+/* --server-bitrate-limit: what the test asks for (streams x rate, both ways in bidir). */
+static bool asks_too_much(struct session *ss)
+{
+	uint64_t lim = ss->srv->o.rate_limit_bps;
+	unsigned streams = ss->p.parallel * (ss->p.bidir ? 2 : 1);
+
+	return lim && ss->p.bandwidth_bps && ss->p.bandwidth_bps > lim / streams;
+}
+
+/* --server-bitrate-limit while it runs: the average over the last rate_limit_s seconds (or the
+ * whole test) of every stream's bytes. true = over the limit (logged). */
+static bool over_limit(struct session *ss, uint64_t now)
+{
+	unsigned win = ss->srv->o.rate_limit_s, cap = LR_ARRAY_SIZE(ss->rate_hist), k;
+	uint64_t total = 0, first;
+	double bps;
+
+	if (!ss->srv->o.rate_limit_bps || now < ss->rate_next_ns)
+		return false;
+	ss->rate_next_ns = now + LR_NSEC_PER_SEC;
+	for (unsigned i = 0; i < ss->n; i++)
+		total += atomic_load(&lr_stream_stats(ss->streams[i])->bytes);
+	if (ss->rate_n == cap)
+		memmove(ss->rate_hist, ss->rate_hist + 1, (cap - 1) * sizeof(ss->rate_hist[0]));
+	else
+		ss->rate_n++;
+	ss->rate_hist[ss->rate_n - 1] = total;
+	k = win && win < ss->rate_n ? win : ss->rate_n - 1;	/* seconds in the window */
+	if (!k)
+		return false;
+	first = win && win < ss->rate_n ? ss->rate_hist[ss->rate_n - 1 - win] : ss->rate_hist[0];
+	bps = (double)(total - first) * 8 / k;
+	if (bps <= (double)ss->srv->o.rate_limit_bps)
+		return false;
+	lr_log(LR_LOG_WARN,
+	       "server: test from %s: %.0f bit/s over %u s is above --server-bitrate-limit %llu; "
+	       "ended", ss->peer, bps, k, (unsigned long long)ss->srv->o.rate_limit_bps);
+	return true;
+}
+
 /* Waits for the client's end of test, bounded: the test's length + GRACE_NS, --rcv-timeout,
  * and what the streams say (check_streams). 0 on TEST_END, 1 when the test ended otherwise
  * (logged), -errno on I/O error. */
@@ -292,11 +365,20 @@ static int run_phase(struct session *ss)
 		ss->p.time_s ? (uint64_t)(ss->p.time_s + ss->p.omit_s) * LR_NSEC_PER_SEC + GRACE_NS
 			     : UINT64_MAX - 1;
 	uint64_t trouble_ns = 0;
+	uint64_t omit_end = ss->t0_ns + (uint64_t)ss->p.omit_s * LR_NSEC_PER_SEC;
 
 	for (;;) {
-		uint64_t now = lr_clock_mono_ns();
+		uint64_t now = lr_clock_mono_ns(), wait = 200 * LR_NSEC_PER_MSEC;
 		int st, rc;
 
+		if (ss->p.omit_s && !ss->omit_taken) {
+			if (now >= omit_end) {
+				take_omit_marks(ss);
+				lr_server_tick(ss, ss->omit[0].at_ns, true, true);
+			}
+			else if (omit_end - now < wait)
+				wait = omit_end - now;
+		}
 		if (now - ss->t0_ns >= limit) {
 			lr_log(LR_LOG_WARN,
 			       "server: test from %s: no TEST_END %lld s after its "
@@ -306,7 +388,14 @@ static int run_phase(struct session *ss)
 			lr_server_send_error(ss, 160 /* IESERVERTESTDURATIONEXPIRED */);
 			return 1;
 		}
-		rc = lr_proto_state_recv(&cc, &st, 200 * LR_NSEC_PER_MSEC);
+		lr_server_tick(ss, now, false, false);
+		if (over_limit(ss, now)) {
+			lr_server_send_error(ss, 27 /* IETOTALRATE */);
+			return 1;
+		}
+		if (ss->next_tick_ns > now && ss->next_tick_ns - now < wait)
+			wait = ss->next_tick_ns - now;
+		rc = lr_proto_state_recv(&cc, &st, wait);
 		if (rc == -ETIMEDOUT) {
 			if (check_streams(ss, lr_clock_mono_ns(), &trouble_ns))
 				return 1;
@@ -369,7 +458,8 @@ static bool parse_params(struct session *ss)
 	ss->n = ss->n_recv + ss->n_send;
 	ss->streams = calloc(ss->n, sizeof(*ss->streams));
 	ss->unacked = calloc(ss->n, sizeof(*ss->unacked));
-	if (!ss->streams || !ss->unacked) {
+	ss->omit = calloc(ss->n, sizeof(*ss->omit));
+	if (!ss->streams || !ss->unacked || !ss->omit) {
 		lr_log(LR_LOG_ERR, "server: out of memory");
 		return false;
 	}
@@ -385,6 +475,14 @@ static void *session_thread(void *arg)
 
 	if (lr_proto_state_send(&cc, LR_PROTO_PARAM_EXCHANGE) < 0 || !parse_params(ss))
 		goto out;
+	if (asks_too_much(ss)) {
+		lr_log(LR_LOG_WARN, "server: test from %s asks %u x %llu bit/s: above "
+		       "--server-bitrate-limit; refused", ss->peer,
+		       ss->p.parallel * (ss->p.bidir ? 2 : 1),
+		       (unsigned long long)ss->p.bandwidth_bps);
+		lr_server_send_error(ss, 27 /* IETOTALRATE */);
+		goto out;
+	}
 	if (lr_server_peer_offer(ss) < 0)
 		goto out;
 	rc = lr_server_create_streams(ss);
@@ -395,6 +493,8 @@ static void *session_thread(void *arg)
 		goto out;
 	getrusage(RUSAGE_SELF, &ss->ru0);
 	ss->t0_ns = lr_clock_mono_ns();
+	ss->rate_next_ns = ss->t0_ns;
+	lr_server_tick(ss, ss->t0_ns, true, false);
 	for (unsigned i = 0; i < ss->n; i++) {
 		rc = lr_stream_start(ss->streams[i]);
 		if (rc < 0) {
@@ -416,6 +516,7 @@ static void *session_thread(void *arg)
 	shutdown_data(ss, 1, SHUT_WR);
 	drain_receivers(ss);
 	shutdown_data(ss, 0, SHUT_RDWR);
+	lr_server_tick(ss, lr_clock_mono_ns(), true, false);	/* the last interval's end */
 	lr_server_peer_end(ss);	/* the last sample sees every byte, before the results */
 	if (exchange_results(ss) == 0)
 		wait_done(ss);
@@ -449,6 +550,8 @@ static void session_free(struct session *ss)
 	free(ss->streams);
 	free(ss->unacked);
 	free(ss->wres);
+	free(ss->omit);
+	lr_server_report_free(ss);
 	if (ss->udp_fd >= 0)
 		close(ss->udp_fd);
 	while (read(ss->pipe_rd, &fd, sizeof(fd)) == (ssize_t)sizeof(fd))

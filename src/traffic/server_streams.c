@@ -19,6 +19,7 @@
 #include "linerate/traffic/stream.h"
 #include "linerate/traffic/traffic.h"
 #include "server_priv.h"
+#include "sockopts.h"
 
 static void set_window(struct session *ss, int fd)
 {
@@ -39,16 +40,22 @@ void lr_server_snd_timeout(struct session *ss, int fd, unsigned int ms)
 
 static int sock_opts_data(struct session *ss, int fd)
 {
+	/* the client's -N -S/--dscp --fq-rate --dont-fragment, as an iperf3 server applies them */
+	struct lr_data_sockopts o = {
+		.nodelay = ss->p.nodelay,
+		.tos = ss->p.tos,
+		.fq_rate_bps = ss->p.fqrate_bps,
+		.dont_fragment = ss->p.dont_fragment,
+	};
+	const char *what = "";
+	int rc = lr_data_sockopts_apply(fd, ss->p.udp, &o, &what);
+
+	if (rc < 0)
+		lr_log(LR_LOG_WARN, "server: test from %s: %s: %s", ss->peer, what, strerror(-rc));
 	if (ss->p.window_bytes && ss->p.udp) /* TCP data sockets have it from the listener */
 		set_window(ss, fd);
 	if (!ss->p.udp) {
-		int one = 1;
-
 		lr_server_snd_timeout(ss, fd, ss->srv->o.snd_timeout_ms);
-		if (ss->p.nodelay &&
-		    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) < 0)
-			lr_log(LR_LOG_WARN, "server: test from %s: -N (TCP_NODELAY): %s", ss->peer,
-			       strerror(errno));
 		if (ss->p.congestion[0] &&
 		    setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, ss->p.congestion,
 			       (socklen_t)strlen(ss->p.congestion)) < 0)
@@ -95,6 +102,14 @@ static int add_stream(struct session *ss, unsigned i, int fd)
 		.no_gso = ss->srv->o.no_gso,
 		.udp_64bit_seq = ss->p.udp_64bit,
 		.zerocopy = ss->p.zerocopy,
+		.repeating_payload = ss->p.repeating_payload,
+		.skip_rx_copy = ss->p.skip_rx_copy,
+		/* the client's -n/-k, shared by the streams this side sends on */
+		.max_bytes = ss->n_send && (ss->p.num_bytes || ss->p.blockcount)
+				     ? ((ss->p.num_bytes ? ss->p.num_bytes
+							 : ss->p.blockcount * ss->p.len) +
+					ss->n_send - 1) / ss->n_send
+				     : 0,
 		.rx_len = lr_stream_tcp_read_len((size_t)ss->p.len, ss->n_recv),
 	};
 

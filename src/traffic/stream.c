@@ -90,11 +90,16 @@ int lr_stream_sock_window(int fd, uint64_t bytes)
 	return 0;
 }
 
-static void fill_pattern(uint8_t *buf, size_t len)
+static void fill_pattern(uint8_t *buf, size_t len, bool repeating)
 {
 	uint32_t x = 0x9e3779b9u; /* deterministic filler: runs compare byte for byte */
 	size_t i;
 
+	if (repeating) {	/* iperf3's --repeating-payload */
+		for (i = 0; i < len; i++)
+			buf[i] = (uint8_t)('0' + i % 10);
+		return;
+	}
 	for (i = 0; i < len; i++) {
 		x ^= x << 13;
 		x ^= x >> 17;
@@ -154,7 +159,7 @@ static int tcp_setup(struct lr_stream *s)
 	s->buf = lr_stream_buf_alloc(s->buf_len);
 	if (!s->buf)
 		return -ENOMEM;
-	fill_pattern(s->buf, s->buf_len);
+	fill_pattern(s->buf, s->buf_len, s->p.repeating_payload);
 	atomic_store(&s->path, "tcp");
 	if (s->p.sender && s->p.zerocopy) {
 		int one = 1, zc_err;
@@ -284,14 +289,24 @@ static void tcp_send_loop(struct lr_stream *s)
 		ssize_t n;
 
 		lr_stream_pace_refresh(s, now);
+		if (off == 0 && s->p.max_bytes &&
+		    atomic_load_explicit(&s->st.bytes, relaxed) >= s->p.max_bytes) {
+			/* -n/-k reached: the session ends the test; wait for its stop */
+			lr_pacer_wait(now + LR_STREAM_SLICE_NS, 0, &s->stop, NULL, 0);
+			now = lr_clock_mono_ns();
+			continue;
+		}
 		if (off == 0 && s->pacer.rate_bps) {
 			uint64_t at = lr_pacer_reserve(&s->pacer, now, s->buf_len);
 
-			if (at > now &&
-			    !lr_pacer_wait(at, LR_STREAM_SLICE_NS, &s->stop, &s->rate_gen,
-					   s->rate_gen_seen) &&
-			    lr_stream_stopping(s))
-				break;
+			/* a stop that came while it waited wins over the block now due: the
+			 * peer's count ended there (iperf3 -R sends nothing after TEST_END) */
+			if (at > now) {
+				lr_pacer_wait(at, LR_STREAM_SLICE_NS, &s->stop, &s->rate_gen,
+					      s->rate_gen_seen);
+				if (lr_stream_stopping(s))
+					break;
+			}
 		}
 		if (s->sf_fd >= 0) {
 			off_t o = (off_t)off;
@@ -333,7 +348,8 @@ static void tcp_send_loop(struct lr_stream *s)
 static void tcp_recv_loop(struct lr_stream *s)
 {
 	while (!lr_stream_stopping(s)) {
-		ssize_t n = recv(s->p.fd, s->buf, s->buf_len, 0);
+		/* --skip-rx-copy: TCP's MSG_TRUNC consumes the bytes without copying them */
+		ssize_t n = recv(s->p.fd, s->buf, s->buf_len, s->p.skip_rx_copy ? MSG_TRUNC : 0);
 
 		if (n > 0) {
 			s->last_rx_ns = lr_clock_mono_ns();

@@ -159,7 +159,9 @@ int lr_stream_udp_setup(struct lr_stream *s)
 			x ^= x << 13;
 			x ^= x >> 17;
 			x ^= x << 5;
-			s->buf[i] = (uint8_t)x;
+			/* --repeating-payload: iperf3's digits, counted from the datagram's start */
+			s->buf[i] = s->p.repeating_payload ? (uint8_t)('0' + i % s->p.len % 10)
+							   : (uint8_t)x;
 		}
 		/* every datagram slot carries the same filler (the header differs) */
 		for (i = s->p.len; i + s->p.len <= s->buf_len; i += s->p.len)
@@ -238,13 +240,24 @@ void lr_stream_udp_send_loop(struct lr_stream *s)
 
 		lr_stream_pace_refresh(s, now);
 		n = lr_pacer_batch(&s->pacer, now, len, s->max_dgrams);
+		if (s->p.max_bytes) {	/* -n/-k: whole datagrams up to this stream's share */
+			uint64_t done = atomic_load_explicit(&s->st.bytes, memory_order_relaxed);
+			uint64_t left = done < s->p.max_bytes ? (s->p.max_bytes - done + len - 1) / len
+							      : 0;
+
+			if (!left) {
+				lr_pacer_wait(now + LR_STREAM_SLICE_NS, 0, &s->stop, NULL, 0);
+				continue;
+			}
+			n = n < left ? n : (size_t)left;
+		}
 		if (s->pacer.rate_bps) {
 			uint64_t at = lr_pacer_reserve(&s->pacer, now, n * len);
 
 			if (at > now) {
-				if (!lr_pacer_wait(at, LR_STREAM_SLICE_NS, &s->stop, &s->rate_gen,
-						   s->rate_gen_seen) &&
-				    lr_stream_stopping(s))
+				lr_pacer_wait(at, LR_STREAM_SLICE_NS, &s->stop, &s->rate_gen,
+					      s->rate_gen_seen);
+				if (lr_stream_stopping(s))	/* as the TCP sender */
 					break;
 				now = lr_clock_mono_ns();
 			}

@@ -49,6 +49,7 @@ struct lr_config {
 	const char *queues_csv;		/* --queues-csv FILE (DESIGN.md section 12) */
 	const char *listen;	/* --listen [ADDR:]PORT: Prometheus metrics (checked by cli.c) */
 	bool json;		/* -J */
+	bool json_stream;	/* --json-stream: -J as one JSON object per line, as it happens */
 	const char *explain[2];	/* --explain DUMP [DUMP2] */
 	const char *report_out;	/* --report OUT.html */
 	char *const *report_files;	/* its (or --replay's) CSVs (argv after the options) */

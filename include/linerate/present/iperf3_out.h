@@ -20,13 +20,13 @@ struct lr_traffic_sum;
 struct lr_iperf3_interval {
 	int id;
 	bool sender, udp;
+	bool omitted; /* -O: within the omitted seconds ("(omitted)", "omitted": true) */
 	uint64_t bytes, retransmits, lost;
 	/* server: iperf3 -s's columns (UDP receiver: jitter and lost/total, where packets is
 	 * the interval's datagrams by sequence; UDP sender: the datagrams sent) */
 	bool server;
 	uint64_t packets;
 	double jitter_s;
-	bool omitted;	/* -O: the line ends "(omitted)" */
 	bool no_header;	/* st[0]: no header even at a == 0 (iperf3 restarts at 0 after -O) */
 };
 

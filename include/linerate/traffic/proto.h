@@ -72,6 +72,9 @@ struct lr_proto_params {
 	bool repeating_payload; /* "repeating_payload" */
 	bool get_server_output; /* "get_server_output" */
 	bool zerocopy; /* "zerocopy" */
+	bool dont_fragment; /* "dont_fragment" */
+	bool skip_rx_copy; /* "skip_rx_copy" */
+	char extra_data[1024]; /* "extra_data", "" = unset */
 	int64_t omit_s; /* "omit" 0..600 */
 	int64_t time_s; /* "time" 0..86400 */
 	uint64_t num_bytes; /* "num" (-n), 0 unused */
@@ -127,8 +130,15 @@ struct lr_proto_results {
 	char congestion_used[32]; /* "" = absent */
 	unsigned n_streams;
 	struct lr_proto_stream_result streams[LR_PROTO_MAX_RESULTS];
+	/* the server's own report when the client asked (--get-server-output): JSON text for
+	 * "server_output_json" (an object) or plain text for "server_output_text"; malloc'd by
+	 * decode (lr_proto_results_release frees it), borrowed by encode. NULL = none. */
+	char *server_output;
+	bool server_output_json;
 };
 
+/* Frees what decode allocated in *r (the server output). */
+void lr_proto_results_release(struct lr_proto_results *r);
 int lr_proto_results_encode(const struct lr_proto_results *r, char **out,
 			    size_t *out_len) LR_MUST_CHECK;
 /* Same rules as lr_proto_params_decode; more than LR_PROTO_MAX_RESULTS streams is -E2BIG. */

@@ -31,6 +31,11 @@ struct lr_stream_params {
 	bool udp_64bit_seq; /* iperf3's udp_counters_64bit */
 	bool zerocopy; /* TCP sender: MSG_ZEROCOPY where the kernel has it */
 	size_t rx_len; /* TCP receiver: bytes per read (lr_stream_tcp_read_len), 0 = len */
+	bool repeating_payload; /* sender: "0123456789..." (iperf3's --repeating-payload) */
+	bool skip_rx_copy; /* TCP receiver: MSG_TRUNC, the kernel drops the bytes uncopied */
+	/* sender: -n/-k's share of this stream; it sends whole blocks (datagrams) until its
+	 * bytes reach this, then idles until stopped. 0 = no limit */
+	uint64_t max_bytes;
 };
 
 /* A TCP receiver's read size: up to 1 MiB, less when many streams share a 16 MiB budget,

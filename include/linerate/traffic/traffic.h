@@ -35,6 +35,26 @@ struct lr_traffic_config {	/* iperf3's options, same meanings */
 	int affinity_node;	/* N, -1 unset */
 	cpu_set_t affinity_cpus;	/* its CPUs, resolved by the app from this machine's /sys */
 	const char *congestion;	/* -C */
+	unsigned omit_s;	/* -O: seconds run first and left out of every count */
+	bool get_server_output;	/* --get-server-output: the server's report comes back */
+	uint64_t num_bytes;	/* -n: the test ends after this many bytes (0: by time) */
+	uint64_t blockcount;	/* -k: ... after this many blocks of -l bytes */
+	bool nodelay;		/* -N: TCP_NODELAY on the data streams */
+	int tos;		/* -S / --dscp: IP_TOS / IPV6_TCLASS on the data streams, 0 unset */
+	int family;		/* -4 AF_INET, -6 AF_INET6, 0 either */
+	bool zerocopy;		/* -Z: the TCP sender's zero-copy path */
+	bool dont_fragment;	/* --dont-fragment: IP_PMTUDISC_DO (no fragmentation) */
+	uint64_t fq_rate_bps;	/* --fq-rate: SO_MAX_PACING_RATE on the data streams, bit/s */
+	uint16_t cport;		/* --cport: data streams from this local port on (+i) */
+	bool repeating_payload;	/* --repeating-payload: "0123456789..." as iperf3 */
+	const char *extra_data;	/* --extra-data: passed to the server, in the JSON */
+	bool udp_64bit;		/* --udp-counters-64bit */
+	bool skip_rx_copy;	/* --skip-rx-copy: TCP receivers discard with MSG_TRUNC */
+	bool cntl_ka;		/* --cntl-ka[=IDLE/INTV/CNT]: keepalive on the control conn */
+	int ka_idle, ka_intv, ka_cnt;	/* 0 = the system's */
+	uint32_t idle_timeout_s;	/* server --idle-timeout, 0 unset */
+	uint64_t server_rate_limit_bps;	/* server --server-bitrate-limit, 0 unset */
+	uint32_t server_rate_limit_s;	/* ... averaged over this many seconds, 0 = the test */
 	bool one_off;		/* -1 (server) */
 	bool no_gso;		/* --no-gso: plain sendmmsg/recvmmsg path */
 	bool no_start;		/* --no-start: dashboard waits for `s` */
@@ -69,6 +89,9 @@ struct lr_client_stream_info {
 	bool sender; /* this side (the client) sends on it */
 	bool udp;
 	const struct lr_stream_stats *stats; /* live atomics; valid until lr_client_close */
+	/* -O: the stream's counters when the omitted seconds ended (valid once
+	 * lr_client_omit_over is true); the results leave them out */
+	uint64_t omit_bytes, omit_retransmits, omit_lost;
 };
 
 /* One stream after the test: both sides' views merged by id. */
@@ -146,6 +169,12 @@ bool lr_client_wait(struct lr_client *c, uint64_t timeout_ns);
 unsigned lr_client_stream_count(const struct lr_client *c);
 /* [any] 0 or -ENOENT. */
 int lr_client_stream_info(const struct lr_client *c, unsigned i, struct lr_client_stream_info *out);
+/* [any] Once DONE: a copy (malloc'd, caller frees) of the report the server sent back for
+ * --get-server-output, *json telling a JSON object from text; NULL when none came. */
+char *lr_client_server_output(struct lr_client *c, bool *json);
+/* [any] -O: true once the omitted seconds are over (then *at_ns, may be NULL, is when, on
+ * CLOCK_MONOTONIC, and lr_client_stream_info carries each stream's counters at that moment). */
+bool lr_client_omit_over(const struct lr_client *c, uint64_t *at_ns);
 /* The peer-stats channel a linerate server offered for this test (docs/peer-stats.md). */
 struct lr_client_peer {
 	struct sockaddr_storage addr;	/* the control connection's server address */
@@ -167,6 +196,25 @@ void lr_client_close(struct lr_client *c);
 
 struct lr_server; /* opaque: the listener, pending connections, the current test */
 
+/* One reporting interval of a test as the server saw it (iperf3 -s's interval lines). */
+struct lr_server_interval {
+	double start_s, end_s; /* from the test's start; after -O's mark from 0 again */
+	bool omitted;
+	/* per stream, in the results' order, over this interval */
+	const uint64_t *bytes, *retransmits, *lost;
+};
+
+/* A finished test for the server's report. */
+struct lr_server_report {
+	const struct lr_traffic_results *res; /* both ends' views merged by stream id */
+	unsigned n_intervals;
+	const struct lr_server_interval *iv;
+	unsigned omit_s; /* the client's -O */
+	int64_t time_s; /* the client's -t */
+	bool want_output; /* the client asked for it (--get-server-output) */
+	const char *client_version; /* "" when it said nothing */
+};
+
 struct lr_server_opts {
 	const char *bind; /* -B address, NULL = any (IPv6 dual-stack, else IPv4) */
 	uint16_t port; /* 0 = 5201 */
@@ -180,6 +228,17 @@ struct lr_server_opts {
 				  * (SERVER_ERROR 144, as iperf3 3.21); 0 = 120000 */
 	uint32_t snd_timeout_ms; /* --snd-timeout: TCP_USER_TIMEOUT on control and data, 0 =
 				  * the system's (data) and 30 s (control) */
+	uint64_t interval_ns; /* -i: the report's intervals, 0 = 1 s */
+	uint32_t idle_timeout_s; /* --idle-timeout: no test this long: drop what waits (with
+				  * one_off: return), 0 = never */
+	uint64_t rate_limit_bps; /* --server-bitrate-limit: a test asking more, or averaging more
+				  * (both directions), fails with IETOTALRATE; 0 = none */
+	uint32_t rate_limit_s; /* ... the average over this many seconds, 0 = the whole test */
+	/* [session thread] A test ended with results: the app writes its report, and when
+	 * r->want_output returns it (malloc'd, freed by the server) for the client, *json
+	 * saying it is one JSON object rather than text. NULL = no reports. */
+	char *(*report)(void *arg, const struct lr_server_report *r, bool *json);
+	void *report_arg;
 	/* Polled every 50 ms by lr_server_run; true ends the server (may be NULL). */
 	bool (*should_stop)(void *arg);
 	void *arg;
@@ -259,6 +318,10 @@ int lr_server_run(struct lr_server *s) LR_MUST_CHECK;
 void lr_server_stop(struct lr_server *s);
 /* [any] Number of tests that ran to a results exchange. */
 unsigned lr_server_tests_done(const struct lr_server *s);
+/* Sets o.report / o.report_arg after open (before lr_server_run). */
+void lr_server_set_report(struct lr_server *s,
+			  char *(*report)(void *arg, const struct lr_server_report *r, bool *json),
+			  void *arg);
 /* The port the server listens on (opts.port, or 5201 when it was 0). */
 uint16_t lr_server_port(const struct lr_server *s);
 void lr_server_close(struct lr_server *s);

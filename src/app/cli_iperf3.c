@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* iperf3's remaining client and server options with iperf3's meanings (DESIGN §9): each one
+ * is carried to the engine, which applies it; the one it cannot apply yet (-L) is refused by
+ * name rather than ignored. [main] */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+
+#include "linerate/app/cli_iperf3.h"
+#include "linerate/app/config.h"
+#include "linerate/core/strutil.h"
+
+enum {
+	OPT_DSCP = LR_CLI_IPERF3_BASE,
+	OPT_DONT_FRAGMENT,
+	OPT_FQ_RATE,
+	OPT_CPORT,
+	OPT_REPEATING_PAYLOAD,
+	OPT_EXTRA_DATA,
+	OPT_UDP_64BIT,
+	OPT_CNTL_KA,
+	OPT_IDLE_TIMEOUT,
+	OPT_SERVER_RATE_LIMIT,
+	OPT_SKIP_RX_COPY,
+	OPT_JSON_STREAM,
+	OPT_GET_SERVER_OUTPUT,
+	OPT_GSRO,
+};
+
+const struct option lr_cli_iperf3_opts[] = {
+	{"bytes", required_argument, NULL, 'n'},
+	{"blockcount", required_argument, NULL, 'k'},
+	{"no-delay", no_argument, NULL, 'N'},
+	{"tos", required_argument, NULL, 'S'},
+	{"dscp", required_argument, NULL, OPT_DSCP},
+	{"version4", no_argument, NULL, '4'},
+	{"version6", no_argument, NULL, '6'},
+	{"zerocopy", no_argument, NULL, 'Z'},
+	{"flowlabel", required_argument, NULL, 'L'},
+	{"dont-fragment", no_argument, NULL, OPT_DONT_FRAGMENT},
+	{"fq-rate", required_argument, NULL, OPT_FQ_RATE},
+	{"cport", required_argument, NULL, OPT_CPORT},
+	{"repeating-payload", no_argument, NULL, OPT_REPEATING_PAYLOAD},
+	{"extra-data", required_argument, NULL, OPT_EXTRA_DATA},
+	{"udp-counters-64bit", no_argument, NULL, OPT_UDP_64BIT},
+	{"cntl-ka", optional_argument, NULL, OPT_CNTL_KA},
+	{"idle-timeout", required_argument, NULL, OPT_IDLE_TIMEOUT},
+	{"server-bitrate-limit", required_argument, NULL, OPT_SERVER_RATE_LIMIT},
+	{"skip-rx-copy", no_argument, NULL, OPT_SKIP_RX_COPY},
+	{"json-stream", no_argument, NULL, OPT_JSON_STREAM},
+	{"get-server-output", no_argument, NULL, OPT_GET_SERVER_OUTPUT},
+	{"gsro", no_argument, NULL, OPT_GSRO},
+	{NULL, 0, NULL, 0},
+};
+
+static int fail(char *err, size_t len, const char *fmt, ...) LR_PRINTF(3, 4);
+static int fail(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* An integer as iperf3 reads it (strtol base 0: 0x10, 020, 16) within lo..hi. */
+static int parse_int(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 0);
+	if (errno || end == s || *end || v < lo || v > hi)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/* --dscp: a number 0..63 or a name (EF, CS0..CS7, AF11..AF43, as iperf3's). */
+static int parse_dscp(const char *s, long *out)
+{
+	if (!strcasecmp(s, "ef")) {
+		*out = 46;
+		return 0;
+	}
+	if (!strncasecmp(s, "cs", 2) && s[2] >= '0' && s[2] <= '7' && !s[3]) {
+		*out = 8 * (s[2] - '0');
+		return 0;
+	}
+	if (!strncasecmp(s, "af", 2) && s[2] >= '1' && s[2] <= '4' && s[3] >= '1' &&
+	    s[3] <= '3' && !s[4]) {
+		*out = 8 * (s[2] - '0') + 2 * (s[3] - '0');
+		return 0;
+	}
+	return parse_int(s, 0, 63, out);
+}
+
+/* --cntl-ka[=IDLE/INTERVAL/COUNT], each part optional (iperf3's form). */
+static int parse_ka(const char *arg, struct lr_traffic_config *t)
+{
+	int *dst[3] = {&t->ka_idle, &t->ka_intv, &t->ka_cnt};
+	const char *p = arg;
+
+	t->cntl_ka = true;
+	for (int i = 0; p && *p && i < 3; i++) {
+		char part[16];
+		const char *slash = strchr(p, '/');
+		size_t n = slash ? (size_t)(slash - p) : strlen(p);
+		long v;
+
+		if (n >= sizeof(part))
+			return -EINVAL;
+		memcpy(part, p, n);
+		part[n] = '\0';
+		if (n && parse_int(part, 1, 86400, &v))
+			return -EINVAL;
+		*dst[i] = n ? (int)v : 0;
+		p = slash ? slash + 1 : NULL;
+	}
+	return p && *p ? -EINVAL : 0;
+}
+
+/* --server-bitrate-limit RATE[/SECONDS] */
+static int parse_limit(const char *arg, struct lr_traffic_config *t)
+{
+	char rate[32];
+	const char *slash = strchr(arg, '/');
+	size_t n = slash ? (size_t)(slash - arg) : strlen(arg);
+	long secs = 0;
+
+	if (n >= sizeof(rate))
+		return -EINVAL;
+	memcpy(rate, arg, n);
+	rate[n] = '\0';
+	if (lr_parse_rate_bps(rate, &t->server_rate_limit_bps) || !t->server_rate_limit_bps)
+		return -EINVAL;
+	if (slash && parse_int(slash + 1, 1, 3600, &secs))
+		return -EINVAL;
+	t->server_rate_limit_s = (uint32_t)secs;
+	return 0;
+}
+
+int lr_cli_iperf3_opt(int c, const char *arg, struct lr_config *cfg, const char **traffic_opt,
+		      char *err, size_t len)
+{
+	struct lr_traffic_config *t = &cfg->traffic;
+	uint64_t u;
+	long v;
+
+	switch (c) {
+	case 'n':
+		if (lr_parse_size_bytes(arg, &t->num_bytes) || !t->num_bytes)
+			return fail(err, len, "-n: invalid byte count '%s' (e.g. 100M)", arg);
+		*traffic_opt = "-n";
+		return 0;
+	case 'k':
+		if (lr_parse_size_bytes(arg, &t->blockcount) || !t->blockcount)
+			return fail(err, len, "-k: invalid block count '%s' (e.g. 1000, 10K)", arg);
+		*traffic_opt = "-k";
+		return 0;
+	case 'N':
+		t->nodelay = true;
+		*traffic_opt = "-N";
+		return 0;
+	case 'S':
+		if (parse_int(arg, 0, 255, &v))
+			return fail(err, len, "-S: invalid TOS '%s' (0 to 255, e.g. 0x10)", arg);
+		t->tos = (int)v;
+		*traffic_opt = "-S";
+		return 0;
+	case OPT_DSCP:
+		if (parse_dscp(arg, &v))
+			return fail(err, len, "--dscp: invalid DSCP '%s' (0 to 63, EF, CSn, AFxy)", arg);
+		t->tos = (int)(v << 2);
+		*traffic_opt = "--dscp";
+		return 0;
+	case '4':
+	case '6':
+		t->family = c == '4' ? AF_INET : AF_INET6;
+		return 0;
+	case 'Z':
+		t->zerocopy = true;
+		*traffic_opt = "-Z";
+		return 0;
+	case 'L':
+		return fail(err, len, "-L/--flowlabel: IPv6 flow labels are not supported yet");
+	case OPT_DONT_FRAGMENT:
+		t->dont_fragment = true;
+		*traffic_opt = "--dont-fragment";
+		return 0;
+	case OPT_FQ_RATE:
+		if (lr_parse_rate_bps(arg, &t->fq_rate_bps) || !t->fq_rate_bps)
+			return fail(err, len, "--fq-rate: invalid rate '%s' (e.g. 100M)", arg);
+		*traffic_opt = "--fq-rate";
+		return 0;
+	case OPT_CPORT:
+		if (lr_parse_u64(arg, &u) || u < 1 || u > 65535)
+			return fail(err, len, "--cport: invalid port '%s' (1 to 65535)", arg);
+		t->cport = (uint16_t)u;
+		*traffic_opt = "--cport";
+		return 0;
+	case OPT_REPEATING_PAYLOAD:
+		t->repeating_payload = true;
+		*traffic_opt = "--repeating-payload";
+		return 0;
+	case OPT_EXTRA_DATA:
+		if (strlen(arg) > 1000)
+			return fail(err, len, "--extra-data: longer than 1000 bytes");
+		t->extra_data = arg;
+		*traffic_opt = "--extra-data";
+		return 0;
+	case OPT_UDP_64BIT:
+		t->udp_64bit = true;
+		*traffic_opt = "--udp-counters-64bit";
+		return 0;
+	case OPT_CNTL_KA:
+		if (parse_ka(arg, t))
+			return fail(err, len, "--cntl-ka: invalid '%s' (IDLE/INTERVAL/COUNT seconds)",
+				    arg);
+		*traffic_opt = "--cntl-ka";
+		return 0;
+	case OPT_IDLE_TIMEOUT:
+		if (parse_int(arg, 1, 86400, &v))
+			return fail(err, len, "--idle-timeout: invalid seconds '%s' (1 to 86400)", arg);
+		t->idle_timeout_s = (uint32_t)v;
+		return 0;
+	case OPT_SERVER_RATE_LIMIT:
+		if (parse_limit(arg, t))
+			return fail(err, len,
+				    "--server-bitrate-limit: invalid '%s' (RATE[/SECONDS], e.g. 1G/5)",
+				    arg);
+		return 0;
+	case OPT_SKIP_RX_COPY:
+		t->skip_rx_copy = true;
+		*traffic_opt = "--skip-rx-copy";
+		return 0;
+	case OPT_JSON_STREAM:
+		cfg->json_stream = true;
+		cfg->json = true;
+		return 0;
+	case OPT_GET_SERVER_OUTPUT:
+		t->get_server_output = true;
+		*traffic_opt = "--get-server-output";
+		return 0;
+	case OPT_GSRO:	/* UDP GSO/GRO: linerate's default path; undoes --no-gso */
+		t->no_gso = false;
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+int lr_cli_iperf3_validate(struct lr_config *cfg, char *err, size_t len)
+{
+	struct lr_traffic_config *t = &cfg->traffic;
+	bool server = cfg->mode == LR_MODE_SERVER;
+
+	if ((t->idle_timeout_s || t->server_rate_limit_bps) && !server)
+		return fail(err, len, "%s is a server option: it needs -s",
+			    t->idle_timeout_s ? "--idle-timeout" : "--server-bitrate-limit");
+	if (t->num_bytes && t->blockcount)
+		return fail(err, len, "-n and -k exclude each other");
+	if ((t->num_bytes || t->blockcount) && cfg->duration_set)
+		return fail(err, len, "%s and -t exclude each other", t->num_bytes ? "-n" : "-k");
+	if ((t->num_bytes || t->blockcount) && cfg->matrix)
+		return fail(err, len, "--matrix runs each case for -t seconds: no -n/-k");
+	if (cfg->json_stream && server)
+		return fail(err, len, "--json-stream: only with -c for now");
+	if (t->udp_64bit && !t->udp && !server)
+		return fail(err, len, "--udp-counters-64bit needs -u");
+	return 0;
+}

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* iperf3's remaining options (cli_iperf3.c): each reaches the config with iperf3's meaning, a
+ * bad value is one line naming the option, and the one not implemented (-L) is refused by name,
+ * never silently accepted. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "linerate/app/cli.h"
+#include "linerate/app/config.h"
+
+#define ARGV(...) ((char **)(const char *[]){"linerate", __VA_ARGS__, NULL})
+#define ARGC(...) ((int)(sizeof((const char *[]){"linerate", __VA_ARGS__}) / sizeof(char *)))
+#define PARSE(cfg, err, ...) lr_cli_parse(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), cfg, err, sizeof(err))
+
+static void test_client_options_reach_the_config(void **state)
+{
+	struct lr_config cfg;
+	char err[256];
+	const struct lr_traffic_config *t = &cfg.traffic;
+
+	(void)state;
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--headless", "-n", "100M", "-N", "-S",
+			       "0x10", "-4", "-Z", "--fq-rate", "50M", "--cport", "40000",
+			       "--repeating-payload", "--extra-data", "x y", "--dont-fragment",
+			       "--skip-rx-copy", "--cntl-ka=7/3/4", "--get-server-output", "-O",
+			       "2"),
+			 0);
+	assert_int_equal(t->num_bytes, 100ULL << 20);
+	assert_true(t->nodelay);
+	assert_int_equal(t->tos, 16);
+	assert_int_equal(t->family, AF_INET);
+	assert_true(t->zerocopy);
+	assert_int_equal(t->fq_rate_bps, 50000000);
+	assert_int_equal(t->cport, 40000);
+	assert_true(t->repeating_payload);
+	assert_string_equal(t->extra_data, "x y");
+	assert_true(t->dont_fragment && t->skip_rx_copy && t->get_server_output);
+	assert_true(t->cntl_ka);
+	assert_int_equal(t->ka_idle, 7);
+	assert_int_equal(t->ka_intv, 3);
+	assert_int_equal(t->ka_cnt, 4);
+	assert_int_equal(t->omit_s, 2);
+	/* --dscp names as iperf3's: EF = 46, AF41 = 34; TOS is DSCP << 2 */
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--dscp", "EF"), 0);
+	assert_int_equal(t->tos, 46 << 2);
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--dscp", "af41", "-6", "-k", "10K",
+			       "-u", "--udp-counters-64bit", "--json-stream"),
+			 0);
+	assert_int_equal(t->tos, 34 << 2);
+	assert_int_equal(t->family, AF_INET6);
+	assert_int_equal(t->blockcount, 10240);
+	assert_true(t->udp_64bit && cfg.json_stream && cfg.json);
+}
+
+static void test_server_options(void **state)
+{
+	struct lr_config cfg;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(&cfg, err, "-s", "--idle-timeout", "5", "--server-bitrate-limit",
+			       "1G/3"),
+			 0);
+	assert_int_equal(cfg.traffic.idle_timeout_s, 5);
+	assert_int_equal(cfg.traffic.server_rate_limit_bps, 1000000000ULL);
+	assert_int_equal(cfg.traffic.server_rate_limit_s, 3);
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--idle-timeout", "5"), -EINVAL);
+	assert_string_equal(err, "--idle-timeout is a server option: it needs -s");
+}
+
+static void test_bad_values_name_the_option(void **state)
+{
+	struct lr_config cfg;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-S", "256"), -EINVAL);
+	assert_string_equal(err, "-S: invalid TOS '256' (0 to 255, e.g. 0x10)");
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--dscp", "AF51"), -EINVAL);
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-n", "1M", "-t", "3"), -EINVAL);
+	assert_string_equal(err, "-n and -t exclude each other");
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-L", "5"), -EINVAL);
+	assert_string_equal(err, "-L/--flowlabel: IPv6 flow labels are not supported yet");
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--cntl-ka=1/x"), -EINVAL);
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-O", "1.5"), -EINVAL);
+	assert_string_equal(err, "-O: whole seconds only, as iperf3 sends them");
+	assert_int_equal(PARSE(&cfg, err, "-s", "-O", "1"), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_client_options_reach_the_config),
+		cmocka_unit_test(test_server_options),
+		cmocka_unit_test(test_bad_values_name_the_option),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -436,6 +436,8 @@ void lr_irqmap_free(struct lr_irqmap *m)
 	free(m->buf);
 	free(m->per_cpu);
 	free(m->msi);
+	free(m->iq);
+	lr_cpuset_free(&m->one);
 	lr_irq_scratch_free(&m->scratch);
 	lr_cpuset_free(&m->affinity);
 	lr_cpuset_free(&m->rps);
@@ -486,6 +488,34 @@ static int find_virtio(const char *name, void *arg)
 	return 1;
 }
 
+/* The row's queue number and the CPU that took most of its interrupts. */
+static int add_irq_queue(struct lr_irqmap *m, const struct lr_irq_line *l)
+{
+	struct lr_irq_queue *q;
+
+	if (m->n_iq == m->cap_iq) {
+		size_t nc = m->cap_iq ? m->cap_iq * 2 : 16;
+
+		q = realloc(m->iq, nc * sizeof(*q));
+		if (!q)
+			return -ENOMEM;
+		m->iq = q;
+		m->cap_iq = nc;
+	}
+	q = &m->iq[m->n_iq++];
+	q->irq = l->irq;
+	q->queue = lr_irq_desc_queue(l->desc, l->desc_len, m->ifname, m->virtio, &q->dir);
+	q->cpu = q->took_cpu = -1;
+	q->took = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		if (l->count[i] > q->took) {
+			q->took = l->count[i];
+			q->took_cpu = l->cpu[i];
+		}
+	}
+	return 0;
+}
+
 static int on_irq_line(const struct lr_irq_line *l, void *arg)
 {
 	struct build_ctx *c = arg;
@@ -502,6 +532,9 @@ static int on_irq_line(const struct lr_irq_line *l, void *arg)
 	if (by_name && !by_msi)
 		m->n_named++;
 	c->err = sorted_add(&m->irqs, &m->n_irqs, &m->cap_irqs, l->irq);
+	if (c->err)
+		return c->err;
+	c->err = add_irq_queue(m, l);
 	if (c->err)
 		return c->err;
 	for (i = 0; i < l->n; i++) {
@@ -555,8 +588,17 @@ static ssize_t read_whole(const struct lr_sysio *io, const char *path, char **bu
 	return n;
 }
 
+static struct lr_irq_queue *find_iq(struct lr_irqmap *m, int irq)
+{
+	for (size_t i = 0; i < m->n_iq; i++)
+		if (m->iq[i].irq == irq)
+			return &m->iq[i];
+	return NULL;
+}
+
 static int read_affinity(struct build_ctx *c, int irq)
 {
+	struct lr_irq_queue *q = find_iq(c->m, irq);
 	static const char *const files[] = {"effective_affinity_list", "smp_affinity_list"};
 	char path[96], buf[4096];
 	size_t i;
@@ -569,12 +611,15 @@ static int read_affinity(struct build_ctx *c, int irq)
 		n = c->io->read_file(c->io, path, buf, sizeof(buf));
 		if (n < 0)
 			continue;
-		got = lr_cpulist_parse(buf, (size_t)n, &c->m->affinity);
+		lr_cpuset_clear(&c->m->one);
+		got = lr_cpulist_parse(buf, (size_t)n, &c->m->one);
 		if (got == -ENOMEM)
 			return got;
 		if (got > 0) { /* empty: a shut-down IRQ has no effective CPU; try the next */
 			c->m->affinity_known = true;
-			return 0;
+			if (q && c->m->one.n == 1)
+				q->cpu = c->m->one.cpu[0];
+			return lr_cpuset_union(&c->m->affinity, &c->m->one);
 		}
 	}
 	return 0;
@@ -615,6 +660,7 @@ int lr_irqmap_build(const struct lr_sysio *io, const char *ifname, struct lr_irq
 	m->n_msi = m->n_named = 0;
 	m->affinity_known = false;
 	m->n_msi_scratch = 0;
+	m->n_iq = 0;
 	if (m->per_cpu_cap)
 		memset(m->per_cpu, 0, m->per_cpu_cap * sizeof(*m->per_cpu));
 	lr_cpuset_clear(&m->affinity);
@@ -681,6 +727,11 @@ int lr_irqmap_build(const struct lr_sysio *io, const char *ifname, struct lr_irq
 			goto out;
 	}
 
+	/* An IRQ allowed on several CPUs (no effective affinity file): where it ran most. */
+	for (i = 0; i < m->n_iq; i++)
+		if (m->iq[i].cpu < 0)
+			m->iq[i].cpu = m->iq[i].took_cpu;
+
 	/* 4. RPS. */
 	snprintf(path, sizeof(path), "/sys/class/net/%s/queues", ifname);
 	io->list_dir(io, path, read_rps, &c);
@@ -700,4 +751,25 @@ out:
 	if (c.err)
 		lr_log(LR_LOG_WARN, "irqmap %s: %s", ifname, strerror(-c.err));
 	return c.err;
+}
+
+int lr_irqmap_queue_cpu(const struct lr_irqmap *m, unsigned q)
+{
+	static const enum lr_irq_dir pref[] = {LR_IRQ_DIR_BOTH, LR_IRQ_DIR_RX, LR_IRQ_DIR_TX};
+
+	for (size_t k = 0; k < LR_ARRAY_SIZE(pref); k++)
+		for (size_t i = 0; i < m->n_iq; i++)
+			if (m->iq[i].queue == (int)q && m->iq[i].dir == pref[k] && m->iq[i].cpu >= 0)
+				return m->iq[i].cpu;
+	return -1;
+}
+
+unsigned lr_irqmap_n_queues(const struct lr_irqmap *m)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < m->n_iq; i++)
+		if (m->iq[i].queue >= 0 && (unsigned)m->iq[i].queue + 1 > n)
+			n = (unsigned)m->iq[i].queue + 1;
+	return n;
 }

@@ -37,7 +37,7 @@ static int trailing_number(const char *p, size_t n)
 
 	while (i && is_digit(p[i - 1]))
 		i--;
-	if (i == n || i == 0 || n - i > 5)	/* no digits, all digits, or beyond 99999 */
+	if (i == n || i == 0 || n - i > 5) /* no digits, all digits, or beyond 99999 */
 		return -1;
 	for (size_t k = n; k > i; k--, mul *= 10)
 		v += (p[k - 1] - '0') * mul;
@@ -64,12 +64,11 @@ static int iface_queue(const char *t, size_t tl, const char *ifname, size_t il,
 		*dir = rx == tx ? LR_IRQ_DIR_BOTH : rx ? LR_IRQ_DIR_RX : LR_IRQ_DIR_TX;
 		return trailing_number(rest, rl);
 	}
-	return -2;	/* not this interface's token */
+	return -2; /* not this interface's token */
 }
 
 /* "<virtio>-input.N" / "<virtio>-output.N". */
-static int virtio_queue(const char *t, size_t tl, const char *vio, size_t vl,
-			enum lr_irq_dir *dir)
+static int virtio_queue(const char *t, size_t tl, const char *vio, size_t vl, enum lr_irq_dir *dir)
 {
 	static const struct {
 		const char *s;

@@ -18,6 +18,17 @@ void lr_verdict_cpu_flush(struct lr_verdict_acc *a, const struct lr_snapshot *s)
 /* Clears the block (the window restarts). */
 void lr_verdict_cpu_reset(struct lr_verdict_acc *a);
 
+struct lr_verdict;
+struct lr_verdict_traffic;
+
+/* verdict_queue.c: sums a taken tick's per-queue rx packets and their CPUs' softirq/idle. */
+void lr_verdict_queue_tick(struct lr_verdict_acc *a, const struct lr_snapshot *s);
+/* The RSS rule over v->iface's queues: one queue took most rx packets on a saturated CPU
+ * while another queue's CPU idled. Writes v->next_step when it holds (unless the rx ring
+ * rule applies: a bigger ring is the first fix). */
+void lr_verdict_queue_judge(const struct lr_verdict_acc *a, const struct lr_verdict_traffic *t,
+			    struct lr_verdict *v);
+
 /* "182 Mbit/s", "9.41 Gbit/s", "512 bit/s" */
 void lr_verdict_fmt_bps(char *buf, size_t len, double bps);
 

@@ -260,7 +260,7 @@ int main(int argc, char **argv)
 
 	t0 = cpu_us();
 	for (int i = 0; i < NIF; i++) {
-		char name[8];
+		char name[24];
 
 		snprintf(name, sizeof(name), "mlx%d", i);
 		d[i] = lr_drvstats_open(name, &f.io);
@@ -301,7 +301,7 @@ int main(int argc, char **argv)
 	lr_irqmap_init(&m);
 	t0 = cpu_us();
 	for (int i = 0; i < NIF; i++) {
-		char name[8];
+		char name[24];
 
 		snprintf(name, sizeof(name), "mlx%d", i);
 		if (lr_irqmap_build(&f.io, name, &m) || lr_queuecpus_set(qc, name, &m))
@@ -319,7 +319,7 @@ int main(int argc, char **argv)
 	t0 = cpu_us();
 	for (int t = 0; t < TICKS; t++)
 		for (int i = 0; i < NIF; i++) {
-			char name[8];
+			char name[24];
 			const int *map;
 
 			snprintf(name, sizeof(name), "mlx%d", i);

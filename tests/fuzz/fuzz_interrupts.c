@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* libFuzzer target: /proc/interrupts rows, the name matcher on every description, and the
+/* libFuzzer target: /proc/interrupts rows, the name matcher and the queue-number reader on
+ * every description, and the
  * "%*pbl" CPU list and "%*pb" mask parsers on the same bytes. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -18,6 +19,14 @@ static int on_row(const struct lr_irq_line *l, void *arg)
 		*sum += l->count[i] + (uint64_t)l->cpu[i];
 	*sum += lr_irq_desc_mentions(l->desc, l->desc_len, "eth0", "virtio1");
 	*sum += lr_irq_desc_mentions(l->label, l->label_len, "e", NULL);
+	{
+		enum lr_irq_dir dir;
+		int q = lr_irq_desc_queue(l->desc, l->desc_len, "eth0", "virtio1", &dir);
+
+		if (q < -1 || q > 99999 || (q < 0 && dir != LR_IRQ_DIR_BOTH))
+			abort();
+		*sum += (uint64_t)(q + 1) + lr_irq_desc_queue(l->label, l->label_len, "e", NULL, NULL);
+	}
 	return 0;
 }
 

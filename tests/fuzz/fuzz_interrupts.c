@@ -25,7 +25,8 @@ static int on_row(const struct lr_irq_line *l, void *arg)
 
 		if (q < -1 || q > 99999 || (q < 0 && dir != LR_IRQ_DIR_BOTH))
 			abort();
-		*sum += (uint64_t)(q + 1) + lr_irq_desc_queue(l->label, l->label_len, "e", NULL, NULL);
+		*sum += (uint64_t)(q + 1) +
+			lr_irq_desc_queue(l->label, l->label_len, "e", NULL, NULL);
 	}
 	return 0;
 }

@@ -757,10 +757,14 @@ int lr_irqmap_queue_cpu(const struct lr_irqmap *m, unsigned q)
 {
 	static const enum lr_irq_dir pref[] = {LR_IRQ_DIR_BOTH, LR_IRQ_DIR_RX, LR_IRQ_DIR_TX};
 
-	for (size_t k = 0; k < LR_ARRAY_SIZE(pref); k++)
-		for (size_t i = 0; i < m->n_iq; i++)
-			if (m->iq[i].queue == (int)q && m->iq[i].dir == pref[k] && m->iq[i].cpu >= 0)
-				return m->iq[i].cpu;
+	for (size_t k = 0; k < LR_ARRAY_SIZE(pref); k++) {
+		for (size_t i = 0; i < m->n_iq; i++) {
+			const struct lr_irq_queue *e = &m->iq[i];
+
+			if (e->queue == (int)q && e->dir == pref[k] && e->cpu >= 0)
+				return e->cpu;
+		}
+	}
 	return -1;
 }
 

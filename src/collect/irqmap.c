@@ -683,7 +683,15 @@ int lr_irqmap_build(const struct lr_sysio *io, const char *ifname, struct lr_irq
 	}
 	m->n_msi = (unsigned)m->n_msi_scratch;
 
-	/* 2. /proc/interrupts: names, and which CPUs took them. */
+	/* 2. /proc/interrupts: names, and which CPUs took them. A virtual interface (veth,
+	 * bridge, ifb, ...: in sysfs without a parent device) has no IRQ of its own: it skips
+	 * the file, megabytes on a host with a thousand CPUs. */
+	snprintf(path, sizeof(path), "/sys/class/net/%s/device", ifname);
+	if (!m->n_msi_scratch && !m->virtio[0] && !dir_exists(io, path)) {
+		snprintf(path, sizeof(path), "/sys/class/net/%s", ifname);
+		if (dir_exists(io, path))
+			goto rps;
+	}
 	n = read_whole(io, "/proc/interrupts", &m->buf, &m->buf_cap);
 	if (n == -ENOMEM) {
 		c.err = -ENOMEM;
@@ -732,6 +740,7 @@ int lr_irqmap_build(const struct lr_sysio *io, const char *ifname, struct lr_irq
 		if (m->iq[i].cpu < 0)
 			m->iq[i].cpu = m->iq[i].took_cpu;
 
+rps:
 	/* 4. RPS. */
 	snprintf(path, sizeof(path), "/sys/class/net/%s/queues", ifname);
 	io->list_dir(io, path, read_rps, &c);

@@ -484,6 +484,42 @@ static void test_build_queue_cpus(void **state)
 	lr_irqmap_free(&m);
 }
 
+/* A virtual interface (in sysfs, no parent device) skips /proc/interrupts even where a row
+ * carries its name; the same name with a device is read and its queue numbered. */
+static void test_build_virtual_skips_interrupts(void **state)
+{
+	char root[] = "/tmp/lr_irqvirt.XXXXXX", path[128], cmd[160];
+	struct lr_irqmap m;
+	struct fake_sysio f;
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/proc %s/sys/class/net/v0", root, root);
+	assert_int_equal(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/proc/interrupts", root);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("           CPU0       CPU1\n"
+	      " 50:          7          0  PCI-MSI 1-edge      v0-TxRx-0\n",
+	      fp);
+	fclose(fp);
+	fake_sysio_init(&f, root);
+	lr_irqmap_init(&m);
+	assert_int_equal(lr_irqmap_build(&f.io, "v0", &m), 0);
+	assert_int_equal(m.n_irqs, 0);
+	assert_int_equal(m.n_iq, 0);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/sys/class/net/v0/device", root);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(lr_irqmap_build(&f.io, "v0", &m), 0);
+	assert_int_equal(m.n_irqs, 1);
+	assert_int_equal(m.iq[0].queue, 0);
+	assert_int_equal(m.iq[0].cpu, 0);	/* no affinity file: where it ran */
+	lr_irqmap_free(&m);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -500,6 +536,7 @@ int main(void)
 		cmocka_unit_test(test_desc_queue),
 		cmocka_unit_test(test_queue_rows_40cpu_ixgbe),
 		cmocka_unit_test(test_build_queue_cpus),
+		cmocka_unit_test(test_build_virtual_skips_interrupts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

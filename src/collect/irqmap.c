@@ -294,6 +294,12 @@ static int parse_header(const char *p, const char *end, struct lr_irq_scratch *s
 int lr_interrupts_parse(const char *buf, size_t len, struct lr_irq_scratch *s, lr_irq_cb cb,
 			void *arg, unsigned *bad)
 {
+	return lr_interrupts_parse_some(buf, len, s, NULL, cb, arg, bad);
+}
+
+int lr_interrupts_parse_some(const char *buf, size_t len, struct lr_irq_scratch *s,
+			     lr_irq_want want, lr_irq_cb cb, void *arg, unsigned *bad)
+{
 	const char *p = buf, *end = buf + len;
 	bool have_header = false;
 	size_t ncpu = 0;
@@ -333,6 +339,10 @@ int lr_interrupts_parse(const char *buf, size_t len, struct lr_irq_scratch *s, l
 		if (lr_scan_u64(&q, colon, &irq) && q == colon && irq <= INT32_MAX)
 			l.irq = (int)irq;
 		q = colon + 1;
+		if (want && !want(l.irq, q, (size_t)(eol - q), arg)) {
+			rows++; /* counted, its counts left unread */
+			continue;
+		}
 		while (l.n < ncpu) {
 			const char *t = q;
 
@@ -514,6 +524,23 @@ static int add_irq_queue(struct lr_irqmap *m, const struct lr_irq_line *l)
 		}
 	}
 	return 0;
+}
+
+/* Can this row be the interface's? Its IRQ is one of the device's vectors, or the rest of
+ * the line holds the interface's (or its virtio device's) name somewhere: a superset of
+ * on_irq_line's match, decided before the row's per-CPU counts are read (a thousand numbers
+ * per row on a big host). */
+static bool maybe_ours(int irq, const char *rest, size_t len, void *arg)
+{
+	const struct build_ctx *c = arg;
+	const struct lr_irqmap *m = c->m;
+
+	if (irq < 0)
+		return false;
+	if (lr_cpuset_has(&(struct lr_cpuset){m->msi, m->n_msi_scratch, m->cap_msi}, irq))
+		return true;
+	return memmem(rest, len, m->ifname, strlen(m->ifname)) ||
+	       (m->virtio[0] && memmem(rest, len, m->virtio, strlen(m->virtio)));
 }
 
 static int on_irq_line(const struct lr_irq_line *l, void *arg)
@@ -698,7 +725,8 @@ int lr_irqmap_build(const struct lr_sysio *io, const char *ifname, struct lr_irq
 		goto out;
 	}
 	if (n >= 0) {
-		err = lr_interrupts_parse(m->buf, (size_t)n, &m->scratch, on_irq_line, &c, NULL);
+		err = lr_interrupts_parse_some(m->buf, (size_t)n, &m->scratch, maybe_ours,
+					       on_irq_line, &c, NULL);
 		if (c.err || err == -ENOMEM)
 			goto out;
 	}
@@ -760,29 +788,4 @@ out:
 	if (c.err)
 		lr_log(LR_LOG_WARN, "irqmap %s: %s", ifname, strerror(-c.err));
 	return c.err;
-}
-
-int lr_irqmap_queue_cpu(const struct lr_irqmap *m, unsigned q)
-{
-	static const enum lr_irq_dir pref[] = {LR_IRQ_DIR_BOTH, LR_IRQ_DIR_RX, LR_IRQ_DIR_TX};
-
-	for (size_t k = 0; k < LR_ARRAY_SIZE(pref); k++) {
-		for (size_t i = 0; i < m->n_iq; i++) {
-			const struct lr_irq_queue *e = &m->iq[i];
-
-			if (e->queue == (int)q && e->dir == pref[k] && e->cpu >= 0)
-				return e->cpu;
-		}
-	}
-	return -1;
-}
-
-unsigned lr_irqmap_n_queues(const struct lr_irqmap *m)
-{
-	unsigned n = 0;
-
-	for (size_t i = 0; i < m->n_iq; i++)
-		if (m->iq[i].queue >= 0 && (unsigned)m->iq[i].queue + 1 > n)
-			n = (unsigned)m->iq[i].queue + 1;
-	return n;
 }

@@ -66,6 +66,14 @@ void lr_irq_scratch_free(struct lr_irq_scratch *s); /* NULL-safe */
 int lr_interrupts_parse(const char *buf, size_t len, struct lr_irq_scratch *s, lr_irq_cb cb,
 			void *arg, unsigned *bad);
 
+/* Decides from a row's IRQ number (-1 named rows) and the rest of its line (counts and
+ * description, len bytes) whether the callback wants it; false skips the row unread. */
+typedef bool (*lr_irq_want)(int irq, const char *rest, size_t len, void *arg);
+/* lr_interrupts_parse that reads the counts of the rows want accepts only (want NULL: all);
+ * skipped rows are counted but not handed to cb. arg goes to both. */
+int lr_interrupts_parse_some(const char *buf, size_t len, struct lr_irq_scratch *s,
+			     lr_irq_want want, lr_irq_cb cb, void *arg, unsigned *bad);
+
 /* Whether a /proc/interrupts description names an action of interface ifname: a token (split
  * at blanks and commas) equal to ifname, starting with "ifname-", or containing "-ifname-"
  * or ending in "-ifname" after a driver prefix ("i40e-eth0-TxRx-3"). virtio (may be NULL or

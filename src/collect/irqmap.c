@@ -294,6 +294,12 @@ static int parse_header(const char *p, const char *end, struct lr_irq_scratch *s
 int lr_interrupts_parse(const char *buf, size_t len, struct lr_irq_scratch *s, lr_irq_cb cb,
 			void *arg, unsigned *bad)
 {
+	return lr_interrupts_parse_some(buf, len, s, NULL, cb, arg, bad);
+}
+
+int lr_interrupts_parse_some(const char *buf, size_t len, struct lr_irq_scratch *s,
+			     lr_irq_want want, lr_irq_cb cb, void *arg, unsigned *bad)
+{
 	const char *p = buf, *end = buf + len;
 	bool have_header = false;
 	size_t ncpu = 0;
@@ -333,6 +339,10 @@ int lr_interrupts_parse(const char *buf, size_t len, struct lr_irq_scratch *s, l
 		if (lr_scan_u64(&q, colon, &irq) && q == colon && irq <= INT32_MAX)
 			l.irq = (int)irq;
 		q = colon + 1;
+		if (want && !want(l.irq, q, (size_t)(eol - q), arg)) {
+			rows++; /* counted, its counts left unread */
+			continue;
+		}
 		while (l.n < ncpu) {
 			const char *t = q;
 
@@ -436,6 +446,8 @@ void lr_irqmap_free(struct lr_irqmap *m)
 	free(m->buf);
 	free(m->per_cpu);
 	free(m->msi);
+	free(m->iq);
+	lr_cpuset_free(&m->one);
 	lr_irq_scratch_free(&m->scratch);
 	lr_cpuset_free(&m->affinity);
 	lr_cpuset_free(&m->rps);
@@ -486,6 +498,51 @@ static int find_virtio(const char *name, void *arg)
 	return 1;
 }
 
+/* The row's queue number and the CPU that took most of its interrupts. */
+static int add_irq_queue(struct lr_irqmap *m, const struct lr_irq_line *l)
+{
+	struct lr_irq_queue *q;
+
+	if (m->n_iq == m->cap_iq) {
+		size_t nc = m->cap_iq ? m->cap_iq * 2 : 16;
+
+		q = realloc(m->iq, nc * sizeof(*q));
+		if (!q)
+			return -ENOMEM;
+		m->iq = q;
+		m->cap_iq = nc;
+	}
+	q = &m->iq[m->n_iq++];
+	q->irq = l->irq;
+	q->queue = lr_irq_desc_queue(l->desc, l->desc_len, m->ifname, m->virtio, &q->dir);
+	q->cpu = q->took_cpu = -1;
+	q->took = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		if (l->count[i] > q->took) {
+			q->took = l->count[i];
+			q->took_cpu = l->cpu[i];
+		}
+	}
+	return 0;
+}
+
+/* Can this row be the interface's? Its IRQ is one of the device's vectors, or the rest of
+ * the line holds the interface's (or its virtio device's) name somewhere: a superset of
+ * on_irq_line's match, decided before the row's per-CPU counts are read (a thousand numbers
+ * per row on a big host). */
+static bool maybe_ours(int irq, const char *rest, size_t len, void *arg)
+{
+	const struct build_ctx *c = arg;
+	const struct lr_irqmap *m = c->m;
+
+	if (irq < 0)
+		return false;
+	if (lr_cpuset_has(&(struct lr_cpuset){m->msi, m->n_msi_scratch, m->cap_msi}, irq))
+		return true;
+	return memmem(rest, len, m->ifname, strlen(m->ifname)) ||
+	       (m->virtio[0] && memmem(rest, len, m->virtio, strlen(m->virtio)));
+}
+
 static int on_irq_line(const struct lr_irq_line *l, void *arg)
 {
 	struct build_ctx *c = arg;
@@ -502,6 +559,9 @@ static int on_irq_line(const struct lr_irq_line *l, void *arg)
 	if (by_name && !by_msi)
 		m->n_named++;
 	c->err = sorted_add(&m->irqs, &m->n_irqs, &m->cap_irqs, l->irq);
+	if (c->err)
+		return c->err;
+	c->err = add_irq_queue(m, l);
 	if (c->err)
 		return c->err;
 	for (i = 0; i < l->n; i++) {
@@ -555,8 +615,17 @@ static ssize_t read_whole(const struct lr_sysio *io, const char *path, char **bu
 	return n;
 }
 
+static struct lr_irq_queue *find_iq(struct lr_irqmap *m, int irq)
+{
+	for (size_t i = 0; i < m->n_iq; i++)
+		if (m->iq[i].irq == irq)
+			return &m->iq[i];
+	return NULL;
+}
+
 static int read_affinity(struct build_ctx *c, int irq)
 {
+	struct lr_irq_queue *q = find_iq(c->m, irq);
 	static const char *const files[] = {"effective_affinity_list", "smp_affinity_list"};
 	char path[96], buf[4096];
 	size_t i;
@@ -569,12 +638,15 @@ static int read_affinity(struct build_ctx *c, int irq)
 		n = c->io->read_file(c->io, path, buf, sizeof(buf));
 		if (n < 0)
 			continue;
-		got = lr_cpulist_parse(buf, (size_t)n, &c->m->affinity);
+		lr_cpuset_clear(&c->m->one);
+		got = lr_cpulist_parse(buf, (size_t)n, &c->m->one);
 		if (got == -ENOMEM)
 			return got;
 		if (got > 0) { /* empty: a shut-down IRQ has no effective CPU; try the next */
 			c->m->affinity_known = true;
-			return 0;
+			if (q && c->m->one.n == 1)
+				q->cpu = c->m->one.cpu[0];
+			return lr_cpuset_union(&c->m->affinity, &c->m->one);
 		}
 	}
 	return 0;
@@ -615,6 +687,7 @@ int lr_irqmap_build(const struct lr_sysio *io, const char *ifname, struct lr_irq
 	m->n_msi = m->n_named = 0;
 	m->affinity_known = false;
 	m->n_msi_scratch = 0;
+	m->n_iq = 0;
 	if (m->per_cpu_cap)
 		memset(m->per_cpu, 0, m->per_cpu_cap * sizeof(*m->per_cpu));
 	lr_cpuset_clear(&m->affinity);
@@ -637,14 +710,23 @@ int lr_irqmap_build(const struct lr_sysio *io, const char *ifname, struct lr_irq
 	}
 	m->n_msi = (unsigned)m->n_msi_scratch;
 
-	/* 2. /proc/interrupts: names, and which CPUs took them. */
+	/* 2. /proc/interrupts: names, and which CPUs took them. A virtual interface (veth,
+	 * bridge, ifb, ...: in sysfs without a parent device) has no IRQ of its own: it skips
+	 * the file, megabytes on a host with a thousand CPUs. */
+	snprintf(path, sizeof(path), "/sys/class/net/%s/device", ifname);
+	if (!m->n_msi_scratch && !m->virtio[0] && !dir_exists(io, path)) {
+		snprintf(path, sizeof(path), "/sys/class/net/%s", ifname);
+		if (dir_exists(io, path))
+			goto rps;
+	}
 	n = read_whole(io, "/proc/interrupts", &m->buf, &m->buf_cap);
 	if (n == -ENOMEM) {
 		c.err = -ENOMEM;
 		goto out;
 	}
 	if (n >= 0) {
-		err = lr_interrupts_parse(m->buf, (size_t)n, &m->scratch, on_irq_line, &c, NULL);
+		err = lr_interrupts_parse_some(m->buf, (size_t)n, &m->scratch, maybe_ours,
+					       on_irq_line, &c, NULL);
 		if (c.err || err == -ENOMEM)
 			goto out;
 	}
@@ -681,6 +763,12 @@ int lr_irqmap_build(const struct lr_sysio *io, const char *ifname, struct lr_irq
 			goto out;
 	}
 
+	/* An IRQ allowed on several CPUs (no effective affinity file): where it ran most. */
+	for (i = 0; i < m->n_iq; i++)
+		if (m->iq[i].cpu < 0)
+			m->iq[i].cpu = m->iq[i].took_cpu;
+
+rps:
 	/* 4. RPS. */
 	snprintf(path, sizeof(path), "/sys/class/net/%s/queues", ifname);
 	io->list_dir(io, path, read_rps, &c);

@@ -88,7 +88,6 @@ enum lr_action lr_app_key(int ch)
 {
 	switch (ch) {
 	case 'q':
-	case 'Q':
 		return LR_ACT_QUIT;
 	case 27:
 		return LR_ACT_ESCAPE;
@@ -140,6 +139,8 @@ enum lr_action lr_app_key(int ch)
 		return LR_ACT_VERDICT;
 	case 'P':
 		return LR_ACT_PEER;
+	case 'Q':
+		return LR_ACT_QUEUES;
 	default:
 		return LR_ACT_NONE;
 	}
@@ -215,6 +216,12 @@ bool lr_app_handle(struct lr_app *app, enum lr_action act)
 		app->view = LR_VIEW_DETAIL;
 		set_msg(app, "%s", app->peer_side ? "the peer's side (P: ours again)"
 						  : "this host's side (P: the peer's)");
+		return true;
+	case LR_ACT_QUEUES:	/* from either view: the detail view with the Queues pane */
+		app->queues = !(app->queues && app->view == LR_VIEW_DETAIL);
+		app->view = LR_VIEW_DETAIL;
+		set_msg(app, "%s", app->queues ? "Queues pane (Q: Packets again)"
+					       : "Packets pane (Q: Queues)");
 		return true;
 	case LR_ACT_UP:
 	case LR_ACT_DOWN:

@@ -239,6 +239,7 @@ void lr_verdict_add(struct lr_verdict_acc *a, const struct lr_snapshot *s)
 	a->ticks++;
 	add_host(a, s, s->interval_ns);
 	lr_verdict_cpu_tick(a, s);
+	lr_verdict_queue_tick(a, s);
 }
 
 const struct lr_verdict_iface *lr_verdict_pick(const struct lr_verdict_acc *a)

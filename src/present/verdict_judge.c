@@ -448,4 +448,5 @@ void lr_verdict_compute(const struct lr_verdict_acc *a, const struct lr_verdict_
 	list_witnesses(f, v);
 	name_place(f, a, v);
 	next_step(a, t, v);
+	lr_verdict_queue_judge(a, t, v);
 }

@@ -32,6 +32,16 @@ bool lr_verdict_numa_step(const struct lr_verdict_acc *a, const struct lr_verdic
 bool lr_verdict_numa_streams_step(const struct lr_verdict_acc *a,
 				  const struct lr_verdict_traffic *t, const struct lr_verdict *v,
 				  char *buf, size_t len);
+struct lr_verdict;
+struct lr_verdict_traffic;
+
+/* verdict_queue.c: sums a taken tick's per-queue rx packets and their CPUs' softirq/idle. */
+void lr_verdict_queue_tick(struct lr_verdict_acc *a, const struct lr_snapshot *s);
+/* The RSS rule over v->iface's queues: one queue took most rx packets on a saturated CPU
+ * while another queue's CPU idled. Writes v->next_step when it holds (unless the rx ring
+ * rule applies: a bigger ring is the first fix). */
+void lr_verdict_queue_judge(const struct lr_verdict_acc *a, const struct lr_verdict_traffic *t,
+			    struct lr_verdict *v);
 
 /* "182 Mbit/s", "9.41 Gbit/s", "512 bit/s" */
 void lr_verdict_fmt_bps(char *buf, size_t len, double bps);

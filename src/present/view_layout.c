@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Screen layout: the "too small" message below 80x24, the overview, or the detail view (link
- * and tuning lines, Bitrate | Packets over Drops & FIFO | CPU, an optional Streams band,
- * hints), then the status line and the help overlay. Main thread; pure drawing.
+ * and tuning lines, Bitrate | Packets over Drops & FIFO | CPU, a Queues band when there is
+ * room (else Q puts Queues in place of Packets), an optional Streams band, hints), then the status line and the help overlay. Main thread; pure drawing.
  */
 #include <stdio.h>
 
@@ -11,6 +11,8 @@
 
 #define MAX_HINTS 3
 #define STREAMS_BAND_ROWS 8
+#define QUEUES_BAND_ROWS 8	/* title, header, 6 queues (or 5 and "+N more") */
+#define PANES_MIN_ROWS 20	/* the four panes keep 10 rows each before Queues gets its own */
 
 static void too_small(struct lr_frame *f)
 {
@@ -38,8 +40,15 @@ static void detail(struct lr_frame *f, struct lr_rect r, const struct lr_view_ct
 	int band = !ctx->streams_pane ? 0 : r.h >= 30 ? STREAMS_BAND_ROWS : 3;
 	/* the peer in sight on our side: one line of its interface under the panes */
 	int pl = !ctx->peer_detail && lr_view_peer_iface(ctx) ? 1 : 0;
-	int ph = r.h - 2 - (int)nh - band - pl, top = ph / 2, lw = (r.w - 1) / 2;
+	int ph = r.h - 2 - (int)nh - band - pl, top, lw = (r.w - 1) / 2;
 	int y = r.y + 2;
+	/* Queues: its own band when the panes keep their rows, else in place of Packets (Q) */
+	int qband = (ifs->n_queues || ctx->app->queues) && ph - QUEUES_BAND_ROWS >= PANES_MIN_ROWS
+			    ? QUEUES_BAND_ROWS
+			    : 0;
+
+	ph -= qband;
+	top = ph / 2;
 
 	lr_view_link_line(f, (struct lr_rect){r.x, r.y, r.w, 1}, ctx, ifs);
 	if (ctx->peer_detail)
@@ -48,7 +57,10 @@ static void detail(struct lr_frame *f, struct lr_rect r, const struct lr_view_ct
 		lr_view_tuning_line(f, (struct lr_rect){r.x, r.y + 1, r.w, 1}, ctx, ifs);
 
 	lr_view_bitrate(f, (struct lr_rect){r.x, y, lw, top}, ctx, ifs);
-	lr_view_packets(f, (struct lr_rect){r.x + lw + 1, y, r.w - lw - 1, top}, ctx, ifs);
+	if (ctx->app->queues && !qband)
+		lr_view_queues(f, (struct lr_rect){r.x + lw + 1, y, r.w - lw - 1, top}, ctx, ifs);
+	else
+		lr_view_packets(f, (struct lr_rect){r.x + lw + 1, y, r.w - lw - 1, top}, ctx, ifs);
 	lr_view_vline(f, r.x + lw, y, top, ctx->ascii);
 	lr_frame_put(f, r.x + lw, y, ctx->ascii ? '+' : 0x252c, LR_ROLE_BORDER);	/* ┬ */
 	y += top;
@@ -57,6 +69,10 @@ static void detail(struct lr_frame *f, struct lr_rect r, const struct lr_view_ct
 	lr_view_vline(f, r.x + lw, y, ph - top, ctx->ascii);
 	lr_frame_put(f, r.x + lw, y, ctx->ascii ? '+' : 0x253c, LR_ROLE_BORDER);	/* ┼ */
 	y += ph - top;
+	if (qband) {
+		lr_view_queues(f, (struct lr_rect){r.x, y, r.w, qband}, ctx, ifs);
+		y += qband;
+	}
 	if (pl)
 		lr_view_peer_line(f, (struct lr_rect){r.x, y++, r.w, 1}, ctx);
 	if (band) {

@@ -14,6 +14,7 @@
 
 struct ov_layout {
 	int name_w, link_w, state_w, err_w;
+	int hotq_w; /* the hottest queue's share, when some interface's queues are known */
 };
 
 static const char *oper_name(uint8_t st)
@@ -51,13 +52,17 @@ static void title_line(struct lr_frame *f, struct lr_rect r, const struct lr_vie
 	}
 }
 
-static void layout_cols(struct ov_layout *l, int w)
+static void layout_cols(struct ov_layout *l, int w, bool queues)
 {
 	int extra = w - 80;
 
 	memset(l, 0, sizeof(*l));
 	l->name_w = 9;
 	l->link_w = 10;
+	if (queues && extra >= 9) {
+		l->hotq_w = 9;
+		extra -= 9;
+	}
 	if (extra > 0) {
 		int add = extra > 7 ? 7 : extra;
 
@@ -88,6 +93,10 @@ static void header_row(struct lr_frame *f, int x, int y, const struct ov_layout 
 	x += l->name_w;
 	lr_frame_text(f, x, y, l->link_w, LR_ROLE_LABEL, "LINK/MTU");
 	x += l->link_w;
+	if (l->hotq_w) {
+		lr_frame_text(f, x, y, l->hotq_w, LR_ROLE_LABEL, "HOT Q");
+		x += l->hotq_w;
+	}
 	if (l->state_w) {
 		lr_frame_text(f, x, y, l->state_w, LR_ROLE_LABEL, "STATE");
 		x += l->state_w;
@@ -105,6 +114,29 @@ static void header_row(struct lr_frame *f, int x, int y, const struct ov_layout 
 	}
 	lr_frame_text_right(f, x, y, 6, LR_ROLE_LABEL, "LINE%");
 	lr_frame_text_right(f, x + 6, y, 8, LR_ROLE_LABEL, "SOFTIRQ");
+}
+
+/* "q3 92%": the queue that carried most of the interface's packets, and its share. */
+static void hot_queue(struct lr_frame *f, int x, int y, int w, const struct lr_iface_snap *ifs)
+{
+	struct lr_view_queue_stats st;
+	char buf[24];
+
+	if (!lr_view_queue_stats(ifs, &st) || st.share < 0) {
+		lr_frame_text(f, x, y, w, LR_ROLE_LABEL, "-");
+		return;
+	}
+	snprintf(buf, sizeof(buf), "q%u %.0f%%", ifs->queues[st.hot].queue, 100 * st.share);
+	lr_frame_text(f, x, y, w, st.share > 0.5 && ifs->n_queues > 1 ? LR_ROLE_WARN : LR_ROLE_VALUE,
+		      buf);
+}
+
+static bool any_queues(const struct lr_snapshot *s)
+{
+	for (size_t i = 0; s && i < s->n_ifaces; i++)
+		if (s->ifaces[i].n_queues)
+			return true;
+	return false;
 }
 
 static void iface_row(struct lr_frame *f, int x0, int y, int w, const struct ov_layout *l,
@@ -128,6 +160,10 @@ static void iface_row(struct lr_frame *f, int x0, int y, int w, const struct ov_
 		snprintf(buf, sizeof(buf), "%s/-", speed);
 	lr_frame_text(f, x, y, l->link_w - 1, LR_ROLE_LABEL, buf);
 	x += l->link_w;
+	if (l->hotq_w) {
+		hot_queue(f, x, y, l->hotq_w - 1, ifs);
+		x += l->hotq_w;
+	}
 	if (l->state_w) {
 		lr_frame_text(f, x, y, l->state_w - 1, down ? LR_ROLE_WARN : LR_ROLE_LABEL,
 			      oper_name(ifs->operstate));
@@ -294,7 +330,7 @@ void lr_view_overview(struct lr_frame *f, struct lr_rect r, const struct lr_view
 	if (r.h < 4)
 		return;
 	title_line(f, r, ctx);
-	layout_cols(&l, r.w);
+	layout_cols(&l, r.w, any_queues(s) || any_queues(ctx->peer));
 	header_row(f, r.x, r.y + 1, &l, ctx->app->bytes);
 	if (!s) {
 		lr_frame_text(f, r.x + 2, r.y + 3, r.w - 2, LR_ROLE_LABEL,

@@ -53,7 +53,7 @@ static const struct help_line help_lines[] = {
 	{"?", NULL, "show / hide this help"},
 	{"Tab  \u2192  \u2190", "Tab  Right  Left", "next / previous interface"},
 	{"\u2191  \u2193  Enter", "Up  Down  Enter", "pick an interface in the overview"},
-	{"v", NULL, "overview / detail view"},
+	{"v  Q", NULL, "overview / detail (Q: Queues pane)"},
 	{"t", NULL, "next theme"},
 	{"+  -", NULL, "sample faster / slower (0.01 s .. 60 s)"},
 	{"p", NULL, "pause the display (sampling, CSV go on)"},

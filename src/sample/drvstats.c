@@ -6,6 +6,7 @@
  * the driver's names are (re)loaded, so a steady tick does not allocate.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,7 @@ struct lr_drvstats {
 	size_t n_moved;
 	bool has_cat[LR_CAT__COUNT];	/* the driver exports this category at all */
 	bool has_total[LR_CAT__COUNT];	/* ... and a non-per-queue counter of it */
+	const struct lr_queue_names *qn;	/* the shared rules, held once names needed them */
 	struct qmap *qmap;	/* per-queue counters of the queue table (DESIGN.md section 12) */
 	uint32_t n_qmap;
 	struct lr_queuetab *queues;
@@ -42,6 +44,38 @@ struct qmap {	/* counter `stat` adds to field `bit` (LR_QV_*) of queue `queue` *
 	unsigned queue;
 	uint32_t bit;
 };
+
+/* One compiled set of queue-name rules for every interface of the process: compiling them
+ * (regcomp) per interface cost thousands of allocations at start with many interfaces. The
+ * rules are read-only once open, so any sampler thread parses with them; the last holder
+ * closes them. */
+static pthread_mutex_t qn_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct lr_queue_names *qn_shared;
+static unsigned qn_refs;
+
+static const struct lr_queue_names *qn_hold(void)
+{
+	const struct lr_queue_names *qn;
+
+	pthread_mutex_lock(&qn_lock);
+	if (!qn_shared && lr_queue_names_open(&qn_shared))
+		qn_shared = NULL;
+	if (qn_shared)
+		qn_refs++;
+	qn = qn_shared;
+	pthread_mutex_unlock(&qn_lock);
+	return qn;
+}
+
+static void qn_release(void)
+{
+	pthread_mutex_lock(&qn_lock);
+	if (qn_refs && !--qn_refs) {
+		lr_queue_names_close(qn_shared);
+		qn_shared = NULL;
+	}
+	pthread_mutex_unlock(&qn_lock);
+}
 
 static const enum lr_metric cat_metric[LR_CAT__COUNT] = {
 	[LR_CAT_FIFO] = LR_M_NIC_FIFO,
@@ -90,43 +124,52 @@ static bool mapped(const struct lr_drvstats *d, uint32_t upto, unsigned queue, u
 
 /* Which counters feed the queue table: plain totals first ("rx3_packets"), then the
  * unicast/multicast/broadcast parts of a queue that has no plain total (bnxt). Names are
- * parsed here, once per counter-set change, never per tick. */
+ * parsed here, each once, once per counter-set change, never per tick. */
 static int map_queues(struct lr_drvstats *d)
 {
-	struct lr_queue_names *qn;
+	struct cand {
+		struct qmap q;
+		bool cast;
+	} *c;
+	uint32_t n_c = 0;
 	struct lr_queue_name q;
 
 	d->n_qmap = 0;
-	if (lr_queue_names_open(&qn))
+	if (!d->qn)
+		d->qn = qn_hold();
+	if (!d->qn)
 		return -ENOMEM;
 	d->qmap = calloc(d->n, sizeof(*d->qmap));
-	if (!d->qmap) {
-		lr_queue_names_close(qn);
+	c = calloc(d->n, sizeof(*c));
+	if (!d->qmap || !c) {
+		free(c);
 		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < d->n; i++) {
+		bool cast;
+		uint32_t bit;
+
+		if (!lr_queue_name_parse(d->qn, lr_ethtool_stat_name(d->et, i), &q) ||
+		    q.dir == LR_QDIR_NONE)
+			continue;
+		bit = queue_bit(q.dir, lr_queue_metric_of(q.metric, &cast));
+		if (bit)
+			c[n_c++] = (struct cand){{.stat = i, .queue = q.queue, .bit = bit}, cast};
 	}
 	for (int pass = 0; pass < 2; pass++) {
 		uint32_t n_plain = d->n_qmap;
 
-		for (uint32_t i = 0; i < d->n; i++) {
-			bool cast;
-			enum lr_queue_metric m;
-			uint32_t bit;
-
-			if (!lr_queue_name_parse(qn, lr_ethtool_stat_name(d->et, i), &q) ||
-			    q.dir == LR_QDIR_NONE)
-				continue;
-			m = lr_queue_metric_of(q.metric, &cast);
-			bit = queue_bit(q.dir, m);
-			if (!bit || cast != (pass == 1))
+		for (uint32_t k = 0; k < n_c; k++) {
+			if (c[k].cast != (pass == 1))
 				continue;
 			/* pass 1: a part, only where no plain total was mapped; pass 0: two
 			 * spellings of one total count once */
-			if (mapped(d, pass == 1 ? n_plain : d->n_qmap, q.queue, bit))
+			if (mapped(d, pass == 1 ? n_plain : d->n_qmap, c[k].q.queue, c[k].q.bit))
 				continue;
-			d->qmap[d->n_qmap++] = (struct qmap){ .stat = i, .queue = q.queue, .bit = bit };
+			d->qmap[d->n_qmap++] = c[k].q;
 		}
 	}
-	lr_queue_names_close(qn);
+	free(c);
 	if (d->n_qmap && !d->queues)
 		d->queues = lr_queuetab_new();
 	return d->n_qmap && !d->queues ? -ENOMEM : 0;
@@ -187,6 +230,8 @@ void lr_drvstats_close(struct lr_drvstats *d)
 	lr_ethtool_close(d->et);
 	free_bufs(d);
 	lr_queuetab_free(d->queues);
+	if (d->qn)
+		qn_release();
 	free(d);
 }
 

@@ -165,21 +165,36 @@ void lr_queuetab_publish(struct lr_queuetab *q, uint64_t now_ns, uint64_t dt_ns,
 	s->n_queues = n;
 }
 
-void lr_queuetab_cpus(struct lr_iface_snap *s, const struct lr_snapshot *snap)
+/* The softirq % of cpu in snap (sorted by CPU number), -1 unknown. */
+static double softirq_of(const struct lr_snapshot *snap, int cpu)
 {
-	int cpu;
-	double pct = -1;
+	size_t lo = 0, hi = snap->n_cpus;
 
-	/* one serving CPU serves every queue; with several, which queue is on which needs the
-	 * per-IRQ queue number (not read yet): unknown, never guessed */
-	if (s->n_serving_cpus != 1)
-		return;
-	cpu = s->serving_cpus[0];
-	for (size_t c = 0; c < snap->n_cpus; c++)
-		if (snap->cpus[c].cpu == cpu && (snap->cpus[c].valid & LR_CPUV_TIMES))
-			pct = snap->cpus[c].softirq_pct;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (snap->cpus[mid].cpu < cpu)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < snap->n_cpus && snap->cpus[lo].cpu == cpu && (snap->cpus[lo].valid & LR_CPUV_TIMES))
+		return snap->cpus[lo].softirq_pct;
+	return -1;
+}
+
+void lr_queuetab_cpus(struct lr_iface_snap *s, const struct lr_snapshot *snap,
+		      const int *cpu_by_queue, size_t n)
+{
+	/* one serving CPU serves every queue; with several, a queue its IRQ names do not number
+	 * stays unknown, never guessed */
+	int only = s->n_serving_cpus == 1 ? s->serving_cpus[0] : -1;
+
 	for (size_t i = 0; i < s->n_queues; i++) {
-		s->queues[i].cpu = cpu;
-		s->queues[i].cpu_softirq_pct = pct;
+		struct lr_queue_snap *q = &s->queues[i];
+		int cpu = q->queue < n && cpu_by_queue[q->queue] >= 0 ? cpu_by_queue[q->queue] : only;
+
+		q->cpu = cpu;
+		q->cpu_softirq_pct = cpu >= 0 ? softirq_of(snap, cpu) : -1;
 	}
 }

@@ -28,6 +28,7 @@
 #include "linerate/collect/nllink.h"
 #include "linerate/collect/numa.h"
 #include "linerate/collect/procnet.h"
+#include "linerate/sample/queuecpu.h"
 #include "linerate/sample/rate.h"
 #include "linerate/sample/sampler.h"
 #include "linerate/sample/snapshot.h"
@@ -56,6 +57,7 @@ struct lr_sampler {
 	struct lr_qstatsrc *qstats;	/* per-queue counters; NULL: kernel without qstats-get */
 	struct lr_irqmap irq;		/* scratch for one interface at a time */
 	struct lr_numa numa;		/* CPU -> node, re-read with the tuning */
+	struct lr_queuecpus *qcpus;	/* queue -> CPU per interface, from the IRQ maps */
 	size_t irq_next;		/* round-robin position */
 	uint64_t irq_due_ns;
 	uint64_t tuning_due_ns;
@@ -202,6 +204,7 @@ static void refresh_irqmap(struct lr_sampler *s, uint64_t now_ns)
 		return;
 	name = lr_iftable_name(s->ifs, s->irq_next);
 	if (!name) {
+		lr_queuecpus_prune(s->qcpus);
 		s->irq_next = 0;
 		s->irq_due_ns = now_ns + IRQMAP_EVERY_NS;
 		return;
@@ -210,7 +213,8 @@ static void refresh_irqmap(struct lr_sampler *s, uint64_t now_ns)
 	if (lr_iftable_set_numa_node(s->ifs, name, lr_numa_iface_node(&s->io, name)))
 		lr_log(LR_LOG_DEBUG, "%s: gone before its NUMA node was read", name);
 	if (lr_irqmap_build(&s->io, name, &s->irq) == 0 &&
-	    lr_iftable_set_serving(s->ifs, name, s->irq.serving.cpu, s->irq.serving.n) == -ENOMEM)
+	    (lr_iftable_set_serving(s->ifs, name, s->irq.serving.cpu, s->irq.serving.n) == -ENOMEM ||
+	     lr_queuecpus_set(s->qcpus, name, &s->irq) == -ENOMEM))
 		lr_log(LR_LOG_WARN, "%s: out of memory for the IRQ map", name);
 }
 
@@ -301,8 +305,13 @@ int lr_sampler_tick(struct lr_sampler *s, uint64_t now_ns)
 			return err;
 		build_stack(s, dt_ns);
 		hottest_softirq(&s->work);
-		for (size_t i = 0; i < s->work.n_ifaces; i++)
-			lr_queuetab_cpus(&s->work.ifaces[i], &s->work);
+		for (size_t i = 0; i < s->work.n_ifaces; i++) {
+			struct lr_iface_snap *f = &s->work.ifaces[i];
+			size_t nq = 0;
+			const int *qcpu = f->n_queues ? lr_queuecpus_get(s->qcpus, f->name, &nq) : NULL;
+
+			lr_queuetab_cpus(f, &s->work, qcpu, nq);
+		}
 		err = lr_gencol_read(s->gen, dt_ns, &s->work);
 		if (err)
 			return err;
@@ -428,9 +437,10 @@ int lr_sampler_open(struct lr_sampler **out, const struct lr_sampler_opts *cfg,
 	lr_irqmap_init(&s->irq);
 	lr_numa_init(&s->numa);
 	lr_snapshot_init(&s->work);
+	s->qcpus = lr_queuecpus_new();
 	/* a captured tree has no netlink: --procfs implies the /proc/net/dev source */
 	s->source = cfg->procfs ? LR_SOURCE_PROC : cfg->source;
-	err = lr_sysio_real_init(&s->io, cfg->procfs, cfg->sysfs);
+	err = s->qcpus ? lr_sysio_real_init(&s->io, cfg->procfs, cfg->sysfs) : -ENOMEM;
 	if (!err)
 		err = open_sources(s, cfg);
 	if (!err)
@@ -493,6 +503,7 @@ void lr_sampler_close(struct lr_sampler *s)
 	lr_cpuwin_free(&s->cpuwin);
 	lr_irqmap_free(&s->irq);
 	lr_numa_free(&s->numa);
+	lr_queuecpus_free(s->qcpus);
 	free(s->work.cpus);	/* ifaces[] belongs to the table */
 	pthread_cond_destroy(&s->wake);
 	pthread_mutex_destroy(&s->lock);

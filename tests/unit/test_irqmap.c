@@ -350,6 +350,176 @@ static void test_build_names_only_no_affinity(void **state)
 	lr_irqmap_free(&m);
 }
 
+/* Queue numbers by IRQ name: the driver's own numbering after the interface name, virtio's
+ * virtqueue pair index, mlx5's completion vector; names without one stay -1. */
+static void test_desc_queue(void **state)
+{
+	static const struct {
+		const char *desc, *ifname, *virtio;
+		int queue;
+		enum lr_irq_dir dir;
+	} cases[] = {
+		{"IR-PCI-MSIX-0000:3a:00.0   39-edge      eno1-TxRx-39", "eno1", NULL, 39,
+		 LR_IRQ_DIR_BOTH},
+		{"IR-PCI-MSIX-0000:3a:00.0    0-edge      eno1", "eno1", NULL, -1, LR_IRQ_DIR_BOTH},
+		{"PCI-MSI 1-edge      eth2-rx-3", "eth2", NULL, 3, LR_IRQ_DIR_RX},
+		{"PCI-MSI 1-edge      eth2-tx-12", "eth2", NULL, 12, LR_IRQ_DIR_TX},
+		{"PCI-MSI 1-edge      i40e-eth2-TxRx-7", "eth2", NULL, 7, LR_IRQ_DIR_BOTH},
+		{"PCI-MSI 1-edge      ice-eth2-TxRx-0", "eth2", NULL, 0, LR_IRQ_DIR_BOTH},
+		{"PCI-MSI 1-edge      eth20-TxRx-5", "eth2", NULL, -1, LR_IRQ_DIR_BOTH},
+		{"PCI-MSI 65537-edge      virtio1-input.3", "eth0", "virtio1", 3, LR_IRQ_DIR_RX},
+		{"PCI-MSI 65538-edge      virtio1-output.0", "eth0", "virtio1", 0, LR_IRQ_DIR_TX},
+		{"PCI-MSI 65537-edge      virtio1-virtqueues", "eth0", "virtio1", -1,
+		 LR_IRQ_DIR_BOTH},
+		{"PCI-MSI 65536-edge      virtio1-config", "eth0", "virtio1", -1, LR_IRQ_DIR_BOTH},
+		{"PCI-MSI 65536-edge      virtio10-input.2", "eth0", "virtio1", -1, LR_IRQ_DIR_BOTH},
+		{"IR-PCI-MSIX-0000:5e:00.0  4-edge  mlx5_comp3@pci:0000:5e:00.0", "eth0", NULL, 3,
+		 LR_IRQ_DIR_BOTH},
+		{"IR-PCI-MSIX-0000:5e:00.0  0-edge  mlx5_async0@pci:0000:5e:00.0", "eth0", NULL, -1,
+		 LR_IRQ_DIR_BOTH},
+		{"IR-PCI-MSIX-0000:13:00.0 20-edge  mlx4-20@0000:13:00.0", "eth0", NULL, -1,
+		 LR_IRQ_DIR_BOTH},	/* mlx4's EQ numbers are not ring numbers: unknown */
+		{"IO-APIC  11-fasteoi   uhci_hcd:usb1, ens3", "ens3", NULL, -1, LR_IRQ_DIR_BOTH},
+		{"", "eth0", NULL, -1, LR_IRQ_DIR_BOTH},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < LR_ARRAY_SIZE(cases); i++) {
+		enum lr_irq_dir dir = 99;
+		int q = lr_irq_desc_queue(cases[i].desc, strlen(cases[i].desc), cases[i].ifname,
+					  cases[i].virtio, &dir);
+
+		if (q != cases[i].queue || dir != cases[i].dir)
+			fail_msg("case %zu: \"%s\": queue %d dir %d", i, cases[i].desc, q, (int)dir);
+	}
+}
+
+/* The 40-CPU ixgbe capture: every eno1-TxRx-N row carries N, each exactly once, and the link
+ * vector none. */
+struct qrows {
+	int seen[64];
+	int none, other;
+};
+
+static int on_queue_row(const struct lr_irq_line *l, void *arg)
+{
+	struct qrows *r = arg;
+	int q;
+
+	if (!lr_irq_desc_mentions(l->desc, l->desc_len, "eno1", NULL))
+		return 0;
+	q = lr_irq_desc_queue(l->desc, l->desc_len, "eno1", NULL, NULL);
+	if (q < 0)
+		r->none++;
+	else if (q < 64)
+		r->seen[q]++;
+	else
+		r->other++;
+	return 0;
+}
+
+static void test_queue_rows_40cpu_ixgbe(void **state)
+{
+	struct lr_irq_scratch s = {0};
+	struct qrows r = {0};
+	struct fake_sysio f;
+	size_t cap = 1 << 20;
+	char *buf = malloc(cap);
+	ssize_t n;
+
+	(void)state;
+	assert_non_null(buf);
+	fake_sysio_init(&f, FIXTURES "/pcp-meminfo-root-008");
+	n = f.io.read_file(&f.io, "/proc/interrupts", buf, cap);
+	assert_true(n > 0);
+	assert_true(lr_interrupts_parse(buf, (size_t)n, &s, on_queue_row, &r, NULL) > 0);
+	for (int q = 0; q < 40; q++)
+		assert_int_equal(r.seen[q], 1);
+	assert_int_equal(r.seen[40], 0);
+	assert_int_equal(r.none, 1);	/* "eno1", the link vector */
+	assert_int_equal(r.other, 0);
+	lr_irq_scratch_free(&s);
+	free(buf);
+}
+
+/* Per queue CPU on the maps built from trees: 72-CPU eth2 (queue q on CPU 4+q by effective
+ * affinity, queue 15 by smp_affinity_list "19"), this host's virtio-net (rx and tx of queue 0
+ * on their own CPUs), the virtio guest without affinity files (the CPU that took most). */
+static void test_build_queue_cpus(void **state)
+{
+	struct lr_irqmap m;
+	struct fake_sysio f;
+
+	(void)state;
+	lr_irqmap_init(&m);
+	fake_sysio_init(&f, FIXTURES "/handmade-72cpu");
+	assert_int_equal(lr_irqmap_build(&f.io, "eth2", &m), 0);
+	assert_int_equal(m.n_iq, 17);
+	assert_int_equal(m.iq[0].irq, 120);
+	assert_int_equal(m.iq[0].queue, -1);	/* "eth2": the link vector */
+	assert_int_equal(lr_irqmap_n_queues(&m), 16);
+	for (unsigned q = 0; q < 16; q++) {
+		assert_int_equal(m.iq[q + 1].queue, (int)q);
+		assert_int_equal(lr_irqmap_queue_cpu(&m, q), 4 + (int)q);
+	}
+	assert_int_equal(lr_irqmap_queue_cpu(&m, 16), -1);
+
+	fake_sysio_init(&f, FIXTURES "/this-host");
+	assert_int_equal(lr_irqmap_build(&f.io, "eth0", &m), 0);
+	assert_int_equal(lr_irqmap_n_queues(&m), 1);
+	assert_int_equal(m.n_iq, 3);
+	assert_int_equal(m.iq[0].queue, -1);	/* virtio2-config */
+	assert_int_equal(m.iq[1].dir, LR_IRQ_DIR_RX);
+	assert_int_equal(m.iq[2].dir, LR_IRQ_DIR_TX);
+	/* effective_affinity_list: input.0 (IRQ 38) "1", output.0 (IRQ 39) "0"; rx first */
+	assert_int_equal(m.iq[1].cpu, 1);
+	assert_int_equal(m.iq[2].cpu, 0);
+	assert_int_equal(lr_irqmap_queue_cpu(&m, 0), 1);
+
+	fake_sysio_init(&f, FIXTURES "/datadog-proc-extras");
+	assert_int_equal(lr_irqmap_build(&f.io, "virtio1-input.2", &m), 0);
+	assert_int_equal(m.n_iq, 1);
+	assert_int_equal(m.iq[0].queue, -1);	/* matched as an interface name, no suffix */
+	assert_int_equal(m.iq[0].cpu, 2);	/* 29: 1 0 4143655300 0 */
+	lr_irqmap_free(&m);
+}
+
+/* A virtual interface (in sysfs, no parent device) skips /proc/interrupts even where a row
+ * carries its name; the same name with a device is read and its queue numbered. */
+static void test_build_virtual_skips_interrupts(void **state)
+{
+	char root[] = "/tmp/lr_irqvirt.XXXXXX", path[128], cmd[160];
+	struct lr_irqmap m;
+	struct fake_sysio f;
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/proc %s/sys/class/net/v0", root, root);
+	assert_int_equal(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/proc/interrupts", root);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("           CPU0       CPU1\n"
+	      " 50:          7          0  PCI-MSI 1-edge      v0-TxRx-0\n",
+	      fp);
+	fclose(fp);
+	fake_sysio_init(&f, root);
+	lr_irqmap_init(&m);
+	assert_int_equal(lr_irqmap_build(&f.io, "v0", &m), 0);
+	assert_int_equal(m.n_irqs, 0);
+	assert_int_equal(m.n_iq, 0);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/sys/class/net/v0/device", root);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(lr_irqmap_build(&f.io, "v0", &m), 0);
+	assert_int_equal(m.n_irqs, 1);
+	assert_int_equal(m.iq[0].queue, 0);
+	assert_int_equal(m.iq[0].cpu, 0);	/* no affinity file: where it ran */
+	lr_irqmap_free(&m);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -363,6 +533,10 @@ int main(void)
 		cmocka_unit_test(test_build_multiqueue),
 		cmocka_unit_test(test_build_virtio_this_host),
 		cmocka_unit_test(test_build_names_only_no_affinity),
+		cmocka_unit_test(test_desc_queue),
+		cmocka_unit_test(test_queue_rows_40cpu_ixgbe),
+		cmocka_unit_test(test_build_queue_cpus),
+		cmocka_unit_test(test_build_virtual_skips_interrupts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

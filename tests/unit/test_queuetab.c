@@ -9,7 +9,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "fakes/fake_sysio.h"
+
 #include "linerate/core/clock.h"
+#include "linerate/collect/irqmap.h"
+#include "linerate/sample/queuecpu.h"
 #include "linerate/sample/queuetab.h"
 #include "linerate/sample/snapshot.h"
 
@@ -79,11 +83,76 @@ static void test_deltas_and_limits(void **state)
 	lr_queuetab_free(NULL);
 }
 
+/* Each queue gets its own IRQ's CPU from the 72-CPU tree's map (queue q on CPU 4+q) and that
+ * CPU's softirq %; a queue the IRQ names do not number stays unknown while several CPUs
+ * serve; with one serving CPU and no map, that CPU serves every queue. */
+static void test_queue_cpus_from_irqmap(void **state)
+{
+	struct lr_queuetab *q = lr_queuetab_new();
+	struct lr_queuecpus *qc = lr_queuecpus_new();
+	struct lr_cpu_snap cpus[3] = {
+		{.cpu = 4, .valid = LR_CPUV_TIMES, .softirq_pct = 12.5},
+		{.cpu = 7, .valid = LR_CPUV_TIMES, .softirq_pct = 99.0},
+		{.cpu = 8, .valid = 0},
+	};
+	struct lr_snapshot snap = {.cpus = cpus, .n_cpus = 3};
+	struct lr_iface_snap s = {0};
+	int serving[2] = {4, 7};
+	struct lr_irqmap m;
+	struct fake_sysio f;
+	const int *map;
+	size_t n;
+
+	(void)state;
+	assert_non_null(q);
+	assert_non_null(qc);
+	lr_irqmap_init(&m);
+	fake_sysio_init(&f, FIXTURES "/handmade-72cpu");
+	assert_int_equal(lr_irqmap_build(&f.io, "eth2", &m), 0);
+	assert_int_equal(lr_queuecpus_set(qc, "eth2", &m), 0);
+	map = lr_queuecpus_get(qc, "eth2", &n);
+	assert_int_equal(n, 16);
+	assert_null(lr_queuecpus_get(qc, "eth20", &n));
+	assert_int_equal(n, 0);
+
+	lr_queuetab_begin(q);
+	for (unsigned i = 0; i < 5; i++)
+		assert_int_equal(lr_queuetab_add(q, i * 4, LR_QV_RX_PACKETS, 10), 0);
+	lr_queuetab_publish(q, 2, 1, &s);
+	assert_int_equal(s.n_queues, 5);	/* queues 0, 4, 8, 12, 16 */
+	s.serving_cpus = serving;
+	s.n_serving_cpus = 2;
+	map = lr_queuecpus_get(qc, "eth2", &n);
+	lr_queuetab_cpus(&s, &snap, map, n);
+	assert_int_equal(s.queues[0].cpu, 4);
+	assert_true(s.queues[0].cpu_softirq_pct == 12.5);
+	assert_int_equal(s.queues[1].cpu, 8);
+	assert_true(s.queues[1].cpu_softirq_pct < 0);	/* CPU 8's times unknown */
+	assert_int_equal(s.queues[2].cpu, 12);
+	assert_true(s.queues[2].cpu_softirq_pct < 0);	/* not in the snapshot */
+	assert_int_equal(s.queues[4].cpu, -1);		/* queue 16: no IRQ names it */
+	/* one serving CPU, no map: it serves every queue */
+	s.serving_cpus = &serving[1];
+	s.n_serving_cpus = 1;
+	lr_queuetab_cpus(&s, &snap, NULL, 0);
+	assert_int_equal(s.queues[4].cpu, 7);
+	assert_true(s.queues[4].cpu_softirq_pct == 99.0);
+	/* pruned after a round without it */
+	lr_queuecpus_prune(qc);
+	assert_non_null(lr_queuecpus_get(qc, "eth2", &n));
+	lr_queuecpus_prune(qc);
+	assert_null(lr_queuecpus_get(qc, "eth2", &n));
+	lr_irqmap_free(&m);
+	lr_queuecpus_free(qc);
+	lr_queuetab_free(q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cumulative_and_reset),
 		cmocka_unit_test(test_deltas_and_limits),
+		cmocka_unit_test(test_queue_cpus_from_irqmap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -66,12 +66,41 @@ void lr_irq_scratch_free(struct lr_irq_scratch *s); /* NULL-safe */
 int lr_interrupts_parse(const char *buf, size_t len, struct lr_irq_scratch *s, lr_irq_cb cb,
 			void *arg, unsigned *bad);
 
+/* Decides from a row's IRQ number (-1 named rows) and the rest of its line (counts and
+ * description, len bytes) whether the callback wants it; false skips the row unread. */
+typedef bool (*lr_irq_want)(int irq, const char *rest, size_t len, void *arg);
+/* lr_interrupts_parse that reads the counts of the rows want accepts only (want NULL: all);
+ * skipped rows are counted but not handed to cb. arg goes to both. */
+int lr_interrupts_parse_some(const char *buf, size_t len, struct lr_irq_scratch *s,
+			     lr_irq_want want, lr_irq_cb cb, void *arg, unsigned *bad);
+
 /* Whether a /proc/interrupts description names an action of interface ifname: a token (split
  * at blanks and commas) equal to ifname, starting with "ifname-", or containing "-ifname-"
  * or ending in "-ifname" after a driver prefix ("i40e-eth0-TxRx-3"). virtio (may be NULL or
  * "") is the interface's virtio device ("virtio2"): its "virtio2-input.N", "virtio2-output.N"
  * and "virtio2-virtqueues" tokens match too. */
 bool lr_irq_desc_mentions(const char *desc, size_t len, const char *ifname, const char *virtio);
+
+/* Which direction of its queue an IRQ serves, from its name. */
+enum lr_irq_dir { LR_IRQ_DIR_BOTH, LR_IRQ_DIR_RX, LR_IRQ_DIR_TX };
+
+/* The queue number an action name of ifname (or of its virtio device, or an mlx5 completion
+ * vector "mlx5_comp3@pci:...") carries: "eth2-TxRx-3" and "i40e-eth2-TxRx-3" are queue 3 both
+ * ways, "eth2-rx-3" rx, "virtio2-output.3" tx. -1 when the name carries none ("eth2", the
+ * link vector; "virtio2-virtqueues"). *dir (may be NULL) gets the direction. */
+int lr_irq_desc_queue(const char *desc, size_t len, const char *ifname, const char *virtio,
+		      enum lr_irq_dir *dir);
+
+/* One IRQ of the map with the queue its name carries and the CPU serving it. */
+struct lr_irq_queue {
+	int irq;
+	int queue;		/* -1: its name carries none */
+	enum lr_irq_dir dir;
+	int cpu;		/* its effective affinity when that is one CPU, else the CPU that
+				 * took most of its interrupts; -1 unknown */
+	uint64_t took;		/* interrupts taken on the CPU that took most (0: none yet) */
+	int took_cpu;		/* that CPU, -1 none */
+};
 
 struct lr_irq_cpu_count {
 	int cpu;
@@ -95,6 +124,8 @@ struct lr_irqmap {
 	bool affinity_known;	  /* at least one IRQ's affinity file was read */
 	unsigned n_msi;		  /* IRQs found through msi_irqs */
 	unsigned n_named;	  /* IRQs found through /proc/interrupts names */
+	struct lr_irq_queue *iq;  /* the IRQs with a /proc/interrupts row, in row order */
+	size_t n_iq, cap_iq;
 
 	/* Scratch owned by lr_irqmap_*: kept between builds so that rebuilding a map of the
 	 * same size (the sampler does, every few seconds) allocates nothing. */
@@ -105,6 +136,7 @@ struct lr_irqmap {
 	size_t per_cpu_cap;
 	int *msi;
 	size_t n_msi_scratch, cap_msi;
+	struct lr_cpuset one; /* one IRQ's affinity */
 };
 
 void lr_irqmap_init(struct lr_irqmap *m);
@@ -116,5 +148,11 @@ void lr_irqmap_free(struct lr_irqmap *m); /* NULL-safe */
  * serving = RPS CPUs or empty). Returns 0, -EINVAL (bad name) or -ENOMEM. */
 int lr_irqmap_build(const struct lr_sysio *io, const char *ifname,
 		    struct lr_irqmap *m) LR_MUST_CHECK;
+
+/* The CPU serving queue q of the map: the IRQ named for both directions first, then the rx
+ * one, then the tx one. -1 when no IRQ names that queue or its CPU is unknown. */
+int lr_irqmap_queue_cpu(const struct lr_irqmap *m, unsigned q);
+/* One past the highest queue number an IRQ name carries (0: none). */
+unsigned lr_irqmap_n_queues(const struct lr_irqmap *m);
 
 #endif

@@ -42,6 +42,7 @@ enum lr_action {
 	LR_ACT_REVERSE,		/* R */
 	LR_ACT_VERDICT,		/* V: show / hide the last test's verdict again */
 	LR_ACT_PEER,		/* P: the detail view of the peer's interface / ours again */
+	LR_ACT_QUEUES,		/* Q: the Queues pane in place of Packets (80x24) */
 	LR_ACT__COUNT
 };
 
@@ -75,6 +76,8 @@ struct lr_app {
 	bool have_verdict;		/* a test has ended with a verdict (set by the run loop) */
 	bool test_running;		/* a test is running (set by the run loop): Esc does not quit */
 	bool peer_side;			/* the detail view shows the peer's interface (P) */
+	bool queues;			/* Q: the Queues pane replaces Packets where it has no
+					 * room of its own */
 	int peer_sel;			/* which of the peer's (Tab on its side; views wrap it) */
 	uint32_t requests;		/* enum lr_request bits */
 	char msg[LR_APP_MSG_MAX];	/* feedback for the status line, "" none */

@@ -60,6 +60,23 @@ struct lr_verdict_iface {
 	int numa_stream_node1, numa_stream_cpu1;	/* where the last remote one ran, + 1 */
 };
 
+/* Per-queue rx packets over the test and the CPU serving each queue (verdict_queue.c): one
+ * queue taking most of them on a saturated CPU while other queues' CPUs idle is RSS. */
+#define LR_VERDICT_QIFS 8	/* interfaces with known queues tracked */
+#define LR_VERDICT_QUEUES 128	/* queues per interface tracked; the rest counted together */
+struct lr_verdict_queue {
+	uint64_t rx_packets;
+	int cpu;			/* last known, -1 none */
+	double softirq_ns, idle_ns;	/* that CPU's % x ns while known */
+	uint64_t known_ns;
+};
+struct lr_verdict_qif {
+	char name[LR_IFNAMSIZ];
+	struct lr_verdict_queue q[LR_VERDICT_QUEUES];
+	unsigned n;			/* queue numbers 0..n-1 seen */
+	uint64_t rx_other;		/* rx packets of queues numbered LR_VERDICT_QUEUES and up */
+};
+
 struct lr_verdict_acc {
 	char want[LR_IFNAMSIZ];		/* the route interface, "" = the busiest */
 	uint64_t first_ns, last_ns;	/* span of the ticks taken in (cover the window) */
@@ -84,6 +101,8 @@ struct lr_verdict_acc {
 	 * the count of nodes with CPUs (below 2: no NUMA rule) */
 	uint16_t cpu_node1[LR_VERDICT_CPUS];
 	unsigned numa_nodes;
+	struct lr_verdict_qif qifs[LR_VERDICT_QIFS];	/* verdict_queue.c */
+	unsigned n_qifs;
 };
 
 /* What the traffic achieved, from the test's own results (-1 = not applicable / unknown). */

@@ -68,6 +68,17 @@ void lr_view_drops(struct lr_frame *f, struct lr_rect r, const struct lr_view_ct
 /* ifs NULL: no interface's CPUs are marked (overview). */
 void lr_view_cpu(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
 		 const struct lr_iface_snap *ifs);
+/* The Queues pane (view_queues.c): ifs's queues hottest first. */
+void lr_view_queues(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
+		    const struct lr_iface_snap *ifs);
+/* The hottest queue of ifs over the interval (most rx+tx packets): hot indexes ifs->queues,
+ * share is its fraction (0..1) of all its queues' packets, imbalance its packets over their
+ * mean; -1 each when unknown. false when no queue has a known packet count. */
+struct lr_view_queue_stats {
+	int hot;
+	double share, imbalance, total_packets;
+};
+bool lr_view_queue_stats(const struct lr_iface_snap *ifs, struct lr_view_queue_stats *st);
 void lr_view_status(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx);
 void lr_view_help(struct lr_frame *f, const struct lr_view_ctx *ctx);
 

@@ -8,6 +8,7 @@
 #define LINERATE_QUEUETAB_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "linerate/core/common.h"
@@ -36,8 +37,10 @@ void lr_queuetab_forget(struct lr_queuetab *q);
 void lr_queuetab_publish(struct lr_queuetab *q, uint64_t now_ns, uint64_t dt_ns,
 			 struct lr_iface_snap *s);
 
-/* Each queue's serving CPU and its softirq %, from the interface's IRQ map when the IRQ names
- * carry queue numbers; otherwise the interface's only serving CPU when it has one. */
-void lr_queuetab_cpus(struct lr_iface_snap *s, const struct lr_snapshot *snap);
+/* Each queue's serving CPU and its softirq %: cpu_by_queue[q] (n entries, -1 unknown; from
+ * the interface's IRQ map when its IRQ names carry queue numbers, may be NULL); for a queue it
+ * does not name, the interface's only serving CPU when it has exactly one; else unknown. */
+void lr_queuetab_cpus(struct lr_iface_snap *s, const struct lr_snapshot *snap,
+		      const int *cpu_by_queue, size_t n);
 
 #endif

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Queue -> CPU per interface, from the IRQ maps. Entries are sorted by name so that a tick's
+ * lookups are a binary search each, whatever the number of interfaces.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linerate/collect/irqmap.h"
+#include "linerate/core/strutil.h"
+#include "linerate/sample/queuecpu.h"
+
+struct entry {
+	char name[LR_IFNAMSIZ];
+	int *cpu;
+	size_t n, cap;
+	bool seen; /* set since the last prune */
+};
+
+struct lr_queuecpus {
+	struct entry *e;
+	size_t n, cap;
+};
+
+struct lr_queuecpus *lr_queuecpus_new(void)
+{
+	return calloc(1, sizeof(struct lr_queuecpus));
+}
+
+void lr_queuecpus_free(struct lr_queuecpus *qc)
+{
+	if (!qc)
+		return;
+	for (size_t i = 0; i < qc->n; i++)
+		free(qc->e[i].cpu);
+	free(qc->e);
+	free(qc);
+}
+
+static size_t find(const struct lr_queuecpus *qc, const char *name, bool *found)
+{
+	size_t lo = 0, hi = qc->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(qc->e[mid].name, name);
+
+		if (!c) {
+			*found = true;
+			return mid;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*found = false;
+	return lo;
+}
+
+static void remove_at(struct lr_queuecpus *qc, size_t i)
+{
+	free(qc->e[i].cpu);
+	memmove(qc->e + i, qc->e + i + 1, (qc->n - i - 1) * sizeof(*qc->e));
+	qc->n--;
+}
+
+int lr_queuecpus_set(struct lr_queuecpus *qc, const char *ifname, const struct lr_irqmap *m)
+{
+	unsigned nq = lr_irqmap_n_queues(m);
+	bool found;
+	size_t pos = find(qc, ifname, &found);
+	struct entry *e;
+
+	if (!nq) {
+		if (found)
+			remove_at(qc, pos);
+		return 0;
+	}
+	if (!found) {
+		if (qc->n == qc->cap) {
+			size_t nc = qc->cap ? qc->cap * 2 : 4;
+			struct entry *p = realloc(qc->e, nc * sizeof(*p));
+
+			if (!p)
+				return -ENOMEM;
+			qc->e = p;
+			qc->cap = nc;
+		}
+		memmove(qc->e + pos + 1, qc->e + pos, (qc->n - pos) * sizeof(*qc->e));
+		qc->n++;
+		e = &qc->e[pos];
+		memset(e, 0, sizeof(*e));
+		lr_strlcpy(e->name, ifname, sizeof(e->name));
+	}
+	e = &qc->e[pos];
+	if (nq > e->cap) {
+		int *p = realloc(e->cpu, nq * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		e->cpu = p;
+		e->cap = nq;
+	}
+	for (unsigned q = 0; q < nq; q++)
+		e->cpu[q] = lr_irqmap_queue_cpu(m, q);
+	e->n = nq;
+	e->seen = true;
+	return 0;
+}
+
+void lr_queuecpus_prune(struct lr_queuecpus *qc)
+{
+	for (size_t i = qc->n; i-- > 0;) {
+		if (!qc->e[i].seen)
+			remove_at(qc, i);
+		else
+			qc->e[i].seen = false;
+	}
+}
+
+const int *lr_queuecpus_get(const struct lr_queuecpus *qc, const char *ifname, size_t *n)
+{
+	bool found;
+	size_t pos;
+
+	*n = 0;
+	if (!qc || !qc->n)
+		return NULL;
+	pos = find(qc, ifname, &found);
+	if (!found)
+		return NULL;
+	*n = qc->e[pos].n;
+	return qc->e[pos].cpu;
+}

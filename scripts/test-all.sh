@@ -29,11 +29,14 @@ if [ -z "${LR_TEST_ALL_SOURCED:-}" ]; then	# tests/selftest/counting.sh sources 
 	stage "gcc -Werror build" make -j"$JOBS" CC=gcc WERROR=1 all
 	stage "clang -Werror build" make -j"$JOBS" WERROR=1 clang
 	stage "layers" make check-layers
-	stage "suite (gcc)" make -j"$JOBS" CC=gcc test
-	# Under the sanitizers: the unit tests and every script that runs our binaries in namespaces
-	# or tmux. Left out: the selftests (they check shell scripts, not our C) and the interop
-	# scripts (the same engine paths against Debian's iperf3, ~2 min; the integration scripts
-	# drive those paths under ASan already). Both run in the gcc suite above.
+	# Every check runs once, the binaries that drive our C most under the strictest build (the
+	# 30-minute budget on 2 cores cannot hold the whole suite twice): the gcc -O2 build runs
+	# the unit tests, the selftests (shell, not our C) and the interop scripts (against Debian's
+	# iperf3, at full speed); ASan+UBSan runs the unit tests again and every script that drives
+	# the binary in namespaces or tmux. The -O2 binary is also what valgrind, the soak and the
+	# bench run. `make test` alone runs everything with gcc.
+	stage "suite (gcc): unit, selftest, interop" \
+		env LR_SCRIPT_DIRS="tests/selftest tests/interop" make -j"$JOBS" CC=gcc test
 	stage "suite (ASan+UBSan): unit, integration, tui" \
 		env LR_SCRIPT_DIRS="tests/integration tests/tui" make -j"$JOBS" asan T=test
 	for s in scripts/stage-*.sh; do

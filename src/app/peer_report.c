@@ -70,6 +70,20 @@ static bool drops_text(const struct lr_peer_summary *ps, char *buf, size_t size)
 			n += (size_t)snprintf(buf + n, size - n, "%s%s %llu", n ? ", " : "",
 					      stack_drops[k].what, (unsigned long long)v);
 	}
+	/* its softirq's backlog: packets the kernel dropped before any socket saw them */
+	if (ps->softnet_known && ps->softnet_dropped && n < size) {
+		n += (size_t)snprintf(buf + n, size - n, "%ssoftnet backlog drops %llu (",
+				      n ? ", " : "", (unsigned long long)ps->softnet_dropped);
+		for (size_t k = 0; k < ps->n_softnet_cpus && n < size; k++)
+			n += (size_t)snprintf(buf + n, size - n, "%scpu%d %llu", k ? " " : "",
+					      ps->softnet_cpus[k].cpu,
+					      (unsigned long long)ps->softnet_cpus[k].dropped);
+		if (n < size && ps->netdev_max_backlog >= 0)
+			n += (size_t)snprintf(buf + n, size - n, "; netdev_max_backlog %lld",
+					      (long long)ps->netdev_max_backlog);
+		if (n < size)
+			n += (size_t)snprintf(buf + n, size - n, ")");
+	}
 	return n > 0;
 }
 
@@ -106,6 +120,10 @@ void lr_peer_report_text(FILE *f, const struct lr_peer_summary *ps,
 				ps->peak_rx_bps[i] / 1e6, ps->peak_tx_bps[i] / 1e6);
 		fputc('\n', f);
 	}
+	if (ps->softnet_known)
+		fprintf(f, "  softnet: %llu dropped, %llu time squeezes (all CPUs)\n",
+			(unsigned long long)ps->softnet_dropped,
+			(unsigned long long)ps->softnet_squeezed);
 	lr_peer_report_loss(ps, tc, loss, sizeof(loss));
 	fprintf(f, "  loss %s\n", loss);
 }
@@ -156,6 +174,20 @@ json_t *lr_peer_report_json(const struct lr_peer_summary *ps, const struct lr_tr
 	if (ps->stack_known & (1u << LR_PS_TCP_RETRANS))
 		json_object_set_new(st, "tcp_retrans",
 				    json_integer((json_int_t)ps->stack[LR_PS_TCP_RETRANS]));
+	if (ps->softnet_known) {
+		json_t *sn = json_object(), *cpus = json_array();
+
+		for (size_t k = 0; cpus && k < ps->n_softnet_cpus; k++)
+			json_array_append_new(
+				cpus, json_pack("{s:i,s:I}", "cpu", ps->softnet_cpus[k].cpu,
+						"dropped",
+						(json_int_t)ps->softnet_cpus[k].dropped));
+		json_object_set_new(sn, "dropped", json_integer((json_int_t)ps->softnet_dropped));
+		json_object_set_new(sn, "squeezed",
+				    json_integer((json_int_t)ps->softnet_squeezed));
+		json_object_set_new(sn, "top_cpus", cpus ? cpus : json_null());
+		json_object_set_new(st, "softnet", sn);
+	}
 	json_object_set_new(o, "stack", st);
 	json_object_set_new(
 		o, "loss", drops_text(ps, drops, sizeof(drops)) ? json_string(drops) : json_null());

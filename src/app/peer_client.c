@@ -438,6 +438,38 @@ static int build_queues(const struct lr_peer_frame *cur, const struct lr_peer_if
 	return 0;
 }
 
+static int build_serving(const struct lr_peer_frame *cur, const struct lr_peer_iface *pi,
+			 struct lr_iface_snap *is)
+{
+	if (!pi->n_s)
+		return 0;
+	is->serving_cpus = malloc(pi->n_s * sizeof(*is->serving_cpus));
+	if (!is->serving_cpus)
+		return -ENOMEM;
+	is->cap_serving = pi->n_s;
+	memcpy(is->serving_cpus, cur->serving + pi->s_first, pi->n_s * sizeof(int));
+	is->n_serving_cpus = pi->n_s;
+	return 0;
+}
+
+/* NUMA nodes with CPUs, as the sampler counts them (0: unknown, the views show no NUMA). */
+static unsigned count_nodes(const struct lr_snapshot *s)
+{
+	uint64_t seen[((1 << 16) + 64) / 64] = {0};
+	unsigned n = 0;
+
+	for (size_t i = 0; i < s->n_cpus; i++) {
+		int node = s->cpus[i].node;
+
+		if (!(s->cpus[i].valid & LR_CPUV_NODE) || node < 0 || node > (1 << 16))
+			continue;
+		if (!(seen[node / 64] & (1ull << (node % 64))))
+			n++;
+		seen[node / 64] |= 1ull << (node % 64);
+	}
+	return n;
+}
+
 static void build_tuning(const struct lr_peer_frame *f, struct lr_tuning_snap *t)
 {
 	struct lr_peer_tuning pt;
@@ -573,7 +605,8 @@ int lr_peer_rx_build(struct lr_peer_rx *rx, const struct lr_snapshot *local,
 
 		build_iface(&cur.ifaces[i], is);
 		iface_rates(&cur.ifaces[i], pp, cur.mono_ns, prev ? prev->mono_ns : 0, is);
-		if (build_queues(&cur, &cur.ifaces[i], prev, pp, is) < 0) {
+		if (build_queues(&cur, &cur.ifaces[i], prev, pp, is) < 0 ||
+		    build_serving(&cur, &cur.ifaces[i], is) < 0) {
 			lr_snapshot_free(out);
 			lr_peer_frame_free(&cur);
 			return -ENOMEM;
@@ -584,6 +617,7 @@ int lr_peer_rx_build(struct lr_peer_rx *rx, const struct lr_snapshot *local,
 	for (size_t i = 0; i < cur.n_cpus; i++)
 		build_cpu(&cur.cpus[i], prev ? prev_cpu(prev, cur.cpus[i].cpu) : NULL,
 			  &out->cpus[out->n_cpus++]);
+	out->numa_nodes = count_nodes(out);
 	snprintf(host, hostlen, "%s", cur.host);
 	lr_peer_frame_free(&rx->used);
 	rx->used = cur;
@@ -614,6 +648,8 @@ static void softnet_summary(const struct lr_peer_frame *f, struct lr_peer_summar
 	const size_t cap = LR_ARRAY_SIZE(out->softnet_cpus);
 
 	out->netdev_max_backlog = f->has_tuning ? f->tuning.netdev_max_backlog : -1;
+	out->has_tuning = f->has_tuning;
+	out->tuning = f->tuning;
 	for (size_t i = 0; i < f->n_cpus; i++) {
 		const struct lr_peer_cpu *c = &f->cpus[i];
 		/* sums of rate x interval: whole events up to rounding */

@@ -121,6 +121,14 @@ static void link_state(const struct lr_iface_snap *is, struct lr_peer_iface *pi,
 	pi->features = is->features & is->features_known;
 	pi->numa_node = is->numa_known ? is->numa_node : -1;
 	pi->queue_source = is->queue_source <= LR_QSRC_ETHTOOL ? (int)is->queue_source : 0;
+	pi->s_first = f->n_serving;
+	for (size_t k = 0; k < is->n_serving_cpus && pi->n_s < LR_PEER_MAX_SERVING &&
+			   f->n_serving < LR_PEER_MAX_SERVING_FRAME;
+	     k++)
+		if (is->serving_cpus[k] >= 0 && is->serving_cpus[k] <= (1 << 20)) {
+			f->serving[f->n_serving++] = is->serving_cpus[k];
+			pi->n_s++;
+		}
 	pi->q_first = f->n_queues;
 	for (size_t k = 0; k < is->n_queues && pi->n_q < LR_PEER_MAX_QUEUES &&
 			   f->n_queues < LR_PEER_MAX_QUEUES_FRAME;
@@ -162,20 +170,24 @@ static int encode(struct lr_peer_server *ps, const struct lr_snapshot *s, bool a
 	struct lr_peer_frame f = {.seq = s->seq, .mono_ns = s->mono_ns, .end = end};
 	double dt = (double)s->interval_ns / 1e9;
 	size_t ni = s->n_ifaces < LR_PEER_MAX_IFACES ? s->n_ifaces : LR_PEER_MAX_IFACES;
-	size_t nq = 0;
+	size_t nq = 0, ns = 0;
 	int rc = -ENOMEM;
 
 	memcpy(f.host, ps->host, sizeof(f.host));
 	for (size_t i = 0; accumulate && i < s->n_cpus; i++)
 		if (acc_cpu(ps, &s->cpus[i], dt) < 0)
 			return -ENOMEM;
-	for (size_t i = 0; i < ni; i++)
+	for (size_t i = 0; i < ni; i++) {
 		nq += s->ifaces[i].n_queues;
+		ns += s->ifaces[i].n_serving_cpus;
+	}
 	nq = nq < LR_PEER_MAX_QUEUES_FRAME ? nq : LR_PEER_MAX_QUEUES_FRAME;
+	ns = ns < LR_PEER_MAX_SERVING_FRAME ? ns : LR_PEER_MAX_SERVING_FRAME;
 	f.ifaces = calloc(ni + 1, sizeof(*f.ifaces));
 	f.cpus = calloc(ps->n_acc + 1, sizeof(*f.cpus));
 	f.queues = calloc(nq + 1, sizeof(*f.queues));
-	if (!f.ifaces || !f.cpus || !f.queues)
+	f.serving = calloc(ns + 1, sizeof(*f.serving));
+	if (!f.ifaces || !f.cpus || !f.queues || !f.serving)
 		goto out;
 	f.has_tuning = true;
 	tuning_of(&s->tuning, &f.tuning);
@@ -225,6 +237,7 @@ out:
 	free(f.ifaces);
 	free(f.cpus);
 	free(f.queues);
+	free(f.serving);
 	return rc;
 }
 

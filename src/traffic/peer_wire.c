@@ -231,7 +231,7 @@ static int enc_link(json_t *o, const struct lr_peer_iface *i, const struct lr_pe
 	return rc;
 }
 
-static json_t *enc_iface(const struct lr_peer_iface *i, const struct lr_peer_queue *qs)
+static json_t *enc_iface(const struct lr_peer_iface *i, const struct lr_peer_frame *f)
 {
 	json_t *o = json_object(), *c = json_object();
 	int rc = 0;
@@ -255,7 +255,14 @@ static json_t *enc_iface(const struct lr_peer_iface *i, const struct lr_peer_que
 		json_real(isfinite(i->softirq_max_pct) ? i->softirq_max_pct : -1));
 	rc |= json_object_set_new(o, "softirq_cpu", json_integer(i->softirq_cpu));
 	rc |= json_object_set_new(o, "c", c);
-	rc |= enc_link(o, i, qs);
+	rc |= enc_link(o, i, f->queues);
+	if (i->n_s) {
+		json_t *a = json_array();
+
+		for (size_t k = 0; a && k < i->n_s; k++)
+			rc |= json_array_append_new(a, json_integer(f->serving[i->s_first + k]));
+		rc |= a ? json_object_set_new(o, "serving", a) : -1;
+	}
 	if (rc) {
 		json_decref(o);
 		return NULL;
@@ -324,11 +331,14 @@ static json_t *enc_tuning(const struct lr_peer_tuning *t)
 /* Every interface's queues lie inside f->queues, each within the bounds. */
 static bool queues_fit(const struct lr_peer_frame *f)
 {
-	if (f->n_queues > LR_PEER_MAX_QUEUES_FRAME)
+	const struct lr_peer_iface *i;
+
+	if (f->n_queues > LR_PEER_MAX_QUEUES_FRAME || f->n_serving > LR_PEER_MAX_SERVING_FRAME)
 		return false;
-	for (size_t i = 0; i < f->n_ifaces; i++)
-		if (f->ifaces[i].n_q > LR_PEER_MAX_QUEUES || f->ifaces[i].q_first > f->n_queues ||
-		    f->ifaces[i].n_q > f->n_queues - f->ifaces[i].q_first)
+	for (i = f->ifaces; i < f->ifaces + f->n_ifaces; i++)
+		if (i->n_q > LR_PEER_MAX_QUEUES || i->q_first > f->n_queues ||
+		    i->n_q > f->n_queues - i->q_first || i->n_s > LR_PEER_MAX_SERVING ||
+		    i->s_first > f->n_serving || i->n_s > f->n_serving - i->s_first)
 			return false;
 	return true;
 }
@@ -357,7 +367,7 @@ int lr_peer_frame_encode(const struct lr_peer_frame *f, char **out, size_t *len)
 	rc |= json_object_set_new(o, "mono_ns", json_integer((json_int_t)(f->mono_ns & INT64_MAX)));
 	rc |= json_object_set_new(o, "end", json_boolean(f->end));
 	for (size_t i = 0; i < f->n_ifaces; i++)
-		rc |= json_array_append_new(ifs, enc_iface(&f->ifaces[i], f->queues));
+		rc |= json_array_append_new(ifs, enc_iface(&f->ifaces[i], f));
 	for (size_t i = 0; i < f->n_cpus; i++)
 		rc |= json_array_append_new(cpus, enc_cpu(&f->cpus[i]));
 	rc |= json_object_set_new(o, "ifaces", ifs);
@@ -548,11 +558,24 @@ static int dec_iface(json_t *j, struct lr_peer_iface *i, struct lr_peer_frame *f
 	}
 	if ((rc = dec_link(j, i, err)) < 0)
 		return rc;
+	x = json_object_get(j, "serving"); /* counted and bounded by count_arrays */
+	i->s_first = f->n_serving;
+	for (size_t k = 0; x && k < json_array_size(x); k++) {
+		json_t *e = json_array_get(x, k);
+
+		if (!json_is_integer(e) || json_integer_value(e) < 0 ||
+		    json_integer_value(e) > (1 << 20))
+			return fail(err, -EINVAL, "a serving CPU is not a CPU number");
+		f->serving[f->n_serving++] = (int)json_integer_value(e);
+		i->n_s++;
+	}
 	return dec_queues(j, i, f, err);
 }
 
-/* The queues of every interface, bounded per interface and per frame before any is stored. */
-static int count_queues(json_t *ifs, size_t *total, char err[LR_PROTO_ERR_MAX])
+/* The entries of array `key` over every interface, bounded per interface (each) and per frame
+ * (all) before any is stored. */
+static int count_array(json_t *ifs, const char *key, size_t each, size_t all, size_t *total,
+		       char err[LR_PROTO_ERR_MAX])
 {
 	json_t *x;
 	size_t i;
@@ -560,19 +583,18 @@ static int count_queues(json_t *ifs, size_t *total, char err[LR_PROTO_ERR_MAX])
 	*total = 0;
 	json_array_foreach(ifs, i, x)
 	{
-		json_t *a = json_is_object(x) ? json_object_get(x, "queues") : NULL;
+		json_t *a = json_is_object(x) ? json_object_get(x, key) : NULL;
 
 		if (!a)
 			continue;
 		if (!json_is_array(a))
-			return fail(err, -EINVAL, "\"queues\" is not an array");
-		if (json_array_size(a) > LR_PEER_MAX_QUEUES)
-			return fail(err, -E2BIG, "%zu queues on one interface",
-				    json_array_size(a));
+			return fail(err, -EINVAL, "\"%s\" is not an array", key);
+		if (json_array_size(a) > each)
+			return fail(err, -E2BIG, "%zu %s on one interface", json_array_size(a),
+				    key);
 		*total += json_array_size(a);
-		if (*total > LR_PEER_MAX_QUEUES_FRAME)
-			return fail(err, -E2BIG, "more than %d queues in a frame",
-				    LR_PEER_MAX_QUEUES_FRAME);
+		if (*total > all)
+			return fail(err, -E2BIG, "more than %zu %s in a frame", all, key);
 	}
 	return 0;
 }
@@ -710,7 +732,7 @@ int lr_peer_frame_decode(const char *buf, size_t len, struct lr_peer_frame *f,
 			 char err[LR_PROTO_ERR_MAX])
 {
 	json_t *o, *ifs, *cpus, *x;
-	size_t i, nq = 0;
+	size_t i, nq = 0, ns = 0;
 	int rc;
 
 	err[0] = '\0';
@@ -734,12 +756,16 @@ int lr_peer_frame_decode(const char *buf, size_t len, struct lr_peer_frame *f,
 			  json_array_size(ifs), json_array_size(cpus));
 		goto out;
 	}
-	if ((rc = count_queues(ifs, &nq, err)) < 0)
+	if ((rc = count_array(ifs, "queues", LR_PEER_MAX_QUEUES, LR_PEER_MAX_QUEUES_FRAME, &nq,
+			      err)) < 0 ||
+	    (rc = count_array(ifs, "serving", LR_PEER_MAX_SERVING, LR_PEER_MAX_SERVING_FRAME, &ns,
+			      err)) < 0)
 		goto out;
 	f->ifaces = calloc(json_array_size(ifs) + 1, sizeof(*f->ifaces));
 	f->cpus = calloc(json_array_size(cpus) + 1, sizeof(*f->cpus));
 	f->queues = calloc(nq + 1, sizeof(*f->queues));
-	if (!f->ifaces || !f->cpus || !f->queues) {
+	f->serving = calloc(ns + 1, sizeof(*f->serving));
+	if (!f->ifaces || !f->cpus || !f->queues || !f->serving) {
 		rc = fail(err, -ENOMEM, "out of memory");
 		goto out;
 	}
@@ -780,5 +806,6 @@ void lr_peer_frame_free(struct lr_peer_frame *f)
 	free(f->ifaces);
 	free(f->cpus);
 	free(f->queues);
+	free(f->serving);
 	memset(f, 0, sizeof(*f));
 }

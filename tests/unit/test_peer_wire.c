@@ -100,9 +100,11 @@ static void test_roundtrip_state(void **state)
 		{.queue = 1, .known = 1, .base_ns = 12, .c = {42}, .cpu = 0, .cpu_softirq_pct = 0},
 	};
 	struct lr_peer_cpu cpus[2] = {{.cpu = 0, .node = 1}, {.cpu = 1, .node = -1}};
+	int serving[3] = {1, 5, 2};
 	struct lr_peer_frame f = {.seq = 1, .mono_ns = 2, .host = "h", .ifaces = ifs,
 				  .n_ifaces = 2, .cpus = cpus, .n_cpus = 2, .queues = qs,
-				  .n_queues = 3, .has_tuning = true};
+				  .n_queues = 3, .serving = serving, .n_serving = 3,
+				  .has_tuning = true};
 	struct lr_peer_frame g;
 	char err[LR_PROTO_ERR_MAX], *buf;
 	size_t len;
@@ -129,6 +131,8 @@ static void test_roundtrip_state(void **state)
 	ifs[1].q_first = 2;
 	ifs[1].n_q = 1;
 	ifs[1].queue_source = 1;
+	ifs[1].s_first = 1;
+	ifs[1].n_s = 2;
 	lr_peer_tuning_unknown(&f.tuning);
 	f.tuning.rmem_max = 212992;
 	f.tuning.tcp_rmem[0] = 4096;
@@ -165,6 +169,10 @@ static void test_roundtrip_state(void **state)
 	assert_int_equal(g.queues[0].c[5], 6);
 	assert_int_equal(g.queues[2].c[0], 42);
 	assert_int_equal(g.queues[2].base_ns, 12);
+	assert_int_equal(g.ifaces[0].n_s, 0);
+	assert_int_equal(g.ifaces[1].n_s, 2);
+	assert_int_equal(g.serving[g.ifaces[1].s_first], 5);
+	assert_int_equal(g.serving[g.ifaces[1].s_first + 1], 2);
 	assert_int_equal(g.cpus[0].node, 1);
 	assert_int_equal(g.cpus[1].node, -1);
 	assert_true(g.has_tuning);
@@ -252,6 +260,10 @@ static void test_hostile(void **state)
 		"{" HDR "\"ifaces\":[{\"name\":\"a\",\"base_ns\":1,\"c\":{},\"queues\":[{\"q\":0,"
 		"\"b\":1,\"k\":64,\"c\":[0,0,0,0,0,0]}]}],\"cpus\":[]}",
 		"{" HDR "\"ifaces\":[],\"cpus\":[{\"cpu\":0,\"node\":-2}]}",
+		"{" HDR "\"ifaces\":[{\"name\":\"a\",\"base_ns\":1,\"c\":{},\"serving\":[1,-1]}],"
+		"\"cpus\":[]}",
+		"{" HDR "\"ifaces\":[{\"name\":\"a\",\"base_ns\":1,\"c\":{},\"serving\":7}],"
+		"\"cpus\":[]}",
 		"{" HDR "\"ifaces\":[],\"cpus\":[],\"tuning\":[]}",
 		"{" HDR "\"ifaces\":[],\"cpus\":[],\"tuning\":{\"rmem_max\":1.5}}",
 		"{" HDR "\"ifaces\":[],\"cpus\":[],\"tuning\":{\"tcp_rmem\":[1,2]}}",

@@ -75,6 +75,8 @@ struct lr_peer_summary {
 	} softnet_cpus[4];
 	size_t n_softnet_cpus;
 	int64_t netdev_max_backlog; /* its net.core.netdev_max_backlog, -1 unknown */
+	bool has_tuning; /* its sysctls (an older linerate peer sends none) */
+	struct lr_peer_tuning tuning;
 };
 /* [main] 0, or -ENODATA before the first frame. */
 int lr_peer_rx_summary(struct lr_peer_rx *rx, struct lr_peer_summary *out) LR_MUST_CHECK;

@@ -23,6 +23,9 @@
  * under LR_PEER_FRAME_MAX: ~120 bytes a queue) */
 #define LR_PEER_MAX_QUEUES	 256
 #define LR_PEER_MAX_QUEUES_FRAME 1024
+/* the CPUs serving an interface (IRQ affinity + RPS), per interface and per frame */
+#define LR_PEER_MAX_SERVING	  1024
+#define LR_PEER_MAX_SERVING_FRAME 4096
 #define LR_PEER_DRIVER_MAX	32
 #define LR_PEER_CONG_MAX	32
 #define LR_PEER_HOST_MAX	65 /* nodename + NUL */
@@ -87,6 +90,7 @@ struct lr_peer_iface {
 	uint64_t c[LR_PC__COUNT];
 	int queue_source; /* 0 none, 1 qstats, 2 ethtool (enum lr_queue_source) */
 	size_t q_first, n_q; /* its queues: the frame's queues[q_first .. q_first + n_q) */
+	size_t s_first, n_s; /* its serving CPUs: the frame's serving[s_first .. + n_s) */
 };
 
 struct lr_peer_cpu {
@@ -118,6 +122,8 @@ struct lr_peer_frame {
 	size_t n_cpus;
 	struct lr_peer_queue *queues; /* every interface's, in interface order */
 	size_t n_queues;
+	int *serving; /* every interface's serving CPUs, in interface order */
+	size_t n_serving;
 	bool has_tuning;
 	struct lr_peer_tuning tuning;
 	bool has_stack;

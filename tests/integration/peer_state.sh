@@ -31,6 +31,8 @@ for m in bigqueues badstate oddstate; do
 	lr_plan "hostile $m: the test still completes (exit 0)" "hostile $m: no crash" \
 		"hostile $m: memory stays bounded"
 done
+lr_plan "softnet: the report's backlog drops == what the peer sent, by CPU" \
+	"softnet: -J stack.softnet == what the peer sent"
 lr_plan "hostile bigqueues: the channel is dropped with a warning" \
 	"hostile badstate: the channel is dropped with a warning" \
 	"hostile oddstate: accepted at the bounds, control characters neutralised"
@@ -234,4 +236,30 @@ echo "# hostile oddstate: $n_rows peer queue rows; report: $(grep -m1 'fk0' "$wo
 check "hostile oddstate: accepted at the bounds, control characters neutralised" bash -c "
 	[ $n_rows -ge 1024 ] && ! grep -q 'the server sent' '$work/h-oddstate.err' &&
 	grep -q 'fk0: rx' '$work/h-oddstate.out' && ! LC_ALL=C grep -q \$'\\x1b' '$work/h-oddstate.out' '$work/h-oddstate.q.csv'"
+# ---- softnet: the peer's per-CPU backlog drops in the verdict's loss sentence and -J ----
+# (a real peer's cannot be forced here: netdev_max_backlog is host-wide, not per namespace)
+for out in text json; do
+	ip netns exec "$S" env FAKE_PEER_LOG="$work/sn-$out.sent" python3 \
+		"$LR_TOP/tests/tools/fake_peer_server.py" softnet 5201 >"$work/sn-$out-srv.log" 2>&1 &
+	fsrv=$!; lr_cleanup_add "kill $fsrv 2>/dev/null"
+	for _ in $(seq 50); do ip netns exec "$S" ss -Hltn "sport = :5201" | grep -q . && break; sleep 0.1; done
+	ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_S" -t 2 -b 10M -i 0.2 \
+		$([ $out = json ] && echo -J) >"$work/sn.$out" 2>"$work/sn-$out.err"
+	kill "$fsrv" 2>/dev/null; wait "$fsrv" 2>/dev/null
+done
+# the client holds the newest frame it read; the fake logged every frame it sent, and the last
+# ones may not have been read before the test ended: the totals are those of one frame n <= sent
+n=$(sed -n 's/.*softnet backlog drops \([0-9]*\) (cpu3 \([0-9]*\) cpu1 \([0-9]*\); netdev_max_backlog 1000).*/\1 \2 \3/p' "$work/sn.text")
+sent=$(cat "$work/sn-text.sent" 2>/dev/null)
+echo "# softnet text: '$n' (drops cpu3 cpu1), fake peer's last frame $sent; $(grep -m1 'loss on' "$work/sn.text")"
+check "softnet: the report's backlog drops == what the peer sent, by CPU" awk -v s="${sent:-0}" '
+	{ k = $2 / 40; exit !(k >= 1 && k <= s && $2 == 40 * k && $3 == k && $1 == 41 * k) }' <<<"${n:-0 0 0}"
+j=$(python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["linerate_peer"]["stack"]["softnet"]
+print(s["dropped"], s["squeezed"], " ".join("%d:%d" % (c["cpu"], c["dropped"]) for c in s["top_cpus"]))' "$work/sn.json" 2>/dev/null)
+sent=$(cat "$work/sn-json.sent" 2>/dev/null)
+echo "# softnet -J: '$j', fake peer's last frame $sent"
+check "softnet: -J stack.softnet == what the peer sent" awk -v s="${sent:-0}" '
+	{ k = $1 / 41; exit !(k >= 1 && k <= s && $1 == 41 * k && $2 == 8 * k && $3 == "3:" 40 * k && $4 == "1:" k && NF == 4) }' <<<"${j:-0}"
 lr_summary

@@ -10,6 +10,8 @@ then feeds the peer-stats channel something a real server never would:
   backwards well-formed frames whose cumulative counters shrink
   bigqueues an interface with 257 queues (one over the bound) in every frame
   badstate  state fields of the wrong type or out of range (rings, tuning, queue counts)
+  softnet   well-formed frames whose CPUs' softnet backlog drops grow (cpu3 by 40, cpu1 by 1 a
+            frame) with the peer's netdev_max_backlog 1000: the client's report must name them
   oddstate  frames at every state bound (4 interfaces x 256 queues, the longest names, 2^24
             rings) whose driver / congestion names carry terminal escape sequences
 
@@ -88,7 +90,7 @@ def feed(ch):
                 body = json.dumps(frame).encode()
                 ch.sendall(struct.pack(">I", len(body)) + body)
                 time.sleep(0.1)
-        elif MODE in ("bigqueues", "badstate", "oddstate"):
+        elif MODE in ("bigqueues", "badstate", "oddstate", "softnet"):
             seq = 0
             while time.time() < deadline:
                 seq += 1
@@ -112,7 +114,14 @@ def state_frame(seq):
              "c": {"rx_bytes": seq * 1000, "rx_packets": seq}}
     frame = {"v": 1, "seq": seq, "host": "fake", "mono_ns": seq * 100000000, "end": False,
              "cpus": [{"cpu": 0, "node": 0}], "ifaces": [iface]}
-    if MODE == "bigqueues":
+    if MODE == "softnet":  # cumulative: [cov_s, processed, dropped, squeezed]
+        frame["cpus"] = [{"cpu": c, "node": 0,
+                          "n": [seq * 0.1, seq * 1000, seq * {1: 1, 3: 40}.get(c, 0), seq * 2]}
+                         for c in range(4)]
+        frame["tuning"] = {"netdev_max_backlog": 1000}
+        with open(os.environ.get("FAKE_PEER_LOG", "/dev/null"), "w") as log:
+            log.write("%d\n" % seq)  # the last frame sent: what the client must total
+    elif MODE == "bigqueues":
         iface.update(qsrc=2, queues=queues(257, seq))
     elif MODE == "badstate":
         variants = [{"ring_rx": -5}, {"ring_rx_max": 1 << 40}, {"driver": 7},

@@ -12,6 +12,8 @@ then feeds the peer-stats channel something a real server never would:
   badstate  state fields of the wrong type or out of range (rings, tuning, queue counts)
   softnet   well-formed frames whose CPUs' softnet backlog drops grow (cpu3 by 40, cpu1 by 1 a
             frame) with the peer's netdev_max_backlog 1000: the client's report must name them
+  nicstate  a well-behaved peer NIC in trouble: fk0 on NUMA node 1 served by cpu0 (node 0), rx
+            ring 512 of 4096 while rx_missed rises: the client's views must say so, "on fake"
   oddstate  frames at every state bound (4 interfaces x 256 queues, the longest names, 2^24
             rings) whose driver / congestion names carry terminal escape sequences
 
@@ -90,7 +92,7 @@ def feed(ch):
                 body = json.dumps(frame).encode()
                 ch.sendall(struct.pack(">I", len(body)) + body)
                 time.sleep(0.1)
-        elif MODE in ("bigqueues", "badstate", "oddstate", "softnet"):
+        elif MODE in ("bigqueues", "badstate", "oddstate", "softnet", "nicstate"):
             seq = 0
             while time.time() < deadline:
                 seq += 1
@@ -121,6 +123,15 @@ def state_frame(seq):
         frame["tuning"] = {"netdev_max_backlog": 1000}
         with open(os.environ.get("FAKE_PEER_LOG", "/dev/null"), "w") as log:
             log.write("%d\n" % seq)  # the last frame sent: what the client must total
+    elif MODE == "nicstate":
+        iface.update(ring_rx=512, ring_rx_max=4096, ring_tx=512, ring_tx_max=4096, duplex=1,
+                     driver="ixgbe", numa_node=1, serving=[0])
+        iface["c"] = {"rx_bytes": seq * 12500000, "rx_packets": seq * 10000,
+                      "rx_missed": seq * 100, "tx_bytes": seq * 1000, "tx_packets": seq * 10}
+        frame["cpus"] = [{"cpu": c, "node": c // 2,
+                          "t": [seq * 0.1, 0, seq * 0.01, 0, seq * 0.02, seq * 0.07]}
+                         for c in range(4)]
+        frame["tuning"] = {"rmem_max": 212992, "tcp_congestion": "cubic"}
     elif MODE == "bigqueues":
         iface.update(qsrc=2, queues=queues(257, seq))
     elif MODE == "badstate":

@@ -16,7 +16,10 @@ lr_plan "P opens the peer's detail" "the peer's link line: MTU == ip link (peer 
 	"the peer's tuning line: tcp_rmem/wmem maxima == peer ns sysctls" \
 	"the peer's tuning line: congestion control and timestamps == peer ns sysctls" \
 	"the peer's stack line stays on screen" \
-	"the peer's hint: on peerhost, its rmem_max" "our side's tuning line is ours"
+	"the peer's hint: on peerhost, its rmem_max" "our side's tuning line is ours" \
+	"fake nicstate: the peer's link line shows its rings 512/4096" \
+	"fake nicstate: the peer's link line shows its NUMA node and remote IRQs" \
+	"fake nicstate: the ring hint, on fake"
 need_root "tui_peer_state"
 command -v tmux >/dev/null || { lr_skip_plan tui_peer_state "tmux not installed"; exit 0; }
 command -v unshare >/dev/null || { lr_skip_plan tui_peer_state "unshare not installed"; exit 0; }
@@ -96,5 +99,35 @@ ours=$(screen | sed -n 2p)
 lrmax=$(ip netns exec "$A" sysctl -n net.ipv4.tcp_rmem | awk '{ r = $3 / 1048576; printf (r == int(r) ? "%dM" : "%.1fM"), r }')
 echo "# ours: tcp_rmem max $lrmax; row 2: $ours"
 check "our side's tuning line is ours" bash -c "grep -q 'tcp_rmem $lrmax ' <<<'$ours' && ! grep -q reno <<<'$ours'"
+T kill-session -t ps 2>/dev/null
+kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null
+
+# A peer NIC in trouble, as a fake server states it (no NIC here has rings or two NUMA nodes):
+# what it sent is what the peer's detail view must show, and the hint is the peer's.
+ip netns exec "$S" python3 "$LR_TOP/tests/tools/fake_peer_server.py" nicstate 5201 >"$work/fake.log" 2>&1 &
+fsrv=$!
+lr_cleanup_add "kill $fsrv 2>/dev/null; wait $fsrv 2>/dev/null"
+for ((i = 0; i < 60; i++)); do
+	ip netns exec "$S" ss -Hltn "sport = :5201" | grep -q . && break
+	sleep 0.1
+done
+printf 'hostname lrclient\nLANG=C.UTF-8 TERM=screen %q -c %q -b 10M -t 8 -i 0.5\nsleep 600\n' \
+	"$LR_BIN" "$ADDR_S" >"$work/run.sh"
+T new-session -d -s ps -x 200 -y 50 "ip netns exec $A unshare -u bash $work/run.sh"
+T set-option -t ps status off >/dev/null
+T resize-window -t ps -x 200 -y 50 2>/dev/null
+wait_screen "fake:fk0 rx [0-9]" 100
+sleep 1
+T send-keys -t ps P
+wait_screen "hint +on fake: rx ring" 40
+screen >"$work/fake"
+sed 's/^/#   /' "$work/fake" | head -2
+grep 'hint' "$work/fake" | sed 's/^/#   /'
+link=$(grep -E "^ on fake +fk0 " "$work/fake" | head -1)
+check "fake nicstate: the peer's link line shows its rings 512/4096" grep -q "ring rx 512/4096" <<<"$link"
+check "fake nicstate: the peer's link line shows its NUMA node and remote IRQs" \
+	grep -q "node 1, IRQs on node 0" <<<"$link"
+check "fake nicstate: the ring hint, on fake" \
+	grep -qE "hint +on fake: rx ring 512 of 4096: ethtool -G fk0 rx 4096" "$work/fake"
 T kill-session -t ps 2>/dev/null
 lr_summary

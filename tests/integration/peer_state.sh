@@ -33,6 +33,9 @@ for m in bigqueues badstate oddstate; do
 done
 lr_plan "softnet: the report's backlog drops == what the peer sent, by CPU" \
 	"softnet: -J stack.softnet == what the peer sent"
+lr_plan "old server: the test completes, the peer's counters arrive" \
+	"old server: its link state and tuning stay unknown (null), never 0" \
+	"old client: the test completes against this server, with peer rows"
 lr_plan "hostile bigqueues: the channel is dropped with a warning" \
 	"hostile badstate: the channel is dropped with a warning" \
 	"hostile oddstate: accepted at the bounds, control characters neutralised"
@@ -239,6 +242,40 @@ echo "# hostile oddstate: $n_rows peer queue rows; report: $(grep -m1 'fk0' "$wo
 check "hostile oddstate: accepted at the bounds, control characters neutralised" bash -c "
 	[ $n_rows -ge 1024 ] && ! grep -q 'the server sent' '$work/h-oddstate.err' &&
 	grep -q 'fk0: rx' '$work/h-oddstate.out' && ! LC_ALL=C grep -q \$'\\x1b' '$work/h-oddstate.out' '$work/h-oddstate.q.csv'"
+# ---- an older linerate at either end (LR_OLD_BIN: a build from before the state fields) ----
+old_checks=("old server: the test completes, the peer's counters arrive"
+	"old server: its link state and tuning stay unknown (null), never 0"
+	"old client: the test completes against this server, with peer rows")
+if [ -x "${LR_OLD_BIN:-}" ]; then
+	ip netns exec "$S" unshare -u sh -c "hostname peerhost; exec $LR_OLD_BIN -s -1" >"$work/old-srv.log" 2>&1 &
+	srv=$!; lr_cleanup_add "kill $srv 2>/dev/null"
+	for _ in $(seq 50); do ip netns exec "$S" ss -Hltn "sport = :5201" | grep -q . && break; sleep 0.1; done
+	ip netns exec "$A" timeout 40 "$LR_BIN" --headless -c "$ADDR_S" -t 2 -b 20M -i 0.2 -J \
+		>"$work/old-srv.json" 2>"$work/old-srv.err"
+	rc=$?
+	stop_server
+	got=$(python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))["linerate_peer"]
+keys = ("ring_rx", "ring_rx_max", "ring_tx", "ring_tx_max", "driver", "numa_node")
+print(len(p["interfaces"]), sum(i["rx_bytes"] for i in p["interfaces"]),
+      all(i[k] is None for i in p["interfaces"] for k in keys), p["tuning"] is None)' "$work/old-srv.json" 2>/dev/null)
+	echo "# old server: rc $rc; interfaces, rx_bytes, state all null, tuning null: ${got:-none}"
+	check "${old_checks[0]}" awk -v rc="$rc" '{ exit !(rc == 0 && $1 > 0 && $2 > 1000000) }' <<<"${got:-0 0}"
+	check "${old_checks[1]}" awk '{ exit !($3 == "True" && $4 == "True") }' <<<"${got:-0 0}"
+	start_server "$work/new-srv.log"
+	ip netns exec "$A" timeout 40 "$LR_OLD_BIN" --headless -c "$ADDR_S" -t 2 -b 20M -i 0.2 \
+		--csv "$work/old-cli.csv" >"$work/old-cli.out" 2>&1
+	rc=$?
+	stop_server
+	peer_rows=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "side") sd = i; next }
+		$sd == "peer"' "$work/old-cli.csv" | wc -l)
+	echo "# old client: rc $rc, $peer_rows peer rows; $(grep -m1 'peer' "$work/old-cli.out")"
+	check "${old_checks[2]}" [ "$rc" -eq 0 -a "$peer_rows" -gt 0 ]
+else
+	for c in "${old_checks[@]}"; do skip "$c" "set LR_OLD_BIN to a linerate built before the state fields"; done
+fi
+
 # ---- softnet: the peer's per-CPU backlog drops in the verdict's loss sentence and -J ----
 # (a real peer's cannot be forced here: netdev_max_backlog is host-wide, not per namespace)
 for out in text json; do

@@ -426,8 +426,9 @@ static int build_queues(const struct lr_peer_frame *cur, const struct lr_peer_if
 		for (int f = 0; f < 6 && dt > 0; f++) {
 			uint64_t before = pq ? pq->c[f] : 0;
 
-			if (!(q->known & (1u << f)) || (pq && !(pq->known & (1u << f))) ||
-			    q->c[f] < before)
+			/* the sums run whether or not a tick knew the field: the previous
+			 * frame's is a start even where that frame had it unknown */
+			if (!(q->known & (1u << f)) || q->c[f] < before)
 				continue;
 			*iv[f] = q->c[f] - before;
 			qs->valid |= 1u << f;

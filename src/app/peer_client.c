@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -324,6 +325,10 @@ static void build_cpu(const struct lr_peer_cpu *c, const struct lr_peer_cpu *p,
 		k->softnet_dropped_per_s = d[2] / d[0];
 		k->softnet_squeezed_per_s = d[3] / d[0];
 	}
+	if (c->node >= 0) {
+		k->valid |= LR_CPUV_NODE;
+		k->node = c->node;
+	}
 }
 
 static const struct lr_peer_iface *prev_iface(const struct lr_peer_frame *p,
@@ -380,6 +385,111 @@ static void build_stack(const struct lr_peer_frame *c, const struct lr_peer_fram
 	}
 }
 
+static const struct lr_peer_queue *prev_queue(const struct lr_peer_frame *p,
+					      const struct lr_peer_iface *pp, unsigned queue)
+{
+	for (size_t k = 0; p && pp && k < pp->n_q; k++)
+		if (p->queues[pp->q_first + k].queue == queue)
+			return &p->queues[pp->q_first + k];
+	return NULL;
+}
+
+/* The interface's queue rows: interval counts from the previous frame used (or the queue's
+ * first reading), cumulative ones as sent, so --queues-csv diffs them as it does ours. */
+static int build_queues(const struct lr_peer_frame *cur, const struct lr_peer_iface *pi,
+			const struct lr_peer_frame *prev, const struct lr_peer_iface *pp,
+			struct lr_iface_snap *is)
+{
+	is->queue_source = (enum lr_queue_source)pi->queue_source;
+	if (!pi->n_q)
+		return 0;
+	is->queues = calloc(pi->n_q, sizeof(*is->queues));
+	if (!is->queues)
+		return -ENOMEM;
+	is->cap_queues = pi->n_q;
+	for (size_t k = 0; k < pi->n_q; k++) {
+		const struct lr_peer_queue *q = &cur->queues[pi->q_first + k];
+		const struct lr_peer_queue *pq = prev_queue(prev, pp, q->queue);
+		struct lr_queue_snap *qs = &is->queues[is->n_queues++];
+		uint64_t *iv[6] = {&qs->rx_packets, &qs->rx_bytes, &qs->tx_packets,
+				   &qs->tx_bytes,   &qs->rx_drops, &qs->tx_drops};
+		uint64_t since = pq && pq->base_ns == q->base_ns ? prev->mono_ns : q->base_ns;
+		double dt = cur->mono_ns > since ? (double)(cur->mono_ns - since) / 1e9 : 0;
+
+		if (pq && pq->base_ns != q->base_ns)
+			pq = NULL; /* the server read it afresh: its sums start again */
+		qs->queue = q->queue;
+		qs->cpu = q->cpu;
+		qs->cpu_softirq_pct = q->cpu_softirq_pct;
+		qs->base_ns = q->base_ns;
+		memcpy(qs->cum, q->c, sizeof(qs->cum));
+		for (int f = 0; f < 6 && dt > 0; f++) {
+			uint64_t before = pq ? pq->c[f] : 0;
+
+			/* the sums run whether or not a tick knew the field: the previous
+			 * frame's is a start even where that frame had it unknown */
+			if (!(q->known & (1u << f)) || q->c[f] < before)
+				continue;
+			*iv[f] = q->c[f] - before;
+			qs->valid |= 1u << f;
+		}
+		qs->rx_pps = (qs->valid & LR_QV_RX_PACKETS) ? (double)qs->rx_packets / dt : 0;
+		qs->tx_pps = (qs->valid & LR_QV_TX_PACKETS) ? (double)qs->tx_packets / dt : 0;
+	}
+	return 0;
+}
+
+static int build_serving(const struct lr_peer_frame *cur, const struct lr_peer_iface *pi,
+			 struct lr_iface_snap *is)
+{
+	if (!pi->n_s)
+		return 0;
+	is->serving_cpus = malloc(pi->n_s * sizeof(*is->serving_cpus));
+	if (!is->serving_cpus)
+		return -ENOMEM;
+	is->cap_serving = pi->n_s;
+	memcpy(is->serving_cpus, cur->serving + pi->s_first, pi->n_s * sizeof(int));
+	is->n_serving_cpus = pi->n_s;
+	return 0;
+}
+
+/* NUMA nodes with CPUs, as the sampler counts them (0: unknown, the views show no NUMA). */
+static unsigned count_nodes(const struct lr_snapshot *s)
+{
+	uint64_t seen[((1 << 16) + 64) / 64] = {0};
+	unsigned n = 0;
+
+	for (size_t i = 0; i < s->n_cpus; i++) {
+		int node = s->cpus[i].node;
+
+		if (!(s->cpus[i].valid & LR_CPUV_NODE) || node < 0 || node > (1 << 16))
+			continue;
+		if (!(seen[node / 64] & (1ull << (node % 64))))
+			n++;
+		seen[node / 64] |= 1ull << (node % 64);
+	}
+	return n;
+}
+
+static void build_tuning(const struct lr_peer_frame *f, struct lr_tuning_snap *t)
+{
+	struct lr_peer_tuning pt;
+
+	if (f->has_tuning)
+		pt = f->tuning;
+	else
+		lr_peer_tuning_unknown(&pt); /* an older linerate peer: unknown, never 0 */
+	t->rmem_max = pt.rmem_max;
+	t->wmem_max = pt.wmem_max;
+	t->netdev_max_backlog = pt.netdev_max_backlog;
+	memcpy(t->tcp_rmem, pt.tcp_rmem, sizeof(t->tcp_rmem));
+	memcpy(t->tcp_wmem, pt.tcp_wmem, sizeof(t->tcp_wmem));
+	t->tcp_window_scaling = pt.tcp_window_scaling;
+	t->tcp_timestamps = pt.tcp_timestamps;
+	t->tcp_sack = pt.tcp_sack;
+	snprintf(t->tcp_congestion, sizeof(t->tcp_congestion), "%s", pt.tcp_congestion);
+}
+
 static void build_iface(const struct lr_peer_iface *pi, struct lr_iface_snap *is)
 {
 	snprintf(is->name, sizeof(is->name), "%s", pi->name);
@@ -387,8 +497,16 @@ static void build_iface(const struct lr_peer_iface *pi, struct lr_iface_snap *is
 	is->base_ns = pi->base_ns;
 	is->mtu = pi->mtu;
 	is->speed_mbps = pi->speed_mbps;
-	is->duplex = -1;
-	is->ring_rx = is->ring_rx_max = is->ring_tx = is->ring_tx_max = -1;
+	is->duplex = pi->duplex;
+	is->ring_rx = pi->ring_rx;
+	is->ring_rx_max = pi->ring_rx_max;
+	is->ring_tx = pi->ring_tx;
+	is->ring_tx_max = pi->ring_tx_max;
+	snprintf(is->driver, sizeof(is->driver), "%s", pi->driver);
+	is->features = pi->features;
+	is->features_known = pi->features_known;
+	is->numa_known = pi->numa_node >= 0;
+	is->numa_node = is->numa_known ? pi->numa_node : -1;
 	is->softirq_max_pct = pi->softirq_max_pct;
 	is->softirq_cpu = pi->softirq_cpu;
 	for (unsigned k = 0; k < LR_PC__COUNT; k++)
@@ -484,15 +602,23 @@ int lr_peer_rx_build(struct lr_peer_rx *rx, const struct lr_snapshot *local,
 		out->interval_ns = (uint64_t)(cur.cpus[0].t[0] * 1e9);
 	for (size_t i = 0; i < cur.n_ifaces; i++) {
 		struct lr_iface_snap *is = &out->ifaces[out->n_ifaces++];
+		const struct lr_peer_iface *pp = prev_iface(prev, &cur.ifaces[i]);
 
 		build_iface(&cur.ifaces[i], is);
-		iface_rates(&cur.ifaces[i], prev_iface(prev, &cur.ifaces[i]), cur.mono_ns,
-			    prev ? prev->mono_ns : 0, is);
+		iface_rates(&cur.ifaces[i], pp, cur.mono_ns, prev ? prev->mono_ns : 0, is);
+		if (build_queues(&cur, &cur.ifaces[i], prev, pp, is) < 0 ||
+		    build_serving(&cur, &cur.ifaces[i], is) < 0) {
+			lr_snapshot_free(out);
+			lr_peer_frame_free(&cur);
+			return -ENOMEM;
+		}
 	}
+	build_tuning(&cur, &out->tuning);
 	build_stack(&cur, prev, (double)out->interval_ns / 1e9, &out->stack);
 	for (size_t i = 0; i < cur.n_cpus; i++)
 		build_cpu(&cur.cpus[i], prev ? prev_cpu(prev, cur.cpus[i].cpu) : NULL,
 			  &out->cpus[out->n_cpus++]);
+	out->numa_nodes = count_nodes(out);
 	snprintf(host, hostlen, "%s", cur.host);
 	lr_peer_frame_free(&rx->used);
 	rx->used = cur;
@@ -517,6 +643,39 @@ int lr_peer_rx_record(struct lr_peer_rx *rx, struct lr_recorder *rec,
 	return lr_recorder_write_peer(rec, &rx->snap, host, err, errlen);
 }
 
+/* The frame's softnet drops per CPU (cumulative event counts) into the summary. */
+static void softnet_summary(const struct lr_peer_frame *f, struct lr_peer_summary *out)
+{
+	const size_t cap = LR_ARRAY_SIZE(out->softnet_cpus);
+
+	out->netdev_max_backlog = f->has_tuning ? f->tuning.netdev_max_backlog : -1;
+	out->has_tuning = f->has_tuning;
+	out->tuning = f->tuning;
+	for (size_t i = 0; i < f->n_cpus; i++) {
+		const struct lr_peer_cpu *c = &f->cpus[i];
+		/* sums of rate x interval: whole events up to rounding */
+		uint64_t d = (uint64_t)llround(c->n[2]), q = (uint64_t)llround(c->n[3]);
+		size_t at;
+
+		if (!c->has_n)
+			continue;
+		out->softnet_known = true;
+		out->softnet_dropped += d;
+		out->softnet_squeezed += q;
+		if (!d)
+			continue;
+		for (at = out->n_softnet_cpus; at > 0 && out->softnet_cpus[at - 1].dropped < d; at--)
+			if (at < cap)
+				out->softnet_cpus[at] = out->softnet_cpus[at - 1];
+		if (at < cap) {
+			out->softnet_cpus[at].cpu = c->cpu;
+			out->softnet_cpus[at].dropped = d;
+			if (out->n_softnet_cpus < cap)
+				out->n_softnet_cpus++;
+		}
+	}
+}
+
 int lr_peer_rx_summary(struct lr_peer_rx *rx, struct lr_peer_summary *out)
 {
 	const struct lr_peer_frame *f;
@@ -537,6 +696,7 @@ int lr_peer_rx_summary(struct lr_peer_rx *rx, struct lr_peer_summary *out)
 		memcpy(out->ifaces, f->ifaces, out->n_ifaces * sizeof(out->ifaces[0]));
 		out->stack_known = f->has_stack ? f->stack_known : 0;
 		memcpy(out->stack, f->stack, sizeof(out->stack));
+		softnet_summary(f, out);
 		for (size_t i = 0; i < out->n_ifaces; i++) {
 			const struct peak *p = peak_of(rx, out->ifaces[i].name, false);
 

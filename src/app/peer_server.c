@@ -79,6 +79,7 @@ static int acc_cpu(struct lr_peer_server *ps, const struct lr_cpu_snap *k, doubl
 	}
 	a = &ps->acc[k->cpu];
 	a->cpu = k->cpu;
+	a->node = (k->valid & LR_CPUV_NODE) ? k->node : -1;
 	ps->acc_seen[k->cpu] = true;
 	if (k->valid & LR_CPUV_TIMES) {
 		a->has_t = true;
@@ -105,6 +106,63 @@ static int acc_cpu(struct lr_peer_server *ps, const struct lr_cpu_snap *k, doubl
 	return 0;
 }
 
+/* The interface's link state and its queues (the first LR_PEER_MAX_QUEUES, while the frame
+ * has room for them: docs/peer-stats.md §4.1). */
+static void link_state(const struct lr_iface_snap *is, struct lr_peer_iface *pi,
+		       struct lr_peer_frame *f)
+{
+	pi->duplex = is->duplex;
+	pi->ring_rx = is->ring_rx;
+	pi->ring_rx_max = is->ring_rx_max;
+	pi->ring_tx = is->ring_tx;
+	pi->ring_tx_max = is->ring_tx_max;
+	snprintf(pi->driver, sizeof(pi->driver), "%s", is->driver);
+	pi->features_known = is->features_known;
+	pi->features = is->features & is->features_known;
+	pi->numa_node = is->numa_known ? is->numa_node : -1;
+	pi->queue_source = is->queue_source <= LR_QSRC_ETHTOOL ? (int)is->queue_source : 0;
+	pi->s_first = f->n_serving;
+	for (size_t k = 0; k < is->n_serving_cpus && pi->n_s < LR_PEER_MAX_SERVING &&
+			   f->n_serving < LR_PEER_MAX_SERVING_FRAME;
+	     k++)
+		if (is->serving_cpus[k] >= 0 && is->serving_cpus[k] <= (1 << 20)) {
+			f->serving[f->n_serving++] = is->serving_cpus[k];
+			pi->n_s++;
+		}
+	pi->q_first = f->n_queues;
+	for (size_t k = 0; k < is->n_queues && pi->n_q < LR_PEER_MAX_QUEUES &&
+			   f->n_queues < LR_PEER_MAX_QUEUES_FRAME;
+	     k++) {
+		const struct lr_queue_snap *q = &is->queues[k];
+		struct lr_peer_queue *pq = &f->queues[f->n_queues];
+
+		if (!q->base_ns || q->queue > 65535 ||
+		    (pi->n_q && q->queue <= pq[-1].queue)) /* the wire wants them rising */
+			continue;
+		pq->queue = q->queue;
+		pq->known = q->valid & 0x3f;
+		pq->base_ns = q->base_ns;
+		memcpy(pq->c, q->cum, sizeof(pq->c));
+		pq->cpu = q->cpu;
+		pq->cpu_softirq_pct = q->cpu_softirq_pct;
+		f->n_queues++;
+		pi->n_q++;
+	}
+}
+
+static void tuning_of(const struct lr_tuning_snap *t, struct lr_peer_tuning *pt)
+{
+	pt->rmem_max = t->rmem_max;
+	pt->wmem_max = t->wmem_max;
+	pt->netdev_max_backlog = t->netdev_max_backlog;
+	memcpy(pt->tcp_rmem, t->tcp_rmem, sizeof(pt->tcp_rmem));
+	memcpy(pt->tcp_wmem, t->tcp_wmem, sizeof(pt->tcp_wmem));
+	pt->tcp_window_scaling = t->tcp_window_scaling;
+	pt->tcp_timestamps = t->tcp_timestamps;
+	pt->tcp_sack = t->tcp_sack;
+	snprintf(pt->tcp_congestion, sizeof(pt->tcp_congestion), "%s", t->tcp_congestion);
+}
+
 /* Folds the snapshot into the CPU sums (once per snapshot: accumulate) and encodes a frame. */
 static int encode(struct lr_peer_server *ps, const struct lr_snapshot *s, bool accumulate, bool end,
 		  char **out, size_t *len)
@@ -112,22 +170,34 @@ static int encode(struct lr_peer_server *ps, const struct lr_snapshot *s, bool a
 	struct lr_peer_frame f = {.seq = s->seq, .mono_ns = s->mono_ns, .end = end};
 	double dt = (double)s->interval_ns / 1e9;
 	size_t ni = s->n_ifaces < LR_PEER_MAX_IFACES ? s->n_ifaces : LR_PEER_MAX_IFACES;
+	size_t nq = 0, ns = 0;
 	int rc = -ENOMEM;
 
 	memcpy(f.host, ps->host, sizeof(f.host));
 	for (size_t i = 0; accumulate && i < s->n_cpus; i++)
 		if (acc_cpu(ps, &s->cpus[i], dt) < 0)
 			return -ENOMEM;
+	for (size_t i = 0; i < ni; i++) {
+		nq += s->ifaces[i].n_queues;
+		ns += s->ifaces[i].n_serving_cpus;
+	}
+	nq = nq < LR_PEER_MAX_QUEUES_FRAME ? nq : LR_PEER_MAX_QUEUES_FRAME;
+	ns = ns < LR_PEER_MAX_SERVING_FRAME ? ns : LR_PEER_MAX_SERVING_FRAME;
 	f.ifaces = calloc(ni + 1, sizeof(*f.ifaces));
 	f.cpus = calloc(ps->n_acc + 1, sizeof(*f.cpus));
-	if (!f.ifaces || !f.cpus)
+	f.queues = calloc(nq + 1, sizeof(*f.queues));
+	f.serving = calloc(ns + 1, sizeof(*f.serving));
+	if (!f.ifaces || !f.cpus || !f.queues || !f.serving)
 		goto out;
+	f.has_tuning = true;
+	tuning_of(&s->tuning, &f.tuning);
 	for (size_t i = 0; i < ni; i++) {
 		const struct lr_iface_snap *is = &s->ifaces[i];
 		struct lr_peer_iface *pi = &f.ifaces[f.n_ifaces];
 
 		if (!is->base_ns || strlen(is->name) >= sizeof(pi->name))
 			continue;
+		lr_peer_iface_unknown(pi);
 		memcpy(pi->name, is->name, strlen(is->name) + 1);
 		pi->gen = is->generation;
 		pi->base_ns = is->base_ns;
@@ -143,6 +213,7 @@ static int encode(struct lr_peer_server *ps, const struct lr_snapshot *s, bool a
 				pi->c[k] = is->cum[m];
 			}
 		}
+		link_state(is, pi, &f);
 		f.n_ifaces++;
 	}
 	for (size_t c = 0; c < ps->n_acc && f.n_cpus < LR_PEER_MAX_CPUS; c++)
@@ -165,6 +236,8 @@ static int encode(struct lr_peer_server *ps, const struct lr_snapshot *s, bool a
 out:
 	free(f.ifaces);
 	free(f.cpus);
+	free(f.queues);
+	free(f.serving);
 	return rc;
 }
 

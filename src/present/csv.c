@@ -111,6 +111,8 @@ struct lr_csv {
 	char local_suffix[80];	/* ",local,NODENAME" */
 	const char *suffix;	/* ",local,HOST" or ",peer,HOST" for the rows being written */
 	struct row_table peer;	/* the peer's rows' state, swapped in while they are written */
+	struct last_queue *peer_queues;	/* the peer's queues' last rows, likewise */
+	size_t n_peer_queues, cap_peer_queues;
 };
 
 static void make_suffix(char *buf, size_t size, const char *side, const char *host);
@@ -601,14 +603,28 @@ int lr_csv_write_peer(struct lr_csv *c, const struct lr_snapshot *s, const char 
 
 	if (c->kind == LR_CSV_STREAMS)
 		return 0;	/* the peer's streams are the same streams, seen from there */
-	if (c->kind == LR_CSV_QUEUES)
-		return 0;	/* the peer view does not carry queues (docs/peer-stats.md) */
 	make_suffix(suffix, sizeof(suffix), "peer", host);
 	c->suffix = suffix;
 	c->rows = c->peer.rows;	/* the peer's interfaces keep their own last rows */
 	c->n_rows = c->peer.n_rows;
 	c->cap_rows = c->peer.cap_rows;
-	err = write_snapshot(c, s);
+	if (c->kind == LR_CSV_QUEUES) {	/* and its queues (docs/peer-stats.md §4.1) theirs */
+		struct last_queue *q = c->queues;
+		size_t n = c->n_queues, cap = c->cap_queues;
+
+		c->queues = c->peer_queues;
+		c->n_queues = c->n_peer_queues;
+		c->cap_queues = c->cap_peer_queues;
+		err = write_snapshot(c, s);
+		c->peer_queues = c->queues;
+		c->n_peer_queues = c->n_queues;
+		c->cap_peer_queues = c->cap_queues;
+		c->queues = q;
+		c->n_queues = n;
+		c->cap_queues = cap;
+	} else {
+		err = write_snapshot(c, s);
+	}
 	c->peer = (struct row_table){c->rows, c->n_rows, c->cap_rows};
 	c->rows = mine.rows;
 	c->n_rows = mine.n_rows;
@@ -633,6 +649,7 @@ int lr_csv_close(struct lr_csv *c)
 	free(c->peer.rows);
 	free(c->streams);
 	free(c->queues);
+	free(c->peer_queues);
 	free(c);
 	return err;
 }

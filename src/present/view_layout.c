@@ -28,6 +28,13 @@ static void too_small(struct lr_frame *f)
 		      y + 1 < 0 ? 0 : y + 1, -1, LR_ROLE_LABEL, buf);
 }
 
+/* A peer that shares its sysctls (docs/peer-stats.md §4.1; an older one sends none). */
+static bool tuning_known(const struct lr_tuning_snap *t)
+{
+	return t->rmem_max >= 0 || t->wmem_max >= 0 || t->tcp_rmem[2] >= 0 ||
+	       t->tcp_congestion[0] || t->netdev_max_backlog >= 0;
+}
+
 /* The detail view of ifs: ours, or the peer's when ctx->peer_detail (ctx->snap its own);
  * own is our context (the Streams pane is this process's test on either side). */
 static void detail(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
@@ -40,7 +47,9 @@ static void detail(struct lr_frame *f, struct lr_rect r, const struct lr_view_ct
 	int band = !ctx->streams_pane ? 0 : r.h >= 30 ? STREAMS_BAND_ROWS : 3;
 	/* the peer in sight on our side: one line of its interface under the panes */
 	int pl = !ctx->peer_detail && lr_view_peer_iface(ctx) ? 1 : 0;
-	int ph = r.h - 2 - (int)nh - band - pl, top, lw = (r.w - 1) / 2;
+	/* the peer's side: its tuning line as ours, its stack line under the panes */
+	int sl = ctx->peer_detail && tuning_known(&ctx->snap->tuning) ? 1 : 0;
+	int ph = r.h - 2 - (int)nh - band - pl - sl, top, lw = (r.w - 1) / 2;
 	int y = r.y + 2;
 	/* Queues: its own band when the panes keep their rows, else in place of Packets (Q) */
 	int qband = (ifs->n_queues || ctx->app->queues) && ph - QUEUES_BAND_ROWS >= PANES_MIN_ROWS
@@ -51,7 +60,7 @@ static void detail(struct lr_frame *f, struct lr_rect r, const struct lr_view_ct
 	top = ph / 2;
 
 	lr_view_link_line(f, (struct lr_rect){r.x, r.y, r.w, 1}, ctx, ifs);
-	if (ctx->peer_detail)
+	if (ctx->peer_detail && !sl)
 		lr_view_peer_stack_line(f, (struct lr_rect){r.x, r.y + 1, r.w, 1}, ctx);
 	else
 		lr_view_tuning_line(f, (struct lr_rect){r.x, r.y + 1, r.w, 1}, ctx, ifs);
@@ -75,6 +84,8 @@ static void detail(struct lr_frame *f, struct lr_rect r, const struct lr_view_ct
 	}
 	if (pl)
 		lr_view_peer_line(f, (struct lr_rect){r.x, y++, r.w, 1}, ctx);
+	if (sl)
+		lr_view_peer_stack_line(f, (struct lr_rect){r.x, y++, r.w, 1}, ctx);
 	if (band) {
 		ctx->streams_pane(f, (struct lr_rect){r.x, y, r.w, band}, own, ctx->streams_arg);
 		y += band;

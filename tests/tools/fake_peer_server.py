@@ -8,6 +8,14 @@ then feeds the peer-stats channel something a real server never would:
   endless   well-formed frames as fast as the socket takes them, never an end frame
   silent    accepts the channel and sends nothing
   backwards well-formed frames whose cumulative counters shrink
+  bigqueues an interface with 257 queues (one over the bound) in every frame
+  badstate  state fields of the wrong type or out of range (rings, tuning, queue counts)
+  softnet   well-formed frames whose CPUs' softnet backlog drops grow (cpu3 by 40, cpu1 by 1 a
+            frame) with the peer's netdev_max_backlog 1000: the client's report must name them
+  nicstate  a well-behaved peer NIC in trouble: fk0 on NUMA node 1 served by cpu0 (node 0), rx
+            ring 512 of 4096 while rx_missed rises: the client's views must say so, "on fake"
+  oddstate  frames at every state bound (4 interfaces x 256 queues, the longest names, 2^24
+            rings) whose driver / congestion names carry terminal escape sequences
 
 usage: fake_peer_server.py MODE PORT   (serves one test, then exits)
 """
@@ -84,11 +92,65 @@ def feed(ch):
                 body = json.dumps(frame).encode()
                 ch.sendall(struct.pack(">I", len(body)) + body)
                 time.sleep(0.1)
+        elif MODE in ("bigqueues", "badstate", "oddstate", "softnet", "nicstate"):
+            seq = 0
+            while time.time() < deadline:
+                seq += 1
+                ch.sendall(state_frame(seq))
+                time.sleep(0.1)
         elif MODE == "silent":
             time.sleep(30)
     except OSError:
         pass
     ch.close()
+
+
+def queues(n, seq):
+    return [{"q": q, "k": 63, "b": 1, "c": [seq * 10, seq * 1000, seq, seq * 100, 0, 0],
+             "cpu": q % 4, "sq": 1.5} for q in range(n)]
+
+
+def state_frame(seq):
+    """One frame of the state-field modes (docs/peer-stats.md §4.1), length-prefixed."""
+    iface = {"name": "fk0", "base_ns": 1, "mtu": 1500, "speed_mbps": 10000,
+             "c": {"rx_bytes": seq * 1000, "rx_packets": seq}}
+    frame = {"v": 1, "seq": seq, "host": "fake", "mono_ns": seq * 100000000, "end": False,
+             "cpus": [{"cpu": 0, "node": 0}], "ifaces": [iface]}
+    if MODE == "softnet":  # cumulative: [cov_s, processed, dropped, squeezed]
+        frame["cpus"] = [{"cpu": c, "node": 0,
+                          "n": [seq * 0.1, seq * 1000, seq * {1: 1, 3: 40}.get(c, 0), seq * 2]}
+                         for c in range(4)]
+        frame["tuning"] = {"netdev_max_backlog": 1000}
+        with open(os.environ.get("FAKE_PEER_LOG", "/dev/null"), "w") as log:
+            log.write("%d\n" % seq)  # the last frame sent: what the client must total
+    elif MODE == "nicstate":
+        iface.update(ring_rx=512, ring_rx_max=4096, ring_tx=512, ring_tx_max=4096, duplex=1,
+                     driver="ixgbe", numa_node=1, serving=[0])
+        iface["c"] = {"rx_bytes": seq * 12500000, "rx_packets": seq * 10000,
+                      "rx_missed": seq * 100, "tx_bytes": seq * 1000, "tx_packets": seq * 10}
+        frame["cpus"] = [{"cpu": c, "node": c // 2,
+                          "t": [seq * 0.1, 0, seq * 0.01, 0, seq * 0.02, seq * 0.07]}
+                         for c in range(4)]
+        frame["tuning"] = {"rmem_max": 212992, "tcp_congestion": "cubic"}
+    elif MODE == "bigqueues":
+        iface.update(qsrc=2, queues=queues(257, seq))
+    elif MODE == "badstate":
+        variants = [{"ring_rx": -5}, {"ring_rx_max": 1 << 40}, {"driver": 7},
+                    {"queues": [{"q": 0, "b": 1, "c": [1, 2]}]}, {"numa_node": "0"},
+                    {"serving": [1, -2]}]
+        iface.update(variants[seq % len(variants)])
+        if seq % 2:
+            frame["tuning"] = {"tcp_rmem": [1, "2", 3], "tcp_congestion": "x" * 64}
+    else:  # oddstate: at every bound, and names that would drive a terminal
+        iface.update(ring_rx=1 << 24, ring_rx_max=1 << 24, ring_tx=0, ring_tx_max=1 << 24,
+                     driver="\u001b[2Jdrv\u0007" + "d" * 23, numa_node=65536, qsrc=2,
+                     queues=queues(256, seq), serving=list(range(1024)))
+        frame["ifaces"] = [iface] + [dict(iface, name="fk%d" % k, serving=[])
+                                     for k in (1, 2, 3)]
+        frame["tuning"] = {"rmem_max": 1 << 48, "tcp_rmem": [-1, -1, -1],
+                           "tcp_congestion": "\u001b]0;pwned\u0007"}
+    body = json.dumps(frame, separators=(",", ":")).encode()
+    return struct.pack(">I", len(body)) + body
 
 
 def main():

@@ -254,6 +254,55 @@ static void test_peer_rows(void **state)
 	assert_non_null(strstr(text, ",7,1.000000,0.00,0.00,0.00,0.00,100.00,,,,,,peer,peerhost,"));	/* steal_pct follows */
 }
 
+/* --queues-csv: the peer's queues keep their own last rows (docs/peer-stats.md §4.1), so the
+ * same interface and queue on both hosts never mix: each side's rows are its own differences. */
+static void test_peer_queue_rows(void **state)
+{
+	char path[] = "/tmp/lr-csv-XXXXXX";
+	int fd = mkstemp(path);
+	struct lr_csv *c;
+	struct lr_snapshot s;
+	struct lr_iface_snap i, p;
+	struct lr_queue_snap qi = {.queue = 0, .valid = LR_QV_RX_PACKETS, .cpu = -1,
+				   .cpu_softirq_pct = -1, .base_ns = 100 * SEC};
+	struct lr_queue_snap qp = qi;
+	char *text, want[512];
+
+	(void)state;
+	close(fd);
+	memset(&i, 0, sizeof(i));
+	memset(&p, 0, sizeof(p));
+	strcpy(i.name, "eth0");
+	strcpy(p.name, "eth0");
+	i.queues = &qi;
+	p.queues = &qp;
+	i.n_queues = p.n_queues = 1;
+	i.queue_source = p.queue_source = LR_QSRC_ETHTOOL;
+	assert_int_equal(lr_csv_open(&c, path, LR_CSV_QUEUES), 0);
+	qi.cum[0] = 1000;
+	snap_at(&s, &i, 1, SEC, 0);
+	assert_int_equal(lr_csv_write(c, &s), 0);
+	qp.cum[0] = 70;
+	snap_at(&s, &p, 1, SEC, 0);
+	assert_int_equal(lr_csv_write_peer(c, &s, "peerhost"), 0);
+	qi.cum[0] = 3000;
+	snap_at(&s, &i, 2, 2 * SEC, 0);
+	assert_int_equal(lr_csv_write(c, &s), 0);
+	qp.cum[0] = 100;
+	snap_at(&s, &p, 2, 2 * SEC, 0);
+	assert_int_equal(lr_csv_write_peer(c, &s, "peerhost"), 0);
+	assert_int_equal(lr_csv_close(c), 0);
+	text = slurp(path);
+	unlink(path);
+	snprintf(want, sizeof(want),
+		 "1700000001.000000,1.000000,eth0,0,1.000000,1000,,,,,,1000.0,,,,ethtool,local,%s\n"
+		 "1700000001.000000,1.000000,eth0,0,1.000000,70,,,,,,70.0,,,,ethtool,peer,peerhost\n"
+		 "1700000002.000000,2.000000,eth0,0,1.000000,2000,,,,,,2000.0,,,,ethtool,local,%s\n"
+		 "1700000002.000000,2.000000,eth0,0,1.000000,30,,,,,,30.0,,,,ethtool,peer,peerhost\n",
+		 nodename(), nodename());
+	assert_string_equal(strchr(text, '\n') + 1, want);
+}
+
 static void test_full_disk_is_an_error(void **state)
 {
 	struct lr_csv *c;
@@ -371,6 +420,7 @@ int main(void)
 		cmocka_unit_test(test_full_disk_is_an_error),
 		cmocka_unit_test(test_cpu_rows_steal_last),
 		cmocka_unit_test(test_stream_rows),
+		cmocka_unit_test(test_peer_queue_rows),
 		cmocka_unit_test(test_stream_seen_before_start),
 	};
 

@@ -300,7 +300,11 @@ static void build_peer(struct lr_snapshot *p)
 	set_rate(e, LR_M_TX_BYTES, 12e6 / 8);
 	set_rate(e, LR_M_RX_DROPPED, 12);
 	set_rate(e, LR_M_RX_MISSED_ERRORS, 1200);
-	e->ring_rx = e->ring_rx_max = -1;	/* the wire carries no rings */
+	e->ring_rx = e->ring_rx_max = -1;	/* an older peer: no rings, no sysctls */
+	p->tuning = (struct lr_tuning_snap){.rmem_max = -1, .wmem_max = -1, .netdev_max_backlog = -1,
+					    .tcp_rmem = {-1, -1, -1}, .tcp_wmem = {-1, -1, -1},
+					    .tcp_window_scaling = -1, .tcp_timestamps = -1,
+					    .tcp_sack = -1};
 	p->ifaces = realloc(p->ifaces, 2 * sizeof(*p->ifaces));
 	memset(&p->ifaces[1], 0, sizeof(p->ifaces[1]));
 	lr_strlcpy(p->ifaces[1].name, "lo", sizeof(p->ifaces[1].name));
@@ -360,6 +364,37 @@ static void test_peer_views_80x24(void **state)
 	render(fx, 80, 24);
 	assert_int_equal(golden_find(&fx->frame, " eth1  10G full", &col), 0);
 	assert_true(golden_find(&fx->frame, "peerhost", &col) < 0);
+	lr_snapshot_free(&peer);
+}
+
+/* A peer that shares its state (docs/peer-stats.md §4.1): the peer's detail view at 80x24 has
+ * its rings in the link line, its tuning line where ours is, its stack line under the panes,
+ * and the ring hint for its rising FIFO misses, "on peerhost:". */
+static void test_peer_state_80x24(void **state)
+{
+	struct fixture *fx = *state;
+	struct lr_snapshot peer;
+	int col, y;
+
+	build_peer(&peer);
+	peer.ifaces[0].ring_rx = 512;
+	peer.ifaces[0].ring_rx_max = 4096;
+	peer.tuning.rmem_max = 7340032;
+	peer.tuning.tcp_rmem[2] = 6291456;
+	snprintf(peer.tuning.tcp_congestion, sizeof(peer.tuning.tcp_congestion), "reno");
+	fx->ctx.peer = &peer;
+	fx->ctx.peer_host = "peerhost";
+	fx->app.view = LR_VIEW_DETAIL;
+	assert_true(lr_app_handle(&fx->app, LR_ACT_PEER));
+	render(fx, 80, 24);
+	assert_int_equal(golden_find(&fx->frame, " on peerhost  ens1f0  10G full", &col), 0);
+	assert_true(golden_find(&fx->frame, "ring rx 512/4096", &col) == 0);
+	assert_int_equal(golden_find(&fx->frame, " rmem_max 7M  tcp_rmem 6M", &col), 1);
+	assert_true(golden_find(&fx->frame, "reno", &col) == 1);
+	y = golden_find(&fx->frame, " peer's stack  tcp retrans 4/s", &col);
+	assert_true(y > 2 && y < 23);
+	assert_true(golden_find(&fx->frame, "on peerhost: rx ring 512 of 4096: ethtool -G ens1f0 rx 4096",
+				&col) > y);
 	lr_snapshot_free(&peer);
 }
 
@@ -423,6 +458,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_streams_states, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_verdict_panel_80x24, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_peer_views_80x24, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_peer_state_80x24, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_verdict_failed_and_peer, setup, teardown),
 	};
 

@@ -65,6 +65,18 @@ struct lr_peer_summary {
 	uint64_t stack[LR_PS__COUNT];
 	/* per ifaces[i]: the highest rx/tx bit/s of one peer row (its own interval), -1 none */
 	double peak_rx_bps[8], peak_tx_bps[8];
+	/* its softnet backlog over the test (every CPU's /proc/net/softnet_stat): packets
+	 * dropped (backlog full) and time squeezes; the CPUs that dropped, most first */
+	bool softnet_known;
+	uint64_t softnet_dropped, softnet_squeezed;
+	struct {
+		int cpu;
+		uint64_t dropped;
+	} softnet_cpus[4];
+	size_t n_softnet_cpus;
+	int64_t netdev_max_backlog; /* its net.core.netdev_max_backlog, -1 unknown */
+	bool has_tuning; /* its sysctls (an older linerate peer sends none) */
+	struct lr_peer_tuning tuning;
 };
 /* [main] 0, or -ENODATA before the first frame. */
 int lr_peer_rx_summary(struct lr_peer_rx *rx, struct lr_peer_summary *out) LR_MUST_CHECK;

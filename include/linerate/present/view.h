@@ -90,8 +90,9 @@ const struct lr_iface_snap *lr_view_peer_iface(const struct lr_view_ctx *ctx);
 /* One line in r for our detail view while the peer shares: its host, interface, rx/tx rate,
  * drops/s, FIFO/s and hottest softirq CPU, the overview's units. */
 void lr_view_peer_line(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx);
-/* The peer's detail view replaces the tuning line (the peer sends no sysctls) with its
- * stack's error rates and its sampling interval. ctx is the peer's (snap = its own). */
+/* The peer's stack error rates and its sampling interval: in the peer's detail view in place
+ * of the tuning line when the peer sends no sysctls (an older linerate), under the panes when
+ * it does. ctx is the peer's (snap = its own). */
 void lr_view_peer_stack_line(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx);
 
 /* --- traffic (view_streams.c, view_verdict.c) --- */

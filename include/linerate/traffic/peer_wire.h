@@ -19,6 +19,15 @@
 #define LR_PEER_FRAME_MAX	(1u << 20)
 #define LR_PEER_MAX_IFACES	256
 #define LR_PEER_MAX_CPUS	8192
+/* queue rows: per interface and per frame (a 256-queue NIC's rows fit; a frame stays far
+ * under LR_PEER_FRAME_MAX: ~120 bytes a queue) */
+#define LR_PEER_MAX_QUEUES	 256
+#define LR_PEER_MAX_QUEUES_FRAME 1024
+/* the CPUs serving an interface (IRQ affinity + RPS), per interface and per frame */
+#define LR_PEER_MAX_SERVING	  1024
+#define LR_PEER_MAX_SERVING_FRAME 4096
+#define LR_PEER_DRIVER_MAX	32
+#define LR_PEER_CONG_MAX	32
 #define LR_PEER_HOST_MAX	65 /* nodename + NUL */
 #define LR_PEER_INTERVAL_MIN_MS 50
 #define LR_PEER_INTERVAL_MAX_MS 10000
@@ -52,15 +61,36 @@ enum lr_peer_stack {
 	LR_PS__COUNT
 };
 
+/* One queue of an interface: cumulative counts since base_ns (the server's first reading of
+ * it), in the order rx packets, rx bytes, tx packets, tx bytes, rx drops, tx drops; bit f of
+ * known: c[f] is known. */
+struct lr_peer_queue {
+	unsigned queue;
+	uint32_t known;
+	uint64_t base_ns;
+	uint64_t c[6];
+	int cpu; /* the CPU its IRQ is served on, -1 unknown */
+	double cpu_softirq_pct; /* -1 unknown */
+};
+
+/* Link state a frame may carry (fields added within version 1: absent = unknown). */
 struct lr_peer_iface {
 	char name[16];
 	uint32_t gen;
 	uint64_t base_ns; /* server clock of the first reading the sums start from */
 	int64_t mtu, speed_mbps; /* -1 unknown */
+	int duplex; /* 0 half, 1 full, -1 unknown */
+	int64_t ring_rx, ring_rx_max, ring_tx, ring_tx_max; /* -1 unknown */
+	char driver[LR_PEER_DRIVER_MAX]; /* "" unknown */
+	uint32_t features, features_known; /* the sampler's enum lr_feature bits */
+	int numa_node; /* -1 unknown */
 	double softirq_max_pct; /* -1 unknown */
 	int softirq_cpu; /* -1 unknown */
 	uint32_t known; /* bit (1 << lr_peer_ctr): c[] is known */
 	uint64_t c[LR_PC__COUNT];
+	int queue_source; /* 0 none, 1 qstats, 2 ethtool (enum lr_queue_source) */
+	size_t q_first, n_q; /* its queues: the frame's queues[q_first .. q_first + n_q) */
+	size_t s_first, n_s; /* its serving CPUs: the frame's serving[s_first .. + n_s) */
 };
 
 struct lr_peer_cpu {
@@ -69,6 +99,16 @@ struct lr_peer_cpu {
 	double t[6]; /* cov_s, user, system, irq, softirq, idle seconds */
 	double q[3]; /* cov_s, NET_RX, NET_TX softirqs */
 	double n[4]; /* cov_s, softnet processed, dropped, squeezed */
+	int node; /* NUMA node, -1 unknown */
+};
+
+/* The server's tuning sysctls (the sampler's lr_tuning_snap, which traffic/ cannot name):
+ * -1 / "" unknown. */
+struct lr_peer_tuning {
+	int64_t rmem_max, wmem_max, netdev_max_backlog;
+	int64_t tcp_rmem[3], tcp_wmem[3];
+	int64_t tcp_window_scaling, tcp_timestamps, tcp_sack;
+	char tcp_congestion[LR_PEER_CONG_MAX];
 };
 
 struct lr_peer_frame {
@@ -80,6 +120,12 @@ struct lr_peer_frame {
 	size_t n_ifaces;
 	struct lr_peer_cpu *cpus;
 	size_t n_cpus;
+	struct lr_peer_queue *queues; /* every interface's, in interface order */
+	size_t n_queues;
+	int *serving; /* every interface's serving CPUs, in interface order */
+	size_t n_serving;
+	bool has_tuning;
+	struct lr_peer_tuning tuning;
 	bool has_stack;
 	uint32_t stack_known; /* bit (1 << lr_peer_stack): stack[] is known */
 	uint64_t stack[LR_PS__COUNT];
@@ -92,6 +138,9 @@ struct lr_peer_offer {
 };
 
 const char *lr_peer_ctr_name(enum lr_peer_ctr c);
+/* A struct lr_peer_iface / lr_peer_tuning with every field unknown (-1 / ""). */
+void lr_peer_iface_unknown(struct lr_peer_iface *i);
+void lr_peer_tuning_unknown(struct lr_peer_tuning *t);
 
 /* The offer's JSON body (without the state byte and length). *out malloc'd. 0 or -errno. */
 int lr_peer_offer_encode(const struct lr_peer_offer *o, char **out, size_t *len) LR_MUST_CHECK;

@@ -117,7 +117,7 @@ static void sock_ports(int fd, uint16_t *local, uint16_t *remote)
 		*remote = (uint16_t)strtoul(port, NULL, 10);	/* NI_NUMERICSERV: digits */
 }
 
-static void sum_add(struct lr_traffic_sum *s, const struct lr_traffic_stream_result *e)
+void lr_traffic_sum_add(struct lr_traffic_sum *s, const struct lr_traffic_stream_result *e)
 {
 	s->n_streams++;
 	s->sent_bytes += e->sent_bytes;
@@ -193,7 +193,7 @@ static void merge_results(struct lr_client *c, const struct lr_proto_results *lo
 				e->packets_sent = p->packets - p->omitted_packets;
 			}
 		}
-		sum_add(e->client_sends ? &R->sum_up : &R->sum_down, e);
+		lr_traffic_sum_add(e->client_sends ? &R->sum_up : &R->sum_down, e);
 	}
 	if (R->sum_up.n_streams)
 		R->sum_up.jitter_s /= R->sum_up.n_streams;

@@ -67,94 +67,6 @@ void lr_server_report_free(struct session *ss)
 	ss->n_ticks = ss->cap_ticks = 0;
 }
 
-static void addr_of(int fd, bool local, char *host, size_t size, uint16_t *port)
-{
-	struct sockaddr_storage sa;
-	socklen_t sl = sizeof(sa);
-	char serv[8];
-
-	if ((local ? getsockname(fd, (struct sockaddr *)&sa, &sl)
-		   : getpeername(fd, (struct sockaddr *)&sa, &sl)) == 0 &&
-	    getnameinfo((struct sockaddr *)&sa, sl, host, (socklen_t)size, serv, sizeof(serv),
-			NI_NUMERICHOST | NI_NUMERICSERV) == 0)
-		*port = (uint16_t)strtoul(serv, NULL, 10);
-}
-
-static void sum_add(struct lr_traffic_sum *s, const struct lr_traffic_stream_result *e)
-{
-	s->n_streams++;
-	s->sent_bytes += e->sent_bytes;
-	s->received_bytes += e->received_bytes;
-	s->sender_s = e->sender_s > s->sender_s ? e->sender_s : s->sender_s;
-	s->receiver_s = e->receiver_s > s->receiver_s ? e->receiver_s : s->receiver_s;
-	s->retransmits = e->retransmits >= 0 && s->retransmits >= 0
-				 ? s->retransmits + e->retransmits
-				 : -1;
-	s->packets_sent += e->packets_sent;
-	s->lost += e->lost;
-	s->jitter_s += e->jitter_s;
-}
-
-/* Both views by stream id, in the client's terms (client_sends, sum_up = client -> server). */
-static void merge(struct session *ss, const struct lr_proto_results *loc,
-		  const struct lr_proto_results *peer, struct lr_traffic_results *R)
-{
-	R->complete = true;
-	R->udp = ss->p.udp;
-	R->reverse = ss->p.reverse;
-	R->bidir = ss->p.bidir;
-	R->parallel = ss->p.parallel;
-	R->len = ss->p.len;
-	R->bitrate_bps = ss->p.bandwidth_bps;
-	memcpy(R->cookie, ss->cookie, sizeof(R->cookie));
-	addr_of(ss->ctl_fd, true, R->local_host, sizeof(R->local_host), &R->local_port);
-	addr_of(ss->ctl_fd, false, R->remote_host, sizeof(R->remote_host), &R->remote_port);
-	R->local_cpu_total = loc->cpu_total;
-	R->local_cpu_user = loc->cpu_user;
-	R->local_cpu_system = loc->cpu_system;
-	R->remote_cpu_total = peer->cpu_total;
-	R->remote_cpu_user = peer->cpu_user;
-	R->remote_cpu_system = peer->cpu_system;
-	memcpy(R->remote_congestion, peer->congestion_used, sizeof(R->remote_congestion));
-	R->n_streams = loc->n_streams;
-	for (unsigned i = 0; i < loc->n_streams; i++) {
-		const struct lr_stream_params *sp = lr_stream_params(ss->streams[i]);
-		const struct lr_proto_stream_result *l = &loc->streams[i], *p = NULL, *snd, *rcv;
-		struct lr_traffic_stream_result *e = &R->streams[i];
-
-		for (unsigned k = 0; k < peer->n_streams; k++)
-			if (peer->streams[k].id == l->id)
-				p = &peer->streams[k];
-		e->id = l->id;
-		e->client_sends = !sp->sender;
-		e->udp = sp->udp;
-		e->have_peer = p != NULL;
-		e->out_of_order = sp->sender ? -1
-			: (int64_t)atomic_load(&lr_stream_stats(ss->streams[i])->out_of_order);
-		e->retransmits = -1;
-		snd = sp->sender ? l : p;
-		rcv = sp->sender ? p : l;
-		if (snd) {
-			e->sent_bytes = snd->bytes;
-			e->sender_s = snd->end_time_s;
-			e->retransmits = snd->retransmits;
-			e->packets_sent = snd->packets - snd->omitted_packets;
-		}
-		if (rcv) {
-			e->received_bytes = rcv->bytes;
-			e->receiver_s = rcv->end_time_s;
-			e->packets_received = rcv->packets - rcv->omitted_packets;
-			e->lost = rcv->errors - rcv->omitted_errors;
-			e->jitter_s = rcv->jitter_s;
-		}
-		sum_add(e->client_sends ? &R->sum_up : &R->sum_down, e);
-	}
-	if (R->sum_up.n_streams)
-		R->sum_up.jitter_s /= R->sum_up.n_streams;
-	if (R->sum_down.n_streams)
-		R->sum_down.jitter_s /= R->sum_down.n_streams;
-}
-
 /* The ticks as intervals: deltas between neighbours; the clock restarts at -O's mark. */
 static unsigned intervals(struct session *ss, struct lr_server_interval *iv, uint64_t *deltas)
 {
@@ -203,7 +115,7 @@ void lr_server_report(struct session *ss, struct lr_proto_results *loc,
 		free(deltas);
 		return;
 	}
-	merge(ss, loc, peer, R);
+	lr_server_merge_results(ss, loc, peer, R);
 	R->start_real_ns = lr_clock_real_ns() - (now - ss->t0_ns);
 	R->duration_ns = now - (ss->omit_taken ? ss->omit[0].at_ns : ss->t0_ns);
 	n_iv = intervals(ss, iv, deltas);

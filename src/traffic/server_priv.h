@@ -140,6 +140,8 @@ void lr_server_local_results(struct session *ss, struct lr_proto_results *r);
 /* The app's view (server_report.c, opts.watch). [session] test_begin once the streams run. */
 void lr_server_watch_begin(struct session *ss);
 /* [session] The merged results once exchanged (peer NULL: this side's only). */
+void lr_server_merge_results(struct session *ss, const struct lr_proto_results *loc,
+			     const struct lr_proto_results *peer, struct lr_traffic_results *R);
 void lr_server_watch_results(struct session *ss, const struct lr_proto_results *loc,
 			     const struct lr_proto_results *peer);
 /* [session] test_end once after test_begin, streams stopped, before they are freed. */

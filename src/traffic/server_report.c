@@ -95,33 +95,12 @@ void lr_server_watch_begin(struct session *ss)
 	free(in);
 }
 
-static void sum_add(struct lr_traffic_sum *s, const struct lr_traffic_stream_result *e)
+/* Both ends' results by stream id, in the client's terms (client_sends = the server receives,
+ * sum_up = client -> server): this side's counts, and the client's where it sent them (peer may
+ * be NULL: a test that ended without the exchange). -O's omitted datagrams are left out. */
+void lr_server_merge_results(struct session *ss, const struct lr_proto_results *loc,
+			     const struct lr_proto_results *peer, struct lr_traffic_results *R)
 {
-	s->n_streams++;
-	s->sent_bytes += e->sent_bytes;
-	s->received_bytes += e->received_bytes;
-	if (e->sender_s > s->sender_s)
-		s->sender_s = e->sender_s;
-	if (e->receiver_s > s->receiver_s)
-		s->receiver_s = e->receiver_s;
-	if (e->retransmits >= 0 && s->retransmits >= 0)
-		s->retransmits += e->retransmits;
-	else
-		s->retransmits = -1;
-	s->packets_sent += e->packets_sent;
-	s->lost += e->lost;
-	s->jitter_s += e->jitter_s;
-}
-
-/* This side's counts as the server sees them, and the client's where it sent them (peer may
- * be NULL). Directions are the client's: client_sends = the server receives. */
-void lr_server_watch_results(struct session *ss, const struct lr_proto_results *loc,
-			     const struct lr_proto_results *peer)
-{
-	struct lr_traffic_results *R = ss->wres;
-
-	if (!R)
-		return;
 	memset(R, 0, sizeof(*R));
 	R->complete = peer != NULL;
 	R->udp = ss->p.udp;
@@ -167,34 +146,42 @@ void lr_server_watch_results(struct session *ss, const struct lr_proto_results *
 			e->sent_bytes = l->bytes;
 			e->sender_s = l->end_time_s;
 			e->retransmits = l->retransmits;
-			e->packets_sent = l->packets;
+			e->packets_sent = l->packets - l->omitted_packets;
 			if (p) {
 				e->received_bytes = p->bytes;
 				e->receiver_s = p->end_time_s;
-				e->packets_received = p->packets;
-				e->lost = p->errors;
+				e->packets_received = p->packets - p->omitted_packets;
+				e->lost = p->errors - p->omitted_errors;
 				e->jitter_s = p->jitter_s;
 			}
 		} else {
 			e->received_bytes = l->bytes;
 			e->receiver_s = l->end_time_s;
-			e->packets_received = l->packets;
-			e->lost = l->errors;
+			e->packets_received = l->packets - l->omitted_packets;
+			e->lost = l->errors - l->omitted_errors;
 			e->jitter_s = l->jitter_s;
 			e->out_of_order = (int64_t)atomic_load(&st->out_of_order);
 			if (p) {
 				e->sent_bytes = p->bytes;
 				e->sender_s = p->end_time_s;
 				e->retransmits = p->retransmits;
-				e->packets_sent = p->packets;
+				e->packets_sent = p->packets - p->omitted_packets;
 			}
 		}
-		sum_add(e->client_sends ? &R->sum_up : &R->sum_down, e);
+		lr_traffic_sum_add(e->client_sends ? &R->sum_up : &R->sum_down, e);
 	}
 	if (R->sum_up.n_streams)
 		R->sum_up.jitter_s /= R->sum_up.n_streams;
 	if (R->sum_down.n_streams)
 		R->sum_down.jitter_s /= R->sum_down.n_streams;
+}
+
+void lr_server_watch_results(struct session *ss, const struct lr_proto_results *loc,
+			     const struct lr_proto_results *peer)
+{
+	if (!ss->wres)
+		return;
+	lr_server_merge_results(ss, loc, peer, ss->wres);
 	ss->wres_filled = true;
 }
 

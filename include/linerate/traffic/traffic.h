@@ -125,6 +125,10 @@ struct lr_traffic_sum {
 	int64_t lost;
 	double jitter_s; /* mean over streams */
 };
+/* Adds one stream's result to a direction's sum (retransmits -1 once one is unknown; jitter is
+ * summed: the caller divides by n_streams). [any] */
+struct lr_traffic_stream_result;
+void lr_traffic_sum_add(struct lr_traffic_sum *s, const struct lr_traffic_stream_result *e);
 
 struct lr_traffic_results {
 	bool complete; /* results were exchanged with the peer */

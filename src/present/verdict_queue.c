@@ -17,21 +17,6 @@
 #define IDLE_PCT    50.0 /* another queue's CPU this idle */
 #define MIN_PACKETS 1000 /* fewer: no evidence either way */
 
-static const struct lr_cpu_snap *cpu_of(const struct lr_snapshot *s, int cpu)
-{
-	size_t lo = 0, hi = s->n_cpus;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->cpus[mid].cpu < cpu)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < s->n_cpus && s->cpus[lo].cpu == cpu ? &s->cpus[lo] : NULL;
-}
-
 static struct lr_verdict_qif *qif(struct lr_verdict_acc *a, const char *name)
 {
 	for (unsigned i = 0; i < a->n_qifs; i++)
@@ -70,7 +55,7 @@ void lr_verdict_queue_tick(struct lr_verdict_acc *a, const struct lr_snapshot *s
 			}
 			vq = &v->q[q->queue];
 			vq->rx_packets += q->rx_packets;
-			c = q->cpu >= 0 ? cpu_of(s, q->cpu) : NULL;
+			c = q->cpu >= 0 ? lr_snapshot_cpu(s, q->cpu) : NULL;
 			if (!c || !(c->valid & LR_CPUV_TIMES))
 				continue;
 			vq->cpu = q->cpu;

@@ -19,19 +19,9 @@ bool lr_numa_shown(const struct lr_snapshot *s)
 
 int lr_numa_snap_cpu_node(const struct lr_snapshot *s, int cpu)
 {
-	size_t lo = 0, hi = s->n_cpus;
+	const struct lr_cpu_snap *c = lr_snapshot_cpu(s, cpu);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->cpus[mid].cpu < cpu)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < s->n_cpus && s->cpus[lo].cpu == cpu && (s->cpus[lo].valid & LR_CPUV_NODE))
-		return s->cpus[lo].node;
-	return -1;
+	return c && (c->valid & LR_CPUV_NODE) ? c->node : -1;
 }
 
 bool lr_numa_serving(const struct lr_snapshot *s, const struct lr_iface_snap *ifs,

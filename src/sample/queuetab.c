@@ -168,19 +168,9 @@ void lr_queuetab_publish(struct lr_queuetab *q, uint64_t now_ns, uint64_t dt_ns,
 /* The softirq % of cpu in snap (sorted by CPU number), -1 unknown. */
 static double softirq_of(const struct lr_snapshot *snap, int cpu)
 {
-	size_t lo = 0, hi = snap->n_cpus;
+	const struct lr_cpu_snap *c = lr_snapshot_cpu(snap, cpu);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (snap->cpus[mid].cpu < cpu)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < snap->n_cpus && snap->cpus[lo].cpu == cpu && (snap->cpus[lo].valid & LR_CPUV_TIMES))
-		return snap->cpus[lo].softirq_pct;
-	return -1;
+	return c && (c->valid & LR_CPUV_TIMES) ? c->softirq_pct : -1;
 }
 
 void lr_queuetab_cpus(struct lr_iface_snap *s, const struct lr_snapshot *snap,

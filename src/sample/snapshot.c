@@ -169,3 +169,18 @@ float lr_series_get(const struct lr_series *s, uint32_t i)
 		return NAN;
 	return s->v[(s->head + LR_HIST_LEN - 1 - i) % LR_HIST_LEN];
 }
+
+const struct lr_cpu_snap *lr_snapshot_cpu(const struct lr_snapshot *s, int cpu)
+{
+	size_t lo = 0, hi = s->n_cpus;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->cpus[mid].cpu < cpu)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->n_cpus && s->cpus[lo].cpu == cpu ? &s->cpus[lo] : NULL;
+}

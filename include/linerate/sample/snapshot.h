@@ -207,6 +207,8 @@ int lr_snapshot_copy(struct lr_snapshot *dst, const struct lr_snapshot *src) LR_
 
 /* Helpers for consumers. */
 const struct lr_iface_snap *lr_snapshot_iface(const struct lr_snapshot *s, const char *name);
+/* The row of CPU number cpu (cpus[] is sorted by number: a binary search), NULL if absent. */
+const struct lr_cpu_snap *lr_snapshot_cpu(const struct lr_snapshot *s, int cpu);
 /* Newest-first value i (0 = newest) of a series, NAN when beyond its length. */
 float lr_series_get(const struct lr_series *s, uint32_t i);
 

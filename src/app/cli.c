@@ -187,17 +187,6 @@ void lr_cli_defaults(struct lr_config *cfg)
 	cfg->traffic.affinity_node = -1;
 }
 
-static int fail(char *err, size_t len, const char *fmt, ...) LR_PRINTF(3, 4);
-static int fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
 static int parse_seconds(const char *s, double lo, double hi, uint64_t *out_ns)
 {
 	double v;
@@ -275,39 +264,39 @@ static int validate(struct lr_config *cfg, bool traffic_opt, const char *opt_nam
 	struct lr_traffic_config *t = &cfg->traffic;
 
 	if (traffic_opt && !t->host && !t->demo && cfg->mode != LR_MODE_SERVER)
-		return fail(err, len, "%s needs -c HOST or --demo", opt_name);
+		return lr_err_inval(err, len, "%s needs -c HOST or --demo", opt_name);
 	if (t->host && cfg->mode == LR_MODE_SERVER)
-		return fail(err, len, "-c and -s exclude each other");
+		return lr_err_inval(err, len, "-c and -s exclude each other");
 	if (t->demo && (t->host || cfg->mode == LR_MODE_SERVER))
-		return fail(err, len, "--demo excludes -c and -s");
+		return lr_err_inval(err, len, "--demo excludes -c and -s");
 	if (t->reverse && t->bidir)
-		return fail(err, len, "-R and --bidir exclude each other");
+		return lr_err_inval(err, len, "-R and --bidir exclude each other");
 	if (cfg->listen && cfg->mode != LR_MODE_DASHBOARD && cfg->mode != LR_MODE_HEADLESS)
-		return fail(err, len, "--listen serves the samples of the dashboard or --headless");
+		return lr_err_inval(err, len, "--listen serves the samples of the dashboard or --headless");
 	if (cfg->daemon && cfg->mode != LR_MODE_SERVER)
-		return fail(err, len, "-D runs a server in the background: it needs -s");
+		return lr_err_inval(err, len, "-D runs a server in the background: it needs -s");
 	if ((cfg->title || cfg->timestamps || cfg->logfile || cfg->forceflush) &&
 	    cfg->mode != LR_MODE_SERVER && !(cfg->mode == LR_MODE_HEADLESS && t->host))
-		return fail(err, len, "%s shapes iperf3's text output: it needs -s, or -c with --headless",
+		return lr_err_inval(err, len, "%s shapes iperf3's text output: it needs -s, or -c with --headless",
 			    cfg->title ? "-T" : cfg->timestamps ? "--timestamps"
 			    : cfg->logfile ? "--logfile" : "--forceflush");
 	if (t->length) {
 		if (t->udp && (t->length < 16 || t->length > 65507))
-			return fail(err, len, "-l: %llu is out of range for UDP (16 to 65507)",
+			return lr_err_inval(err, len, "-l: %llu is out of range for UDP (16 to 65507)",
 				    (unsigned long long)t->length);
 		if (!t->udp && t->length > 1024 * 1024)
-			return fail(err, len, "-l: %llu is out of range for TCP (1 to 1M)",
+			return lr_err_inval(err, len, "-l: %llu is out of range for TCP (1 to 1M)",
 				    (unsigned long long)t->length);
 	}
 	if (cfg->matrix && (!t->host || cfg->mode == LR_MODE_SERVER))
-		return fail(err, len, "--matrix needs -c HOST");
+		return lr_err_inval(err, len, "--matrix needs -c HOST");
 	if (cfg->matrix_csv && !cfg->matrix)
-		return fail(err, len, "--matrix-csv needs --matrix");
+		return lr_err_inval(err, len, "--matrix-csv needs --matrix");
 	if (cfg->omit_ns && cfg->mode == LR_MODE_SERVER)
-		return fail(err, len, "-O is the client's: a server takes it from each test");
+		return lr_err_inval(err, len, "-O is the client's: a server takes it from each test");
 	if (cfg->omit_ns && !cfg->matrix) {	/* the engine omits (the matrix marks its own) */
 		if (cfg->omit_ns % LR_NSEC_PER_SEC)
-			return fail(err, len, "-O: whole seconds only, as iperf3 sends them");
+			return lr_err_inval(err, len, "-O: whole seconds only, as iperf3 sends them");
 		t->omit_s = (unsigned)(cfg->omit_ns / LR_NSEC_PER_SEC);
 	}
 	if (t->udp && !t->bitrate_set)
@@ -341,13 +330,13 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 		switch (c) {
 		case 'i':
 			if (parse_seconds(optarg, 0.01, 60, &cfg->interval_ns))
-				return fail(err, len, "-i: invalid interval '%s' (0.01 to 60 seconds)",
+				return lr_err_inval(err, len, "-i: invalid interval '%s' (0.01 to 60 seconds)",
 					    optarg);
 			cfg->interval_set = true;
 			break;
 		case 'I':
 			if (!*optarg)
-				return fail(err, len, "-I: empty interface list");
+				return lr_err_inval(err, len, "-I: empty interface list");
 			cfg->ifaces = optarg;
 			break;
 		case OPT_THEME:
@@ -365,7 +354,7 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 		}
 		case OPT_LOGFILE:
 			if (!*optarg)
-				return fail(err, len, "--logfile: empty file name");
+				return lr_err_inval(err, len, "--logfile: empty file name");
 			cfg->logfile = optarg;
 			break;
 		case OPT_FORCEFLUSH:
@@ -373,7 +362,7 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 			break;
 		case OPT_PIDFILE:
 			if (!*optarg)
-				return fail(err, len, "--pidfile: empty file name");
+				return lr_err_inval(err, len, "--pidfile: empty file name");
 			cfg->pidfile = optarg;
 			break;
 		case 'D':
@@ -381,7 +370,7 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 			break;
 		case 'f':
 			if (strlen(optarg) != 1 || !strchr("aAkmgtKMGT", optarg[0]))
-				return fail(err, len, "-f: invalid format '%s' (one of a A k m g t K M G T)",
+				return lr_err_inval(err, len, "-f: invalid format '%s' (one of a A k m g t K M G T)",
 					    optarg);
 			cfg->format = optarg[0];
 			break;
@@ -397,7 +386,7 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 			else if (!strcmp(optarg, "proc"))
 				cfg->source = LR_SOURCE_PROC;
 			else
-				return fail(err, len, "--source: '%s' is not netlink or proc", optarg);
+				return lr_err_inval(err, len, "--source: '%s' is not netlink or proc", optarg);
 			break;
 		case OPT_PROCFS:
 			cfg->procfs = optarg;
@@ -412,7 +401,7 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 			break;
 		case 't':
 			if (parse_seconds(optarg, 0, 86400, &cfg->duration_ns))
-				return fail(err, len, "-t: invalid time '%s' (0 to 86400 seconds)",
+				return lr_err_inval(err, len, "-t: invalid time '%s' (0 to 86400 seconds)",
 					    optarg);
 			cfg->duration_set = true;
 			break;
@@ -446,7 +435,7 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 			break;
 		case OPT_REPORT:
 			if (!*optarg)
-				return fail(err, len, "--report: empty file name");
+				return lr_err_inval(err, len, "--report: empty file name");
 			cfg->mode = LR_MODE_REPORT;
 			cfg->report_out = optarg;
 			break;
@@ -458,7 +447,7 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 			break;
 		case 'c':
 			if (!*optarg)
-				return fail(err, len, "-c: empty host");
+				return lr_err_inval(err, len, "-c: empty host");
 			t->host = optarg;
 			break;
 		case 's':
@@ -466,7 +455,7 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 			break;
 		case 'p':
 			if (parse_uint(optarg, 1, 65535, &v))
-				return fail(err, len, "-p: invalid port '%s' (1 to 65535)", optarg);
+				return lr_err_inval(err, len, "-p: invalid port '%s' (1 to 65535)", optarg);
 			t->port = (uint16_t)v;
 			break;
 		case 'B':
@@ -481,21 +470,21 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 			break;
 		case 'P':
 			if (parse_uint(optarg, 1, LR_MAX_STREAMS, &v))
-				return fail(err, len, "-P: invalid stream count '%s' (1 to %d)",
+				return lr_err_inval(err, len, "-P: invalid stream count '%s' (1 to %d)",
 					    optarg, LR_MAX_STREAMS);
 			t->parallel = (unsigned)v;
 			traffic_opt = "-P";
 			break;
 		case 'b':
 			if (lr_parse_rate_bps(optarg, &t->bitrate_bps))
-				return fail(err, len, "-b: invalid bitrate '%s' (e.g. 100M, 1.5G, 0)",
+				return lr_err_inval(err, len, "-b: invalid bitrate '%s' (e.g. 100M, 1.5G, 0)",
 					    optarg);
 			t->bitrate_set = true;
 			traffic_opt = "-b";
 			break;
 		case 'l':
 			if (lr_parse_size_bytes(optarg, &t->length) || !t->length)
-				return fail(err, len, "-l: invalid length '%s' (bytes, e.g. 1400, 128K)",
+				return lr_err_inval(err, len, "-l: invalid length '%s' (bytes, e.g. 1400, 128K)",
 					    optarg);
 			traffic_opt = "-l";
 			break;
@@ -509,14 +498,14 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 			break;
 		case 'M':
 			if (parse_uint(optarg, 88, 32767, &v))
-				return fail(err, len, "-M: invalid MSS '%s' (88 to 32767)", optarg);
+				return lr_err_inval(err, len, "-M: invalid MSS '%s' (88 to 32767)", optarg);
 			t->mss = (unsigned)v;
 			traffic_opt = "-M";
 			break;
 		case 'w':
 			if (lr_parse_size_bytes(optarg, &t->window) || !t->window ||
 			    t->window > 512ULL * 1024 * 1024)
-				return fail(err, len, "-w: invalid window '%s' (bytes up to 512M)",
+				return lr_err_inval(err, len, "-w: invalid window '%s' (bytes up to 512M)",
 					    optarg);
 			traffic_opt = "-w";
 			break;
@@ -525,11 +514,11 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 			case 0:
 				break;
 			case -ENOENT:
-				return fail(err, len, "-A %s: no such NUMA node here", optarg);
+				return lr_err_inval(err, len, "-A %s: no such NUMA node here", optarg);
 			case -ENODEV:
-				return fail(err, len, "-A %s: that NUMA node has no CPUs", optarg);
+				return lr_err_inval(err, len, "-A %s: that NUMA node has no CPUs", optarg);
 			default:
-				return fail(err, len, "-A: invalid CPU '%s' (n, n,m or node:N)",
+				return lr_err_inval(err, len, "-A: invalid CPU '%s' (n, n,m or node:N)",
 					    optarg);
 			}
 			break;
@@ -556,7 +545,7 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 			uint64_t lo = c == OPT_CONNECT_TIMEOUT ? 1 : c == OPT_RCV_TIMEOUT ? 100 : 0;
 
 			if (parse_uint(optarg, lo, 86400000, &v))
-				return fail(err, len, "%s: invalid time '%s' (%llu to 86400000 ms)",
+				return lr_err_inval(err, len, "%s: invalid time '%s' (%llu to 86400000 ms)",
 					    nm, optarg, (unsigned long long)lo);
 			*(c == OPT_CONNECT_TIMEOUT ? &t->connect_timeout_ms
 			  : c == OPT_RCV_TIMEOUT   ? &t->rcv_timeout_ms
@@ -573,7 +562,7 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 			break;
 		case 'O':
 			if (parse_seconds(optarg, 0, 600, &cfg->omit_ns))
-				return fail(err, len, "-O: invalid omit '%s' (0 to 600 seconds)", optarg);
+				return lr_err_inval(err, len, "-O: invalid omit '%s' (0 to 600 seconds)", optarg);
 			break;
 		case 'h':
 			cfg->mode = LR_MODE_HELP;
@@ -585,21 +574,21 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 		 * moved past the word yet. Long options set optopt to 0 or to their value. */
 		case ':':
 			if (optopt > 0 && optopt < 256)
-				return fail(err, len, "-%c needs a value", optopt);
-			return fail(err, len, "%s needs a value", argv[optind - 1]);
+				return lr_err_inval(err, len, "-%c needs a value", optopt);
+			return lr_err_inval(err, len, "%s needs a value", argv[optind - 1]);
 		default:
 			if (optopt > 0 && optopt < 256)
-				return fail(err, len, "unknown option '-%c'", optopt);
-			return fail(err, len, "unknown option '%s'", argv[optind - 1]);
+				return lr_err_inval(err, len, "unknown option '-%c'", optopt);
+			return lr_err_inval(err, len, "unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (cfg->mode == LR_MODE_EXPLAIN && optind < argc)
 		cfg->explain[1] = argv[optind++];
 	if (cfg->mode == LR_MODE_REPORT) {
 		if (optind == argc)
-			return fail(err, len, "--report %s: name the CSVs to read", cfg->report_out);
+			return lr_err_inval(err, len, "--report %s: name the CSVs to read", cfg->report_out);
 		if (t->host || t->demo)
-			return fail(err, len, "--report reads recorded CSVs: it excludes -c and --demo");
+			return lr_err_inval(err, len, "--report reads recorded CSVs: it excludes -c and --demo");
 		cfg->report_files = argv + optind;
 		cfg->n_report_files = argc - optind;
 		optind = argc;
@@ -607,26 +596,26 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 	if (replay) {
 		/* the recording sets what is shown: only display options go with it */
 		if (cfg->mode != LR_MODE_DASHBOARD)
-			return fail(err, len, "--replay plays the dashboard: it excludes --headless, -s, "
+			return lr_err_inval(err, len, "--replay plays the dashboard: it excludes --headless, -s, "
 				    "--report and --explain");
 		if (t->host || t->demo || traffic_opt || cfg->matrix)
-			return fail(err, len, "--replay plays recorded CSVs: it excludes traffic options");
+			return lr_err_inval(err, len, "--replay plays recorded CSVs: it excludes traffic options");
 		if (cfg->csv || cfg->cpu_csv || cfg->streams_csv || cfg->listen)
-			return fail(err, len, "--replay writes no CSV and serves no metrics");
+			return lr_err_inval(err, len, "--replay writes no CSV and serves no metrics");
 		if (optind == argc)
-			return fail(err, len, "--replay: name the CSVs to play");
+			return lr_err_inval(err, len, "--replay: name the CSVs to play");
 		cfg->mode = LR_MODE_REPLAY;
 		cfg->report_files = argv + optind;
 		cfg->n_report_files = argc - optind;
 		optind = argc;
 	}
 	if (optind < argc)
-		return fail(err, len, "unexpected argument '%s'", argv[optind]);
+		return lr_err_inval(err, len, "unexpected argument '%s'", argv[optind]);
 	if (cfg->mode == LR_MODE_SERVER) {
 		const char *o = server_drops(cfg);
 
 		if (o)
-			return fail(err, len, "%s is a client option: a server takes it from the "
+			return lr_err_inval(err, len, "%s is a client option: a server takes it from the "
 				    "client (-c)", o);
 		traffic_opt = NULL;
 	}

@@ -58,17 +58,6 @@ const struct option lr_cli_iperf3_opts[] = {
 	{NULL, 0, NULL, 0},
 };
 
-static int fail(char *err, size_t len, const char *fmt, ...) LR_PRINTF(3, 4);
-static int fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
 /* An integer as iperf3 reads it (strtol base 0: 0x10, 020, 16) within lo..hi. */
 static int parse_int(const char *s, long lo, long hi, long *out)
 {
@@ -157,12 +146,12 @@ int lr_cli_iperf3_opt(int c, const char *arg, struct lr_config *cfg, const char 
 	switch (c) {
 	case 'n':
 		if (lr_parse_size_bytes(arg, &t->num_bytes) || !t->num_bytes)
-			return fail(err, len, "-n: invalid byte count '%s' (e.g. 100M)", arg);
+			return lr_err_inval(err, len, "-n: invalid byte count '%s' (e.g. 100M)", arg);
 		*traffic_opt = "-n";
 		return 0;
 	case 'k':
 		if (lr_parse_size_bytes(arg, &t->blockcount) || !t->blockcount)
-			return fail(err, len, "-k: invalid block count '%s' (e.g. 1000, 10K)", arg);
+			return lr_err_inval(err, len, "-k: invalid block count '%s' (e.g. 1000, 10K)", arg);
 		*traffic_opt = "-k";
 		return 0;
 	case 'N':
@@ -171,13 +160,13 @@ int lr_cli_iperf3_opt(int c, const char *arg, struct lr_config *cfg, const char 
 		return 0;
 	case 'S':
 		if (parse_int(arg, 0, 255, &v))
-			return fail(err, len, "-S: invalid TOS '%s' (0 to 255, e.g. 0x10)", arg);
+			return lr_err_inval(err, len, "-S: invalid TOS '%s' (0 to 255, e.g. 0x10)", arg);
 		t->tos = (int)v;
 		*traffic_opt = "-S";
 		return 0;
 	case OPT_DSCP:
 		if (parse_dscp(arg, &v))
-			return fail(err, len, "--dscp: invalid DSCP '%s' (0 to 63, EF, CSn, AFxy)", arg);
+			return lr_err_inval(err, len, "--dscp: invalid DSCP '%s' (0 to 63, EF, CSn, AFxy)", arg);
 		t->tos = (int)(v << 2);
 		*traffic_opt = "--dscp";
 		return 0;
@@ -190,19 +179,19 @@ int lr_cli_iperf3_opt(int c, const char *arg, struct lr_config *cfg, const char 
 		*traffic_opt = "-Z";
 		return 0;
 	case 'L':
-		return fail(err, len, "-L/--flowlabel: IPv6 flow labels are not supported yet");
+		return lr_err_inval(err, len, "-L/--flowlabel: IPv6 flow labels are not supported yet");
 	case OPT_DONT_FRAGMENT:
 		t->dont_fragment = true;
 		*traffic_opt = "--dont-fragment";
 		return 0;
 	case OPT_FQ_RATE:
 		if (lr_parse_rate_bps(arg, &t->fq_rate_bps) || !t->fq_rate_bps)
-			return fail(err, len, "--fq-rate: invalid rate '%s' (e.g. 100M)", arg);
+			return lr_err_inval(err, len, "--fq-rate: invalid rate '%s' (e.g. 100M)", arg);
 		*traffic_opt = "--fq-rate";
 		return 0;
 	case OPT_CPORT:
 		if (lr_parse_u64(arg, &u) || u < 1 || u > 65535)
-			return fail(err, len, "--cport: invalid port '%s' (1 to 65535)", arg);
+			return lr_err_inval(err, len, "--cport: invalid port '%s' (1 to 65535)", arg);
 		t->cport = (uint16_t)u;
 		*traffic_opt = "--cport";
 		return 0;
@@ -212,7 +201,7 @@ int lr_cli_iperf3_opt(int c, const char *arg, struct lr_config *cfg, const char 
 		return 0;
 	case OPT_EXTRA_DATA:
 		if (strlen(arg) > 1000)
-			return fail(err, len, "--extra-data: longer than 1000 bytes");
+			return lr_err_inval(err, len, "--extra-data: longer than 1000 bytes");
 		t->extra_data = arg;
 		*traffic_opt = "--extra-data";
 		return 0;
@@ -222,18 +211,18 @@ int lr_cli_iperf3_opt(int c, const char *arg, struct lr_config *cfg, const char 
 		return 0;
 	case OPT_CNTL_KA:
 		if (parse_ka(arg, t))
-			return fail(err, len, "--cntl-ka: invalid '%s' (IDLE/INTERVAL/COUNT seconds)",
+			return lr_err_inval(err, len, "--cntl-ka: invalid '%s' (IDLE/INTERVAL/COUNT seconds)",
 				    arg);
 		*traffic_opt = "--cntl-ka";
 		return 0;
 	case OPT_IDLE_TIMEOUT:
 		if (parse_int(arg, 1, 86400, &v))
-			return fail(err, len, "--idle-timeout: invalid seconds '%s' (1 to 86400)", arg);
+			return lr_err_inval(err, len, "--idle-timeout: invalid seconds '%s' (1 to 86400)", arg);
 		t->idle_timeout_s = (uint32_t)v;
 		return 0;
 	case OPT_SERVER_RATE_LIMIT:
 		if (parse_limit(arg, t))
-			return fail(err, len,
+			return lr_err_inval(err, len,
 				    "--server-bitrate-limit: invalid '%s' (RATE[/SECONDS], e.g. 1G/5)",
 				    arg);
 		return 0;
@@ -263,17 +252,17 @@ int lr_cli_iperf3_validate(struct lr_config *cfg, char *err, size_t len)
 	bool server = cfg->mode == LR_MODE_SERVER;
 
 	if ((t->idle_timeout_s || t->server_rate_limit_bps) && !server)
-		return fail(err, len, "%s is a server option: it needs -s",
+		return lr_err_inval(err, len, "%s is a server option: it needs -s",
 			    t->idle_timeout_s ? "--idle-timeout" : "--server-bitrate-limit");
 	if (t->num_bytes && t->blockcount)
-		return fail(err, len, "-n and -k exclude each other");
+		return lr_err_inval(err, len, "-n and -k exclude each other");
 	if ((t->num_bytes || t->blockcount) && cfg->duration_set)
-		return fail(err, len, "%s and -t exclude each other", t->num_bytes ? "-n" : "-k");
+		return lr_err_inval(err, len, "%s and -t exclude each other", t->num_bytes ? "-n" : "-k");
 	if ((t->num_bytes || t->blockcount) && cfg->matrix)
-		return fail(err, len, "--matrix runs each case for -t seconds: no -n/-k");
+		return lr_err_inval(err, len, "--matrix runs each case for -t seconds: no -n/-k");
 	if (cfg->json_stream && server)
-		return fail(err, len, "--json-stream: only with -c for now");
+		return lr_err_inval(err, len, "--json-stream: only with -c for now");
 	if (t->udp_64bit && !t->udp && !server)
-		return fail(err, len, "--udp-counters-64bit needs -u");
+		return lr_err_inval(err, len, "--udp-counters-64bit needs -u");
 	return 0;
 }

@@ -22,17 +22,6 @@ char lr_matrix_key_letter(enum lr_mkey k)
 	return (unsigned)k < LR_MK__COUNT ? letters[k] : '?';
 }
 
-static int fail(char *err, size_t len, const char *fmt, ...) LR_PRINTF(3, 4);
-static int fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
 /* A value as it appears in an error: printable, cut short. */
 static void shown(char *dst, size_t size, const char *s, size_t n)
 {
@@ -125,10 +114,10 @@ static int parse_group(struct lr_matrix_spec *s, const char *g, size_t n, char *
 	enum lr_mkey k = LR_MK__COUNT;
 
 	if (!n)
-		return fail(err, len, "--matrix: empty group (groups are key=v1,v2,... joined by ';')");
+		return lr_err_inval(err, len, "--matrix: empty group (groups are key=v1,v2,... joined by ';')");
 	if (!eq) {
 		shown(name, sizeof(name), g, n);
-		return fail(err, len, "--matrix: '%s' is not key=v1,v2,...", name);
+		return lr_err_inval(err, len, "--matrix: '%s' is not key=v1,v2,...", name);
 	}
 	shown(name, sizeof(name), g, (size_t)(eq - g));
 	if (eq - g == 1)
@@ -136,9 +125,9 @@ static int parse_group(struct lr_matrix_spec *s, const char *g, size_t n, char *
 			if (letters[i] == g[0])
 				k = (enum lr_mkey)i;
 	if (k == LR_MK__COUNT)
-		return fail(err, len, "--matrix: unknown key '%s' (keys: P l u R b w M C)", name);
+		return lr_err_inval(err, len, "--matrix: unknown key '%s' (keys: P l u R b w M C)", name);
 	if (s->n_values[k])
-		return fail(err, len, "--matrix: key '%c' given twice", letters[k]);
+		return lr_err_inval(err, len, "--matrix: key '%c' given twice", letters[k]);
 	s->order[s->n_keys++] = k;
 	for (p = eq + 1;; ) {
 		const char *c = memchr(p, ',', (size_t)(end - p)), *why = "";
@@ -146,19 +135,19 @@ static int parse_group(struct lr_matrix_spec *s, const char *g, size_t n, char *
 		uint64_t x;
 
 		if (!vn)
-			return fail(err, len, "--matrix: %c: empty value", letters[k]);
+			return lr_err_inval(err, len, "--matrix: %c: empty value", letters[k]);
 		if (vn >= sizeof(val)) {
 			shown(val, 24, p, vn);
-			return fail(err, len, "--matrix: %c: value '%s' is too long", letters[k], val);
+			return lr_err_inval(err, len, "--matrix: %c: value '%s' is too long", letters[k], val);
 		}
 		memcpy(val, p, vn);
 		val[vn] = '\0';
 		if (s->n_values[k] >= LR_MATRIX_MAX_VALUES)
-			return fail(err, len, "--matrix: %c: more than %d values", letters[k],
+			return lr_err_inval(err, len, "--matrix: %c: more than %d values", letters[k],
 				    LR_MATRIX_MAX_VALUES);
 		if (parse_value(s, k, val, &x, &why)) {
 			shown(val, 24, p, vn);
-			return fail(err, len, "--matrix: %c: bad value '%s' (%s)", letters[k], val,
+			return lr_err_inval(err, len, "--matrix: %c: bad value '%s' (%s)", letters[k], val,
 				    why);
 		}
 		s->values[k][s->n_values[k]++] = x;
@@ -177,9 +166,9 @@ int lr_matrix_spec_parse(const char *spec, struct lr_matrix_spec *out, char *err
 
 	memset(out, 0, sizeof(*out));
 	if (!n)
-		return fail(err, len, "--matrix: empty SPEC (e.g. P=1,2,4;u=tcp,udp)");
+		return lr_err_inval(err, len, "--matrix: empty SPEC (e.g. P=1,2,4;u=tcp,udp)");
 	if (n > SPEC_MAX_LEN)
-		return fail(err, len, "--matrix: SPEC longer than %d characters", SPEC_MAX_LEN);
+		return lr_err_inval(err, len, "--matrix: SPEC longer than %d characters", SPEC_MAX_LEN);
 	for (;;) {
 		const char *semi = strchr(p, ';');
 		size_t gn = semi ? (size_t)(semi - p) : strlen(p);
@@ -197,7 +186,7 @@ int lr_matrix_spec_parse(const char *spec, struct lr_matrix_spec *out, char *err
 	for (unsigned i = 0; i < out->n_keys; i++) {
 		cases *= out->n_values[out->order[i]];
 		if (cases > LR_MATRIX_MAX_CASES)
-			return fail(err, len, "--matrix: more than %d cases", LR_MATRIX_MAX_CASES);
+			return lr_err_inval(err, len, "--matrix: more than %d cases", LR_MATRIX_MAX_CASES);
 	}
 	out->n_cases = (unsigned)cases;
 	return 0;
@@ -256,7 +245,7 @@ int lr_matrix_spec_check(const struct lr_matrix_spec *s, const struct lr_traffic
 
 		lr_matrix_case(s, base, i, &tc);
 		if (tc.udp && tc.length && (tc.length < 16 || tc.length > 65507))
-			return fail(err, len,
+			return lr_err_inval(err, len,
 				    "--matrix: l=%llu is out of range for UDP (16 to 65507), case %u",
 				    (unsigned long long)tc.length, i + 1);
 	}

@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,4 +148,14 @@ void lr_fmt_si(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.1f%s", v, prefix[i]);
 	else
 		snprintf(buf, len, "%.2f%s", v, prefix[i]);
+}
+
+int lr_err_inval(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
 }

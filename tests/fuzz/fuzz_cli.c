@@ -16,11 +16,14 @@
 #include "linerate/core/strutil.h"
 
 /* scripts/fuzz.sh links src/{core,collect,sample,present,traffic}/ but not src/app/, so the
- * parser is compiled in here; weak, so that linking cli.o as well one day costs nothing. */
+ * parser and the app files it calls (iperf3's options, -A node:N) are compiled in here; weak,
+ * so that linking cli.o as well one day costs nothing. */
 #pragma weak lr_cli_defaults
 #pragma weak lr_cli_parse
 #pragma weak lr_cli_usage
 #include "../../src/app/cli.c"
+#include "../../src/app/cli_iperf3.c"
+#include "../../src/app/affinity.c"
 
 /* --listen's address goes through getaddrinfo (a host name may be looked up): not for a fuzzer.
  * The stand-in keeps the contract the parser relies on: 0, or -EINVAL with a message. */

@@ -25,6 +25,9 @@ bool lr_scan_u64(const char **p, const char *end, uint64_t *out);
 
 /* strlcpy semantics: always NUL-terminates when size > 0; returns strlen(src). */
 size_t lr_strlcpy(char *dst, const char *src, size_t size);
+/* Formats a one-line message into err (len bytes) and returns -EINVAL: the parsers' way of
+ * saying what was wrong. */
+int lr_err_inval(char *err, size_t len, const char *fmt, ...) LR_PRINTF(3, 4);
 
 /* Formats v with SI prefixes into buf ("38.41G", "531k", "0"); 3-4 significant digits. */
 void lr_fmt_si(char *buf, size_t len, double v);

@@ -15,6 +15,7 @@
 #include "linerate/app/replay.h"
 #include "linerate/collect/classify.h"
 #include "linerate/core/clock.h"
+#include "linerate/present/report.h"
 #include "linerate/sample/snapshot.h"
 #include "replay_priv.h"
 
@@ -71,6 +72,8 @@ static void reset_states(struct lr_replay *rp)
 		s->st.softirq_cpu = -1;
 		s->last_time = -1;
 		s->last_interval = 0;
+		memset(s->carry, 0, sizeof(s->carry));
+		s->carry_secs = 0;
 	}
 	for (size_t i = 0; i < rp->n_cpus; i++) {
 		struct rp_cpu *c = &rp->cpus[i];
@@ -241,6 +244,7 @@ static void apply_iface(struct lr_replay *rp, const struct rp_ifrow *r)
 	struct lr_peak *peaks[] = {&s->peak_rx_bps, &s->peak_tx_bps, &s->peak_rx_pps,
 				   &s->peak_tx_pps};
 	double iv = r->v[3];
+	bool sliver;
 
 	s->interval_ns = (uint64_t)(iv * 1e9);
 	s->valid = s->stale = 0;
@@ -262,13 +266,29 @@ static void apply_iface(struct lr_replay *rp, const struct rp_ifrow *r)
 		s->cum[m] += s->delta[m];
 		s->cum_valid |= LR_M_BIT(m);
 	}
+	/* a sliver (the stop tick's 0.5 ms) has no honest per-second rate: its counts wait for
+	 * the next row's peak, as the report folds them (LR_REP_SLIVER_FRAC) */
+	sliver = iv < LR_REP_SLIVER_FRAC * rp->typical_interval;
 	for (size_t i = 0; i < LR_ARRAY_SIZE(graph); i++) {
 		bool ok = s->valid & LR_M_BIT(graph[i].m);
 		double v = s->per_s[graph[i].m] * graph[i].mult;
+		double count = (double)s->delta[graph[i].m] * graph[i].mult;
 
 		push_hist(&s->hist[graph[i].ser], ok ? v : NAN);
-		if (ok)
+		if (!ok)
+			continue;
+		if (sliver)
+			se->carry[i] += count;
+		else if (se->carry_secs > 0)
+			peak_add(peaks[i], (count + se->carry[i]) / (iv + se->carry_secs));
+		else
 			peak_add(peaks[i], v);
+	}
+	if (sliver) {
+		se->carry_secs += iv;
+	} else {
+		memset(se->carry, 0, sizeof(se->carry));
+		se->carry_secs = 0;
 	}
 	s->softirq_max_pct = known(r->v[21]) ? r->v[21] : -1;
 	s->softirq_cpu = known(r->v[22]) ? (int)r->v[22] : -1;

@@ -56,6 +56,8 @@ struct rp_series {
 	struct lr_iface_snap st;
 	struct lr_drv_counter moved[2];	/* nic_fifo, nic_drop: the CSV's driver sums */
 	double last_time, last_interval;	/* last_time < 0: no row yet */
+	/* a sliver row's counts (bits, packets) and time, folded into the next row's peak */
+	double carry[4], carry_secs;
 };
 
 struct rp_cpu {

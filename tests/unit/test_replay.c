@@ -195,6 +195,52 @@ static void test_rows_at_recorded_times(void **state)
 	free(st.text);
 }
 
+/* The loopback run's last row is the stop tick's 0.5 ms sliver: replayed to the end, lo's peak
+ * holds only the full intervals' rates (the sliver's 0 bit/s is no minimum of a run that carried
+ * traffic throughout), while its bytes are in the totals. */
+static void test_sliver_is_no_peak(void **state)
+{
+	static const char *const files[] = {FIX "loopback_ifaces.csv"};
+	struct csv ifc;
+	struct lr_snapshot s;
+	struct lr_replay *rp;
+	uint64_t seen = 0;
+	char err[512];
+	double iv_max = 0, full_max = 0, full_min = INFINITY, rx_total = 0;
+	unsigned full = 0, slivers = 0;
+	const struct lr_iface_snap *lo;
+
+	(void)state;
+	csv_load(&ifc, files[0]);
+	for (unsigned k = 0; k < ifc.n; k++)
+		iv_max = fmax(iv_max, num(&ifc, k, "interval"));
+	for (unsigned k = 0; k < ifc.n; k++) {
+		double iv = num(&ifc, k, "interval"), bps = num(&ifc, k, "rx_bps");
+
+		rx_total += num(&ifc, k, "rx_bytes");
+		if (iv < 0.25 * iv_max) {
+			slivers++;
+			continue;
+		}
+		full++;
+		full_max = fmax(full_max, bps);
+		full_min = fmin(full_min, bps);
+	}
+	assert_int_equal(slivers, 1);	/* the fixture has its stop tick */
+	rp = open_files(files, 1, err);
+	lr_snapshot_init(&s);
+	assert_int_equal(lr_replay_read(rp, when(rp, num(&ifc, ifc.n - 1, "time")), &s, &seen), 1);
+	lo = lr_snapshot_iface(&s, "lo");
+	assert_non_null(lo);
+	assert_int_equal(lo->peak_rx_bps.n, full);
+	assert_near(lo->peak_rx_bps.max, full_max, 1e-6);
+	assert_near(lo->peak_rx_bps.min, full_min, 1e-6);
+	assert_near((double)lo->total[LR_M_RX_BYTES], rx_total, 0.5);
+	lr_snapshot_free(&s);
+	lr_replay_close(rp);
+	free(ifc.text);
+}
+
 static void test_clock(void **state)
 {
 	static const char *const files[] = {FIX "loopback_ifaces.csv"};
@@ -423,6 +469,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows_at_recorded_times),
+		cmocka_unit_test(test_sliver_is_no_peak),
 		cmocka_unit_test(test_clock),
 		cmocka_unit_test(test_seek_back_rebuilds),
 		cmocka_unit_test(test_peer_rows),

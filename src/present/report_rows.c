@@ -571,8 +571,20 @@ int lr_rep_queue_row(struct reader *rd, const struct fields *fs)
 	add(&s->tx_bytes, v[TXB]);
 	add(&s->rx_drops, v[RXD]);
 	add(&s->tx_drops, v[TXD]);
-	if (known_num(v[RXPPS]) && v[RXPPS] > s->peak_rx_pps)
+	if (interval > s->interval_ref)
+		s->interval_ref = interval;
+	if (sliver(interval, s->interval_ref) && known_num(v[RXP])) {
+		s->carry_packets += v[RXP];	/* no rate of its own: the next row's peak has it */
+		s->carry_secs += interval;
+	} else if (s->carry_secs > 0 && known_num(v[RXP])) {
+		double pps = (v[RXP] + s->carry_packets) / (interval + s->carry_secs);
+
+		if (pps > s->peak_rx_pps)
+			s->peak_rx_pps = pps;
+		s->carry_packets = s->carry_secs = 0;
+	} else if (known_num(v[RXPPS]) && v[RXPPS] > s->peak_rx_pps) {
 		s->peak_rx_pps = v[RXPPS];
+	}
 	if (known_num(cpu))
 		s->cpu = (int)cpu;
 	return 0;

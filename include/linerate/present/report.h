@@ -100,6 +100,7 @@ struct lr_rep_queue {
 	int queue, cpu;
 	uint64_t rows;
 	double rx_packets, rx_bytes, tx_packets, tx_bytes, rx_drops, tx_drops, peak_rx_pps;
+	double interval_ref, carry_packets, carry_secs;	/* a sliver's rx packets, for the next peak */
 };
 
 struct lr_rep_file {

@@ -91,7 +91,8 @@ static void reset_states(struct lr_replay *rp)
 		s->st.id = s->id;
 		s->last_time = -1;
 	}
-	rp->cur_if = rp->cur_cpu = rp->cur_st = 0;
+	lr_replay_queues_reset(rp);
+	rp->cur_if = rp->cur_cpu = rp->cur_st = rp->cur_q = 0;
 	rp->built = RP_NONE;
 }
 
@@ -148,6 +149,8 @@ int lr_replay_states_init(struct lr_replay *rp)
 {
 	int err = make_states(rp);
 
+	if (!err)
+		err = lr_replay_queues_init(rp);
 	if (err)
 		return err;
 	for (int side = 0; side < RP_SIDES; side++) {
@@ -173,6 +176,7 @@ void lr_replay_states_free(struct lr_replay *rp)
 	}
 	free(rp->cpus);
 	free(rp->streams);
+	lr_replay_queues_free(rp);
 }
 
 /* ---- rows applied to states ---- */
@@ -386,6 +390,7 @@ static void advance(struct lr_replay *rp, size_t k)
 		apply_cpu(rp, &rp->cpurows[rp->cur_cpu++]);
 	while (rp->cur_st < rp->n_strows && rp->strows[rp->cur_st].time <= t)
 		apply_stream(rp, &rp->strows[rp->cur_st++]);
+	lr_replay_queues_advance(rp, t);
 }
 
 /* ---- snapshots ---- */
@@ -406,6 +411,7 @@ static void build(struct lr_replay *rp, int side, size_t k, uint64_t now_ns)
 	s->late_ns = 0;
 	s->source = LR_SOURCE_REPLAY;
 	s->n_ifaces = s->n_cpus = s->n_streams = 0;
+	lr_replay_queues_view(rp, t->time);
 	for (size_t i = 0; i < rp->n_series; i++) {
 		const struct rp_series *se = &rp->series[i];
 

@@ -248,6 +248,7 @@ static void iface_commit(struct lr_report *r, struct lr_rep_iface *s)
 		peak(&s->peak[q], &s->peak_at[q], v, h->elapsed);
 		band_add(&s->band[b][q], v);
 	}
+	peak(&s->util_peak, &(double){0}, h->util, h->elapsed);
 	h->any = false;
 }
 
@@ -263,6 +264,12 @@ static void iface_fold(struct lr_report *r, struct lr_rep_iface *s, const struct
 		       sliver(row->interval, s->interval_ref))) {
 		for (unsigned q = 0; q < LR_RM__COUNT; q++)
 			h->count[q] += row->count[q];	/* NAN stays NAN: no rate from half a count */
+		/* utilisation weighted by time; one side unknown: the other's */
+		if (known_num(h->util) && known_num(row->util))
+			h->util = (h->util * h->interval + row->util * row->interval) /
+				  (h->interval + row->interval);
+		else if (!known_num(h->util))
+			h->util = row->util;
 		h->interval += row->interval;
 		h->elapsed = row->elapsed;
 		h->folded = true;
@@ -382,7 +389,6 @@ int lr_rep_iface_row(struct reader *rd, const struct fields *fs)
 	add(&s->nic_fifo, v[NICF]);
 	add(&s->nic_drop, v[NICD]);
 	if (known_num(v[UTIL])) {
-		peak(&s->util_peak, &(double){0}, v[UTIL], elapsed);
 		s->util_sum += v[UTIL] * interval;
 		s->util_secs += interval;
 	}
@@ -404,6 +410,7 @@ int lr_rep_iface_row(struct reader *rd, const struct fields *fs)
 		   or0(v[RXF]) + or0(v[RXM]) + or0(v[RXO]) + or0(v[NICF]), 1, NAN);
 	row.elapsed = elapsed;
 	row.interval = interval;
+	row.util = v[UTIL];
 	row.any = true;
 	iface_fold(r, s, &row);
 	return 0;

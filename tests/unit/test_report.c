@@ -455,6 +455,32 @@ static void test_sliver_with_bytes_is_no_peak(void **state)
 	lr_report_free(r);
 }
 
+/* The wire utilisation of a sliver (a stop tick's 0.5 ms at 100 %) is folded into its
+ * neighbour's by time: the peak is the full intervals' 40 % moved by the sliver's share only. */
+static void test_sliver_util_is_no_peak(void **state)
+{
+	static const char text[] =
+		"time,elapsed,iface,interval,rx_bytes,tx_bytes,rx_packets,tx_packets,rx_bps,tx_bps,"
+		"rx_pps,tx_pps,rx_dropped,tx_dropped,rx_errors,tx_errors,rx_fifo,rx_missed,rx_over,"
+		"nic_fifo,nic_drop,softirq_max_pct,softirq_cpu,link_mbps,mtu,wire_util_pct\n"
+		"1800000000.2,0.2,eth0,0.2,100000000,0,66000,0,4000000000.0,0.0,330000.0,0.0,0,0,0,0,"
+		"0,0,0,0,0,1.0,0,10000,1500,40.00\n"
+		"1800000000.4,0.4,eth0,0.2,100000000,0,66000,0,4000000000.0,0.0,330000.0,0.0,0,0,0,0,"
+		"0,0,0,0,0,1.0,0,10000,1500,40.00\n"
+		"1800000000.4005,0.4005,eth0,0.0005,625000,0,412,0,10000000000.0,0.0,824000.0,0.0,0,0,"
+		"0,0,0,0,0,0,0,1.0,0,10000,1500,100.00\n";
+	char err[LR_REP_ERR_MAX];
+	struct lr_report *r;
+
+	(void)state;
+	assert_int_equal(lr_report_new(&r), 0);
+	assert_int_equal(read_text(r, "util.csv", text, err), 0);
+	assert_true(r->ifaces[0].util_peak >= 40 && r->ifaces[0].util_peak <= 40 + 60 * 0.0005 / 0.2);
+	assert_true(r->ifaces[0].peak[LR_RM_RX_BPS] <= 4e9 + 625000 * 8 / 0.2);
+	assert_near(r->ifaces[0].rx_bytes, 200625000, 0);
+	lr_report_free(r);
+}
+
 /* A day at 0.1 s would be 864000 rows; 200000 rows here (5.5 hours): the buckets widen, every
  * row is counted once and the one spike survives as a bucket's max and the table's peak. */
 static void test_reduction_keeps_the_peak(void **state)
@@ -774,6 +800,7 @@ int main(void)
 		cmocka_unit_test(test_reduction_keeps_the_peak),
 		cmocka_unit_test(test_sliver_is_folded_not_charted),
 		cmocka_unit_test(test_sliver_with_bytes_is_no_peak),
+		cmocka_unit_test(test_sliver_util_is_no_peak),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_nul_byte),
 		cmocka_unit_test(test_two_runs_across_files),

@@ -50,6 +50,7 @@ enum lr_rep_metric {
 struct lr_rep_held {
 	double elapsed, interval;
 	double count[LR_RM__COUNT], rate[LR_RM__COUNT];
+	double util;	/* wire_util_pct, NAN unknown */
 	bool any, folded;
 };
 

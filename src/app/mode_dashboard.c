@@ -334,6 +334,13 @@ static bool step(struct dash *d, uint64_t *last_mono_ns)
 		}
 		if (d->metrics && lr_metrics_http_publish(d->metrics, &d->fresh))
 			lr_log(LR_LOG_WARN, "--listen: out of memory: the metrics lag");
+		if (d->metrics && d->tr.ses.peer) {	/* side="peer", as headless (sampling.c) */
+			const char *host = NULL;
+			const struct lr_snapshot *ps = lr_peer_rx_snapshot(d->tr.ses.peer, &host);
+
+			if (ps && lr_metrics_http_publish_peer(d->metrics, ps, host))
+				lr_log(LR_LOG_WARN, "--listen: out of memory: the peer's metrics lag");
+		}
 		lr_session_sample(&d->tr.ses, &d->fresh);
 		if (d->mx)
 			lr_matrix_run_snapshot(d->mx, &d->fresh);

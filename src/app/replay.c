@@ -15,6 +15,7 @@
 #include "linerate/app/replay.h"
 #include "linerate/collect/classify.h"
 #include "linerate/core/clock.h"
+#include "linerate/present/report.h"
 #include "linerate/sample/snapshot.h"
 #include "replay_priv.h"
 
@@ -71,6 +72,8 @@ static void reset_states(struct lr_replay *rp)
 		s->st.softirq_cpu = -1;
 		s->last_time = -1;
 		s->last_interval = 0;
+		memset(s->carry, 0, sizeof(s->carry));
+		s->carry_secs = 0;
 	}
 	for (size_t i = 0; i < rp->n_cpus; i++) {
 		struct rp_cpu *c = &rp->cpus[i];
@@ -88,7 +91,8 @@ static void reset_states(struct lr_replay *rp)
 		s->st.id = s->id;
 		s->last_time = -1;
 	}
-	rp->cur_if = rp->cur_cpu = rp->cur_st = 0;
+	lr_replay_queues_reset(rp);
+	rp->cur_if = rp->cur_cpu = rp->cur_st = rp->cur_q = 0;
 	rp->built = RP_NONE;
 }
 
@@ -145,6 +149,8 @@ int lr_replay_states_init(struct lr_replay *rp)
 {
 	int err = make_states(rp);
 
+	if (!err)
+		err = lr_replay_queues_init(rp);
 	if (err)
 		return err;
 	for (int side = 0; side < RP_SIDES; side++) {
@@ -170,6 +176,7 @@ void lr_replay_states_free(struct lr_replay *rp)
 	}
 	free(rp->cpus);
 	free(rp->streams);
+	lr_replay_queues_free(rp);
 }
 
 /* ---- rows applied to states ---- */
@@ -241,6 +248,7 @@ static void apply_iface(struct lr_replay *rp, const struct rp_ifrow *r)
 	struct lr_peak *peaks[] = {&s->peak_rx_bps, &s->peak_tx_bps, &s->peak_rx_pps,
 				   &s->peak_tx_pps};
 	double iv = r->v[3];
+	bool sliver;
 
 	s->interval_ns = (uint64_t)(iv * 1e9);
 	s->valid = s->stale = 0;
@@ -262,13 +270,29 @@ static void apply_iface(struct lr_replay *rp, const struct rp_ifrow *r)
 		s->cum[m] += s->delta[m];
 		s->cum_valid |= LR_M_BIT(m);
 	}
+	/* a sliver (the stop tick's 0.5 ms) has no honest per-second rate: its counts wait for
+	 * the next row's peak, as the report folds them (LR_REP_SLIVER_FRAC) */
+	sliver = iv < LR_REP_SLIVER_FRAC * rp->typical_interval;
 	for (size_t i = 0; i < LR_ARRAY_SIZE(graph); i++) {
 		bool ok = s->valid & LR_M_BIT(graph[i].m);
 		double v = s->per_s[graph[i].m] * graph[i].mult;
+		double count = (double)s->delta[graph[i].m] * graph[i].mult;
 
 		push_hist(&s->hist[graph[i].ser], ok ? v : NAN);
-		if (ok)
+		if (!ok)
+			continue;
+		if (sliver)
+			se->carry[i] += count;
+		else if (se->carry_secs > 0)
+			peak_add(peaks[i], (count + se->carry[i]) / (iv + se->carry_secs));
+		else
 			peak_add(peaks[i], v);
+	}
+	if (sliver) {
+		se->carry_secs += iv;
+	} else {
+		memset(se->carry, 0, sizeof(se->carry));
+		se->carry_secs = 0;
 	}
 	s->softirq_max_pct = known(r->v[21]) ? r->v[21] : -1;
 	s->softirq_cpu = known(r->v[22]) ? (int)r->v[22] : -1;
@@ -366,6 +390,7 @@ static void advance(struct lr_replay *rp, size_t k)
 		apply_cpu(rp, &rp->cpurows[rp->cur_cpu++]);
 	while (rp->cur_st < rp->n_strows && rp->strows[rp->cur_st].time <= t)
 		apply_stream(rp, &rp->strows[rp->cur_st++]);
+	lr_replay_queues_advance(rp, t);
 }
 
 /* ---- snapshots ---- */
@@ -386,6 +411,7 @@ static void build(struct lr_replay *rp, int side, size_t k, uint64_t now_ns)
 	s->late_ns = 0;
 	s->source = LR_SOURCE_REPLAY;
 	s->n_ifaces = s->n_cpus = s->n_streams = 0;
+	lr_replay_queues_view(rp, t->time);
 	for (size_t i = 0; i < rp->n_series; i++) {
 		const struct rp_series *se = &rp->series[i];
 

@@ -16,6 +16,7 @@ struct lr_report;
 #define RP_IF_COLS 26	/* DESIGN.md section 4's --csv columns, by index */
 #define RP_CPU_COLS 14	/* --cpu-csv */
 #define RP_ST_COLS 15	/* --streams-csv */
+#define RP_Q_COLS 15	/* --queues-csv up to cpu_softirq_pct (source is kept apart) */
 #define RP_NONE SIZE_MAX
 
 enum { RP_LOCAL, RP_PEER, RP_SIDES };
@@ -45,6 +46,21 @@ struct rp_strow {
 	double v[RP_ST_COLS];
 };
 
+struct rp_qrow {
+	double time;
+	uint32_t seq, series;
+	unsigned queue;
+	uint8_t source;		/* enum lr_queue_source */
+	double v[RP_Q_COLS];
+};
+
+/* One queue of one interface series, as a live sampler would hold it by now. */
+struct rp_queue {
+	unsigned queue;
+	struct lr_queue_snap st;
+	double last_time, last_interval;	/* last_time < 0: no row yet */
+};
+
 struct rp_tick {
 	double time, elapsed, interval;
 };
@@ -56,6 +72,12 @@ struct rp_series {
 	struct lr_iface_snap st;
 	struct lr_drv_counter moved[2];	/* nic_fifo, nic_drop: the CSV's driver sums */
 	double last_time, last_interval;	/* last_time < 0: no row yet */
+	/* a sliver row's counts (bits, packets) and time, folded into the next row's peak */
+	double carry[4], carry_secs;
+	struct rp_queue *q;	/* sorted by queue (replay_queues.c) */
+	size_t n_q;
+	struct lr_queue_snap *qview;	/* [n_q]: the queues shown (st.queues points here) */
+	enum lr_queue_source qsrc;
 };
 
 struct rp_cpu {
@@ -80,6 +102,8 @@ struct lr_replay {
 	size_t n_cpurows, cap_cpurows;
 	struct rp_strow *strows;
 	size_t n_strows, cap_strows;
+	struct rp_qrow *qrows;
+	size_t n_qrows, cap_qrows;
 	struct rp_series *series;
 	size_t n_series, cap_series, series_hint;
 	char host[RP_SIDES][64];
@@ -93,7 +117,7 @@ struct lr_replay {
 	size_t n_cpus;
 	struct rp_stream *streams;
 	size_t n_streams;
-	size_t cur_if, cur_cpu, cur_st;	/* the next row to apply */
+	size_t cur_if, cur_cpu, cur_st, cur_q;	/* the next row to apply */
 	size_t built;			/* the tick the snapshots show, RP_NONE none */
 	bool dirty;			/* rebuild the snapshots of `built` (reset) */
 	uint64_t seq;			/* +1 per snapshot built */
@@ -108,5 +132,14 @@ struct lr_replay {
  * 0 or -ENOMEM. */
 int lr_replay_states_init(struct lr_replay *rp);
 void lr_replay_states_free(struct lr_replay *rp);
+
+/* replay_queues.c: the --queues-csv rows as each series' queues. Slots from the rows (0 or
+ * -ENOMEM); all cleared (a seek back); the rows up to time t applied; the queues present at t
+ * published into each series' st.queues; freed. */
+int lr_replay_queues_init(struct lr_replay *rp);
+void lr_replay_queues_reset(struct lr_replay *rp);
+void lr_replay_queues_advance(struct lr_replay *rp, double t);
+void lr_replay_queues_view(struct lr_replay *rp, double t);
+void lr_replay_queues_free(struct lr_replay *rp);
 
 #endif

@@ -160,8 +160,36 @@ static int stream_row(struct lr_replay *rp, const struct lr_rep_row *row, char *
 	return 0;
 }
 
-/* The report reader's row callback: interface, CPU and stream rows are kept; queue and
- * matrix rows have no place in a snapshot yet and are only checked. */
+static int queue_row(struct lr_replay *rp, const struct lr_rep_row *row, char *why, size_t len)
+{
+	int side = side_of(row->side), s;
+	struct rp_qrow *r;
+	const char *src = row->field[15];
+
+	if (rp->only && !listed(rp->only, row->field[2]))
+		return 0;
+	s = series_of(rp, row->field[2], side, why, len);
+	if (s < 0)
+		return s;
+	if (rp->n_qrows >= LR_REPLAY_ROWS_MAX)
+		return too_many(why, len, "queue");
+	r = grow(rp->qrows, &rp->cap_qrows, rp->n_qrows, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	rp->qrows = r;
+	r = &r[rp->n_qrows];
+	r->seq = (uint32_t)rp->n_qrows++;
+	r->series = (uint32_t)s;
+	for (unsigned i = 0; i < RP_Q_COLS; i++)
+		r->v[i] = i == 2 ? NAN : lr_rep_row_num(row, i);
+	r->time = r->v[0];
+	r->queue = (unsigned)r->v[3];	/* the reader checked: a whole number <= 2^20 */
+	r->source = !strcmp(src, "qstats") ? LR_QSRC_QSTATS : LR_QSRC_ETHTOOL;
+	return 0;
+}
+
+/* The report reader's row callback: interface, CPU, stream and queue rows are kept; matrix
+ * rows have no place in a snapshot and are only checked. */
 static int on_row(void *arg, const struct lr_rep_row *row, char *why, size_t len)
 {
 	struct lr_replay *rp = arg;
@@ -174,6 +202,7 @@ static int on_row(void *arg, const struct lr_rep_row *row, char *why, size_t len
 	case LR_REP_STREAMS:
 		return stream_row(rp, row, why, len);
 	case LR_REP_QUEUES:
+		return queue_row(rp, row, why, len);
 	case LR_REP_MATRIX:
 		break;
 	}
@@ -230,6 +259,13 @@ static int cmp_cpurow(const void *a, const void *b)
 static int cmp_strow(const void *a, const void *b)
 {
 	const struct rp_strow *x = a, *y = b;
+
+	return cmp_time_seq(x->time, x->seq, y->time, y->seq);
+}
+
+static int cmp_qrow(const void *a, const void *b)
+{
+	const struct rp_qrow *x = a, *y = b;
 
 	return cmp_time_seq(x->time, x->seq, y->time, y->seq);
 }
@@ -312,6 +348,8 @@ int lr_replay_start(struct lr_replay *rp, uint64_t now_ns, char *err, size_t err
 		qsort(rp->cpurows, rp->n_cpurows, sizeof(*rp->cpurows), cmp_cpurow);
 	if (rp->n_strows)
 		qsort(rp->strows, rp->n_strows, sizeof(*rp->strows), cmp_strow);
+	if (rp->n_qrows)
+		qsort(rp->qrows, rp->n_qrows, sizeof(*rp->qrows), cmp_qrow);
 	e = make_ticks(rp);
 	if (e)
 		return e;
@@ -335,6 +373,7 @@ void lr_replay_close(struct lr_replay *rp)
 	free(rp->ifrows);
 	free(rp->cpurows);
 	free(rp->strows);
+	free(rp->qrows);
 	free(rp->series);
 	free(rp->ticks);
 	free(rp);

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
 #include "linerate/present/prom.h"
@@ -72,6 +71,7 @@ struct lr_prom {
 	uint64_t real_ns, interval_ns;
 	uint64_t mono_ns;	/* the last local snapshot's */
 	struct peer_series *peer;	/* the peer view's (side="peer"), NULL until one came */
+	struct prom_queues *queues;	/* per-queue counters (prom_queues.c), NULL until a queue */
 };
 
 int lr_prom_open(struct lr_prom **out)
@@ -95,6 +95,7 @@ void lr_prom_close(struct lr_prom *p)
 	free(p->cpus);
 	free(p->streams);
 	lr_prom_peer_free(p->peer);
+	lr_prom_queues_free(p->queues);
 	free(p);
 }
 
@@ -305,15 +306,14 @@ int lr_prom_update(struct lr_prom *p, const struct lr_snapshot *s)
 	p->mono_ns = s->mono_ns;
 	p->real_ns = s->real_ns;
 	p->interval_ns = s->target_interval_ns;
-	if (streams_update(p, s))
+	if (streams_update(p, s) || lr_prom_queues_update(&p->queues, s))
 		return -ENOMEM;
 	return cpus_update(p, s);
 }
 
 /* ---- the text ---- */
 
-static void put(struct lr_prom_buf *b, const char *fmt, ...) LR_PRINTF(2, 3);
-static void put(struct lr_prom_buf *b, const char *fmt, ...)
+void lr_prom_put(struct lr_prom_buf *b, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -351,36 +351,30 @@ static void put(struct lr_prom_buf *b, const char *fmt, ...)
 
 /* A label value: backslash, double quote and newline escaped (interface names may hold the
  * first two). */
-static void put_label(struct lr_prom_buf *b, const char *v)
+void lr_prom_put_label(struct lr_prom_buf *b, const char *v)
 {
 	for (; *v; v++) {
 		if (*v == '\\' || *v == '"')
-			put(b, "\\%c", *v);
+			lr_prom_put(b, "\\%c", *v);
 		else if (*v == '\n')
-			put(b, "\\n");
+			lr_prom_put(b, "\\n");
 		else
-			put(b, "%c", *v);
+			lr_prom_put(b, "%c", *v);
 	}
 }
 
-struct fam {
-	const char *name;	/* the family; counters' samples add _total */
-	bool counter;
-	const char *help;
-};
-
 /* # HELP and # TYPE. OpenMetrics names a counter family without its _total suffix. */
-static void header(struct lr_prom_buf *b, enum lr_prom_format f, const struct fam *fm)
+void lr_prom_header(struct lr_prom_buf *b, enum lr_prom_format f, const struct prom_fam *fm)
 {
 	const char *sfx = fm->counter && f == LR_PROM_TEXT ? "_total" : "";
 
-	put(b, "# HELP %s%s %s\n# TYPE %s%s %s\n", fm->name, sfx, fm->help, fm->name, sfx,
+	lr_prom_put(b, "# HELP %s%s %s\n# TYPE %s%s %s\n", fm->name, sfx, fm->help, fm->name, sfx,
 	    fm->counter ? "counter" : "gauge");
 }
 
-static void sample_name(struct lr_prom_buf *b, const struct fam *fm)
+void lr_prom_sample_name(struct lr_prom_buf *b, const struct prom_fam *fm)
 {
-	put(b, "%s%s", fm->name, fm->counter ? "_total" : "");
+	lr_prom_put(b, "%s%s", fm->name, fm->counter ? "_total" : "");
 }
 
 /* The peer's samples of a family, after ours (a family's samples stay together). */
@@ -392,7 +386,7 @@ static void render_peer_cpu_counter(const struct lr_prom *p, enum lr_prom_format
 				    struct lr_prom_buf *b, size_t k, bool *head);
 
 static const struct {
-	struct fam fm;
+	struct prom_fam fm;
 	enum lr_metric m;
 } iface_counters[] = {
 	{{"linerate_iface_rx_bytes", true, "Bytes received (the kernel's rx_bytes)."},
@@ -441,12 +435,12 @@ static void render_iface_counters(const struct lr_prom *p, enum lr_prom_format f
 			if (!e->present || !(e->known & bit))
 				continue;
 			if (!head)
-				header(b, f, &iface_counters[k].fm);
+				lr_prom_header(b, f, &iface_counters[k].fm);
 			head = true;
-			sample_name(b, &iface_counters[k].fm);
-			put(b, "{iface=\"");
-			put_label(b, e->name);
-			put(b, "\"} %llu\n", (unsigned long long)e->acc[iface_counters[k].m]);
+			lr_prom_sample_name(b, &iface_counters[k].fm);
+			lr_prom_put(b, "{iface=\"");
+			lr_prom_put_label(b, e->name);
+			lr_prom_put(b, "\"} %llu\n", (unsigned long long)e->acc[iface_counters[k].m]);
 		}
 		render_peer_iface_counter(p, f, b, k, &head);
 	}
@@ -454,7 +448,7 @@ static void render_iface_counters(const struct lr_prom *p, enum lr_prom_format f
 
 enum gauge { G_SPEED, G_MTU, G_UP };
 
-static const struct fam iface_gauges[] = {
+static const struct prom_fam iface_gauges[] = {
 	[G_SPEED] = {"linerate_iface_link_speed_bps", false,
 		     "Negotiated link speed in bits per second (absent: unknown, e.g. lo, veth)."},
 	[G_MTU] = {"linerate_iface_mtu_bytes", false, "MTU in bytes."},
@@ -490,11 +484,11 @@ static void render_iface_gauges(const struct lr_prom *p, enum lr_prom_format f,
 			if (!p->ifs[i].present || !gauge_value(&p->ifs[i], (enum gauge)g, &v))
 				continue;
 			if (!head)
-				header(b, f, &iface_gauges[g]);
+				lr_prom_header(b, f, &iface_gauges[g]);
 			head = true;
-			put(b, "%s{iface=\"", iface_gauges[g].name);
-			put_label(b, p->ifs[i].name);
-			put(b, "\"} %lld\n", v);
+			lr_prom_put(b, "%s{iface=\"", iface_gauges[g].name);
+			lr_prom_put_label(b, p->ifs[i].name);
+			lr_prom_put(b, "\"} %lld\n", v);
 		}
 	}
 }
@@ -505,7 +499,7 @@ static const char *const cpu_modes[] = {
 	[LR_CT_SOFTIRQ] = "softirq", [LR_CT_STEAL] = "steal",
 };
 
-static const struct fam cpu_seconds = {
+static const struct prom_fam cpu_seconds = {
 	"linerate_cpu_seconds", true,
 	"Seconds each CPU spent in each mode (/proc/stat; user and nice include guest time)."};
 
@@ -535,9 +529,9 @@ static void render_cpu_times(const struct lr_prom *p, enum lr_prom_format f,
 			if (!(k->have & (1u << t)))
 				continue;
 			if (!head)
-				header(b, f, &cpu_seconds);
+				lr_prom_header(b, f, &cpu_seconds);
 			head = true;
-			put(b, "linerate_cpu_seconds_total{cpu=\"%zu\"%s,mode=\"%s\"} %llu.%02llu\n",
+			lr_prom_put(b, "linerate_cpu_seconds_total{cpu=\"%zu\"%s,mode=\"%s\"} %llu.%02llu\n",
 			    c, node_label(k, nl, sizeof(nl)), cpu_modes[t], (unsigned long long)(ticks / (uint64_t)p->user_hz),
 			    (unsigned long long)(ticks % (uint64_t)p->user_hz * 100 /
 						 (uint64_t)p->user_hz));
@@ -547,7 +541,7 @@ static void render_cpu_times(const struct lr_prom *p, enum lr_prom_format f,
 }
 
 static const struct {
-	struct fam fm;
+	struct prom_fam fm;
 	unsigned idx;
 	const char *label;	/* extra label, "" none */
 } cpu_counters[] = {
@@ -584,10 +578,10 @@ static void render_cpu_counters(const struct lr_prom *p, enum lr_prom_format f,
 			if (!s->present || !(s->have & (1u << i)))
 				continue;
 			if (!head)
-				header(b, f, &cpu_counters[k].fm);
+				lr_prom_header(b, f, &cpu_counters[k].fm);
 			head = true;
-			sample_name(b, &cpu_counters[k].fm);
-			put(b, "{cpu=\"%zu\"%s%s%s} %llu\n", c, node_label(s, nl, sizeof(nl)),
+			lr_prom_sample_name(b, &cpu_counters[k].fm);
+			lr_prom_put(b, "{cpu=\"%zu\"%s%s%s} %llu\n", c, node_label(s, nl, sizeof(nl)),
 			    cpu_counters[k].label[0] ? "," : "", cpu_counters[k].label,
 			    (unsigned long long)s->acc[i]);
 		}
@@ -611,7 +605,7 @@ static bool stream_has(const struct strser *e, unsigned c)
 	}
 }
 
-static const struct fam stream_counters[S__COUNT] = {
+static const struct prom_fam stream_counters[S__COUNT] = {
 	[S_BYTES] = {"linerate_stream_bytes", true,
 		     "Bytes of this process's traffic stream (sent or received), all tests."},
 	[S_PACKETS] = {"linerate_stream_packets", true, "UDP datagrams of the stream."},
@@ -622,14 +616,14 @@ static const struct fam stream_counters[S__COUNT] = {
 	[S_OOO] = {"linerate_stream_out_of_order", true, "UDP datagrams received out of order."},
 };
 
-static const struct fam stream_gauges[] = {
+static const struct prom_fam stream_gauges[] = {
 	{"linerate_stream_rtt_seconds", false, "Smoothed RTT of a TCP sending stream."},
 	{"linerate_stream_cwnd_bytes", false, "Congestion window of a TCP sending stream."},
 };
 
 static void stream_labels(struct lr_prom_buf *b, const struct strser *e)
 {
-	put(b, "{stream=\"%d\",direction=\"%s\",protocol=\"%s\"}", e->id,
+	lr_prom_put(b, "{stream=\"%d\",direction=\"%s\",protocol=\"%s\"}", e->id,
 	    e->sender ? "send" : "recv", e->udp ? "udp" : "tcp");
 }
 
@@ -644,11 +638,11 @@ static void render_streams(const struct lr_prom *p, enum lr_prom_format f, struc
 			if (!e->present || !stream_has(e, c))
 				continue;
 			if (!head)
-				header(b, f, &stream_counters[c]);
+				lr_prom_header(b, f, &stream_counters[c]);
 			head = true;
-			sample_name(b, &stream_counters[c]);
+			lr_prom_sample_name(b, &stream_counters[c]);
 			stream_labels(b, e);
-			put(b, " %llu\n", (unsigned long long)e->acc[c]);
+			lr_prom_put(b, " %llu\n", (unsigned long long)e->acc[c]);
 		}
 	}
 	for (unsigned g = 0; g < LR_ARRAY_SIZE(stream_gauges); g++) {
@@ -661,14 +655,14 @@ static void render_streams(const struct lr_prom *p, enum lr_prom_format f, struc
 			if (!e->present || e->udp || !e->sender || v < 0)
 				continue;
 			if (!head)
-				header(b, f, &stream_gauges[g]);
+				lr_prom_header(b, f, &stream_gauges[g]);
 			head = true;
-			put(b, "%s", stream_gauges[g].name);
+			lr_prom_put(b, "%s", stream_gauges[g].name);
 			stream_labels(b, e);
 			if (g == 0)
-				put(b, " %.6f\n", (double)v / 1e6);
+				lr_prom_put(b, " %.6f\n", (double)v / 1e6);
 			else
-				put(b, " %lld\n", (long long)v);
+				lr_prom_put(b, " %lld\n", (long long)v);
 		}
 	}
 }
@@ -689,9 +683,9 @@ static const struct peer_series *peer_live(const struct lr_prom *p)
 
 static void peer_labels(struct lr_prom_buf *b, const struct peer_series *q)
 {
-	put(b, ",side=\"peer\",host=\"");
-	put_label(b, q->host);
-	put(b, "\"}");
+	lr_prom_put(b, ",side=\"peer\",host=\"");
+	lr_prom_put_label(b, q->host);
+	lr_prom_put(b, "\"}");
 }
 
 static void render_peer_iface_counter(const struct lr_prom *p, enum lr_prom_format f,
@@ -706,14 +700,14 @@ static void render_peer_iface_counter(const struct lr_prom *p, enum lr_prom_form
 		if (!e->present || !(e->known & LR_M_BIT(m)))
 			continue;
 		if (!*head)
-			header(b, f, &iface_counters[k].fm);
+			lr_prom_header(b, f, &iface_counters[k].fm);
 		*head = true;
-		sample_name(b, &iface_counters[k].fm);
-		put(b, "{iface=\"");
-		put_label(b, e->name);
-		put(b, "\"");
+		lr_prom_sample_name(b, &iface_counters[k].fm);
+		lr_prom_put(b, "{iface=\"");
+		lr_prom_put_label(b, e->name);
+		lr_prom_put(b, "\"");
 		peer_labels(b, q);
-		put(b, " %llu\n", (unsigned long long)e->acc[m]);
+		lr_prom_put(b, " %llu\n", (unsigned long long)e->acc[m]);
 	}
 }
 
@@ -730,11 +724,11 @@ static void render_peer_cpu_times(const struct lr_prom *p, enum lr_prom_format f
 			if (!c->present || !(c->have & (1u << t)))
 				continue;
 			if (!*head)
-				header(b, f, &cpu_seconds);
+				lr_prom_header(b, f, &cpu_seconds);
 			*head = true;
-			put(b, "linerate_cpu_seconds_total{cpu=\"%d\",mode=\"%s\"", c->cpu, modes[t]);
+			lr_prom_put(b, "linerate_cpu_seconds_total{cpu=\"%d\",mode=\"%s\"", c->cpu, modes[t]);
 			peer_labels(b, q);
-			put(b, " %.3f\n", c->acc[t]);
+			lr_prom_put(b, " %.3f\n", c->acc[t]);
 		}
 }
 
@@ -753,17 +747,17 @@ static void render_peer_cpu_counter(const struct lr_prom *p, enum lr_prom_format
 		if (!c->present || !(c->have & (1u << t)))
 			continue;
 		if (!*head)
-			header(b, f, &cpu_counters[k].fm);
+			lr_prom_header(b, f, &cpu_counters[k].fm);
 		*head = true;
-		sample_name(b, &cpu_counters[k].fm);
-		put(b, "{cpu=\"%d\"%s%s", c->cpu, cpu_counters[k].label[0] ? "," : "",
+		lr_prom_sample_name(b, &cpu_counters[k].fm);
+		lr_prom_put(b, "{cpu=\"%d\"%s%s", c->cpu, cpu_counters[k].label[0] ? "," : "",
 		    cpu_counters[k].label);
 		peer_labels(b, q);
-		put(b, " %.0f\n", c->acc[t]);
+		lr_prom_put(b, " %.0f\n", c->acc[t]);
 	}
 }
 
-static const struct fam meta[] = {
+static const struct prom_fam meta[] = {
 	{"linerate_sample_interval_seconds", false, "The sampling interval asked for (-i)."},
 	{"linerate_last_sample_timestamp_seconds", false,
 	 "Wall-clock time of the newest sample served (Unix seconds)."},
@@ -772,18 +766,19 @@ static const struct fam meta[] = {
 int lr_prom_render(const struct lr_prom *p, enum lr_prom_format f, struct lr_prom_buf *b)
 {
 	if (p->have_snap) {
-		header(b, f, &meta[0]);
-		put(b, "%s %.3f\n", meta[0].name, (double)p->interval_ns / 1e9);
-		header(b, f, &meta[1]);
-		put(b, "%s %.3f\n", meta[1].name, (double)p->real_ns / 1e9);
+		lr_prom_header(b, f, &meta[0]);
+		lr_prom_put(b, "%s %.3f\n", meta[0].name, (double)p->interval_ns / 1e9);
+		lr_prom_header(b, f, &meta[1]);
+		lr_prom_put(b, "%s %.3f\n", meta[1].name, (double)p->real_ns / 1e9);
 		render_iface_counters(p, f, b);
 		render_iface_gauges(p, f, b);
+		lr_prom_queues_render(p->queues, f, b);
 		render_cpu_times(p, f, b);
 		render_cpu_counters(p, f, b);
 		render_streams(p, f, b);
 	}
 	if (f == LR_PROM_OPENMETRICS)
-		put(b, "# EOF\n");
+		lr_prom_put(b, "# EOF\n");
 	return b->oom ? -ENOMEM : 0;
 }
 
@@ -791,58 +786,4 @@ void lr_prom_buf_free(struct lr_prom_buf *b)
 {
 	free(b->p);
 	memset(b, 0, sizeof(*b));
-}
-
-/* ---- content negotiation ---- */
-
-/* q of one media range ("type/sub;version=...;q=0.5"), 1 when absent. */
-static double media_q(const char *r, size_t len)
-{
-	const char *q = r;
-
-	while ((q = memchr(q, ';', len - (size_t)(q - r))) != NULL) {
-		q++;
-		while (q < r + len && (*q == ' ' || *q == '\t'))
-			q++;
-		if (q + 2 <= r + len && (q[0] == 'q' || q[0] == 'Q') && q[1] == '=')
-			return strtod(q + 2, NULL);
-	}
-	return 1.0;
-}
-
-static bool media_is(const char *r, size_t len, const char *type)
-{
-	size_t n = strlen(type);
-
-	while (len && (*r == ' ' || *r == '\t'))
-		r++, len--;
-	return len >= n && !strncasecmp(r, type, n) &&
-	       (len == n || r[n] == ';' || r[n] == ' ' || r[n] == '\t');
-}
-
-/* OpenMetrics when the scraper ranks it at least as high as the text format (Prometheus
- * since 2.5 lists it first). */
-enum lr_prom_format lr_prom_negotiate(const char *accept)
-{
-	double om = 0, text = 0;
-
-	if (!accept)
-		return LR_PROM_TEXT;
-	for (const char *r = accept; *r;) {
-		size_t len = strcspn(r, ",");
-		double q = media_q(r, len);
-
-		if (media_is(r, len, "application/openmetrics-text") && q > om)
-			om = q;
-		else if ((media_is(r, len, "text/plain") || media_is(r, len, "*/*")) && q > text)
-			text = q;
-		r += len + (r[len] == ',');
-	}
-	return om > 0 && om >= text ? LR_PROM_OPENMETRICS : LR_PROM_TEXT;
-}
-
-const char *lr_prom_content_type(enum lr_prom_format f)
-{
-	return f == LR_PROM_OPENMETRICS ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
-					: "text/plain; version=0.0.4; charset=utf-8";
 }

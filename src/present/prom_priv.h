@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The exporter's peer series (prom_peer.c, rendered by prom.c): the peer view's snapshots
- * (docs/peer-stats.md) kept as counters that never go backwards, labelled side="peer" and
- * the peer's host. Private to src/present/prom*.c. [present] */
+/* The exporter's parts beside prom.c: the peer series (prom_peer.c: the peer view's snapshots,
+ * docs/peer-stats.md, kept as counters that never go backwards, labelled side="peer" and the
+ * peer's host), the per-queue counters (prom_queues.c), and prom.c's text writers they share.
+ * Private to src/present/prom*.c. [present] */
 #ifndef LINERATE_PROM_PRIV_H
 #define LINERATE_PROM_PRIV_H
 
@@ -10,7 +11,30 @@
 #include <stdint.h>
 
 #include "linerate/core/common.h"
+#include "linerate/present/prom.h"
 #include "linerate/sample/snapshot.h"
+
+/* A metric family: its name (counters' samples add _total), kind and # HELP text. */
+struct prom_fam {
+	const char *name;
+	bool counter;
+	const char *help;
+};
+
+/* prom.c's writers: printf into b; a label value escaped; # HELP and # TYPE (OpenMetrics
+ * names a counter family without _total); a sample's metric name. */
+void lr_prom_put(struct lr_prom_buf *b, const char *fmt, ...) LR_PRINTF(2, 3);
+void lr_prom_put_label(struct lr_prom_buf *b, const char *v);
+void lr_prom_header(struct lr_prom_buf *b, enum lr_prom_format f, const struct prom_fam *fm);
+void lr_prom_sample_name(struct lr_prom_buf *b, const struct prom_fam *fm);
+
+struct prom_queues;
+/* Folds the snapshot's queues in (*q allocated when the first queue shows). 0 or -ENOMEM. */
+int lr_prom_queues_update(struct prom_queues **q, const struct lr_snapshot *s);
+/* The queue families of the last snapshot fed (q NULL: none). */
+void lr_prom_queues_render(const struct prom_queues *q, enum lr_prom_format f,
+			   struct lr_prom_buf *b);
+void lr_prom_queues_free(struct prom_queues *q);	/* NULL-safe */
 
 /* Rendered while the peer's newest snapshot is this recent on the local clock: a test that
  * ended takes its peer's series with it. */

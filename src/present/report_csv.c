@@ -357,6 +357,7 @@ int lr_report_read(struct lr_report *r, FILE *f, const char *name, char *err, si
 		if (!rc && r->row_fn)
 			rc = pass_row(&rd, fs);
 	}
+	lr_rep_commit_held(r);	/* a file's last rows are charted even when the read failed */
 	if (!rc && !rd.line) {
 		rd.line = 1;
 		rc = lr_rep_bad(&rd, "empty file: not a CSV linerate wrote");

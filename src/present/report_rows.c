@@ -213,6 +213,109 @@ static void peak(double *p, double *at, double v, double elapsed)
 	}
 }
 
+static double or0(double v)
+{
+	return known_num(v) ? v : 0;
+}
+
+/* A row's count (times mult: bytes to bits) and recorded rate (NAN: count / interval). */
+static void held_count(struct lr_rep_held *h, unsigned q, double count, double mult, double rate)
+{
+	h->count[q] = known_num(count) ? count * mult : NAN;
+	h->rate[q] = rate;
+}
+
+static bool sliver(double interval, double ref)
+{
+	return interval < LR_REP_SLIVER_FRAC * ref;
+}
+
+/* Charts the held row: its recorded rates, or when a sliver was folded into it, its counts
+ * over its summed interval (a mean of the two, never above the full interval's rate). */
+static void iface_commit(struct lr_report *r, struct lr_rep_iface *s)
+{
+	struct lr_rep_held *h = &s->held;
+	unsigned b;
+
+	if (!h->any)
+		return;
+	b = bucket_of(r, h->elapsed);
+	for (unsigned q = 0; q < LR_RM__COUNT; q++) {
+		double v = !h->folded && known_num(h->rate[q]) ? h->rate[q] : h->count[q] / h->interval;
+
+		if (!known_num(v))
+			continue;
+		peak(&s->peak[q], &s->peak_at[q], v, h->elapsed);
+		band_add(&s->band[b][q], v);
+	}
+	peak(&s->util_peak, &(double){0}, h->util, h->elapsed);
+	h->any = false;
+}
+
+/* Holds row until the next one; a sliver (the held row or this one) is folded into the other:
+ * counts and intervals add, the later elapsed stands. */
+static void iface_fold(struct lr_report *r, struct lr_rep_iface *s, const struct lr_rep_held *row)
+{
+	struct lr_rep_held *h = &s->held;
+
+	if (row->interval > s->interval_ref)
+		s->interval_ref = row->interval;
+	if (h->any && (sliver(h->interval, s->interval_ref) ||
+		       sliver(row->interval, s->interval_ref))) {
+		for (unsigned q = 0; q < LR_RM__COUNT; q++)
+			h->count[q] += row->count[q];	/* NAN stays NAN: no rate from half a count */
+		/* utilisation weighted by time; one side unknown: the other's */
+		if (known_num(h->util) && known_num(row->util))
+			h->util = (h->util * h->interval + row->util * row->interval) /
+				  (h->interval + row->interval);
+		else if (!known_num(h->util))
+			h->util = row->util;
+		h->interval += row->interval;
+		h->elapsed = row->elapsed;
+		h->folded = true;
+		return;
+	}
+	iface_commit(r, s);
+	*h = *row;
+}
+
+static void cpu_commit(struct lr_report *r, struct lr_rep_cpu *s)
+{
+	if (!(s->held_interval > 0))
+		return;
+	peak(&s->softirq_peak, &s->softirq_peak_at, s->held_pct, s->held_elapsed);
+	band_add(&s->band[bucket_of(r, s->held_elapsed)], s->held_pct);
+	s->held_interval = 0;
+}
+
+/* As iface_fold: a sliver's percentage is weighted by its time into its neighbour's. */
+static void cpu_fold(struct lr_report *r, struct lr_rep_cpu *s, double pct, double interval,
+		     double elapsed)
+{
+	if (interval > s->interval_ref)
+		s->interval_ref = interval;
+	if (s->held_interval > 0 && (sliver(s->held_interval, s->interval_ref) ||
+				     sliver(interval, s->interval_ref))) {
+		s->held_pct = (s->held_pct * s->held_interval + pct * interval) /
+			      (s->held_interval + interval);
+		s->held_interval += interval;
+		s->held_elapsed = elapsed;
+		return;
+	}
+	cpu_commit(r, s);
+	s->held_pct = pct;
+	s->held_interval = interval;
+	s->held_elapsed = elapsed;
+}
+
+void lr_rep_commit_held(struct lr_report *r)
+{
+	for (size_t k = 0; k < r->n_ifaces; k++)
+		iface_commit(r, &r->ifaces[k]);
+	for (size_t k = 0; k < r->n_cpus; k++)
+		cpu_commit(r, &r->cpus[k]);
+}
+
 int lr_rep_iface_row(struct reader *rd, const struct fields *fs)
 {
 	static const unsigned idx[] = {4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
@@ -221,9 +324,9 @@ int lr_rep_iface_row(struct reader *rd, const struct fields *fs)
 	       NICF, NICD, LINK, MTU, UTIL, N };
 	struct lr_report *r = rd->r;
 	char name[LR_REP_NAME_MAX], side[8], host[LR_REP_NAME_MAX];
-	double time = 0, elapsed = 0, interval = 0, v[N] = {0}, m[LR_RM__COUNT] = {0};
+	double time = 0, elapsed = 0, interval = 0, v[N] = {0};
+	struct lr_rep_held row = {0};
 	struct lr_rep_iface *s = NULL;
-	unsigned b;
 	int err;
 
 	if ((err = row_clock(rd, fs, 3, &time, &elapsed, &interval)) ||
@@ -286,7 +389,6 @@ int lr_rep_iface_row(struct reader *rd, const struct fields *fs)
 	add(&s->nic_fifo, v[NICF]);
 	add(&s->nic_drop, v[NICD]);
 	if (known_num(v[UTIL])) {
-		peak(&s->util_peak, &(double){0}, v[UTIL], elapsed);
 		s->util_sum += v[UTIL] * interval;
 		s->util_secs += interval;
 	}
@@ -298,23 +400,19 @@ int lr_rep_iface_row(struct reader *rd, const struct fields *fs)
 		s->mtu_changed |= s->mtu >= 0 && s->mtu != v[MTU];
 		s->mtu = v[MTU];
 	}
-	m[LR_RM_RX_BPS] = v[RXBPS];
-	m[LR_RM_TX_BPS] = v[TXBPS];
-	m[LR_RM_RX_PPS] = v[RXPPS];
-	m[LR_RM_TX_PPS] = v[TXPPS];
+	held_count(&row, LR_RM_RX_BPS, v[RXB], 8, v[RXBPS]);
+	held_count(&row, LR_RM_TX_BPS, v[TXB], 8, v[TXBPS]);
+	held_count(&row, LR_RM_RX_PPS, v[RXP], 1, v[RXPPS]);
+	held_count(&row, LR_RM_TX_PPS, v[TXP], 1, v[TXPPS]);
 	/* unknown counters count as none moved: the chart is of what was seen */
-	m[LR_RM_DROPS_PS] = ((known_num(v[RXD]) ? v[RXD] : 0) + (known_num(v[TXD]) ? v[TXD] : 0) +
-			     (known_num(v[NICD]) ? v[NICD] : 0)) / interval;
-	m[LR_RM_FIFO_PS] = ((known_num(v[RXF]) ? v[RXF] : 0) + (known_num(v[RXM]) ? v[RXM] : 0) +
-			    (known_num(v[RXO]) ? v[RXO] : 0) + (known_num(v[NICF]) ? v[NICF] : 0)) /
-			   interval;
-	b = bucket_of(r, elapsed);
-	for (unsigned q = 0; q < LR_RM__COUNT; q++) {
-		if (!known_num(m[q]))
-			continue;
-		peak(&s->peak[q], &s->peak_at[q], m[q], elapsed);
-		band_add(&s->band[b][q], m[q]);
-	}
+	held_count(&row, LR_RM_DROPS_PS, or0(v[RXD]) + or0(v[TXD]) + or0(v[NICD]), 1, NAN);
+	held_count(&row, LR_RM_FIFO_PS,
+		   or0(v[RXF]) + or0(v[RXM]) + or0(v[RXO]) + or0(v[NICF]), 1, NAN);
+	row.elapsed = elapsed;
+	row.interval = interval;
+	row.util = v[UTIL];
+	row.any = true;
+	iface_fold(r, s, &row);
 	return 0;
 }
 
@@ -366,10 +464,9 @@ int lr_rep_cpu_row(struct reader *rd, const struct fields *fs)
 	if (known_num(v[3])) {	/* softirq_pct */
 		if (v[3] > 100.5)
 			return lr_rep_bad(rd, "softirq_pct %.2f is above 100", v[3]);
-		peak(&s->softirq_peak, &s->softirq_peak_at, v[3], elapsed);
 		s->softirq_sum += v[3] * interval;
 		s->softirq_secs += interval;
-		band_add(&s->band[bucket_of(r, elapsed)], v[3]);
+		cpu_fold(r, s, v[3], interval, elapsed);
 	}
 	return 0;
 }
@@ -481,8 +578,20 @@ int lr_rep_queue_row(struct reader *rd, const struct fields *fs)
 	add(&s->tx_bytes, v[TXB]);
 	add(&s->rx_drops, v[RXD]);
 	add(&s->tx_drops, v[TXD]);
-	if (known_num(v[RXPPS]) && v[RXPPS] > s->peak_rx_pps)
+	if (interval > s->interval_ref)
+		s->interval_ref = interval;
+	if (sliver(interval, s->interval_ref) && known_num(v[RXP])) {
+		s->carry_packets += v[RXP];	/* no rate of its own: the next row's peak has it */
+		s->carry_secs += interval;
+	} else if (s->carry_secs > 0 && known_num(v[RXP])) {
+		double pps = (v[RXP] + s->carry_packets) / (interval + s->carry_secs);
+
+		if (pps > s->peak_rx_pps)
+			s->peak_rx_pps = pps;
+		s->carry_packets = s->carry_secs = 0;
+	} else if (known_num(v[RXPPS]) && v[RXPPS] > s->peak_rx_pps) {
 		s->peak_rx_pps = v[RXPPS];
+	}
 	if (known_num(cpu))
 		s->cpu = (int)cpu;
 	return 0;

@@ -36,7 +36,13 @@ struct ifent {
 	bool link_seen;
 	uint64_t gauges_due_ns;
 	struct lr_drvstats *drv;
+	/* peak folding: a tick shorter than SLIVER_FRAC of the last peak's span (a stop tick, an
+	 * early wake) has no honest per-second rate; its counts wait for the next tick's peak */
+	double pk_carry[4];
+	uint64_t pk_carry_ns, pk_ref_ns;
 };
+
+#define SLIVER_FRAC 0.25	/* as the report's LR_REP_SLIVER_FRAC */
 
 struct lr_iftable {
 	struct lr_iftable_opts o;
@@ -333,14 +339,31 @@ static void update_derived(struct ifent *e, bool history)
 	struct lr_peak *peaks[] = {&s->peak_rx_bps, &s->peak_tx_bps, &s->peak_rx_pps,
 				   &s->peak_tx_pps};
 
+	uint64_t span = e->pk_carry_ns + s->interval_ns;
+	bool sliver = (double)span < SLIVER_FRAC * (double)e->pk_ref_ns;
+
 	for (size_t i = 0; i < LR_ARRAY_SIZE(map); i++) {
 		bool ok = s->valid & LR_M_BIT(map[i].m);
 		double v = s->per_s[map[i].m] * map[i].mult;
+		double count = (double)s->delta[map[i].m] * map[i].mult;
 
 		if (history)
 			push_hist(&s->hist[map[i].ser], ok ? (float)v : NAN);
-		if (ok)
+		if (!ok)
+			continue;
+		if (sliver)
+			e->pk_carry[i] += count;
+		else if (e->pk_carry_ns && span)
+			peak_add(peaks[i], (count + e->pk_carry[i]) * 1e9 / (double)span);
+		else
 			peak_add(peaks[i], v);
+	}
+	if (sliver) {
+		e->pk_carry_ns = span;
+	} else {
+		memset(e->pk_carry, 0, sizeof(e->pk_carry));
+		e->pk_carry_ns = 0;
+		e->pk_ref_ns = span;
 	}
 }
 

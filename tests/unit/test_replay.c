@@ -195,6 +195,110 @@ static void test_rows_at_recorded_times(void **state)
 	free(st.text);
 }
 
+/* The loopback run's last row is the stop tick's 0.5 ms sliver: replayed to the end, lo's peak
+ * holds only the full intervals' rates (the sliver's 0 bit/s is no minimum of a run that carried
+ * traffic throughout), while its bytes are in the totals. */
+static void test_sliver_is_no_peak(void **state)
+{
+	static const char *const files[] = {FIX "loopback_ifaces.csv"};
+	struct csv ifc;
+	struct lr_snapshot s;
+	struct lr_replay *rp;
+	uint64_t seen = 0;
+	char err[512];
+	double iv_max = 0, full_max = 0, full_min = INFINITY, rx_total = 0;
+	unsigned full = 0, slivers = 0;
+	const struct lr_iface_snap *lo;
+
+	(void)state;
+	csv_load(&ifc, files[0]);
+	for (unsigned k = 0; k < ifc.n; k++)
+		iv_max = fmax(iv_max, num(&ifc, k, "interval"));
+	for (unsigned k = 0; k < ifc.n; k++) {
+		double iv = num(&ifc, k, "interval"), bps = num(&ifc, k, "rx_bps");
+
+		rx_total += num(&ifc, k, "rx_bytes");
+		if (iv < 0.25 * iv_max) {
+			slivers++;
+			continue;
+		}
+		full++;
+		full_max = fmax(full_max, bps);
+		full_min = fmin(full_min, bps);
+	}
+	assert_int_equal(slivers, 1);	/* the fixture has its stop tick */
+	rp = open_files(files, 1, err);
+	lr_snapshot_init(&s);
+	assert_int_equal(lr_replay_read(rp, when(rp, num(&ifc, ifc.n - 1, "time")), &s, &seen), 1);
+	lo = lr_snapshot_iface(&s, "lo");
+	assert_non_null(lo);
+	assert_int_equal(lo->peak_rx_bps.n, full);
+	assert_near(lo->peak_rx_bps.max, full_max, 1e-6);
+	assert_near(lo->peak_rx_bps.min, full_min, 1e-6);
+	assert_near((double)lo->total[LR_M_RX_BYTES], rx_total, 0.5);
+	lr_snapshot_free(&s);
+	lr_replay_close(rp);
+	free(ifc.text);
+}
+
+/* A real 4-queue recording (ifb, tests/fixtures/report/README.md): replayed, each tick's
+ * interface carries the queues of its --queues-csv rows, with the rows' counts and rates, cum[]
+ * the rows' running sums, and at the end the queues' rx packets together equal the interface's
+ * own rx_packets total (two kernel counters: ethtool's per-queue ones and the device's). */
+static void test_queues_replayed(void **state)
+{
+	static const char *const files[] = {FIX "ifb_ifaces.csv", FIX "ifb_queues.csv"};
+	struct csv ifc, qc;
+	struct lr_snapshot s;
+	struct lr_replay *rp;
+	uint64_t seen = 0, cum[4] = {0}, qsum = 0;
+	char err[512];
+	unsigned qi = 0;
+	const struct lr_iface_snap *f = NULL;
+
+	(void)state;
+	csv_load(&ifc, files[0]);
+	csv_load(&qc, files[1]);
+	rp = open_files(files, 2, err);
+	lr_snapshot_init(&s);
+	for (unsigned k = 0; k < ifc.n; k++) {
+		double t = num(&ifc, k, "time");
+		unsigned at_t = 0;
+
+		assert_int_equal(lr_replay_read(rp, when(rp, t), &s, &seen), 1);
+		f = lr_snapshot_iface(&s, "ifbq0");
+		assert_non_null(f);
+		for (; qi < qc.n && num(&qc, qi, "time") <= t; qi++) {
+			unsigned q = (unsigned)num(&qc, qi, "queue");
+			const struct lr_queue_snap *qs = NULL;
+
+			assert_true(q < 4);
+			cum[q] += (uint64_t)num(&qc, qi, "rx_packets");
+			for (size_t j = 0; j < f->n_queues; j++)
+				if (f->queues[j].queue == q)
+					qs = &f->queues[j];
+			assert_non_null(qs);
+			at_t++;
+			assert_int_equal(qs->rx_packets, (uint64_t)num(&qc, qi, "rx_packets"));
+			assert_int_equal(qs->rx_bytes, (uint64_t)num(&qc, qi, "rx_bytes"));
+			assert_true(qs->valid & LR_QV_RX_PACKETS);
+			assert_false(qs->valid & LR_QV_RX_DROPS);	/* empty in the CSV: unknown */
+			assert_true(fabs(qs->rx_pps - num(&qc, qi, "rx_pps")) < 1e-6);
+			assert_int_equal(qs->cum[0], cum[q]);
+		}
+		assert_int_equal(f->n_queues, at_t);
+		assert_int_equal(f->queue_source, LR_QSRC_ETHTOOL);
+	}
+	for (unsigned q = 0; q < 4; q++)
+		qsum += cum[q];
+	assert_true(qsum > 1000);	/* the recording carried traffic */
+	assert_int_equal(qsum, f->total[LR_M_RX_PACKETS]);
+	lr_snapshot_free(&s);
+	lr_replay_close(rp);
+	free(ifc.text);
+	free(qc.text);
+}
+
 static void test_clock(void **state)
 {
 	static const char *const files[] = {FIX "loopback_ifaces.csv"};
@@ -423,6 +527,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows_at_recorded_times),
+		cmocka_unit_test(test_sliver_is_no_peak),
+		cmocka_unit_test(test_queues_replayed),
 		cmocka_unit_test(test_clock),
 		cmocka_unit_test(test_seek_back_rebuilds),
 		cmocka_unit_test(test_peer_rows),

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "linerate/app/cli.h"
 #include "linerate/app/config.h"
@@ -114,6 +115,10 @@ static void field_of(const char *line, int i, char *out, size_t size)
 
 struct witness {
 	double rx_bytes, interval, rx_peak_bps, tx_peak_pps, rx_packets, dropped;
+	/* over full intervals only (>= a quarter of the longest: what a rate can honestly be
+	 * measured over), and the time of the shorter ones */
+	double full_rx_peak_bps, full_tx_peak_pps, full_rx_min_bps, full_min_interval, iv_max;
+	double sliver_secs, sliver_rx_bits, sliver_tx_packets;
 	bool any;
 };
 
@@ -135,8 +140,20 @@ static struct witness witness_iface(const char *path, const char *iface)
 	c_rxp = col_of(hdr, "rx_packets");
 	c_rxd = col_of(hdr, "rx_dropped");
 	c_txd = col_of(hdr, "tx_dropped");
-	w.rx_peak_bps = w.tx_peak_pps = -1;
+	w.rx_peak_bps = w.tx_peak_pps = w.full_rx_peak_bps = w.full_tx_peak_pps = -1;
+	w.full_rx_min_bps = w.full_min_interval = INFINITY;
 	while (fgets(line, sizeof(line), f)) {
+		field_of(line, c_if, v, sizeof(v));
+		if (!strcmp(v, iface)) {
+			field_of(line, c_int, v, sizeof(v));
+			w.iv_max = fmax(w.iv_max, atof(v));
+		}
+	}
+	rewind(f);
+	assert_non_null(fgets(hdr, sizeof(hdr), f));
+	while (fgets(line, sizeof(line), f)) {
+		double iv;
+
 		field_of(line, c_if, v, sizeof(v));
 		if (strcmp(v, iface))
 			continue;
@@ -146,11 +163,26 @@ static struct witness witness_iface(const char *path, const char *iface)
 		field_of(line, c_rxp, v, sizeof(v));
 		w.rx_packets += atof(v);
 		field_of(line, c_int, v, sizeof(v));
-		w.interval += atof(v);
+		iv = atof(v);
+		w.interval += iv;
+		if (iv < 0.25 * w.iv_max) {
+			w.sliver_secs += iv;
+			field_of(line, c_rxb, v, sizeof(v));
+			w.sliver_rx_bits += 8 * atof(v);
+			field_of(line, col_of(hdr, "tx_packets"), v, sizeof(v));
+			w.sliver_tx_packets += atof(v);
+		}
 		field_of(line, c_rxbps, v, sizeof(v));
 		w.rx_peak_bps = fmax(w.rx_peak_bps, atof(v));
+		if (iv >= 0.25 * w.iv_max) {
+			w.full_rx_peak_bps = fmax(w.full_rx_peak_bps, atof(v));
+			w.full_rx_min_bps = fmin(w.full_rx_min_bps, atof(v));
+			w.full_min_interval = fmin(w.full_min_interval, iv);
+		}
 		field_of(line, c_txpps, v, sizeof(v));
 		w.tx_peak_pps = fmax(w.tx_peak_pps, atof(v));
+		if (iv >= 0.25 * w.iv_max)
+			w.full_tx_peak_pps = fmax(w.full_tx_peak_pps, atof(v));
 		field_of(line, c_rxd, v, sizeof(v));
 		w.dropped += atof(v);
 		field_of(line, c_txd, v, sizeof(v));
@@ -158,6 +190,18 @@ static struct witness witness_iface(const char *path, const char *iface)
 	}
 	fclose(f);
 	return w;
+}
+
+/* A peak is the largest rate over a full interval, moved only by the slivers folded into it:
+ * at most their count spread over a full interval above it, at most their time below it. */
+static void assert_peak_honest(double got, double full_peak, double sliver_count,
+			       const struct witness *w)
+{
+	double floor_ = full_peak * w->full_min_interval / (w->full_min_interval + w->sliver_secs);
+	double top = full_peak + sliver_count / w->full_min_interval;
+
+	if (!(got <= top * (1 + 1e-12) && got >= floor_ * (1 - 1e-9)))
+		fail_msg("peak %.17g outside [%.17g, %.17g]", got, floor_, top);
 }
 
 static void test_iface_table_equals_csv(void **state)
@@ -179,8 +223,10 @@ static void test_iface_table_equals_csv(void **state)
 		snprintf(row, sizeof(row), "data-iface=\"%s\"", ifaces[i]);
 		assert_near(table_value(html, row, "rx_avg_bps"), w.rx_bytes * 8 / w.interval,
 				    1e-6 * w.rx_bytes);
-		assert_near(table_value(html, row, "rx_peak_bps"), w.rx_peak_bps, 0);
-		assert_near(table_value(html, row, "tx_peak_pps"), w.tx_peak_pps, 0);
+		assert_peak_honest(table_value(html, row, "rx_peak_bps"), w.full_rx_peak_bps,
+				   w.sliver_rx_bits, &w);
+		assert_peak_honest(table_value(html, row, "tx_peak_pps"), w.full_tx_peak_pps,
+				   w.sliver_tx_packets, &w);
 		assert_near(table_value(html, row, "rx_avg_pps"), w.rx_packets / w.interval,
 				    1e-9 * w.rx_packets + 1e-9);
 		assert_near(table_value(html, row, "rx_dropped") +
@@ -210,7 +256,8 @@ static void test_every_iface_of_a_headless_run(void **state)
 		char row[96];
 
 		snprintf(row, sizeof(row), "data-iface=\"%s\"", r->ifaces[i].name);
-		assert_near(table_value(html, row, "rx_peak_bps"), w.rx_peak_bps, 0);
+		assert_peak_honest(table_value(html, row, "rx_peak_bps"), w.full_rx_peak_bps,
+				   w.sliver_rx_bits, &w);
 		assert_near(table_value(html, row, "rx_avg_bps"),
 				    w.rx_bytes * 8 / w.interval, 1e-6 * (w.rx_bytes + 1));
 	}
@@ -318,6 +365,120 @@ static void test_escape(void **state)
 	fclose(f);
 	assert_string_equal(buf, "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;&quot;");
 	free(buf);
+}
+
+/* The loopback run's last row is a 0.5 ms sliver (the stop tick): it is folded into the row
+ * before it, so no charted value of lo is one of its noise rates (here 0 bit/s: a dip to zero
+ * at the end of a run that never stopped carrying traffic), and no byte is lost. */
+static void test_sliver_is_folded_not_charted(void **state)
+{
+	static const char *const files[] = {FIX "loopback_ifaces.csv"};
+	struct witness w = witness_iface(files[0], "lo");
+	char err[LR_REP_ERR_MAX];
+	struct lr_report *r = read_files(files, 1, 0, err);
+	double lo = w.full_rx_min_bps * w.full_min_interval / (w.full_min_interval + w.sliver_secs);
+	unsigned charted = 0;
+
+	(void)state;
+	assert_true(w.sliver_secs > 0 && w.sliver_secs < 0.01);	/* the fixture has its sliver */
+	assert_int_equal(r->n_ifaces, 1);
+	for (unsigned k = 0; k < LR_REP_BUCKETS; k++) {
+		const struct lr_rep_band *b = &r->ifaces[0].band[k][LR_RM_RX_BPS];
+
+		if (!b->n)
+			continue;
+		charted += b->n;
+		if (b->min < lo * (1 - 1e-9) ||
+		    b->max > (w.full_rx_peak_bps + w.sliver_rx_bits / w.full_min_interval) *
+				     (1 + 1e-12))
+			fail_msg("bucket %u [%.17g, %.17g] outside the full intervals' [%.17g, %.17g]",
+				 k, b->min, b->max, lo, w.full_rx_peak_bps);
+	}
+	assert_int_equal(charted, r->ifaces[0].rows - 1);	/* the sliver was no point of its own */
+	assert_near(r->ifaces[0].rx_bytes, w.rx_bytes, 0);
+	assert_near(r->ifaces[0].byte_secs, w.interval, 1e-12);
+	lr_report_free(r);
+}
+
+/* The same real recording with bytes in its sliver (64 KiB in 0.492 ms, as the recorder would
+ * have written it: 1.07 Gbit/s): the peak stays the full intervals' and the bytes count. */
+static void test_sliver_with_bytes_is_no_peak(void **state)
+{
+	FILE *in = fopen(FIX "loopback_ifaces.csv", "r");
+	char *text = NULL, line[2048], hdr[2048], err[LR_REP_ERR_MAX], *html, *p;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	struct witness w;
+	struct lr_report *r;
+
+	(void)state;
+	assert_non_null(in);
+	assert_non_null(fgets(hdr, sizeof(hdr), in));
+	fputs(hdr, out);
+	while (fgets(line, sizeof(line), in)) {
+		if (strstr(line, ",0.000492,0,0,0,0,0.0,0.0,0.0,0.0,") &&
+		    (p = strstr(line, ",0.000492,")))
+			fprintf(out, "%.*s,0.000492,65536,65536,1,1,%.1f,%.1f,%.1f,%.1f,%s",
+				(int)(p - line), line, 65536 * 8 / 0.000492, 65536 * 8 / 0.000492,
+				1 / 0.000492, 1 / 0.000492, p + strlen(",0.000492,0,0,0,0,0.0,0.0,0.0,0.0,"));
+		else
+			fputs(line, out);
+	}
+	fclose(in);
+	fclose(out);
+	assert_non_null(strstr(text, ",0.000492,65536,"));	/* the sliver row was rewritten */
+	{
+		char tmp[] = "/tmp/lr_sliver_XXXXXX";
+		int fd = mkstemp(tmp);
+		FILE *t;
+
+		assert_true(fd >= 0);
+		t = fdopen(fd, "w");
+		fwrite(text, 1, len, t);
+		fclose(t);
+		w = witness_iface(tmp, "lo");
+		unlink(tmp);
+	}
+	assert_true(w.rx_peak_bps > 1e9);	/* the sliver's own rate: the noise */
+	assert_int_equal(lr_report_new(&r), 0);
+	assert_int_equal(read_text(r, "sliver.csv", text, err), 0);
+	html = html_of(r);
+	assert_peak_honest(table_value(html, "data-iface=\"lo\"", "rx_peak_bps"),
+			   w.full_rx_peak_bps, w.sliver_rx_bits, &w);
+	assert_peak_honest(table_value(html, "data-iface=\"lo\"", "tx_peak_pps"),
+			   w.full_tx_peak_pps, w.sliver_tx_packets, &w);
+	assert_near(r->ifaces[0].rx_bytes, w.rx_bytes, 0);	/* its bytes count */
+	assert_near(table_value(html, "data-iface=\"lo\"", "rx_avg_bps"),
+		    w.rx_bytes * 8 / w.interval, 1e-6 * w.rx_bytes);
+	free(html);
+	free(text);
+	lr_report_free(r);
+}
+
+/* The wire utilisation of a sliver (a stop tick's 0.5 ms at 100 %) is folded into its
+ * neighbour's by time: the peak is the full intervals' 40 % moved by the sliver's share only. */
+static void test_sliver_util_is_no_peak(void **state)
+{
+	static const char text[] =
+		"time,elapsed,iface,interval,rx_bytes,tx_bytes,rx_packets,tx_packets,rx_bps,tx_bps,"
+		"rx_pps,tx_pps,rx_dropped,tx_dropped,rx_errors,tx_errors,rx_fifo,rx_missed,rx_over,"
+		"nic_fifo,nic_drop,softirq_max_pct,softirq_cpu,link_mbps,mtu,wire_util_pct\n"
+		"1800000000.2,0.2,eth0,0.2,100000000,0,66000,0,4000000000.0,0.0,330000.0,0.0,0,0,0,0,"
+		"0,0,0,0,0,1.0,0,10000,1500,40.00\n"
+		"1800000000.4,0.4,eth0,0.2,100000000,0,66000,0,4000000000.0,0.0,330000.0,0.0,0,0,0,0,"
+		"0,0,0,0,0,1.0,0,10000,1500,40.00\n"
+		"1800000000.4005,0.4005,eth0,0.0005,625000,0,412,0,10000000000.0,0.0,824000.0,0.0,0,0,"
+		"0,0,0,0,0,0,0,1.0,0,10000,1500,100.00\n";
+	char err[LR_REP_ERR_MAX];
+	struct lr_report *r;
+
+	(void)state;
+	assert_int_equal(lr_report_new(&r), 0);
+	assert_int_equal(read_text(r, "util.csv", text, err), 0);
+	assert_true(r->ifaces[0].util_peak >= 40 && r->ifaces[0].util_peak <= 40 + 60 * 0.0005 / 0.2);
+	assert_true(r->ifaces[0].peak[LR_RM_RX_BPS] <= 4e9 + 625000 * 8 / 0.2);
+	assert_near(r->ifaces[0].rx_bytes, 200625000, 0);
+	lr_report_free(r);
 }
 
 /* A day at 0.1 s would be 864000 rows; 200000 rows here (5.5 hours): the buckets widen, every
@@ -589,12 +750,15 @@ static void test_queues(void **state)
 		 "tx_drops,rx_pps,tx_pps,cpu,cpu_softirq_pct,source,side,host\n"
 		 "1800000000.5,0.5,eth0,0,0.5,100,150000,5,500,0,0,200.0,10.0,2,5.0,netdev,local,h\n"
 		 "1800000000.5,0.5,eth0,1,0.5,7,9000,0,0,1,0,14.0,0.0,3,1.0,netdev,local,h\n"
-		 "1800000001.0,1.0,eth0,0,0.5,300,450000,5,500,0,0,600.0,10.0,2,9.0,netdev,local,h\n");
+		 "1800000001.0,1.0,eth0,0,0.5,300,450000,5,500,0,0,600.0,10.0,2,9.0,netdev,local,h\n"
+		 /* the stop tick's 0.5 ms sliver: 50 packets, 100 kpkt/s of noise */
+		 "1800000001.0005,1.0005,eth0,0,0.0005,50,75000,0,0,0,0,100000.0,0.0,2,9.0,netdev,"
+		 "local,h\n");
 	assert_int_equal(lr_report_new(&r), 0);
 	assert_int_equal(read_text(r, "q.csv", text, err), 0);
 	assert_int_equal(r->n_queues, 2);
-	assert_near(r->queues[0].rx_packets, 400, 0);
-	assert_near(r->queues[0].peak_rx_pps, 600, 0);
+	assert_near(r->queues[0].rx_packets, 450, 0);	/* the sliver's packets count */
+	assert_near(r->queues[0].peak_rx_pps, 600, 0);	/* its rate is no peak */
 	assert_int_equal(r->queues[1].cpu, 3);
 	html = html_of(r);
 	assert_non_null(strstr(html, "<section id=\"queues\">"));
@@ -634,6 +798,9 @@ int main(void)
 		cmocka_unit_test(test_appended_columns_and_escaping),
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_reduction_keeps_the_peak),
+		cmocka_unit_test(test_sliver_is_folded_not_charted),
+		cmocka_unit_test(test_sliver_with_bytes_is_no_peak),
+		cmocka_unit_test(test_sliver_util_is_no_peak),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_nul_byte),
 		cmocka_unit_test(test_two_runs_across_files),

@@ -246,6 +246,36 @@ static void test_cpu_and_stack_rates(void **state)
 	assert_true(lr_snapshot_iface(&c->snap, "eth9")->softirq_max_pct > 98.9);
 }
 
+/* A stop tick 0.5 ms after a full one (rx 1000 bytes in it: 16 Mbit/s of noise against the
+ * run's 80 kbit/s) is no peak of its own: its bytes join the next full tick's rate and the
+ * totals, and the peak stays within the full ticks' rates plus those bytes over a full tick. */
+static void test_sliver_tick_is_no_peak(void **state)
+{
+	struct ctx *c = *state;
+	const struct lr_iface_snap *e;
+	uint64_t now;
+
+	assert_int_equal(lr_sampler_open(&c->s, &c->cfg, c->board), 0);
+	now = t0();
+	put_dev(c, "  eth9: 6000 60 0 1 0 0 0 0 7000 70 0 0 0 0 0 0\n");
+	tick(c, now + SEC / 10, "eth9");
+	put_dev(c, "  eth9: 7000 70 0 1 0 0 0 0 7000 70 0 0 0 0 0 0\n");
+	e = tick(c, now + 2 * SEC / 10, "eth9");
+	assert_int_equal(e->peak_rx_bps.n, 2);
+	put_dev(c, "  eth9: 8000 71 0 1 0 0 0 0 7000 70 0 0 0 0 0 0\n");
+	e = tick(c, now + 2 * SEC / 10 + SEC / 2000, "eth9");
+	assert_true(e->per_s[LR_M_RX_BYTES] * 8 > 1e7);	/* the sliver's own rate: noise */
+	assert_int_equal(e->peak_rx_bps.n, 2);	/* not a peak point */
+	assert_true(e->peak_rx_bps.max < 1e6);
+	put_dev(c, "  eth9: 9000 81 0 1 0 0 0 0 7000 70 0 0 0 0 0 0\n");
+	e = tick(c, now + 3 * SEC / 10 + SEC / 2000, "eth9");
+	assert_int_equal(e->peak_rx_bps.n, 3);
+	/* full ticks: 1000 bytes per 0.1 s = 80 kbit/s; the folded one 2000 bytes in 0.1005 s */
+	assert_true(e->peak_rx_bps.max <= 80000.0 + 1000 * 8 / 0.1 + 1);
+	assert_true(e->peak_rx_bps.max > 80000.0);
+	assert_int_equal(e->total[LR_M_RX_BYTES], 4000);	/* every byte counted */
+}
+
 static void test_reset_totals_key(void **state)
 {
 	struct ctx *c = *state;
@@ -360,6 +390,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_iface_filter, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cpu_and_stack_rates, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reset_totals_key, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sliver_tick_is_no_peak, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_procfs_fails_cleanly, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_numa_nodes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_thread_publishes_and_stops, setup, teardown),

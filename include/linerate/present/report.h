@@ -40,6 +40,20 @@ enum lr_rep_metric {
 	LR_RM__COUNT
 };
 
+/* A sampling interval shorter than this fraction of the series' longest one (a run's final
+ * sliver, a sampler that woke early) carries no honest per-second rate: it is folded into its
+ * neighbour row (its counts and its time added), so it never makes a peak and loses no byte. */
+#define LR_REP_SLIVER_FRAC 0.25
+
+/* The row of a series not yet charted: held until the next row shows whether either is a
+ * sliver to fold. counts[] are the row's deltas (NAN unknown), rate[] its recorded rates. */
+struct lr_rep_held {
+	double elapsed, interval;
+	double count[LR_RM__COUNT], rate[LR_RM__COUNT];
+	double util;	/* wire_util_pct, NAN unknown */
+	bool any, folded;
+};
+
 /* One time bucket of one series: n == 0 is empty. */
 struct lr_rep_band {
 	double min, max, sum;
@@ -58,6 +72,8 @@ struct lr_rep_iface {
 	double util_peak, util_sum, util_secs;	/* wire_util_pct */
 	double link_mbps, mtu;	/* last known, -1 unknown */
 	bool link_changed, mtu_changed;
+	double interval_ref;	/* the longest interval seen: slivers are measured against it */
+	struct lr_rep_held held;
 	struct lr_rep_band (*band)[LR_RM__COUNT];	/* [LR_REP_BUCKETS] */
 };
 
@@ -66,6 +82,8 @@ struct lr_rep_cpu {
 	char side[8], host[LR_REP_NAME_MAX];
 	uint64_t rows;
 	double softirq_peak, softirq_peak_at, softirq_sum, softirq_secs;	/* peak -1: unknown */
+	double interval_ref;	/* as in lr_rep_iface */
+	double held_elapsed, held_interval, held_pct;	/* held_interval 0: none held */
 	struct lr_rep_band *band;	/* [LR_REP_BUCKETS] softirq_pct */
 };
 
@@ -83,6 +101,7 @@ struct lr_rep_queue {
 	int queue, cpu;
 	uint64_t rows;
 	double rx_packets, rx_bytes, tx_packets, tx_bytes, rx_drops, tx_drops, peak_rx_pps;
+	double interval_ref, carry_packets, carry_secs;	/* a sliver's rx packets, for the next peak */
 };
 
 struct lr_rep_file {

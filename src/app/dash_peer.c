@@ -35,26 +35,6 @@ struct lr_dash_peer {
 	size_t n_ifs;
 };
 
-static void push(struct lr_series *s, double v)
-{
-	s->v[s->head] = (float)v;
-	s->head = (s->head + 1) % LR_HIST_LEN;
-	if (s->len < LR_HIST_LEN)
-		s->len++;
-}
-
-static void peak_add(struct lr_peak *p, double v)
-{
-	if (v < 0 || isnan(v))
-		return;
-	if (!p->n || v < p->min)
-		p->min = v;
-	if (!p->n || v > p->max)
-		p->max = v;
-	p->sum += v;
-	p->n++;
-}
-
 static struct peer_iface_hist *hist_of(struct lr_dash_peer *dp, const struct lr_iface_snap *is)
 {
 	for (size_t i = 0; i < dp->n_ifs; i++)
@@ -82,14 +62,14 @@ static void take_in(struct lr_dash_peer *dp, struct lr_iface_snap *is)
 
 	if (!h)
 		return;
-	push(&h->hist[LR_SER_RX_BPS], rx_bps);
-	push(&h->hist[LR_SER_TX_BPS], tx_bps);
-	push(&h->hist[LR_SER_RX_PPS], rx_pps);
-	push(&h->hist[LR_SER_TX_PPS], tx_pps);
-	peak_add(&h->peak_rx_bps, rx_bps);
-	peak_add(&h->peak_tx_bps, tx_bps);
-	peak_add(&h->peak_rx_pps, rx_pps);
-	peak_add(&h->peak_tx_pps, tx_pps);
+	lr_series_push(&h->hist[LR_SER_RX_BPS], rx_bps);
+	lr_series_push(&h->hist[LR_SER_TX_BPS], tx_bps);
+	lr_series_push(&h->hist[LR_SER_RX_PPS], rx_pps);
+	lr_series_push(&h->hist[LR_SER_TX_PPS], tx_pps);
+	lr_peak_add(&h->peak_rx_bps, rx_bps);
+	lr_peak_add(&h->peak_tx_bps, tx_bps);
+	lr_peak_add(&h->peak_rx_pps, rx_pps);
+	lr_peak_add(&h->peak_tx_pps, tx_pps);
 	for (unsigned m = 0; m < LR_M__COUNT; m++)
 		if (is->valid & LR_M_BIT(m)) {
 			h->total[m] += is->delta[m];

@@ -181,24 +181,6 @@ void lr_replay_states_free(struct lr_replay *rp)
 
 /* ---- rows applied to states ---- */
 
-static void push_hist(struct lr_series *s, double v)
-{
-	s->v[s->head] = (float)v;
-	s->head = (s->head + 1) % LR_HIST_LEN;
-	if (s->len < LR_HIST_LEN)
-		s->len++;
-}
-
-static void peak_add(struct lr_peak *p, double v)
-{
-	if (!p->n || v < p->min)
-		p->min = v;
-	if (!p->n || v > p->max)
-		p->max = v;
-	p->sum += v;
-	p->n++;
-}
-
 static void moved_add(struct rp_series *se, enum lr_metric m, const char *name,
 		      enum lr_counter_cat cat)
 {
@@ -278,15 +260,15 @@ static void apply_iface(struct lr_replay *rp, const struct rp_ifrow *r)
 		double v = s->per_s[graph[i].m] * graph[i].mult;
 		double count = (double)s->delta[graph[i].m] * graph[i].mult;
 
-		push_hist(&s->hist[graph[i].ser], ok ? v : NAN);
+		lr_series_push(&s->hist[graph[i].ser], ok ? v : NAN);
 		if (!ok)
 			continue;
 		if (sliver)
 			se->carry[i] += count;
 		else if (se->carry_secs > 0)
-			peak_add(peaks[i], (count + se->carry[i]) / (iv + se->carry_secs));
+			lr_peak_add(peaks[i], (count + se->carry[i]) / (iv + se->carry_secs));
 		else
-			peak_add(peaks[i], v);
+			lr_peak_add(peaks[i], v);
 	}
 	if (sliver) {
 		se->carry_secs += iv;

@@ -305,24 +305,6 @@ static void read_sysfs_gauges(const struct lr_iftable *t, struct ifent *e)
 	}
 }
 
-static void push_hist(struct lr_series *s, float v)
-{
-	s->v[s->head] = v;
-	s->head = (s->head + 1) % LR_HIST_LEN;
-	if (s->len < LR_HIST_LEN)
-		s->len++;
-}
-
-static void peak_add(struct lr_peak *p, double v)
-{
-	if (!p->n || v < p->min)
-		p->min = v;
-	if (!p->n || v > p->max)
-		p->max = v;
-	p->sum += v;
-	p->n++;
-}
-
 static void update_derived(struct ifent *e, bool history)
 {
 	struct lr_iface_snap *s = &e->s;
@@ -348,15 +330,15 @@ static void update_derived(struct ifent *e, bool history)
 		double count = (double)s->delta[map[i].m] * map[i].mult;
 
 		if (history)
-			push_hist(&s->hist[map[i].ser], ok ? (float)v : NAN);
+			lr_series_push(&s->hist[map[i].ser], ok ? (float)v : NAN);
 		if (!ok)
 			continue;
 		if (sliver)
 			e->pk_carry[i] += count;
 		else if (e->pk_carry_ns && span)
-			peak_add(peaks[i], (count + e->pk_carry[i]) * 1e9 / (double)span);
+			lr_peak_add(peaks[i], (count + e->pk_carry[i]) * 1e9 / (double)span);
 		else
-			peak_add(peaks[i], v);
+			lr_peak_add(peaks[i], v);
 	}
 	if (sliver) {
 		e->pk_carry_ns = span;

@@ -184,3 +184,23 @@ const struct lr_cpu_snap *lr_snapshot_cpu(const struct lr_snapshot *s, int cpu)
 	}
 	return lo < s->n_cpus && s->cpus[lo].cpu == cpu ? &s->cpus[lo] : NULL;
 }
+
+void lr_series_push(struct lr_series *s, double v)
+{
+	s->v[s->head] = (float)v;
+	s->head = (s->head + 1) % LR_HIST_LEN;
+	if (s->len < LR_HIST_LEN)
+		s->len++;
+}
+
+void lr_peak_add(struct lr_peak *p, double v)
+{
+	if (v < 0 || isnan(v))
+		return;
+	if (!p->n || v < p->min)
+		p->min = v;
+	if (!p->n || v > p->max)
+		p->max = v;
+	p->sum += v;
+	p->n++;
+}

@@ -211,5 +211,9 @@ const struct lr_iface_snap *lr_snapshot_iface(const struct lr_snapshot *s, const
 const struct lr_cpu_snap *lr_snapshot_cpu(const struct lr_snapshot *s, int cpu);
 /* Newest-first value i (0 = newest) of a series, NAN when beyond its length. */
 float lr_series_get(const struct lr_series *s, uint32_t i);
+/* Appends v (NAN = unknown) as the newest value, dropping the oldest when full. */
+void lr_series_push(struct lr_series *s, double v);
+/* Counts a per-second rate into a peak; a negative or NaN value (unknown) is not a rate. */
+void lr_peak_add(struct lr_peak *p, double v);
 
 #endif

@@ -42,8 +42,8 @@ static void cur_line(struct lr_frame *f, int x, int y, int w, const struct lr_vi
 {
 	enum lr_metric mb = tx ? LR_M_TX_BYTES : LR_M_RX_BYTES;
 	double bps = lr_view_bps(ifs, tx);
-	char rate[32], pct[16], tot[24], sc[32];
-	int n;
+	char rate[32], pct[16], tot[24], sc[32], buf[48];
+	int n = 0;
 
 	lr_view_fmt_rate(rate, sizeof(rate), bps, ctx->app->bytes);
 	if (bps >= 0 && ifs->speed_mbps > 0)
@@ -52,11 +52,13 @@ static void cur_line(struct lr_frame *f, int x, int y, int w, const struct lr_vi
 		snprintf(pct, sizeof(pct), "-");
 	lr_view_fmt_bytes(tot, sizeof(tot),
 			  (ifs->total_valid & LR_M_BIT(mb)) ? (double)ifs->total[mb] : -1);
-	n = lr_frame_text(f, x, y, w, LR_ROLE_LABEL, tx ? "tx " : "rx ");
-	n += lr_frame_printf(f, x + n, y, w - n, tx ? LR_ROLE_TX : LR_ROLE_RX, "%-10s", rate);
-	n += lr_frame_printf(f, x + n, y, w - n, LR_ROLE_VALUE, " %6s", pct);
-	n += lr_frame_text(f, x + n, y, w - n, LR_ROLE_LABEL, w >= 56 ? " of link   total " : " link  ");
-	n += lr_frame_text(f, x + n, y, w - n, LR_ROLE_VALUE, tot);
+	lr_view_field(f, x, y, &n, w, LR_ROLE_LABEL, tx ? "tx " : "rx ");
+	snprintf(buf, sizeof(buf), "%-10s", rate);
+	lr_view_field(f, x, y, &n, w, tx ? LR_ROLE_TX : LR_ROLE_RX, buf);
+	snprintf(buf, sizeof(buf), " %6s", pct);
+	lr_view_field(f, x, y, &n, w, LR_ROLE_VALUE, buf);
+	if (lr_view_field(f, x, y, &n, w, LR_ROLE_LABEL, w >= 56 ? " of link   total " : " link  "))
+		lr_view_field(f, x, y, &n, w, LR_ROLE_VALUE, tot);
 	scale_label(sc, sizeof(sc), ctx, top);
 	if (w - n >= lr_utf8_width(sc) + 3)
 		lr_frame_text_right(f, x, y, w, LR_ROLE_LABEL, sc);
@@ -123,7 +125,7 @@ static void ceiling_line(struct lr_frame *f, int x, int y, int w, const struct l
 void lr_view_bitrate(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
 		     const struct lr_iface_snap *ifs)
 {
-	int h = r.h - 1, gh, x = r.x + 1, w = r.w - 1, y = r.y + 1;
+	int h = r.h - 1, gh, x = r.x + 1, w = r.w - 2, y = r.y + 1;	/* a blank last column */
 	bool stats = h >= 7;
 	bool log_scale = ctx->app->scale == LR_SCALE_LOG;
 	const struct lr_series *srx = &ifs->hist[LR_SER_RX_BPS], *stx = &ifs->hist[LR_SER_TX_BPS];

@@ -91,7 +91,7 @@ static bool drv_in_pass(const struct lr_drv_counter *c, int pass)
 void lr_view_drops(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
 		   const struct lr_iface_snap *ifs)
 {
-	int x = r.x + 1, w = r.w - 1, y = r.y + 2, rows = r.h - 2, shown = 0, total_rows = 0;
+	int x = r.x + 1, w = r.w - 2, y = r.y + 2, rows = r.h - 2, shown = 0, total_rows = 0;
 	struct drop_row row;
 
 	lr_view_pane_title(f, r, "Drops & FIFO", ctx->ascii);
@@ -136,8 +136,9 @@ void lr_view_drops(struct lr_frame *f, struct lr_rect r, const struct lr_view_ct
 	if (shown < total_rows)
 		lr_frame_printf(f, x, y, w, LR_ROLE_LABEL, "     +%d more", total_rows - shown);
 	else if (ifs->ethtool_err && !ifs->n_moved && shown < rows)
-		lr_frame_printf(f, x, y, w, LR_ROLE_LABEL, "     driver stats: %s",
-				ifs->ethtool_err == -EOPNOTSUPP ? "none (not supported)"
-				: ifs->ethtool_err == -EPERM	 ? "need root"
-								 : strerror(-ifs->ethtool_err));
+		lr_view_text_words(f, x + 5, y, w - 5, LR_ROLE_LABEL,
+				   ifs->ethtool_err == -EOPNOTSUPP ? "no driver stats (not supported)"
+				   : ifs->ethtool_err == -EPERM	   ? "driver stats need root"
+								   : strerror(-ifs->ethtool_err),
+				   ctx->ascii);
 }

@@ -249,6 +249,19 @@ int lr_view_text_words(struct lr_frame *f, int x, int y, int maxw, enum lr_role 
 	return lr_utf8_width(buf) + 1;
 }
 
+bool lr_view_field(struct lr_frame *f, int x, int y, int *at, int w, enum lr_role role,
+		   const char *s)
+{
+	int n = lr_utf8_width(s);
+
+	if (*at + n > w) {
+		*at = w;	/* the fields after this one are left out too */
+		return false;
+	}
+	*at += lr_frame_text(f, x + *at, y, n, role, s);
+	return true;
+}
+
 double lr_view_sum_per_s(const struct lr_iface_snap *ifs, const enum lr_metric *m, size_t n)
 {
 	double s = -1;

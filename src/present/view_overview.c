@@ -54,10 +54,14 @@ static void title_line(struct lr_frame *f, struct lr_rect r, const struct lr_vie
 
 static void layout_cols(struct ov_layout *l, int w, bool queues)
 {
-	int extra = w - 80;
+	int extra = w - 81;	/* 80 columns: the table is 79 and the last column stays blank */
 
 	memset(l, 0, sizeof(*l));
 	l->name_w = 9;
+	if (extra < 0) {
+		l->name_w += extra;
+		extra = 0;
+	}
 	l->link_w = 10;
 	if (queues && extra >= 9) {
 		l->hotq_w = 9;
@@ -240,7 +244,7 @@ static void summary_line(struct lr_frame *f, struct lr_rect r, const struct lr_s
 	const struct lr_cpu_snap *idle_hot = NULL;
 	const struct lr_stack_snap *st = &s->stack;
 	char buf[96], n1[16];
-	int x = r.x + 1;
+	int x = r.x + 1, w = r.w - 2, at = 0;	/* a blank last column */
 
 	for (size_t i = 0; i < s->n_cpus && !hot; i++) {	/* no traffic: the CPU, unnamed */
 		const struct lr_cpu_snap *c = &s->cpus[i];
@@ -249,7 +253,7 @@ static void summary_line(struct lr_frame *f, struct lr_rect r, const struct lr_s
 		    (!idle_hot || c->softirq_pct > idle_hot->softirq_pct))
 			idle_hot = c;
 	}
-	x += lr_frame_text(f, x, r.y, -1, LR_ROLE_LABEL, "hottest softirq ");
+	at += lr_frame_text(f, x, r.y, w, LR_ROLE_LABEL, "hottest softirq ");
 	if (hot || idle_hot) {
 		double pct = hot ? hot->softirq_max_pct : idle_hot->softirq_pct;
 
@@ -258,35 +262,38 @@ static void summary_line(struct lr_frame *f, struct lr_rect r, const struct lr_s
 				 hot->name);
 		else
 			snprintf(buf, sizeof(buf), "cpu%d %.0f%%", idle_hot->cpu, pct);
-		x += lr_frame_text(f, x, r.y, 30, pct > 95 ? LR_ROLE_ALERT
-						  : pct > 50 ? LR_ROLE_WARN
-							     : LR_ROLE_VALUE,
-				   buf);
+		lr_view_field(f, x, r.y, &at, w,
+			      pct > 95 ? LR_ROLE_ALERT : pct > 50 ? LR_ROLE_WARN : LR_ROLE_VALUE, buf);
 	} else {
-		x += lr_frame_text(f, x, r.y, -1, LR_ROLE_LABEL, "-");
+		lr_view_field(f, x, r.y, &at, w, LR_ROLE_LABEL, "-");
 	}
-	x += 3;
+	/* each counter whole or not at all: label and number together */
+	at += 3;
 	lr_view_fmt_num(n1, sizeof(n1),
 			(st->valid & LR_STACKV_TCP_RETRANS) ? st->tcp_retrans_per_s : -1);
-	x += lr_frame_text(f, x, r.y, -1, LR_ROLE_LABEL, "tcp retrans ");
-	x += lr_frame_printf(f, x, r.y, -1,
-			     st->tcp_retrans_per_s > 0 ? LR_ROLE_WARN : LR_ROLE_VALUE, "%s/s", n1);
-	x += 3;
+	snprintf(buf, sizeof(buf), "%s/s", n1);
+	if (at + 12 + lr_utf8_width(buf) <= w) {
+		lr_view_field(f, x, r.y, &at, w, LR_ROLE_LABEL, "tcp retrans ");
+		lr_view_field(f, x, r.y, &at, w,
+			      st->tcp_retrans_per_s > 0 ? LR_ROLE_WARN : LR_ROLE_VALUE, buf);
+	}
+	at += 3;
 	lr_view_fmt_num(n1, sizeof(n1),
 			(st->valid & LR_STACKV_UDP_RCVBUF) ? st->udp_rcvbuf_errors_per_s : -1);
-	x += lr_frame_text(f, x, r.y, -1, LR_ROLE_LABEL, "udp rcvbuf err ");
-	x += lr_frame_printf(f, x, r.y, -1,
-			     st->udp_rcvbuf_errors_per_s > 0 ? LR_ROLE_ALERT : LR_ROLE_VALUE,
-			     "%s/s", n1);
-	if (r.x + r.w - x > 24) {
-		x += 3;
-		lr_view_fmt_num(n1, sizeof(n1),
-				(st->valid & LR_STACKV_UDP_IN_ERRORS) ? st->udp_in_errors_per_s
-								      : -1);
-		x += lr_frame_text(f, x, r.y, -1, LR_ROLE_LABEL, "udp in err ");
-		lr_frame_printf(f, x, r.y, -1,
-				st->udp_in_errors_per_s > 0 ? LR_ROLE_ALERT : LR_ROLE_VALUE, "%s/s",
-				n1);
+	snprintf(buf, sizeof(buf), "%s/s", n1);
+	if (at + 15 + lr_utf8_width(buf) <= w) {
+		lr_view_field(f, x, r.y, &at, w, LR_ROLE_LABEL, "udp rcvbuf err ");
+		lr_view_field(f, x, r.y, &at, w,
+			      st->udp_rcvbuf_errors_per_s > 0 ? LR_ROLE_ALERT : LR_ROLE_VALUE, buf);
+	}
+	at += 3;
+	lr_view_fmt_num(n1, sizeof(n1),
+			(st->valid & LR_STACKV_UDP_IN_ERRORS) ? st->udp_in_errors_per_s : -1);
+	snprintf(buf, sizeof(buf), "%s/s", n1);
+	if (at + 11 + lr_utf8_width(buf) <= w) {
+		lr_view_field(f, x, r.y, &at, w, LR_ROLE_LABEL, "udp in err ");
+		lr_view_field(f, x, r.y, &at, w,
+			      st->udp_in_errors_per_s > 0 ? LR_ROLE_ALERT : LR_ROLE_VALUE, buf);
 	}
 }
 

@@ -88,7 +88,7 @@ static void stats_line(struct lr_frame *f, int x, int y, int w, const struct lr_
 void lr_view_packets(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
 		     const struct lr_iface_snap *ifs)
 {
-	int h = r.h - 1, gh, x = r.x + 1, w = r.w - 1, y = r.y + 1;
+	int h = r.h - 1, gh, x = r.x + 1, w = r.w - 2, y = r.y + 1;	/* a blank last column */
 	bool stats = h >= 7, log_scale = ctx->app->scale == LR_SCALE_LOG;
 	const struct lr_series *srx = &ifs->hist[LR_SER_RX_PPS], *stx = &ifs->hist[LR_SER_TX_PPS];
 	double lp = link_pps(ifs), top_rx, top_tx;

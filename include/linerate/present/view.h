@@ -182,6 +182,11 @@ void lr_view_fmt_speed(char *buf, size_t len, int64_t speed_mbps);
  * marked with an ellipsis ('~' in ASCII). Returns the columns used. */
 int lr_view_text_words(struct lr_frame *f, int x, int y, int maxw, enum lr_role role, const char *s,
 		       bool ascii);
+/* Draws s at column *at of a line w columns wide starting at x when it fits whole, and
+ * advances *at; else draws nothing and sets *at = w, so the fields after it are left out too
+ * (a line of fields never ends in a cut one). Returns whether it was drawn. */
+bool lr_view_field(struct lr_frame *f, int x, int y, int *at, int w, enum lr_role role,
+		   const char *s);
 
 /* Top of a graph's scale for values up to max_v (auto: the next 1-2-5 step, at least 1000;
  * link: link_max when > 0). */

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Issue 17: nothing on the dashboard may be cut mid-word or mid-number. Every view (overview,
+ * detail, detail with Queues, the peer's detail) of a busy host with traffic, a peer and
+ * queues is rendered at every width from 80 to 200 and several heights; the witness is the
+ * frame's text itself: no text cell may sit flush against the right edge or a pane's vertical
+ * border (where a clipped word or number ends), so every row's text ends in a blank first.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fakes/busyhost.h"
+#include "linerate/present/app.h"
+#include "linerate/present/frame.h"
+#include "linerate/sample/snapshot.h"
+#include "linerate/present/view.h"
+
+struct fixture {
+	struct lr_snapshot snap, peer;
+	struct lr_app app;
+	struct lr_frame frame;
+	struct lr_view_ctx ctx;
+	struct lr_view_traffic tv;
+};
+
+static int setup(void **state)
+{
+	struct fixture *fx = calloc(1, sizeof(*fx));
+
+	setenv("TZ", "UTC", 1);
+	busyhost_build(&fx->snap, 64, 2, "lr1234");
+	busyhost_build(&fx->peer, 16, 0, "peer99");
+	lr_app_init(&fx->app, 500 * LR_NSEC_PER_MSEC, 5, "ens1f0np0");
+	fx->app.traffic = true;
+	lr_app_sync(&fx->app, &fx->snap);
+	lr_frame_init(&fx->frame);
+	fx->tv.state = LR_VTS_RUNNING;
+	fx->tv.host = "192.168.100.200";
+	fx->tv.port = 5201;
+	fx->tv.iface = "ens1f0np0";
+	fx->tv.knobs.parallel = 2;
+	fx->tv.knobs.rate_bps = 4000000000ULL;
+	fx->tv.elapsed_s = 123.4;
+	fx->tv.duration_s = 3600;
+	fx->ctx.snap = &fx->snap;
+	fx->ctx.app = &fx->app;
+	fx->ctx.host = "build-server-07.example.org";
+	fx->ctx.theme_name = "default";
+	fx->ctx.status_msg = "ens1f0np0: 12 driver stats (was 0)";
+	fx->ctx.streams_pane = lr_view_streams;
+	fx->ctx.streams_arg = &fx->tv;
+	fx->ctx.peer = &fx->peer;
+	fx->ctx.peer_host = "peer-host-b.example.org";
+	*state = fx;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *fx = *state;
+
+	lr_snapshot_free(&fx->snap);
+	lr_snapshot_free(&fx->peer);
+	lr_frame_free(&fx->frame);
+	free(fx);
+	return 0;
+}
+
+static bool vertical_border(const struct lr_cell *c)
+{
+	switch (c->cp) {
+	case 0x2502: case 0x2503: case 0x251c: case 0x2524: case 0x252c: case 0x2534: case 0x253c:
+		return true;
+	case '|': case '+':
+		return c->role == LR_ROLE_BORDER;
+	default:
+		return false;
+	}
+}
+
+/* Text: printable ASCII outside borders and graphs (graph glyphs may run to the edge). */
+static bool text_cell(const struct lr_cell *c)
+{
+	return c->cp > ' ' && c->cp < 0x7f && c->role != LR_ROLE_BORDER &&
+	       c->role != LR_ROLE_GRAPH_RX && c->role != LR_ROLE_GRAPH_TX;
+}
+
+/* The row's text around x, for the failure message. */
+static void row_text(const struct lr_frame *f, int y, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	for (int x = 0; x < f->w && n + 1 < len; x++) {
+		uint32_t cp = lr_frame_at(f, x, y)->cp;
+
+		buf[n++] = cp < 0x80 ? (char)cp : vertical_border(lr_frame_at(f, x, y)) ? '|' : '#';
+	}
+	buf[n] = '\0';
+}
+
+/* Counts (and prints the first few of) text cells flush against a boundary. */
+static int cuts(const struct lr_frame *f, const char *what, int *printed)
+{
+	int n = 0;
+
+	for (int y = 0; y < f->h; y++)
+		for (int x = 1; x <= f->w; x++) {
+			const struct lr_cell *b = x < f->w ? lr_frame_at(f, x, y) : NULL;
+
+			if (b && !vertical_border(b))
+				continue;
+			if (!text_cell(lr_frame_at(f, x - 1, y)))
+				continue;
+			n++;
+			if ((*printed)++ < 100000) {
+				char buf[256];
+
+				row_text(f, y, buf, sizeof(buf));
+				print_message("cut: %s %dx%d row %d col %d: %s\n", what, f->w, f->h,
+					      y, x - 1, buf);
+			}
+		}
+	return n;
+}
+
+static int sweep(struct fixture *fx, const char *what, const int *heights, size_t nh)
+{
+	int total = 0, printed = 0;
+
+	for (size_t k = 0; k < nh; k++)
+		for (int w = 80; w <= 200; w++) {
+			assert_int_equal(lr_frame_resize(&fx->frame, w, heights[k]), 0);
+			lr_view_render(&fx->frame, &fx->ctx);
+			total += cuts(&fx->frame, what, &printed);
+		}
+	return total;
+}
+
+static const int heights[] = {24, 30, 43, 50};
+
+static void test_overview_sweep(void **state)
+{
+	struct fixture *fx = *state;
+
+	fx->app.view = LR_VIEW_OVERVIEW;
+	assert_int_equal(sweep(fx, "overview", heights, LR_ARRAY_SIZE(heights)), 0);
+}
+
+static void test_detail_sweep(void **state)
+{
+	struct fixture *fx = *state;
+
+	fx->app.view = LR_VIEW_DETAIL;
+	assert_int_equal(sweep(fx, "detail", heights, LR_ARRAY_SIZE(heights)), 0);
+}
+
+static void test_detail_queues_sweep(void **state)
+{
+	struct fixture *fx = *state;
+
+	fx->app.view = LR_VIEW_DETAIL;
+	fx->app.queues = true;
+	assert_int_equal(sweep(fx, "detail+Q", heights, LR_ARRAY_SIZE(heights)), 0);
+}
+
+static void test_peer_detail_sweep(void **state)
+{
+	struct fixture *fx = *state;
+
+	fx->app.view = LR_VIEW_DETAIL;
+	fx->app.peer_side = true;
+	assert_int_equal(sweep(fx, "peer detail", heights, LR_ARRAY_SIZE(heights)), 0);
+}
+
+/* The witness itself: a number clipped at a border is found. */
+static void test_witness_sees_a_cut(void **state)
+{
+	struct fixture *fx = *state;
+	int printed = 40;
+
+	assert_int_equal(lr_frame_resize(&fx->frame, 20, 2), 0);
+	lr_frame_text(&fx->frame, 0, 0, 10, LR_ROLE_VALUE, "pk 4.01G and more");
+	lr_view_vline(&fx->frame, 10, 0, 2, false);
+	lr_frame_text(&fx->frame, 11, 1, -1, LR_ROLE_VALUE, "avg 3.99G min 3.89G");
+	assert_int_equal(cuts(&fx->frame, "witness", &printed), 2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_witness_sees_a_cut, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_overview_sweep, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_detail_sweep, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_detail_queues_sweep, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_peer_detail_sweep, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

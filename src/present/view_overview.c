@@ -14,6 +14,7 @@
 
 struct ov_layout {
 	int name_w, link_w, state_w, err_w;
+	int softirq_w;	/* 0 below 80 columns (the reduced layout) */
 	int hotq_w; /* the hottest queue's share, when some interface's queues are known */
 };
 
@@ -58,6 +59,11 @@ static void layout_cols(struct ov_layout *l, int w, bool queues)
 
 	memset(l, 0, sizeof(*l));
 	l->name_w = 9;
+	l->softirq_w = 8;
+	if (extra < -1) {	/* 70-78 columns: no SOFTIRQ column, the name gets the rest */
+		l->softirq_w = 0;
+		extra += 8;
+	}
 	if (extra < 0) {
 		l->name_w += extra;
 		extra = 0;
@@ -117,7 +123,7 @@ static void header_row(struct lr_frame *f, int x, int y, const struct ov_layout 
 		x += l->err_w;
 	}
 	lr_frame_text_right(f, x, y, 6, LR_ROLE_LABEL, "LINE%");
-	lr_frame_text_right(f, x + 6, y, 8, LR_ROLE_LABEL, "SOFTIRQ");
+	lr_frame_text_right(f, x + 6, y, l->softirq_w, LR_ROLE_LABEL, "SOFTIRQ");
 }
 
 /* "q3 92%": the queue that carried most of the interface's packets, and its share. */
@@ -195,7 +201,7 @@ static void iface_row(struct lr_frame *f, int x0, int y, int w, const struct ov_
 		snprintf(buf, sizeof(buf), "%.0f%% c%d", ifs->softirq_max_pct, ifs->softirq_cpu);
 	else
 		snprintf(buf, sizeof(buf), "-");
-	lr_frame_text_right(f, x, y, 8,
+	lr_frame_text_right(f, x, y, l->softirq_w,
 			    ifs->softirq_max_pct > 95	? LR_ROLE_ALERT
 			    : ifs->softirq_max_pct > 50 ? LR_ROLE_WARN
 							: LR_ROLE_LABEL,

@@ -163,6 +163,12 @@ void lr_view_queues(struct lr_frame *f, struct lr_rect r, const struct lr_view_c
 	size_t idx[MAX_ROWS], n, shown;
 	char buf[64];
 
+	/* narrower (70-79 columns): the last columns go whole, sirq first */
+	if (w < c.q + c.rx + c.tx + c.share + c.drop + c.cpu + c.sirq)
+		c.sirq = 0;
+	if (w < c.q + c.rx + c.tx + c.share + c.drop + c.cpu)
+		c.cpu = 0;
+
 	lr_view_pane_title(f, r, "Queues", ctx->ascii);
 	if (!lr_view_queue_stats(ifs, &st)) {
 		if (r.h < 2)

@@ -50,24 +50,35 @@ static void title(struct lr_frame *f, struct lr_rect r, const struct lr_view_tra
 {
 	const struct lr_app_traffic *k = &t->knobs;
 	char buf[160], dur[48] = "";
-	int x;
+	int x, end;
 
 	lr_view_pane_title(f, r, "Streams", ascii);
 	if (t->elapsed_s >= 0 && t->duration_s > 0)
 		snprintf(dur, sizeof(dur), "  %.1f of %.0f s", t->elapsed_s, t->duration_s);
 	else if (t->elapsed_s >= 0)
 		snprintf(dur, sizeof(dur), "  %.1f s", t->elapsed_s);
-	x = r.x + 9;
-	x += lr_frame_text(f, x, r.y, 1, LR_ROLE_BORDER, " ");
-	x += lr_frame_text(f, x, r.y, r.x + r.w - x, state_role(t->state),
-			   lr_view_tstate_name(t->state));
-	snprintf(buf, sizeof(buf), "  %s x%u %s %s:%u%s%s%s ", k->udp ? "UDP" : "TCP", k->parallel,
+	/* each part whole or left out (the rule goes on after the last one that fits) */
+	x = 9;
+	x += lr_frame_text(f, r.x + x, r.y, 1, LR_ROLE_BORDER, " ");
+	end = x;
+	if (lr_view_field(f, r.x, r.y, &x, r.w - 2, state_role(t->state),
+			  lr_view_tstate_name(t->state)))
+		end = x;
+	snprintf(buf, sizeof(buf), "  %s x%u %s %s:%u", k->udp ? "UDP" : "TCP", k->parallel,
 		 k->bidir     ? "<->"
 		 : k->reverse ? "<-"
 			      : "->",
-		 t->host ? t->host : "-", (unsigned)(t->port ? t->port : 5201),
-		 t->iface && t->iface[0] ? " via " : "", t->iface ? t->iface : "", dur);
-	lr_frame_text(f, x, r.y, r.x + r.w - x - 1, LR_ROLE_LABEL, buf);
+		 t->host ? t->host : "-", (unsigned)(t->port ? t->port : 5201));
+	if (lr_view_field(f, r.x, r.y, &x, r.w - 2, LR_ROLE_LABEL, buf))
+		end = x;
+	if (t->iface && t->iface[0]) {
+		snprintf(buf, sizeof(buf), " via %s", t->iface);
+		if (lr_view_field(f, r.x, r.y, &x, r.w - 2, LR_ROLE_LABEL, buf))
+			end = x;
+	}
+	if (lr_view_field(f, r.x, r.y, &x, r.w - 2, LR_ROLE_LABEL, dur))
+		end = x;
+	lr_frame_text(f, r.x + end, r.y, 1, LR_ROLE_BORDER, " ");
 }
 
 static void header(struct lr_frame *f, int x0, int y, int w)
@@ -86,18 +97,19 @@ static void header(struct lr_frame *f, int x0, int y, int w)
 	for (size_t i = 0; i < LR_ARRAY_SIZE(cols); i++) {
 		int n = lr_utf8_width(cols[i].s), x = cols[i].right ? cols[i].x - n + 1 : cols[i].x;
 
-		if (x + n <= w)
+		if (x + n <= w - 1)	/* the pane's last column stays blank */
 			lr_frame_text(f, x0 + x, y, n, LR_ROLE_LABEL, cols[i].s);
 	}
 }
 
-/* Right-aligned s ending at column x_end (inclusive), clipped to the pane width w. */
+/* Right-aligned s ending at column x_end (inclusive); left out when the column is not inside
+ * the pane width w. */
 static void cell(struct lr_frame *f, int x0, int y, int w, int x_end, enum lr_role role,
 		 const char *s)
 {
 	int n = lr_utf8_width(s);
 
-	if (x_end < w)
+	if (x_end < w - 1)	/* the pane's last column stays blank */
 		lr_frame_text(f, x0 + x_end - n + 1, y, n, role, s);
 }
 

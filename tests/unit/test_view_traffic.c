@@ -174,13 +174,23 @@ static void test_streams_tcp_80x32(void **state)
 	y = golden_find(&fx->frame, " 3   tx", &col);
 	assert_true(y > 0);
 	assert_true(golden_find(&fx->frame, "14", &col) >= 0);
-	/* below 31 rows (a 30-row body) the band shrinks to title, header and the sum row */
+	/* below 31 rows (a 30-row body) the band shrinks to title, header, two rows and the
+	 * sum row: the first stream and how many more are hidden (issue 21) */
 	render(fx, 80, 30);
 	y = golden_find(&fx->frame, " Streams ", &col);
 	assert_true(y > 0);
+	assert_int_equal(golden_find(&fx->frame, " 1   tx", &col), y + 2);
+	assert_int_equal(golden_find(&fx->frame, " +2 more streams", &col), y + 3);
 	assert_int_equal(golden_find(&fx->frame, " sum                  9.35 Gb/s   8.92k    14", &col),
-			 y + 2);
+			 y + 4);
 	assert_int_equal(golden_find(&fx->frame, " 3   tx", &col), -1);
+	/* two streams at 80x24 fit whole: no "+N more" */
+	fx->snap.n_streams = 2;
+	render(fx, 80, 24);
+	y = golden_find(&fx->frame, " Streams ", &col);
+	assert_int_equal(golden_find(&fx->frame, " 1   tx", &col), y + 2);
+	assert_int_equal(golden_find(&fx->frame, " 3   tx", &col), y + 3);
+	assert_int_equal(golden_find(&fx->frame, "more streams", &col), -1);
 }
 
 static void test_streams_udp_rx_132x43(void **state)

@@ -399,14 +399,18 @@ static void test_too_small(void **state)
 	int col;
 
 	check_golden(fx, "too_small_60x15", 60, 15);
-	assert_true(golden_find(&fx->frame, "terminal too small (need 80x24)", &col) >= 0);
-	assert_int_equal(lr_frame_resize(&fx->frame, 79, 24), 0);
+	assert_true(golden_find(&fx->frame, "terminal too small (need 70x20)", &col) >= 0);
+	assert_int_equal(lr_frame_resize(&fx->frame, 69, 24), 0);
 	lr_view_render(&fx->frame, &fx->ctx);
 	assert_true(golden_find(&fx->frame, "terminal too small", &col) >= 0);
+	assert_int_equal(lr_frame_resize(&fx->frame, 80, 19), 0);
+	lr_view_render(&fx->frame, &fx->ctx);
+	assert_true(golden_find(&fx->frame, "terminal too small", &col) >= 0);
+	/* 80x23 (a tmux status line) and 70x20 get the reduced layout */
 	assert_int_equal(lr_frame_resize(&fx->frame, 80, 23), 0);
 	lr_view_render(&fx->frame, &fx->ctx);
-	assert_true(golden_find(&fx->frame, "terminal too small", &col) >= 0);
-	assert_int_equal(lr_frame_resize(&fx->frame, 80, 24), 0);
+	assert_int_equal(golden_find(&fx->frame, "terminal too small", &col), -1);
+	assert_int_equal(lr_frame_resize(&fx->frame, 70, 20), 0);
 	lr_view_render(&fx->frame, &fx->ctx);
 	assert_int_equal(golden_find(&fx->frame, "terminal too small", &col), -1);
 }

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "fakes/busyhost.h"
+#include "fakes/golden.h"
 #include "linerate/present/app.h"
 #include "linerate/present/frame.h"
 #include "linerate/sample/snapshot.h"
@@ -73,12 +74,14 @@ static int teardown(void **state)
 	return 0;
 }
 
-static bool vertical_border(const struct lr_cell *c)
+static bool boundary(const struct lr_cell *c)
 {
 	switch (c->cp) {
 	case 0x2502: case 0x2503: case 0x251c: case 0x2524: case 0x252c: case 0x2534: case 0x253c:
 		return true;
-	case '|': case '+':
+	case 0x2500:	/* a title's rule: " Title ───", text runs into it only when cut */
+		return c->role == LR_ROLE_BORDER;
+	case '|': case '+': case '-':
 		return c->role == LR_ROLE_BORDER;
 	default:
 		return false;
@@ -100,7 +103,7 @@ static void row_text(const struct lr_frame *f, int y, char *buf, size_t len)
 	for (int x = 0; x < f->w && n + 1 < len; x++) {
 		uint32_t cp = lr_frame_at(f, x, y)->cp;
 
-		buf[n++] = cp < 0x80 ? (char)cp : vertical_border(lr_frame_at(f, x, y)) ? '|' : '#';
+		buf[n++] = cp < 0x80 ? (char)cp : boundary(lr_frame_at(f, x, y)) ? '|' : '#';
 	}
 	buf[n] = '\0';
 }
@@ -114,7 +117,7 @@ static int cuts(const struct lr_frame *f, const char *what, int *printed)
 		for (int x = 1; x <= f->w; x++) {
 			const struct lr_cell *b = x < f->w ? lr_frame_at(f, x, y) : NULL;
 
-			if (b && !vertical_border(b))
+			if (b && !boundary(b))
 				continue;
 			if (!text_cell(lr_frame_at(f, x - 1, y)))
 				continue;
@@ -135,7 +138,7 @@ static int sweep(struct fixture *fx, const char *what, const int *heights, size_
 	int total = 0, printed = 0;
 
 	for (size_t k = 0; k < nh; k++)
-		for (int w = 80; w <= 200; w++) {
+		for (int w = 70; w <= 200; w++) {
 			assert_int_equal(lr_frame_resize(&fx->frame, w, heights[k]), 0);
 			lr_view_render(&fx->frame, &fx->ctx);
 			total += cuts(&fx->frame, what, &printed);
@@ -143,7 +146,7 @@ static int sweep(struct fixture *fx, const char *what, const int *heights, size_
 	return total;
 }
 
-static const int heights[] = {24, 30, 43, 50};
+static const int heights[] = {20, 23, 24, 30, 43, 50};
 
 static void test_overview_sweep(void **state)
 {
@@ -179,6 +182,38 @@ static void test_peer_detail_sweep(void **state)
 	assert_int_equal(sweep(fx, "peer detail", heights, LR_ARRAY_SIZE(heights)), 0);
 }
 
+/* Issue 21: an 80-column terminal with a tmux status line (80x23) and the smallest one
+ * (70x20) get the reduced layout with every pane's rows counted. */
+static void render_golden(struct fixture *fx, const char *name, int w, int h)
+{
+	int printed = 0;
+
+	assert_int_equal(lr_frame_resize(&fx->frame, w, h), 0);
+	lr_view_render(&fx->frame, &fx->ctx);
+	golden_check(&fx->frame, name);
+	assert_int_equal(cuts(&fx->frame, name, &printed), 0);
+}
+
+static void test_small_terminals(void **state)
+{
+	struct fixture *fx = *state;
+	int col;
+
+	fx->app.view = LR_VIEW_OVERVIEW;
+	render_golden(fx, "small_overview_80x23", 80, 23);
+	render_golden(fx, "small_overview_70x20", 70, 20);
+	fx->app.view = LR_VIEW_DETAIL;
+	render_golden(fx, "small_detail_80x23", 80, 23);
+	render_golden(fx, "small_detail_70x20", 70, 20);
+	assert_int_equal(golden_find(&fx->frame, "too small", &col), -1);
+	assert_int_equal(lr_frame_resize(&fx->frame, 69, 20), 0);
+	lr_view_render(&fx->frame, &fx->ctx);
+	assert_true(golden_find(&fx->frame, "terminal too small (need 70x20)", &col) >= 0);
+	assert_int_equal(lr_frame_resize(&fx->frame, 70, 19), 0);
+	lr_view_render(&fx->frame, &fx->ctx);
+	assert_true(golden_find(&fx->frame, "terminal too small (need 70x20)", &col) >= 0);
+}
+
 /* The witness itself: a number clipped at a border is found. */
 static void test_witness_sees_a_cut(void **state)
 {
@@ -197,6 +232,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_witness_sees_a_cut, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_overview_sweep, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_small_terminals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_detail_sweep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_detail_queues_sweep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_peer_detail_sweep, setup, teardown),

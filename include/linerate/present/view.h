@@ -21,8 +21,8 @@ struct lr_verdict;
 struct lr_verdict_acc;
 struct lr_verdict_traffic;
 
-#define LR_VIEW_MIN_W 80
-#define LR_VIEW_MIN_H 24
+#define LR_VIEW_MIN_W 70	/* the reduced layout from 70x20; the full one at 80x24 */
+#define LR_VIEW_MIN_H 20
 #define LR_HINT_MAX 128
 
 struct lr_view_ctx {

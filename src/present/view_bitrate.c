@@ -97,29 +97,35 @@ static void ceiling_line(struct lr_frame *f, int x, int y, int w, const struct l
 	double tcp = lr_view_ceiling_bps(ifs->speed_mbps, ifs->mtu, false);
 	double udp = lr_view_ceiling_bps(ifs->speed_mbps, ifs->mtu, true);
 	double rx = lr_view_bps(ifs, false), tx = lr_view_bps(ifs, true);
-	char a[16], b[16], t[24], u[24];
-	int n;
+	char a[16], b[16], t[24], u[24], buf[40];
+	const char *label;
+	int n = 0;
 
 	snprintf(a, sizeof(a), wrx >= 0 ? "%.1f%%" : "-", wrx);
 	snprintf(b, sizeof(b), wtx >= 0 ? "%.1f%%" : "-", wtx);
-	n = lr_frame_text(f, x, y, w, LR_ROLE_LABEL, "wire ");
-	n += lr_frame_printf(f, x + n, y, w - n, LR_ROLE_VALUE, "%s/%s", a, b);
+	lr_view_field(f, x, y, &n, w, LR_ROLE_LABEL, "wire ");
+	snprintf(buf, sizeof(buf), "%s/%s", a, b);
+	lr_view_field(f, x, y, &n, w, LR_ROLE_VALUE, buf);
 	if (tcp < 0) {
-		lr_frame_text(f, x + n, y, w - n, LR_ROLE_LABEL, "  ceiling -");
+		lr_view_field(f, x, y, &n, w, LR_ROLE_LABEL, "  ceiling -");
 		return;
 	}
 	fmt_short(t, sizeof(t), tcp, ctx->app->bytes);
 	fmt_short(u, sizeof(u), udp, ctx->app->bytes);
-	n += lr_frame_text(f, x + n, y, w - n, LR_ROLE_LABEL,
-			   w >= 56 ? "  goodput ceiling tcp " : "  ceil tcp ");
+	/* label and number go together or not at all */
+	label = w >= 56 ? "  goodput ceiling tcp " : "  ceil tcp ";
+	if (n + lr_utf8_width(label) + lr_utf8_width(t) > w)
+		return;
+	lr_view_field(f, x, y, &n, w, LR_ROLE_LABEL, label);
 	/* at 97% of the TCP ceiling the link is full: say so in green */
-	n += lr_frame_text(f, x + n, y, w - n,
-			   (rx > tcp * 0.97 || tx > tcp * 0.97) ? LR_ROLE_OK : LR_ROLE_VALUE, t);
-	if (w >= 56) {
-		n += lr_frame_text(f, x + n, y, w - n, LR_ROLE_LABEL, " udp ");
-		n += lr_frame_text(f, x + n, y, w - n, LR_ROLE_VALUE, u);
+	lr_view_field(f, x, y, &n, w,
+		      (rx > tcp * 0.97 || tx > tcp * 0.97) ? LR_ROLE_OK : LR_ROLE_VALUE, t);
+	if (w >= 56 && n + 5 + lr_utf8_width(u) <= w) {
+		lr_view_field(f, x, y, &n, w, LR_ROLE_LABEL, " udp ");
+		lr_view_field(f, x, y, &n, w, LR_ROLE_VALUE, u);
 	}
-	lr_frame_printf(f, x + n, y, w - n, LR_ROLE_LABEL, " @%lld", (long long)ifs->mtu);
+	snprintf(buf, sizeof(buf), " @%lld", (long long)ifs->mtu);
+	lr_view_field(f, x, y, &n, w, LR_ROLE_LABEL, buf);
 }
 
 void lr_view_bitrate(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,

@@ -65,9 +65,7 @@ static void draw_row(struct lr_frame *f, int x, int y, int w, const struct drop_
 	char ps[24], tot[24], n[24];
 
 	lr_frame_text(f, x, y, 5, r->rising ? LR_ROLE_ALERT : LR_ROLE_LABEL, r->cat);
-	lr_frame_text(f, x + 5, y, nw - 1, r->rising ? LR_ROLE_ALERT : LR_ROLE_LABEL, r->name);
-	if (lr_utf8_width(r->name) > nw - 1)
-		lr_frame_put(f, x + 5 + nw - 2, y, '~', LR_ROLE_LABEL);
+	lr_view_text_mark(f, x + 5, y, nw - 1, r->rising ? LR_ROLE_ALERT : LR_ROLE_LABEL, r->name);
 	lr_view_fmt_num(n, sizeof(n), r->per_s);
 	snprintf(ps, sizeof(ps), r->per_s >= 0 ? "%s/s" : "%s", n);
 	lr_frame_text_right(f, x + 5 + nw, y, 7, r->per_s > 0 ? hot : LR_ROLE_LABEL, ps);

@@ -35,7 +35,7 @@ static void title_line(struct lr_frame *f, struct lr_rect r, const struct lr_vie
 	lr_frame_fill(f, (struct lr_rect){r.x, r.y, r.w, 1}, ' ', LR_ROLE_NONE);
 	x += lr_frame_text(f, x, r.y, -1, LR_ROLE_TITLE, "linerate");
 	if (ctx->host && ctx->host[0])
-		x += 2 + lr_frame_text(f, x + 2, r.y, 24, LR_ROLE_VALUE, ctx->host);
+		x += 2 + lr_view_text_mark(f, x + 2, r.y, 24, LR_ROLE_VALUE, ctx->host);
 	if (s) {
 		snprintf(buf, sizeof(buf), "%zu iface%s", s->n_ifaces, s->n_ifaces == 1 ? "" : "s");
 		x += 2 + lr_frame_text(f, x + 2, r.y, -1, LR_ROLE_LABEL, buf);
@@ -159,9 +159,7 @@ static void iface_row(struct lr_frame *f, int x0, int y, int w, const struct ov_
 	int x = x0;
 
 	lr_frame_put(f, x++, y, selected ? '>' : ' ', LR_ROLE_SELECTED);
-	lr_frame_text(f, x, y, l->name_w - 1, down ? LR_ROLE_LABEL : LR_ROLE_VALUE, ifs->name);
-	if (lr_utf8_width(ifs->name) > l->name_w - 1)
-		lr_frame_put(f, x + l->name_w - 2, y, '~', LR_ROLE_LABEL);
+	lr_view_text_mark(f, x, y, l->name_w - 1, down ? LR_ROLE_LABEL : LR_ROLE_VALUE, ifs->name);
 	x += l->name_w;
 	lr_view_fmt_speed(speed, sizeof(speed), ifs->speed_mbps);
 	if (ifs->mtu >= 0)

@@ -64,6 +64,13 @@ static void title(struct lr_frame *f, struct lr_rect r, const struct lr_view_tra
 	if (lr_view_field(f, r.x, r.y, &x, r.w - 2, state_role(t->state),
 			  lr_view_tstate_name(t->state)))
 		end = x;
+	if (t->server && !t->host) {
+		snprintf(buf, sizeof(buf), "  server on port %u", (unsigned)(t->port ? t->port : 5201));
+		if (lr_view_field(f, r.x, r.y, &x, r.w - 2, LR_ROLE_LABEL, buf))
+			end = x;
+		lr_frame_text(f, r.x + end, r.y, 1, LR_ROLE_BORDER, " ");
+		return;
+	}
 	snprintf(buf, sizeof(buf), "  %s x%u %s %s:%u", k->udp ? "UDP" : "TCP", k->parallel,
 		 k->bidir     ? "<->"
 		 : k->reverse ? "<-"
@@ -202,9 +209,15 @@ static void sum_row(struct lr_frame *f, int x0, int y, int w, const struct lr_vi
 	cell(f, x0, y, w, E_LOST, sum->lost ? LR_ROLE_ALERT : LR_ROLE_VALUE, b);
 }
 
-static const char *empty_text(enum lr_view_tstate s)
+static const char *empty_text(const struct lr_view_traffic *t, char *buf, size_t len)
 {
-	switch (s) {
+	if (t->server) {	/* `s` starts nothing here: a client does */
+		snprintf(buf, len, "%s a client on port %u",
+			 t->state == LR_VTS_IDLE ? "waiting for" : "test over: waiting for",
+			 (unsigned)(t->port ? t->port : 5201));
+		return buf;
+	}
+	switch (t->state) {
 	case LR_VTS_IDLE: return "no test running: s starts one";
 	case LR_VTS_CONNECTING: return "connecting to the server...";
 	case LR_VTS_STOPPED:
@@ -236,9 +249,11 @@ void lr_view_streams(struct lr_frame *f, struct lr_rect r, const struct lr_view_
 		lr_view_numa_stream_header(f, r.x, r.y + 1, r.w, snap);
 	}
 	if (!n) {
+		char buf[64];
+
 		if (r.h > 2)
-			lr_frame_text(f, r.x + C_ID, y, r.w - 2, LR_ROLE_LABEL,
-				      empty_text(t->state));
+			lr_view_text_words(f, r.x + C_ID, y, r.w - 2, LR_ROLE_LABEL,
+					   empty_text(t, buf, sizeof(buf)), ctx->ascii);
 		return;
 	}
 	shown = n <= (size_t)(rows > 0 ? rows : 0) ? n : (rows > 1 ? (size_t)rows - 1 : 0);

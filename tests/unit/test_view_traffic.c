@@ -252,6 +252,15 @@ static void test_streams_states(void **state)
 	assert_true(y > 0);
 	for (int x = 0; x < fx->frame.w; x++)
 		assert_true(lr_frame_at(&fx->frame, x, y)->cp < 0x80);
+	/* `linerate -s` before a client: `s` starts nothing there, the port is what matters */
+	fx->tv.server = true;
+	fx->tv.state = LR_VTS_IDLE;
+	fx->tv.host = NULL;
+	fx->tv.port = 5299;
+	render(fx, 80, 24);
+	assert_true(golden_find(&fx->frame, " Streams  idle  server on port 5299", &col) > 0);
+	assert_true(golden_find(&fx->frame, "waiting for a client on port 5299", &col) > 0);
+	assert_int_equal(golden_find(&fx->frame, "s starts one", &col), -1);
 }
 
 /* A finished 30 s test at the MTU 1500 ceiling of a 10G link, cpu1 saturated: the panel

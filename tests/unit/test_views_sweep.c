@@ -130,6 +130,16 @@ static int cuts(const struct lr_frame *f, const char *what, int *printed)
 					      y, x - 1, buf);
 			}
 		}
+	if (f->clipped) {	/* the frame saw text that did not fit drawn cut */
+		n += (int)f->clipped;
+		if ((*printed)++ < 100000) {
+			char buf[256];
+
+			row_text(f, f->clip_y, buf, sizeof(buf));
+			print_message("clipped: %s %dx%d %u texts, first row %d col %d:%s\n", what,
+				      f->w, f->h, f->clipped, f->clip_y, f->clip_x, buf);
+		}
+	}
 	return n;
 }
 
@@ -161,7 +171,13 @@ static void test_detail_sweep(void **state)
 	struct fixture *fx = *state;
 
 	fx->app.view = LR_VIEW_DETAIL;
-	assert_int_equal(sweep(fx, "detail", heights, LR_ARRAY_SIZE(heights)), 0);
+	for (size_t i = 0; i < fx->snap.n_ifaces; i++) {	/* each interface's own lines */
+		fx->app.sel = i;
+		fx->app.sel_name[0] = '\0';
+		lr_app_sync(&fx->app, &fx->snap);
+		assert_int_equal(sweep(fx, fx->snap.ifaces[i].name, heights, LR_ARRAY_SIZE(heights)),
+				 0);
+	}
 }
 
 static void test_detail_queues_sweep(void **state)
@@ -224,7 +240,14 @@ static void test_witness_sees_a_cut(void **state)
 	lr_frame_text(&fx->frame, 0, 0, 10, LR_ROLE_VALUE, "pk 4.01G and more");
 	lr_view_vline(&fx->frame, 10, 0, 2, false);
 	lr_frame_text(&fx->frame, 11, 1, -1, LR_ROLE_VALUE, "avg 3.99G min 3.89G");
-	assert_int_equal(cuts(&fx->frame, "witness", &printed), 2);
+	/* two texts flush against the border, and the frame saw both cut short */
+	assert_int_equal(fx->frame.clipped, 2);
+	assert_int_equal(cuts(&fx->frame, "witness", &printed), 4);
+	/* whole words with a blank before the border: nothing */
+	lr_frame_clear(&fx->frame);
+	lr_frame_text(&fx->frame, 0, 0, 10, LR_ROLE_VALUE, "pk 4.01G");
+	lr_view_vline(&fx->frame, 10, 0, 2, false);
+	assert_int_equal(cuts(&fx->frame, "witness", &printed), 0);
 }
 
 int main(void)

@@ -116,6 +116,7 @@ struct lr_view_traffic {
 	double elapsed_s;		/* since the data started, < 0 unknown */
 	double duration_s;		/* the test's length, 0 until stopped */
 	const char *error;		/* LR_VTS_ERROR: why; NULL none */
+	bool server;			/* `linerate -s`: tests come from clients on port */
 };
 
 /* The Streams pane in r: state, protocol, streams, per stream target and achieved rate,
@@ -182,6 +183,9 @@ void lr_view_fmt_speed(char *buf, size_t len, int64_t speed_mbps);
  * marked with an ellipsis ('~' in ASCII). Returns the columns used. */
 int lr_view_text_words(struct lr_frame *f, int x, int y, int maxw, enum lr_role role, const char *s,
 		       bool ascii);
+/* s in at most w columns: whole when it fits, else its first w - 1 characters and '~' (names:
+ * interfaces, hosts, counters). Returns the columns drawn. */
+int lr_view_text_mark(struct lr_frame *f, int x, int y, int w, enum lr_role role, const char *s);
 /* Draws s at column *at of a line w columns wide starting at x when it fits whole, and
  * advances *at; else draws nothing and sets *at = w, so the fields after it are left out too
  * (a line of fields never ends in a cut one). Returns whether it was drawn. */

@@ -202,8 +202,11 @@ static void apply_requests(struct dash *d)
 
 	if (app->requests & LR_REQ_INTERVAL)
 		lr_snapsrc_set_interval(d->src, app->interval_ns);
-	if (app->requests & LR_REQ_RESET)
+	if (app->requests & LR_REQ_RESET) {
 		lr_snapsrc_reset_totals(d->src);
+		if (d->ctx.streams_pane == lr_view_streams)	/* their retr/lost count from now too */
+			lr_view_streams_reset(d->ctx.streams_arg, &d->fresh);
+	}
 	if (app->requests & LR_REQ_THEME) {
 		bool colour = load_theme(d);
 

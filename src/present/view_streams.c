@@ -128,6 +128,34 @@ static void fmt_count(char *buf, size_t len, bool known, double v)
 		snprintf(buf, len, "-");
 }
 
+void lr_view_streams_reset(struct lr_view_traffic *t, const struct lr_snapshot *s)
+{
+	t->n_base = 0;
+	t->base_generation = s->traffic_generation;
+	for (size_t i = 0; i < s->n_streams && t->n_base < LR_VIEW_STREAM_BASE_MAX; i++)
+		t->base[t->n_base++] = (struct lr_view_stream_base){
+			.id = s->streams[i].id,
+			.retr = s->streams[i].total_retransmits,
+			.lost = s->streams[i].total_lost,
+		};
+}
+
+/* s's retransmits and loss since the last reset (all of them when none covers this test). */
+static void since_reset(const struct lr_view_traffic *t, const struct lr_snapshot *snap,
+			const struct lr_stream_snap *s, uint64_t *retr, uint64_t *lost)
+{
+	*retr = s->total_retransmits;
+	*lost = s->total_lost;
+	if (!snap || snap->traffic_generation != t->base_generation)
+		return;
+	for (size_t i = 0; i < t->n_base; i++)
+		if (t->base[i].id == s->id) {
+			*retr -= t->base[i].retr <= *retr ? t->base[i].retr : *retr;
+			*lost -= t->base[i].lost <= *lost ? t->base[i].lost : *lost;
+			return;
+		}
+}
+
 struct sums {
 	double bps, pps;
 	uint64_t retr, lost;
@@ -139,6 +167,7 @@ static void stream_row(struct lr_frame *f, int x0, int y, int w, const struct lr
 {
 	char b[32];
 	bool tcp_send = !s->udp && s->sender, udp_recv = s->udp && !s->sender;
+	uint64_t retr, lost;
 
 	snprintf(b, sizeof(b), "%d", s->id);
 	lr_frame_text(f, x0 + C_ID, y, 4, LR_ROLE_VALUE, b);
@@ -153,9 +182,10 @@ static void stream_row(struct lr_frame *f, int x0, int y, int w, const struct lr
 	cell(f, x0, y, w, E_RATE, s->sender ? LR_ROLE_TX : LR_ROLE_RX, b);
 	fmt_count(b, sizeof(b), s->valid, s->pps);
 	cell(f, x0, y, w, E_PPS, LR_ROLE_VALUE, b);
-	fmt_count(b, sizeof(b), tcp_send, (double)s->total_retransmits);
+	since_reset(t, ctx->snap, s, &retr, &lost);
+	fmt_count(b, sizeof(b), tcp_send, (double)retr);
 	cell(f, x0, y, w, E_RETR, tcp_send && s->retransmits ? LR_ROLE_WARN : LR_ROLE_VALUE, b);
-	fmt_count(b, sizeof(b), udp_recv, (double)s->total_lost);
+	fmt_count(b, sizeof(b), udp_recv, (double)lost);
 	cell(f, x0, y, w, E_LOST, udp_recv && s->lost ? LR_ROLE_ALERT : LR_ROLE_VALUE, b);
 	if (udp_recv && s->jitter_ms >= 0)
 		snprintf(b, sizeof(b), "%.3f", s->jitter_ms);
@@ -175,15 +205,19 @@ static void stream_row(struct lr_frame *f, int x0, int y, int w, const struct lr
 	lr_view_numa_stream_cpu(f, x0, y, w, ctx->snap, t->iface, s);	/* wide panes */
 }
 
-static void add_sum(struct sums *sum, const struct lr_stream_snap *s)
+static void add_sum(struct sums *sum, const struct lr_view_traffic *t,
+		    const struct lr_snapshot *snap, const struct lr_stream_snap *s)
 {
+	uint64_t retr, lost;
+
+	since_reset(t, snap, s, &retr, &lost);
 	if (s->valid) {
 		sum->bps += s->bps;
 		sum->pps += s->pps;
 		sum->any_rate = true;
 	}
-	sum->retr += s->total_retransmits;
-	sum->lost += s->total_lost;
+	sum->retr += retr;
+	sum->lost += lost;
 	sum->tcp_send |= !s->udp && s->sender;
 	sum->udp_recv |= s->udp && !s->sender;
 }
@@ -260,7 +294,7 @@ void lr_view_streams(struct lr_frame *f, struct lr_rect r, const struct lr_view_
 	for (size_t i = 0; i < n; i++) {
 		if (i < shown)
 			stream_row(f, r.x, y++, r.w, ctx, t, &snap->streams[i]);
-		add_sum(&sum, &snap->streams[i]);
+		add_sum(&sum, t, snap, &snap->streams[i]);
 	}
 	if (shown < n && rows > 0)	/* a 3-row band (80x24) has room for the sum row only */
 		lr_frame_printf(f, r.x + C_ID, y++, r.w - 2, LR_ROLE_LABEL, "+%zu more streams",

@@ -184,6 +184,19 @@ static void test_streams_tcp_80x32(void **state)
 	assert_int_equal(golden_find(&fx->frame, " sum                  9.35 Gb/s   8.92k    14", &col),
 			 y + 4);
 	assert_int_equal(golden_find(&fx->frame, " 3   tx", &col), -1);
+	/* `r`: retransmits count from the reset on, per stream and in the sum; a later test
+	 * (another generation) is not affected */
+	render(fx, 80, 32);
+	assert_true(golden_find(&fx->frame, " sum                  9.35 Gb/s   8.92k    14", &col) > 0);
+	lr_view_streams_reset(&fx->tv, &fx->snap);
+	fx->snap.streams[1].total_retransmits += 3;
+	render(fx, 80, 32);
+	assert_true(golden_find(&fx->frame, " sum                  9.35 Gb/s   8.92k     3", &col) > 0);
+	fx->snap.traffic_generation++;
+	render(fx, 80, 32);
+	assert_true(golden_find(&fx->frame, " sum                  9.35 Gb/s   8.92k    17", &col) > 0);
+	fx->snap.streams[1].total_retransmits -= 3;
+	fx->snap.traffic_generation--;
 	/* two streams at 80x24 fit whole: no "+N more" */
 	fx->snap.n_streams = 2;
 	render(fx, 80, 24);

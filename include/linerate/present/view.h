@@ -106,6 +106,14 @@ enum lr_view_tstate {
 	LR_VTS_ERROR,
 };
 
+#define LR_VIEW_STREAM_BASE_MAX 128	/* iperf3's most parallel streams */
+
+/* A stream's counts at the last `r`: the pane shows retransmits and loss since then. */
+struct lr_view_stream_base {
+	int id;
+	uint64_t retr, lost;
+};
+
 /* The test the Streams pane describes; the per-stream numbers come from ctx->snap->streams. */
 struct lr_view_traffic {
 	enum lr_view_tstate state;
@@ -117,7 +125,14 @@ struct lr_view_traffic {
 	double duration_s;		/* the test's length, 0 until stopped */
 	const char *error;		/* LR_VTS_ERROR: why; NULL none */
 	bool server;			/* `linerate -s`: tests come from clients on port */
+	/* set by lr_view_streams_reset; a later test (another traffic_generation) starts at 0 */
+	struct lr_view_stream_base base[LR_VIEW_STREAM_BASE_MAX];
+	size_t n_base;
+	uint32_t base_generation;
 };
+
+/* `r` (reset totals and peaks): the Streams pane's retr and lost count from s's totals on. */
+void lr_view_streams_reset(struct lr_view_traffic *t, const struct lr_snapshot *s);
 
 /* The Streams pane in r: state, protocol, streams, per stream target and achieved rate,
  * packets/s, retransmits, loss, jitter, cwnd and RTT, and a sum row. arg is a

@@ -86,6 +86,17 @@ static bool drv_in_pass(const struct lr_drv_counter *c, int pass)
 	return pass == 0 ? !c->per_queue : c->per_queue;
 }
 
+int lr_view_drops_rows(const struct lr_iface_snap *ifs)
+{
+	int n = (int)LR_ARRAY_SIZE(stats64_rows);
+
+	for (size_t i = 0; i < ifs->n_moved; i++)
+		n += drv_in_pass(&ifs->moved[i], 0) || drv_in_pass(&ifs->moved[i], 1);
+	if (ifs->ethtool_err && !ifs->n_moved)
+		n++;	/* the "no driver stats" line */
+	return 2 + n;
+}
+
 void lr_view_drops(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
 		   const struct lr_iface_snap *ifs)
 {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The overview: a title line, one sar-like row per interface (rx/tx rate, pps, drops/s,
- * fifo/s, % of line rate, hottest serving softirq CPU), the host-wide hottest CPU and stack
- * error rates, and the busiest CPUs below when rows remain. Main thread; pure drawing.
+ * fifo/s, % of line rate, hottest serving softirq CPU) with its rx/tx history under it when
+ * rows remain, the host-wide hottest CPU and stack error rates, and the busiest CPUs below. Main thread; pure drawing.
  */
 #include <stdio.h>
 #include <string.h>
@@ -301,6 +301,40 @@ static void summary_line(struct lr_frame *f, struct lr_rect r, const struct lr_s
 	}
 }
 
+/* Interfaces whose history has moved: the ones given graph rows. */
+static size_t n_moving(const struct lr_snapshot *s, size_t first, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = first; i < first + n && i < s->n_ifaces; i++)
+		k += lr_view_series_max(&s->ifaces[i].hist[LR_SER_RX_BPS], LR_HIST_LEN) > 0 ||
+		     lr_view_series_max(&s->ifaces[i].hist[LR_SER_TX_BPS], LR_HIST_LEN) > 0;
+	return k;
+}
+
+/* One direction's history in r: its label and scale top in the first 7 columns, the graph
+ * in the rest (the newest sample at the right). */
+static void history(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
+		    const struct lr_iface_snap *ifs, bool tx)
+{
+	const struct lr_series *ser = &ifs->hist[tx ? LR_SER_TX_BPS : LR_SER_RX_BPS];
+	double link = ifs->speed_mbps > 0 ? (double)ifs->speed_mbps * 1e6 : -1;
+	int gw = r.w - 8;
+	double top;
+	char n[24];
+
+	if (gw < 4)
+		return;
+	top = lr_view_scale_top(ctx->app->scale, lr_view_series_max(ser, (uint32_t)gw), link);
+	lr_frame_text(f, r.x + 2, r.y, 2, LR_ROLE_LABEL, tx ? "tx" : "rx");
+	lr_view_fmt_num(n, sizeof(n), ctx->app->bytes ? top / 8 : top);
+	if (r.h >= 2)	/* the scale's top, under the label */
+		lr_frame_text_right(f, r.x, r.y + r.h - 1, 6, LR_ROLE_LABEL, n);
+	lr_view_graph(f, (struct lr_rect){r.x + 7, r.y, gw, r.h}, ser, top,
+		      ctx->app->scale == LR_SCALE_LOG, 1000.0, ctx->ascii,
+		      tx ? LR_ROLE_GRAPH_TX : LR_ROLE_GRAPH_RX);
+}
+
 /* Lines the peer's interfaces take under ours: a "peer HOST" line and up to 4 rows, never
  * more than a third of the pane. */
 static int peer_rows(const struct lr_view_ctx *ctx, int h)
@@ -334,7 +368,7 @@ void lr_view_overview(struct lr_frame *f, struct lr_rect r, const struct lr_view
 {
 	const struct lr_snapshot *s = ctx->snap;
 	struct ov_layout l;
-	int rows, first = 0, y;
+	int rows, first = 0, y, graph_rows = 0;
 	bool more;
 	size_t n;
 
@@ -359,11 +393,33 @@ void lr_view_overview(struct lr_frame *f, struct lr_rect r, const struct lr_view
 		rows--;
 	if ((int)ctx->app->sel >= rows)
 		first = (int)ctx->app->sel - rows + 1;
+	/* room to spare: each interface that moved gets graph rows of its rx and tx history
+	 * (issue 17), up to 2 below 30 rows and 10 above, leaving the CPU pane a third */
+	if (!more && n) {
+		int cpu_want = (int)s->n_cpus + 3 < (r.h - 3) / 3 ? (int)s->n_cpus + 3 : (r.h - 3) / 3;
+		int spare = r.h - 3 - peer_rows(ctx, r.h) - rows - 1 - cpu_want;
+		size_t mv = n_moving(s, 0, n);
+
+		int cap = r.h < 30 ? 2 : 10;	/* more rows as the screen grows */
+
+		graph_rows = mv && spare > 0 ? spare / (int)mv : 0;
+		graph_rows = graph_rows > cap ? cap : graph_rows;
+	}
 	y = r.y + 2;
 	for (int i = 0; i < rows && (size_t)(first + i) < n; i++) {
-		iface_row(f, r.x, y, r.w, &l, &s->ifaces[first + i],
-			  (size_t)(first + i) == ctx->app->sel, ctx->app->bytes);
-		lr_view_numa_flag(f, r.x + 1, y++, l.name_w - 1, s, &s->ifaces[first + i]);
+		const struct lr_iface_snap *ifs = &s->ifaces[first + i];
+
+		iface_row(f, r.x, y, r.w, &l, ifs, (size_t)(first + i) == ctx->app->sel,
+			  ctx->app->bytes);
+		lr_view_numa_flag(f, r.x + 1, y++, l.name_w - 1, s, ifs);
+		if (graph_rows && n_moving(s, (size_t)(first + i), 1)) {
+			int half = (r.w - 1) / 2;
+
+			history(f, (struct lr_rect){r.x, y, half, graph_rows}, ctx, ifs, false);
+			history(f, (struct lr_rect){r.x + half, y, r.w - half - 1, graph_rows}, ctx,
+				ifs, true);
+			y += graph_rows;
+		}
 	}
 	if (more)
 		lr_frame_printf(f, r.x + 1, y++, r.w - 1, LR_ROLE_LABEL,

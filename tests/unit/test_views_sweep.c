@@ -230,6 +230,51 @@ static void test_small_terminals(void **state)
 	assert_true(golden_find(&fx->frame, "terminal too small (need 70x20)", &col) >= 0);
 }
 
+/* Rows holding anything but blanks. */
+static int rows_used(const struct lr_frame *f)
+{
+	int used = 0;
+
+	for (int y = 0; y < f->h; y++)
+		for (int x = 0; x < f->w; x++)
+			if (lr_frame_at(f, x, y)->cp != ' ') {
+				used++;
+				break;
+			}
+	return used;
+}
+
+/* Issue 17: both views with traffic at the four sizes people run; the overview at 132x43
+ * fills at least 80 % of its rows (history graphs per interface, the CPU pane grows). */
+static void test_sizes_with_traffic(void **state)
+{
+	static const int sz[][2] = {{80, 24}, {100, 30}, {132, 43}, {200, 50}};
+	struct fixture *fx = *state;
+	char name[64];
+
+	for (size_t i = 0; i < LR_ARRAY_SIZE(sz); i++) {
+		fx->app.view = LR_VIEW_OVERVIEW;
+		snprintf(name, sizeof(name), "traffic_overview_%dx%d", sz[i][0], sz[i][1]);
+		render_golden(fx, name, sz[i][0], sz[i][1]);
+		print_message("%s: %d of %d rows used\n", name, rows_used(&fx->frame), sz[i][1]);
+		if (sz[i][0] == 132)
+			assert_true(rows_used(&fx->frame) * 100 >= 80 * sz[i][1]);
+		fx->app.view = LR_VIEW_DETAIL;
+		snprintf(name, sizeof(name), "traffic_detail_%dx%d", sz[i][0], sz[i][1]);
+		render_golden(fx, name, sz[i][0], sz[i][1]);
+		print_message("%s: %d of %d rows used\n", name, rows_used(&fx->frame), sz[i][1]);
+	}
+	/* a 4-CPU host, no peer: the CPU pane cannot fill the screen, the history must */
+	lr_snapshot_free(&fx->snap);
+	busyhost_build(&fx->snap, 4, 2, "lr1234");
+	fx->ctx.peer = NULL;
+	fx->app.view = LR_VIEW_OVERVIEW;
+	assert_int_equal(lr_frame_resize(&fx->frame, 132, 43), 0);
+	lr_view_render(&fx->frame, &fx->ctx);
+	print_message("4 CPUs, no peer, 132x43: %d of 43 rows used\n", rows_used(&fx->frame));
+	assert_true(rows_used(&fx->frame) * 100 >= 80 * 43);
+}
+
 /* The witness itself: a number clipped at a border is found. */
 static void test_witness_sees_a_cut(void **state)
 {
@@ -256,6 +301,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_witness_sees_a_cut, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_overview_sweep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_small_terminals, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sizes_with_traffic, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_detail_sweep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_detail_queues_sweep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_peer_detail_sweep, setup, teardown),

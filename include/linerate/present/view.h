@@ -65,6 +65,8 @@ void lr_view_packets(struct lr_frame *f, struct lr_rect r, const struct lr_view_
 		     const struct lr_iface_snap *ifs);
 void lr_view_drops(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
 		   const struct lr_iface_snap *ifs);
+/* Rows the Drops & FIFO pane needs to show every row of ifs (title and header included). */
+int lr_view_drops_rows(const struct lr_iface_snap *ifs);
 /* ifs NULL: no interface's CPUs are marked (overview). */
 void lr_view_cpu(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
 		 const struct lr_iface_snap *ifs);

@@ -147,14 +147,16 @@ void lr_view_bitrate(struct lr_frame *f, struct lr_rect r, const struct lr_view_
 	top_tx = scale_top(ctx, ifs, stx, w);
 
 	cur_line(f, x, y++, w, ctx, ifs, false, top_rx);
-	lr_view_graph(f, (struct lr_rect){x, y, w, gh}, srx, top_rx, log_scale, LOG_FLOOR_BPS,
-		      ctx->ascii, LR_ROLE_GRAPH_RX);
+	lr_view_graph_ctx(f, (struct lr_rect){x, y, w, gh}, srx, top_rx, log_scale,
+			  LOG_FLOOR_BPS, ctx,
+			  LR_ROLE_GRAPH_RX);
 	y += gh;
 	if (stats)
 		stats_line(f, x, y++, w, ctx, &ifs->peak_rx_bps);
 	cur_line(f, x, y++, w, ctx, ifs, true, top_tx);
-	lr_view_graph(f, (struct lr_rect){x, y, w, gh}, stx, top_tx, log_scale, LOG_FLOOR_BPS,
-		      ctx->ascii, LR_ROLE_GRAPH_TX);
+	lr_view_graph_ctx(f, (struct lr_rect){x, y, w, gh}, stx, top_tx, log_scale,
+			  LOG_FLOOR_BPS, ctx,
+			  LR_ROLE_GRAPH_TX);
 	y += gh;
 	if (stats)
 		stats_line(f, x, y++, w, ctx, &ifs->peak_tx_bps);

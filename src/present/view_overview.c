@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The overview: a title line, one sar-like row per interface (rx/tx rate, pps, drops/s,
- * fifo/s, % of line rate, hottest serving softirq CPU) with its rx/tx history under it when
+ * fifo/s, % of line rate, hottest serving softirq CPU), its rx/tx history under it when
  * rows remain, the host-wide hottest CPU and stack error rates, and the busiest CPUs below. Main thread; pure drawing.
  */
 #include <stdio.h>
@@ -330,9 +330,9 @@ static void history(struct lr_frame *f, struct lr_rect r, const struct lr_view_c
 	lr_view_fmt_num(n, sizeof(n), ctx->app->bytes ? top / 8 : top);
 	if (r.h >= 2)	/* the scale's top, under the label */
 		lr_frame_text_right(f, r.x, r.y + r.h - 1, 6, LR_ROLE_LABEL, n);
-	lr_view_graph(f, (struct lr_rect){r.x + 7, r.y, gw, r.h}, ser, top,
-		      ctx->app->scale == LR_SCALE_LOG, 1000.0, ctx->ascii,
-		      tx ? LR_ROLE_GRAPH_TX : LR_ROLE_GRAPH_RX);
+	lr_view_graph_ctx(f, (struct lr_rect){r.x + 7, r.y, gw, r.h}, ser, top,
+			  ctx->app->scale == LR_SCALE_LOG, 1000.0, ctx,
+			  tx ? LR_ROLE_GRAPH_TX : LR_ROLE_GRAPH_RX);
 }
 
 /* Lines the peer's interfaces take under ours: a "peer HOST" line and up to 4 rows, never

@@ -116,14 +116,16 @@ void lr_view_packets(struct lr_frame *f, struct lr_rect r, const struct lr_view_
 	top_tx = lr_view_scale_top(ctx->app->scale, lr_view_series_max(stx, (uint32_t)w), lp);
 
 	cur_line(f, x, y++, w, ctx, ifs, false, top_rx);
-	lr_view_graph(f, (struct lr_rect){x, y, w, gh}, srx, top_rx, log_scale, LOG_FLOOR_PPS,
-		      ctx->ascii, LR_ROLE_GRAPH_RX);
+	lr_view_graph_ctx(f, (struct lr_rect){x, y, w, gh}, srx, top_rx, log_scale,
+			  LOG_FLOOR_PPS, ctx,
+			  LR_ROLE_GRAPH_RX);
 	y += gh;
 	if (stats)
 		stats_line(f, x, y++, w, &ifs->peak_rx_pps, ifs, LR_M_RX_PACKETS);
 	cur_line(f, x, y++, w, ctx, ifs, true, top_tx);
-	lr_view_graph(f, (struct lr_rect){x, y, w, gh}, stx, top_tx, log_scale, LOG_FLOOR_PPS,
-		      ctx->ascii, LR_ROLE_GRAPH_TX);
+	lr_view_graph_ctx(f, (struct lr_rect){x, y, w, gh}, stx, top_tx, log_scale,
+			  LOG_FLOOR_PPS, ctx,
+			  LR_ROLE_GRAPH_TX);
 	y += gh;
 	if (stats)
 		stats_line(f, x, y++, w, &ifs->peak_tx_pps, ifs, LR_M_TX_PACKETS);

@@ -275,6 +275,46 @@ static void test_sizes_with_traffic(void **state)
 	assert_true(rows_used(&fx->frame) * 100 >= 80 * 43);
 }
 
+/* Braille: 2 samples per cell (the newer on the right), 4 dot rows filled from the bottom. */
+static void test_braille_dots(void **state)
+{
+	struct fixture *fx = *state;
+	struct lr_series ser;
+	bool braille = false, blocks = false;
+
+	(void)state;
+	memset(&ser, 0, sizeof(ser));
+	ser.v[0] = 1000;	/* oldest: level 2 of 4 at top 2000 */
+	ser.v[1] = 2000;	/* newest: full */
+	ser.head = 2;
+	ser.len = 2;
+	assert_int_equal(lr_frame_resize(&fx->frame, 3, 1), 0);
+	lr_view_graph_braille(&fx->frame, (struct lr_rect){0, 0, 3, 1}, &ser, 2000, false, 1000,
+			      LR_ROLE_GRAPH_RX);
+	/* right column dots 8,6,5,4 (0xb8) and left 7,3 (0x44) */
+	assert_int_equal(lr_frame_at(&fx->frame, 2, 0)->cp, 0x2800 + 0xb8 + 0x44);
+	assert_int_equal(lr_frame_at(&fx->frame, 1, 0)->cp, ' ');	/* no history there */
+	/* the detail view with braille graphs: dots, no block glyphs; ASCII: neither */
+	fx->app.view = LR_VIEW_DETAIL;
+	fx->ctx.graph = LR_GRAPH_BRAILLE;
+	render_golden(fx, "braille_detail_80x24", 80, 24);
+	for (int i = 0; i < fx->frame.w * fx->frame.h; i++) {
+		const struct lr_cell *c = &fx->frame.cells[i];
+		bool graph = c->role == LR_ROLE_GRAPH_RX || c->role == LR_ROLE_GRAPH_TX;
+
+		braille |= graph && c->cp > 0x2800 && c->cp < 0x2900;
+		blocks |= graph && c->cp >= 0x2581 && c->cp <= 0x2588;	/* CPU bars are not graphs */
+	}
+	assert_true(braille);
+	assert_false(blocks);
+	fx->ctx.graph = LR_GRAPH_ASCII;
+	lr_view_render(&fx->frame, &fx->ctx);
+	for (int i = 0; i < fx->frame.w * fx->frame.h; i++)
+		if (fx->frame.cells[i].role == LR_ROLE_GRAPH_RX ||
+		    fx->frame.cells[i].role == LR_ROLE_GRAPH_TX)
+			assert_true(fx->frame.cells[i].cp < 0x80);
+}
+
 /* The witness itself: a number clipped at a border is found. */
 static void test_witness_sees_a_cut(void **state)
 {
@@ -302,6 +342,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_overview_sweep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_small_terminals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sizes_with_traffic, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_braille_dots, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_detail_sweep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_detail_queues_sweep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_peer_detail_sweep, setup, teardown),

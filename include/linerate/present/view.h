@@ -25,10 +25,15 @@ struct lr_verdict_traffic;
 #define LR_VIEW_MIN_H 20
 #define LR_HINT_MAX 128
 
+/* How graphs are drawn (--graph): block glyphs (1 sample per cell, 8 levels per row),
+ * braille (2 samples per cell, 4 dot rows) or ASCII. */
+enum lr_graph_style { LR_GRAPH_BLOCK, LR_GRAPH_BRAILLE, LR_GRAPH_ASCII };
+
 struct lr_view_ctx {
 	const struct lr_snapshot *snap;	/* NULL: waiting for the first sample */
 	const struct lr_app *app;
 	bool ascii;			/* ASCII graphs and borders (--ascii, non-UTF-8 locale) */
+	enum lr_graph_style graph;	/* when !ascii */
 	const char *host;		/* shown in the overview title; NULL none */
 	const char *status_msg;		/* newest log or key feedback; NULL/"" none */
 	bool status_is_error;		/* draw status_msg in the alert role */
@@ -216,6 +221,13 @@ double lr_view_scale_top(enum lr_scale mode, double max_v, double link_max);
  * log_floor to top). Unknown points draw a dotted baseline. */
 void lr_view_graph(struct lr_frame *f, struct lr_rect r, const struct lr_series *s, double top,
 		   bool log_scale, double log_floor, bool ascii, enum lr_role role);
+/* The same in braille (view_braille.c): the newest 2 * r.w points, 4 dot rows per cell. */
+void lr_view_graph_braille(struct lr_frame *f, struct lr_rect r, const struct lr_series *s,
+			   double top, bool log_scale, double log_floor, enum lr_role role);
+/* lr_view_graph or lr_view_graph_braille as ctx says (ascii, graph). */
+void lr_view_graph_ctx(struct lr_frame *f, struct lr_rect r, const struct lr_series *s,
+		       double top, bool log_scale, double log_floor, const struct lr_view_ctx *ctx,
+		       enum lr_role role);
 /* Largest known value among the newest n points of s; 0 when none. */
 double lr_view_series_max(const struct lr_series *s, uint32_t n);
 /* A pane title row: " Title ───────" in the border role (ASCII: '-'). */

@@ -2,7 +2,8 @@
 /*
  * The overview: a title line, one sar-like row per interface (rx/tx rate, pps, drops/s,
  * fifo/s, % of line rate, hottest serving softirq CPU), its rx/tx history under it when
- * rows remain, the host-wide hottest CPU and stack error rates, and the busiest CPUs below. Main thread; pure drawing.
+ * rows remain, the host-wide hottest CPU and stack error rates, and the busiest CPUs below.
+ * Main thread; pure drawing.
  */
 #include <stdio.h>
 #include <string.h>

@@ -264,6 +264,19 @@ static void test_sizes_with_traffic(void **state)
 		render_golden(fx, name, sz[i][0], sz[i][1]);
 		print_message("%s: %d of %d rows used\n", name, rows_used(&fx->frame), sz[i][1]);
 	}
+	/* issue 17: lo's operstate (IF_OPER_UNKNOWN, as the kernel reports lo) in the kernel's
+	 * word, not "?" */
+	fx->app.view = LR_VIEW_OVERVIEW;
+	assert_int_equal(lr_frame_resize(&fx->frame, 132, 43), 0);
+	lr_view_render(&fx->frame, &fx->ctx);
+	{
+		int col, y = golden_find(&fx->frame, " lo ", &col);
+
+		assert_true(y > 0);
+		assert_int_equal(golden_find(&fx->frame, " lo              -/65536   -        unknown ",
+					     &col),
+				 y);
+	}
 	/* a 4-CPU host, no peer: the CPU pane cannot fill the screen, the history must */
 	lr_snapshot_free(&fx->snap);
 	busyhost_build(&fx->snap, 4, 2, "lr1234");

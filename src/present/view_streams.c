@@ -128,16 +128,32 @@ static void fmt_count(char *buf, size_t len, bool known, double v)
 		snprintf(buf, len, "-");
 }
 
+/* The receiver's loss on a stream this side sends (this process is both ends) into *lost
+ * (NULL: only whether it is known). */
+static bool recv_lost(const struct lr_view_traffic *t, const struct lr_stream_snap *s,
+		      uint64_t *lost)
+{
+	for (size_t i = 0; s->udp && s->sender && i < t->n_recv; i++)
+		if (t->recv[i].id == s->id) {
+			if (lost)
+				*lost = t->recv[i].lost;
+			return true;
+		}
+	return false;
+}
+
 void lr_view_streams_reset(struct lr_view_traffic *t, const struct lr_snapshot *s)
 {
 	t->n_base = 0;
 	t->base_generation = s->traffic_generation;
-	for (size_t i = 0; i < s->n_streams && t->n_base < LR_VIEW_STREAM_BASE_MAX; i++)
-		t->base[t->n_base++] = (struct lr_view_stream_base){
-			.id = s->streams[i].id,
-			.retr = s->streams[i].total_retransmits,
-			.lost = s->streams[i].total_lost,
-		};
+	for (size_t i = 0; i < s->n_streams && t->n_base < LR_VIEW_STREAM_BASE_MAX; i++) {
+		struct lr_view_stream_base *b = &t->base[t->n_base++];
+
+		b->id = s->streams[i].id;
+		b->retr = s->streams[i].total_retransmits;
+		b->lost = s->streams[i].total_lost;
+		recv_lost(t, &s->streams[i], &b->lost);	/* the receiver's, where it is known */
+	}
 }
 
 /* s's retransmits and loss since the last reset (all of them when none covers this test). */
@@ -146,6 +162,7 @@ static void since_reset(const struct lr_view_traffic *t, const struct lr_snapsho
 {
 	*retr = s->total_retransmits;
 	*lost = s->total_lost;
+	recv_lost(t, s, lost);
 	if (!snap || snap->traffic_generation != t->base_generation)
 		return;
 	for (size_t i = 0; i < t->n_base; i++)
@@ -185,8 +202,10 @@ static void stream_row(struct lr_frame *f, int x0, int y, int w, const struct lr
 	since_reset(t, ctx->snap, s, &retr, &lost);
 	fmt_count(b, sizeof(b), tcp_send, (double)retr);
 	cell(f, x0, y, w, E_RETR, tcp_send && s->retransmits ? LR_ROLE_WARN : LR_ROLE_VALUE, b);
-	fmt_count(b, sizeof(b), udp_recv, (double)lost);
-	cell(f, x0, y, w, E_LOST, udp_recv && s->lost ? LR_ROLE_ALERT : LR_ROLE_VALUE, b);
+	fmt_count(b, sizeof(b), udp_recv || recv_lost(t, s, NULL), (double)lost);
+	cell(f, x0, y, w, E_LOST, (udp_recv && s->lost) || (!udp_recv && lost) ? LR_ROLE_ALERT
+										: LR_ROLE_VALUE,
+	     b);
 	if (udp_recv && s->jitter_ms >= 0)
 		snprintf(b, sizeof(b), "%.3f", s->jitter_ms);
 	else
@@ -219,7 +238,7 @@ static void add_sum(struct sums *sum, const struct lr_view_traffic *t,
 	sum->retr += retr;
 	sum->lost += lost;
 	sum->tcp_send |= !s->udp && s->sender;
-	sum->udp_recv |= s->udp && !s->sender;
+	sum->udp_recv |= (s->udp && !s->sender) || recv_lost(t, s, NULL);
 }
 
 static void sum_row(struct lr_frame *f, int x0, int y, int w, const struct lr_view_ctx *ctx,

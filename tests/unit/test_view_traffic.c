@@ -276,6 +276,43 @@ static void test_streams_states(void **state)
 	assert_int_equal(golden_find(&fx->frame, "s starts one", &col), -1);
 }
 
+/* --demo is both ends: a UDP sender's lost column is the receiver's live count (issue 17);
+ * a stream the receiver does not know stays "-". */
+static void test_streams_udp_lost_from_receiver(void **state)
+{
+	struct fixture *fx = *state;
+	struct lr_view_stream_base recv[] = {{.id = 1, .lost = 42}, {.id = 3, .lost = 0}};
+	int col, y;
+
+	fx->tv.knobs.udp = true;
+	for (size_t i = 0; i < 3; i++) {
+		fx->snap.streams[i].udp = true;
+		fx->snap.streams[i].cwnd_bytes = fx->snap.streams[i].rtt_us = -1;
+	}
+	render(fx, 80, 32);
+	assert_true(golden_find(&fx->frame, " 1   tx", &col) > 0);
+	y = golden_find(&fx->frame, " sum ", &col);
+	assert_true(y > 0);
+	assert_true(golden_find(&fx->frame, "lost", &col) >= 0);
+	/* the lost column ends at 51: "-" for a sender without the receiver's count */
+	assert_int_equal(lr_frame_at(&fx->frame, 51, golden_find(&fx->frame, " 1   tx", &col))->cp,
+			 '-');
+	fx->tv.recv = recv;
+	fx->tv.n_recv = 2;
+	render(fx, 80, 32);
+	/* id 1: 42 lost in the alert role; id 3: 0; id 4: unknown to the receiver */
+	y = golden_find(&fx->frame, " 1   tx", &col);
+	assert_int_equal(lr_frame_at(&fx->frame, 51, y)->cp, '2');
+	assert_int_equal(lr_frame_at(&fx->frame, 50, y)->cp, '4');
+	assert_int_equal(lr_frame_at(&fx->frame, 51, y)->role, LR_ROLE_ALERT);
+	y = golden_find(&fx->frame, " 3   tx", &col);
+	assert_int_equal(lr_frame_at(&fx->frame, 51, y)->cp, '0');
+	y = golden_find(&fx->frame, " 4   tx", &col);
+	assert_int_equal(lr_frame_at(&fx->frame, 51, y)->cp, '-');
+	y = golden_find(&fx->frame, " sum ", &col);
+	assert_int_equal(lr_frame_at(&fx->frame, 51, y)->cp, '2');
+}
+
 /* A finished 30 s test at the MTU 1500 ceiling of a 10G link, cpu1 saturated: the panel
  * shows the rate per direction, % of link and ceiling, the hot CPU, retransmits, next step. */
 static void test_verdict_panel_80x24(void **state)
@@ -453,6 +490,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_streams_tcp_80x32, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_streams_udp_rx_132x43, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_streams_states, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_streams_udp_lost_from_receiver, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_verdict_panel_80x24, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_peer_views_80x24, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_verdict_failed_and_peer, setup, teardown),

@@ -132,6 +132,10 @@ struct lr_view_traffic {
 	double duration_s;		/* the test's length, 0 until stopped */
 	const char *error;		/* LR_VTS_ERROR: why; NULL none */
 	bool server;			/* `linerate -s`: tests come from clients on port */
+	/* The receiving end's live loss per stream id (lost = datagrams), when this process is
+	 * also the receiver (--demo): a UDP sender's lost column shows it. */
+	const struct lr_view_stream_base *recv;
+	size_t n_recv;
 	/* set by lr_view_streams_reset; a later test (another traffic_generation) starts at 0 */
 	struct lr_view_stream_base base[LR_VIEW_STREAM_BASE_MAX];
 	size_t n_base;

@@ -353,6 +353,8 @@ static int peer_rows(const struct lr_view_ctx *ctx, int h)
 static int peer_table(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
 		      const struct ov_layout *l)
 {
+	size_t room = r.h > 1 ? (size_t)(r.h - 1) : 0, n = ctx->peer->n_ifaces;
+	size_t shown = n <= room ? n : room - 1;
 	int y = r.y;
 
 	if (r.h < 2)
@@ -360,8 +362,12 @@ static int peer_table(struct lr_frame *f, struct lr_rect r, const struct lr_view
 	lr_frame_printf(f, r.x + 1, y, r.w - 1, LR_ROLE_TITLE, "on %s (peer)",
 			ctx->peer_host && ctx->peer_host[0] ? ctx->peer_host : "peer");
 	lr_frame_text_right(f, r.x, y++, r.w - 1, LR_ROLE_LABEL, "P: its detail view");
-	for (size_t i = 0; i < ctx->peer->n_ifaces && y < r.y + r.h; i++)
+	/* more interfaces than rows: the last row says how many are not shown */
+	for (size_t i = 0; i < shown; i++)
 		iface_row(f, r.x, y++, r.w, l, &ctx->peer->ifaces[i], false, ctx->app->bytes);
+	if (shown < n)
+		lr_frame_printf(f, r.x + 1, y++, r.w - 2, LR_ROLE_LABEL, "  +%zu more on the peer",
+				n - shown);
 	return y;
 }
 

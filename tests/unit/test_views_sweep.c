@@ -277,6 +277,30 @@ static void test_sizes_with_traffic(void **state)
 					     &col),
 				 y);
 	}
+	/* the peer's interfaces beyond its rows are counted, not dropped silently (issue 21) */
+	{
+		int col;
+
+		struct lr_iface_snap *more = realloc(fx->peer.ifaces, 6 * sizeof(*more));
+
+		assert_non_null(more);
+		fx->peer.ifaces = more;
+		for (size_t i = 4; i < 6; i++) {	/* two more veths, no moved counters */
+			more[i] = more[0];
+			more[i].moved = NULL;
+			more[i].queues = NULL;
+			more[i].serving_cpus = NULL;
+			more[i].n_moved = more[i].n_queues = 0;
+			more[i].n_serving_cpus = 0;
+			more[i].cap_moved = more[i].cap_queues = more[i].cap_serving = 0;
+		}
+		fx->peer.n_ifaces = fx->peer.cap_ifaces = 6;
+		assert_int_equal(lr_frame_resize(&fx->frame, 80, 24), 0);
+		lr_view_render(&fx->frame, &fx->ctx);
+		/* 4 rows under the peer's line: 3 interfaces and the count of the rest */
+		assert_int_equal(golden_find(&fx->frame, "+3 more on the peer", &col),
+				 golden_find(&fx->frame, "on peer-host-b.example.org (peer)", &col) + 4);
+	}
 	/* a 4-CPU host, no peer: the CPU pane cannot fill the screen, the history must */
 	lr_snapshot_free(&fx->snap);
 	busyhost_build(&fx->snap, 4, 2, "lr1234");

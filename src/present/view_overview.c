@@ -353,12 +353,13 @@ static int peer_rows(const struct lr_view_ctx *ctx, int h)
 static int peer_table(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
 		      const struct ov_layout *l)
 {
-	size_t room = r.h > 1 ? (size_t)(r.h - 1) : 0, n = ctx->peer->n_ifaces;
-	size_t shown = n <= room ? n : room - 1;
+	size_t room = r.h > 1 ? (size_t)(r.h - 1) : 0, n, shown;
 	int y = r.y;
 
-	if (r.h < 2)
+	if (r.h < 2 || !ctx->peer)
 		return y;
+	n = ctx->peer->n_ifaces;
+	shown = n <= room ? n : room - 1;
 	lr_frame_printf(f, r.x + 1, y, r.w - 1, LR_ROLE_TITLE, "on %s (peer)",
 			ctx->peer_host && ctx->peer_host[0] ? ctx->peer_host : "peer");
 	lr_frame_text_right(f, r.x, y++, r.w - 1, LR_ROLE_LABEL, "P: its detail view");

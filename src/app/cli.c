@@ -23,6 +23,7 @@
 
 enum {
 	OPT_ASCII = 256,
+	OPT_GRAPH,
 	OPT_SOURCE,
 	OPT_PROCFS,
 	OPT_SYSFS,
@@ -65,6 +66,7 @@ static const struct option long_opts[] = {
 	{"format", required_argument, NULL, 'f'},
 	{"verbose", no_argument, NULL, 'V'},
 	{"ascii", no_argument, NULL, OPT_ASCII},
+	{"graph", required_argument, NULL, OPT_GRAPH},
 	{"source", required_argument, NULL, OPT_SOURCE},
 	{"procfs", required_argument, NULL, OPT_PROCFS},
 	{"sysfs", required_argument, NULL, OPT_SYSFS},
@@ -139,7 +141,8 @@ static const char usage[] =
 	"Sampling and display:\n"
 	"  -i, --interval SEC     sampling interval, 0.01 to 60 (default 0.5)\n"
 	"  -I, --iface LIST       comma-separated interfaces (default: all)\n"
-	"      --theme NAME|PATH  colour theme; --ascii for ASCII graphs\n"
+	"      --theme NAME|PATH  colour theme; --ascii for ASCII graphs and borders\n"
+	"      --graph braille|block|ascii   graph style (default braille, ascii without UTF-8)\n"
 	"      --source netlink|proc   counter source (default netlink)\n"
 	"      --procfs DIR, --sysfs DIR   read a captured tree instead of /proc and /sys\n"
 	"Headless:\n"
@@ -379,6 +382,17 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 			break;
 		case OPT_ASCII:
 			cfg->ascii = true;
+			break;
+		case OPT_GRAPH:
+			if (!strcmp(optarg, "braille"))
+				cfg->graph = LR_CFG_GRAPH_BRAILLE;
+			else if (!strcmp(optarg, "block"))
+				cfg->graph = LR_CFG_GRAPH_BLOCK;
+			else if (!strcmp(optarg, "ascii"))
+				cfg->graph = LR_CFG_GRAPH_ASCII;
+			else
+				return lr_err_inval(err, len, "--graph: '%s' is not braille, block or ascii",
+					    optarg);
 			break;
 		case OPT_SOURCE:
 			if (!strcmp(optarg, "netlink"))

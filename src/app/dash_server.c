@@ -46,6 +46,7 @@ int lr_dash_srv_setup(struct dash *d, struct lr_server_app *app, struct lr_serve
 	s->view.port = port;
 	s->view.elapsed_s = -1;
 	s->view.knobs.parallel = 1;
+	s->view.server = true;
 	d->srv = s;
 	d->ctx.streams_pane = lr_view_streams;
 	d->ctx.streams_arg = &s->view;

@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linerate/app/demo.h"
 #include "linerate/app/peer.h"
+#include "linerate/app/server_watch.h"
 #include "linerate/collect/route.h"
 #include "linerate/core/clock.h"
 #include "linerate/core/strutil.h"
@@ -363,6 +365,21 @@ void lr_dash_tr_update_view(struct dash *d)
 			(double)((ses->done_ns ? ses->done_ns : now) - ses->running_ns) / 1e9;
 	else
 		t->view.elapsed_s = -1;
+	/* --demo receives too: the pane's UDP lost is the receiver's live count (issue 17) */
+	if (t->demo && (t->rv || (t->rv = lr_server_watch_view_new()))) {
+		const struct lr_server_watch_view *rv = t->rv;
+
+		lr_server_watch_read(lr_demo_watch(t->demo), t->rv);
+		t->view.n_recv = 0;
+		for (unsigned i = 0; rv->seq && i < rv->info.n_streams && i < LR_VIEW_STREAM_BASE_MAX;
+		     i++)
+			if (!rv->info.streams[i].sender)
+				t->recv[t->view.n_recv++] = (struct lr_view_stream_base){
+					.id = rv->info.streams[i].id,
+					.lost = rv->c[i].lost,
+				};
+		t->view.recv = t->recv;
+	}
 }
 
 /* Quit or a signal: stop the test (the peer is told), wait for its end. */
@@ -379,6 +396,8 @@ void lr_dash_tr_close(struct dash *d)
 	lr_session_free(&t->ses);
 	lr_demo_close(t->demo);
 	t->demo = NULL;
+	free(t->rv);
+	t->rv = NULL;
 }
 
 /* After the terminal is back: the last test's iperf3 summary and verdict stay on the screen,

@@ -43,6 +43,8 @@ struct lr_tui;
 
 /* The traffic test the dashboard drives (-c HOST, --demo). One client at a time: a restart
  * stops it, waits for a snapshot that saw its last bytes, closes it and opens a new one. */
+struct lr_server_watch_view;
+
 struct traffic {
 	bool on;			/* traffic configured */
 	struct lr_demo *demo;
@@ -67,6 +69,9 @@ struct traffic {
 	/* the peer's totals over the last finished test, printed after the dashboard closes */
 	struct lr_peer_summary peer_sum;
 	bool have_peer_sum;
+	/* --demo: the in-process receiver's live counters, its loss per stream for the pane */
+	struct lr_server_watch_view *rv;
+	struct lr_view_stream_base recv[LR_VIEW_STREAM_BASE_MAX];
 };
 
 struct dash {

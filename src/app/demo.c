@@ -15,11 +15,13 @@
 
 #include "linerate/app/config.h"
 #include "linerate/app/demo.h"
+#include "linerate/app/server_watch.h"
 #include "linerate/core/log.h"
 #include "linerate/traffic/traffic.h"
 
 struct lr_demo {
 	struct lr_server *srv;
+	struct lr_server_watch *watch;	/* its tests' live counters: the receiver's loss */
 	pthread_t thread;
 	atomic_bool stop;
 	uint16_t port;
@@ -53,7 +55,12 @@ int lr_demo_open(struct lr_demo **out)
 	if (!d)
 		return -ENOMEM;
 	atomic_init(&d->stop, false);
+	err = lr_server_watch_open(&d->watch);
+	if (err)
+		goto err_free;
+	err = -EADDRINUSE;
 	memset(&o, 0, sizeof(o));
+	o.watch = lr_server_watch_hooks(d->watch);
 	o.bind = LR_DEMO_HOST;
 	o.should_stop = demo_should_stop;
 	o.arg = d;
@@ -83,6 +90,7 @@ int lr_demo_open(struct lr_demo **out)
 err_server:
 	lr_server_close(d->srv);
 err_free:
+	lr_server_watch_close(d->watch);	/* NULL-safe */
 	free(d);
 	return err;
 }
@@ -90,6 +98,11 @@ err_free:
 uint16_t lr_demo_port(const struct lr_demo *d)
 {
 	return d->port;
+}
+
+struct lr_server_watch *lr_demo_watch(const struct lr_demo *d)
+{
+	return d ? d->watch : NULL;
 }
 
 void lr_demo_close(struct lr_demo *d)
@@ -100,6 +113,7 @@ void lr_demo_close(struct lr_demo *d)
 	lr_server_stop(d->srv);
 	pthread_join(d->thread, NULL);
 	lr_server_close(d->srv);
+	lr_server_watch_close(d->watch);	/* after the server */
 	free(d);
 }
 

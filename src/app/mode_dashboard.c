@@ -202,8 +202,11 @@ static void apply_requests(struct dash *d)
 
 	if (app->requests & LR_REQ_INTERVAL)
 		lr_snapsrc_set_interval(d->src, app->interval_ns);
-	if (app->requests & LR_REQ_RESET)
+	if (app->requests & LR_REQ_RESET) {
 		lr_snapsrc_reset_totals(d->src);
+		if (d->ctx.streams_pane == lr_view_streams)	/* their retr/lost count from now too */
+			lr_view_streams_reset(d->ctx.streams_arg, &d->fresh);
+	}
 	if (app->requests & LR_REQ_THEME) {
 		bool colour = load_theme(d);
 
@@ -430,6 +433,10 @@ static int run(const struct lr_config *cfg, struct lr_server_app *sapp, struct l
 	d.ctx.host = d.host;
 	d.ctx.status_msg = d.status;
 	d.ctx.ascii = cfg->ascii || !lr_tui_utf8();
+	/* braille by default; --graph block keeps block glyphs, --graph ascii ASCII graphs */
+	d.ctx.graph = cfg->graph == LR_CFG_GRAPH_BLOCK	 ? LR_GRAPH_BLOCK
+		      : cfg->graph == LR_CFG_GRAPH_ASCII ? LR_GRAPH_ASCII
+							 : LR_GRAPH_BRAILLE;
 
 	if (open_csv(&d) || open_metrics(&d))
 		goto out;

@@ -29,10 +29,19 @@ void lr_frame_free(struct lr_frame *f)
 	lr_frame_init(f);
 }
 
+static void note_clip(struct lr_frame *f, int x, int y)
+{
+	if (!f->clipped++) {
+		f->clip_x = x;
+		f->clip_y = y;
+	}
+}
+
 void lr_frame_clear(struct lr_frame *f)
 {
 	size_t n = (size_t)f->w * (size_t)f->h;
 
+	f->clipped = 0;
 	for (size_t i = 0; i < n; i++) {
 		f->cells[i].cp = ' ';
 		f->cells[i].role = LR_ROLE_NONE;
@@ -186,6 +195,8 @@ int lr_frame_text(struct lr_frame *f, int x, int y, int maxw, enum lr_role role,
 		lr_frame_put(f, x + n, y, cp, role);
 		n++;
 	}
+	if (*p || x + n > f->w)
+		note_clip(f, x, y);
 	return n;
 }
 
@@ -208,6 +219,8 @@ int lr_frame_text_right(struct lr_frame *f, int x, int y, int w, enum lr_role ro
 
 	if (w <= 0)
 		return 0;
+	if (len > w)
+		note_clip(f, x, y);
 	while (len > w) {	/* drop leading code points */
 		utf8_next(&p);
 		len--;

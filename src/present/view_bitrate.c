@@ -42,8 +42,8 @@ static void cur_line(struct lr_frame *f, int x, int y, int w, const struct lr_vi
 {
 	enum lr_metric mb = tx ? LR_M_TX_BYTES : LR_M_RX_BYTES;
 	double bps = lr_view_bps(ifs, tx);
-	char rate[32], pct[16], tot[24], sc[32];
-	int n;
+	char rate[32], pct[16], tot[24], sc[32], buf[48];
+	int n = 0;
 
 	lr_view_fmt_rate(rate, sizeof(rate), bps, ctx->app->bytes);
 	if (bps >= 0 && ifs->speed_mbps > 0)
@@ -52,11 +52,13 @@ static void cur_line(struct lr_frame *f, int x, int y, int w, const struct lr_vi
 		snprintf(pct, sizeof(pct), "-");
 	lr_view_fmt_bytes(tot, sizeof(tot),
 			  (ifs->total_valid & LR_M_BIT(mb)) ? (double)ifs->total[mb] : -1);
-	n = lr_frame_text(f, x, y, w, LR_ROLE_LABEL, tx ? "tx " : "rx ");
-	n += lr_frame_printf(f, x + n, y, w - n, tx ? LR_ROLE_TX : LR_ROLE_RX, "%-10s", rate);
-	n += lr_frame_printf(f, x + n, y, w - n, LR_ROLE_VALUE, " %6s", pct);
-	n += lr_frame_text(f, x + n, y, w - n, LR_ROLE_LABEL, w >= 56 ? " of link   total " : " link  ");
-	n += lr_frame_text(f, x + n, y, w - n, LR_ROLE_VALUE, tot);
+	lr_view_field(f, x, y, &n, w, LR_ROLE_LABEL, tx ? "tx " : "rx ");
+	snprintf(buf, sizeof(buf), "%-10s", rate);
+	lr_view_field(f, x, y, &n, w, tx ? LR_ROLE_TX : LR_ROLE_RX, buf);
+	snprintf(buf, sizeof(buf), " %6s", pct);
+	lr_view_field(f, x, y, &n, w, LR_ROLE_VALUE, buf);
+	if (lr_view_field(f, x, y, &n, w, LR_ROLE_LABEL, w >= 56 ? " of link   total " : " link  "))
+		lr_view_field(f, x, y, &n, w, LR_ROLE_VALUE, tot);
 	scale_label(sc, sizeof(sc), ctx, top);
 	if (w - n >= lr_utf8_width(sc) + 3)
 		lr_frame_text_right(f, x, y, w, LR_ROLE_LABEL, sc);
@@ -95,35 +97,41 @@ static void ceiling_line(struct lr_frame *f, int x, int y, int w, const struct l
 	double tcp = lr_view_ceiling_bps(ifs->speed_mbps, ifs->mtu, false);
 	double udp = lr_view_ceiling_bps(ifs->speed_mbps, ifs->mtu, true);
 	double rx = lr_view_bps(ifs, false), tx = lr_view_bps(ifs, true);
-	char a[16], b[16], t[24], u[24];
-	int n;
+	char a[16], b[16], t[24], u[24], buf[40];
+	const char *label;
+	int n = 0;
 
 	snprintf(a, sizeof(a), wrx >= 0 ? "%.1f%%" : "-", wrx);
 	snprintf(b, sizeof(b), wtx >= 0 ? "%.1f%%" : "-", wtx);
-	n = lr_frame_text(f, x, y, w, LR_ROLE_LABEL, "wire ");
-	n += lr_frame_printf(f, x + n, y, w - n, LR_ROLE_VALUE, "%s/%s", a, b);
+	lr_view_field(f, x, y, &n, w, LR_ROLE_LABEL, "wire ");
+	snprintf(buf, sizeof(buf), "%s/%s", a, b);
+	lr_view_field(f, x, y, &n, w, LR_ROLE_VALUE, buf);
 	if (tcp < 0) {
-		lr_frame_text(f, x + n, y, w - n, LR_ROLE_LABEL, "  ceiling -");
+		lr_view_field(f, x, y, &n, w, LR_ROLE_LABEL, "  ceiling -");
 		return;
 	}
 	fmt_short(t, sizeof(t), tcp, ctx->app->bytes);
 	fmt_short(u, sizeof(u), udp, ctx->app->bytes);
-	n += lr_frame_text(f, x + n, y, w - n, LR_ROLE_LABEL,
-			   w >= 56 ? "  goodput ceiling tcp " : "  ceil tcp ");
+	/* label and number go together or not at all */
+	label = w >= 56 ? "  goodput ceiling tcp " : "  ceil tcp ";
+	if (n + lr_utf8_width(label) + lr_utf8_width(t) > w)
+		return;
+	lr_view_field(f, x, y, &n, w, LR_ROLE_LABEL, label);
 	/* at 97% of the TCP ceiling the link is full: say so in green */
-	n += lr_frame_text(f, x + n, y, w - n,
-			   (rx > tcp * 0.97 || tx > tcp * 0.97) ? LR_ROLE_OK : LR_ROLE_VALUE, t);
-	if (w >= 56) {
-		n += lr_frame_text(f, x + n, y, w - n, LR_ROLE_LABEL, " udp ");
-		n += lr_frame_text(f, x + n, y, w - n, LR_ROLE_VALUE, u);
+	lr_view_field(f, x, y, &n, w,
+		      (rx > tcp * 0.97 || tx > tcp * 0.97) ? LR_ROLE_OK : LR_ROLE_VALUE, t);
+	if (w >= 56 && n + 5 + lr_utf8_width(u) <= w) {
+		lr_view_field(f, x, y, &n, w, LR_ROLE_LABEL, " udp ");
+		lr_view_field(f, x, y, &n, w, LR_ROLE_VALUE, u);
 	}
-	lr_frame_printf(f, x + n, y, w - n, LR_ROLE_LABEL, " @%lld", (long long)ifs->mtu);
+	snprintf(buf, sizeof(buf), " @%lld", (long long)ifs->mtu);
+	lr_view_field(f, x, y, &n, w, LR_ROLE_LABEL, buf);
 }
 
 void lr_view_bitrate(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
 		     const struct lr_iface_snap *ifs)
 {
-	int h = r.h - 1, gh, x = r.x + 1, w = r.w - 1, y = r.y + 1;
+	int h = r.h - 1, gh, x = r.x + 1, w = r.w - 2, y = r.y + 1;	/* a blank last column */
 	bool stats = h >= 7;
 	bool log_scale = ctx->app->scale == LR_SCALE_LOG;
 	const struct lr_series *srx = &ifs->hist[LR_SER_RX_BPS], *stx = &ifs->hist[LR_SER_TX_BPS];
@@ -139,14 +147,16 @@ void lr_view_bitrate(struct lr_frame *f, struct lr_rect r, const struct lr_view_
 	top_tx = scale_top(ctx, ifs, stx, w);
 
 	cur_line(f, x, y++, w, ctx, ifs, false, top_rx);
-	lr_view_graph(f, (struct lr_rect){x, y, w, gh}, srx, top_rx, log_scale, LOG_FLOOR_BPS,
-		      ctx->ascii, LR_ROLE_GRAPH_RX);
+	lr_view_graph_ctx(f, (struct lr_rect){x, y, w, gh}, srx, top_rx, log_scale,
+			  LOG_FLOOR_BPS, ctx,
+			  LR_ROLE_GRAPH_RX);
 	y += gh;
 	if (stats)
 		stats_line(f, x, y++, w, ctx, &ifs->peak_rx_bps);
 	cur_line(f, x, y++, w, ctx, ifs, true, top_tx);
-	lr_view_graph(f, (struct lr_rect){x, y, w, gh}, stx, top_tx, log_scale, LOG_FLOOR_BPS,
-		      ctx->ascii, LR_ROLE_GRAPH_TX);
+	lr_view_graph_ctx(f, (struct lr_rect){x, y, w, gh}, stx, top_tx, log_scale,
+			  LOG_FLOOR_BPS, ctx,
+			  LR_ROLE_GRAPH_TX);
 	y += gh;
 	if (stats)
 		stats_line(f, x, y++, w, ctx, &ifs->peak_tx_bps);

@@ -255,7 +255,11 @@ void lr_view_cpu(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx 
 				 ifs->numa_node);
 		else
 			snprintf(m, sizeof(m), " * serves %s ", ifs->name);
-		lr_frame_text_right(f, r.x, r.y, r.w - 1, LR_ROLE_LABEL, m);
+		/* never over the title: " Title ─" stays whole; else the short form or none */
+		if (lr_utf8_width(title) + 4 + lr_utf8_width(m) > r.w - 1)
+			snprintf(m, sizeof(m), " * serves ");
+		if (lr_utf8_width(title) + 4 + lr_utf8_width(m) <= r.w - 1)
+			lr_frame_text_right(f, r.x, r.y, r.w - 1, LR_ROLE_LABEL, m);
 	}
 	for (size_t i = 0; i < n && !steal; i++)
 		steal = has_steal(&s->cpus[idx[i]]);

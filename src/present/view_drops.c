@@ -65,9 +65,7 @@ static void draw_row(struct lr_frame *f, int x, int y, int w, const struct drop_
 	char ps[24], tot[24], n[24];
 
 	lr_frame_text(f, x, y, 5, r->rising ? LR_ROLE_ALERT : LR_ROLE_LABEL, r->cat);
-	lr_frame_text(f, x + 5, y, nw - 1, r->rising ? LR_ROLE_ALERT : LR_ROLE_LABEL, r->name);
-	if (lr_utf8_width(r->name) > nw - 1)
-		lr_frame_put(f, x + 5 + nw - 2, y, '~', LR_ROLE_LABEL);
+	lr_view_text_mark(f, x + 5, y, nw - 1, r->rising ? LR_ROLE_ALERT : LR_ROLE_LABEL, r->name);
 	lr_view_fmt_num(n, sizeof(n), r->per_s);
 	snprintf(ps, sizeof(ps), r->per_s >= 0 ? "%s/s" : "%s", n);
 	lr_frame_text_right(f, x + 5 + nw, y, 7, r->per_s > 0 ? hot : LR_ROLE_LABEL, ps);
@@ -88,10 +86,21 @@ static bool drv_in_pass(const struct lr_drv_counter *c, int pass)
 	return pass == 0 ? !c->per_queue : c->per_queue;
 }
 
+int lr_view_drops_rows(const struct lr_iface_snap *ifs)
+{
+	int n = (int)LR_ARRAY_SIZE(stats64_rows);
+
+	for (size_t i = 0; i < ifs->n_moved; i++)
+		n += drv_in_pass(&ifs->moved[i], 0) || drv_in_pass(&ifs->moved[i], 1);
+	if (ifs->ethtool_err && !ifs->n_moved)
+		n++;	/* the "no driver stats" line */
+	return 2 + n;
+}
+
 void lr_view_drops(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
 		   const struct lr_iface_snap *ifs)
 {
-	int x = r.x + 1, w = r.w - 1, y = r.y + 2, rows = r.h - 2, shown = 0, total_rows = 0;
+	int x = r.x + 1, w = r.w - 2, y = r.y + 2, rows = r.h - 2, shown = 0, total_rows = 0;
 	struct drop_row row;
 
 	lr_view_pane_title(f, r, "Drops & FIFO", ctx->ascii);
@@ -136,8 +145,9 @@ void lr_view_drops(struct lr_frame *f, struct lr_rect r, const struct lr_view_ct
 	if (shown < total_rows)
 		lr_frame_printf(f, x, y, w, LR_ROLE_LABEL, "     +%d more", total_rows - shown);
 	else if (ifs->ethtool_err && !ifs->n_moved && shown < rows)
-		lr_frame_printf(f, x, y, w, LR_ROLE_LABEL, "     driver stats: %s",
-				ifs->ethtool_err == -EOPNOTSUPP ? "none (not supported)"
-				: ifs->ethtool_err == -EPERM	 ? "need root"
-								 : strerror(-ifs->ethtool_err));
+		lr_view_text_words(f, x + 5, y, w - 5, LR_ROLE_LABEL,
+				   ifs->ethtool_err == -EOPNOTSUPP ? "no driver stats (not supported)"
+				   : ifs->ethtool_err == -EPERM	   ? "driver stats need root"
+								   : strerror(-ifs->ethtool_err),
+				   ctx->ascii);
 }

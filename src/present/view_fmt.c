@@ -249,6 +249,41 @@ int lr_view_text_words(struct lr_frame *f, int x, int y, int maxw, enum lr_role 
 	return lr_utf8_width(buf) + 1;
 }
 
+int lr_view_text_mark(struct lr_frame *f, int x, int y, int w, enum lr_role role, const char *s)
+{
+	char buf[256];
+	const char *p = s;
+	size_t n;
+
+	if (w <= 0)
+		return 0;
+	if (lr_utf8_width(s) <= w)
+		return lr_frame_text(f, x, y, w, role, s);
+	/* the first w - 1 code points (UTF-8 continuation bytes never start one), then '~' */
+	for (int k = 0; k < w - 1 && *p; k++)
+		do
+			p++;
+		while ((*p & 0xc0) == 0x80);
+	n = (size_t)(p - s) < sizeof(buf) - 2 ? (size_t)(p - s) : sizeof(buf) - 2;
+	memcpy(buf, s, n);
+	buf[n] = '~';
+	buf[n + 1] = '\0';
+	return lr_frame_text(f, x, y, w, role, buf);
+}
+
+bool lr_view_field(struct lr_frame *f, int x, int y, int *at, int w, enum lr_role role,
+		   const char *s)
+{
+	int n = lr_utf8_width(s);
+
+	if (*at + n > w) {
+		*at = w;	/* the fields after this one are left out too */
+		return false;
+	}
+	*at += lr_frame_text(f, x + *at, y, n, role, s);
+	return true;
+}
+
 double lr_view_sum_per_s(const struct lr_iface_snap *ifs, const enum lr_metric *m, size_t n)
 {
 	double s = -1;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Screen layout: the "too small" message below 80x24, the overview, or the detail view (link
+ * Screen layout: the "too small" message below 70x20, the overview, or the detail view (link
  * and tuning lines, Bitrate | Packets over Drops & FIFO | CPU, a Queues band when there is
  * room (else Q puts Queues in place of Packets), an optional Streams band, hints), then the status line and the help overlay. Main thread; pure drawing.
  */
@@ -43,14 +43,21 @@ static void detail(struct lr_frame *f, struct lr_rect r, const struct lr_view_ct
 	char hints[MAX_HINTS][LR_HINT_MAX];
 	size_t max_hints = r.h >= 40 ? 3 : r.h >= 30 ? 2 : 1;
 	size_t nh = lr_view_hints(ctx->snap, ifs, hints, max_hints);
-	/* traffic: a full Streams pane from 30 rows, else title, header and the sum row */
-	int band = !ctx->streams_pane ? 0 : r.h >= 30 ? STREAMS_BAND_ROWS : 3;
+	size_t ns = own->snap ? own->snap->n_streams : 0;
+	/* traffic: a full Streams pane from 30 rows; below, title, header, the sum row and up
+	 * to 2 streams (1 in the reduced layout), the pane's "+N more" saying what is hidden */
+	int band = !ctx->streams_pane ? 0
+		   : r.h >= 30	      ? 3 + (int)(ns < 1 ? 1 : ns < STREAMS_BAND_ROWS - 3 ? ns
+									    : STREAMS_BAND_ROWS - 3)
+				      : 3 + (int)(ns < (r.h >= 23 ? 2u : 1u) ? ns : r.h >= 23 ? 2 : 1);
 	/* the peer in sight on our side: one line of its interface under the panes */
 	int pl = !ctx->peer_detail && lr_view_peer_iface(ctx) ? 1 : 0;
+	/* the reduced layout (below 80x24: a tmux status line, 70x20): no tuning line */
+	int hl = r.h >= 23 ? 2 : 1;
 	/* the peer's side: its tuning line as ours, its stack line under the panes */
-	int sl = ctx->peer_detail && tuning_known(&ctx->snap->tuning) ? 1 : 0;
-	int ph = r.h - 2 - (int)nh - band - pl - sl, top, lw = (r.w - 1) / 2;
-	int y = r.y + 2;
+	int sl = hl == 2 && ctx->peer_detail && tuning_known(&ctx->snap->tuning) ? 1 : 0;
+	int ph = r.h - hl - (int)nh - band - pl - sl, top, ltop, lw = (r.w - 1) / 2;
+	int y = r.y + hl;
 	/* Queues: its own band when the panes keep their rows, else in place of Packets (Q) */
 	int qband = (ifs->n_queues || ctx->app->queues) && ph - QUEUES_BAND_ROWS >= PANES_MIN_ROWS
 			    ? QUEUES_BAND_ROWS
@@ -58,26 +65,32 @@ static void detail(struct lr_frame *f, struct lr_rect r, const struct lr_view_ct
 
 	ph -= qband;
 	top = ph / 2;
+	/* the left column: Drops & FIFO takes the rows it has lines for (never more than the
+	 * CPU pane beside it), Bitrate's graphs grow into the rest (issue 17) */
+	ltop = ph - lr_view_drops_rows(ifs) - 1;
+	ltop = ltop < top ? top : ltop;
 
 	lr_view_link_line(f, (struct lr_rect){r.x, r.y, r.w, 1}, ctx, ifs);
-	if (ctx->peer_detail && !sl)
+	if (hl == 2 && ctx->peer_detail && !sl)
 		lr_view_peer_stack_line(f, (struct lr_rect){r.x, r.y + 1, r.w, 1}, ctx);
-	else
+	else if (hl == 2)
 		lr_view_tuning_line(f, (struct lr_rect){r.x, r.y + 1, r.w, 1}, ctx, ifs);
 
-	lr_view_bitrate(f, (struct lr_rect){r.x, y, lw, top}, ctx, ifs);
+	lr_view_bitrate(f, (struct lr_rect){r.x, y, lw, ltop}, ctx, ifs);
 	if (ctx->app->queues && !qband)
 		lr_view_queues(f, (struct lr_rect){r.x + lw + 1, y, r.w - lw - 1, top}, ctx, ifs);
 	else
 		lr_view_packets(f, (struct lr_rect){r.x + lw + 1, y, r.w - lw - 1, top}, ctx, ifs);
-	lr_view_vline(f, r.x + lw, y, top, ctx->ascii);
+	lr_view_drops(f, (struct lr_rect){r.x, y + ltop, lw, ph - ltop}, ctx, ifs);
+	lr_view_cpu(f, (struct lr_rect){r.x + lw + 1, y + top, r.w - lw - 1, ph - top}, ctx, ifs);
+	lr_view_vline(f, r.x + lw, y, ph, ctx->ascii);
 	lr_frame_put(f, r.x + lw, y, ctx->ascii ? '+' : 0x252c, LR_ROLE_BORDER);	/* ┬ */
-	y += top;
-	lr_view_drops(f, (struct lr_rect){r.x, y, lw, ph - top}, ctx, ifs);
-	lr_view_cpu(f, (struct lr_rect){r.x + lw + 1, y, r.w - lw - 1, ph - top}, ctx, ifs);
-	lr_view_vline(f, r.x + lw, y, ph - top, ctx->ascii);
-	lr_frame_put(f, r.x + lw, y, ctx->ascii ? '+' : 0x253c, LR_ROLE_BORDER);	/* ┼ */
-	y += ph - top;
+	/* where the two columns' lower panes start: ┼ when level, else ├ and ┤ */
+	lr_frame_put(f, r.x + lw, y + top, ctx->ascii ? '+' : ltop == top ? 0x253c : 0x251c,
+		     LR_ROLE_BORDER);
+	if (ltop != top)
+		lr_frame_put(f, r.x + lw, y + ltop, ctx->ascii ? '+' : 0x2524, LR_ROLE_BORDER);
+	y += ph;
 	if (qband) {
 		lr_view_queues(f, (struct lr_rect){r.x, y, r.w, qband}, ctx, ifs);
 		y += qband;

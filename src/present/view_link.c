@@ -66,7 +66,7 @@ void lr_view_link_line(struct lr_frame *f, struct lr_rect r, const struct lr_vie
 		{LR_FEAT_GRO, "gro"}, {LR_FEAT_LRO, "lro"}, {LR_FEAT_RX_CSUM, "rxcsum"},
 	};
 	char buf[96], speed[16];
-	int x = r.x + 1, y = r.y, end = r.x + r.w;
+	int x = r.x + 1, y = r.y, end = r.x + r.w - 1;	/* a blank last column */
 	size_t k = 0;
 	bool remote;
 
@@ -125,7 +125,7 @@ void lr_view_tuning_line(struct lr_frame *f, struct lr_rect r, const struct lr_v
 	const struct lr_tuning_snap *t = &ctx->snap->tuning;
 	const struct lr_stack_snap *st = &ctx->snap->stack;
 	char buf[96], a[16], b[16];
-	int x = r.x + 1, y = r.y, end = r.x + r.w;
+	int x = r.x + 1, y = r.y, end = r.x + r.w - 1;	/* a blank last column */
 	double rx_bytes = lr_view_per_s(ifs, LR_M_RX_BYTES);
 
 	fmt_size(a, sizeof(a), t->rmem_max);

@@ -102,7 +102,7 @@ void lr_view_numa_flag(struct lr_frame *f, int x, int y, int w, const struct lr_
 void lr_view_numa_stream_header(struct lr_frame *f, int x0, int y, int w,
 				const struct lr_snapshot *s)
 {
-	if (lr_numa_shown(s) && LR_VIEW_NUMA_STREAM_END < w)
+	if (lr_numa_shown(s) && LR_VIEW_NUMA_STREAM_END + 1 < w)
 		lr_frame_text_right(f, x0 + LR_VIEW_NUMA_STREAM_END - 9, y, 10, LR_ROLE_LABEL,
 				    "cpu");
 }
@@ -114,7 +114,7 @@ void lr_view_numa_stream_cpu(struct lr_frame *f, int x0, int y, int w, const str
 	bool remote;
 	char buf[24];
 
-	if (!lr_numa_shown(s) || LR_VIEW_NUMA_STREAM_END >= w || st->cpu < 0)
+	if (!lr_numa_shown(s) || LR_VIEW_NUMA_STREAM_END + 1 >= w || st->cpu < 0)
 		return;
 	if (st->node >= 0) {
 		snprintf(buf, sizeof(buf), "c%d n%d", st->cpu, st->node);

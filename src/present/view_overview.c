@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The overview: a title line, one sar-like row per interface (rx/tx rate, pps, drops/s,
- * fifo/s, % of line rate, hottest serving softirq CPU), the host-wide hottest CPU and stack
- * error rates, and the busiest CPUs below when rows remain. Main thread; pure drawing.
+ * fifo/s, % of line rate, hottest serving softirq CPU), its rx/tx history under it when
+ * rows remain, the host-wide hottest CPU and stack error rates, and the busiest CPUs below.
+ * Main thread; pure drawing.
  */
 #include <stdio.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 
 struct ov_layout {
 	int name_w, link_w, state_w, err_w;
+	int softirq_w;	/* 0 below 80 columns (the reduced layout) */
 	int hotq_w; /* the hottest queue's share, when some interface's queues are known */
 };
 
@@ -34,7 +36,7 @@ static void title_line(struct lr_frame *f, struct lr_rect r, const struct lr_vie
 	lr_frame_fill(f, (struct lr_rect){r.x, r.y, r.w, 1}, ' ', LR_ROLE_NONE);
 	x += lr_frame_text(f, x, r.y, -1, LR_ROLE_TITLE, "linerate");
 	if (ctx->host && ctx->host[0])
-		x += 2 + lr_frame_text(f, x + 2, r.y, 24, LR_ROLE_VALUE, ctx->host);
+		x += 2 + lr_view_text_mark(f, x + 2, r.y, 24, LR_ROLE_VALUE, ctx->host);
 	if (s) {
 		snprintf(buf, sizeof(buf), "%zu iface%s", s->n_ifaces, s->n_ifaces == 1 ? "" : "s");
 		x += 2 + lr_frame_text(f, x + 2, r.y, -1, LR_ROLE_LABEL, buf);
@@ -54,10 +56,19 @@ static void title_line(struct lr_frame *f, struct lr_rect r, const struct lr_vie
 
 static void layout_cols(struct ov_layout *l, int w, bool queues)
 {
-	int extra = w - 80;
+	int extra = w - 81;	/* 80 columns: the table is 79 and the last column stays blank */
 
 	memset(l, 0, sizeof(*l));
 	l->name_w = 9;
+	l->softirq_w = 8;
+	if (extra < -1) {	/* 70-78 columns: no SOFTIRQ column, the name gets the rest */
+		l->softirq_w = 0;
+		extra += 8;
+	}
+	if (extra < 0) {
+		l->name_w += extra;
+		extra = 0;
+	}
 	l->link_w = 10;
 	if (queues && extra >= 9) {
 		l->hotq_w = 9;
@@ -113,7 +124,7 @@ static void header_row(struct lr_frame *f, int x, int y, const struct ov_layout 
 		x += l->err_w;
 	}
 	lr_frame_text_right(f, x, y, 6, LR_ROLE_LABEL, "LINE%");
-	lr_frame_text_right(f, x + 6, y, 8, LR_ROLE_LABEL, "SOFTIRQ");
+	lr_frame_text_right(f, x + 6, y, l->softirq_w, LR_ROLE_LABEL, "SOFTIRQ");
 }
 
 /* "q3 92%": the queue that carried most of the interface's packets, and its share. */
@@ -149,9 +160,7 @@ static void iface_row(struct lr_frame *f, int x0, int y, int w, const struct ov_
 	int x = x0;
 
 	lr_frame_put(f, x++, y, selected ? '>' : ' ', LR_ROLE_SELECTED);
-	lr_frame_text(f, x, y, l->name_w - 1, down ? LR_ROLE_LABEL : LR_ROLE_VALUE, ifs->name);
-	if (lr_utf8_width(ifs->name) > l->name_w - 1)
-		lr_frame_put(f, x + l->name_w - 2, y, '~', LR_ROLE_LABEL);
+	lr_view_text_mark(f, x, y, l->name_w - 1, down ? LR_ROLE_LABEL : LR_ROLE_VALUE, ifs->name);
 	x += l->name_w;
 	lr_view_fmt_speed(speed, sizeof(speed), ifs->speed_mbps);
 	if (ifs->mtu >= 0)
@@ -191,7 +200,7 @@ static void iface_row(struct lr_frame *f, int x0, int y, int w, const struct ov_
 		snprintf(buf, sizeof(buf), "%.0f%% c%d", ifs->softirq_max_pct, ifs->softirq_cpu);
 	else
 		snprintf(buf, sizeof(buf), "-");
-	lr_frame_text_right(f, x, y, 8,
+	lr_frame_text_right(f, x, y, l->softirq_w,
 			    ifs->softirq_max_pct > 95	? LR_ROLE_ALERT
 			    : ifs->softirq_max_pct > 50 ? LR_ROLE_WARN
 							: LR_ROLE_LABEL,
@@ -240,7 +249,7 @@ static void summary_line(struct lr_frame *f, struct lr_rect r, const struct lr_s
 	const struct lr_cpu_snap *idle_hot = NULL;
 	const struct lr_stack_snap *st = &s->stack;
 	char buf[96], n1[16];
-	int x = r.x + 1;
+	int x = r.x + 1, w = r.w - 2, at = 0;	/* a blank last column */
 
 	for (size_t i = 0; i < s->n_cpus && !hot; i++) {	/* no traffic: the CPU, unnamed */
 		const struct lr_cpu_snap *c = &s->cpus[i];
@@ -249,7 +258,7 @@ static void summary_line(struct lr_frame *f, struct lr_rect r, const struct lr_s
 		    (!idle_hot || c->softirq_pct > idle_hot->softirq_pct))
 			idle_hot = c;
 	}
-	x += lr_frame_text(f, x, r.y, -1, LR_ROLE_LABEL, "hottest softirq ");
+	at += lr_frame_text(f, x, r.y, w, LR_ROLE_LABEL, "hottest softirq ");
 	if (hot || idle_hot) {
 		double pct = hot ? hot->softirq_max_pct : idle_hot->softirq_pct;
 
@@ -258,36 +267,73 @@ static void summary_line(struct lr_frame *f, struct lr_rect r, const struct lr_s
 				 hot->name);
 		else
 			snprintf(buf, sizeof(buf), "cpu%d %.0f%%", idle_hot->cpu, pct);
-		x += lr_frame_text(f, x, r.y, 30, pct > 95 ? LR_ROLE_ALERT
-						  : pct > 50 ? LR_ROLE_WARN
-							     : LR_ROLE_VALUE,
-				   buf);
+		lr_view_field(f, x, r.y, &at, w,
+			      pct > 95 ? LR_ROLE_ALERT : pct > 50 ? LR_ROLE_WARN : LR_ROLE_VALUE, buf);
 	} else {
-		x += lr_frame_text(f, x, r.y, -1, LR_ROLE_LABEL, "-");
+		lr_view_field(f, x, r.y, &at, w, LR_ROLE_LABEL, "-");
 	}
-	x += 3;
+	/* each counter whole or not at all: label and number together */
+	at += 3;
 	lr_view_fmt_num(n1, sizeof(n1),
 			(st->valid & LR_STACKV_TCP_RETRANS) ? st->tcp_retrans_per_s : -1);
-	x += lr_frame_text(f, x, r.y, -1, LR_ROLE_LABEL, "tcp retrans ");
-	x += lr_frame_printf(f, x, r.y, -1,
-			     st->tcp_retrans_per_s > 0 ? LR_ROLE_WARN : LR_ROLE_VALUE, "%s/s", n1);
-	x += 3;
+	snprintf(buf, sizeof(buf), "%s/s", n1);
+	if (at + 12 + lr_utf8_width(buf) <= w) {
+		lr_view_field(f, x, r.y, &at, w, LR_ROLE_LABEL, "tcp retrans ");
+		lr_view_field(f, x, r.y, &at, w,
+			      st->tcp_retrans_per_s > 0 ? LR_ROLE_WARN : LR_ROLE_VALUE, buf);
+	}
+	at += 3;
 	lr_view_fmt_num(n1, sizeof(n1),
 			(st->valid & LR_STACKV_UDP_RCVBUF) ? st->udp_rcvbuf_errors_per_s : -1);
-	x += lr_frame_text(f, x, r.y, -1, LR_ROLE_LABEL, "udp rcvbuf err ");
-	x += lr_frame_printf(f, x, r.y, -1,
-			     st->udp_rcvbuf_errors_per_s > 0 ? LR_ROLE_ALERT : LR_ROLE_VALUE,
-			     "%s/s", n1);
-	if (r.x + r.w - x > 24) {
-		x += 3;
-		lr_view_fmt_num(n1, sizeof(n1),
-				(st->valid & LR_STACKV_UDP_IN_ERRORS) ? st->udp_in_errors_per_s
-								      : -1);
-		x += lr_frame_text(f, x, r.y, -1, LR_ROLE_LABEL, "udp in err ");
-		lr_frame_printf(f, x, r.y, -1,
-				st->udp_in_errors_per_s > 0 ? LR_ROLE_ALERT : LR_ROLE_VALUE, "%s/s",
-				n1);
+	snprintf(buf, sizeof(buf), "%s/s", n1);
+	if (at + 15 + lr_utf8_width(buf) <= w) {
+		lr_view_field(f, x, r.y, &at, w, LR_ROLE_LABEL, "udp rcvbuf err ");
+		lr_view_field(f, x, r.y, &at, w,
+			      st->udp_rcvbuf_errors_per_s > 0 ? LR_ROLE_ALERT : LR_ROLE_VALUE, buf);
 	}
+	at += 3;
+	lr_view_fmt_num(n1, sizeof(n1),
+			(st->valid & LR_STACKV_UDP_IN_ERRORS) ? st->udp_in_errors_per_s : -1);
+	snprintf(buf, sizeof(buf), "%s/s", n1);
+	if (at + 11 + lr_utf8_width(buf) <= w) {
+		lr_view_field(f, x, r.y, &at, w, LR_ROLE_LABEL, "udp in err ");
+		lr_view_field(f, x, r.y, &at, w,
+			      st->udp_in_errors_per_s > 0 ? LR_ROLE_ALERT : LR_ROLE_VALUE, buf);
+	}
+}
+
+/* Interfaces whose history has moved: the ones given graph rows. */
+static size_t n_moving(const struct lr_snapshot *s, size_t first, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = first; i < first + n && i < s->n_ifaces; i++)
+		k += lr_view_series_max(&s->ifaces[i].hist[LR_SER_RX_BPS], LR_HIST_LEN) > 0 ||
+		     lr_view_series_max(&s->ifaces[i].hist[LR_SER_TX_BPS], LR_HIST_LEN) > 0;
+	return k;
+}
+
+/* One direction's history in r: its label and scale top in the first 7 columns, the graph
+ * in the rest (the newest sample at the right). */
+static void history(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
+		    const struct lr_iface_snap *ifs, bool tx)
+{
+	const struct lr_series *ser = &ifs->hist[tx ? LR_SER_TX_BPS : LR_SER_RX_BPS];
+	double link = ifs->speed_mbps > 0 ? (double)ifs->speed_mbps * 1e6 : -1;
+	int gw = r.w - 8;
+	double top;
+	char n[24];
+
+	if (gw < 4)
+		return;
+	top = lr_view_scale_top(ctx->app->scale, lr_view_series_max(ser, (uint32_t)gw), link);
+	lr_frame_text(f, r.x + 2, r.y, 2, LR_ROLE_LABEL, tx ? "tx" : "rx");
+	lr_view_fmt_num(n, sizeof(n), ctx->app->bytes ? top / 8 : top);
+	if (r.h >= 2)	/* the scale's top, under the label */
+		lr_frame_text_right(f, r.x, r.y + r.h - 1, 6, LR_ROLE_LABEL, n);
+	lr_view_graph_ctx(f, (struct lr_rect){r.x + 7, r.y, gw, r.h}, ser, top,
+			  ctx->app->scale == LR_SCALE_LOG, 1000.0, ctx,
+			  tx ? LR_ROLE_GRAPH_TX : LR_ROLE_GRAPH_RX);
 }
 
 /* Lines the peer's interfaces take under ours: a "peer HOST" line and up to 4 rows, never
@@ -307,15 +353,22 @@ static int peer_rows(const struct lr_view_ctx *ctx, int h)
 static int peer_table(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
 		      const struct ov_layout *l)
 {
+	size_t room = r.h > 1 ? (size_t)(r.h - 1) : 0, n, shown;
 	int y = r.y;
 
-	if (r.h < 2)
+	if (r.h < 2 || !ctx->peer)
 		return y;
+	n = ctx->peer->n_ifaces;
+	shown = n <= room ? n : room - 1;
 	lr_frame_printf(f, r.x + 1, y, r.w - 1, LR_ROLE_TITLE, "on %s (peer)",
 			ctx->peer_host && ctx->peer_host[0] ? ctx->peer_host : "peer");
 	lr_frame_text_right(f, r.x, y++, r.w - 1, LR_ROLE_LABEL, "P: its detail view");
-	for (size_t i = 0; i < ctx->peer->n_ifaces && y < r.y + r.h; i++)
+	/* more interfaces than rows: the last row says how many are not shown */
+	for (size_t i = 0; i < shown; i++)
 		iface_row(f, r.x, y++, r.w, l, &ctx->peer->ifaces[i], false, ctx->app->bytes);
+	if (shown < n)
+		lr_frame_printf(f, r.x + 1, y++, r.w - 2, LR_ROLE_LABEL, "  +%zu more on the peer",
+				n - shown);
 	return y;
 }
 
@@ -323,7 +376,7 @@ void lr_view_overview(struct lr_frame *f, struct lr_rect r, const struct lr_view
 {
 	const struct lr_snapshot *s = ctx->snap;
 	struct ov_layout l;
-	int rows, first = 0, y;
+	int rows, first = 0, y, graph_rows = 0;
 	bool more;
 	size_t n;
 
@@ -348,11 +401,33 @@ void lr_view_overview(struct lr_frame *f, struct lr_rect r, const struct lr_view
 		rows--;
 	if ((int)ctx->app->sel >= rows)
 		first = (int)ctx->app->sel - rows + 1;
+	/* room to spare: each interface that moved gets graph rows of its rx and tx history
+	 * (issue 17), up to 2 below 30 rows and 10 above, leaving the CPU pane a third */
+	if (!more && n) {
+		int cpu_want = (int)s->n_cpus + 3 < (r.h - 3) / 3 ? (int)s->n_cpus + 3 : (r.h - 3) / 3;
+		int spare = r.h - 3 - peer_rows(ctx, r.h) - rows - 1 - cpu_want;
+		size_t mv = n_moving(s, 0, n);
+
+		int cap = r.h < 30 ? 2 : 10;	/* more rows as the screen grows */
+
+		graph_rows = mv && spare > 0 ? spare / (int)mv : 0;
+		graph_rows = graph_rows > cap ? cap : graph_rows;
+	}
 	y = r.y + 2;
 	for (int i = 0; i < rows && (size_t)(first + i) < n; i++) {
-		iface_row(f, r.x, y, r.w, &l, &s->ifaces[first + i],
-			  (size_t)(first + i) == ctx->app->sel, ctx->app->bytes);
-		lr_view_numa_flag(f, r.x + 1, y++, l.name_w - 1, s, &s->ifaces[first + i]);
+		const struct lr_iface_snap *ifs = &s->ifaces[first + i];
+
+		iface_row(f, r.x, y, r.w, &l, ifs, (size_t)(first + i) == ctx->app->sel,
+			  ctx->app->bytes);
+		lr_view_numa_flag(f, r.x + 1, y++, l.name_w - 1, s, ifs);
+		if (graph_rows && n_moving(s, (size_t)(first + i), 1)) {
+			int half = (r.w - 1) / 2;
+
+			history(f, (struct lr_rect){r.x, y, half, graph_rows}, ctx, ifs, false);
+			history(f, (struct lr_rect){r.x + half, y, r.w - half - 1, graph_rows}, ctx,
+				ifs, true);
+			y += graph_rows;
+		}
 	}
 	if (more)
 		lr_frame_printf(f, r.x + 1, y++, r.w - 1, LR_ROLE_LABEL,

@@ -60,12 +60,15 @@ static void cur_line(struct lr_frame *f, int x, int y, int w, const struct lr_vi
 		snprintf(avg, sizeof(avg), "%.0f B", bytes / pps);
 	else
 		snprintf(avg, sizeof(avg), "-");
-	k = lr_frame_text(f, x, y, w, LR_ROLE_LABEL, tx ? "tx " : "rx ");
-	k += lr_frame_text(f, x + k, y, w - k, tx ? LR_ROLE_TX : LR_ROLE_RX, n);
-	k += lr_frame_text(f, x + k, y, w - k, LR_ROLE_LABEL, pps >= 0 ? " p/s" : "");
+	k = 0;
+	lr_view_field(f, x, y, &k, w, LR_ROLE_LABEL, tx ? "tx " : "rx ");
+	lr_view_field(f, x, y, &k, w, tx ? LR_ROLE_TX : LR_ROLE_RX, n);
+	lr_view_field(f, x, y, &k, w, LR_ROLE_LABEL, pps >= 0 ? " p/s" : "");
 	k = k < 13 ? 13 : k;
-	k += lr_frame_text(f, x + k, y, w - k, LR_ROLE_LABEL, "  avg size ");
-	k += lr_frame_printf(f, x + k, y, w - k, LR_ROLE_VALUE, "%s", avg);
+	if (k + 11 + lr_utf8_width(avg) <= w) {	/* label and number together */
+		lr_view_field(f, x, y, &k, w, LR_ROLE_LABEL, "  avg size ");
+		lr_view_field(f, x, y, &k, w, LR_ROLE_VALUE, avg);
+	}
 	lr_view_fmt_num(n, sizeof(n), top);
 	snprintf(sc, sizeof(sc), "%s %s", lr_scale_name(ctx->app->scale), n);
 	if (w - k >= lr_utf8_width(sc) + 3)
@@ -75,24 +78,29 @@ static void cur_line(struct lr_frame *f, int x, int y, int w, const struct lr_vi
 static void stats_line(struct lr_frame *f, int x, int y, int w, const struct lr_peak *pk,
 		       const struct lr_iface_snap *ifs, enum lr_metric m)
 {
-	char avg[24], peak[24], tot[24];
+	char avg[24], peak[24], tot[24], field[48];
+	int at = 3;
 
 	lr_view_fmt_num(avg, sizeof(avg), pk->n ? pk->sum / (double)pk->n : -1);
 	lr_view_fmt_num(peak, sizeof(peak), pk->n ? pk->max : -1);
 	lr_view_fmt_num(tot, sizeof(tot),
 			(ifs->total_valid & LR_M_BIT(m)) ? (double)ifs->total[m] : -1);
-	lr_frame_printf(f, x, y, w, LR_ROLE_LABEL, "   avg %s  peak %s  total %s", avg, peak,
-			tot);
+	snprintf(field, sizeof(field), "avg %s", avg);	/* each field whole or left out */
+	lr_view_field(f, x, y, &at, w, LR_ROLE_LABEL, field);
+	snprintf(field, sizeof(field), "  peak %s", peak);
+	lr_view_field(f, x, y, &at, w, LR_ROLE_LABEL, field);
+	snprintf(field, sizeof(field), "  total %s", tot);
+	lr_view_field(f, x, y, &at, w, LR_ROLE_LABEL, field);
 }
 
 void lr_view_packets(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
 		     const struct lr_iface_snap *ifs)
 {
-	int h = r.h - 1, gh, x = r.x + 1, w = r.w - 1, y = r.y + 1;
+	int h = r.h - 1, gh, x = r.x + 1, w = r.w - 2, y = r.y + 1;	/* a blank last column */
 	bool stats = h >= 7, log_scale = ctx->app->scale == LR_SCALE_LOG;
 	const struct lr_series *srx = &ifs->hist[LR_SER_RX_PPS], *stx = &ifs->hist[LR_SER_TX_PPS];
 	double lp = link_pps(ifs), top_rx, top_tx;
-	char n[24];
+	char n[24], line[64];
 	bool skbs = counts_skbs(ifs);
 
 	lr_view_pane_title(f, r, "Packets", ctx->ascii);
@@ -108,22 +116,25 @@ void lr_view_packets(struct lr_frame *f, struct lr_rect r, const struct lr_view_
 	top_tx = lr_view_scale_top(ctx->app->scale, lr_view_series_max(stx, (uint32_t)w), lp);
 
 	cur_line(f, x, y++, w, ctx, ifs, false, top_rx);
-	lr_view_graph(f, (struct lr_rect){x, y, w, gh}, srx, top_rx, log_scale, LOG_FLOOR_PPS,
-		      ctx->ascii, LR_ROLE_GRAPH_RX);
+	lr_view_graph_ctx(f, (struct lr_rect){x, y, w, gh}, srx, top_rx, log_scale,
+			  LOG_FLOOR_PPS, ctx,
+			  LR_ROLE_GRAPH_RX);
 	y += gh;
 	if (stats)
 		stats_line(f, x, y++, w, &ifs->peak_rx_pps, ifs, LR_M_RX_PACKETS);
 	cur_line(f, x, y++, w, ctx, ifs, true, top_tx);
-	lr_view_graph(f, (struct lr_rect){x, y, w, gh}, stx, top_tx, log_scale, LOG_FLOOR_PPS,
-		      ctx->ascii, LR_ROLE_GRAPH_TX);
+	lr_view_graph_ctx(f, (struct lr_rect){x, y, w, gh}, stx, top_tx, log_scale,
+			  LOG_FLOOR_PPS, ctx,
+			  LR_ROLE_GRAPH_TX);
 	y += gh;
 	if (stats)
 		stats_line(f, x, y++, w, &ifs->peak_tx_pps, ifs, LR_M_TX_PACKETS);
 	if (skbs) {
-		lr_frame_text(f, x, r.y + r.h - 1, w, LR_ROLE_LABEL,
-			      "skbs: a GSO super-packet counts once");
+		lr_view_text_words(f, x, r.y + r.h - 1, w, LR_ROLE_LABEL,
+				   "skbs: a GSO super-packet counts once", ctx->ascii);
 		return;
 	}
 	lr_view_fmt_num(n, sizeof(n), lp);
-	lr_frame_printf(f, x, r.y + r.h - 1, w, LR_ROLE_LABEL, "64-byte line rate %s p/s", n);
+	snprintf(line, sizeof(line), "64-byte line rate %s p/s", n);
+	lr_view_text_words(f, x, r.y + r.h - 1, w, LR_ROLE_LABEL, line, ctx->ascii);
 }

@@ -59,7 +59,7 @@ void lr_view_peer_line(struct lr_frame *f, struct lr_rect r, const struct lr_vie
 	const char *host = ctx->peer_host && ctx->peer_host[0] ? ctx->peer_host : "peer";
 	bool bytes = ctx->app->bytes;
 	double rx, tx, drops, fifo, div = bytes ? 8 : 1;
-	int x = r.x + 1, y = r.y, end = r.x + r.w;
+	int x = r.x + 1, y = r.y, end = r.x + r.w - 1;	/* a blank last column */
 	char buf[64], a[16], b[16];
 
 	if (!pi || r.h < 1)
@@ -108,7 +108,7 @@ void lr_view_peer_line(struct lr_frame *f, struct lr_rect r, const struct lr_vie
 void lr_view_peer_stack_line(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx)
 {
 	const struct lr_stack_snap *st = &ctx->snap->stack;
-	int x = r.x + 1, y = r.y, end = r.x + r.w;
+	int x = r.x + 1, y = r.y, end = r.x + r.w - 1;	/* a blank last column */
 	char buf[96], n[16];
 
 	x = put(f, x, y, end, LR_ROLE_WARN, "peer's stack") + 1;

@@ -155,13 +155,19 @@ static const char *source_name(enum lr_queue_source s)
 void lr_view_queues(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
 		    const struct lr_iface_snap *ifs)
 {
-	/* 39 columns at 80x24; wider panes space the columns out */
-	struct cols c = r.w - 1 >= 48 ? (struct cols){4, 9, 9, 7, 8, 6, 5}
-				      : (struct cols){3, 7, 7, 6, 7, 4, 5};
-	int x = r.x + 1, w = r.w - 1, y = r.y + 1, rows = r.h - 2;
+	/* 38 columns at 80x24 (and a blank last one); wider panes space the columns out */
+	struct cols c = r.w - 2 >= 48 ? (struct cols){4, 9, 9, 7, 8, 6, 5}
+				      : (struct cols){2, 7, 7, 6, 7, 4, 5};
+	int x = r.x + 1, w = r.w - 2, y = r.y + 1, rows = r.h - 2;
 	struct lr_view_queue_stats st;
 	size_t idx[MAX_ROWS], n, shown;
 	char buf[64];
+
+	/* narrower (70-79 columns): the last columns go whole, sirq first */
+	if (w < c.q + c.rx + c.tx + c.share + c.drop + c.cpu + c.sirq)
+		c.sirq = 0;
+	if (w < c.q + c.rx + c.tx + c.share + c.drop + c.cpu)
+		c.cpu = 0;
 
 	lr_view_pane_title(f, r, "Queues", ctx->ascii);
 	if (!lr_view_queue_stats(ifs, &st)) {

@@ -57,7 +57,7 @@ static const struct help_line help_lines[] = {
 	{"t", NULL, "next theme"},
 	{"+  -", NULL, "sample faster / slower (0.01 s .. 60 s)"},
 	{"p", NULL, "pause the display (sampling, CSV go on)"},
-	{"r", NULL, "reset totals and peaks"},
+	{"r", NULL, "reset totals, peaks, streams' retr/lost"},
 	{"b", NULL, "bits / bytes per second"},
 	{"g", NULL, "graph scale: auto, link speed, log"},
 	{NULL, NULL, "with traffic (-c HOST, --demo):"},

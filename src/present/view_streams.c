@@ -50,24 +50,42 @@ static void title(struct lr_frame *f, struct lr_rect r, const struct lr_view_tra
 {
 	const struct lr_app_traffic *k = &t->knobs;
 	char buf[160], dur[48] = "";
-	int x;
+	int x, end;
 
 	lr_view_pane_title(f, r, "Streams", ascii);
 	if (t->elapsed_s >= 0 && t->duration_s > 0)
 		snprintf(dur, sizeof(dur), "  %.1f of %.0f s", t->elapsed_s, t->duration_s);
 	else if (t->elapsed_s >= 0)
 		snprintf(dur, sizeof(dur), "  %.1f s", t->elapsed_s);
-	x = r.x + 9;
-	x += lr_frame_text(f, x, r.y, 1, LR_ROLE_BORDER, " ");
-	x += lr_frame_text(f, x, r.y, r.x + r.w - x, state_role(t->state),
-			   lr_view_tstate_name(t->state));
-	snprintf(buf, sizeof(buf), "  %s x%u %s %s:%u%s%s%s ", k->udp ? "UDP" : "TCP", k->parallel,
+	/* each part whole or left out (the rule goes on after the last one that fits) */
+	x = 9;
+	x += lr_frame_text(f, r.x + x, r.y, 1, LR_ROLE_BORDER, " ");
+	end = x;
+	if (lr_view_field(f, r.x, r.y, &x, r.w - 2, state_role(t->state),
+			  lr_view_tstate_name(t->state)))
+		end = x;
+	if (t->server && !t->host) {
+		snprintf(buf, sizeof(buf), "  server on port %u", (unsigned)(t->port ? t->port : 5201));
+		if (lr_view_field(f, r.x, r.y, &x, r.w - 2, LR_ROLE_LABEL, buf))
+			end = x;
+		lr_frame_text(f, r.x + end, r.y, 1, LR_ROLE_BORDER, " ");
+		return;
+	}
+	snprintf(buf, sizeof(buf), "  %s x%u %s %s:%u", k->udp ? "UDP" : "TCP", k->parallel,
 		 k->bidir     ? "<->"
 		 : k->reverse ? "<-"
 			      : "->",
-		 t->host ? t->host : "-", (unsigned)(t->port ? t->port : 5201),
-		 t->iface && t->iface[0] ? " via " : "", t->iface ? t->iface : "", dur);
-	lr_frame_text(f, x, r.y, r.x + r.w - x - 1, LR_ROLE_LABEL, buf);
+		 t->host ? t->host : "-", (unsigned)(t->port ? t->port : 5201));
+	if (lr_view_field(f, r.x, r.y, &x, r.w - 2, LR_ROLE_LABEL, buf))
+		end = x;
+	if (t->iface && t->iface[0]) {
+		snprintf(buf, sizeof(buf), " via %s", t->iface);
+		if (lr_view_field(f, r.x, r.y, &x, r.w - 2, LR_ROLE_LABEL, buf))
+			end = x;
+	}
+	if (lr_view_field(f, r.x, r.y, &x, r.w - 2, LR_ROLE_LABEL, dur))
+		end = x;
+	lr_frame_text(f, r.x + end, r.y, 1, LR_ROLE_BORDER, " ");
 }
 
 static void header(struct lr_frame *f, int x0, int y, int w)
@@ -86,18 +104,19 @@ static void header(struct lr_frame *f, int x0, int y, int w)
 	for (size_t i = 0; i < LR_ARRAY_SIZE(cols); i++) {
 		int n = lr_utf8_width(cols[i].s), x = cols[i].right ? cols[i].x - n + 1 : cols[i].x;
 
-		if (x + n <= w)
+		if (x + n <= w - 1)	/* the pane's last column stays blank */
 			lr_frame_text(f, x0 + x, y, n, LR_ROLE_LABEL, cols[i].s);
 	}
 }
 
-/* Right-aligned s ending at column x_end (inclusive), clipped to the pane width w. */
+/* Right-aligned s ending at column x_end (inclusive); left out when the column is not inside
+ * the pane width w. */
 static void cell(struct lr_frame *f, int x0, int y, int w, int x_end, enum lr_role role,
 		 const char *s)
 {
 	int n = lr_utf8_width(s);
 
-	if (x_end < w)
+	if (x_end < w - 1)	/* the pane's last column stays blank */
 		lr_frame_text(f, x0 + x_end - n + 1, y, n, role, s);
 }
 
@@ -107,6 +126,51 @@ static void fmt_count(char *buf, size_t len, bool known, double v)
 		lr_view_fmt_num(buf, len, v);
 	else
 		snprintf(buf, len, "-");
+}
+
+/* The receiver's loss on a stream this side sends (this process is both ends) into *lost
+ * (NULL: only whether it is known). */
+static bool recv_lost(const struct lr_view_traffic *t, const struct lr_stream_snap *s,
+		      uint64_t *lost)
+{
+	for (size_t i = 0; s->udp && s->sender && i < t->n_recv; i++)
+		if (t->recv[i].id == s->id) {
+			if (lost)
+				*lost = t->recv[i].lost;
+			return true;
+		}
+	return false;
+}
+
+void lr_view_streams_reset(struct lr_view_traffic *t, const struct lr_snapshot *s)
+{
+	t->n_base = 0;
+	t->base_generation = s->traffic_generation;
+	for (size_t i = 0; i < s->n_streams && t->n_base < LR_VIEW_STREAM_BASE_MAX; i++) {
+		struct lr_view_stream_base *b = &t->base[t->n_base++];
+
+		b->id = s->streams[i].id;
+		b->retr = s->streams[i].total_retransmits;
+		b->lost = s->streams[i].total_lost;
+		recv_lost(t, &s->streams[i], &b->lost);	/* the receiver's, where it is known */
+	}
+}
+
+/* s's retransmits and loss since the last reset (all of them when none covers this test). */
+static void since_reset(const struct lr_view_traffic *t, const struct lr_snapshot *snap,
+			const struct lr_stream_snap *s, uint64_t *retr, uint64_t *lost)
+{
+	*retr = s->total_retransmits;
+	*lost = s->total_lost;
+	recv_lost(t, s, lost);
+	if (!snap || snap->traffic_generation != t->base_generation)
+		return;
+	for (size_t i = 0; i < t->n_base; i++)
+		if (t->base[i].id == s->id) {
+			*retr -= t->base[i].retr <= *retr ? t->base[i].retr : *retr;
+			*lost -= t->base[i].lost <= *lost ? t->base[i].lost : *lost;
+			return;
+		}
 }
 
 struct sums {
@@ -120,6 +184,7 @@ static void stream_row(struct lr_frame *f, int x0, int y, int w, const struct lr
 {
 	char b[32];
 	bool tcp_send = !s->udp && s->sender, udp_recv = s->udp && !s->sender;
+	uint64_t retr, lost;
 
 	snprintf(b, sizeof(b), "%d", s->id);
 	lr_frame_text(f, x0 + C_ID, y, 4, LR_ROLE_VALUE, b);
@@ -134,10 +199,13 @@ static void stream_row(struct lr_frame *f, int x0, int y, int w, const struct lr
 	cell(f, x0, y, w, E_RATE, s->sender ? LR_ROLE_TX : LR_ROLE_RX, b);
 	fmt_count(b, sizeof(b), s->valid, s->pps);
 	cell(f, x0, y, w, E_PPS, LR_ROLE_VALUE, b);
-	fmt_count(b, sizeof(b), tcp_send, (double)s->total_retransmits);
+	since_reset(t, ctx->snap, s, &retr, &lost);
+	fmt_count(b, sizeof(b), tcp_send, (double)retr);
 	cell(f, x0, y, w, E_RETR, tcp_send && s->retransmits ? LR_ROLE_WARN : LR_ROLE_VALUE, b);
-	fmt_count(b, sizeof(b), udp_recv, (double)s->total_lost);
-	cell(f, x0, y, w, E_LOST, udp_recv && s->lost ? LR_ROLE_ALERT : LR_ROLE_VALUE, b);
+	fmt_count(b, sizeof(b), udp_recv || recv_lost(t, s, NULL), (double)lost);
+	cell(f, x0, y, w, E_LOST, (udp_recv && s->lost) || (!udp_recv && lost) ? LR_ROLE_ALERT
+										: LR_ROLE_VALUE,
+	     b);
 	if (udp_recv && s->jitter_ms >= 0)
 		snprintf(b, sizeof(b), "%.3f", s->jitter_ms);
 	else
@@ -156,17 +224,21 @@ static void stream_row(struct lr_frame *f, int x0, int y, int w, const struct lr
 	lr_view_numa_stream_cpu(f, x0, y, w, ctx->snap, t->iface, s);	/* wide panes */
 }
 
-static void add_sum(struct sums *sum, const struct lr_stream_snap *s)
+static void add_sum(struct sums *sum, const struct lr_view_traffic *t,
+		    const struct lr_snapshot *snap, const struct lr_stream_snap *s)
 {
+	uint64_t retr, lost;
+
+	since_reset(t, snap, s, &retr, &lost);
 	if (s->valid) {
 		sum->bps += s->bps;
 		sum->pps += s->pps;
 		sum->any_rate = true;
 	}
-	sum->retr += s->total_retransmits;
-	sum->lost += s->total_lost;
+	sum->retr += retr;
+	sum->lost += lost;
 	sum->tcp_send |= !s->udp && s->sender;
-	sum->udp_recv |= s->udp && !s->sender;
+	sum->udp_recv |= (s->udp && !s->sender) || recv_lost(t, s, NULL);
 }
 
 static void sum_row(struct lr_frame *f, int x0, int y, int w, const struct lr_view_ctx *ctx,
@@ -190,9 +262,15 @@ static void sum_row(struct lr_frame *f, int x0, int y, int w, const struct lr_vi
 	cell(f, x0, y, w, E_LOST, sum->lost ? LR_ROLE_ALERT : LR_ROLE_VALUE, b);
 }
 
-static const char *empty_text(enum lr_view_tstate s)
+static const char *empty_text(const struct lr_view_traffic *t, char *buf, size_t len)
 {
-	switch (s) {
+	if (t->server) {	/* `s` starts nothing here: a client does */
+		snprintf(buf, len, "%s a client on port %u",
+			 t->state == LR_VTS_IDLE ? "waiting for" : "test over: waiting for",
+			 (unsigned)(t->port ? t->port : 5201));
+		return buf;
+	}
+	switch (t->state) {
 	case LR_VTS_IDLE: return "no test running: s starts one";
 	case LR_VTS_CONNECTING: return "connecting to the server...";
 	case LR_VTS_STOPPED:
@@ -224,16 +302,18 @@ void lr_view_streams(struct lr_frame *f, struct lr_rect r, const struct lr_view_
 		lr_view_numa_stream_header(f, r.x, r.y + 1, r.w, snap);
 	}
 	if (!n) {
+		char buf[64];
+
 		if (r.h > 2)
-			lr_frame_text(f, r.x + C_ID, y, r.w - 2, LR_ROLE_LABEL,
-				      empty_text(t->state));
+			lr_view_text_words(f, r.x + C_ID, y, r.w - 2, LR_ROLE_LABEL,
+					   empty_text(t, buf, sizeof(buf)), ctx->ascii);
 		return;
 	}
 	shown = n <= (size_t)(rows > 0 ? rows : 0) ? n : (rows > 1 ? (size_t)rows - 1 : 0);
 	for (size_t i = 0; i < n; i++) {
 		if (i < shown)
 			stream_row(f, r.x, y++, r.w, ctx, t, &snap->streams[i]);
-		add_sum(&sum, &snap->streams[i]);
+		add_sum(&sum, t, snap, &snap->streams[i]);
 	}
 	if (shown < n && rows > 0)	/* a 3-row band (80x24) has room for the sum row only */
 		lr_frame_printf(f, r.x + C_ID, y++, r.w - 2, LR_ROLE_LABEL, "+%zu more streams",

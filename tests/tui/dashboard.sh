@@ -169,9 +169,9 @@ if [ -n "$second" ]; then
 	key v
 fi
 
-# ---- resize below 80x24 and back
+# ---- resize below 70x20 and back
 T resize-window -t dash -x 60 -y 15
-check "60x15: too small" wait_screen 'terminal too small \(need 80x24\)'
+check "60x15: too small" wait_screen 'terminal too small \(need 70x20\)'
 T resize-window -t dash -x 80 -y 24
 check "back to 80x24" wait_gone 'terminal too small'
 check "80x24 redrawn" wait_screen 'IFACE|Bitrate'

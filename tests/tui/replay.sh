@@ -169,7 +169,7 @@ detail_ok() {
 			exit !(g != "" && d <= w * 0.0006 + 100) }' && ok=0
 	done
 	echo "Bitrate pane tx $got, csv $(csv_rates 20.0 | tr '\n' ' ')"
-	screen | grep -qE '(^ |[┼┤│+|-] ?)CPU [─-]' || { echo "no CPU pane"; return 1; }
+	screen | grep -qE '(^ |[┼┤├│+|-] ?)CPU [─-]' || { echo "no CPU pane"; return 1; }
 	return $ok
 }
 out=$(detail_ok)

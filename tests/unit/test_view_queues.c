@@ -111,18 +111,18 @@ static void test_pane_80x24_swaps_packets(void **state)
 	assert_true(hy > 0);
 	/* the hottest queue first: queue 3, 920k rx p/s, 91 %, its drops, cpu3 at 100 % */
 	row_text(&fx->frame, 41, hy + 1, 38, line);
-	assert_string_equal(line, "  3   920k  1.00k   91%  1.50k   3 100");
+	assert_string_equal(line, " 3   920k  1.00k   91%  1.50k   3 100%");
 	y = golden_find(&fx->frame, "max/mean 7.3", &col);
 	assert_true(y >= 0 && y < hy);
 	assert_int_equal(lr_frame_at(&fx->frame, 41 + 20, hy + 1)->role, LR_ROLE_WARN);
 	/* queue 7: CPU unknown, drawn "-" */
 	for (y = hy + 1; y < hy + 9; y++) {
-		row_text(&fx->frame, 41, y, 3, line);
-		if (!strcmp(line, "  7"))
+		row_text(&fx->frame, 41, y, 2, line);
+		if (!strcmp(line, " 7"))
 			break;
 	}
 	assert_true(y < hy + 9);
-	row_text(&fx->frame, 41 + 30, y, 9, line);
+	row_text(&fx->frame, 41 + 29, y, 9, line);
 	assert_string_equal(line, "   -    -");
 	/* Q again: Packets back */
 	assert_true(lr_app_handle(&fx->app, lr_app_key('Q')));

@@ -174,13 +174,36 @@ static void test_streams_tcp_80x32(void **state)
 	y = golden_find(&fx->frame, " 3   tx", &col);
 	assert_true(y > 0);
 	assert_true(golden_find(&fx->frame, "14", &col) >= 0);
-	/* below 31 rows (a 30-row body) the band shrinks to title, header and the sum row */
+	/* below 31 rows (a 30-row body) the band shrinks to title, header, two rows and the
+	 * sum row: the first stream and how many more are hidden (issue 21) */
 	render(fx, 80, 30);
 	y = golden_find(&fx->frame, " Streams ", &col);
 	assert_true(y > 0);
+	assert_int_equal(golden_find(&fx->frame, " 1   tx", &col), y + 2);
+	assert_int_equal(golden_find(&fx->frame, " +2 more streams", &col), y + 3);
 	assert_int_equal(golden_find(&fx->frame, " sum                  9.35 Gb/s   8.92k    14", &col),
-			 y + 2);
+			 y + 4);
 	assert_int_equal(golden_find(&fx->frame, " 3   tx", &col), -1);
+	/* `r`: retransmits count from the reset on, per stream and in the sum; a later test
+	 * (another generation) is not affected */
+	render(fx, 80, 32);
+	assert_true(golden_find(&fx->frame, " sum                  9.35 Gb/s   8.92k    14", &col) > 0);
+	lr_view_streams_reset(&fx->tv, &fx->snap);
+	fx->snap.streams[1].total_retransmits += 3;
+	render(fx, 80, 32);
+	assert_true(golden_find(&fx->frame, " sum                  9.35 Gb/s   8.92k     3", &col) > 0);
+	fx->snap.traffic_generation++;
+	render(fx, 80, 32);
+	assert_true(golden_find(&fx->frame, " sum                  9.35 Gb/s   8.92k    17", &col) > 0);
+	fx->snap.streams[1].total_retransmits -= 3;
+	fx->snap.traffic_generation--;
+	/* two streams at 80x24 fit whole: no "+N more" */
+	fx->snap.n_streams = 2;
+	render(fx, 80, 24);
+	y = golden_find(&fx->frame, " Streams ", &col);
+	assert_int_equal(golden_find(&fx->frame, " 1   tx", &col), y + 2);
+	assert_int_equal(golden_find(&fx->frame, " 3   tx", &col), y + 3);
+	assert_int_equal(golden_find(&fx->frame, "more streams", &col), -1);
 }
 
 static void test_streams_udp_rx_132x43(void **state)
@@ -242,6 +265,52 @@ static void test_streams_states(void **state)
 	assert_true(y > 0);
 	for (int x = 0; x < fx->frame.w; x++)
 		assert_true(lr_frame_at(&fx->frame, x, y)->cp < 0x80);
+	/* `linerate -s` before a client: `s` starts nothing there, the port is what matters */
+	fx->tv.server = true;
+	fx->tv.state = LR_VTS_IDLE;
+	fx->tv.host = NULL;
+	fx->tv.port = 5299;
+	render(fx, 80, 24);
+	assert_true(golden_find(&fx->frame, " Streams  idle  server on port 5299", &col) > 0);
+	assert_true(golden_find(&fx->frame, "waiting for a client on port 5299", &col) > 0);
+	assert_int_equal(golden_find(&fx->frame, "s starts one", &col), -1);
+}
+
+/* --demo is both ends: a UDP sender's lost column is the receiver's live count (issue 17);
+ * a stream the receiver does not know stays "-". */
+static void test_streams_udp_lost_from_receiver(void **state)
+{
+	struct fixture *fx = *state;
+	struct lr_view_stream_base recv[] = {{.id = 1, .lost = 42}, {.id = 3, .lost = 0}};
+	int col, y;
+
+	fx->tv.knobs.udp = true;
+	for (size_t i = 0; i < 3; i++) {
+		fx->snap.streams[i].udp = true;
+		fx->snap.streams[i].cwnd_bytes = fx->snap.streams[i].rtt_us = -1;
+	}
+	render(fx, 80, 32);
+	assert_true(golden_find(&fx->frame, " 1   tx", &col) > 0);
+	y = golden_find(&fx->frame, " sum ", &col);
+	assert_true(y > 0);
+	assert_true(golden_find(&fx->frame, "lost", &col) >= 0);
+	/* the lost column ends at 51: "-" for a sender without the receiver's count */
+	assert_int_equal(lr_frame_at(&fx->frame, 51, golden_find(&fx->frame, " 1   tx", &col))->cp,
+			 '-');
+	fx->tv.recv = recv;
+	fx->tv.n_recv = 2;
+	render(fx, 80, 32);
+	/* id 1: 42 lost in the alert role; id 3: 0; id 4: unknown to the receiver */
+	y = golden_find(&fx->frame, " 1   tx", &col);
+	assert_int_equal(lr_frame_at(&fx->frame, 51, y)->cp, '2');
+	assert_int_equal(lr_frame_at(&fx->frame, 50, y)->cp, '4');
+	assert_int_equal(lr_frame_at(&fx->frame, 51, y)->role, LR_ROLE_ALERT);
+	y = golden_find(&fx->frame, " 3   tx", &col);
+	assert_int_equal(lr_frame_at(&fx->frame, 51, y)->cp, '0');
+	y = golden_find(&fx->frame, " 4   tx", &col);
+	assert_int_equal(lr_frame_at(&fx->frame, 51, y)->cp, '-');
+	y = golden_find(&fx->frame, " sum ", &col);
+	assert_int_equal(lr_frame_at(&fx->frame, 51, y)->cp, '2');
 }
 
 /* A finished 30 s test at the MTU 1500 ceiling of a 10G link, cpu1 saturated: the panel
@@ -456,6 +525,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_streams_tcp_80x32, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_streams_udp_rx_132x43, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_streams_states, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_streams_udp_lost_from_receiver, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_verdict_panel_80x24, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_peer_views_80x24, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_peer_state_80x24, setup, teardown),

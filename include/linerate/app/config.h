@@ -22,6 +22,8 @@ enum lr_mode {
 	LR_MODE_VERSION,
 };
 
+enum { LR_CFG_GRAPH_BRAILLE = 1, LR_CFG_GRAPH_BLOCK, LR_CFG_GRAPH_ASCII };
+
 struct lr_config {
 	enum lr_mode mode;
 	bool headless;		/* --headless given (with -s: iperf3's lines, no dashboard) */
@@ -40,6 +42,7 @@ struct lr_config {
 	const char *pidfile;	/* --pidfile (iperf3's -I): our PID, removed at exit */
 	bool daemon;		/* -D: server in the background */
 	bool ascii;		/* --ascii */
+	int graph;		/* --graph: 0 not given (braille where UTF-8), else LR_CFG_GRAPH_* */
 	enum lr_source source;	/* --source netlink|proc */
 	const char *procfs;	/* --procfs DIR */
 	const char *sysfs;	/* --sysfs DIR */

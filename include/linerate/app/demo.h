@@ -11,6 +11,7 @@
 #include "linerate/core/common.h"
 
 struct lr_demo; /* opaque: the server and its thread */
+struct lr_server_watch;
 struct lr_traffic_config;
 
 #define LR_DEMO_HOST	    "127.0.0.1"
@@ -24,6 +25,8 @@ struct lr_traffic_config;
  * (signals blocked in it). 0 or -errno (-EADDRINUSE: every port taken). */
 int lr_demo_open(struct lr_demo **out) LR_MUST_CHECK;
 uint16_t lr_demo_port(const struct lr_demo *d);
+/* The demo server's test watch: the receiving side's live counters. NULL for NULL. */
+struct lr_server_watch *lr_demo_watch(const struct lr_demo *d);
 /* Stops the server (a connected client is told), joins the thread, frees. NULL-safe. */
 void lr_demo_close(struct lr_demo *d);
 

@@ -45,6 +45,11 @@ struct lr_frame {
 	int w, h;
 	struct lr_cell *cells;	/* w * h, row-major; owned by lr_frame_* */
 	size_t cap;		/* cells allocated */
+	/* Text drawn since the last clear that did not fit whole (maxw or the frame's edge): how
+	 * many times, and where the first one started. Views leave out or mark what does not
+	 * fit; tests check these stay 0. */
+	unsigned clipped;
+	int clip_x, clip_y;
 };
 
 struct lr_rect {
@@ -72,11 +77,12 @@ void lr_frame_set_role(struct lr_frame *f, struct lr_rect r, enum lr_role role);
 
 /* Draws UTF-8 text at (x, y), at most maxw columns (maxw < 0: to the frame's edge); control
  * characters and malformed bytes become '?'. Returns the columns drawn (clipped ones included,
- * so callers can advance x). */
+ * so callers can advance x). Text cut short by maxw or the edge counts in f->clipped. */
 int lr_frame_text(struct lr_frame *f, int x, int y, int maxw, enum lr_role role, const char *s);
 int lr_frame_printf(struct lr_frame *f, int x, int y, int maxw, enum lr_role role,
 		    const char *fmt, ...) LR_PRINTF(6, 7);
-/* Right-aligns s so its last column is at x + w - 1 (truncating on the left when too long). */
+/* Right-aligns s so its last column is at x + w - 1 (truncating on the left when too long,
+ * counted in f->clipped). */
 int lr_frame_text_right(struct lr_frame *f, int x, int y, int w, enum lr_role role, const char *s);
 /* Number of columns s takes (code points). */
 int lr_utf8_width(const char *s);

@@ -21,14 +21,19 @@ struct lr_verdict;
 struct lr_verdict_acc;
 struct lr_verdict_traffic;
 
-#define LR_VIEW_MIN_W 80
-#define LR_VIEW_MIN_H 24
+#define LR_VIEW_MIN_W 70	/* the reduced layout from 70x20; the full one at 80x24 */
+#define LR_VIEW_MIN_H 20
 #define LR_HINT_MAX 128
+
+/* How graphs are drawn (--graph): block glyphs (1 sample per cell, 8 levels per row),
+ * braille (2 samples per cell, 4 dot rows) or ASCII. */
+enum lr_graph_style { LR_GRAPH_BLOCK, LR_GRAPH_BRAILLE, LR_GRAPH_ASCII };
 
 struct lr_view_ctx {
 	const struct lr_snapshot *snap;	/* NULL: waiting for the first sample */
 	const struct lr_app *app;
 	bool ascii;			/* ASCII graphs and borders (--ascii, non-UTF-8 locale) */
+	enum lr_graph_style graph;	/* when !ascii */
 	const char *host;		/* shown in the overview title; NULL none */
 	const char *status_msg;		/* newest log or key feedback; NULL/"" none */
 	bool status_is_error;		/* draw status_msg in the alert role */
@@ -65,6 +70,8 @@ void lr_view_packets(struct lr_frame *f, struct lr_rect r, const struct lr_view_
 		     const struct lr_iface_snap *ifs);
 void lr_view_drops(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
 		   const struct lr_iface_snap *ifs);
+/* Rows the Drops & FIFO pane needs to show every row of ifs (title and header included). */
+int lr_view_drops_rows(const struct lr_iface_snap *ifs);
 /* ifs NULL: no interface's CPUs are marked (overview). */
 void lr_view_cpu(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
 		 const struct lr_iface_snap *ifs);
@@ -107,6 +114,14 @@ enum lr_view_tstate {
 	LR_VTS_ERROR,
 };
 
+#define LR_VIEW_STREAM_BASE_MAX 128	/* iperf3's most parallel streams */
+
+/* A stream's counts at the last `r`: the pane shows retransmits and loss since then. */
+struct lr_view_stream_base {
+	int id;
+	uint64_t retr, lost;
+};
+
 /* The test the Streams pane describes; the per-stream numbers come from ctx->snap->streams. */
 struct lr_view_traffic {
 	enum lr_view_tstate state;
@@ -117,7 +132,19 @@ struct lr_view_traffic {
 	double elapsed_s;		/* since the data started, < 0 unknown */
 	double duration_s;		/* the test's length, 0 until stopped */
 	const char *error;		/* LR_VTS_ERROR: why; NULL none */
+	bool server;			/* `linerate -s`: tests come from clients on port */
+	/* The receiving end's live loss per stream id (lost = datagrams), when this process is
+	 * also the receiver (--demo): a UDP sender's lost column shows it. */
+	const struct lr_view_stream_base *recv;
+	size_t n_recv;
+	/* set by lr_view_streams_reset; a later test (another traffic_generation) starts at 0 */
+	struct lr_view_stream_base base[LR_VIEW_STREAM_BASE_MAX];
+	size_t n_base;
+	uint32_t base_generation;
 };
+
+/* `r` (reset totals and peaks): the Streams pane's retr and lost count from s's totals on. */
+void lr_view_streams_reset(struct lr_view_traffic *t, const struct lr_snapshot *s);
 
 /* The Streams pane in r: state, protocol, streams, per stream target and achieved rate,
  * packets/s, retransmits, loss, jitter, cwnd and RTT, and a sum row. arg is a
@@ -183,6 +210,14 @@ void lr_view_fmt_speed(char *buf, size_t len, int64_t speed_mbps);
  * marked with an ellipsis ('~' in ASCII). Returns the columns used. */
 int lr_view_text_words(struct lr_frame *f, int x, int y, int maxw, enum lr_role role, const char *s,
 		       bool ascii);
+/* s in at most w columns: whole when it fits, else its first w - 1 characters and '~' (names:
+ * interfaces, hosts, counters). Returns the columns drawn. */
+int lr_view_text_mark(struct lr_frame *f, int x, int y, int w, enum lr_role role, const char *s);
+/* Draws s at column *at of a line w columns wide starting at x when it fits whole, and
+ * advances *at; else draws nothing and sets *at = w, so the fields after it are left out too
+ * (a line of fields never ends in a cut one). Returns whether it was drawn. */
+bool lr_view_field(struct lr_frame *f, int x, int y, int *at, int w, enum lr_role role,
+		   const char *s);
 
 /* Top of a graph's scale for values up to max_v (auto: the next 1-2-5 step, at least 1000;
  * link: link_max when > 0). */
@@ -191,6 +226,13 @@ double lr_view_scale_top(enum lr_scale mode, double max_v, double link_max);
  * log_floor to top). Unknown points draw a dotted baseline. */
 void lr_view_graph(struct lr_frame *f, struct lr_rect r, const struct lr_series *s, double top,
 		   bool log_scale, double log_floor, bool ascii, enum lr_role role);
+/* The same in braille (view_braille.c): the newest 2 * r.w points, 4 dot rows per cell. */
+void lr_view_graph_braille(struct lr_frame *f, struct lr_rect r, const struct lr_series *s,
+			   double top, bool log_scale, double log_floor, enum lr_role role);
+/* lr_view_graph or lr_view_graph_braille as ctx says (ascii, graph). */
+void lr_view_graph_ctx(struct lr_frame *f, struct lr_rect r, const struct lr_series *s,
+		       double top, bool log_scale, double log_floor, const struct lr_view_ctx *ctx,
+		       enum lr_role role);
 /* Largest known value among the newest n points of s; 0 when none. */
 double lr_view_series_max(const struct lr_series *s, uint32_t n);
 /* A pane title row: " Title ───────" in the border role (ASCII: '-'). */

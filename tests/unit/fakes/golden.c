@@ -55,6 +55,11 @@ void golden_check(const struct lr_frame *fr, const char *name)
 	}
 	free(want);
 	free(text);
+	/* issue 17: a golden frame has no text cut short (views leave out or mark what does
+	 * not fit) */
+	if (fr->clipped)
+		fail_msg("%s: %u texts cut short, the first at row %d col %d", name, fr->clipped,
+			 fr->clip_y, fr->clip_x);
 }
 
 int golden_find(const struct lr_frame *f, const char *needle, int *col)

@@ -433,10 +433,7 @@ static int run(const struct lr_config *cfg, struct lr_server_app *sapp, struct l
 	d.ctx.host = d.host;
 	d.ctx.status_msg = d.status;
 	d.ctx.ascii = cfg->ascii || !lr_tui_utf8();
-	/* braille by default; --graph block keeps block glyphs, --graph ascii ASCII graphs */
-	d.ctx.graph = cfg->graph == LR_CFG_GRAPH_BLOCK	 ? LR_GRAPH_BLOCK
-		      : cfg->graph == LR_CFG_GRAPH_ASCII ? LR_GRAPH_ASCII
-							 : LR_GRAPH_BRAILLE;
+	d.ctx.graph = lr_config_graph(cfg);
 
 	if (open_csv(&d) || open_metrics(&d))
 		goto out;

@@ -322,6 +322,7 @@ int lr_run_replay(const struct lr_config *cfg)
 	u.ctx.host = host;
 	u.ctx.status_msg = u.status;
 	u.ctx.ascii = cfg->ascii || !lr_tui_utf8();
+	u.ctx.graph = lr_config_graph(cfg);
 	if (lr_replay_has_streams(rp)) {
 		u.ctx.streams_pane = lr_view_streams;
 		u.ctx.streams_arg = &u.traffic;

@@ -67,5 +67,7 @@ struct lr_config {
  * whether one of them goes to stdout ("-"). */
 bool lr_config_csv_named(const struct lr_config *cfg);
 bool lr_config_csv_stdout(const struct lr_config *cfg);
+/* The views' graph style (enum lr_graph_style, present/view.h) that --graph asks for. */
+int lr_config_graph(const struct lr_config *cfg);
 
 #endif

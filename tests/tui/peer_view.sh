@@ -48,9 +48,10 @@ run() {	# NAME W H [SERVER-ARGS...]: server under host name peerhost, dashboard 
 }
 finish() { T kill-session -t dash 2>/dev/null; kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null; }
 
-# "rx rate of the row under the peer line" is a number, not "-" or "0"
+# the row under the peer line is lo with a live bit rate: a number with a unit (94.5M), not
+# "-" or "0" (the wide overview has more columns before the rates: found by their form)
 peer_row_live() {
-	screen | awk '/on peerhost \(peer\)/ { getline; if ($1 == "lo" && $3 != "-" && $3 != "0") ok = 1 } END { exit !ok }'
+	screen | awk '/on peerhost \(peer\)/ { getline; if ($1 == "lo") for (i = 2; i <= NF; i++) if ($i ~ /^[0-9.]+[kMGT]$/) ok = 1 } END { exit !ok }'
 }
 
 for size in 80x24 200x50; do

@@ -119,11 +119,11 @@ int lr_auth_client_open(struct lr_auth_client **out, const struct lr_auth_opts *
 		return fail(err, -EINVAL, "--username: set the password in IPERF3_PASSWORD "
 					  "(linerate does not prompt for it)");
 	if (lr_auth_plain_format(o->username, "x", 0, probe, sizeof(probe)) < 0)
-		return fail(err, -EINVAL, "--username: 1 to %d printable characters, no blanks",
+		return fail(err, -EINVAL, "--username: 1 to %d bytes, no blanks",
 			    LR_AUTH_NAME_MAX);
 	if (lr_auth_plain_format("x", o->password, 0, probe, sizeof(probe)) < 0)
-		return fail(err, -EINVAL, "IPERF3_PASSWORD: 1 to %d printable characters, no "
-					  "blanks (iperf3's server reads it as one word)",
+		return fail(err, -EINVAL, "IPERF3_PASSWORD: 1 to %d bytes, no blanks (iperf3's "
+					  "server reads it as one word)",
 			    LR_AUTH_NAME_MAX);
 	a = calloc(1, sizeof(*a));
 	if (!a)

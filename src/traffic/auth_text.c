@@ -14,6 +14,7 @@
 
 #include "linerate/traffic/auth.h"
 
+/* What iperf3's server reads as one word (scanf's %s): any bytes but blanks, so UTF-8 too. */
 static bool word_ok(const char *s)
 {
 	size_t n = strlen(s);
@@ -21,7 +22,7 @@ static bool word_ok(const char *s)
 	if (n == 0 || n > LR_AUTH_NAME_MAX)
 		return false;
 	for (size_t i = 0; i < n; i++)
-		if (isspace((unsigned char)s[i]) || !isprint((unsigned char)s[i]))
+		if (isspace((unsigned char)s[i]))
 			return false;
 	return true;
 }
@@ -167,7 +168,7 @@ int lr_auth_users_line(const char *line, char user[LR_AUTH_NAME_MAX + 1], char h
 	if (ulen == 0 || ulen > LR_AUTH_NAME_MAX || n - ulen - 1 != 64)
 		return -EINVAL;
 	for (size_t i = 0; i < ulen; i++)
-		if (isspace((unsigned char)line[i]) || !isprint((unsigned char)line[i]))
+		if (isspace((unsigned char)line[i]))
 			return -EINVAL;
 	for (size_t i = 0; i < 64; i++) {
 		unsigned char ch = (unsigned char)comma[1 + i];

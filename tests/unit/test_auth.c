@@ -226,9 +226,10 @@ static void test_users_lines(void **state)
 	assert_int_equal(lr_auth_users_line(line, u, h), 1);
 	assert_string_equal(u, "bob");
 	assert_string_equal(h, "9fb9349969765cb57b343daf1872140068c079c5fdf209f18422b11d5b96fafc");
-	static const char *const bad[] = {"alice", "alice,", ",abc", "alice,123",
-					  "al ice,9fb9349969765cb57b343daf1872140068c079c5fdf209f"
-					  "18422b11d5b96fafc"};
+	static const char *const bad[] = {
+		"alice", "alice,", ",abc", "alice,123",
+		("al ice,9fb9349969765cb57b343daf1872140068c079c5fdf209f18422b11d5b96fafc"),
+	};
 	for (size_t i = 0; i < LR_ARRAY_SIZE(bad); i++)
 		if (lr_auth_users_line(bad[i], u, h) != -EINVAL)
 			fail_msg("accepted: \"%s\"", bad[i]);

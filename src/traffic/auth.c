@@ -40,7 +40,7 @@ static int fail(char err[LR_AUTH_ERR_MAX], int rc, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err, LR_AUTH_ERR_MAX, fmt, ap);
 	va_end(ap);
-	ERR_clear_error();	/* OpenSSL's queue: our message says it */
+	ERR_clear_error(); /* OpenSSL's queue: our message says it */
 	return rc;
 }
 
@@ -116,14 +116,15 @@ int lr_auth_client_open(struct lr_auth_client **out, const struct lr_auth_opts *
 	if (!o->username || !o->public_key)
 		return fail(err, -EINVAL, "--username and --rsa-public-key-path go together");
 	if (!o->password)
-		return fail(err, -EINVAL, "--username: set the password in IPERF3_PASSWORD "
-					  "(linerate does not prompt for it)");
+		return fail(err, -EINVAL,
+			    "--username: set the password in IPERF3_PASSWORD "
+			    "(linerate does not prompt for it)");
 	if (lr_auth_plain_format(o->username, "x", 0, probe, sizeof(probe)) < 0)
-		return fail(err, -EINVAL, "--username: 1 to %d bytes, no blanks",
-			    LR_AUTH_NAME_MAX);
+		return fail(err, -EINVAL, "--username: 1 to %d bytes, no blanks", LR_AUTH_NAME_MAX);
 	if (lr_auth_plain_format("x", o->password, 0, probe, sizeof(probe)) < 0)
-		return fail(err, -EINVAL, "IPERF3_PASSWORD: 1 to %d bytes, no blanks (iperf3's "
-					  "server reads it as one word)",
+		return fail(err, -EINVAL,
+			    "IPERF3_PASSWORD: 1 to %d bytes, no blanks (iperf3's "
+			    "server reads it as one word)",
 			    LR_AUTH_NAME_MAX);
 	a = calloc(1, sizeof(*a));
 	if (!a)
@@ -275,8 +276,8 @@ int lr_auth_server_open(struct lr_auth_server **out, const struct lr_auth_opts *
 }
 
 /* The token's plaintext: base64, then one RSA block. 0 with *len, or -EINVAL. */
-static int decrypt_token(const struct lr_auth_server *a, const char *token, char *plain,
-			 size_t cap, size_t *len)
+static int decrypt_token(const struct lr_auth_server *a, const char *token, char *plain, size_t cap,
+			 size_t *len)
 {
 	uint8_t enc[LR_AUTH_TOKEN_MAX];
 	size_t enc_len, tlen = strnlen(token, LR_AUTH_TOKEN_MAX + 1);
@@ -284,8 +285,8 @@ static int decrypt_token(const struct lr_auth_server *a, const char *token, char
 	size_t need = 0;
 	int rc = -EINVAL;
 
-	if (tlen > LR_AUTH_TOKEN_MAX || lr_auth_b64_decode(token, tlen, enc, sizeof(enc),
-							   &enc_len) < 0)
+	if (tlen > LR_AUTH_TOKEN_MAX ||
+	    lr_auth_b64_decode(token, tlen, enc, sizeof(enc), &enc_len) < 0)
 		return -EINVAL;
 	if (enc_len != (size_t)EVP_PKEY_get_size(a->key))
 		return -EINVAL;
@@ -317,8 +318,9 @@ int lr_auth_server_check(const struct lr_auth_server *a, const char *token, int6
 	if (decrypt_token(a, token, plain, sizeof(plain), &len) < 0) {
 		fail(why, -EACCES, "token not decryptable with the private key (%s padding: %s)",
 		     a->pkcs1 ? "PKCS#1" : "OAEP",
-		     a->pkcs1 ? "the client must use it too" : "an iperf3 <= 3.16 client sends "
-							       "PKCS#1: --use-pkcs1-padding");
+		     a->pkcs1 ? "the client must use it too"
+			      : "an iperf3 <= 3.16 client sends "
+				"PKCS#1: --use-pkcs1-padding");
 		goto out;
 	}
 	if (lr_auth_plain_parse(plain, len, user, pwd, &ts) < 0) {
@@ -331,8 +333,8 @@ int lr_auth_server_check(const struct lr_auth_server *a, const char *token, int6
 		unsigned long long d = ts > now_s ? (uint64_t)ts - (uint64_t)now_s
 						  : (uint64_t)now_s - (uint64_t)ts;
 
-		fail(why, -EACCES, "user %s: clocks %llu s apart, more than --time-skew-threshold %d",
-		     user, d,
+		fail(why, -EACCES,
+		     "user %s: clocks %llu s apart, more than --time-skew-threshold %d", user, d,
 		     a->skew_s);
 		goto out;
 	}

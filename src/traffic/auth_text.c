@@ -27,8 +27,7 @@ static bool word_ok(const char *s)
 	return true;
 }
 
-int lr_auth_plain_format(const char *user, const char *password, int64_t ts, char *buf,
-			 size_t size)
+int lr_auth_plain_format(const char *user, const char *password, int64_t ts, char *buf, size_t size)
 {
 	int n;
 
@@ -136,7 +135,7 @@ void lr_auth_user_hash(const char *user, const char *password, char hex[65])
 		  EVP_DigestFinal_ex(ctx, md, &mdlen) == 1 && mdlen == 32;
 
 	EVP_MD_CTX_free(ctx);
-	if (!ok) {	/* matches no line: the file's hashes are 64 hex digits */
+	if (!ok) { /* matches no line: the file's hashes are 64 hex digits */
 		hex[0] = '\0';
 		return;
 	}

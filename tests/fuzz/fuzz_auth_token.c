@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		char err[LR_AUTH_ERR_MAX];
 
 		if (lr_auth_server_open(&srv, &o, err) < 0)
-			abort();	/* run from the repository's root (scripts/fuzz.sh does) */
+			abort(); /* run from the repository's root (scripts/fuzz.sh does) */
 	}
 	/* the plaintext, as if it had decrypted */
 	if (lr_auth_plain_parse((const char *)data, size, user, pwd, &ts) == 0) {

@@ -71,7 +71,7 @@ static void test_iperf3_312_token_accepted(void **state)
 	assert_int_equal(lr_auth_server_check(s, tok, CAPTURED_TS - 11, why), -EACCES);
 	lr_auth_server_close(s);
 
-	s = server(true, NULL, 100);	/* --time-skew-threshold 100 */
+	s = server(true, NULL, 100); /* --time-skew-threshold 100 */
 	assert_int_equal(lr_auth_server_check(s, tok, CAPTURED_TS + 100, why), 0);
 	assert_int_equal(lr_auth_server_check(s, tok, CAPTURED_TS + 101, why), -EACCES);
 	lr_auth_server_close(s);
@@ -80,7 +80,7 @@ static void test_iperf3_312_token_accepted(void **state)
 
 static void test_iperf3_312_token_refused(void **state)
 {
-	struct lr_auth_server *s = server(false, NULL, 0);	/* OAEP: 3.12 sent PKCS#1 */
+	struct lr_auth_server *s = server(false, NULL, 0); /* OAEP: 3.12 sent PKCS#1 */
 	char *tok = captured_token();
 	char why[LR_AUTH_ERR_MAX], path[] = "/tmp/lr_auth_users_XXXXXX";
 	int fd;
@@ -117,8 +117,10 @@ static void test_iperf3_312_token_refused(void **state)
 static void test_client_token_roundtrip(void **state)
 {
 	for (int pk = 0; pk < 2; pk++) {
-		struct lr_auth_opts co = {.username = "alice", .password = "s3cret",
-					  .public_key = FIX "server_public.pem", .pkcs1 = pk};
+		struct lr_auth_opts co = {.username = "alice",
+					  .password = "s3cret",
+					  .public_key = FIX "server_public.pem",
+					  .pkcs1 = pk};
 		struct lr_auth_client *c;
 		struct lr_auth_server *s = server(pk, NULL, 0), *other = server(!pk, NULL, 0);
 		char err[LR_AUTH_ERR_MAX], *tok;
@@ -126,11 +128,11 @@ static void test_client_token_roundtrip(void **state)
 		(void)state;
 		assert_int_equal(lr_auth_client_open(&c, &co, err), 0);
 		assert_int_equal(lr_auth_client_token(c, 1234567890, &tok), 0);
-		assert_int_equal(strlen(tok), 344);	/* base64 of 256 bytes, one line */
+		assert_int_equal(strlen(tok), 344); /* base64 of 256 bytes, one line */
 		assert_null(strchr(tok, '\n'));
 		assert_int_equal(lr_auth_server_check(s, tok, 1234567890, err), 0);
 		assert_int_equal(lr_auth_server_check(other, tok, 1234567890, err), -EACCES);
-		tok[10] = tok[10] == 'A' ? 'B' : 'A';	/* one bit of the ciphertext */
+		tok[10] = tok[10] == 'A' ? 'B' : 'A'; /* one bit of the ciphertext */
 		assert_int_equal(lr_auth_server_check(s, tok, 1234567890, err), -EACCES);
 		tok[300] = '!';
 		assert_int_equal(lr_auth_server_check(s, tok, 1234567890, err), -EACCES);
@@ -172,10 +174,16 @@ static void test_plain_format_parse(void **state)
 	assert_string_equal(p, "x");
 	assert_int_equal(ts, -5);
 	static const char *const bad[] = {
-		"", "user: alice", "user: alice\npwd:  x", "user: alice\npwd:  x\nts:   ",
-		"user: alice\npwd:  x\nts:   12z", " user: a\npwd: b\nts: 1",
-		"user: a\npwd: b\nts: 9223372036854775808", "usr: a\npwd: b\nts: 1",
-		"user: a\nts: 1\npwd: b", "user: \npwd: b\nts: 1",
+		"",
+		"user: alice",
+		"user: alice\npwd:  x",
+		"user: alice\npwd:  x\nts:   ",
+		"user: alice\npwd:  x\nts:   12z",
+		" user: a\npwd: b\nts: 1",
+		"user: a\npwd: b\nts: 9223372036854775808",
+		"usr: a\npwd: b\nts: 1",
+		"user: a\nts: 1\npwd: b",
+		"user: \npwd: b\nts: 1",
 	};
 	for (size_t i = 0; i < LR_ARRAY_SIZE(bad); i++)
 		if (lr_auth_plain_parse(bad[i], strlen(bad[i]), u, p, &ts) != -EINVAL)
@@ -205,7 +213,7 @@ static void test_hash_matches_sha256sum(void **state)
 	while (fgets(line, sizeof(line), f))
 		if (lr_auth_users_line(line, u, h) == 1) {
 			assert_string_equal(u, "alice");
-			assert_string_equal(h, hex);	/* coreutils' sha256sum wrote it */
+			assert_string_equal(h, hex); /* coreutils' sha256sum wrote it */
 			seen = true;
 		}
 	fclose(f);
@@ -227,7 +235,10 @@ static void test_users_lines(void **state)
 	assert_string_equal(u, "bob");
 	assert_string_equal(h, "9fb9349969765cb57b343daf1872140068c079c5fdf209f18422b11d5b96fafc");
 	static const char *const bad[] = {
-		"alice", "alice,", ",abc", "alice,123",
+		"alice",
+		"alice,",
+		",abc",
+		"alice,123",
 		("al ice,9fb9349969765cb57b343daf1872140068c079c5fdf209f18422b11d5b96fafc"),
 	};
 	for (size_t i = 0; i < LR_ARRAY_SIZE(bad); i++)
@@ -248,19 +259,20 @@ static void test_base64(void **state)
 	(void)state;
 	/* RFC 4648 §10's vectors */
 	static const char *const plain[] = {"", "f", "fo", "foo", "foob", "fooba", "foobar"};
-	static const char *const enc[] = {"", "Zg==", "Zm8=", "Zm9v", "Zm9vYg==", "Zm9vYmE=",
-					  "Zm9vYmFy"};
+	static const char *const enc[] = {"",	      "Zg==",	  "Zm8=",    "Zm9v",
+					  "Zm9vYg==", "Zm9vYmE=", "Zm9vYmFy"};
 	for (size_t i = 0; i < LR_ARRAY_SIZE(plain); i++) {
-		assert_int_equal(lr_auth_b64_encode((const uint8_t *)plain[i], strlen(plain[i]), &e),
-				 0);
+		assert_int_equal(
+			lr_auth_b64_encode((const uint8_t *)plain[i], strlen(plain[i]), &e), 0);
 		assert_string_equal(e, enc[i]);
 		free(e);
-		assert_int_equal(lr_auth_b64_decode(enc[i], strlen(enc[i]), out, sizeof(out), &n), 0);
+		assert_int_equal(lr_auth_b64_decode(enc[i], strlen(enc[i]), out, sizeof(out), &n),
+				 0);
 		assert_int_equal(n, strlen(plain[i]));
 		assert_memory_equal(out, plain[i], n);
 	}
-	static const char *const bad[] = {"Zg=", "Zg=a", "Z===", "Zm9v\n", "Zm=v", "Zg==Zg==",
-					  "Zm9*"};
+	static const char *const bad[] = {"Zg=",  "Zg=a",     "Z===", "Zm9v\n",
+					  "Zm=v", "Zg==Zg==", "Zm9*"};
 	for (size_t i = 0; i < LR_ARRAY_SIZE(bad); i++)
 		if (lr_auth_b64_decode(bad[i], strlen(bad[i]), out, sizeof(out), &n) != -EINVAL)
 			fail_msg("accepted: \"%s\"", bad[i]);
@@ -280,8 +292,8 @@ static void test_bad_files(void **state)
 	char path[] = "/tmp/lr_auth_users_XXXXXX";
 	int fd = mkstemp(path);
 	struct lr_auth_opts o = {.private_key = FIX "server_private.pem", .users = path};
-	struct lr_auth_opts c = {.username = "alice", .password = "s3cret",
-				 .public_key = FIX "server_public.pem"};
+	struct lr_auth_opts c = {
+		.username = "alice", .password = "s3cret", .public_key = FIX "server_public.pem"};
 	char err[LR_AUTH_ERR_MAX], name[200];
 
 	(void)state;
@@ -299,8 +311,9 @@ static void test_bad_files(void **state)
 
 	o.users = FIX "users.csv";
 	o.private_key = FIX "server_public.pem";
-	expect_open_error(&o, true, "--rsa-private-key-path " FIX "server_public.pem: not an "
-				    "unencrypted PEM private key");
+	expect_open_error(&o, true,
+			  "--rsa-private-key-path " FIX "server_public.pem: not an "
+			  "unencrypted PEM private key");
 	o.private_key = FIX "encrypted_private.pem";
 	expect_open_error(&o, true, "encrypted_private.pem: not an unencrypted");
 	o.private_key = FIX "users.csv";
@@ -312,8 +325,9 @@ static void test_bad_files(void **state)
 
 	assert_int_equal(lr_auth_opts_check(&c, false, err), 0);
 	c.public_key = FIX "server_private.pem";
-	expect_open_error(&c, false, "--rsa-public-key-path " FIX "server_private.pem: not a PEM "
-				     "public key");
+	expect_open_error(&c, false,
+			  "--rsa-public-key-path " FIX "server_private.pem: not a PEM "
+			  "public key");
 	c.public_key = FIX "missing.pem";
 	expect_open_error(&c, false, "missing.pem: No such file");
 	c.public_key = FIX "server_public.pem";

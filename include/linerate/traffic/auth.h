@@ -18,12 +18,13 @@
 
 #include "linerate/core/common.h"
 
-#define LR_AUTH_IEAUTHTEST  142 /* iperf3's i_errno: "test authorization failed" */
-#define LR_AUTH_SKEW_DEF_S  10 /* iperf3's default --time-skew-threshold */
-#define LR_AUTH_NAME_MAX    128 /* username or password, bytes (iperf3 has no limit; the RSA
-				 * block has: 214 bytes of plaintext with a 2048-bit key, OAEP) */
-#define LR_AUTH_TOKEN_MAX   4096 /* base64 of an RSA block: keys up to 24576 bits */
-#define LR_AUTH_ERR_MAX     256
+#define LR_AUTH_IEAUTHTEST 142 /* iperf3's i_errno: "test authorization failed" */
+#define LR_AUTH_SKEW_DEF_S 10 /* iperf3's default --time-skew-threshold */
+#define LR_AUTH_NAME_MAX                                                                           \
+	128 /* username or password, bytes (iperf3 has no limit; the RSA                           \
+	     * block has: 214 bytes of plaintext with a 2048-bit key, OAEP) */
+#define LR_AUTH_TOKEN_MAX 4096 /* base64 of an RSA block: keys up to 24576 bits */
+#define LR_AUTH_ERR_MAX	  256
 
 /* The options, as given (strings borrowed: argv / the environment). */
 struct lr_auth_opts {

@@ -9,7 +9,8 @@
 lr_plan iperf3_auth "lrc-i3s lrc-i3s-wrong-password lrc-i3s-oaep-vs-3.12 i3c-lrs \
 i3c-lrs-wrong-password i3c-lrs-no-token i3c-lrs-oaep-vs-pkcs1 lrc-lrs lrc-lrs-wrong-password \
 lrs-one-off-waits-after-refusal lrs-without-keys-ignores-token i3c-skew-refused \
-i3c-skew-threshold bad-users-line bad-private-key bad-public-key no-password"
+i3c-skew-threshold lrc-token-oaep-openssl lrc-token-pkcs1-openssl bad-users-line bad-private-key \
+bad-public-key no-password"
 command -v iperf3 >/dev/null || { lr_skip_plan iperf3_auth "iperf3 not installed"; exit 0; }
 command -v openssl >/dev/null || { lr_skip_plan iperf3_auth "openssl not installed"; exit 0; }
 [ -x "$LR_BIN" ] || { lr_skip_plan iperf3_auth "$LR_BIN not built"; exit 0; }
@@ -238,6 +239,54 @@ else
 		srv_stop
 	fi
 fi
+
+# --- our client's token as iperf3 3.17+ (OAEP) and <= 3.16 (PKCS#1) servers read it: captured
+# by a listener that plays iperf3's server up to the params, decrypted by openssl itself ------
+capture_params() {	# capture_params FILE: one client's params JSON into FILE, then error 142
+	python3 - "$port" "$1" <<'PY' &
+import socket, struct, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(1); s.settimeout(20)
+c, _ = s.accept(); c.settimeout(10)
+def need(n):
+    b = b""
+    while len(b) < n:
+        x = c.recv(n - len(b))
+        if not x: raise SystemExit(1)
+        b += x
+    return b
+need(37); c.sendall(b"\x09")
+body = need(struct.unpack(">I", need(4))[0])
+open(sys.argv[2], "wb").write(body)
+c.sendall(b"\xfe" + struct.pack(">ii", 142, 0)); c.close()
+PY
+	cpid=$!
+	lr_cleanup_add "kill $cpid 2>/dev/null"
+	wait_listen "$port"
+}
+for mode in oaep pkcs1; do
+	next_port
+	name=lrc-token-$mode-openssl
+	if ! capture_params "$tmp/p_$mode.json"; then fail "$name" "the capture did not listen"; continue; fi
+	extra=()
+	[ "$mode" = pkcs1 ] && extra=(--use-pkcs1-padding)
+	t0=$(date +%s)
+	lrc "$tmp/o_$mode.out" "${LRC_AUTH[@]}" "${extra[@]}"
+	wait "$cpid" 2>/dev/null
+	plain=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["authtoken"])' \
+		"$tmp/p_$mode.json" 2>/dev/null | openssl base64 -d -A 2>/dev/null |
+		openssl pkeyutl -decrypt -inkey "$tmp/priv.pem" -pkeyopt "rsa_padding_mode:$mode" \
+			2>/dev/null | tr '\n' '|')
+	ts=${plain##*ts:   }
+	if [[ "$plain" == "user: alice|pwd:  s3cret|ts:   "* ]] && [[ "$ts" =~ ^[0-9]+$ ]] &&
+		[ $((ts - t0)) -ge 0 ] && [ $((ts - t0)) -le 5 ] && [ "$rc" -ne 0 ] &&
+		grep -q "test authorization failed" "$tmp/o_$mode.out"; then
+		pass "$name"
+	else
+		fail "$name" "openssl read \"$plain\" (clock $t0), client exit $rc"
+	fi
+done
 
 # --- bad input: one line naming the file (and line), exit 2, nothing listening or sent --------
 # exit2_named NAME WANT ARGS...: linerate ARGS exits 2 with one line containing WANT, and no

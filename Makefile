@@ -10,7 +10,7 @@ B       ?= build
 WERROR  ?= 1
 FUZZ_SECONDS ?= 30
 
-PKGS      = libnl-3.0 libnl-route-3.0 libnl-genl-3.0 jansson libmicrohttpd
+PKGS      = libnl-3.0 libnl-route-3.0 libnl-genl-3.0 jansson libmicrohttpd libcrypto
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) ncursesw 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CURSES_LIBS := $(shell pkg-config --libs ncursesw 2>/dev/null)

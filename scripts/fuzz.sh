@@ -14,7 +14,7 @@ secs=${1:-30}
 case $secs in '' | *[!0-9]*) echo "usage: $0 [SECONDS]" >&2; exit 2 ;; esac
 out=build-fuzz
 cc=${FUZZ_CC:-clang}
-pkgs="libnl-3.0 libnl-route-3.0 libnl-genl-3.0 jansson"
+pkgs="libnl-3.0 libnl-route-3.0 libnl-genl-3.0 jansson libcrypto"
 
 if ! command -v "$cc" >/dev/null; then
 	echo "fuzz: $cc not found (Debian: apt-get install clang libclang-rt-dev)"

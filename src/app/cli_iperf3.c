@@ -30,6 +30,12 @@ enum {
 	OPT_JSON_STREAM,
 	OPT_GET_SERVER_OUTPUT,
 	OPT_GSRO,
+	OPT_USERNAME,
+	OPT_RSA_PUBLIC_KEY,
+	OPT_RSA_PRIVATE_KEY,
+	OPT_AUTHORIZED_USERS,
+	OPT_SKEW_THRESHOLD,
+	OPT_PKCS1,
 };
 
 const struct option lr_cli_iperf3_opts[] = {
@@ -55,6 +61,12 @@ const struct option lr_cli_iperf3_opts[] = {
 	{"json-stream", no_argument, NULL, OPT_JSON_STREAM},
 	{"get-server-output", no_argument, NULL, OPT_GET_SERVER_OUTPUT},
 	{"gsro", no_argument, NULL, OPT_GSRO},
+	{"username", required_argument, NULL, OPT_USERNAME},
+	{"rsa-public-key-path", required_argument, NULL, OPT_RSA_PUBLIC_KEY},
+	{"rsa-private-key-path", required_argument, NULL, OPT_RSA_PRIVATE_KEY},
+	{"authorized-users-path", required_argument, NULL, OPT_AUTHORIZED_USERS},
+	{"time-skew-threshold", required_argument, NULL, OPT_SKEW_THRESHOLD},
+	{"use-pkcs1-padding", no_argument, NULL, OPT_PKCS1},
 	{NULL, 0, NULL, 0},
 };
 
@@ -241,9 +253,62 @@ int lr_cli_iperf3_opt(int c, const char *arg, struct lr_config *cfg, const char 
 	case OPT_GSRO:	/* UDP GSO/GRO: linerate's default path; undoes --no-gso */
 		t->no_gso = false;
 		return 0;
+	case OPT_USERNAME:	/* the password: IPERF3_PASSWORD, read in validate */
+		t->auth.username = arg;
+		*traffic_opt = "--username";
+		return 0;
+	case OPT_RSA_PUBLIC_KEY:
+		t->auth.public_key = arg;
+		*traffic_opt = "--rsa-public-key-path";
+		return 0;
+	case OPT_RSA_PRIVATE_KEY:
+		t->auth.private_key = arg;
+		return 0;
+	case OPT_AUTHORIZED_USERS:
+		t->auth.users = arg;
+		return 0;
+	case OPT_SKEW_THRESHOLD:
+		if (parse_int(arg, 1, 86400 * 366, &v))
+			return lr_err_inval(err, len, "--time-skew-threshold: invalid seconds '%s' (1 or more)",
+				    arg);
+		t->auth.skew_s = (int)v;
+		return 0;
+	case OPT_PKCS1:
+		t->auth.pkcs1 = true;
+		return 0;
 	default:
 		return 1;
 	}
+}
+
+/* iperf3's authentication (auth.h): each option on its side, the keys and the users file
+ * read now so that a bad one is a usage error before any traffic. */
+static int validate_auth(struct lr_config *cfg, char *err, size_t len)
+{
+	struct lr_auth_opts *a = &cfg->traffic.auth;
+	bool server = cfg->mode == LR_MODE_SERVER;
+	char aerr[LR_AUTH_ERR_MAX];
+
+	if (server && lr_auth_client_wanted(a))
+		return lr_err_inval(err, len, "%s is a client option: it needs -c",
+			    a->username ? "--username" : "--rsa-public-key-path");
+	if (!server && (lr_auth_server_wanted(a) || a->skew_s))
+		return lr_err_inval(err, len, "%s is a server option: it needs -s",
+			    a->private_key ? "--rsa-private-key-path"
+			    : a->users	   ? "--authorized-users-path"
+					   : "--time-skew-threshold");
+	if (!lr_auth_client_wanted(a) && !lr_auth_server_wanted(a)) {
+		if (a->skew_s || a->pkcs1)
+			return lr_err_inval(err, len, "%s needs --rsa-private-key-path (-s) or --username (-c)",
+				    a->skew_s ? "--time-skew-threshold" : "--use-pkcs1-padding");
+		return 0;
+	}
+	/* iperf3 prompts when the variable is unset; linerate never reads the terminal */
+	if (!server)
+		a->password = getenv("IPERF3_PASSWORD");
+	if (lr_auth_opts_check(a, server, aerr) < 0)
+		return lr_err_inval(err, len, "%s", aerr);
+	return 0;
 }
 
 int lr_cli_iperf3_validate(struct lr_config *cfg, char *err, size_t len)
@@ -264,5 +329,5 @@ int lr_cli_iperf3_validate(struct lr_config *cfg, char *err, size_t len)
 		return lr_err_inval(err, len, "--json-stream: only with -c for now");
 	if (t->udp_64bit && !t->udp && !server)
 		return lr_err_inval(err, len, "--udp-counters-64bit needs -u");
-	return 0;
+	return validate_auth(cfg, err, len);
 }

@@ -62,6 +62,8 @@ static char *dup_or_null(const char *s)
 int lr_client_open(struct lr_client **out, const struct lr_traffic_config *tc, uint64_t duration_ns)
 {
 	struct lr_client *c;
+	struct lr_auth_client *auth = NULL;
+	char aerr[LR_AUTH_ERR_MAX];
 	unsigned p = tc->parallel ? tc->parallel : 1;
 
 	if (!tc->host || !tc->host[0] || p > LR_PROTO_MAX_STREAMS)
@@ -70,9 +72,21 @@ int lr_client_open(struct lr_client **out, const struct lr_traffic_config *tc, u
 	    (tc->udp ? (tc->length < LR_PROTO_UDP_MIN_LEN || tc->length > LR_PROTO_UDP_MAX_LEN)
 		     : tc->length > LR_PROTO_TCP_MAX_LEN))
 		return -EINVAL;
+	/* the CLI checked the files; one changed since is this test's failure, said once */
+	if (lr_auth_client_wanted(&tc->auth)) {
+		int rc = lr_auth_client_open(&auth, &tc->auth, aerr);
+
+		if (rc < 0) {
+			lr_log(LR_LOG_ERR, "client: %s", aerr);
+			return rc;
+		}
+	}
 	c = calloc(1, sizeof(*c));
-	if (!c)
+	if (!c) {
+		lr_auth_client_close(auth);
 		return -ENOMEM;
+	}
+	c->auth = auth;
 	c->res = calloc(1, sizeof(*c->res));
 	c->tc = *tc;
 	c->tc.parallel = p;
@@ -92,6 +106,7 @@ int lr_client_open(struct lr_client **out, const struct lr_traffic_config *tc, u
 		free(c->streams);
 		free(c->joined);
 		free(c->omit);
+		lr_auth_client_close(c->auth);
 		free(c);
 		return -ENOMEM;
 	}
@@ -232,7 +247,8 @@ int lr_client_expect_state(struct lr_client *c, int *st, const char *what)
 				  ie,
 				  ie == 144   ? ": it received no data for its --rcv-timeout"
 				  : ie == 160 ? ": no TEST_END came in time"
-					      : "",
+				  : ie == LR_AUTH_IEAUTHTEST ? ": test authorization failed (access denied)"
+							     : "",
 				  what);
 		return -EPROTO;
 	}
@@ -747,5 +763,6 @@ void lr_client_close(struct lr_client *c)
 	free(c->host);
 	free(c->bind);
 	free(c->congestion);
+	lr_auth_client_close(c->auth);
 	free(c);
 }

@@ -265,6 +265,22 @@ int lr_client_send_params(struct lr_client *c)
 	snprintf(p->client_version, sizeof(p->client_version), "linerate %s", lr_version());
 	p->peer_stats = !c->tc.no_peer_stats;	/* docs/peer-stats.md; iperf3 ignores the key */
 	p->peer_interval_ms = (unsigned)(c->tc.peer_interval_ns / LR_NSEC_PER_MSEC);
+	if (c->auth) {	/* stamped now: the server checks it against its own clock */
+		char *tok;
+
+		rc = lr_auth_client_token(c->auth, (int64_t)time(NULL), &tok);
+		if (rc == 0 && strlen(tok) >= sizeof(p->authtoken)) {
+			free(tok);
+			rc = -E2BIG;
+		}
+		if (rc < 0) {
+			lr_client_set_err(c, "cannot build the authentication token: %s",
+					  strerror(-rc));
+			return rc;
+		}
+		memcpy(p->authtoken, tok, strlen(tok) + 1);
+		free(tok);
+	}
 	rc = lr_proto_params_encode(p, &buf, &len);
 	if (rc < 0) {
 		lr_client_set_err(c, "cannot encode the test parameters: %s", strerror(-rc));

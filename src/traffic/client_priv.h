@@ -31,6 +31,7 @@
 struct lr_client {
 	struct lr_traffic_config tc;
 	char *host, *bind, *congestion;
+	struct lr_auth_client *auth; /* --username: the token's key and credentials, or NULL */
 	uint64_t duration_ns;
 	uint64_t connect_timeout_ns; /* --connect-timeout or the default */
 	uint64_t rcv_timeout_ns; /* --rcv-timeout or iperf3's default */

@@ -509,6 +509,8 @@ int lr_proto_params_encode(const struct lr_proto_params *p, char **out, size_t *
 		rc |= json_object_set_new(o, "extra_data", json_string(p->extra_data));
 	if (p->client_version[0])
 		rc |= json_object_set_new(o, "client_version", json_string(p->client_version));
+	if (p->authtoken[0])
+		rc |= json_object_set_new(o, "authtoken", json_string(p->authtoken));
 	if (p->peer_stats)
 		rc |= json_object_set_new(o, "linerate_peer_stats",
 					  json_pack("{s:i,s:i}", "v", 1, "interval_ms",
@@ -625,11 +627,8 @@ int lr_proto_params_decode(const char *buf, size_t len, struct lr_proto_params *
 	TRY(get_intflag(o, "dont_fragment", &p->dont_fragment, err));
 	TRY(get_intflag(o, "skip_rx_copy", &p->skip_rx_copy, err));
 	TRY(get_str(o, "congestion_used", NULL, 0, err));
-	TRY(get_str(o, "authtoken", NULL, 0, err));
-	if (json_object_get(o, "authtoken")) {
-		rc = seterr(err, "authentication is not supported");
-		goto out;
-	}
+	/* checked by the server when it has keys (auth.c); ignored otherwise, as iperf3 does */
+	TRY(get_str(o, "authtoken", p->authtoken, sizeof(p->authtoken), err));
 	peer_stats_ask(o, p);
 	rc = 0;
 out:

@@ -160,6 +160,17 @@ int lr_server_open(struct lr_server **out, const struct lr_server_opts *o)
 		free(s);
 		return rc;
 	}
+	if (lr_auth_server_wanted(&o->auth)) {
+		char aerr[LR_AUTH_ERR_MAX];
+
+		rc = lr_auth_server_open(&s->auth, &o->auth, aerr);
+		if (rc < 0) {
+			lr_log(LR_LOG_ERR, "server: %s", aerr);
+			close(s->lfd);
+			free(s);
+			return rc;
+		}
+	}
 	*out = s;
 	return 0;
 }
@@ -288,9 +299,11 @@ int lr_server_run(struct lr_server *s)
 		nfds_t n = 0;
 
 		if (s->sess && atomic_load(&s->sess->phase) == PH_DONE) {
+			bool denied = s->sess->auth_denied;
+
 			lr_server_session_end(s);
 			active_ns = now;
-			if (s->o.one_off)
+			if (s->o.one_off && !denied)
 				break;
 		}
 		if (s->sess)
@@ -378,6 +391,7 @@ void lr_server_close(struct lr_server *s)
 			close(s->pend[i].fd);
 	if (s->lfd >= 0)
 		close(s->lfd);
+	lr_auth_server_close(s->auth);
 	free(s);
 }
 

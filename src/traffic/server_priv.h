@@ -83,6 +83,7 @@ struct session {
 	/* the app's view (server_report.c), session thread only */
 	bool watch_begun, watch_ended, wres_filled;
 	struct lr_traffic_results *wres;	/* heap: large */
+	bool auth_denied;	/* refused for its token: -1 waits for another client, as iperf3 */
 };
 
 struct lr_server {
@@ -96,6 +97,7 @@ struct lr_server {
 	struct pending pend[MAX_PENDING];
 	struct session *sess;
 	atomic_bool listener_tuned; /* a test's -w/-M is on lfd (set by the session) */
+	struct lr_auth_server *auth; /* o.auth's keys and users, or NULL: no authentication */
 };
 
 /* [acceptor] A connection that sent a valid cookie becomes the test: its session thread runs

@@ -19,6 +19,7 @@
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "linerate/core/clock.h"
@@ -466,6 +467,24 @@ static bool parse_params(struct session *ss)
 	return true;
 }
 
+/* With keys (--rsa-private-key-path): the token must decrypt, be fresh and name a user of
+ * the file, else SERVER_ERROR IEAUTHTEST as iperf3 (auth.h). Without: any test, token or not. */
+static bool authorized(struct session *ss)
+{
+	char why[LR_AUTH_ERR_MAX];
+
+	if (!ss->srv->auth)
+		return true;
+	if (lr_auth_server_check(ss->srv->auth, ss->p.authtoken, (int64_t)time(NULL), why) == 0) {
+		lr_log(LR_LOG_DEBUG, "server: client %s authenticated: %s", ss->peer, why);
+		return true;
+	}
+	lr_log(LR_LOG_WARN, "server: client %s: test authorization failed: %s", ss->peer, why);
+	lr_server_send_error(ss, LR_AUTH_IEAUTHTEST);
+	ss->auth_denied = true;
+	return false;
+}
+
 static void *session_thread(void *arg)
 {
 	struct session *ss = arg;
@@ -473,7 +492,8 @@ static void *session_thread(void *arg)
 	bool stopped = false;
 	int rc;
 
-	if (lr_proto_state_send(&cc, LR_PROTO_PARAM_EXCHANGE) < 0 || !parse_params(ss))
+	if (lr_proto_state_send(&cc, LR_PROTO_PARAM_EXCHANGE) < 0 || !parse_params(ss) ||
+	    !authorized(ss))
 		goto out;
 	if (asks_too_much(ss)) {
 		lr_log(LR_LOG_WARN, "server: test from %s asks %u x %llu bit/s: above "

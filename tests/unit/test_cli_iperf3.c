@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <cmocka.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -93,12 +94,60 @@ static void test_bad_values_name_the_option(void **state)
 	assert_int_equal(PARSE(&cfg, err, "-s", "-O", "1"), -EINVAL);
 }
 
+#define AFIX "tests/fixtures/auth/"
+
+/* iperf3's authentication options: each on its side, the password from IPERF3_PASSWORD only,
+ * the files read at parse time (test_auth.c covers what is wrong with a file). */
+static void test_auth_options(void **state)
+{
+	struct lr_config cfg;
+	char err[256];
+	const struct lr_auth_opts *a = &cfg.traffic.auth;
+
+	(void)state;
+	assert_int_equal(PARSE(&cfg, err, "-s", "--rsa-private-key-path", AFIX "server_private.pem",
+			       "--authorized-users-path", AFIX "users.csv", "--time-skew-threshold",
+			       "30", "--use-pkcs1-padding"),
+			 0);
+	assert_string_equal(a->private_key, AFIX "server_private.pem");
+	assert_string_equal(a->users, AFIX "users.csv");
+	assert_int_equal(a->skew_s, 30);
+	assert_true(a->pkcs1);
+	assert_int_equal(setenv("IPERF3_PASSWORD", "s3cret", 1), 0);
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--headless", "--username", "alice",
+			       "--rsa-public-key-path", AFIX "server_public.pem"),
+			 0);
+	assert_string_equal(a->username, "alice");
+	assert_string_equal(a->password, "s3cret");
+	assert_false(a->pkcs1);
+	assert_int_not_equal(PARSE(&cfg, err, "-c", "h", "--username", "alice"), 0);
+	assert_non_null(strstr(err, "go together"));
+	assert_int_not_equal(PARSE(&cfg, err, "-s", "--username", "alice"), 0);
+	assert_non_null(strstr(err, "--username is a client option"));
+	assert_int_not_equal(PARSE(&cfg, err, "-c", "h", "--authorized-users-path", "u"), 0);
+	assert_non_null(strstr(err, "--authorized-users-path is a server option"));
+	assert_int_not_equal(PARSE(&cfg, err, "-s", "--authorized-users-path", AFIX "users.csv"), 0);
+	assert_non_null(strstr(err, "go together"));
+	assert_int_not_equal(PARSE(&cfg, err, "-s", "--time-skew-threshold", "0"), 0);
+	assert_non_null(strstr(err, "--time-skew-threshold: invalid"));
+	assert_int_not_equal(PARSE(&cfg, err, "-s", "--time-skew-threshold", "5"), 0);
+	assert_non_null(strstr(err, "--time-skew-threshold needs"));
+	assert_int_not_equal(PARSE(&cfg, err, "-c", "h", "--use-pkcs1-padding"), 0);
+	assert_non_null(strstr(err, "--use-pkcs1-padding needs"));
+	assert_int_equal(unsetenv("IPERF3_PASSWORD"), 0);
+	assert_int_not_equal(PARSE(&cfg, err, "-c", "h", "--username", "alice",
+				   "--rsa-public-key-path", AFIX "server_public.pem"),
+			     0);
+	assert_non_null(strstr(err, "IPERF3_PASSWORD"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_client_options_reach_the_config),
 		cmocka_unit_test(test_server_options),
 		cmocka_unit_test(test_bad_values_name_the_option),
+		cmocka_unit_test(test_auth_options),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

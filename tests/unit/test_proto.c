@@ -260,7 +260,7 @@ static void test_params_rejects(void **state)
 	expect_params_reject("{\"window\":-5}", "\"window\" out of range");
 	expect_params_reject("{\"tcp\":true,\"udp\":true}", "both");
 	expect_params_reject("{\"sctp\":true}", "SCTP");
-	expect_params_reject("{\"authtoken\":\"abc\"}", "authentication");
+	expect_params_reject("{\"authtoken\":5}", "\"authtoken\" is not a string");
 	expect_params_reject("[1,2]", "not an object");
 	expect_params_reject("{\"time\":1,\"time\":2}", "bad JSON");
 	expect_params_reject("{\"tcp\":true,\"omit\":0,\"ti", "bad JSON");

@@ -91,6 +91,7 @@ struct lr_proto_params {
 	int tos; /* "TOS" 0..255 */
 	char congestion[32]; /* "congestion", "" = unset */
 	char client_version[32]; /* "client_version", "" = unset */
+	char authtoken[4096 + 1]; /* "authtoken" (auth.h, LR_AUTH_TOKEN_MAX), "" = none */
 	/* "linerate_peer_stats" {"v","interval_ms"} (docs/peer-stats.md); iperf3 ignores it. A
 	 * malformed one decodes as not asked. */
 	bool peer_stats;

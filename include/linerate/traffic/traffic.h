@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 
 #include "linerate/core/common.h"
+#include "linerate/traffic/auth.h"
 #include "linerate/traffic/proto.h"
 
 #define LR_MAX_STREAMS 128	/* iperf3's MAX_STREAMS */
@@ -67,6 +68,7 @@ struct lr_traffic_config {	/* iperf3's options, same meanings */
 	/* Peer view (docs/peer-stats.md): the client does not ask / the server does not offer. */
 	bool no_peer_stats;	/* --no-peer-stats */
 	uint64_t peer_interval_ns;	/* client: the sampling interval it asks the server for */
+	struct lr_auth_opts auth;	/* --username etc. (auth.h); all NULL = no authentication */
 };
 
 struct lr_stream_stats;
@@ -250,6 +252,9 @@ struct lr_server_opts {
 	const struct lr_server_peer_hooks *peer;
 	/* The app's view of each test (its dashboard, text lines, CSV): NULL = none. */
 	const struct lr_server_test_hooks *watch;
+	/* --rsa-private-key-path + --authorized-users-path: tests need a valid token (auth.h);
+	 * both NULL = any test is accepted and a token ignored, as iperf3 */
+	struct lr_auth_opts auth;
 };
 
 /* One data stream of a server test, as the app sees it. */

@@ -18,6 +18,9 @@
 
 #include "fakes/fake_sysio.h"
 #include "linerate/collect/ethtool.h"
+#include "linerate/core/clock.h"
+#include "linerate/sample/drvstats.h"
+#include "linerate/sample/snapshot.h"
 
 #define MAX_NAMES 256
 #define IFNAME	  "eth7"
@@ -27,6 +30,7 @@ struct script {
 	char names[MAX_NAMES][ETH_GSTRING_LEN];
 	uint32_t n;
 	uint64_t base;	    /* value of stat i is base + i */
+	const uint64_t *vals; /* when set, the value of stat i is vals[i] instead */
 	const char *driver; /* may be exactly 32 chars */
 	bool no_stats;	    /* like lo: ETH_SS_STATS not in sset_mask */
 	bool no_sset_info;  /* kernel without GSSET_INFO */
@@ -171,7 +175,7 @@ static int fake_ethtool(void *arg, unsigned long req, void *data)
 			return s->err_gstats;
 		st->n_stats = s->n;
 		for (i = 0; i < s->n; i++)
-			st->data[i] = s->base + i;
+			st->data[i] = s->vals ? s->vals[i] : s->base + i;
 		return 0;
 	}
 	case ETHTOOL_GLINKSETTINGS: {
@@ -647,6 +651,61 @@ static void test_full_length_strings(void **state)
 	lr_ethtool_close(et);
 }
 
+/* The queue table from the driver's names (drvstats): ixgbe's real names, two dumps a second
+ * apart in which queue 0 took 90 % of the rx packets. Each queue's counts are the scripted
+ * deltas of its own counters, device-level counters (rx_packets) feed no queue, and a counter
+ * that moved only on another queue leaves this one's zero, not unknown. */
+static void test_queues_from_names(void **state)
+{
+	static uint64_t v[MAX_NAMES];
+	struct lr_drvstats *d;
+	struct lr_iface_snap snap;
+	const uint64_t sec = LR_NSEC_PER_SEC;
+	int rxp0 = -1, rxb0 = -1, rxp1 = -1, txp1 = -1, dev_rxp = -1;
+
+	(void)state;
+	for (uint32_t i = 0; i < S.n; i++) {
+		v[i] = 5000 + i;
+		if (!strcmp(S.names[i], "rx_queue_0_packets"))
+			rxp0 = (int)i;
+		else if (!strcmp(S.names[i], "rx_queue_0_bytes"))
+			rxb0 = (int)i;
+		else if (!strcmp(S.names[i], "rx_queue_1_packets"))
+			rxp1 = (int)i;
+		else if (!strcmp(S.names[i], "tx_queue_1_packets"))
+			txp1 = (int)i;
+		else if (!strcmp(S.names[i], "rx_packets"))
+			dev_rxp = (int)i;
+	}
+	assert_true(rxp0 >= 0 && rxb0 >= 0 && rxp1 >= 0 && txp1 >= 0 && dev_rxp >= 0);
+	S.vals = v;
+	memset(&snap, 0, sizeof(snap));
+	d = lr_drvstats_open(IFNAME, &F.io);
+	assert_non_null(d);
+	lr_drvstats_read(d, false, sec, 0, &snap);	/* the first dump: a base only */
+	assert_int_equal(snap.n_queues, 0);
+	v[rxp0] += 9000;
+	v[rxb0] += 9000 * 1500;
+	v[rxp1] += 1000;
+	v[txp1] += 7;
+	v[dev_rxp] += 10000;
+	lr_drvstats_read(d, true, 2 * sec, sec, &snap);
+	assert_int_equal(snap.queue_source, LR_QSRC_ETHTOOL);
+	assert_int_equal(snap.n_queues, 2);	/* the fixture names queues 0 and 1 */
+	assert_int_equal(snap.queues[0].queue, 0);
+	assert_int_equal(snap.queues[0].rx_packets, 9000);
+	assert_int_equal(snap.queues[0].rx_bytes, 9000 * 1500);
+	assert_true(snap.queues[0].rx_pps > 8999.9 && snap.queues[0].rx_pps < 9000.1);
+	assert_int_equal(snap.queues[0].tx_packets, 0);
+	assert_true(snap.queues[0].valid & LR_QV_TX_PACKETS);	/* known, and zero */
+	assert_int_equal(snap.queues[1].rx_packets, 1000);
+	assert_int_equal(snap.queues[1].tx_packets, 7);
+	/* the queues together: what the device-level counter says, split 90/10 */
+	assert_int_equal(snap.queues[0].rx_packets + snap.queues[1].rx_packets, 10000);
+	lr_drvstats_close(d);
+	S.vals = NULL;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -663,6 +722,7 @@ int main(void)
 		cmocka_unit_test_setup(test_unknown_speed, setup),
 		cmocka_unit_test_setup(test_features, setup),
 		cmocka_unit_test_setup(test_full_length_strings, setup),
+		cmocka_unit_test_setup(test_queues_from_names, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

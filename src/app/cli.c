@@ -279,6 +279,12 @@ static int validate(struct lr_config *cfg, bool traffic_opt, const char *opt_nam
 		return lr_err_inval(err, len, "-R and --bidir exclude each other");
 	if (cfg->listen && cfg->mode != LR_MODE_DASHBOARD && cfg->mode != LR_MODE_HEADLESS)
 		return lr_err_inval(err, len, "--listen serves the samples of the dashboard or --headless");
+	/* the look of a screen, where there is none: an error, never dropped (issue 21); -s
+	 * without its dashboard says so itself (server_app.c) */
+	if ((cfg->theme || cfg->ascii || cfg->graph) && cfg->mode != LR_MODE_DASHBOARD &&
+	    cfg->mode != LR_MODE_SERVER && cfg->mode != LR_MODE_REPLAY)
+		return lr_err_inval(err, len, "%s: only the dashboard and --replay draw (this run has no screen)",
+				    cfg->theme ? "--theme" : cfg->ascii ? "--ascii" : "--graph");
 	if (cfg->daemon && cfg->mode != LR_MODE_SERVER)
 		return lr_err_inval(err, len, "-D runs a server in the background: it needs -s");
 	if ((cfg->title || cfg->timestamps || cfg->logfile || cfg->forceflush) &&

@@ -6,7 +6,7 @@
 # reopens a closed verdict; a headless client writing CSV to stdout keeps its summary on stderr.
 # Loopback only; kills only what it started.
 . "$(dirname "$0")/../lib.sh"
-lr_plan tui_exits "term-dumb term-unknown no-terminal dashboard-bad-iface dashboard-bad-theme headless-bad-iface \
+lr_plan tui_exits "term-dumb term-unknown no-terminal dashboard-bad-iface dashboard-bad-theme headless-no-theme headless-bad-iface \
 refused-exit-1 result-after-q verdict-reopens csv-stdout-only esc-mid-test-stays status-expires demo-port-taken-quiet"
 command -v tmux >/dev/null || { lr_skip_plan "tmux not installed"; exit 0; }
 command -v script >/dev/null || { lr_skip_plan "script (util-linux) not installed"; exit 0; }
@@ -37,6 +37,8 @@ in_pty xterm -I nosuch9; rc=$?
 check dashboard-bad-iface test "$rc" -eq 2 -a -n "$(grep "no interface named 'nosuch9'" "$work/pty")"
 in_pty xterm --theme nosuch9; rc=$?	# the names there are, on one line, and no screen
 check dashboard-bad-theme test "$rc" -eq 2 -a -n "$(grep "theme nosuch9: no such theme; there are default .*mono" "$work/pty")"
+out=$("$LR_BIN" --headless -t 1 --theme mono --csv "$work/y.csv" 2>&1); rc=$?	# no screen here
+check headless-no-theme test "$rc" -eq 2 -a ! -e "$work/y.csv" -a -n "$(grep -- '--theme: only the dashboard' <<<"$out")"
 out=$("$LR_BIN" --headless -t 1 -I nosuch9 --csv "$work/x.csv" 2>&1); rc=$?
 check headless-bad-iface test "$rc" -eq 2 -a ! -e "$work/x.csv" -a -n "$(grep nosuch9 <<<"$out")"
 

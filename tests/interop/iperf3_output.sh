@@ -150,6 +150,9 @@ timeout 20 "$LR_BIN" -c 127.0.0.1 -p "$port" --headless -t 1 >"$tmp/d.out" 2>&1
 crc=$?
 check daemon test "$drc" -eq 0 -a -n "$dpid" -a "$crc" -eq 0 -a "$(grep -c 'linerate Done' "$tmp/d.out")" -eq 1
 [ -n "$dpid" ] && kill "$dpid" 2>/dev/null
+# its listener must be gone before the next server binds the same port (a server that ends
+# stops its threads first: up to a second or two; the next one failed to bind, once)
+for ((i = 0; i < 100; i++)); do [ -n "$dpid" ] && [ -e "/proc/$dpid" ] || break; sleep 0.1; done
 
 # -f m: every bitrate in Mbits/sec; -f K: in KBytes/sec (iperf3's units); -V: its extra lines
 lr_bg "$LR_BIN" -s -p "$port" >/dev/null 2>&1; spid=$LR_PID

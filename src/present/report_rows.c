@@ -248,7 +248,11 @@ static void iface_commit(struct lr_report *r, struct lr_rep_iface *s)
 		peak(&s->peak[q], &s->peak_at[q], v, h->elapsed);
 		band_add(&s->band[b][q], v);
 	}
-	peak(&s->util_peak, &(double){0}, h->util, h->elapsed);
+	{
+		double unused_at = 0;	/* the utilisation peak's time is not reported */
+
+		peak(&s->util_peak, &unused_at, h->util, h->elapsed);
+	}
 	h->any = false;
 }
 

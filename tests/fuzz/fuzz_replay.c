@@ -17,6 +17,7 @@
  * replay's two files are compiled in here (they share no static names). */
 #include "../../src/app/replay_rows.c"
 #include "../../src/app/replay.c"
+#include "../../src/app/replay_queues.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linerate/core/strutil.h"
 #include "linerate/app/replay.h"
 #include "linerate/collect/classify.h"
 #include "linerate/core/clock.h"
@@ -191,7 +192,7 @@ static void moved_add(struct rp_series *se, enum lr_metric m, const char *name,
 		return;
 	c = &se->moved[s->n_moved++];
 	memset(c, 0, sizeof(*c));
-	strcpy(c->name, name);
+	lr_strlcpy(c->name, name, sizeof(c->name));
 	c->cat = cat;
 	c->delta = s->delta[m];
 	c->total = s->total[m];

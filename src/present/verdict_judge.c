@@ -297,7 +297,7 @@ static void next_step(const struct lr_verdict_acc *a, const struct lr_verdict_tr
 			 "here saw them: check the firewall (nft list ruleset) and the sender's "
 			 "counters",
 			 (long long)v->udp_lost);
-	} else if (hot && lr_verdict_numa_step(a, t, v, s, len)) {
+	} else if (hot && lr_verdict_numa_step(a, t, v, s, len)) { /* NOLINT(bugprone-branch-clone) */
 		/* the hot CPU is on another node than the NIC: written by verdict_numa.c */
 	} else if (hot && f->others_idle) {
 		snprintf(s, len,

@@ -128,8 +128,10 @@ int lr_queuetab_add_cumulative(struct lr_queuetab *q, unsigned queue, uint32_t b
 		return -EINVAL;
 	sl = &q->slot[queue];
 	k = field_index(bit);
-	if ((sl->have_base & bit) && lr_rate_delta(sl->base[k], value, 64, &delta))
+	if ((sl->have_base & bit) && lr_rate_delta(sl->base[k], value, 64, &delta)) {
 		rc = lr_queuetab_add(q, queue, bit, delta);
+		sl = &q->slot[queue];	/* the slots did not move (queue < cap), but say so */
+	}
 	sl->base[k] = value;
 	sl->have_base |= bit;
 	return rc;

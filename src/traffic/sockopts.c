@@ -10,7 +10,7 @@
 
 static int family_of(int fd)
 {
-	struct sockaddr_storage ss;
+	struct sockaddr_storage ss = {0};
 	socklen_t sl = sizeof(ss);
 
 	return getsockname(fd, (struct sockaddr *)&ss, &sl) == 0 ? ss.ss_family : AF_UNSPEC;

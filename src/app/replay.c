@@ -104,8 +104,7 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* keys[0..n) sorted and made distinct in place; returns the distinct count. */
-static size_t distinct(uint64_t *keys, size_t n)
+size_t lr_replay_distinct(uint64_t *keys, size_t n)
 {
 	size_t k = 0;
 
@@ -128,7 +127,7 @@ static int make_states(struct lr_replay *rp)
 		return -ENOMEM;
 	for (size_t i = 0; i < rp->n_cpurows; i++)	/* cpu numbers are 0 .. 2^20 */
 		keys[i] = (uint64_t)rp->cpurows[i].side << 32 | (uint32_t)rp->cpurows[i].cpu;
-	rp->n_cpus = distinct(keys, rp->n_cpurows);
+	rp->n_cpus = lr_replay_distinct(keys, rp->n_cpurows);
 	rp->cpus = calloc(rp->n_cpus ? rp->n_cpus : 1, sizeof(*rp->cpus));
 	for (size_t i = 0; rp->cpus && i < rp->n_cpus; i++) {
 		rp->cpus[i].side = (int)(keys[i] >> 32);
@@ -136,7 +135,7 @@ static int make_states(struct lr_replay *rp)
 	}
 	for (size_t i = 0; i < rp->n_strows; i++)	/* send before recv, as cmp_stream */
 		keys[i] = (uint64_t)(uint32_t)rp->strows[i].id << 1 | !rp->strows[i].send;
-	rp->n_streams = distinct(keys, rp->n_strows);
+	rp->n_streams = lr_replay_distinct(keys, rp->n_strows);
 	rp->streams = calloc(rp->n_streams ? rp->n_streams : 1, sizeof(*rp->streams));
 	for (size_t i = 0; rp->streams && i < rp->n_streams; i++) {
 		rp->streams[i].id = (int)(keys[i] >> 1);

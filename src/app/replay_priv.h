@@ -137,6 +137,8 @@ void lr_replay_states_free(struct lr_replay *rp);
  * -ENOMEM); all cleared (a seek back); the rows up to time t applied; the queues present at t
  * published into each series' st.queues; freed. */
 int lr_replay_queues_init(struct lr_replay *rp);
+/* keys[0..n) sorted and made distinct in place; returns the distinct count (replay.c). */
+size_t lr_replay_distinct(uint64_t *keys, size_t n);
 void lr_replay_queues_reset(struct lr_replay *rp);
 void lr_replay_queues_advance(struct lr_replay *rp, double t);
 void lr_replay_queues_view(struct lr_replay *rp, double t);

@@ -15,17 +15,10 @@
 
 #define GONE_SLACK_S 0.5	/* as replay.c: shown until 2 intervals + this after its last row */
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 int lr_replay_queues_init(struct lr_replay *rp)
 {
 	uint64_t *keys;
-	size_t k = 0;
+	size_t k;
 
 	if (!rp->n_qrows)
 		return 0;
@@ -34,10 +27,7 @@ int lr_replay_queues_init(struct lr_replay *rp)
 		return -ENOMEM;
 	for (size_t i = 0; i < rp->n_qrows; i++)	/* queue numbers are 0 .. 2^20 */
 		keys[i] = (uint64_t)rp->qrows[i].series << 32 | rp->qrows[i].queue;
-	qsort(keys, rp->n_qrows, sizeof(*keys), cmp_u64);
-	for (size_t i = 0; i < rp->n_qrows; i++)
-		if (!k || keys[k - 1] != keys[i])
-			keys[k++] = keys[i];
+	k = lr_replay_distinct(keys, rp->n_qrows);
 	for (size_t i = 0; i < k;) {	/* each series' run of distinct queues */
 		struct rp_series *se = &rp->series[keys[i] >> 32];
 		size_t n = 0;

@@ -277,7 +277,12 @@ static int expect_exact(struct lr_client *c, int want, const char *what)
  * (docs/peer-stats.md); a plain iperf3 server sends CREATE_STREAMS alone. */
 static int expect_create_streams(struct lr_client *c)
 {
-	const char *what = "waiting for CREATE_STREAMS";
+	/* iperf3 3.12 answers a refused token with SERVER_ERROR 139; 3.17+ just closes the
+	 * connection, and its own client then says "no error": name the likely cause. */
+	const char *what = c->auth ? "waiting for CREATE_STREAMS (how an iperf3 3.17+ server "
+				     "refuses a token: check the user, password, RSA padding "
+				     "and clock skew)"
+				   : "waiting for CREATE_STREAMS";
 	int st, rc = lr_client_expect_state(c, &st, what);
 
 	if (rc == 0 && st == LR_PEER_OFFER_STATE && c->params.peer_stats) {

@@ -59,7 +59,6 @@ struct session {
 	struct lr_proto_params p;
 	unsigned n_recv, n_send, n;
 	struct lr_stream **streams;
-	uint64_t *unacked; /* per stream: TCP bytes still queued when the sender stopped */
 	struct omit_mark *omit; /* per stream */
 	bool omit_taken;
 	/* the report's intervals (server_report.c): cumulative counters per tick */

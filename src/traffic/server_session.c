@@ -8,7 +8,6 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
-#include <linux/sockios.h>
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <pthread.h>
@@ -16,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -88,21 +86,6 @@ static void drain_receivers(struct session *ss)
 	stop_streams(ss, 0);
 }
 
-/* An iperf3 receiver stops counting when it sends TEST_END, so bytes still in our send queue
- * at that point never reach its count: report them as not sent, as a receiver would see it.
- * A linerate client keeps reading until the queue is empty, so for it every byte counts. */
-static void note_unacked(struct session *ss)
-{
-	bool drains = !strncmp(ss->p.client_version, "linerate", 8);
-
-	for (unsigned i = ss->n_recv; !ss->p.udp && !drains && i < ss->n; i++) {
-		int q = 0;
-
-		if (ioctl(lr_stream_params(ss->streams[i])->fd, SIOCOUTQ, &q) == 0 && q > 0)
-			ss->unacked[i] = (uint64_t)q;
-	}
-}
-
 /* iperf3 closes the data sockets on TEST_END; its 3.12 receiver may sit in a blocking read of a
  * partial block until it sees EOF. FIN after the queued data; the stream still owns the fd. */
 static void shutdown_data(struct session *ss, int which, int how)
@@ -160,7 +143,6 @@ static void local_results(struct session *ss, struct lr_proto_results *r)
 
 		e->id = sp->id;
 		e->bytes = atomic_load(&st->bytes);
-		e->bytes -= ss->unacked[i] < e->bytes ? ss->unacked[i] : e->bytes;
 		e->bytes -= m->bytes < e->bytes ? m->bytes : e->bytes;
 		e->retransmits =
 			sp->sender && !sp->udp ? (int64_t)atomic_load(&st->retransmits) : -1;
@@ -458,9 +440,8 @@ static bool parse_params(struct session *ss)
 	ss->n_send = ss->p.bidir ? ss->p.parallel : (ss->p.reverse ? ss->p.parallel : 0);
 	ss->n = ss->n_recv + ss->n_send;
 	ss->streams = calloc(ss->n, sizeof(*ss->streams));
-	ss->unacked = calloc(ss->n, sizeof(*ss->unacked));
 	ss->omit = calloc(ss->n, sizeof(*ss->omit));
-	if (!ss->streams || !ss->unacked || !ss->omit) {
+	if (!ss->streams || !ss->omit) {
 		lr_log(LR_LOG_ERR, "server: out of memory");
 		return false;
 	}
@@ -532,7 +513,6 @@ static void *session_thread(void *arg)
 	if (rc > 0)
 		goto out;
 	stop_streams(ss, 1);
-	note_unacked(ss);
 	shutdown_data(ss, 1, SHUT_WR);
 	drain_receivers(ss);
 	shutdown_data(ss, 0, SHUT_RDWR);
@@ -568,7 +548,6 @@ static void session_free(struct session *ss)
 	for (unsigned i = 0; ss->streams && i < ss->n; i++)
 		lr_stream_close(ss->streams[i]);
 	free(ss->streams);
-	free(ss->unacked);
 	free(ss->wres);
 	free(ss->omit);
 	lr_server_report_free(ss);

@@ -6,8 +6,8 @@
 # faketime); bad key and users files refused before any traffic. Witnesses: iperf3's own exit
 # status, error text and -J report, the listening sockets (ss), the server's own process state.
 . "$(dirname "$0")/../lib.sh"
-lr_plan iperf3_auth "lrc-i3s lrc-i3s-wrong-password lrc-i3s-oaep-vs-3.12 i3c-lrs \
-i3c-lrs-wrong-password i3c-lrs-no-token i3c-lrs-oaep-vs-pkcs1 lrc-lrs lrc-lrs-wrong-password \
+lr_plan iperf3_auth "lrc-i3s lrc-i3s-wrong-password lrc-i3s-padding-mismatch i3c-lrs \
+i3c-lrs-wrong-password i3c-lrs-no-token i3c-lrs-padding-mismatch lrc-lrs lrc-lrs-wrong-password \
 lrs-one-off-waits-after-refusal lrs-without-keys-ignores-token i3c-skew-refused \
 i3c-skew-threshold lrc-token-oaep-openssl lrc-token-pkcs1-openssl bad-users-line bad-private-key \
 bad-public-key no-password"
@@ -15,6 +15,15 @@ command -v iperf3 >/dev/null || { lr_skip_plan iperf3_auth "iperf3 not installed
 command -v openssl >/dev/null || { lr_skip_plan iperf3_auth "openssl not installed"; exit 0; }
 [ -x "$LR_BIN" ] || { lr_skip_plan iperf3_auth "$LR_BIN not built"; exit 0; }
 i3_auth=$(iperf3 -v 2>/dev/null | grep -c authentication)
+# The token's RSA padding: iperf3 3.17+ defaults to OAEP and has --use-pkcs1-padding; 3.12 knows
+# only PKCS#1 v1.5. Linerate defaults to OAEP as 3.17+ does: I3PAD is what linerate's side
+# needs to match the iperf3 here, OTHERPAD what does not match it.
+if iperf3 --help 2>&1 | grep -q -- --use-pkcs1-padding; then
+	I3PAD=(); OTHERPAD=(--use-pkcs1-padding); i3pad=OAEP
+else
+	I3PAD=(--use-pkcs1-padding); OTHERPAD=(); i3pad="PKCS#1 v1.5"
+fi
+echo "# $(iperf3 -v 2>/dev/null | head -n1): token padding $i3pad"
 tmp=$(mktemp -d) && lr_cleanup_add "rm -rf $tmp"
 port=$((20000 + RANDOM % 20000))
 next_port() { port=$((port + 1)); }
@@ -59,16 +68,15 @@ i3c() { local out=$1; shift; timeout 30 iperf3 -c 127.0.0.1 -p "$port" -t 1 -J "
 i3t() { local out=$1; shift; timeout 30 iperf3 -c 127.0.0.1 -p "$port" -t 1 "$@" >"$out" 2>&1
 	rc=$?; }
 
-# --- linerate client -> Debian's iperf3 3.12 server ---------------------------------------
+# --- linerate client -> Debian's iperf3 server (3.12; or 3.17+ first in PATH) ---------------------------------------
 if [ "$i3_auth" -eq 0 ]; then
-	for c in lrc-i3s lrc-i3s-wrong-password lrc-i3s-oaep-vs-3.12; do
+	for c in lrc-i3s lrc-i3s-wrong-password lrc-i3s-padding-mismatch; do
 		skip "$c" "this iperf3 is built without authentication (iperf3 -v)"
 	done
 else
 	next_port
 	if srv_start iperf3 -s -p "$port" -J "${LRS_AUTH[@]}"; then
-		# 3.12 knows only PKCS#1 v1.5 padding (3.17+ defaults to OAEP): --use-pkcs1-padding
-		lrc "$tmp/a.out" "${LRC_AUTH[@]}" --use-pkcs1-padding
+		lrc "$tmp/a.out" "${LRC_AUTH[@]}" "${I3PAD[@]}"
 		# iperf3 -s -J writes one document per test: its own received bytes are the witness
 		got=$(python3 -c 'import json,sys
 t=open(sys.argv[1]).read(); d=json.JSONDecoder(); i=0; best=0
@@ -85,23 +93,26 @@ print(best)' "$tmp/srv.out" 2>/dev/null)
 		else
 			fail lrc-i3s "exit $rc: $(tail -n2 "$tmp/a.out" | tr '\n' ' ')"
 		fi
-		IPERF3_PASSWORD=wrong lrc "$tmp/b.out" "${LRC_AUTH[@]}" --use-pkcs1-padding
-		if [ "$rc" -ne 0 ] && grep -q "test authorization failed" "$tmp/b.out"; then
+		# a refusal: 3.12 sends SERVER_ERROR "test authorization failed", 3.17+ closes the
+		# connection after the parameters and linerate names the likely cause
+		refused='test authorization failed\|how an iperf3 3.17+ server refuses a token'
+		IPERF3_PASSWORD=wrong lrc "$tmp/b.out" "${LRC_AUTH[@]}" "${I3PAD[@]}"
+		if [ "$rc" -ne 0 ] && grep -q "$refused" "$tmp/b.out"; then
 			pass lrc-i3s-wrong-password
 		else
 			fail lrc-i3s-wrong-password "exit $rc: $(tail -n1 "$tmp/b.out")"
 		fi
-		lrc "$tmp/c.out" "${LRC_AUTH[@]}"	# OAEP: 3.12 cannot decrypt it
-		if [ "$rc" -ne 0 ] && grep -q "test authorization failed" "$tmp/c.out"; then
-			pass lrc-i3s-oaep-vs-3.12
+		lrc "$tmp/c.out" "${LRC_AUTH[@]}" "${OTHERPAD[@]}"	# iperf3 cannot decrypt it
+		if [ "$rc" -ne 0 ] && grep -q "$refused" "$tmp/c.out"; then
+			pass lrc-i3s-padding-mismatch
 		else
-			fail lrc-i3s-oaep-vs-3.12 "exit $rc: $(tail -n1 "$tmp/c.out")"
+			fail lrc-i3s-padding-mismatch "exit $rc: $(tail -n1 "$tmp/c.out")"
 		fi
 		srv_stop
 		echo "# iperf3 -s received ${got:-0} bytes; refusals it logged: $(grep -c \
-			'test authorization failed' "$tmp/srv.out") (2 expected)"
+			'test authorization failed' "$tmp/srv.out") (3.12 logs 2; 3.17+ none)"
 	else
-		for c in lrc-i3s lrc-i3s-wrong-password lrc-i3s-oaep-vs-3.12; do
+		for c in lrc-i3s lrc-i3s-wrong-password lrc-i3s-padding-mismatch; do
 			fail "$c" "iperf3 -s did not listen"; done
 		srv_stop
 	fi
@@ -109,7 +120,7 @@ fi
 
 # --- iperf3 client -> linerate -s ------------------------------------------------------------
 next_port
-if srv_start "$LR_BIN" -s -p "$port" --headless "${LRS_AUTH[@]}" --use-pkcs1-padding; then
+if srv_start "$LR_BIN" -s -p "$port" --headless "${LRS_AUTH[@]}" "${I3PAD[@]}"; then
 	i3c "$tmp/d.json" "${LRC_AUTH[@]}"
 	b=$(i3_bytes "$tmp/d.json")
 	if [ "$rc" -eq 0 ] && [ "$b" -gt 0 ]; then pass i3c-lrs
@@ -134,17 +145,25 @@ else
 		fail "$c" "linerate -s did not listen: $(head -n1 "$tmp/srv.out")"; done
 	srv_stop
 fi
-# the same iperf3 3.12 token against a linerate server left at OAEP (iperf3 3.17+'s default)
+# the same iperf3 token against a linerate server at the other padding: refused, and the
+# server's message names the padding it expected
 next_port
-if srv_start "$LR_BIN" -s -p "$port" --headless "${LRS_AUTH[@]}"; then
+if srv_start "$LR_BIN" -s -p "$port" --headless "${LRS_AUTH[@]}" "${OTHERPAD[@]}"; then
 	i3t "$tmp/g.json" "${LRC_AUTH[@]}"
 	if [ "$rc" -ne 0 ] && grep -q "test authorization failed" "$tmp/g.json" &&
-		grep -q -- "--use-pkcs1-padding" "$tmp/srv.out"; then
-		pass i3c-lrs-oaep-vs-pkcs1
+		grep -qi "padding" "$tmp/srv.out"; then
+		pass i3c-lrs-padding-mismatch
 	else
-		fail i3c-lrs-oaep-vs-pkcs1 "iperf3 exit $rc; server: $(tail -n1 "$tmp/srv.out")"
+		fail i3c-lrs-padding-mismatch "iperf3 exit $rc; server: $(tail -n1 "$tmp/srv.out")"
 	fi
-	# --- linerate at both ends (OAEP) ---
+	srv_stop
+else
+	fail i3c-lrs-padding-mismatch "linerate -s did not listen: $(head -n1 "$tmp/srv.out")"
+	srv_stop
+fi
+# --- linerate at both ends (OAEP, the default) ---
+next_port
+if srv_start "$LR_BIN" -s -p "$port" --headless "${LRS_AUTH[@]}"; then
 	lrc "$tmp/h.out" "${LRC_AUTH[@]}"
 	if [ "$rc" -eq 0 ] && grep -q receiver "$tmp/h.out" && grep -q receiver "$tmp/srv.out"; then
 		pass lrc-lrs
@@ -160,7 +179,7 @@ if srv_start "$LR_BIN" -s -p "$port" --headless "${LRS_AUTH[@]}"; then
 	fi
 	srv_stop
 else
-	for c in i3c-lrs-oaep-vs-pkcs1 lrc-lrs lrc-lrs-wrong-password; do
+	for c in lrc-lrs lrc-lrs-wrong-password; do
 		fail "$c" "linerate -s did not listen: $(head -n1 "$tmp/srv.out")"; done
 	srv_stop
 fi
@@ -209,7 +228,7 @@ if ! command -v faketime >/dev/null; then
 	skip i3c-skew-threshold "faketime not installed (scripts/deps.sh)"
 else
 	next_port
-	if srv_start "$LR_BIN" -s -p "$port" --headless "${LRS_AUTH[@]}" --use-pkcs1-padding; then
+	if srv_start "$LR_BIN" -s -p "$port" --headless "${LRS_AUTH[@]}" "${I3PAD[@]}"; then
 		rc=0	# the token's ts is iperf3's time(): 60 s ahead of the server's clock
 		FAKETIME_DONT_FAKE_MONOTONIC=1 timeout 30 faketime -f "+60s" iperf3 -c 127.0.0.1 \
 			-p "$port" -t 1 "${LRC_AUTH[@]}" >"$tmp/m.json" 2>&1 || rc=$?
@@ -225,7 +244,7 @@ else
 		srv_stop
 	fi
 	next_port
-	if srv_start "$LR_BIN" -s -p "$port" --headless "${LRS_AUTH[@]}" --use-pkcs1-padding \
+	if srv_start "$LR_BIN" -s -p "$port" --headless "${LRS_AUTH[@]}" "${I3PAD[@]}" \
 		--time-skew-threshold 120; then
 		rc=0
 		FAKETIME_DONT_FAKE_MONOTONIC=1 timeout 30 faketime -f "+60s" iperf3 -c 127.0.0.1 \

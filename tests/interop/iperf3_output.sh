@@ -65,8 +65,17 @@ elif udp:
     other = c["end"]["sum_sent"]["bytes"]	# a UDP sender's own count (the receiver may lose)
 else:
     other = se["sum_received"]["bytes"]
-if total != other:
-    errs.append(f"intervals add up to {total}, the other end counted {other}")
+# iperf3 3.16+ sends from a thread of its own per stream, and its sender count is read before
+# that thread is stopped: a block it sent last can be missing from it (3.21 against itself
+# differs by 1 to 35 blocks). Against such a sender the receiver's count may exceed it by one
+# block per stream and no more; every other pair is exact.
+slack = 0
+ver = s.get("start", {}).get("version", "")
+if rev and not udp and ver.startswith("iperf 3.") and int(ver.split(".")[1].split()[0]) >= 16:
+    slack = c["start"]["test_start"]["blksize"] * c["start"]["test_start"]["num_streams"]
+if not 0 <= total - other <= slack:
+    errs.append(f"intervals add up to {total}, the other end counted {other}"
+                + (f" (allowed: up to {slack} more)" if slack else ""))
 print(f"# {name}: {len(iv)} intervals, sum {total}, other end {other}")
 print(f"FAIL {name}: " + "; ".join(errs) if errs else f"PASS {name}")
 PY

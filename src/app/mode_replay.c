@@ -231,6 +231,7 @@ static void update_status(struct replay_ui *u, int width)
 static void update_traffic(struct replay_ui *u)
 {
 	struct lr_view_traffic *t = &u->traffic;
+	double target = lr_replay_stream_target(u->rp);
 	unsigned senders = 0;
 
 	t->state = u->shown.n_streams ? LR_VTS_RUNNING : LR_VTS_DONE;
@@ -242,6 +243,9 @@ static void update_traffic(struct replay_ui *u)
 	}
 	if (u->shown.n_streams)
 		t->knobs.parallel = senders ? senders : (unsigned)u->shown.n_streams;
+	/* the recorded target_bps; an older streams CSV has none: never "unlimited" then */
+	t->knobs.rate_bps = target > 0 ? (uint64_t)target : 0;
+	t->rate_text = target == -2 ? "unrecorded" : target < 0 ? "unknown" : NULL;
 }
 
 static void render(struct replay_ui *u)

@@ -43,6 +43,8 @@ struct rp_strow {
 	uint32_t seq;
 	int id;
 	bool send, udp;
+	bool target_col;	/* the file has target_bps (an older one does not) */
+	double target;		/* target_bps: NAN unknown */
 	double v[RP_ST_COLS];
 };
 
@@ -91,6 +93,7 @@ struct rp_stream {
 	bool send;
 	struct lr_stream_snap st;
 	double last_time, last_interval;
+	double target;		/* the last row's target_bps: < 0 unknown, -2 not recorded */
 };
 
 struct lr_replay {
@@ -121,6 +124,7 @@ struct lr_replay {
 	size_t built;			/* the tick the snapshots show, RP_NONE none */
 	bool dirty;			/* rebuild the snapshots of `built` (reset) */
 	uint64_t seq;			/* +1 per snapshot built */
+	double target;			/* the shown streams' target (rp_stream.target), -1 none */
 	struct lr_snapshot snap[RP_SIDES];	/* arrays owned here, not by lr_snapshot_free */
 	double pos_anchor;		/* recorded time at mono_anchor */
 	uint64_t mono_anchor;

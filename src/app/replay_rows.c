@@ -156,6 +156,8 @@ static int stream_row(struct lr_replay *rp, const struct lr_rep_row *row, char *
 	r->id = (int)lr_rep_row_num(row, 2);
 	r->send = !strcmp(row->field[3], "send");	/* the reader checked: send or recv */
 	r->udp = !strcmp(row->field[4], "udp");
+	r->target_col = row->target_bps != NULL;	/* the reader checked: a number or empty */
+	r->target = row->target_bps && *row->target_bps ? strtod(row->target_bps, NULL) : NAN;
 	rp->have[RP_LOCAL] = true;
 	return 0;
 }
@@ -397,6 +399,11 @@ double lr_replay_last_time(const struct lr_replay *rp)
 bool lr_replay_has_streams(const struct lr_replay *rp)
 {
 	return rp->n_strows > 0;
+}
+
+double lr_replay_stream_target(const struct lr_replay *rp)
+{
+	return rp->built == RP_NONE ? -1 : rp->target;
 }
 
 const char *lr_replay_host(const struct lr_replay *rp)

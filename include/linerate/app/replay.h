@@ -66,6 +66,9 @@ int lr_replay_read(struct lr_replay *rp, uint64_t now_ns, struct lr_snapshot *ou
 /* The peer's snapshot at the same tick (rows with side=peer) and its host; NULL when the
  * recording has no peer rows. Valid until the next lr_replay_read. */
 const struct lr_snapshot *lr_replay_peer(const struct lr_replay *rp, const char **host);
+/* The target (-b per stream, target_bps) of the streams the last snapshot shows: bit/s, 0
+ * unlimited, -1 unknown or no stream shown, -2 the streams CSV does not record it (older). */
+double lr_replay_stream_target(const struct lr_replay *rp);
 /* Key r: totals and peaks count from the tick shown. */
 void lr_replay_reset_totals(struct lr_replay *rp);
 

@@ -96,6 +96,15 @@ struct rp_stream {
 	double target;		/* the last row's target_bps: < 0 unknown, -2 not recorded */
 };
 
+/* One matrix case's test in the stream rows (replay_matrix.c): rows [first, first + n). */
+struct rp_mx_block {
+	size_t first, n;
+	double start, end;	/* its traffic's first and last moment (recorded Unix time) */
+	bool udp, mixed;	/* mixed: tcp and udp rows (not one case) */
+};
+
+struct lr_matrix_row;
+
 struct lr_replay {
 	struct lr_report *rep;	/* the reader; its summary is not used */
 	const char *only;	/* -I comma list, NULL all */
@@ -114,6 +123,14 @@ struct lr_replay {
 	struct rp_tick *ticks;
 	size_t n_ticks;
 	double typical_interval;	/* the median tick interval: the run's -i */
+
+	/* the matrix (replay_matrix.c) */
+	struct lr_matrix_row *mx;
+	unsigned n_mx;
+	struct rp_mx_block *mx_block;
+	size_t n_mx_blocks;
+	bool mx_timed;		/* the rows appear when their blocks end */
+	const char *mx_why;	/* else why not */
 
 	/* playback state (replay.c) */
 	struct rp_cpu *cpus;
@@ -147,5 +164,10 @@ void lr_replay_queues_reset(struct lr_replay *rp);
 void lr_replay_queues_advance(struct lr_replay *rp, double t);
 void lr_replay_queues_view(struct lr_replay *rp, double t);
 void lr_replay_queues_free(struct lr_replay *rp);
+
+/* replay_matrix.c: the matrix CSV's rows and their times from the sorted stream rows. 0 or
+ * -ENOMEM; freed. */
+int lr_replay_matrix_init(struct lr_replay *rp);
+void lr_replay_matrix_free(struct lr_replay *rp);
 
 #endif

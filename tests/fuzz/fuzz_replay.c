@@ -14,10 +14,11 @@
 #include "linerate/sample/snapshot.h"
 
 /* scripts/fuzz.sh links src/{core,collect,sample,present,traffic}/ but not src/app/, so the
- * replay's two files are compiled in here (they share no static names). */
+ * replay's files are compiled in here (they share no static names). */
 #include "../../src/app/replay_rows.c"
 #include "../../src/app/replay.c"
 #include "../../src/app/replay_queues.c"
+#include "../../src/app/replay_matrix.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

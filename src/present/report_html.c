@@ -272,8 +272,10 @@ static int iface_charts(FILE *f, const struct lr_report *r, const struct lr_rep_
 		return 0;
 	}
 	for (unsigned k = 0; k < LR_ARRAY_SIZE(charts) && !err; k++) {
-		snprintf(title, sizeof(title), "%s, %s%s%s%s", charts[k].what, s->name,
-			 s->host[0] ? " on " : "", s->host, charts[k].note);
+		/* the peer's charts say so in words (its host may be ours: loopback) */
+		snprintf(title, sizeof(title), "%s, %s%s%s%s%s", charts[k].what, s->name,
+			 s->host[0] ? " on " : "", s->host, strcmp(s->side, "peer") ? "" : " (peer)",
+			 charts[k].note);
 		c.title = title;
 		c.unit = charts[k].unit;
 		se[0] = (struct lr_svg_series){charts[k].l0, &s->band[0][charts[k].m0], LR_RM__COUNT,

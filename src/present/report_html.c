@@ -88,6 +88,50 @@ static void who(FILE *f, const char *side, const char *host)
 		fputs(" (peer)", f);
 }
 
+/* The traffic as the streams CSV tells it: protocol, streams per direction, the -b target. */
+static void traffic_fact(FILE *f, const struct lr_report *r)
+{
+	unsigned send = 0, recv = 0;
+	bool tcp = false, udp = false, old = false, unknown = false, differ = false;
+	double target = -1;
+	char buf[64];
+
+	if (!r->n_streams)
+		return;
+	for (size_t i = 0; i < r->n_streams; i++) {
+		const struct lr_rep_stream *s = &r->streams[i];
+
+		send += !strcmp(s->direction, "send");
+		recv += !strcmp(s->direction, "recv");
+		tcp |= !strcmp(s->protocol, "tcp");
+		udp |= !strcmp(s->protocol, "udp");
+		old |= !s->target_col;
+		unknown |= s->target_col && s->target_bps < 0;
+		differ |= s->target_changed || (target >= 0 && s->target_bps >= 0 &&
+						s->target_bps != target);
+		if (s->target_bps >= 0)
+			target = s->target_bps;
+	}
+	fprintf(f, "<tr><th>Traffic</th><td data-k=\"traffic\">%s%s%s", tcp ? "TCP" : "",
+		tcp && udp ? " and " : "", udp ? "UDP" : "");
+	if (send)
+		fprintf(f, ", %u stream%s sent", send, send == 1 ? "" : "s");
+	if (recv)
+		fprintf(f, ", %u received", recv);
+	if (old)
+		fputs(", target (-b) not recorded", f);
+	else if (differ)
+		fputs(", target (-b) changed during the run", f);
+	else if (target > 0) {
+		lr_rep_fmt_si(buf, sizeof(buf), target, "bit/s");
+		fprintf(f, ", target %s per stream (-b)", buf);
+	} else if (target == 0)
+		fputs(", no target (-b): unlimited", f);
+	else if (unknown)
+		fputs(", target (-b) unknown", f);
+	fputs("</td></tr>", f);
+}
+
 static const char *const kind_name[] = {"interfaces (--csv)", "CPUs (--cpu-csv)",
 					"streams (--streams-csv)", "queues (--queues-csv)",
 					"matrix (--matrix-csv)"};
@@ -166,9 +210,10 @@ static void facts(FILE *f, const struct lr_report *r)
 	}
 	if (r->n_ifaces)
 		fputs("</td></tr>", f);
-	fputs("<tr><th>Not in these CSVs</th><td class=\"muted\">driver, ring sizes and "
-	      "the traffic options (-P, -b, -l, ...): the CSV formats do not carry them</td></tr>",
-	      f);
+	traffic_fact(f, r);
+	fprintf(f, "<tr><th>Not in these CSVs</th><td class=\"muted\">driver, ring sizes and "
+		"the traffic options%s (-l, -w, -C, ...): the CSV formats do not carry them"
+		"</td></tr>", r->n_streams ? " beyond the streams' own" : " (-P, -b, -l, ...)");
 	fputs("<tr><th>Files</th><td>", f);
 	for (unsigned i = 0; i < r->n_files; i++) {
 		fputs(i ? "<br>" : "", f);

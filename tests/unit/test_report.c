@@ -399,6 +399,7 @@ static void test_stream_target_against_csv(void **state)
 			    achieved / target[id] * 100, 1e-9);
 	}
 	assert_non_null(strstr(html, "Streams: achieved against target"));
+	assert_non_null(strstr(html, "TCP, 2 streams sent, target 20.0 Mbit/s per stream (-b)"));
 	assert_null(strstr(html, "data-k=\"target_bps\">not recorded"));
 	assert_null(strstr(html, "Not recorded: a streams CSV"));
 	free(html);

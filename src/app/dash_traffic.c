@@ -12,6 +12,7 @@
 
 #include "linerate/app/demo.h"
 #include "linerate/app/peer.h"
+#include "linerate/app/recorder.h"
 #include "linerate/app/server_watch.h"
 #include "linerate/collect/route.h"
 #include "linerate/core/clock.h"
@@ -64,6 +65,7 @@ void lr_dash_tr_start(struct dash *d)
 	struct lr_traffic_config tc;
 
 	tr_config(t, &tc);
+	lr_recorder_set_stream_target(d->rec, (int64_t)tc.bitrate_bps);	/* --streams-csv */
 	t->restart = t->want_verdict = false;
 	t->last_failed = false;
 	t->last_data_ns = 0;
@@ -284,8 +286,10 @@ void lr_dash_tr_key(struct dash *d, enum lr_action act)
 	ch = lr_app_traffic_key(&t->knobs, act, tr_measured(d), running, tr_live(t), msg,
 				sizeof(msg));
 	t->view.knobs = t->knobs;
-	if (ch == LR_TCHG_RATE && running && tr_live(t))
+	if (ch == LR_TCHG_RATE && running && tr_live(t)) {
 		lr_session_set_rate(&t->ses, t->knobs.rate_bps);
+		lr_recorder_set_stream_target(d->rec, (int64_t)t->knobs.rate_bps);
+	}
 	else if (ch != LR_TCHG_NONE && running)
 		tr_stop(d, false, true);
 	lr_dash_msg(d, false, "%s", msg);

@@ -29,6 +29,7 @@
 #include "linerate/present/theme.h"
 #include "linerate/present/tui.h"
 #include "linerate/present/view.h"
+#include "linerate/present/view_matrix.h"
 #include "linerate/sample/snapshot.h"
 
 #define MAX_THEMES 32
@@ -47,6 +48,8 @@ struct replay_ui {
 	struct lr_frame frame;
 	struct lr_view_ctx ctx;
 	struct lr_view_traffic traffic;	/* the Streams pane, when the recording has streams */
+	struct lr_view_matrix mview;	/* the Matrix pane in its place, with a matrix CSV */
+	char mname[64];
 	char themes[MAX_THEMES][LR_THEME_NAME_MAX];
 	size_t n_themes;
 	struct lr_theme theme;
@@ -224,6 +227,12 @@ static void update_status(struct replay_ui *u, int width)
 		 lr_replay_at_end(u->rp, now) ? " end" : "");
 	if (now < u->key_msg_until_ns)
 		snprintf(u->status, sizeof(u->status), "%s  %s", clock, u->key_msg);
+	else if (lr_replay_matrix_untimed(u->rp) && !lr_replay_last_time(u->rp))
+		/* a matrix CSV alone: no clock to show, its rows have no time */
+		lr_strlcpy(u->status, "matrix CSV alone: rows shown finished",
+			   sizeof(u->status));
+	else if (lr_replay_matrix_untimed(u->rp))	/* the pane's title says why */
+		snprintf(u->status, sizeof(u->status), "%s  matrix: no times", clock);
 	else
 		lr_strlcpy(u->status, clock, sizeof(u->status));
 }
@@ -231,6 +240,7 @@ static void update_status(struct replay_ui *u, int width)
 static void update_traffic(struct replay_ui *u)
 {
 	struct lr_view_traffic *t = &u->traffic;
+	double target = lr_replay_stream_target(u->rp);
 	unsigned senders = 0;
 
 	t->state = u->shown.n_streams ? LR_VTS_RUNNING : LR_VTS_DONE;
@@ -242,6 +252,9 @@ static void update_traffic(struct replay_ui *u)
 	}
 	if (u->shown.n_streams)
 		t->knobs.parallel = senders ? senders : (unsigned)u->shown.n_streams;
+	/* the recorded target_bps; an older streams CSV has none: never "unlimited" then */
+	t->knobs.rate_bps = target > 0 ? (uint64_t)target : 0;
+	t->rate_text = target == -2 ? "unrecorded" : target < 0 ? "unknown" : NULL;
 }
 
 static void render(struct replay_ui *u)
@@ -255,9 +268,22 @@ static void render(struct replay_ui *u)
 	u->ctx.snap = u->have_shown ? &u->shown : NULL;
 	u->ctx.peer = lr_replay_peer(u->rp, &u->ctx.peer_host);
 	u->ctx.theme_name = u->theme.name;
-	if (u->ctx.streams_pane && u->have_shown)
+	if (u->ctx.streams_arg == &u->traffic && u->have_shown)
 		update_traffic(u);
+	if (u->ctx.streams_arg == &u->mview)
+		lr_replay_matrix_view(u->rp, lr_replay_pos(u->rp, lr_clock_mono_ns()), &u->mview,
+				      u->mname, sizeof(u->mname));
 	lr_view_render(&u->frame, &u->ctx);
+	if (u->ctx.streams_arg == &u->mview && !(u->have_shown && u->shown.n_ifaces) &&
+	    w >= LR_VIEW_MIN_W && h >= LR_VIEW_MIN_H) {
+		/* no interface to hold the pane (a matrix CSV alone): the pane is the screen */
+		struct lr_rect body = {0, 0, w, h - 1};
+
+		lr_frame_fill(&u->frame, body, ' ', LR_ROLE_VALUE);
+		lr_view_matrix(&u->frame, body, &u->ctx, &u->mview);
+		if (u->app.help)
+			lr_view_help(&u->frame, &u->ctx);
+	}
 	lr_tui_blit(u->tui, &u->frame);
 }
 
@@ -323,7 +349,11 @@ int lr_run_replay(const struct lr_config *cfg)
 	u.ctx.status_msg = u.status;
 	u.ctx.ascii = cfg->ascii || !lr_tui_utf8();
 	u.ctx.graph = lr_config_graph(cfg);
-	if (lr_replay_has_streams(rp)) {
+	if (lr_replay_matrix_rows(rp)) {	/* as live: the Matrix pane in the detail view */
+		u.ctx.streams_pane = lr_view_matrix;
+		u.ctx.streams_arg = &u.mview;
+		u.app.view = LR_VIEW_DETAIL;
+	} else if (lr_replay_has_streams(rp)) {
 		u.ctx.streams_pane = lr_view_streams;
 		u.ctx.streams_arg = &u.traffic;
 	}

@@ -91,6 +91,7 @@ static void reset_states(struct lr_replay *rp)
 		memset(&s->st, 0, sizeof(s->st));
 		s->st.id = s->id;
 		s->last_time = -1;
+		s->target = -1;
 	}
 	lr_replay_queues_reset(rp);
 	rp->cur_if = rp->cur_cpu = rp->cur_st = rp->cur_q = 0;
@@ -357,6 +358,7 @@ static void apply_stream(struct lr_replay *rp, const struct rp_strow *r)
 	s->total_retransmits += s->retransmits;
 	s->total_lost += s->lost;
 	s->total_out_of_order += s->out_of_order;
+	st->target = !r->target_col ? -2 : known(r->target) ? r->target : -1;
 	st->last_interval = st->last_time >= 0 ? r->time - st->last_time : 1;
 	st->last_time = r->time;
 }
@@ -434,11 +436,17 @@ static void build(struct lr_replay *rp, int side, size_t k, uint64_t now_ns)
 	for (int i = 0; i < 3; i++)
 		s->tuning.tcp_rmem[i] = s->tuning.tcp_wmem[i] = -1;
 	s->tuning.tcp_window_scaling = s->tuning.tcp_timestamps = s->tuning.tcp_sack = -1;
+	if (side == RP_LOCAL)
+		rp->target = -1;
 	for (size_t i = 0; side == RP_LOCAL && i < rp->n_streams; i++) {
 		const struct rp_stream *st = &rp->streams[i];
 
-		if (present(st->last_time, st->last_interval, t->time))
-			s->streams[s->n_streams++] = st->st;
+		if (!present(st->last_time, st->last_interval, t->time))
+			continue;
+		s->streams[s->n_streams++] = st->st;
+		/* a known target over "unknown", and over "not recorded" */
+		if (st->target > rp->target || rp->target == -1)
+			rp->target = st->target;
 	}
 	s->traffic_generation = 1;
 }

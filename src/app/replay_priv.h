@@ -43,6 +43,8 @@ struct rp_strow {
 	uint32_t seq;
 	int id;
 	bool send, udp;
+	bool target_col;	/* the file has target_bps (an older one does not) */
+	double target;		/* target_bps: NAN unknown */
 	double v[RP_ST_COLS];
 };
 
@@ -91,7 +93,17 @@ struct rp_stream {
 	bool send;
 	struct lr_stream_snap st;
 	double last_time, last_interval;
+	double target;		/* the last row's target_bps: < 0 unknown, -2 not recorded */
 };
+
+/* One matrix case's test in the stream rows (replay_matrix.c): rows [first, first + n). */
+struct rp_mx_block {
+	size_t first, n;
+	double start, end;	/* its traffic's first and last moment (recorded Unix time) */
+	bool udp, mixed;	/* mixed: tcp and udp rows (not one case) */
+};
+
+struct lr_matrix_row;
 
 struct lr_replay {
 	struct lr_report *rep;	/* the reader; its summary is not used */
@@ -112,6 +124,14 @@ struct lr_replay {
 	size_t n_ticks;
 	double typical_interval;	/* the median tick interval: the run's -i */
 
+	/* the matrix (replay_matrix.c) */
+	struct lr_matrix_row *mx;
+	unsigned n_mx;
+	struct rp_mx_block *mx_block;
+	size_t n_mx_blocks;
+	bool mx_timed;		/* the rows appear when their blocks end */
+	const char *mx_why;	/* else why not */
+
 	/* playback state (replay.c) */
 	struct rp_cpu *cpus;
 	size_t n_cpus;
@@ -121,6 +141,7 @@ struct lr_replay {
 	size_t built;			/* the tick the snapshots show, RP_NONE none */
 	bool dirty;			/* rebuild the snapshots of `built` (reset) */
 	uint64_t seq;			/* +1 per snapshot built */
+	double target;			/* the shown streams' target (rp_stream.target), -1 none */
 	struct lr_snapshot snap[RP_SIDES];	/* arrays owned here, not by lr_snapshot_free */
 	double pos_anchor;		/* recorded time at mono_anchor */
 	uint64_t mono_anchor;
@@ -143,5 +164,10 @@ void lr_replay_queues_reset(struct lr_replay *rp);
 void lr_replay_queues_advance(struct lr_replay *rp, double t);
 void lr_replay_queues_view(struct lr_replay *rp, double t);
 void lr_replay_queues_free(struct lr_replay *rp);
+
+/* replay_matrix.c: the matrix CSV's rows and their times from the sorted stream rows. 0 or
+ * -ENOMEM; freed. */
+int lr_replay_matrix_init(struct lr_replay *rp);
+void lr_replay_matrix_free(struct lr_replay *rp);
 
 #endif

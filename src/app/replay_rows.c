@@ -156,6 +156,8 @@ static int stream_row(struct lr_replay *rp, const struct lr_rep_row *row, char *
 	r->id = (int)lr_rep_row_num(row, 2);
 	r->send = !strcmp(row->field[3], "send");	/* the reader checked: send or recv */
 	r->udp = !strcmp(row->field[4], "udp");
+	r->target_col = row->target_bps != NULL;	/* the reader checked: a number or empty */
+	r->target = row->target_bps && *row->target_bps ? strtod(row->target_bps, NULL) : NAN;
 	rp->have[RP_LOCAL] = true;
 	return 0;
 }
@@ -189,7 +191,7 @@ static int queue_row(struct lr_replay *rp, const struct lr_rep_row *row, char *w
 }
 
 /* The report reader's row callback: interface, CPU, stream and queue rows are kept; matrix
- * rows have no place in a snapshot and are only checked. */
+ * rows are kept by the reader itself (as text: replay_matrix.c reads them at the start). */
 static int on_row(void *arg, const struct lr_rep_row *row, char *why, size_t len)
 {
 	struct lr_replay *rp = arg;
@@ -312,6 +314,8 @@ static int make_ticks(struct lr_replay *rp)
 			t[k].interval = k ? t[k - 1].interval : 0;
 		k++;
 	}
+	if (!k)	/* a matrix CSV alone: one tick, with no time (its rows have none) */
+		t[k++] = (struct rp_tick){0, 0, 0};
 	rp->ticks = t;
 	rp->n_ticks = k;
 	return 0;
@@ -337,8 +341,8 @@ int lr_replay_start(struct lr_replay *rp, uint64_t now_ns, char *err, size_t err
 {
 	int e;
 
-	if (!rp->n_ifrows && !rp->n_cpurows && !rp->n_strows) {
-		snprintf(err, errlen, "%s: no interface, CPU or stream rows to replay",
+	if (!rp->n_ifrows && !rp->n_cpurows && !rp->n_strows && !rp->rep->n_matrix) {
+		snprintf(err, errlen, "%s: no interface, CPU, stream or matrix rows to replay",
 			 rp->rep->n_files ? rp->rep->files[rp->rep->n_files - 1].name : "--replay");
 		return -EINVAL;
 	}
@@ -351,6 +355,8 @@ int lr_replay_start(struct lr_replay *rp, uint64_t now_ns, char *err, size_t err
 	if (rp->n_qrows)
 		qsort(rp->qrows, rp->n_qrows, sizeof(*rp->qrows), cmp_qrow);
 	e = make_ticks(rp);
+	if (!e)
+		e = lr_replay_matrix_init(rp);
 	if (e)
 		return e;
 	e = typical_interval(rp);
@@ -374,6 +380,7 @@ void lr_replay_close(struct lr_replay *rp)
 	free(rp->cpurows);
 	free(rp->strows);
 	free(rp->qrows);
+	lr_replay_matrix_free(rp);
 	free(rp->series);
 	free(rp->ticks);
 	free(rp);
@@ -397,6 +404,11 @@ double lr_replay_last_time(const struct lr_replay *rp)
 bool lr_replay_has_streams(const struct lr_replay *rp)
 {
 	return rp->n_strows > 0;
+}
+
+double lr_replay_stream_target(const struct lr_replay *rp)
+{
+	return rp->built == RP_NONE ? -1 : rp->target;
 }
 
 const char *lr_replay_host(const struct lr_replay *rp)

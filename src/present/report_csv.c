@@ -79,6 +79,7 @@ static int pass_row(struct reader *rd, const struct fields *fs)
 		.field = (const char *const *)fs->f,
 		.side = rd->side_col >= 0 && *fs->f[rd->side_col] ? fs->f[rd->side_col] : "local",
 		.host = rd->host_col >= 0 ? fs->f[rd->host_col] : "",
+		.target_bps = rd->target_col >= 0 ? fs->f[rd->target_col] : NULL,
 		.file = rd->name,
 		.line = rd->line,
 	};
@@ -227,15 +228,17 @@ static int header(struct reader *rd, struct fields *fs)
 	rd->file->kind = (enum lr_rep_kind)k;
 	rd->file->extra_columns = fs->n - n;
 	rd->ncols = fs->n;
-	rd->side_col = rd->host_col = -1;
+	rd->side_col = rd->host_col = rd->target_col = -1;
 	for (unsigned i = n; i < fs->n; i++) {
 		if (!strcmp(fs->f[i], "side") && rd->side_col < 0)
 			rd->side_col = (int)i;
 		else if (!strcmp(fs->f[i], "host") && rd->host_col < 0)
 			rd->host_col = (int)i;
+		else if (k == LR_REP_STREAMS && !strcmp(fs->f[i], "target_bps") && rd->target_col < 0)
+			rd->target_col = (int)i;
 		else if (!*fs->f[i])
 			return lr_rep_bad(rd, "column %u of the header is empty", i + 1);
-		if (rd->side_col == (int)i || rd->host_col == (int)i)
+		if (rd->side_col == (int)i || rd->host_col == (int)i || rd->target_col == (int)i)
 			rd->file->extra_columns--;
 	}
 	if (k == LR_REP_MATRIX) {

@@ -88,6 +88,50 @@ static void who(FILE *f, const char *side, const char *host)
 		fputs(" (peer)", f);
 }
 
+/* The traffic as the streams CSV tells it: protocol, streams per direction, the -b target. */
+static void traffic_fact(FILE *f, const struct lr_report *r)
+{
+	unsigned send = 0, recv = 0;
+	bool tcp = false, udp = false, old = false, unknown = false, differ = false;
+	double target = -1;
+	char buf[64];
+
+	if (!r->n_streams)
+		return;
+	for (size_t i = 0; i < r->n_streams; i++) {
+		const struct lr_rep_stream *s = &r->streams[i];
+
+		send += !strcmp(s->direction, "send");
+		recv += !strcmp(s->direction, "recv");
+		tcp |= !strcmp(s->protocol, "tcp");
+		udp |= !strcmp(s->protocol, "udp");
+		old |= !s->target_col;
+		unknown |= s->target_col && s->target_bps < 0;
+		differ |= s->target_changed || (target >= 0 && s->target_bps >= 0 &&
+						s->target_bps != target);
+		if (s->target_bps >= 0)
+			target = s->target_bps;
+	}
+	fprintf(f, "<tr><th>Traffic</th><td data-k=\"traffic\">%s%s%s", tcp ? "TCP" : "",
+		tcp && udp ? " and " : "", udp ? "UDP" : "");
+	if (send)
+		fprintf(f, ", %u stream%s sent", send, send == 1 ? "" : "s");
+	if (recv)
+		fprintf(f, ", %u received", recv);
+	if (old)
+		fputs(", target (-b) not recorded", f);
+	else if (differ)
+		fputs(", target (-b) changed during the run", f);
+	else if (target > 0) {
+		lr_rep_fmt_si(buf, sizeof(buf), target, "bit/s");
+		fprintf(f, ", target %s per stream (-b)", buf);
+	} else if (target == 0)
+		fputs(", no target (-b): unlimited", f);
+	else if (unknown)
+		fputs(", target (-b) unknown", f);
+	fputs("</td></tr>", f);
+}
+
 static const char *const kind_name[] = {"interfaces (--csv)", "CPUs (--cpu-csv)",
 					"streams (--streams-csv)", "queues (--queues-csv)",
 					"matrix (--matrix-csv)"};
@@ -166,9 +210,10 @@ static void facts(FILE *f, const struct lr_report *r)
 	}
 	if (r->n_ifaces)
 		fputs("</td></tr>", f);
-	fputs("<tr><th>Not in these CSVs</th><td class=\"muted\">driver, ring sizes and "
-	      "the traffic options (-P, -b, -l, ...): the CSV formats do not carry them</td></tr>",
-	      f);
+	traffic_fact(f, r);
+	fprintf(f, "<tr><th>Not in these CSVs</th><td class=\"muted\">driver, ring sizes and "
+		"the traffic options%s (-l, -w, -C, ...): the CSV formats do not carry them"
+		"</td></tr>", r->n_streams ? " beyond the streams' own" : " (-P, -b, -l, ...)");
 	fputs("<tr><th>Files</th><td>", f);
 	for (unsigned i = 0; i < r->n_files; i++) {
 		fputs(i ? "<br>" : "", f);
@@ -272,8 +317,10 @@ static int iface_charts(FILE *f, const struct lr_report *r, const struct lr_rep_
 		return 0;
 	}
 	for (unsigned k = 0; k < LR_ARRAY_SIZE(charts) && !err; k++) {
-		snprintf(title, sizeof(title), "%s, %s%s%s%s", charts[k].what, s->name,
-			 s->host[0] ? " on " : "", s->host, charts[k].note);
+		/* the peer's charts say so in words (its host may be ours: loopback) */
+		snprintf(title, sizeof(title), "%s, %s%s%s%s%s", charts[k].what, s->name,
+			 s->host[0] ? " on " : "", s->host, strcmp(s->side, "peer") ? "" : " (peer)",
+			 charts[k].note);
 		c.title = title;
 		c.unit = charts[k].unit;
 		se[0] = (struct lr_svg_series){charts[k].l0, &s->band[0][charts[k].m0], LR_RM__COUNT,
@@ -315,24 +362,46 @@ static void cpu_table(FILE *f, const struct lr_report *r)
 	      "interval.</p>\n", f);
 }
 
+/* The target cell: -b per stream, "unlimited" (0), or why it is not known. */
+static void target_cell(FILE *f, const struct lr_rep_stream *s)
+{
+	if (s->target_bps > 0)
+		cell(f, "target_bps", s->target_bps, "bit/s", false);
+	else if (s->target_bps == 0)
+		fputs("<td class=\"n\" data-k=\"target_bps\" data-v=\"0\">unlimited</td>", f);
+	else
+		fprintf(f, "<td class=\"n muted\" data-k=\"target_bps\">%s</td>",
+			s->target_col ? "unknown" : "not recorded");
+}
+
 static int streams(FILE *f, const struct lr_report *r)
 {
 	const char *labels[64];
 	char names[64][40];
 	double v[64][2];
 	unsigned n = 0;
+	bool old = false, changed = false, any_target = false;
 
 	fputs("<section id=\"streams\"><h2>Streams</h2><table class=\"sum\" id=\"stream-table\">"
-	      "<tr><th>Stream</th><th>bytes</th><th>achieved</th><th>peak</th><th>retransmits</th>"
-	      "<th>lost</th><th>out of order</th><th>jitter max</th><th>last RTT</th></tr>", f);
+	      "<tr><th>Stream</th><th>bytes</th><th>achieved</th><th>target</th>"
+	      "<th>of target</th><th>peak</th><th>retransmits</th><th>lost</th>"
+	      "<th>out of order</th><th>jitter max</th><th>last RTT</th></tr>", f);
 	for (size_t i = 0; i < r->n_streams; i++) {
 		const struct lr_rep_stream *s = &r->streams[i];
 		double achieved = s->secs > 0 ? s->bytes * 8 / s->secs : -1;
 
+		old |= !s->target_col;
+		changed |= s->target_changed;
+		any_target |= s->target_bps > 0;
 		fprintf(f, "<tr data-stream=\"%d\" data-direction=\"%s\"><th>%d %s %s</th>", s->id,
 			s->direction, s->id, s->protocol, s->direction);
 		cell(f, "bytes", s->bytes, "count", false);
 		cell(f, "achieved_bps", achieved, "bit/s", false);
+		target_cell(f, s);
+		if (s->target_bps > 0 && achieved >= 0)
+			cell(f, "achieved_pct_of_target", achieved / s->target_bps * 100, "%", false);
+		else
+			fputs("<td class=\"n muted\" data-k=\"achieved_pct_of_target\">-</td>", f);
 		cell(f, "peak_bps", s->peak_bps, "bit/s", false);
 		cell(f, "retransmits", !strcmp(s->protocol, "tcp") ? s->retransmits : -1, "count",
 		     true);
@@ -348,22 +417,37 @@ static int streams(FILE *f, const struct lr_report *r)
 		else
 			fputs("<td class=\"n muted\">-</td>", f);
 		fputs("</tr>\n", f);
-		if (n < LR_ARRAY_SIZE(v)) {
-			snprintf(names[n], sizeof(names[n]), "stream %d %s %s", s->id, s->protocol,
-				 s->direction);
-			labels[n] = names[n];
-			v[n][0] = achieved > 0 ? achieved : 0;
-			v[n][1] = s->peak_bps > 0 ? s->peak_bps : 0;
-			n++;
-		}
 	}
-	fputs("</table><p class=\"sub\">achieved = the stream's bytes over the time its rows cover. "
-	      "The streams CSV does not record the target rate (-b).</p>\n", f);
-	if (n) {
-		static const char *const nm[2] = {"achieved (mean)", "peak row"};
+	for (size_t i = 0; i < r->n_streams && n < LR_ARRAY_SIZE(v); i++, n++) {
+		const struct lr_rep_stream *s = &r->streams[i];
+		double achieved = s->secs > 0 ? s->bytes * 8 / s->secs : -1;
 
-		if (lr_svg_bars(f, "Streams: achieved and peak bitrate", "bit/s", labels,
-				(const double (*)[2])v, n, nm))
+		snprintf(names[n], sizeof(names[n]), "stream %d %s %s", s->id, s->protocol,
+			 s->direction);
+		labels[n] = names[n];
+		v[n][0] = achieved > 0 ? achieved : 0;
+		/* beside each: its target when any stream had one (none: unlimited or unknown),
+		 * else its peak row */
+		v[n][1] = any_target ? (s->target_bps > 0 ? s->target_bps : -1)
+			  : s->peak_bps > 0 ? s->peak_bps : 0;
+	}
+	fputs("</table><p class=\"sub\">achieved = the stream's bytes over the time its rows cover; "
+	      "target = the -b per stream the run asked for (unlimited: no -b; unknown: a server's "
+	      "or a matrix's streams, whose rate came with each test).", f);
+	if (changed)
+		fputs(" The target changed during the run (the dashboard's rate keys): the last one "
+		      "is shown.", f);
+	if (old)
+		fputs(" Not recorded: a streams CSV written before the target_bps column was "
+		      "added.", f);
+	fputs("</p>\n", f);
+	if (n) {
+		static const char *const nm_t[2] = {"achieved (mean)", "target (-b)"};
+		static const char *const nm_p[2] = {"achieved (mean)", "peak row"};
+
+		if (lr_svg_bars(f, any_target ? "Streams: achieved against target"
+					      : "Streams: achieved and peak bitrate",
+				"bit/s", labels, (const double (*)[2])v, n, any_target ? nm_t : nm_p))
 			return -EIO;
 	}
 	fputs("</section>\n", f);

@@ -24,6 +24,7 @@ struct reader {
 	size_t errlen;
 	int col[LR_REP_FIELDS_MAX];	/* known-prefix index -> column (identity) */
 	int side_col, host_col;	/* appended columns, -1 absent */
+	int target_col;		/* streams' appended target_bps, -1 absent */
 	unsigned ncols;
 	double elapsed_seen;	/* the largest elapsed so far in this file */
 	size_t hint;	/* the series after the last row's: rows come in the same order each tick */

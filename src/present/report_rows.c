@@ -483,11 +483,15 @@ int lr_rep_stream_row(struct reader *rd, const struct fields *fs)
 	double time = 0, elapsed = 0, interval = 0, v[N] = {0}, id = 0;
 	struct lr_rep_stream *s = NULL;
 	const char *dir = fs->f[3], *proto = fs->f[4];
+	double target = NAN;
 	int err;
 
 	if ((err = row_clock(rd, fs, -1, &time, &elapsed, &interval)) ||
 	    (err = nums(rd, fs, idx, v, N)))
 		return err;
+	if (num(field(rd, fs, rd->target_col), &target) < 0)
+		return lr_rep_bad(rd, "target_bps '%.40s' is not a number >= 0",
+				  field(rd, fs, rd->target_col));
 	if (num(fs->f[2], &id) || id != floor(id) || id > 1 << 20)
 		return lr_rep_bad(rd, "stream '%.40s' is not a stream number", fs->f[2]);
 	if (strcmp(dir, "send") && strcmp(dir, "recv"))
@@ -513,6 +517,7 @@ int lr_rep_stream_row(struct reader *rd, const struct fields *fs)
 		lr_strlcpy(s->protocol, proto, sizeof(s->protocol));
 		s->jitter_max_ms = s->rtt_last_us = s->cwnd_last_bytes = -1;
 		s->peak_bps = -1;
+		s->target_bps = known_num(target) ? target : -1;
 		s->first_elapsed = elapsed;
 		/* the first row counts from the stream's start: its span is bytes / rate */
 		if (known_num(v[BPS]) && v[BPS] > 0 && known_num(v[BYTES]))
@@ -522,6 +527,11 @@ int lr_rep_stream_row(struct reader *rd, const struct fields *fs)
 	}
 	s->rows++;
 	s->last_elapsed = elapsed;
+	s->target_col |= rd->target_col >= 0;
+	if (known_num(target)) {
+		s->target_changed |= s->target_bps >= 0 && s->target_bps != target;
+		s->target_bps = target;
+	}
 	add(&s->bytes, v[BYTES]);
 	add(&s->packets, v[PKTS]);
 	add(&s->retransmits, v[RETR]);

@@ -190,7 +190,9 @@ static void stream_row(struct lr_frame *f, int x0, int y, int w, const struct lr
 	lr_frame_text(f, x0 + C_ID, y, 4, LR_ROLE_VALUE, b);
 	lr_frame_text(f, x0 + C_DIR, y, 4, s->sender ? LR_ROLE_TX : LR_ROLE_RX,
 		      s->sender ? "tx" : "rx");
-	if (t->knobs.rate_bps)
+	if (t->rate_text)
+		snprintf(b, sizeof(b), "%s", t->rate_text);
+	else if (t->knobs.rate_bps)
 		lr_view_fmt_rate(b, sizeof(b), (double)t->knobs.rate_bps, ctx->app->bytes);
 	else
 		snprintf(b, sizeof(b), "unlimited");
@@ -247,7 +249,7 @@ static void sum_row(struct lr_frame *f, int x0, int y, int w, const struct lr_vi
 	char b[32];
 
 	lr_frame_text(f, x0 + C_ID, y, 4, LR_ROLE_TITLE, "sum");
-	if (t->knobs.rate_bps) {
+	if (t->knobs.rate_bps && !t->rate_text) {
 		lr_view_fmt_rate(b, sizeof(b), (double)t->knobs.rate_bps * (double)n,
 				 ctx->app->bytes);
 		cell(f, x0, y, w, E_TARGET, LR_ROLE_LABEL, b);

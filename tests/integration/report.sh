@@ -3,7 +3,9 @@
 # loopback (2 s, -b 200M) write the interface, CPU and streams CSVs; the report built from them
 # must be well-formed (html.parser and every <svg> as XML), hold no script and no http(s)
 # reference, print as peak rx bitrate of lo exactly the largest rx_bps this script reads from
-# the CSV itself (and the chart's axis must reach it), and a CSV's bytes as the stream's total.
+# the CSV itself (and the chart's axis must reach it), and a CSV's bytes as the stream's total;
+# the streams CSV's target_bps is the -b given, and the report's target cell too, its achieved
+# rate the stream's bytes over the time its rows cover (as the CSV gives them).
 # A foreign file, a truncated CSV and two runs in one file exit 2 with one line naming the file
 # and line, and leave no report (an older OUT.html stays as it was, no .tmp left). Rendered by Debian's chromium
 # headless when it is installed: the screenshot exists and is not blank. No root needed.
@@ -11,6 +13,7 @@ source "$(dirname "$0")/../lib.sh"
 lr_plan "record: client exit 0" "report: exit 0" "report: well-formed HTML and SVG" \
 	"report: no script, no external reference" "report: peak rx bitrate equals the CSV's max" \
 	"report: bitrate axis reaches the peak" "report: stream bytes equal the CSV's sum" \
+	"report: stream target is the -b, achieved the CSV's bytes over its time" \
 	"report: one chart each for bitrate, packets, drops of lo" \
 	"foreign file: exit 2, one line naming it" "foreign file: no report, old one kept" \
 	"truncated CSV: exit 2 naming the line" "truncated CSV: no report" \
@@ -53,8 +56,8 @@ class P(html.parser.HTMLParser):
         if s.err: return
         if not s.stack or s.stack[-1] != t: s.err = "</%s> closes <%s>" % (t, s.stack[-1] if s.stack else "nothing")
         else: s.stack.pop()
-def rows(name):
-    return list(csv.DictReader(open(work + "/" + name)))
+def rows(name):	# this side's rows (the server's peer rows ride along: side=peer)
+    return [r for r in csv.DictReader(open(work + "/" + name)) if r.get("side", "local") in ("", "local")]
 def value(row_attr, key):
     row = doc[doc.index(row_attr):]
     row = row[:row.index("</tr>")]
@@ -70,12 +73,12 @@ elif what == "clean":
     if bad: sys.exit("found " + " ".join(bad))
 elif what == "peak":
     mx = max(float(r["rx_bps"]) for r in rows("if.csv") if r["iface"] == "lo" and r["rx_bps"])
-    got = value('data-iface="lo"', "rx_peak_bps")
+    got = value('data-iface="lo" data-side="local"', "rx_peak_bps")
     print("csv max %.1f, report %.1f" % (mx, got))
     if mx <= 0 or got != mx: sys.exit(1)
 elif what == "axis":
     mx = max(float(r["rx_bps"]) for r in rows("if.csv") if r["iface"] == "lo" and r["rx_bps"])
-    top = float(re.search(r'aria-label="Bitrate, lo" data-ymax="([^"]+)"', doc).group(1))
+    top = float(re.search(r'aria-label="Bitrate, lo(?: on [^"(]*)?" data-ymax="([^"]+)"', doc).group(1))
     print("axis %.4g >= %.4g" % (top, mx))
     if top < mx: sys.exit(1)
 elif what == "stream":
@@ -83,18 +86,34 @@ elif what == "stream":
     got = value('data-stream="1" data-direction="send"', "bytes")
     print("csv %d, report %d" % (b, got))
     if b <= 0 or got != b: sys.exit(1)
+elif what == "target":
+    st = [r for r in rows("st.csv") if r["stream"] == "1" and r["direction"] == "send"]
+    # the witness of the target: the -b 200M this script gave, in every row's target_bps
+    if not st or any(r["target_bps"] != "200000000" for r in st): sys.exit("target_bps column")
+    secs = float(st[0]["bytes"]) * 8 / float(st[0]["bps"])	# the first row: from the start
+    secs += float(st[-1]["elapsed"]) - float(st[0]["elapsed"])
+    ach = sum(float(r["bytes"]) for r in st) * 8 / secs
+    row = 'data-stream="1" data-direction="send"'
+    got_t, got_a, got_p = (value(row, k) for k in ("target_bps", "achieved_bps", "achieved_pct_of_target"))
+    print("target %.0f, achieved csv %.1f report %.1f, %.2f %%" % (got_t, ach, got_a, got_p))
+    if got_t != 200e6 or abs(got_a - ach) > ach * 1e-9 or abs(got_p - ach / 2e6) > 1e-6: sys.exit(1)
 elif what == "charts":
     n = [len(re.findall(r'aria-label="%s, lo[ "]' % t, doc)) for t in ("Bitrate", "Packets", "Drops and FIFO")]
-    print(n)
-    if n != [1, 1, 1]: sys.exit(1)
+    p = [len(re.findall(r'aria-label="%s, lo(?: on [^"(]*)? \(peer\)' % t, doc)) for t in ("Bitrate", "Packets", "Drops and FIFO")]
+    peer = any(r.get("side") == "peer" for r in csv.DictReader(open(work + "/if.csv")))
+    n = [a - b for a, b in zip(n, p)]	# this side's: the ones not marked (peer)
+    print("local %s, peer %s" % (n, p))
+    if n != [1, 1, 1] or p != ([1, 1, 1] if peer else [0, 0, 0]): sys.exit(1)
 EOF
 py() { python3 "$work/check.py" "$work" "$@"; }
 for c in "wellformed:report: well-formed HTML and SVG" "clean:report: no script, no external reference" \
 	"peak:report: peak rx bitrate equals the CSV's max" "axis:report: bitrate axis reaches the peak" \
 	"stream:report: stream bytes equal the CSV's sum" \
+	"target:report: stream target is the -b, achieved the CSV's bytes over its time" \
 	"charts:report: one chart each for bitrate, packets, drops of lo"; do
 	out=$(py "${c%%:*}" 2>&1)
-	check "${c#*:} ($(echo "$out" | tail -1))" test $? -eq 0
+	rc=$?	# the checker's own verdict (a $? read inside check's arguments is the echo's)
+	check "${c#*:} ($(echo "$out" | tail -1))" test "$rc" -eq 0
 done
 
 # Bad input: a foreign CSV, then a CSV cut mid-line; an older report must survive both.

@@ -354,15 +354,17 @@ static void test_stream_rows(void **state)
 	st.total_packets = 110;
 	st.total_lost = 4;
 	st.total_out_of_order = 2;
+	lr_csv_set_stream_target(c, 1000000);	/* -b 1M from here; unknown before */
 	assert_int_equal(lr_csv_write(c, &s), 0);
 	assert_int_equal(lr_csv_close(c), 0);
 	text = slurp(path);
 	unlink(path);
 	assert_string_equal(text,
 			    "time,elapsed,stream,direction,protocol,bytes,bps,packets,pps,retransmits,"
-			    "lost,out_of_order,jitter_ms,cwnd_bytes,rtt_us\n"
-			    "1700000000.500000,0.500000,1,recv,udp,14000,448000.0,10,40.0,,1,0,0.125,,\n"
-			    "1700000001.500000,1.500000,1,recv,udp,140000,1120000.0,100,100.0,,3,2,0.125,,\n");
+			    "lost,out_of_order,jitter_ms,cwnd_bytes,rtt_us,target_bps\n"
+			    "1700000000.500000,0.500000,1,recv,udp,14000,448000.0,10,40.0,,1,0,0.125,,,\n"
+			    "1700000001.500000,1.500000,1,recv,udp,140000,1120000.0,100,100.0,,3,2,0.125,,,"
+			    "1000000\n");
 }
 
 /* A stream seen in a snapshot before it started (a fast -i catches the setup) gets its rows

@@ -18,6 +18,8 @@
 #include "linerate/app/cli.h"
 #include "linerate/app/config.h"
 #include "linerate/app/replay.h"
+#include "linerate/present/matrix_out.h"
+#include "linerate/present/view_matrix.h"
 #include "linerate/sample/snapshot.h"
 
 #define FIX "tests/fixtures/report/"
@@ -484,13 +486,101 @@ static void test_bad_input(void **state)
 	fclose(f);
 	assert_non_null(strstr(err, "loopback_cpus.csv:2: a run that began"));
 	lr_replay_close(rp);
-	/* nothing to replay: a matrix table only */
+	/* nothing to replay: a header only */
 	assert_int_equal(lr_replay_new(&rp), 0);
-	f = fopen(FIX "matrix.csv", "r");
-	assert_int_equal(lr_replay_add(rp, f, "matrix.csv", err, 512), 0);
-	fclose(f);
+	snprintf(text, sizeof(text), "%s\n", hdr);
+	assert_int_equal(add_text(rp, "empty.csv", text, err), 0);
 	assert_int_equal(lr_replay_start(rp, T0, err, 512), -EINVAL);
-	assert_string_equal(err, "matrix.csv: no interface, CPU or stream rows to replay");
+	assert_string_equal(err, "empty.csv: no interface, CPU, stream or matrix rows to replay");
+	lr_replay_close(rp);
+}
+
+/* Reads FIX files into a started replay. */
+static struct lr_replay *replay_of(const char *const *names, size_t n)
+{
+	struct lr_replay *rp;
+	char err[512], path[256];
+
+	assert_int_equal(lr_replay_new(&rp), 0);
+	for (size_t i = 0; i < n; i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), FIX "%s", names[i]);
+		f = fopen(path, "r");
+		assert_non_null(f);
+		assert_int_equal(lr_replay_add(rp, f, names[i], err, sizeof(err)), 0);
+		fclose(f);
+	}
+	assert_int_equal(lr_replay_start(rp, T0, err, sizeof(err)), 0);
+	return rp;
+}
+
+/* The matrix CSV's receiver_bps column, case by case (the fixture's plain rows). */
+static unsigned matrix_receivers(const char *name, double *out, unsigned max)
+{
+	char path[256], line[1024];
+	unsigned n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), FIX "%s", name);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof(line), f));
+	while (n < max && fgets(line, sizeof(line), f)) {
+		const char *p = line;
+
+		for (int i = 0; i < 11; i++)	/* receiver_bps is column 12 */
+			p = strchr(p, ',') + 1;
+		out[n++] = strtod(p, NULL);
+	}
+	fclose(f);
+	return n;
+}
+
+/* A matrix CSV alone has no times: every row is shown finished from the start, and the
+ * replay says why; with the same run's streams and interface CSVs (a real 4-case loopback
+ * run, matrix_run*.csv) the rows fill in: none at the first tick, all four at the end, in
+ * case order, each with the CSV's receiver rate. */
+static void test_matrix_rows(void **state)
+{
+	static const char *const alone[] = {"matrix_run.csv"};
+	static const char *const run[] = {"matrix_run_ifaces.csv", "matrix_run_streams.csv",
+					  "matrix_run.csv"};
+	struct lr_view_matrix v;
+	double rx[8];
+	unsigned n = matrix_receivers("matrix_run.csv", rx, 8), prev = 0;
+	char name[64];
+	struct lr_replay *rp;
+
+	(void)state;
+	assert_int_equal(n, 4);
+	rp = replay_of(alone, 1);
+	assert_int_equal(lr_replay_matrix_rows(rp), 4);
+	assert_non_null(lr_replay_matrix_untimed(rp));
+	lr_replay_matrix_view(rp, lr_replay_pos(rp, T0), &v, name, sizeof(name));
+	assert_int_equal(v.n_rows, 4);
+	assert_int_equal(v.running, 0);
+	for (unsigned i = 0; i < n; i++)
+		assert_true(v.rows[i].index == i + 1 && v.rows[i].receiver_bps == rx[i]);
+	lr_replay_close(rp);
+
+	rp = replay_of(run, LR_ARRAY_SIZE(run));
+	assert_null(lr_replay_matrix_untimed(rp));
+	lr_replay_matrix_view(rp, lr_replay_first_time(rp), &v, name, sizeof(name));
+	assert_int_equal(v.n_rows, 0);
+	assert_int_equal(v.running, 1);
+	assert_int_equal(v.n_cases, 4);
+	for (double t = lr_replay_first_time(rp); t <= lr_replay_last_time(rp) + 0.05; t += 0.05) {
+		lr_replay_matrix_view(rp, t, &v, name, sizeof(name));
+		assert_true(v.n_rows >= prev && v.n_rows <= 4);	/* rows only ever fill in */
+		assert_true(v.running == 0 || v.running == v.n_rows + 1);
+		prev = v.n_rows;
+	}
+	lr_replay_matrix_view(rp, lr_replay_last_time(rp), &v, name, sizeof(name));
+	assert_int_equal(v.n_rows, 4);
+	assert_int_equal(v.running, 0);
+	for (unsigned i = 0; i < n; i++)
+		assert_true(v.rows[i].index == i + 1 && v.rows[i].receiver_bps == rx[i]);
 	lr_replay_close(rp);
 }
 
@@ -534,6 +624,7 @@ int main(void)
 		cmocka_unit_test(test_peer_rows),
 		cmocka_unit_test(test_iface_filter),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_matrix_rows),
 		cmocka_unit_test(test_cli),
 	};
 

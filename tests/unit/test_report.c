@@ -333,6 +333,97 @@ static void test_stream_bytes_equal_csv(void **state)
 	lr_report_free(r);
 }
 
+/* A run with -b 20M -P 2 (target_streams.csv): each stream's target cell is the CSV's
+ * target_bps, achieved its bytes over the time its rows cover as the CSV gives them (the first
+ * row from the stream's start: bytes / bps; then the elapsed steps), and the share of target
+ * the one over the other; the chart sets the target beside the achieved rate. An older file
+ * (loopback_streams.csv, no column) says the target is not recorded. */
+static void test_stream_target_against_csv(void **state)
+{
+	static const char *const files[] = {FIX "target_streams.csv"};
+	static const char *const old[] = {FIX "loopback_streams.csv"};
+	char err[LR_REP_ERR_MAX], line[1024], v[64], hdr[1024], attr[32];
+	struct lr_report *r = read_files(files, 1, 0, err);
+	char *html = html_of(r);
+	double bytes[8] = {0}, secs[8] = {0}, last[8], target[8];
+	bool seen[8] = {false};
+	FILE *f = fopen(files[0], "r");
+	int c_el, c_id, c_bytes, c_bps, c_tg, n = 0;
+
+	(void)state;
+	assert_non_null(fgets(hdr, sizeof(hdr), f));
+	c_el = col_of(hdr, "elapsed");
+	c_id = col_of(hdr, "stream");
+	c_bytes = col_of(hdr, "bytes");
+	c_bps = col_of(hdr, "bps");
+	c_tg = col_of(hdr, "target_bps");
+	while (fgets(line, sizeof(line), f)) {
+		int id;
+		double el, b;
+
+		field_of(line, c_id, v, sizeof(v));
+		id = atoi(v);
+		assert_true(id > 0 && id < 8);
+		field_of(line, c_el, v, sizeof(v));
+		el = atof(v);
+		field_of(line, c_bytes, v, sizeof(v));
+		b = atof(v);
+		if (!seen[id]) {
+			char bps[64];
+
+			field_of(line, c_bps, bps, sizeof(bps));
+			secs[id] = b * 8 / atof(bps);
+			seen[id] = true;
+			n++;
+		} else {
+			secs[id] += el - last[id];
+		}
+		last[id] = el;
+		bytes[id] += b;
+		field_of(line, c_tg, v, sizeof(v));
+		target[id] = atof(v);
+		assert_near(target[id], 20e6, 0);	/* the run's -b 20M */
+	}
+	fclose(f);
+	assert_int_equal(n, 2);
+	for (int id = 1; id < 8; id++) {
+		double achieved;
+
+		if (!seen[id])
+			continue;
+		achieved = bytes[id] * 8 / secs[id];
+		snprintf(attr, sizeof(attr), "data-stream=\"%d\"", id);
+		assert_near(table_value(html, attr, "target_bps"), target[id], 0);
+		assert_near(table_value(html, attr, "achieved_bps"), achieved, achieved * 1e-12);
+		assert_near(table_value(html, attr, "achieved_pct_of_target"),
+			    achieved / target[id] * 100, 1e-9);
+	}
+	assert_non_null(strstr(html, "Streams: achieved against target"));
+	assert_non_null(strstr(html, "TCP, 2 streams sent, target 20.0 Mbit/s per stream (-b)"));
+	assert_null(strstr(html, "data-k=\"target_bps\">not recorded"));
+	assert_null(strstr(html, "Not recorded: a streams CSV"));
+	free(html);
+	lr_report_free(r);
+
+	r = read_files(old, 1, 0, err);
+	html = html_of(r);
+	assert_non_null(strstr(html, "data-k=\"target_bps\">not recorded</td>"));
+	assert_non_null(strstr(html, "Not recorded: a streams CSV written before"));
+	assert_null(strstr(html, "achieved against target"));
+	free(html);
+	lr_report_free(r);
+
+	/* a target that is not a number >= 0: one line naming the file, line and column */
+	assert_int_equal(lr_report_new(&r), 0);
+	assert_int_equal(read_text(r, "bad.csv",
+				   "time,elapsed,stream,direction,protocol,bytes,bps,packets,pps,"
+				   "retransmits,lost,out_of_order,jitter_ms,cwnd_bytes,rtt_us,target_bps\n"
+				   "100.0,0.5,1,send,tcp,1000,16000.0,1,2.0,0,,,,100,10,-5\n", err),
+			 -EINVAL);
+	assert_non_null(strstr(err, "bad.csv:2: target_bps '-5'"));
+	lr_report_free(r);
+}
+
 /* Appended columns (side, host, numa_node) are read by name; hosts are escaped. */
 static void test_appended_columns_and_escaping(void **state)
 {
@@ -664,6 +755,7 @@ int main(void)
 		cmocka_unit_test(test_every_iface_of_a_headless_run),
 		cmocka_unit_test(test_cpu_table_equals_csv),
 		cmocka_unit_test(test_stream_bytes_equal_csv),
+		cmocka_unit_test(test_stream_target_against_csv),
 		cmocka_unit_test(test_appended_columns_and_escaping),
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_reduction_keeps_the_peak),

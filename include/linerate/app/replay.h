@@ -18,6 +18,7 @@
 
 struct lr_replay;	/* opaque */
 struct lr_snapshot;
+struct lr_view_matrix;
 
 #define LR_REPLAY_ROWS_MAX 4000000u	/* rows per kind (interface, CPU, stream) */
 #define LR_REPLAY_SPEED_MIN (-1)	/* speed is 2^exp: x1/2 */
@@ -66,6 +67,19 @@ int lr_replay_read(struct lr_replay *rp, uint64_t now_ns, struct lr_snapshot *ou
 /* The peer's snapshot at the same tick (rows with side=peer) and its host; NULL when the
  * recording has no peer rows. Valid until the next lr_replay_read. */
 const struct lr_snapshot *lr_replay_peer(const struct lr_replay *rp, const char **host);
+/* The target (-b per stream, target_bps) of the streams the last snapshot shows: bit/s, 0
+ * unlimited, -1 unknown or no stream shown, -2 the streams CSV does not record it (older). */
+double lr_replay_stream_target(const struct lr_replay *rp);
+/* The matrix CSV's rows (0: none replayed). Its rows have no time: with the same run's
+ * --streams-csv each appears when its case's traffic ended; otherwise all are shown finished
+ * from the start, and lr_replay_matrix_untimed says why (NULL when timed or no matrix). */
+unsigned lr_replay_matrix_rows(const struct lr_replay *rp);
+const char *lr_replay_matrix_untimed(const struct lr_replay *rp);
+/* The Matrix pane at recorded time pos: the rows finished by then, the case running, its
+ * seconds and the ETA to the recording's last case; name (len bytes) holds the running case's
+ * name. v->rows stays valid until lr_replay_close. */
+void lr_replay_matrix_view(const struct lr_replay *rp, double pos, struct lr_view_matrix *v,
+			   char *name, size_t len);
 /* Key r: totals and peaks count from the tick shown. */
 void lr_replay_reset_totals(struct lr_replay *rp);
 

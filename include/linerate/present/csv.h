@@ -27,6 +27,9 @@ int lr_csv_write(struct lr_csv *c, const struct lr_snapshot *s) LR_MUST_CHECK;
  * 0 or -errno as lr_csv_write. */
 int lr_csv_write_peer(struct lr_csv *c, const struct lr_snapshot *s,
 		      const char *host) LR_MUST_CHECK;
+/* The per-stream target (-b) the stream rows' target_bps column carries from now on: bit/s,
+ * 0 unlimited, < 0 unknown (an empty field; the default). NULL-safe. */
+void lr_csv_set_stream_target(struct lr_csv *c, int64_t bps);
 /* Flushes and closes (not stdout). 0 or -errno; NULL-safe. */
 int lr_csv_close(struct lr_csv *c);
 const char *lr_csv_path(const struct lr_csv *c);

@@ -94,6 +94,11 @@ struct lr_rep_stream {
 	double first_elapsed, last_elapsed, secs;	/* secs: time the rows cover */
 	double bytes, packets, peak_bps, retransmits, lost, out_of_order;
 	double jitter_max_ms, rtt_last_us, cwnd_last_bytes;	/* -1 unknown */
+	/* target_bps (appended to --streams-csv since): the last one a row gave, 0 unlimited,
+	 * -1 unknown; target_col: the file has the column (an older one does not record it);
+	 * target_changed: rows gave different targets (the dashboard's rate keys) */
+	double target_bps;
+	bool target_col, target_changed;
 };
 
 struct lr_rep_queue {
@@ -126,6 +131,7 @@ struct lr_rep_row {
 	const char *const *field;	/* by the kind's known column index; "" is unknown */
 	unsigned n_known;		/* known columns (later ones are the file's appended ones) */
 	const char *side, *host;	/* "local" and "" when the file has no such column */
+	const char *target_bps;		/* streams: the appended column ("" unknown), NULL none */
 	const char *file;
 	unsigned long line;
 };

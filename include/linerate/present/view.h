@@ -129,6 +129,8 @@ struct lr_view_traffic {
 	uint16_t port;
 	const char *iface;		/* the route interface, NULL/"" unknown */
 	struct lr_app_traffic knobs;	/* protocol, streams, per-stream target, direction */
+	const char *rate_text;		/* NULL: the target is knobs.rate_bps; else what the
+					 * target column says instead (a replay: "unknown") */
 	double elapsed_s;		/* since the data started, < 0 unknown */
 	double duration_s;		/* the test's length, 0 until stopped */
 	const char *error;		/* LR_VTS_ERROR: why; NULL none */

@@ -19,6 +19,8 @@ struct lr_view_matrix {
 	const char *running_name;	/* "P=2 u=tcp" */
 	double eta_s;			/* < 0 unknown */
 	double running_s;		/* the running case's seconds so far, < 0 unknown */
+	const char *ended_text;		/* the title's word once nothing runs; NULL "ended" */
+	bool no_keys;			/* a replay: no "s skips, q ends" in the title */
 };
 
 /* arg: a const struct lr_view_matrix * (the signature of lr_view_ctx.streams_pane). */

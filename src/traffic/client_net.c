@@ -71,7 +71,8 @@ static int bind_local(struct lr_client *c, int fd, int socktype)
 	return bind_port(c, fd, socktype, 0);
 }
 
-/* A data socket: -B/--cport, and -N -S --fq-rate --dont-fragment (logged when refused). */
+/* A data socket: -B/--cport, -L (refused: the test fails, as iperf3's), and -N -S --fq-rate
+ * --dont-fragment (logged when refused). */
 static int data_sock_prepare(struct lr_client *c, int fd, int socktype)
 {
 	struct lr_data_sockopts o = {
@@ -81,8 +82,17 @@ static int data_sock_prepare(struct lr_client *c, int fd, int socktype)
 		.dont_fragment = c->tc.dont_fragment,
 	};
 	const char *what = "";
-	int rc = lr_data_sockopts_apply(fd, socktype == SOCK_DGRAM, &o, &what);
+	int rc;
 
+	if (c->tc.flowlabel) {
+		rc = lr_sock_flowlabel(fd, (const struct sockaddr_in6 *)&c->peer, c->tc.flowlabel);
+		if (rc < 0) {
+			lr_client_set_err(c, "-L/--flowlabel: unable to set IPv6 flow label %u: %s",
+					  (unsigned)c->tc.flowlabel, strerror(-rc));
+			return rc;
+		}
+	}
+	rc = lr_data_sockopts_apply(fd, socktype == SOCK_DGRAM, &o, &what);
 	if (rc < 0)
 		lr_log(LR_LOG_WARN, "client: data stream %u: %s: %s", c->setting_up + 1, what,
 		       strerror(-rc));
@@ -92,9 +102,20 @@ static int data_sock_prepare(struct lr_client *c, int fd, int socktype)
 			 c->tc.cport ? (uint16_t)(c->tc.cport + c->setting_up) : 0);
 }
 
-/* Non-blocking connect bounded by the connect timeout, the phase's deadline and the stop
- * flag; the fd stays non-blocking. */
-static int connect_bounded(struct lr_client *c, int fd)
+/* The server's address for a data stream: with -L it carries the flow label (sin6_flowinfo),
+ * which the kernel takes from connect() once the socket holds the label. */
+static struct sockaddr_storage data_peer(const struct lr_client *c)
+{
+	struct sockaddr_storage ss = c->peer;
+
+	if (c->tc.flowlabel && ss.ss_family == AF_INET6)
+		((struct sockaddr_in6 *)&ss)->sin6_flowinfo = htonl(c->tc.flowlabel);
+	return ss;
+}
+
+/* Non-blocking connect to to, bounded by the connect timeout, the phase's deadline and the
+ * stop flag; the fd stays non-blocking. */
+static int connect_bounded(struct lr_client *c, int fd, const struct sockaddr_storage *to)
 {
 	uint64_t deadline = lr_clock_mono_ns() + c->connect_timeout_ns;
 	int soerr = 0;
@@ -102,7 +123,7 @@ static int connect_bounded(struct lr_client *c, int fd)
 
 	if (deadline > c->deadline_ns)
 		deadline = c->deadline_ns;
-	if (connect(fd, (struct sockaddr *)&c->peer, c->peer_len) == 0)
+	if (connect(fd, (const struct sockaddr *)to, c->peer_len) == 0)
 		return 0;
 	if (errno != EINPROGRESS)
 		return -errno;
@@ -175,6 +196,11 @@ int lr_client_ctl_connect(struct lr_client *c)
 		lr_client_set_err(c, "cannot resolve %s", c->host);
 		return rc;
 	}
+	if (c->tc.flowlabel && c->peer.ss_family != AF_INET6) {	/* iperf3: IESETFLOW, exit 1 */
+		lr_client_set_err(c, "-L/--flowlabel: unable to set IPv6 flow label: %s is not "
+				  "an IPv6 address (use -6 or an IPv6 address)", c->host);
+		return -EAFNOSUPPORT;
+	}
 	fd = socket(c->peer.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0) {
 		rc = -errno;
@@ -187,7 +213,7 @@ int lr_client_ctl_connect(struct lr_client *c)
 		close(fd);
 		return rc;
 	}
-	rc = connect_bounded(c, fd);
+	rc = connect_bounded(c, fd, &c->peer);
 	if (rc == -ETIMEDOUT)
 		lr_client_set_err(
 			c, "cannot connect to %s: no answer within %.1f s (--connect-timeout)",
@@ -242,6 +268,7 @@ int lr_client_send_params(struct lr_client *c)
 		p->time_s = 0;	/* as iperf3: the byte or block count ends the test */
 	p->nodelay = c->tc.nodelay;
 	p->tos = c->tc.tos;
+	p->flowlabel = c->tc.flowlabel;
 	p->fqrate_bps = c->tc.fq_rate_bps;
 	p->zerocopy = c->tc.zerocopy;
 	p->dont_fragment = c->tc.dont_fragment;
@@ -326,8 +353,11 @@ static int tcp_stream_connect(struct lr_client *c, int *out)
 	apply_window(c, fd);
 	lr_client_snd_timeout(c, fd);
 	rc = data_sock_prepare(c, fd, SOCK_STREAM);
-	if (rc == 0)
-		rc = connect_bounded(c, fd);
+	if (rc == 0) {
+		struct sockaddr_storage to = data_peer(c);
+
+		rc = connect_bounded(c, fd, &to);
+	}
 	if (rc == 0) {
 		cc = (struct lr_proto_conn){.fd = fd, .stop = &c->stop, .side_fd = -1};
 		rc = lr_proto_write(&cc, c->cookie, LR_PROTO_COOKIE_LEN, lr_client_left(c));
@@ -401,8 +431,12 @@ static int udp_stream_connect(struct lr_client *c, bool last, int *out, struct u
 	apply_window(c, fd);
 	buf = malloc(bufsz);
 	rc = buf ? data_sock_prepare(c, fd, SOCK_DGRAM) : -ENOMEM;
-	if (rc == 0 && connect(fd, (struct sockaddr *)&c->peer, c->peer_len) < 0)
-		rc = -errno;
+	if (rc == 0) {
+		struct sockaddr_storage to = data_peer(c);
+
+		if (connect(fd, (const struct sockaddr *)&to, c->peer_len) < 0)
+			rc = -errno;
+	}
 	while (rc == 0) {
 		struct pollfd pfd[2] = {{.fd = fd, .events = POLLIN},
 					{.fd = c->ctl_fd, .events = POLLIN}};

@@ -222,8 +222,10 @@ static void test_params_round_trip(void **state)
 	p.server_affinity = 3;
 	p.tos = 255;
 	p.udp_64bit = true;
+	p.flowlabel = 0xfffff;
 	assert_int_equal(lr_proto_params_encode(&p, &out, &len), 0);
 	assert_null(strstr(out, "reverse")); /* false flags are omitted */
+	assert_non_null(strstr(out, "\"flowlabel\":1048575")); /* iperf3's key, a number */
 	assert_int_equal(lr_proto_params_decode(out, len, &q, err), 0);
 	free(out);
 	assert_memory_equal(&p, &q, sizeof(p));
@@ -258,6 +260,7 @@ static void test_params_rejects(void **state)
 	expect_params_reject("{\"udp\":true,\"len\":65508}", "out of range for UDP");
 	expect_params_reject("{\"MSS\":40000}", "\"MSS\" out of range");
 	expect_params_reject("{\"window\":-5}", "\"window\" out of range");
+	expect_params_reject("{\"flowlabel\":1048576}", "\"flowlabel\" out of range");
 	expect_params_reject("{\"tcp\":true,\"udp\":true}", "both");
 	expect_params_reject("{\"sctp\":true}", "SCTP");
 	expect_params_reject("{\"authtoken\":5}", "\"authtoken\" is not a string");

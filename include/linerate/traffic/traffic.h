@@ -43,6 +43,7 @@ struct lr_traffic_config {	/* iperf3's options, same meanings */
 	bool nodelay;		/* -N: TCP_NODELAY on the data streams */
 	int tos;		/* -S / --dscp: IP_TOS / IPV6_TCLASS on the data streams, 0 unset */
 	int family;		/* -4 AF_INET, -6 AF_INET6, 0 either */
+	uint32_t flowlabel;	/* -L: IPv6 flow label of the client's data streams, 0 unset */
 	bool zerocopy;		/* -Z: the TCP sender's zero-copy path */
 	bool dont_fragment;	/* --dont-fragment: IP_PMTUDISC_DO (no fragmentation) */
 	uint64_t fq_rate_bps;	/* --fq-rate: SO_MAX_PACING_RATE on the data streams, bit/s */

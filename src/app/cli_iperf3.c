@@ -331,8 +331,6 @@ int lr_cli_iperf3_validate(struct lr_config *cfg, char *err, size_t len)
 		return lr_err_inval(err, len, "%s and -t exclude each other", t->num_bytes ? "-n" : "-k");
 	if ((t->num_bytes || t->blockcount) && cfg->matrix)
 		return lr_err_inval(err, len, "--matrix runs each case for -t seconds: no -n/-k");
-	if (cfg->json_stream && server)
-		return lr_err_inval(err, len, "--json-stream: only with -c for now");
 	if (t->udp_64bit && !t->udp && !server)
 		return lr_err_inval(err, len, "--udp-counters-64bit needs -u");
 	return validate_auth(cfg, err, len);

@@ -109,7 +109,7 @@ static char *server_report(void *arg, const struct lr_server_report *r, bool *js
 	if (x->cfg->json) {
 		json_t *j = report_json(x, r, st);
 
-		if (j && x->out) {
+		if (j && x->out && !x->cfg->json_stream) {	/* else server_text's events */
 			json_dumpf(j, x->out->json, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 			fputc('\n', x->out->json);
 			fflush(x->out->json);
@@ -213,8 +213,10 @@ int lr_run_server(const struct lr_config *cfg)
 			"-----------------------------------------------------------\n",
 			lr_server_port(s));
 	fflush(out.text);
-	/* -J: one JSON document per test from server_report, no live lines */
-	rc = lr_server_app_run(app, s, cfg->json ? NULL : out.text);
+	/* -J: one JSON document per test from server_report, no live lines; --json-stream:
+	 * server_text's events as the test runs */
+	rc = lr_server_app_run(app, s,
+			       cfg->json_stream ? out.json : cfg->json ? NULL : out.text);
 	lr_server_close(s);
 	pthread_mutex_destroy(&rx.lock);
 	if (lr_server_app_close(app) && rc >= 0)

@@ -3,6 +3,8 @@
  * iperf3's -J document for a test run by linerate: start, intervals, end (streams, sums, CPU),
  * in iperf3's key names so that scripts written for iperf3 read it unchanged.
  */
+#include <stdio.h>
+#include <sys/utsname.h>
 #include <time.h>
 
 #include <jansson.h>
@@ -61,14 +63,24 @@ static json_t *jsum(const struct lr_traffic_sum *s, bool sender, bool udp)
 	return jside(&e, sender);
 }
 
-/* Takes the reference to intervals. */
-json_t *lr_iperf3_json(const struct lr_traffic_config *tc, const struct lr_traffic_results *R,
-		       json_t *intervals, const char *error)
+/* iperf3's "system_info": uname's fields as `uname -a` prints them (less the OS name). */
+static json_t *system_info(void)
 {
-	json_t *root = json_object(), *start = json_object(), *end = json_object();
+	struct utsname u;
+	char buf[5 * sizeof(u.sysname) + 8];
+
+	if (uname(&u) < 0)
+		return json_string("");
+	snprintf(buf, sizeof(buf), "%s %s %s %s %s", u.sysname, u.nodename, u.release, u.version,
+		 u.machine);
+	return json_string(buf);
+}
+
+json_t *lr_iperf3_json_start(const struct lr_traffic_config *tc, const struct lr_traffic_results *R)
+{
+	json_t *start = json_object();
 	json_t *conn = json_array(), *c0 = json_object(), *ts = json_object(), *ct = json_object();
-	json_t *tst = json_object(), *streams = json_array(), *cpu = json_object();
-	const struct lr_traffic_sum *main_dir = R->reverse ? &R->sum_down : &R->sum_up;
+	json_t *tst = json_object();
 	char tbuf[64];
 	time_t t = (time_t)(R->start_real_ns / LR_NSEC_PER_SEC);
 	struct tm tm;
@@ -87,6 +99,7 @@ json_t *lr_iperf3_json(const struct lr_traffic_config *tc, const struct lr_traff
 	json_object_set_new(start, "connected", conn);
 	snprintf(tbuf, sizeof(tbuf), "linerate %s", lr_version());
 	json_object_set_new(start, "version", json_string(tbuf));
+	json_object_set_new(start, "system_info", system_info());
 	gmtime_r(&t, &tm);
 	strftime(tbuf, sizeof(tbuf), "%a, %d %b %Y %H:%M:%S GMT", &tm);
 	json_object_set_new(ts, "time", json_string(tbuf));
@@ -96,6 +109,9 @@ json_t *lr_iperf3_json(const struct lr_traffic_config *tc, const struct lr_traff
 	json_object_set_new(ct, "port", json_integer(tc->port ? tc->port : 5201u));
 	json_object_set_new(start, "connecting_to", ct);
 	json_object_set_new(start, "cookie", json_string(R->cookie));
+	/* iperf3 3.17+ repeats these here, whatever the protocol */
+	json_object_set_new(start, "target_bitrate", json_integer((json_int_t)R->bitrate_bps));
+	json_object_set_new(start, "fq_rate", json_integer((json_int_t)tc->fq_rate_bps));
 	json_object_set_new(tst, "protocol", json_string(R->udp ? "UDP" : "TCP"));
 	json_object_set_new(tst, "num_streams", json_integer(R->parallel));
 	json_object_set_new(tst, "blksize", json_integer((json_int_t)R->len));
@@ -109,8 +125,20 @@ json_t *lr_iperf3_json(const struct lr_traffic_config *tc, const struct lr_traff
 	json_object_set_new(tst, "tos", json_integer(tc->tos));
 	json_object_set_new(tst, "target_bitrate", json_integer((json_int_t)R->bitrate_bps));
 	json_object_set_new(tst, "bidir", json_integer(R->bidir));
+	json_object_set_new(tst, "fqrate", json_integer((json_int_t)tc->fq_rate_bps));
 	json_object_set_new(start, "test_start", tst);
-	json_object_set_new(root, "start", start);
+	return start;
+}
+
+/* Takes the reference to intervals. */
+json_t *lr_iperf3_json(const struct lr_traffic_config *tc, const struct lr_traffic_results *R,
+		       json_t *intervals, const char *error)
+{
+	json_t *root = json_object(), *end = json_object();
+	json_t *streams = json_array(), *cpu = json_object();
+	const struct lr_traffic_sum *main_dir = R->reverse ? &R->sum_down : &R->sum_up;
+
+	json_object_set_new(root, "start", lr_iperf3_json_start(tc, R));
 	json_object_set_new(root, "intervals", intervals);
 
 	for (unsigned i = 0; i < R->n_streams; i++) {

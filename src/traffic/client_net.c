@@ -605,3 +605,61 @@ int lr_client_create_streams(struct lr_client *c)
 	}
 	return 0;
 }
+
+/* The local and remote ports of a connected socket (0 when unknown). */
+static void fd_ports(int fd, uint16_t *local, uint16_t *remote)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+
+	memset(&ss, 0, sizeof(ss));
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0)
+		*local = ntohs(((struct sockaddr_in *)&ss)->sin_port);	/* same offset in6 */
+	sl = sizeof(ss);
+	if (getpeername(fd, (struct sockaddr *)&ss, &sl) == 0)
+		*remote = ntohs(((struct sockaddr_in *)&ss)->sin_port);
+}
+
+static void fd_host(int fd, bool peer, char *buf, size_t size)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	int rc = peer ? getpeername(fd, (struct sockaddr *)&ss, &sl)
+		      : getsockname(fd, (struct sockaddr *)&ss, &sl);
+
+	if (rc < 0 || getnameinfo((struct sockaddr *)&ss, sl, buf, (socklen_t)size, NULL, 0,
+				  NI_NUMERICHOST) != 0)
+		buf[0] = '\0';
+}
+
+int lr_client_start_info(struct lr_client *c, struct lr_traffic_results *out)
+{
+	int st = lr_client_state(c);
+
+	if (st != LR_CLIENT_RUNNING && st != LR_CLIENT_ENDING && st != LR_CLIENT_DONE)
+		return -EAGAIN;
+	memset(out, 0, sizeof(*out));
+	out->udp = c->tc.udp;
+	out->reverse = c->params.reverse;
+	out->bidir = c->tc.bidir;
+	out->parallel = c->tc.parallel;
+	out->len = c->params.len;
+	out->bitrate_bps = c->params.bandwidth_bps;
+	out->duration_ns = c->duration_ns;
+	out->start_real_ns = c->res->start_real_ns;	/* written before RUNNING */
+	memcpy(out->cookie, c->cookie, sizeof(out->cookie));
+	fd_host(c->ctl_fd, false, out->local_host, sizeof(out->local_host));
+	fd_host(c->ctl_fd, true, out->remote_host, sizeof(out->remote_host));
+	fd_ports(c->ctl_fd, &out->local_port, &out->remote_port);
+	for (unsigned i = 0; i < lr_client_nstreams(c) && i < LR_PROTO_MAX_RESULTS; i++) {
+		const struct lr_stream_params *sp = lr_stream_params(c->streams[i]);
+		struct lr_traffic_stream_result *e = &out->streams[i];
+
+		e->id = sp->id;
+		e->client_sends = sp->sender;
+		e->udp = sp->udp;
+		fd_ports(sp->fd, &e->local_port, &e->remote_port);
+		out->n_streams = i + 1;
+	}
+	return 0;
+}

@@ -196,6 +196,10 @@ bool lr_client_peer_offer(struct lr_client *c, struct lr_client_peer *out);
 /* [any] Final results once DONE (partial, local view only when stopped early). *out is
  * caller-owned (it is large: allocate it). 0, or -EAGAIN before DONE/ERROR. */
 int lr_client_results(struct lr_client *c, struct lr_traffic_results *out) LR_MUST_CHECK;
+/* [any] Once RUNNING: what iperf3's -J "start" block tells (settings, cookie, addresses, each
+ * stream's id and ports, no counts) in *out (caller-owned, large), for --json-stream's start
+ * event while the test runs. 0, or -EAGAIN before the streams run. */
+int lr_client_start_info(struct lr_client *c, struct lr_traffic_results *out) LR_MUST_CHECK;
 /* Stops if needed, joins every thread, closes every socket, frees. NULL-safe. */
 void lr_client_close(struct lr_client *c);
 

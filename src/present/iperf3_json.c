@@ -109,6 +109,15 @@ json_t *lr_iperf3_json_start(const struct lr_traffic_config *tc, const struct lr
 	json_object_set_new(ct, "port", json_integer(tc->port ? tc->port : 5201u));
 	json_object_set_new(start, "connecting_to", ct);
 	json_object_set_new(start, "cookie", json_string(R->cookie));
+	if (!R->udp && tc->mss)	/* iperf3: the -M asked, else the control connection's */
+		json_object_set_new(start, "tcp_mss", json_integer(tc->mss));
+	else if (!R->udp && R->tcp_mss_default)
+		json_object_set_new(start, "tcp_mss_default", json_integer(R->tcp_mss_default));
+	if (R->have_sockbuf) {
+		json_object_set_new(start, "sock_bufsize", json_integer((json_int_t)R->sock_bufsize));
+		json_object_set_new(start, "sndbuf_actual", json_integer(R->sndbuf_actual));
+		json_object_set_new(start, "rcvbuf_actual", json_integer(R->rcvbuf_actual));
+	}
 	/* iperf3 3.17+ repeats these here, whatever the protocol */
 	json_object_set_new(start, "target_bitrate", json_integer((json_int_t)R->bitrate_bps));
 	json_object_set_new(start, "fq_rate", json_integer((json_int_t)tc->fq_rate_bps));

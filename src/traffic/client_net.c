@@ -96,6 +96,15 @@ static int data_sock_prepare(struct lr_client *c, int fd, int socktype)
 	if (rc < 0)
 		lr_log(LR_LOG_WARN, "client: data stream %u: %s: %s", c->setting_up + 1, what,
 		       strerror(-rc));
+	if (c->setting_up == 0) {	/* iperf3's -J start: the first data socket's buffers */
+		socklen_t sl = sizeof(int);
+
+		c->res->sock_bufsize = c->tc.window;
+		c->res->have_sockbuf =
+			getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &c->res->sndbuf_actual, &sl) == 0 &&
+			(sl = sizeof(int),
+			 getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &c->res->rcvbuf_actual, &sl) == 0);
+	}
 	if (c->tc.cport && c->tc.cport + c->setting_up > 65535)
 		return -EADDRNOTAVAIL;
 	return bind_port(c, fd, socktype,
@@ -255,6 +264,13 @@ int lr_client_send_params(struct lr_client *c)
 	size_t len;
 	int rc;
 
+	{	/* -J's tcp_mss_default: read where iperf3 reads it, the cookie sent */
+		int mss = 0;
+		socklen_t sl = sizeof(mss);
+
+		if (getsockopt(c->ctl_fd, IPPROTO_TCP, TCP_MAXSEG, &mss, &sl) == 0 && mss > 0)
+			c->res->tcp_mss_default = mss;
+	}
 	lr_proto_params_init(p);
 	p->udp = c->tc.udp;
 	p->reverse = c->tc.reverse && !c->tc.bidir;
@@ -651,6 +667,11 @@ int lr_client_start_info(struct lr_client *c, struct lr_traffic_results *out)
 	fd_host(c->ctl_fd, false, out->local_host, sizeof(out->local_host));
 	fd_host(c->ctl_fd, true, out->remote_host, sizeof(out->remote_host));
 	fd_ports(c->ctl_fd, &out->local_port, &out->remote_port);
+	out->have_sockbuf = c->res->have_sockbuf;
+	out->sock_bufsize = c->res->sock_bufsize;
+	out->sndbuf_actual = c->res->sndbuf_actual;
+	out->rcvbuf_actual = c->res->rcvbuf_actual;
+	out->tcp_mss_default = c->res->tcp_mss_default;
 	for (unsigned i = 0; i < lr_client_nstreams(c) && i < LR_PROTO_MAX_RESULTS; i++) {
 		const struct lr_stream_params *sp = lr_stream_params(c->streams[i]);
 		struct lr_traffic_stream_result *e = &out->streams[i];

@@ -139,8 +139,17 @@ elif srv_start "$tmp/s2.json" iperf3 -s -1 -J -p "$port"; then
 ev = events(sys.argv[1])
 run("lrc-i3s-events", lambda: shape(ev))
 def k312():
-    bad = not_in_312(ev[0]["data"], load(sys.argv[2])["start"])
-    return "keys iperf3 3.12 (or later) does not have: %s" % bad if bad else ""
+    s, i3 = ev[0]["data"], load(sys.argv[2])["start"]
+    bad = not_in_312(s, i3)
+    lack = [k for k in keys(i3) if k not in s]
+    # the same loopback, the same defaults: iperf3 reads the same numbers
+    diff = [k for k in ("tcp_mss_default", "sndbuf_actual", "rcvbuf_actual", "sock_bufsize")
+            if s.get(k) != i3.get(k)]
+    for k in ("tcp_mss_default", "sndbuf_actual", "rcvbuf_actual"):
+        print("# %s: linerate %s, iperf3 3.12 %s" % (k, s.get(k), i3.get(k)))
+    return "keys iperf3 3.12 (or later) does not have: %s" % bad if bad else \
+        "iperf3 3.12 client keys missing: %s" % lack if lack else \
+        "values differ from iperf3 3.12: %s" % diff if diff else ""
 run("lrc-i3s-start-keys-312", k312)
 def sums():
     iv, sent = isum(ev), ev[-1]["data"]["sum_sent"]["bytes"]

@@ -148,6 +148,11 @@ struct lr_traffic_results {
 	double local_cpu_total, local_cpu_user, local_cpu_system;
 	double remote_cpu_total, remote_cpu_user, remote_cpu_system;
 	char remote_congestion[32];
+	/* -J start's socket facts, as iperf3's client reports them (have_sockbuf: known) */
+	bool have_sockbuf;
+	uint64_t sock_bufsize; /* -w asked, 0 none */
+	int sndbuf_actual, rcvbuf_actual; /* SO_SNDBUF / SO_RCVBUF of the first data socket */
+	int tcp_mss_default; /* TCP_MAXSEG of the control connection, 0 unknown */
 	unsigned n_streams;
 	struct lr_traffic_stream_result streams[LR_PROTO_MAX_RESULTS];
 	struct lr_traffic_sum sum_up; /* client -> server streams */

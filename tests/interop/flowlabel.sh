@@ -7,8 +7,8 @@
 # iperf3 does with -L on an IPv4 test (exit 1, "unable to set IPv6 flow label") and that the
 # label goes to the server in the test parameters ("flowlabel", as iperf3's client sends it).
 . "$(dirname "$0")/../lib.sh"
-lr_plan flowlabel "lrc-lrs-tcp lrc-lrs-udp lrc-lrs-none lrc-i3s-tcp lrc-params-key \
-i3c-lrs-tcp i3c-lrs-reverse ipv4-refused"
+lr_plan lrc-lrs-tcp lrc-lrs-udp lrc-lrs-none lrc-i3s-tcp lrc-params-key \
+i3c-lrs-tcp i3c-lrs-reverse ipv4-refused
 need_root flowlabel
 SNIFF=$(dirname "$LR_BIN")/tools/flowlabel_sniff
 [ -x "$LR_BIN" ] && [ -x "$SNIFF" ] || { lr_skip_plan flowlabel "$LR_BIN or flowlabel_sniff not built"; exit 0; }

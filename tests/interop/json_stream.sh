@@ -7,9 +7,9 @@
 # the start block's keys, iperf3 3.12's own -J for the keys it has, and the peer's own byte
 # count (iperf3's -J, or linerate's end totals) for the intervals' sum.
 . "$(dirname "$0")/../lib.sh"
-lr_plan json_stream "lrc-lrs-events lrc-lrs-start-keys lrc-lrs-sums lrc-i3s-events \
+lr_plan lrc-lrs-events lrc-lrs-start-keys lrc-lrs-sums lrc-i3s-events \
 lrc-i3s-start-keys-312 lrc-i3s-sums lrs-i3c-events lrs-i3c-start-keys lrs-i3c-start-keys-312 \
-lrs-i3c-sums lrs-udp-reverse-sums lrc-error-events"
+lrs-i3c-sums lrs-udp-reverse-sums lrc-error-events
 command -v python3 >/dev/null || { lr_skip_plan json_stream "python3 not installed"; exit 0; }
 [ -x "$LR_BIN" ] || { lr_skip_plan json_stream "$LR_BIN not built"; exit 0; }
 have_i3=$(command -v iperf3)

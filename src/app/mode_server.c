@@ -52,9 +52,14 @@ static json_t *report_json(const struct report_ctx *x, const struct lr_server_re
 	struct lr_traffic_config tc = x->cfg->traffic;
 	json_t *arr = json_array(), *j, *start, *acc;
 
-	for (unsigned k = 0; arr && k < r->n_intervals; k++)
+	for (unsigned k = 0; arr && k < r->n_intervals; k++) {
+		unsigned n = interval_streams(r, k, st);
+
+		for (unsigned i = 0; i < n; i++)
+			st[i].server = true;	/* --bidir's "sum" is the client's sending */
 		json_array_append_new(arr, lr_iperf3_json_interval(r->iv[k].start_s, r->iv[k].end_s,
-								   st, interval_streams(r, k, st)));
+								   st, n));
+	}
 	tc.host = r->res->remote_host;
 	tc.omit_s = r->omit_s;
 	j = lr_iperf3_json(&tc, r->res, arr, NULL);

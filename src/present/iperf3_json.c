@@ -211,11 +211,36 @@ static json_t *jinterval(int id, double a, double b, uint64_t bytes, bool sender
 	return o;
 }
 
+/* An interval's sum over the streams of one direction (up: client -> server), as iperf3's. */
+static json_t *jinterval_sum(double a, double b, const struct lr_iperf3_interval *st, unsigned n,
+			     bool up)
+{
+	uint64_t total = 0, retr = 0;
+	bool sender = false, any = false;
+	json_t *sum;
+
+	for (unsigned i = 0; i < n; i++) {
+		if ((st[i].sender != st[i].server) != up)
+			continue;
+		total += st[i].bytes;
+		retr += st[i].retransmits;
+		sender = st[i].sender;
+		any = true;
+	}
+	if (!any)
+		return NULL;
+	sum = jinterval(0, a, b, total, sender, st[0].omitted);
+	json_object_del(sum, "socket");
+	if (sender && !st[0].udp)
+		json_object_set_new(sum, "retransmits", json_integer((json_int_t)retr));
+	return sum;
+}
+
 json_t *lr_iperf3_json_interval(double a, double b, const struct lr_iperf3_interval *st,
 				unsigned n)
 {
-	json_t *o = json_object(), *streams = json_array(), *sum;
-	uint64_t total = 0;
+	json_t *o = json_object(), *streams = json_array(), *sum, *rev;
+	bool bidir = false;
 
 	for (unsigned i = 0; i < n; i++) {
 		json_t *one = jinterval(st[i].id, a, b, st[i].bytes, st[i].sender, st[i].omitted);
@@ -224,11 +249,18 @@ json_t *lr_iperf3_json_interval(double a, double b, const struct lr_iperf3_inter
 			json_object_set_new(one, "retransmits",
 					    json_integer((json_int_t)st[i].retransmits));
 		json_array_append_new(streams, one);
-		total += st[i].bytes;
+		bidir |= st[i].sender != st[0].sender;
 	}
 	json_object_set_new(o, "streams", streams);
-	sum = jinterval(0, a, b, total, n ? st[0].sender : true, n && st[0].omitted);
-	json_object_del(sum, "socket");
+	/* one direction: its sum; --bidir: "sum" client -> server, "sum_bidir_reverse" back */
+	sum = n ? jinterval_sum(a, b, st, n, bidir ? true : st[0].sender != st[0].server) : NULL;
+	if (!sum) {
+		sum = jinterval(0, a, b, 0, true, false);
+		json_object_del(sum, "socket");
+	}
 	json_object_set_new(o, "sum", sum);
+	rev = bidir ? jinterval_sum(a, b, st, n, false) : NULL;
+	if (rev)
+		json_object_set_new(o, "sum_bidir_reverse", rev);
 	return o;
 }

@@ -7,7 +7,7 @@
 # the start block's keys, iperf3 3.12's own -J for the keys it has, and the peer's own byte
 # count (iperf3's -J, or linerate's end totals) for the intervals' sum.
 . "$(dirname "$0")/../lib.sh"
-lr_plan lrc-lrs-events lrc-lrs-start-keys lrc-lrs-sums lrc-i3s-events \
+lr_plan lrc-lrs-events lrc-lrs-start-keys lrc-lrs-sums lrc-lrs-bidir-sums lrc-bidir-interval-keys-312 lrc-i3s-events \
 lrc-i3s-start-keys-312 lrc-i3s-sums lrs-i3c-events lrs-i3c-start-keys lrs-i3c-start-keys-312 \
 lrs-i3c-sums lrs-udp-reverse-sums lrc-error-events
 command -v python3 >/dev/null || { lr_skip_plan json_stream "python3 not installed"; exit 0; }
@@ -104,6 +104,7 @@ PY
 if srv_start "$tmp/s1.out" "$LR_BIN" -s -p "$port"; then
 	"$LR_BIN" -c 127.0.0.1 -p "$port" --headless -t 2 -P 2 --json-stream >"$tmp/c1.jsl" 2>"$tmp/c1.err"
 	"$LR_BIN" -c 127.0.0.1 -p "$port" --headless -t 1 -P 2 -J >"$tmp/c1.json" 2>/dev/null
+	"$LR_BIN" -c 127.0.0.1 -p "$port" --headless -t 2 --bidir --json-stream >"$tmp/c1b.jsl" 2>/dev/null
 	srv_stop
 	judge '
 ev = events(sys.argv[1])
@@ -120,20 +121,31 @@ def sums():
     iv, sent, rcvd = isum(ev), end["sum_sent"]["bytes"], end["sum_received"]["bytes"]
     print("# intervals %d, end sum_sent %d, the server received %d" % (iv, sent, rcvd))
     return "" if iv == sent and abs(rcvd - sent) <= 131072 else "intervals do not add up"
-run("lrc-lrs-sums", sums)' "$tmp/c1.jsl" "$tmp/c1.json"
+run("lrc-lrs-sums", sums)
+def bidir():
+    b = events(sys.argv[3]); end = b[-1]["data"]
+    iv = [e["data"] for e in b if e["event"] == "interval"]
+    up, down = sum(x["sum"]["bytes"] for x in iv), sum(x["sum_bidir_reverse"]["bytes"] for x in iv)
+    print("# --bidir: intervals up %d down %d, end sum_sent %d, sum_received_bidir_reverse %d"
+          % (up, down, end["sum_sent"]["bytes"], end["sum_received_bidir_reverse"]["bytes"]))
+    return "" if up == end["sum_sent"]["bytes"] and down == end["sum_received_bidir_reverse"]["bytes"] \
+        and up > 0 and down > 0 else "--bidir intervals do not add up per direction"
+run("lrc-lrs-bidir-sums", bidir)' "$tmp/c1.jsl" "$tmp/c1.json" "$tmp/c1b.jsl"
 else
-	for c in lrc-lrs-events lrc-lrs-start-keys lrc-lrs-sums; do fail $c "linerate -s did not listen"; done
+	for c in lrc-lrs-events lrc-lrs-start-keys lrc-lrs-sums lrc-lrs-bidir-sums; do
+		fail $c "linerate -s did not listen"; done
 fi
 
 # --- linerate client -> iperf3 server --------------------------------------------------------
 port=$((port + 1))
 if [ -z "$have_i3" ]; then
-	for c in lrc-i3s-events lrc-i3s-start-keys-312 lrc-i3s-sums; do skip $c "iperf3 not installed"; done
+	for c in lrc-i3s-events lrc-i3s-start-keys-312 lrc-i3s-sums lrc-bidir-interval-keys-312; do
+		skip $c "iperf3 not installed"; done
 elif srv_start "$tmp/s2.json" iperf3 -s -1 -J -p "$port"; then
 	"$LR_BIN" -c 127.0.0.1 -p "$port" --headless -t 2 --json-stream >"$tmp/c2.jsl" 2>"$tmp/c2.err"
 	wait "$spid"
 	srv_start "$tmp/s2b.json" iperf3 -s -1 -p "$port"
-	iperf3 -c 127.0.0.1 -p "$port" -t 1 -J >"$tmp/i3c.json" 2>/dev/null	# iperf3's client -J
+	iperf3 -c 127.0.0.1 -p "$port" -t 1 --bidir -J >"$tmp/i3c.json" 2>/dev/null	# iperf3's client -J
 	wait "$spid"
 	judge '
 ev = events(sys.argv[1])
@@ -156,9 +168,17 @@ def sums():
     got = load(sys.argv[3])["end"]["sum_received"]["bytes"]
     print("# intervals %d, end sum_sent %d, iperf3 -s received %d" % (iv, sent, got))
     return "" if iv == sent and abs(iv - got) <= 131072 else "intervals do not add up to what iperf3 received"
-run("lrc-i3s-sums", sums)' "$tmp/c2.jsl" "$tmp/i3c.json" "$tmp/s2.json"
+run("lrc-i3s-sums", sums)
+def bidir_keys():
+    mine = [e["data"] for e in events(sys.argv[4]) if e["event"] == "interval"][0]
+    i3 = load(sys.argv[2])["intervals"][0]
+    # per-stream TCP_INFO (rtt, snd_cwnd, pmtu, ...) only iperf3 has: the sums are compared
+    bad = [k for k in ("sum", "sum_bidir_reverse") if k not in mine or keys(mine[k]) != keys(i3[k])]
+    return "interval %s keys differ from iperf3 3.12 --bidir -J" % bad if bad else ""
+run("lrc-bidir-interval-keys-312", bidir_keys)' "$tmp/c2.jsl" "$tmp/i3c.json" "$tmp/s2.json" "$tmp/c1b.jsl"
 else
-	for c in lrc-i3s-events lrc-i3s-start-keys-312 lrc-i3s-sums; do fail $c "iperf3 -s did not listen"; done
+	for c in lrc-i3s-events lrc-i3s-start-keys-312 lrc-i3s-sums lrc-bidir-interval-keys-312; do
+		fail $c "iperf3 -s did not listen"; done
 fi
 
 # --- iperf3 client -> linerate -s --json-stream (and -J, and iperf3 -s -J, for the keys) ------

@@ -91,6 +91,10 @@ static void test_bad_values_name_the_option(void **state)
 	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-L", "0x100000"), -EINVAL);
 	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-L", "0xfffff"), 0);
 	assert_int_equal(cfg.traffic.flowlabel, 0xfffff);
+	assert_int_equal(PARSE(&cfg, err, "-s", "-L", "5"), -EINVAL);
+	assert_string_equal(err, "-L/--flowlabel is a client option: it needs -c");
+	assert_int_equal(PARSE(&cfg, err, "-s", "--json-stream"), 0);	/* iperf3 3.17+ -s's */
+	assert_true(cfg.json_stream && cfg.json);
 	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--cntl-ka=1/x"), -EINVAL);
 	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-O", "1.5"), -EINVAL);
 	assert_string_equal(err, "-O: whole seconds only, as iperf3 sends them");

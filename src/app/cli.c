@@ -164,6 +164,7 @@ static const char usage[] =
 	"  --connect-timeout MS (5000)  --rcv-timeout MS (120000)  --snd-timeout MS (system)\n"
 	"  -O SEC omit  -n BYTES | -k BLOCKS  -N nodelay  -S TOS | --dscp V  -4 | -6  -Z zerocopy\n"
 	"  --get-server-output  --json-stream  --fq-rate RATE  --dont-fragment  --cport PORT\n"
+	"  -L, --flowlabel N  IPv6 flow label on the data streams (-c, IPv6 tests only)\n"
 	"  --repeating-payload  --extra-data STR  --udp-counters-64bit  --skip-rx-copy  --gsro\n"
 	"  --cntl-ka[=IDLE/INTV/CNT];  -s: --idle-timeout SEC  --server-bitrate-limit RATE[/SEC]\n"
 	"  -c: --username USER --rsa-public-key-path PEM (password: IPERF3_PASSWORD, no prompt)\n"

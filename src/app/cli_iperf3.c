@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* iperf3's remaining client and server options with iperf3's meanings (DESIGN §9): each one
- * is carried to the engine, which applies it; the one it cannot apply yet (-L) is refused by
- * name rather than ignored. [main] */
+ * is carried to the engine, which applies it. [main] */
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -190,8 +189,13 @@ int lr_cli_iperf3_opt(int c, const char *arg, struct lr_config *cfg, const char 
 		t->zerocopy = true;
 		*traffic_opt = "-Z";
 		return 0;
-	case 'L':
-		return lr_err_inval(err, len, "-L/--flowlabel: IPv6 flow labels are not supported yet");
+	case 'L':	/* iperf3's range; a test to an IPv4 address fails (client_net.c) */
+		if (parse_int(arg, 1, 0xfffff, &v))
+			return lr_err_inval(err, len,
+				    "-L/--flowlabel: invalid flow label '%s' (1 to 0xfffff)", arg);
+		t->flowlabel = (uint32_t)v;
+		*traffic_opt = "-L";
+		return 0;
 	case OPT_DONT_FRAGMENT:
 		t->dont_fragment = true;
 		*traffic_opt = "--dont-fragment";
@@ -316,6 +320,8 @@ int lr_cli_iperf3_validate(struct lr_config *cfg, char *err, size_t len)
 	struct lr_traffic_config *t = &cfg->traffic;
 	bool server = cfg->mode == LR_MODE_SERVER;
 
+	if (t->flowlabel && server)	/* iperf3: "client only"; its server never applies it */
+		return lr_err_inval(err, len, "-L/--flowlabel is a client option: it needs -c");
 	if ((t->idle_timeout_s || t->server_rate_limit_bps) && !server)
 		return lr_err_inval(err, len, "%s is a server option: it needs -s",
 			    t->idle_timeout_s ? "--idle-timeout" : "--server-bitrate-limit");
@@ -325,8 +331,6 @@ int lr_cli_iperf3_validate(struct lr_config *cfg, char *err, size_t len)
 		return lr_err_inval(err, len, "%s and -t exclude each other", t->num_bytes ? "-n" : "-k");
 	if ((t->num_bytes || t->blockcount) && cfg->matrix)
 		return lr_err_inval(err, len, "--matrix runs each case for -t seconds: no -n/-k");
-	if (cfg->json_stream && server)
-		return lr_err_inval(err, len, "--json-stream: only with -c for now");
 	if (t->udp_64bit && !t->udp && !server)
 		return lr_err_inval(err, len, "--udp-counters-64bit needs -u");
 	return validate_auth(cfg, err, len);

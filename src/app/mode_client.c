@@ -155,30 +155,30 @@ static uint64_t intervals_collect(struct intervals *iv, struct lr_client *c, boo
 	return total;
 }
 
-/* --json-stream: one line {"event": NAME, "data": DATA} at once (takes data's reference). */
+/* --json-stream: one line {"event": NAME, "data": DATA} at once (takes data's reference), as
+ * iperf3 3.17+: "start" when the streams run (-J's start object), "interval"s, then "error"
+ * (a string) when the test failed, "server_output_json"/"_text", and "end" last. */
 static void json_stream_event(struct intervals *iv, const char *name, json_t *data)
 {
 	json_t *ev = json_pack("{s:s,s:o}", "event", name, "data", data);
 
-	if (!iv->stream_started && strcmp(name, "start")) {	/* the test's parameters first */
-		const struct lr_traffic_config *tc = &iv->cfg->traffic;
-
-		iv->stream_started = true;
-		json_stream_event(iv, "start",
-				  json_pack("{s:{s:s,s:i},s:{s:s,s:i,s:i,s:i,s:i,s:i}}",
-					    "connecting_to", "host", tc->host, "port",
-					    (int)(tc->port ? tc->port : 5201u), "test_start",
-					    "protocol", tc->udp ? "UDP" : "TCP", "num_streams",
-					    (int)tc->parallel, "omit", (int)tc->omit_s, "reverse",
-					    (int)tc->reverse, "bidir", (int)tc->bidir, "tos", tc->tos));
-	}
-	iv->stream_started = true;
 	if (!ev)
 		return;
 	json_dumpf(ev, iv->json_out, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	fputc('\n', iv->json_out);
 	fflush(iv->json_out);
 	json_decref(ev);
+}
+
+static void json_stream_start(struct intervals *iv, struct lr_client *c)
+{
+	struct lr_traffic_results *R = calloc(1, sizeof(*R));
+
+	if (R && lr_client_start_info(c, R) == 0) {
+		json_stream_event(iv, "start", lr_iperf3_json_start(&iv->cfg->traffic, R));
+		iv->stream_started = true;
+	}
+	free(R);
 }
 
 static void intervals_emit(struct intervals *iv, bool json, uint64_t from, uint64_t to, unsigned k)
@@ -234,6 +234,8 @@ static void intervals_tick(struct intervals *iv, struct lr_client *c, bool json,
 			iv->omit_end_ns = iv->t0_ns + iv->cfg->traffic.omit_s * LR_NSEC_PER_SEC;
 		if (iv->cfg->verbose && !json)
 			print_starting(iv->out, iv->cfg, iv->n);
+		if (json && iv->cfg->json_stream)
+			json_stream_start(iv, c);
 		if (!final)
 			return;
 	}
@@ -341,16 +343,13 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 		iv->arr = NULL;
 		if (cfg->title)
 			json_object_set_new(j, "title", json_string(cfg->title));
-		/* --json-stream: in the "end" event, the last one */
-		json_t *so_at = cfg->json_stream ? json_object_get(j, "end") : j;
-
 		if (so->text && so->json) {
 			json_t *o = json_loads(so->text, 0, NULL);
 
 			if (o)
-				json_object_set_new(so_at, "server_output_json", o);
+				json_object_set_new(j, "server_output_json", o);
 		} else if (so->text) {
-			json_object_set_new(so_at, "server_output_text", json_string(so->text));
+			json_object_set_new(j, "server_output_text", json_string(so->text));
 		}
 		if (verdict) {
 			json_t *v = lr_verdict_json(ses->acc, &ses->verdict);
@@ -364,9 +363,17 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 			if (p)
 				json_object_set_new(j, "linerate_peer", p);
 		}
-		if (cfg->json_stream) {	/* the rest as iperf3's last event: "end" */
+		if (cfg->json_stream) {	/* iperf3's closing events, "end" last */
+			static const char *const tail[] = {"error", "server_output_json",
+							   "server_output_text"};
 			json_t *e = json_incref(json_object_get(j, "end"));
 
+			for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]); i++) {
+				json_t *v = json_object_get(j, tail[i]);
+
+				if (v)
+					json_stream_event(iv, tail[i], json_incref(v));
+			}
 			json_stream_event(iv, "end", e ? e : json_object());
 		} else {
 			json_dumpf(j, out->json, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

@@ -52,9 +52,14 @@ static json_t *report_json(const struct report_ctx *x, const struct lr_server_re
 	struct lr_traffic_config tc = x->cfg->traffic;
 	json_t *arr = json_array(), *j, *start, *acc;
 
-	for (unsigned k = 0; arr && k < r->n_intervals; k++)
+	for (unsigned k = 0; arr && k < r->n_intervals; k++) {
+		unsigned n = interval_streams(r, k, st);
+
+		for (unsigned i = 0; i < n; i++)
+			st[i].server = true;	/* --bidir's "sum" is the client's sending */
 		json_array_append_new(arr, lr_iperf3_json_interval(r->iv[k].start_s, r->iv[k].end_s,
-								   st, interval_streams(r, k, st)));
+								   st, n));
+	}
 	tc.host = r->res->remote_host;
 	tc.omit_s = r->omit_s;
 	j = lr_iperf3_json(&tc, r->res, arr, NULL);
@@ -109,7 +114,7 @@ static char *server_report(void *arg, const struct lr_server_report *r, bool *js
 	if (x->cfg->json) {
 		json_t *j = report_json(x, r, st);
 
-		if (j && x->out) {
+		if (j && x->out && !x->cfg->json_stream) {	/* else server_text's events */
 			json_dumpf(j, x->out->json, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 			fputc('\n', x->out->json);
 			fflush(x->out->json);
@@ -213,8 +218,10 @@ int lr_run_server(const struct lr_config *cfg)
 			"-----------------------------------------------------------\n",
 			lr_server_port(s));
 	fflush(out.text);
-	/* -J: one JSON document per test from server_report, no live lines */
-	rc = lr_server_app_run(app, s, cfg->json ? NULL : out.text);
+	/* -J: one JSON document per test from server_report, no live lines; --json-stream:
+	 * server_text's events as the test runs */
+	rc = lr_server_app_run(app, s,
+			       cfg->json_stream ? out.json : cfg->json ? NULL : out.text);
 	lr_server_close(s);
 	pthread_mutex_destroy(&rx.lock);
 	if (lr_server_app_close(app) && rc >= 0)

@@ -156,6 +156,8 @@ int lr_server_app_run(struct lr_server_app *a, struct lr_server *s, FILE *text)
 	if (text && lr_server_text_open(&tx, text, a->cfg->interval_set ? a->cfg->interval_ns : 0,
 					a->cfg->format, a->cfg->traffic.one_off ? NULL : banner))
 		return -ENOMEM;
+	if (a->cfg->json_stream)	/* iperf3's events on text, instead of its lines */
+		lr_server_text_set_json_stream(tx, &a->cfg->traffic);
 	lr_server_watch_set_reader(a->watch, tx != NULL);
 	if (a->smp && lr_sampling_start(a->smp)) {
 		lr_server_text_close(tx);

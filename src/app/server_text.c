@@ -3,11 +3,15 @@
  * What `iperf3 -s` prints for each test, from the server's watch: "Accepted connection from",
  * the streams' "local ... connected to" lines, one interval block every report interval (the
  * counters' deltas, on the test's own clock), and the summary once the results are known.
- * Main thread; the formatting is iperf3_text.c's.
+ * Main thread; the formatting is iperf3_text.c's. With --json-stream the same moments are
+ * iperf3 3.17+'s events instead, one JSON object a line: "start" (-J's start block, as the
+ * server's -J has it), "interval" each report interval, "end" (-J's end) with the results.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <jansson.h>
 
 #include "linerate/app/server_text.h"
 #include "linerate/app/server_watch.h"
@@ -28,7 +32,83 @@ struct lr_server_text {
 	struct lr_server_watch_counts prev[LR_PROTO_MAX_RESULTS];
 	struct lr_server_watch_view *v;
 	struct lr_iperf3_interval iv[LR_PROTO_MAX_RESULTS];
+	const struct lr_traffic_config *json_tc; /* --json-stream: the server's own options */
 };
+
+void lr_server_text_set_json_stream(struct lr_server_text *t, const struct lr_traffic_config *tc)
+{
+	if (t)
+		t->json_tc = tc;
+}
+
+/* --json-stream: {"event":NAME,"data":DATA} on one line (takes data's reference). */
+static void json_event(struct lr_server_text *t, const char *name, json_t *data)
+{
+	json_t *ev = json_pack("{s:s,s:o}", "event", name, "data", data ? data : json_object());
+
+	if (!ev)
+		return;
+	json_dumpf(ev, t->f, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	fputc('\n', t->f);
+	json_decref(ev);
+}
+
+/* The server's -J keys for a test (mode_server.c's report): whom it accepted, not whom it
+ * connected to; the client's -O, -n, -k. */
+static json_t *json_start(struct lr_server_text *t)
+{
+	const struct lr_server_test_info *in = &t->v->info;
+	struct lr_traffic_results *R = calloc(1, sizeof(*R));
+	struct lr_traffic_config tc = *t->json_tc;
+	json_t *start, *acc;
+
+	if (!R)
+		return NULL;
+	R->udp = in->udp;
+	R->reverse = in->reverse;
+	R->bidir = in->bidir;
+	R->parallel = in->parallel;
+	R->len = in->len;
+	R->bitrate_bps = in->bitrate_bps;
+	R->duration_ns = (uint64_t)(in->time_s > 0 ? in->time_s : 0) * LR_NSEC_PER_SEC;
+	R->start_real_ns = in->start_real_ns;
+	memcpy(R->local_host, in->local_host, sizeof(R->local_host));
+	memcpy(R->remote_host, in->remote_host, sizeof(R->remote_host));
+	R->n_streams = in->n_streams;
+	for (unsigned i = 0; i < in->n_streams; i++) {
+		R->streams[i].id = in->streams[i].id;
+		R->streams[i].client_sends = !in->streams[i].sender;
+		R->streams[i].udp = in->udp;
+		R->streams[i].local_port = in->streams[i].local_port;
+		R->streams[i].remote_port = in->streams[i].remote_port;
+	}
+	tc.host = in->remote_host;
+	tc.omit_s = (unsigned)in->omit_s;
+	tc.num_bytes = in->num_bytes;
+	tc.blockcount = in->blockcount;
+	start = lr_iperf3_json_start(&tc, R);
+	free(R);
+	if (!start)
+		return NULL;
+	json_object_del(start, "connecting_to");
+	acc = json_pack("{s:s,s:i}", "host", in->remote_host, "port", (int)in->remote_port);
+	if (acc)
+		json_object_set_new(start, "accepted_connection", acc);
+	return start;
+}
+
+static json_t *json_end(struct lr_server_text *t)
+{
+	struct lr_traffic_config tc = *t->json_tc;
+	json_t *j, *end;
+
+	tc.host = t->v->info.remote_host;
+	tc.omit_s = (unsigned)t->v->info.omit_s;
+	j = lr_iperf3_json(&tc, &t->v->res, json_array(), NULL);
+	end = json_incref(json_object_get(j, "end"));
+	json_decref(j);
+	return end;
+}
 
 int lr_server_text_open(struct lr_server_text **out, FILE *f, uint64_t interval_ns, char unit,
 			const char *after)
@@ -76,8 +156,12 @@ static void print_begin(struct lr_server_text *t)
 {
 	const struct lr_server_test_info *in = &t->v->info;
 
-	fprintf(t->f, "Accepted connection from %s, port %u\n", in->remote_host, in->remote_port);
-	for (unsigned i = 0; i < in->n_streams; i++) {
+	if (t->json_tc)
+		json_event(t, "start", json_start(t));
+	else
+		fprintf(t->f, "Accepted connection from %s, port %u\n", in->remote_host,
+			in->remote_port);
+	for (unsigned i = 0; i < in->n_streams && !t->json_tc; i++) {
 		const struct lr_server_stream_info *s = &in->streams[i];
 
 		fprintf(t->f, "[%3d] local %s port %u connected to %s port %u\n", s->id,
@@ -117,7 +201,10 @@ static void print_interval(struct lr_server_text *t, uint64_t to_ns)
 		};
 		t->prev[i] = *c;
 	}
-	lr_iperf3_print_interval(t->f, a, b, t->iv, in->n_streams, t->unit);
+	if (t->json_tc)
+		json_event(t, "interval", lr_iperf3_json_interval(a, b, t->iv, in->n_streams));
+	else
+		lr_iperf3_print_interval(t->f, a, b, t->iv, in->n_streams, t->unit);
 	t->printed = true;
 	t->last_ns = to_ns;
 	if (omitted && to_ns == t->omit_end_ns)
@@ -164,8 +251,11 @@ int lr_server_text_poll(struct lr_server_text *t, struct lr_server_watch *w)
 			moved |= v->c[i].bytes != t->prev[i].bytes;
 		if (moved) /* every byte in some interval: they add up to the summary */
 			print_interval(t, end > t->last_ns ? end : t->last_ns);
-		lr_iperf3_print_server_summary(t->f, &v->res, t->unit);
-		if (t->after)
+		if (t->json_tc)
+			json_event(t, "end", json_end(t));
+		else
+			lr_iperf3_print_server_summary(t->f, &v->res, t->unit);
+		if (t->after && !t->json_tc)
 			fputs(t->after, t->f);
 		t->done = true;
 		any = true;

@@ -3,6 +3,8 @@
  * iperf3's -J document for a test run by linerate: start, intervals, end (streams, sums, CPU),
  * in iperf3's key names so that scripts written for iperf3 read it unchanged.
  */
+#include <stdio.h>
+#include <sys/utsname.h>
 #include <time.h>
 
 #include <jansson.h>
@@ -61,14 +63,24 @@ static json_t *jsum(const struct lr_traffic_sum *s, bool sender, bool udp)
 	return jside(&e, sender);
 }
 
-/* Takes the reference to intervals. */
-json_t *lr_iperf3_json(const struct lr_traffic_config *tc, const struct lr_traffic_results *R,
-		       json_t *intervals, const char *error)
+/* iperf3's "system_info": uname's fields as `uname -a` prints them (less the OS name). */
+static json_t *system_info(void)
 {
-	json_t *root = json_object(), *start = json_object(), *end = json_object();
+	struct utsname u;
+	char buf[5 * sizeof(u.sysname) + 8];
+
+	if (uname(&u) < 0)
+		return json_string("");
+	snprintf(buf, sizeof(buf), "%s %s %s %s %s", u.sysname, u.nodename, u.release, u.version,
+		 u.machine);
+	return json_string(buf);
+}
+
+json_t *lr_iperf3_json_start(const struct lr_traffic_config *tc, const struct lr_traffic_results *R)
+{
+	json_t *start = json_object();
 	json_t *conn = json_array(), *c0 = json_object(), *ts = json_object(), *ct = json_object();
-	json_t *tst = json_object(), *streams = json_array(), *cpu = json_object();
-	const struct lr_traffic_sum *main_dir = R->reverse ? &R->sum_down : &R->sum_up;
+	json_t *tst = json_object();
 	char tbuf[64];
 	time_t t = (time_t)(R->start_real_ns / LR_NSEC_PER_SEC);
 	struct tm tm;
@@ -87,6 +99,7 @@ json_t *lr_iperf3_json(const struct lr_traffic_config *tc, const struct lr_traff
 	json_object_set_new(start, "connected", conn);
 	snprintf(tbuf, sizeof(tbuf), "linerate %s", lr_version());
 	json_object_set_new(start, "version", json_string(tbuf));
+	json_object_set_new(start, "system_info", system_info());
 	gmtime_r(&t, &tm);
 	strftime(tbuf, sizeof(tbuf), "%a, %d %b %Y %H:%M:%S GMT", &tm);
 	json_object_set_new(ts, "time", json_string(tbuf));
@@ -96,6 +109,18 @@ json_t *lr_iperf3_json(const struct lr_traffic_config *tc, const struct lr_traff
 	json_object_set_new(ct, "port", json_integer(tc->port ? tc->port : 5201u));
 	json_object_set_new(start, "connecting_to", ct);
 	json_object_set_new(start, "cookie", json_string(R->cookie));
+	if (!R->udp && tc->mss)	/* iperf3: the -M asked, else the control connection's */
+		json_object_set_new(start, "tcp_mss", json_integer(tc->mss));
+	else if (!R->udp && R->tcp_mss_default)
+		json_object_set_new(start, "tcp_mss_default", json_integer(R->tcp_mss_default));
+	if (R->have_sockbuf) {
+		json_object_set_new(start, "sock_bufsize", json_integer((json_int_t)R->sock_bufsize));
+		json_object_set_new(start, "sndbuf_actual", json_integer(R->sndbuf_actual));
+		json_object_set_new(start, "rcvbuf_actual", json_integer(R->rcvbuf_actual));
+	}
+	/* iperf3 3.17+ repeats these here, whatever the protocol */
+	json_object_set_new(start, "target_bitrate", json_integer((json_int_t)R->bitrate_bps));
+	json_object_set_new(start, "fq_rate", json_integer((json_int_t)tc->fq_rate_bps));
 	json_object_set_new(tst, "protocol", json_string(R->udp ? "UDP" : "TCP"));
 	json_object_set_new(tst, "num_streams", json_integer(R->parallel));
 	json_object_set_new(tst, "blksize", json_integer((json_int_t)R->len));
@@ -109,8 +134,20 @@ json_t *lr_iperf3_json(const struct lr_traffic_config *tc, const struct lr_traff
 	json_object_set_new(tst, "tos", json_integer(tc->tos));
 	json_object_set_new(tst, "target_bitrate", json_integer((json_int_t)R->bitrate_bps));
 	json_object_set_new(tst, "bidir", json_integer(R->bidir));
+	json_object_set_new(tst, "fqrate", json_integer((json_int_t)tc->fq_rate_bps));
 	json_object_set_new(start, "test_start", tst);
-	json_object_set_new(root, "start", start);
+	return start;
+}
+
+/* Takes the reference to intervals. */
+json_t *lr_iperf3_json(const struct lr_traffic_config *tc, const struct lr_traffic_results *R,
+		       json_t *intervals, const char *error)
+{
+	json_t *root = json_object(), *end = json_object();
+	json_t *streams = json_array(), *cpu = json_object();
+	const struct lr_traffic_sum *main_dir = R->reverse ? &R->sum_down : &R->sum_up;
+
+	json_object_set_new(root, "start", lr_iperf3_json_start(tc, R));
 	json_object_set_new(root, "intervals", intervals);
 
 	for (unsigned i = 0; i < R->n_streams; i++) {
@@ -174,11 +211,36 @@ static json_t *jinterval(int id, double a, double b, uint64_t bytes, bool sender
 	return o;
 }
 
+/* An interval's sum over the streams of one direction (up: client -> server), as iperf3's. */
+static json_t *jinterval_sum(double a, double b, const struct lr_iperf3_interval *st, unsigned n,
+			     bool up)
+{
+	uint64_t total = 0, retr = 0;
+	bool sender = false, any = false;
+	json_t *sum;
+
+	for (unsigned i = 0; i < n; i++) {
+		if ((st[i].sender != st[i].server) != up)
+			continue;
+		total += st[i].bytes;
+		retr += st[i].retransmits;
+		sender = st[i].sender;
+		any = true;
+	}
+	if (!any)
+		return NULL;
+	sum = jinterval(0, a, b, total, sender, st[0].omitted);
+	json_object_del(sum, "socket");
+	if (sender && !st[0].udp)
+		json_object_set_new(sum, "retransmits", json_integer((json_int_t)retr));
+	return sum;
+}
+
 json_t *lr_iperf3_json_interval(double a, double b, const struct lr_iperf3_interval *st,
 				unsigned n)
 {
-	json_t *o = json_object(), *streams = json_array(), *sum;
-	uint64_t total = 0;
+	json_t *o = json_object(), *streams = json_array(), *sum, *rev;
+	bool bidir = false;
 
 	for (unsigned i = 0; i < n; i++) {
 		json_t *one = jinterval(st[i].id, a, b, st[i].bytes, st[i].sender, st[i].omitted);
@@ -187,11 +249,18 @@ json_t *lr_iperf3_json_interval(double a, double b, const struct lr_iperf3_inter
 			json_object_set_new(one, "retransmits",
 					    json_integer((json_int_t)st[i].retransmits));
 		json_array_append_new(streams, one);
-		total += st[i].bytes;
+		bidir |= st[i].sender != st[0].sender;
 	}
 	json_object_set_new(o, "streams", streams);
-	sum = jinterval(0, a, b, total, n ? st[0].sender : true, n && st[0].omitted);
-	json_object_del(sum, "socket");
+	/* one direction: its sum; --bidir: "sum" client -> server, "sum_bidir_reverse" back */
+	sum = n ? jinterval_sum(a, b, st, n, bidir ? true : st[0].sender != st[0].server) : NULL;
+	if (!sum) {
+		sum = jinterval(0, a, b, 0, true, false);
+		json_object_del(sum, "socket");
+	}
 	json_object_set_new(o, "sum", sum);
+	rev = bidir ? jinterval_sum(a, b, st, n, false) : NULL;
+	if (rev)
+		json_object_set_new(o, "sum_bidir_reverse", rev);
 	return o;
 }

@@ -71,7 +71,8 @@ static int bind_local(struct lr_client *c, int fd, int socktype)
 	return bind_port(c, fd, socktype, 0);
 }
 
-/* A data socket: -B/--cport, and -N -S --fq-rate --dont-fragment (logged when refused). */
+/* A data socket: -B/--cport, -L (refused: the test fails, as iperf3's), and -N -S --fq-rate
+ * --dont-fragment (logged when refused). */
 static int data_sock_prepare(struct lr_client *c, int fd, int socktype)
 {
 	struct lr_data_sockopts o = {
@@ -81,20 +82,49 @@ static int data_sock_prepare(struct lr_client *c, int fd, int socktype)
 		.dont_fragment = c->tc.dont_fragment,
 	};
 	const char *what = "";
-	int rc = lr_data_sockopts_apply(fd, socktype == SOCK_DGRAM, &o, &what);
+	int rc;
 
+	if (c->tc.flowlabel) {
+		rc = lr_sock_flowlabel(fd, (const struct sockaddr_in6 *)&c->peer, c->tc.flowlabel);
+		if (rc < 0) {
+			lr_client_set_err(c, "-L/--flowlabel: unable to set IPv6 flow label %u: %s",
+					  (unsigned)c->tc.flowlabel, strerror(-rc));
+			return rc;
+		}
+	}
+	rc = lr_data_sockopts_apply(fd, socktype == SOCK_DGRAM, &o, &what);
 	if (rc < 0)
 		lr_log(LR_LOG_WARN, "client: data stream %u: %s: %s", c->setting_up + 1, what,
 		       strerror(-rc));
+	if (c->setting_up == 0) {	/* iperf3's -J start: the first data socket's buffers */
+		socklen_t sl = sizeof(int);
+
+		c->res->sock_bufsize = c->tc.window;
+		c->res->have_sockbuf =
+			getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &c->res->sndbuf_actual, &sl) == 0 &&
+			(sl = sizeof(int),
+			 getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &c->res->rcvbuf_actual, &sl) == 0);
+	}
 	if (c->tc.cport && c->tc.cport + c->setting_up > 65535)
 		return -EADDRNOTAVAIL;
 	return bind_port(c, fd, socktype,
 			 c->tc.cport ? (uint16_t)(c->tc.cport + c->setting_up) : 0);
 }
 
-/* Non-blocking connect bounded by the connect timeout, the phase's deadline and the stop
- * flag; the fd stays non-blocking. */
-static int connect_bounded(struct lr_client *c, int fd)
+/* The server's address for a data stream: with -L it carries the flow label (sin6_flowinfo),
+ * which the kernel takes from connect() once the socket holds the label. */
+static struct sockaddr_storage data_peer(const struct lr_client *c)
+{
+	struct sockaddr_storage ss = c->peer;
+
+	if (c->tc.flowlabel && ss.ss_family == AF_INET6)
+		((struct sockaddr_in6 *)&ss)->sin6_flowinfo = htonl(c->tc.flowlabel);
+	return ss;
+}
+
+/* Non-blocking connect to to, bounded by the connect timeout, the phase's deadline and the
+ * stop flag; the fd stays non-blocking. */
+static int connect_bounded(struct lr_client *c, int fd, const struct sockaddr_storage *to)
 {
 	uint64_t deadline = lr_clock_mono_ns() + c->connect_timeout_ns;
 	int soerr = 0;
@@ -102,7 +132,7 @@ static int connect_bounded(struct lr_client *c, int fd)
 
 	if (deadline > c->deadline_ns)
 		deadline = c->deadline_ns;
-	if (connect(fd, (struct sockaddr *)&c->peer, c->peer_len) == 0)
+	if (connect(fd, (const struct sockaddr *)to, c->peer_len) == 0)
 		return 0;
 	if (errno != EINPROGRESS)
 		return -errno;
@@ -175,6 +205,11 @@ int lr_client_ctl_connect(struct lr_client *c)
 		lr_client_set_err(c, "cannot resolve %s", c->host);
 		return rc;
 	}
+	if (c->tc.flowlabel && c->peer.ss_family != AF_INET6) {	/* iperf3: IESETFLOW, exit 1 */
+		lr_client_set_err(c, "-L/--flowlabel: unable to set IPv6 flow label: %s is not "
+				  "an IPv6 address (use -6 or an IPv6 address)", c->host);
+		return -EAFNOSUPPORT;
+	}
 	fd = socket(c->peer.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0) {
 		rc = -errno;
@@ -187,7 +222,7 @@ int lr_client_ctl_connect(struct lr_client *c)
 		close(fd);
 		return rc;
 	}
-	rc = connect_bounded(c, fd);
+	rc = connect_bounded(c, fd, &c->peer);
 	if (rc == -ETIMEDOUT)
 		lr_client_set_err(
 			c, "cannot connect to %s: no answer within %.1f s (--connect-timeout)",
@@ -229,6 +264,13 @@ int lr_client_send_params(struct lr_client *c)
 	size_t len;
 	int rc;
 
+	{	/* -J's tcp_mss_default: read where iperf3 reads it, the cookie sent */
+		int mss = 0;
+		socklen_t sl = sizeof(mss);
+
+		if (getsockopt(c->ctl_fd, IPPROTO_TCP, TCP_MAXSEG, &mss, &sl) == 0 && mss > 0)
+			c->res->tcp_mss_default = mss;
+	}
 	lr_proto_params_init(p);
 	p->udp = c->tc.udp;
 	p->reverse = c->tc.reverse && !c->tc.bidir;
@@ -242,6 +284,7 @@ int lr_client_send_params(struct lr_client *c)
 		p->time_s = 0;	/* as iperf3: the byte or block count ends the test */
 	p->nodelay = c->tc.nodelay;
 	p->tos = c->tc.tos;
+	p->flowlabel = c->tc.flowlabel;
 	p->fqrate_bps = c->tc.fq_rate_bps;
 	p->zerocopy = c->tc.zerocopy;
 	p->dont_fragment = c->tc.dont_fragment;
@@ -326,8 +369,11 @@ static int tcp_stream_connect(struct lr_client *c, int *out)
 	apply_window(c, fd);
 	lr_client_snd_timeout(c, fd);
 	rc = data_sock_prepare(c, fd, SOCK_STREAM);
-	if (rc == 0)
-		rc = connect_bounded(c, fd);
+	if (rc == 0) {
+		struct sockaddr_storage to = data_peer(c);
+
+		rc = connect_bounded(c, fd, &to);
+	}
 	if (rc == 0) {
 		cc = (struct lr_proto_conn){.fd = fd, .stop = &c->stop, .side_fd = -1};
 		rc = lr_proto_write(&cc, c->cookie, LR_PROTO_COOKIE_LEN, lr_client_left(c));
@@ -401,8 +447,12 @@ static int udp_stream_connect(struct lr_client *c, bool last, int *out, struct u
 	apply_window(c, fd);
 	buf = malloc(bufsz);
 	rc = buf ? data_sock_prepare(c, fd, SOCK_DGRAM) : -ENOMEM;
-	if (rc == 0 && connect(fd, (struct sockaddr *)&c->peer, c->peer_len) < 0)
-		rc = -errno;
+	if (rc == 0) {
+		struct sockaddr_storage to = data_peer(c);
+
+		if (connect(fd, (const struct sockaddr *)&to, c->peer_len) < 0)
+			rc = -errno;
+	}
 	while (rc == 0) {
 		struct pollfd pfd[2] = {{.fd = fd, .events = POLLIN},
 					{.fd = c->ctl_fd, .events = POLLIN}};
@@ -568,6 +618,69 @@ int lr_client_create_streams(struct lr_client *c)
 			lr_client_set_err(c, "cannot set up data stream %u: %s", i + 1, strerror(-rc));
 			return rc;
 		}
+	}
+	return 0;
+}
+
+/* The local and remote ports of a connected socket (0 when unknown). */
+static void fd_ports(int fd, uint16_t *local, uint16_t *remote)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+
+	memset(&ss, 0, sizeof(ss));
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0)
+		*local = ntohs(((struct sockaddr_in *)&ss)->sin_port);	/* same offset in6 */
+	sl = sizeof(ss);
+	if (getpeername(fd, (struct sockaddr *)&ss, &sl) == 0)
+		*remote = ntohs(((struct sockaddr_in *)&ss)->sin_port);
+}
+
+static void fd_host(int fd, bool peer, char *buf, size_t size)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	int rc = peer ? getpeername(fd, (struct sockaddr *)&ss, &sl)
+		      : getsockname(fd, (struct sockaddr *)&ss, &sl);
+
+	if (rc < 0 || getnameinfo((struct sockaddr *)&ss, sl, buf, (socklen_t)size, NULL, 0,
+				  NI_NUMERICHOST) != 0)
+		buf[0] = '\0';
+}
+
+int lr_client_start_info(struct lr_client *c, struct lr_traffic_results *out)
+{
+	int st = lr_client_state(c);
+
+	if (st != LR_CLIENT_RUNNING && st != LR_CLIENT_ENDING && st != LR_CLIENT_DONE)
+		return -EAGAIN;
+	memset(out, 0, sizeof(*out));
+	out->udp = c->tc.udp;
+	out->reverse = c->params.reverse;
+	out->bidir = c->tc.bidir;
+	out->parallel = c->tc.parallel;
+	out->len = c->params.len;
+	out->bitrate_bps = c->params.bandwidth_bps;
+	out->duration_ns = c->duration_ns;
+	out->start_real_ns = c->res->start_real_ns;	/* written before RUNNING */
+	memcpy(out->cookie, c->cookie, sizeof(out->cookie));
+	fd_host(c->ctl_fd, false, out->local_host, sizeof(out->local_host));
+	fd_host(c->ctl_fd, true, out->remote_host, sizeof(out->remote_host));
+	fd_ports(c->ctl_fd, &out->local_port, &out->remote_port);
+	out->have_sockbuf = c->res->have_sockbuf;
+	out->sock_bufsize = c->res->sock_bufsize;
+	out->sndbuf_actual = c->res->sndbuf_actual;
+	out->rcvbuf_actual = c->res->rcvbuf_actual;
+	out->tcp_mss_default = c->res->tcp_mss_default;
+	for (unsigned i = 0; i < lr_client_nstreams(c) && i < LR_PROTO_MAX_RESULTS; i++) {
+		const struct lr_stream_params *sp = lr_stream_params(c->streams[i]);
+		struct lr_traffic_stream_result *e = &out->streams[i];
+
+		e->id = sp->id;
+		e->client_sends = sp->sender;
+		e->udp = sp->udp;
+		fd_ports(sp->fd, &e->local_port, &e->remote_port);
+		out->n_streams = i + 1;
 	}
 	return 0;
 }

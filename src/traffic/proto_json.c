@@ -240,6 +240,8 @@ int lr_proto_params_encode(const struct lr_proto_params *p, char **out, size_t *
 		rc |= set_int(o, "burst", p->burst);
 	if (p->tos)
 		rc |= set_int(o, "TOS", p->tos);
+	if (p->flowlabel)
+		rc |= set_int(o, "flowlabel", p->flowlabel);
 	if (p->congestion[0])
 		rc |= json_object_set_new(o, "congestion", json_string(p->congestion));
 	if (p->udp_64bit)
@@ -368,7 +370,9 @@ int lr_proto_params_decode(const char *buf, size_t len, struct lr_proto_params *
 	v = 0;
 	TRY(get_int(o, "TOS", 0, 255, &v, err));
 	p->tos = (int)v;
+	v = 0;
 	TRY(get_int(o, "flowlabel", 0, 0xfffff, &v, err));
+	p->flowlabel = (uint32_t)v;
 	TRY(get_str(o, "congestion", p->congestion, sizeof(p->congestion), err));
 	TRY(get_str(o, "client_version", p->client_version, sizeof(p->client_version), err));
 	TRY(get_str(o, "title", NULL, 0, err));

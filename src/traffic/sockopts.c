@@ -4,7 +4,10 @@
 #include <netinet/in.h>
 #include <netinet/ip.h>
 #include <netinet/tcp.h>
+#include <string.h>
 #include <sys/socket.h>
+#include <arpa/inet.h>
+#include <linux/in6.h>
 
 #include "sockopts.h"
 
@@ -54,6 +57,23 @@ int lr_data_sockopts_apply(int fd, bool udp, const struct lr_data_sockopts *o, c
 				 "IPV6_MTU_DISCOVER", what);
 	}
 	return rc;
+}
+
+int lr_sock_flowlabel(int fd, const struct sockaddr_in6 *dst, uint32_t label)
+{
+	struct in6_flowlabel_req req;
+	int one = 1;
+
+	memset(&req, 0, sizeof(req));
+	req.flr_dst = dst->sin6_addr;
+	req.flr_label = htonl(label & IPV6_FLOWINFO_FLOWLABEL);
+	req.flr_action = IPV6_FL_A_GET;
+	req.flr_flags = IPV6_FL_F_CREATE;	/* new, or the one other streams already hold */
+	req.flr_share = IPV6_FL_S_ANY;	/* -P streams share it */
+	if (setsockopt(fd, IPPROTO_IPV6, IPV6_FLOWLABEL_MGR, &req, sizeof(req)) < 0 ||
+	    setsockopt(fd, IPPROTO_IPV6, IPV6_FLOWINFO_SEND, &one, sizeof(one)) < 0)
+		return -errno;
+	return 0;
 }
 
 int lr_sock_keepalive(int fd, int idle, int intv, int cnt)

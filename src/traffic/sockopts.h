@@ -18,6 +18,13 @@ struct lr_data_sockopts {
  * its name in *what. */
 int lr_data_sockopts_apply(int fd, bool udp, const struct lr_data_sockopts *o, const char **what);
 
+/* -L: the IPv6 flow label on a socket not yet connected to dst: the label is leased from the
+ * kernel's flow label manager for dst (shared, created when new) and IPV6_FLOWINFO_SEND set, so
+ * that connecting to dst with sin6_flowinfo = htonl(label) puts it on every packet. label is
+ * 1..0xfffff. 0 or -errno (a label the kernel will not lease: EINVAL, EPERM). */
+struct sockaddr_in6;
+int lr_sock_flowlabel(int fd, const struct sockaddr_in6 *dst, uint32_t label);
+
 /* Keepalive on a control socket (--cntl-ka); 0 values leave the system's. 0 or -errno. */
 int lr_sock_keepalive(int fd, int idle, int intv, int cnt);
 

@@ -86,8 +86,15 @@ static void test_bad_values_name_the_option(void **state)
 	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--dscp", "AF51"), -EINVAL);
 	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-n", "1M", "-t", "3"), -EINVAL);
 	assert_string_equal(err, "-n and -t exclude each other");
-	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-L", "5"), -EINVAL);
-	assert_string_equal(err, "-L/--flowlabel: IPv6 flow labels are not supported yet");
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-L", "0"), -EINVAL);
+	assert_string_equal(err, "-L/--flowlabel: invalid flow label '0' (1 to 0xfffff)");
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-L", "0x100000"), -EINVAL);
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-L", "0xfffff"), 0);
+	assert_int_equal(cfg.traffic.flowlabel, 0xfffff);
+	assert_int_equal(PARSE(&cfg, err, "-s", "-L", "5"), -EINVAL);
+	assert_string_equal(err, "-L/--flowlabel is a client option: it needs -c");
+	assert_int_equal(PARSE(&cfg, err, "-s", "--json-stream"), 0);	/* iperf3 3.17+ -s's */
+	assert_true(cfg.json_stream && cfg.json);
 	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--cntl-ka=1/x"), -EINVAL);
 	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-O", "1.5"), -EINVAL);
 	assert_string_equal(err, "-O: whole seconds only, as iperf3 sends them");

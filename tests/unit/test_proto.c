@@ -39,6 +39,11 @@ static const char params_bidir_312[] =
 static const char params_udp_312[] =
 	"{\"udp\":true,\"omit\":0,\"time\":1,\"num\":0,\"blockcount\":0,\"parallel\":1,"
 	"\"len\":1400,\"bandwidth\":50000000,\"pacing_timer\":1000,\"client_version\":\"3.12\"}";
+/* iperf3 3.12 -c ::1 -u -b 1M -L 0x2a5c3, as iperf3 -s -d printed what it received */
+static const char params_flowlabel_312[] =
+	"{\"udp\":true,\"omit\":0,\"time\":1,\"num\":0,\"blockcount\":0,\"parallel\":1,"
+	"\"len\":32768,\"bandwidth\":1000000,\"pacing_timer\":1000,\"flowlabel\":173507,"
+	"\"client_version\":\"3.12\"}";
 /* results of the -R client: receive-only, so 3.12 prints -1 as 2^64-1 */
 static const char results_rev_312[] =
 	"{\"cpu_util_total\":0.17695976226424137,\"cpu_util_user\":0,\"cpu_util_system\":"
@@ -166,6 +171,11 @@ static void test_params_decode_312(void **state)
 	assert_true(p.udp);
 	assert_int_equal(p.len, 1400);
 	assert_int_equal(p.bandwidth_bps, 50000000);
+	assert_int_equal(p.flowlabel, 0);
+
+	assert_int_equal(lr_proto_params_decode(params_flowlabel_312, strlen(params_flowlabel_312),
+						&p, err), 0);
+	assert_int_equal(p.flowlabel, 0x2a5c3);
 }
 
 /* Our encoder writes byte for byte what iperf3 3.12 sends for the same options. */
@@ -222,8 +232,10 @@ static void test_params_round_trip(void **state)
 	p.server_affinity = 3;
 	p.tos = 255;
 	p.udp_64bit = true;
+	p.flowlabel = 0xfffff;
 	assert_int_equal(lr_proto_params_encode(&p, &out, &len), 0);
 	assert_null(strstr(out, "reverse")); /* false flags are omitted */
+	assert_non_null(strstr(out, "\"flowlabel\":1048575")); /* iperf3's key, a number */
 	assert_int_equal(lr_proto_params_decode(out, len, &q, err), 0);
 	free(out);
 	assert_memory_equal(&p, &q, sizeof(p));
@@ -258,6 +270,7 @@ static void test_params_rejects(void **state)
 	expect_params_reject("{\"udp\":true,\"len\":65508}", "out of range for UDP");
 	expect_params_reject("{\"MSS\":40000}", "\"MSS\" out of range");
 	expect_params_reject("{\"window\":-5}", "\"window\" out of range");
+	expect_params_reject("{\"flowlabel\":1048576}", "\"flowlabel\" out of range");
 	expect_params_reject("{\"tcp\":true,\"udp\":true}", "both");
 	expect_params_reject("{\"sctp\":true}", "SCTP");
 	expect_params_reject("{\"authtoken\":5}", "\"authtoken\" is not a string");

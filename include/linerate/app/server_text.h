@@ -21,6 +21,10 @@ int lr_server_text_poll(struct lr_server_text *t, struct lr_server_watch *w);
 uint64_t lr_server_text_next_ns(const struct lr_server_text *t);
 /* A new text after each summary (NULL: none, e.g. the server is stopping). */
 void lr_server_text_set_after(struct lr_server_text *t, const char *after);
+/* --json-stream: iperf3's events (start, interval, end) instead of the text; tc, the server's
+ * own options (borrowed), fills what the client did not send, as in the server's -J. */
+struct lr_traffic_config;
+void lr_server_text_set_json_stream(struct lr_server_text *t, const struct lr_traffic_config *tc);
 void lr_server_text_close(struct lr_server_text *t); /* NULL-safe */
 
 #endif

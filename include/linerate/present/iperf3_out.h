@@ -46,6 +46,9 @@ void lr_iperf3_print_server_summary(FILE *f, const struct lr_traffic_results *R,
 /* A direction's sum as one stream's result, so sums print like streams (out_of_order unknown). */
 void lr_iperf3_sum_result(const struct lr_traffic_sum *s, bool udp,
 			  struct lr_traffic_stream_result *e);
+/* -J's "start" object (--json-stream's start event): R's settings, cookie, addresses and
+ * streams (its counts are not read). */
+json_t *lr_iperf3_json_start(const struct lr_traffic_config *tc, const struct lr_traffic_results *R);
 /* iperf3's -J document; takes the reference to intervals. error: the run's error or NULL. */
 json_t *lr_iperf3_json(const struct lr_traffic_config *tc, const struct lr_traffic_results *R,
 		       json_t *intervals, const char *error);

@@ -88,6 +88,7 @@ struct lr_proto_params {
 	int64_t pacing_timer_us; /* "pacing_timer" */
 	int64_t burst; /* "burst" 0..1000 */
 	int server_affinity; /* "server_affinity", -1 = unset */
+	uint32_t flowlabel; /* "flowlabel" (-L) 1..0xfffff, 0 = unset; iperf3's server only stores it */
 	int tos; /* "TOS" 0..255 */
 	char congestion[32]; /* "congestion", "" = unset */
 	char client_version[32]; /* "client_version", "" = unset */

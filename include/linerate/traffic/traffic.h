@@ -43,6 +43,7 @@ struct lr_traffic_config {	/* iperf3's options, same meanings */
 	bool nodelay;		/* -N: TCP_NODELAY on the data streams */
 	int tos;		/* -S / --dscp: IP_TOS / IPV6_TCLASS on the data streams, 0 unset */
 	int family;		/* -4 AF_INET, -6 AF_INET6, 0 either */
+	uint32_t flowlabel;	/* -L: IPv6 flow label of the client's data streams, 0 unset */
 	bool zerocopy;		/* -Z: the TCP sender's zero-copy path */
 	bool dont_fragment;	/* --dont-fragment: IP_PMTUDISC_DO (no fragmentation) */
 	uint64_t fq_rate_bps;	/* --fq-rate: SO_MAX_PACING_RATE on the data streams, bit/s */
@@ -147,6 +148,11 @@ struct lr_traffic_results {
 	double local_cpu_total, local_cpu_user, local_cpu_system;
 	double remote_cpu_total, remote_cpu_user, remote_cpu_system;
 	char remote_congestion[32];
+	/* -J start's socket facts, as iperf3's client reports them (have_sockbuf: known) */
+	bool have_sockbuf;
+	uint64_t sock_bufsize; /* -w asked, 0 none */
+	int sndbuf_actual, rcvbuf_actual; /* SO_SNDBUF / SO_RCVBUF of the first data socket */
+	int tcp_mss_default; /* TCP_MAXSEG of the control connection, 0 unknown */
 	unsigned n_streams;
 	struct lr_traffic_stream_result streams[LR_PROTO_MAX_RESULTS];
 	struct lr_traffic_sum sum_up; /* client -> server streams */
@@ -195,6 +201,10 @@ bool lr_client_peer_offer(struct lr_client *c, struct lr_client_peer *out);
 /* [any] Final results once DONE (partial, local view only when stopped early). *out is
  * caller-owned (it is large: allocate it). 0, or -EAGAIN before DONE/ERROR. */
 int lr_client_results(struct lr_client *c, struct lr_traffic_results *out) LR_MUST_CHECK;
+/* [any] Once RUNNING: what iperf3's -J "start" block tells (settings, cookie, addresses, each
+ * stream's id and ports, no counts) in *out (caller-owned, large), for --json-stream's start
+ * event while the test runs. 0, or -EAGAIN before the streams run. */
+int lr_client_start_info(struct lr_client *c, struct lr_traffic_results *out) LR_MUST_CHECK;
 /* Stops if needed, joins every thread, closes every socket, frees. NULL-safe. */
 void lr_client_close(struct lr_client *c);
 

@@ -37,6 +37,7 @@ void lr_matrix_row_init(struct lr_matrix_row *r)
 	r->peer_cpu_busy_pct = r->peer_softirq_max_pct = r->peer_service_demand = -1;
 	r->peer_softirq_cpu = -1;
 	r->peer_drops = r->peer_fifo = -1;
+	r->time_start = r->time_end = -1;
 }
 
 const char *lr_matrix_csv_header(void)
@@ -305,6 +306,8 @@ json_t *lr_matrix_json_row(const struct lr_matrix_row *r)
 	json_object_set_new(o, "peer_drops", jint(r->peer_drops));
 	json_object_set_new(o, "peer_fifo", jint(r->peer_fifo));
 	json_object_set_new(o, "verdict", json_string(r->verdict));
+	json_object_set_new(o, "time_start", jnum(r->time_start));
+	json_object_set_new(o, "time_end", jnum(r->time_end));
 	return o;
 }
 

@@ -214,7 +214,10 @@ static void test_json_keys_are_csv_columns(void **state)
 		assert_non_null(json_object_get(o, k));
 		n++;
 	}
-	assert_int_equal(json_object_size(o), n);
+	/* then the case's wall-clock times, -J only */
+	assert_int_equal(json_object_size(o), n + 2);
+	assert_true(json_is_null(json_object_get(o, "time_start")));
+	assert_true(json_is_null(json_object_get(o, "time_end")));
 	assert_true(json_is_null(json_object_get(o, "peer_cpu_busy_pct")));
 	assert_true(json_is_null(json_object_get(o, "lost")));
 	assert_int_equal(json_integer_value(json_object_get(o, "local_fifo")), 12);

@@ -17,14 +17,13 @@ lr_plan "grid: exits 0" "grid: CSV header exact" "grid: 4 CSV rows, cases 1..4 i
 for i in 1 2 3 4; do lr_plan "grid: case $i receiver bytes == server's own count"; done
 lr_plan "grid: each case after the first started on a quiet link (kernel counters, read from outside)"
 lr_plan "reverse: row's bytes == server's sent count, covered by the client veth's rx_bytes"
-lr_plan "markdown: exits 0" "markdown: the 2 rows" "markdown: receiver Mbit/s == CSV" \
-	"markdown: verdict == CSV, each row"
 lr_plan "bad spec: exit 2" "bad spec: one line naming the key" "bad spec: no packet left" \
 	"bad spec: the server saw no test" "bad value: exit 2, names the value"
 lr_plan "sigint: exit 1" "sigint: at least one finished row" "sigint: fewer rows than cases" \
 	"sigint: every row whole (30 fields, newline-terminated)" "sigint: Markdown has the same rows"
 lr_plan "omit: the server's test lasted -O + -t" "omit: the row measured -t seconds"
 lr_plan "alone: a row equals the case run alone (within the noise beside it)"
+for r in sigint omit alone; do lr_plan "markdown: $r's table == its CSV (rows, receiver Mbit/s, verdict)"; done
 lr_plan "iperf3: exits 0 (busy retried)" "iperf3: the busy server was retried" "iperf3: 8 rows in SPEC order" \
 	"iperf3: peer columns empty" "iperf3: -J verdict == CSV, each row"
 for i in 1 2 3 4 5 6 7 8; do lr_plan "iperf3: case $i receiver bytes == iperf3's own count"; done
@@ -123,18 +122,6 @@ check "reverse: row's bytes == server's sent count, covered by the client veth's
 		e = s * 1e-6 + 2
 		exit !(s > 0 && r <= s + e && r >= s - l * 1500 - e && k >= r && k <= r * 1.08 + 2000000) }'
 
-# --- the Markdown table on stdout: the CSV's rows, numbers and verdicts ---------------------------
-ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 --matrix "u=tcp,udp" -t 1 -i 0.2 \
-	--matrix-csv "$work/md.csv" >"$work/md.md" 2>"$work/md.err"
-check "markdown: exits 0" test $? -eq 0
-check "markdown: the 2 rows" test "$(grep -cE '^\| [0-9]+ \|' "$work/md.md")" -eq 2
-# the table's receiver Mbit/s (column 5 of the cells: Case, Proto, Sender, Receiver)
-md_rx=$(awk -F'|' '/^\| [0-9]+ \|/ { gsub(/ /, "", $5); printf "%s ", $5 }' "$work/md.md")
-csv_rx=$(awk -F, 'NR > 1 { printf "%.2f ", $12 / 1e6 }' "$work/md.csv")
-echo "    Markdown receiver Mbit/s: $md_rx, CSV: $csv_rx"
-check "markdown: receiver Mbit/s == CSV" test "$md_rx" = "$csv_rx"
-check "markdown: verdict == CSV, each row" python3 "$witness" verdicts "$work/md.csv" "$work/md.md"
-
 # --- a bad SPEC: exit 2 before any traffic ------------------------------------------------------
 tx0=$(stat_of "$A" "$IA" tx_packets); n0=$(tests_done)
 ip netns exec "$A" timeout 20 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 --matrix "P=1,2;x=3" -t 1 \
@@ -153,7 +140,7 @@ rc=$?
 check "bad value: exit 2, names the value" test "$rc" -eq 2 -a "$(grep -c "70000" "$work/bad2.err")" -eq 1
 
 # --- SIGINT mid-grid --------------------------------------------------------------------------
-ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 --matrix "P=1,2,3,4" -t 2 -i 0.2 \
+ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 --matrix "P=1,2,3,4" -t 1 -i 0.2 \
 	--matrix-csv "$work/int.csv" >"$work/int.md" 2>"$work/int.err" &
 cli=$!; lr_cleanup_add "kill $cli 2>/dev/null"
 # SIGINT once the first row is in the CSV (the second case is then running)
@@ -180,7 +167,7 @@ check "sigint: Markdown has the same rows" test "$(grep -cE '^\| [0-9]+ \|' "$wo
 # --- -O: the engine runs -O + -t, the row covers -t --------------------------------------------
 n0=$(tests_done)
 ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 --matrix "u=udp;b=20M" -O 1 -t 1 \
-	-i 0.2 --matrix-csv "$work/omit.csv" >/dev/null 2>"$work/omit.err"
+	-i 0.2 --matrix-csv "$work/omit.csv" >"$work/omit.md" 2>"$work/omit.err"
 secs=$(grep ' done: ' "$work/server.log" | sed -n "$((n0 + 1))p" | sed -n 's/.* in \([0-9.]*\) s$/\1/p')
 echo "    server's test: ${secs:-?} s"
 check "omit: the server's test lasted -O + -t" awk -v s="${secs:-0}" 'BEGIN { exit !(s >= 1.9) }'
@@ -196,7 +183,7 @@ alone() {
 }
 alone 1
 ip netns exec "$A" timeout 30 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 -u --matrix "b=20M" -t 1 -i 0.2 \
-	--matrix-csv "$work/alone.csv" >/dev/null 2>&1
+	--matrix-csv "$work/alone.csv" >"$work/alone.md" 2>/dev/null
 alone 2
 single() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["end"]["sum_received"]["bits_per_second"])' "$1" 2>/dev/null; }
 a1=$(single "$work/alone1.json"); a2=$(single "$work/alone2.json")
@@ -207,6 +194,12 @@ check "alone: a row equals the case run alone (within the noise beside it)" \
 		lo = a < b ? a : b; hi = a < b ? b : a; tol = hi - lo
 		if (tol < 0.03 * hi) tol = 0.03 * hi
 		exit !(r > 0 && a > 0 && b > 0 && r >= lo - tol && r <= hi + tol) }'
+
+# --- the Markdown tables on stdout: each of the runs above, against its own CSV ------------------
+for r in int:sigint omit:omit alone:alone; do
+	check "markdown: ${r#*:}'s table == its CSV (rows, receiver Mbit/s, verdict)" \
+		python3 "$witness" verdicts "$work/${r%%:*}.csv" "$work/${r%%:*}.md"
+done
 
 # --- against Debian's iperf3 -s: the 2x2x2 grid, busy retried, peer columns empty ----------------
 ip3_spec="P=1,2;u=tcp,udp;b=10M,20M"

@@ -14,7 +14,8 @@
 #                              own traffic (it watches the right link). Exit 1 when a case broke
 #                              it.
 #   verdicts CSV OTHER         the verdict of each row in --matrix-csv equals the one in OTHER
-#                              (-J's linerate_matrix, or the Markdown table on stdout)
+#                              (-J's linerate_matrix, or the Markdown table on stdout: there
+#                              the receiver's Mbit/s too), the same rows in the same order
 import csv
 import json
 import os
@@ -112,24 +113,30 @@ def settle(samples_file, json_file, interval):
     return 1 if bad else 0
 
 
-def md_verdicts(path):
-    out = []
+def md_rows(path):
+    """(case, receiver Mbit/s, verdict) of each row of the Markdown table."""
+    out, head = [], None
     for line in open(path):
-        if not re.match(r"^\| [0-9]+ \|", line):
-            continue
-        cells = re.split(r"(?<!\\)\|", line.rstrip("\n"))[1:-1]
-        out.append((cells[0].strip(), cells[-1].strip().replace("\\|", "|")))
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.rstrip("\n"))[1:-1]]
+        if cells and cells[0] == "Case":
+            head = cells
+        elif head and re.match(r"^\| [0-9]+ \|", line):
+            rx = cells[head.index("Receiver Mbit/s")]
+            out.append((cells[0], rx, cells[-1].replace("\\|", "|")))
     return out
 
 
 def verdicts(csv_file, other):
-    want = [(r["case"], r["verdict"]) for r in csv.DictReader(open(csv_file, newline=""))]
+    rows = list(csv.DictReader(open(csv_file, newline="")))
     if other.endswith(".json"):
+        want = [(r["case"], r["verdict"]) for r in rows]
         got = [(str(r["case"]), r["verdict"]) for r in json.load(open(other))["linerate_matrix"]]
-    else:
-        got = md_verdicts(other)
+    else:	# and the receiver's Mbit/s, as the table rounds it
+        want = [(r["case"], "%.2f" % (float(r["receiver_bps"]) / 1e6) if r["receiver_bps"] else "-",
+                 r["verdict"]) for r in rows]
+        got = md_rows(other)
     for w, g in zip(want, got):
-        print("    case %s: %s" % (w[0], w[1]))
+        print("    case %s: %s" % (w[0], " | ".join(w[1:])))
         if w != g:
             print("    differs in %s: %r" % (os.path.basename(other), g))
     return 0 if want == got and want else 1

@@ -16,6 +16,10 @@
 #   verdicts CSV OTHER         the verdict of each row in --matrix-csv equals the one in OTHER
 #                              (-J's linerate_matrix, or the Markdown table on stdout: there
 #                              the receiver's Mbit/s too), the same rows in the same order
+#   clean CSV [CASE...]        each clean row's verdict (no loss, drop or FIFO, retransmits too
+#                              few to matter) says the test reached its own -b, per stream x its
+#                              streams, and names no loss but those retransmits; exit 3 when no
+#                              row was clean
 import csv
 import json
 import os
@@ -142,6 +146,43 @@ def verdicts(csv_file, other):
     return 0 if want == got and want else 1
 
 
+CAPPED = re.compile(r"the test reached its own limit \(-b ([0-9.]+) ([kMG]?)bit/s per stream x ([0-9]+)\)")
+
+
+def clean(csv_file, *cases):
+    """Each listed row (all when none) that is clean by its witnesses (no datagram lost, no
+    drop or FIFO on this host's veth: columns the tests check against the kernel; retransmits
+    too few to cost rate, under 0.1 % of the bytes as the verdict rules) says what a clean
+    paced case says: the test's own -b reached, and no loss but those retransmits, by number.
+    Exit 3 when no row was clean enough to judge."""
+    checked, bad = 0, []
+    for r in csv.DictReader(open(csv_file, newline="")):
+        if cases and r["case"] not in cases:
+            continue
+        dirty = [c for c in ("lost", "local_drops", "local_fifo") if r[c] not in ("", "0")]
+        retr = int(r["retransmits"] or 0)
+        moved = float(r["receiver_bps"] or 0) * float(r["seconds"] or 0) / 8
+        if retr * 1448 >= 0.001 * moved and retr:
+            dirty.append("%d retransmits" % retr)
+        if dirty:
+            print("    case %s: not clean (%s), its verdict not judged here" % (r["case"], ", ".join(dirty)))
+            continue
+        checked += 1
+        v, m = r["verdict"], CAPPED.search(r["verdict"])
+        scale = {"": 1, "k": 1e3, "M": 1e6, "G": 1e9}[m.group(2)] if m else 0
+        loss = "loss: TCP %d segments retransmitted (the senders' count); " % retr if retr else ""
+        ok = (m is not None and v.startswith(loss) and (retr or not v.startswith("loss:")) and
+              v[len(loss):].startswith("the test reached") and m.group(3) == r["streams"] and
+              abs(float(m.group(1)) * scale - float(r["bitrate_target"])) <= 0.005 * float(r["bitrate_target"]))
+        if not ok:
+            bad.append("case %s (-b %s x %s, clean): %s" % (r["case"], r["bitrate_target"], r["streams"], v))
+    for b in bad:
+        print("    " + b)
+    if not checked:
+        return 3
+    return 1 if bad else 0
+
+
 if __name__ == "__main__":
     cmd = sys.argv[1] if len(sys.argv) > 1 else ""
     if cmd == "sample" and len(sys.argv) == 5:
@@ -150,6 +191,8 @@ if __name__ == "__main__":
         sys.exit(settle(*sys.argv[2:]))
     elif cmd == "verdicts" and len(sys.argv) == 4:
         sys.exit(verdicts(*sys.argv[2:]))
+    elif cmd == "clean" and len(sys.argv) >= 3:
+        sys.exit(clean(*sys.argv[2:]))
     else:
         print("usage: matrix_witness.py sample|settle|verdicts ...", file=sys.stderr)
         sys.exit(2)

@@ -42,7 +42,8 @@ def sample(iface, out, seconds):
             tx = int(open(base + "tx_bytes").read())
             f.write("%.6f %d %d\n" % (t, rx, tx))
             f.flush()
-            nxt += PERIOD
+            # late (a loaded host): the next one a period on, never a burst to catch up
+            nxt = max(nxt + PERIOD, time.time())
             time.sleep(max(0.0, nxt - time.time()))
 
 
@@ -83,8 +84,10 @@ def settle(samples_file, json_file, interval):
             continue
         prev = rows[k - 1]
         thr = max((prev["receiver_bps"] or 0) / 8 / 100, QUIET_FLOOR)
-        # the samples inside [start - interval, start]
-        inside = [s for s in samples if t0 - interval <= s[0] <= t0]
+        # the samples over [start - interval, start]: from the last one at or before its
+        # beginning (a sampler scheduled late still covers the whole interval)
+        before = [s for s in samples if s[0] <= t0 - interval]
+        inside = before[-1:] + [s for s in samples if t0 - interval < s[0] <= t0]
         # the last sample period that carried more than the threshold, before the start
         busy_end = None
         for s, n in zip(samples, samples[1:]):

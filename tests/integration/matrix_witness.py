@@ -14,8 +14,9 @@
 #                              own traffic (it watches the right link). Exit 1 when a case broke
 #                              it.
 #   verdicts CSV OTHER         the verdict of each row in --matrix-csv equals the one in OTHER
-#                              (-J's linerate_matrix, or the Markdown table on stdout: there
-#                              the receiver's Mbit/s too), the same rows in the same order
+#                              (-J's linerate_matrix, or the Markdown table on stdout), and so
+#                              does the receiver's bit/s (Mbit/s in the table), the same rows in
+#                              the same order
 #   clean CSV [CASE...]        each clean row's verdict (no loss, drop or FIFO, retransmits too
 #                              few to matter) says the test reached its own -b, per stream x its
 #                              streams, and names no loss but those retransmits; exit 3 when no
@@ -136,8 +137,10 @@ def md_rows(path):
 def verdicts(csv_file, other):
     rows = list(csv.DictReader(open(csv_file, newline="")))
     if other.endswith(".json"):
-        want = [(r["case"], r["verdict"]) for r in rows]
-        got = [(str(r["case"]), r["verdict"]) for r in json.load(open(other))["linerate_matrix"]]
+        # and the receiver's bit/s, as the CSV writes it
+        want = [(r["case"], r["receiver_bps"], r["verdict"]) for r in rows]
+        got = [(str(r["case"]), "%.0f" % r["receiver_bps"] if r["receiver_bps"] is not None else "",
+                r["verdict"]) for r in json.load(open(other))["linerate_matrix"]]
     else:	# and the receiver's Mbit/s, as the table rounds it
         want = [(r["case"], "%.2f" % (float(r["receiver_bps"]) / 1e6) if r["receiver_bps"] else "-",
                  r["verdict"]) for r in rows]

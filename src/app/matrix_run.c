@@ -275,7 +275,7 @@ static void make_row(struct lr_matrix_run *m, enum case_end e)
 		snprintf(r->verdict, sizeof(r->verdict), "failed: %s",
 			 ses->error[0] ? ses->error : "no results from the server");
 	else if (ses->have_verdict && ses->samples)
-		lr_matrix_verdict_line(&ses->verdict, r->verdict, sizeof(r->verdict));
+		lr_matrix_verdict_line(&ses->verdict, r, r->verdict, sizeof(r->verdict));
 	else
 		snprintf(r->verdict, sizeof(r->verdict), "no samples of the measured seconds");
 	m->n_rows++;

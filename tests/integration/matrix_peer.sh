@@ -8,8 +8,8 @@
 # real CPU. Against `linerate -s --no-peer-stats` the peer columns are empty (unknown, never 0).
 # The one-line verdict of each row against the same witnesses: an nft rule in the receiver's
 # namespace drops some of case 1's datagrams (its counter is the witness), the verdict quotes that
-# loss and this host's forced stack drops with the kernel's numbers; a clean paced case says the
-# test reached its own -b. Timings are never asserted.
+# loss, this host's forced stack drops and the receiver's with the kernels' numbers; a clean paced
+# case says the test reached its own -b. Timings are never asserted.
 source "$(dirname "$0")/../lib.sh"
 lr_plan "peer: grid exits 0" "peer: 2 rows" "peer: every row's peer columns filled"
 for i in 1 2; do
@@ -27,6 +27,7 @@ lr_plan "peer: the forced drops were counted by the peer kernel" \
 lr_plan "verdict: case 1's lost datagrams == what nft dropped at the receiver" \
 	"verdict: case 1 names the receiver's UDP loss with nft's count" \
 	"verdict: case 1 names this host's stack drops with the kernel's count" \
+	"verdict: case 1 names the receiver's forced drops with its kernel's count" \
 	"verdict: case 2 (clean, paced) says the test reached its own -b"
 lr_plan "grid 2x2x2: exits 0" "grid 2x2x2: 8 rows in SPEC order" \
 	"grid 2x2x2: every paced case within 5 % of its target" \
@@ -216,6 +217,8 @@ else
 fi
 names_stack_drops() { [[ "$v1" == "loss: "*"stack $((ld1 - ld0)) ($IA rx/tx_dropped)"* ]]; }
 check "verdict: case 1 names this host's stack drops with the kernel's count" names_stack_drops
+names_peer_drops() { [[ "$v1" == "loss: "*"the receiver's test interfaces: ${kd[0]} dropped (its kernel's count)"* ]]; }
+check "verdict: case 1 names the receiver's forced drops with its kernel's count" names_peer_drops
 echo "    local kernel: case 2 drops $((ld2 - ld1)) fifo $((lf2 - lf1))"
 if [ "$((ld2 - ld1 + lf2 - lf1))" -ne 0 ]; then
 	fail "verdict: case 2 (clean, paced) says the test reached its own -b" "the local kernel dropped in case 2"

@@ -157,7 +157,7 @@ CAPPED = re.compile(r"the test reached its own limit \(-b ([0-9.]+) ([kMG]?)bit/
 
 def clean(csv_file, *cases):
     """Each listed row (all when none) that is clean by its witnesses (no datagram lost, no
-    drop or FIFO on this host's veth: columns the tests check against the kernel; retransmits
+    drop or FIFO on either end: columns the tests check against the kernels; retransmits
     too few to cost rate, under 0.1 % of the bytes as the verdict rules) says what a clean
     paced case says: the test's own -b reached, and no loss but those retransmits, by number.
     Exit 3 when no row was clean enough to judge."""
@@ -165,7 +165,8 @@ def clean(csv_file, *cases):
     for r in csv.DictReader(open(csv_file, newline="")):
         if cases and r["case"] not in cases:
             continue
-        dirty = [c for c in ("lost", "local_drops", "local_fifo") if r[c] not in ("", "0")]
+        dirty = [c for c in ("lost", "local_drops", "local_fifo", "peer_drops", "peer_fifo")
+                 if r[c] not in ("", "0")]
         retr = int(r["retransmits"] or 0)
         moved = float(r["receiver_bps"] or 0) * float(r["seconds"] or 0) / 8
         if retr * 1448 >= 0.001 * moved and retr:

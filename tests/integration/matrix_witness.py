@@ -141,7 +141,7 @@ def verdicts(csv_file, other):
         want = [(r["case"], r["receiver_bps"], r["verdict"]) for r in rows]
         got = [(str(r["case"]), "%.0f" % r["receiver_bps"] if r["receiver_bps"] is not None else "",
                 r["verdict"]) for r in json.load(open(other))["linerate_matrix"]]
-    else:	# and the receiver's Mbit/s, as the table rounds it
+    else:  # and the receiver's Mbit/s, as the table rounds it
         want = [(r["case"], "%.2f" % (float(r["receiver_bps"]) / 1e6) if r["receiver_bps"] else "-",
                  r["verdict"]) for r in rows]
         got = md_rows(other)

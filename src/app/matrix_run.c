@@ -57,6 +57,7 @@ struct lr_matrix_run {
 	unsigned next;			/* the case running or to run, 0-based */
 	unsigned tries, ended;		/* busy attempts of this case; cases ended (rows, skips) */
 	uint64_t start_ns;		/* the running case's data began */
+	uint64_t real_start_ns;		/* wall clock: the running case's test was started */
 	double omitted_s;		/* -O: seconds from start_ns to the marks */
 	bool marked, tail_seen, settled;
 	uint64_t deadline_ns;		/* TAIL, BACKOFF, SETTLE: the bound */
@@ -260,6 +261,12 @@ static void make_row(struct lr_matrix_run *m, enum case_end e)
 	struct lr_session *ses = &m->ses;
 
 	lr_matrix_row_case(r, m->next + 1, &m->tc);
+	r->time_start = (double)m->real_start_ns / 1e9;
+	if (ses->done_ns) {	/* the test's end, on the wall clock */
+		uint64_t ago = lr_clock_mono_ns() - ses->done_ns;
+
+		r->time_end = (double)(lr_clock_real_ns() - ago) / 1e9;
+	}
 	if (e == CASE_DONE) {
 		lr_matrix_row_fill(r, ses->res, &m->acc, m->omitted_s);
 		lr_matrix_row_fill_peer(r, &m->peer);
@@ -268,7 +275,7 @@ static void make_row(struct lr_matrix_run *m, enum case_end e)
 		snprintf(r->verdict, sizeof(r->verdict), "failed: %s",
 			 ses->error[0] ? ses->error : "no results from the server");
 	else if (ses->have_verdict && ses->samples)
-		lr_matrix_verdict_line(&ses->verdict, r->verdict, sizeof(r->verdict));
+		lr_matrix_verdict_line(&ses->verdict, r, r->verdict, sizeof(r->verdict));
 	else
 		snprintf(r->verdict, sizeof(r->verdict), "no samples of the measured seconds");
 	m->n_rows++;
@@ -352,6 +359,7 @@ static void start_case(struct lr_matrix_run *m)
 	m->omitted_s = 0;
 	m->marked = m->cfg->omit_ns == 0;
 	m->tail_seen = m->skip = false;
+	m->real_start_ns = lr_clock_real_ns();
 	if (lr_session_start(&m->ses, &m->tc, m->case_ns + m->cfg->omit_ns) < 0) {
 		make_row(m, CASE_FAILED);
 		next_case(m, -1);

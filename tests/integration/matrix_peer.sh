@@ -6,7 +6,10 @@
 # takes: the kernel counts each in rx_dropped) == the /proc/net/dev delta of that case, FIFO ==
 # its delta, peer CPU busy % within slack of /proc/stat over the case, the hottest softirq CPU a
 # real CPU. Against `linerate -s --no-peer-stats` the peer columns are empty (unknown, never 0).
-# Timings are never asserted.
+# The one-line verdict of each row against the same witnesses: an nft rule in the receiver's
+# namespace drops some of case 1's datagrams (its counter is the witness), the verdict quotes that
+# loss, this host's forced stack drops and the receiver's with the kernels' numbers; a clean paced
+# case says the test reached its own -b. Timings are never asserted.
 source "$(dirname "$0")/../lib.sh"
 lr_plan "peer: grid exits 0" "peer: 2 rows" "peer: every row's peer columns filled"
 for i in 1 2; do
@@ -21,9 +24,15 @@ lr_plan "peer: the forced drops were counted by the peer kernel" \
 	"local: case 1 local_fifo == local kernel fifo delta" \
 	"local: case 1 local CPU busy % within 20 points of /proc/stat over the case" \
 	"no-peer-stats: grid exits 0" "no-peer-stats: peer columns empty, local ones filled"
+lr_plan "verdict: case 1's lost datagrams == what nft dropped at the receiver" \
+	"verdict: case 1 names the receiver's UDP loss with the row's (nft-checked) count" \
+	"verdict: case 1 names this host's stack drops with the kernel's count" \
+	"verdict: case 1 names the receiver's forced drops with its kernel's count" \
+	"verdict: case 2 (clean, paced) says the test reached its own -b"
 lr_plan "grid 2x2x2: exits 0" "grid 2x2x2: 8 rows in SPEC order" \
 	"grid 2x2x2: every paced case within 5 % of its target" \
-	"grid 2x2x2: the Markdown table reads back into the CSV's numbers" \
+	"grid 2x2x2: the Markdown table reads back into the CSV's numbers and verdicts" \
+	"grid 2x2x2: every clean row's verdict says the test reached its own -b" \
 	"grid 2x2x2: peer columns filled in every row" \
 	"sighup: exit 1" "sighup: finished rows only, each whole" "sighup: Markdown has the same rows"
 need_root "matrix_peer"
@@ -51,6 +60,9 @@ dev_of() {	# NS IF
 }
 peer_dev() { dev_of "$B" "$IB"; }
 local_dev() { dev_of "$A" "$IA"; }
+# The receiver's UDP InErrors (socket buffers full, bad checksums): its own drops of datagrams
+# that nft let through
+peer_udp_errors() { ip netns exec "$B" awk '/^Udp:/ { n++; if (n == 2) print $4 }' /proc/net/snmp; }
 # /proc/stat's cpu line: "busy total" in ticks (idle and iowait are not busy)
 cpu_stat() { awk '$1 == "cpu" { t = 0; for (k = 2; k <= NF; k++) t += $k; print t - $5 - $6, t }' /proc/stat; }
 
@@ -64,6 +76,7 @@ ifname, dst, src, n, go = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
 s.bind((ifname, 0))
 frame = bytes.fromhex(dst.replace(":", "")) + bytes.fromhex(src.replace(":", "")) + b"\x88\xb5" + bytes(46)
+open(go + ".up." + ifname, "w").close()	# ready
 for _ in range(6000):
 	if os.path.exists(go):
 		break
@@ -76,16 +89,40 @@ PY
 	LR_PID=$!; lr_cleanup_add "kill $LR_PID 2>/dev/null"
 }
 
+wait_listen() {	# the server in $B listens on 5299
+	for _ in $(seq 100); do ip netns exec "$B" ss -Hltn "sport = :5299" | grep -q . && return; sleep 0.05; done
+}
 ip netns exec "$B" timeout 120 "$LR_BIN" -s -p 5299 >"$work/server.log" 2>&1 &
 srv=$!; lr_cleanup_add "kill $srv 2>/dev/null; wait $srv 2>/dev/null"
-sleep 0.5
+wait_listen
+
+# case 1's datagrams (UDP -l 1400 to the server's port), 1 in 50 of the packets dropped at the
+# receiver by nft in its namespace; its counter is the witness of the loss. A veth carries a
+# UDP GSO super-packet whole: datagrams = (bytes - 28 per packet) / 1400.
+have_nft=0
+if command -v nft >/dev/null && ip netns exec "$B" nft -f - <<-'EOF'
+	table inet lrmatrix {
+		chain in {
+			type filter hook input priority 0; policy accept;
+			udp dport 5299 udp length > 100 numgen inc mod 50 == 25 counter drop
+		}
+	}
+	EOF
+then
+	have_nft=1
+fi
+nft_dgrams() {
+	ip netns exec "$B" nft list chain inet lrmatrix in |
+		sed -n 's/.*counter packets \([0-9]*\) bytes \([0-9]*\).*/\1 \2/p' |
+		awk '{p += $1; b += $2} END {printf "%d\n", (b - 28 * p) / 1400 + 0.5}'
+}
 
 # --- against linerate -s: 2 cases of 3 s; 150 drops forced early in case 1 ---------------------
 injector 150 "$A" "$IA" "$mac_b" "$mac_a"; inj_b=$LR_PID	# onto the peer's veth
 injector 90 "$B" "$IB" "$mac_a" "$mac_b"; inj_a=$LR_PID	# and onto ours: the local columns
-sleep 1	# python is up
-read -r d0 f0 <<<"$(peer_dev)"; read -r b0 t0 <<<"$(cpu_stat)"; read -r ld0 lf0 <<<"$(local_dev)"
-ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_B" -p 5299 --matrix "u=udp,tcp" -b 50M -t 3 \
+for _ in $(seq 300); do [ -e "$work/go.up.$IA" ] && [ -e "$work/go.up.$IB" ] && break; sleep 0.02; done
+read -r d0 f0 <<<"$(peer_dev)"; read -r b0 t0 <<<"$(cpu_stat)"; read -r ld0 lf0 <<<"$(local_dev)"; ue0=$(peer_udp_errors)
+ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_B" -p 5299 --matrix "u=udp,tcp" -b 50M -l 1400 -t 3 \
 	-i 0.2 --matrix-csv "$work/grid.csv" >"$work/grid.md" 2>"$work/grid.err" &
 cli=$!; lr_cleanup_add "kill $cli 2>/dev/null"
 t_launch=$(date +%s.%N)
@@ -105,9 +142,14 @@ for _ in $(seq 100); do
 	[ "$(wc -l <"$work/grid.csv" 2>/dev/null || echo 0)" -ge 2 ] && break
 	sleep 0.05
 done
-read -r d1 f1 <<<"$(peer_dev)"; read -r b1 t1 <<<"$(cpu_stat)"; read -r ld1 lf1 <<<"$(local_dev)"
+read -r d1 f1 <<<"$(peer_dev)"; read -r b1 t1 <<<"$(cpu_stat)"; read -r ld1 lf1 <<<"$(local_dev)"; ue1=$(peer_udp_errors)
 wait "$cli"; rc=$?
-read -r d2 f2 <<<"$(peer_dev)"; read -r b2 t2 <<<"$(cpu_stat)"
+read -r d2 f2 <<<"$(peer_dev)"; read -r b2 t2 <<<"$(cpu_stat)"; read -r ld2 lf2 <<<"$(local_dev)"
+nft_lost=-1
+if [ "$have_nft" = 1 ]; then
+	nft_lost=$(nft_dgrams)
+	ip netns exec "$B" nft delete table inet lrmatrix
+fi
 check "peer: grid exits 0" test "$rc" -eq 0
 [ "$rc" -eq 0 ] || sed 's/^/    /' "$work/grid.err"
 check "peer: 2 rows" test "$(($(wc -l <"$work/grid.csv") - 1))" -eq 2
@@ -144,6 +186,58 @@ check "local: case 1 local CPU busy % within 20 points of /proc/stat over the ca
 	awk -v p="$(echo "$row" | cut -d, -f18)" -v k="${kb[0]}" 'BEGIN { d = p - k; if (d < 0) d = -d
 		exit !(p != "" && p >= 0 && p <= 100 && d <= 20) }'
 
+# --- the verdicts of that grid, against the witnesses: nft's count of the datagrams it dropped at
+# the receiver (case 1), the local kernel's count of the frames dropped here, a clean case 2 ------
+witness="$LR_TOP/tests/integration/matrix_witness.py"
+vcol() { python3 -c 'import csv, sys; print(list(csv.DictReader(open(sys.argv[1])))[int(sys.argv[2]) - 1][sys.argv[3]])' \
+	"$work/grid.csv" "$@" 2>/dev/null; }
+judge_clean() {	# NAME CSV [CASE...]: matrix_witness.py clean; no clean row: skipped
+	local name=$1 out rc; shift
+	out=$(python3 "$witness" clean "$@"); rc=$?
+	[ -n "$out" ] && echo "$out"
+	case $rc in
+	0) pass "$name" ;;
+	3) skip "$name" "no clean row to judge (loss, drops or retransmits in each)" ;;
+	*) fail "$name" "a clean row's verdict is not a clean case's" ;;
+	esac
+}
+v1=$(vcol 1 verdict); lost1=$(vcol 1 lost)
+echo "    case 1: nft dropped $nft_lost datagrams at the receiver, the row lost $lost1; verdict: $v1"
+echo "    case 2: verdict: $(vcol 2 verdict)"
+if [ "$have_nft" = 1 ]; then
+	echo "    the receiver's UDP InErrors over case 1: $((ue1 - ue0))"
+	if [ "$((ue1 - ue0))" -ne 0 ]; then	# a saturated receiver dropped at its sockets too
+		skip "verdict: case 1's lost datagrams == what nft dropped at the receiver" \
+			"the receiver's sockets dropped too (UDP InErrors +$((ue1 - ue0))): lost $lost1 >= nft's $nft_lost, equality not judged"
+	else
+		# a dropped last datagram has no successor to show its gap: the receiver may count one less
+		check "verdict: case 1's lost datagrams == what nft dropped at the receiver" \
+			awk -v l="${lost1:--9}" -v n="$nft_lost" 'BEGIN { exit !(n > 0 && (l == n || l == n - 1)) }'
+	fi
+	# the witness first, by the receiver's count; then the next step names the receiver
+	names_udp_loss() {
+		[[ "$v1" == "loss: UDP $lost1 of "*" datagrams ("*"%, the receiver's count)"* &&
+			"$v1" == *"; the receiver counted $lost1 datagrams lost"* ]]
+	}
+	check "verdict: case 1 names the receiver's UDP loss with the row's (nft-checked) count" names_udp_loss
+else
+	skip "verdict: case 1's lost datagrams == what nft dropped at the receiver" "nft (nftables) not installed"
+	skip "verdict: case 1 names the receiver's UDP loss with the row's (nft-checked) count" "nft (nftables) not installed"
+fi
+names_stack_drops() { [[ "$v1" == "loss: "*"stack $((ld1 - ld0)) ($IA rx/tx_dropped)"* ]]; }
+check "verdict: case 1 names this host's stack drops with the kernel's count" names_stack_drops
+names_peer_drops() { [[ "$v1" == "loss: "*"the receiver's test interfaces: ${kd[0]} dropped (its kernel's count)"* ]]; }
+check "verdict: case 1 names the receiver's forced drops with its kernel's count" names_peer_drops
+echo "    local kernel: case 2 drops $((ld2 - ld1)) fifo $((lf2 - lf1))"
+if [ "$((ld2 - ld1 + lf2 - lf1))" -ne 0 ]; then
+	fail "verdict: case 2 (clean, paced) says the test reached its own -b" "the local kernel dropped in case 2"
+elif awk -F, 'NR == 3 && $18 >= 90 { busy = 1 } END { exit !busy }' "$work/grid.csv"; then
+	skip "verdict: case 2 (clean, paced) says the test reached its own -b" \
+		"the host was saturated (local CPU busy $(vcol 2 local_cpu_busy_pct) % >= 90 %): -b may not be reached"
+else
+	judge_clean "verdict: case 2 (clean, paced) says the test reached its own -b" "$work/grid.csv" 2
+fi
+
 # --- a 2x2x2 grid of paced cases: every row, each within 5 % of its target, the Markdown table
 # reads back into the CSV's numbers, the peer's columns in every row ---------------------------
 ip netns exec "$A" timeout 120 "$LR_BIN" --headless -c "$ADDR_B" -p 5299 --matrix "P=1,2;u=udp,tcp;b=10M,20M" \
@@ -158,15 +252,24 @@ check "grid 2x2x2: 8 rows in SPEC order" test "$cases" = "1/1/udp/10000000 2/1/u
 awk -F, 'NR > 1 { printf "    case %s: P=%s %s b=%s: sent %.3f, received %.3f Mbit/s in %s s (local CPU busy %s%%)\n", $1, $3, $2, $6, $11 / 1e6, $12 / 1e6, $10, $18 }' "$work/g8.csv"
 # pacing is judged on a host with CPU to spare only: on a saturated one (other loads) the
 # pacer's threads wait for a CPU and fall behind, which says nothing of the pacer
+# (the busiest case's local CPU, printed either way: the normal path must be seen to run)
+hot=$(awk -F, 'NR > 1 && $18 != "" && $18 + 0 >= m { m = $18 + 0; c = $1 } END { printf "%.1f %% in case %s", m, c }' "$work/g8.csv")
+echo "    local CPU busy, the busiest case: $hot"
 if awk -F, 'NR > 1 && $18 >= 90 { busy = 1 } END { exit !busy }' "$work/g8.csv"; then
 	skip "grid 2x2x2: every paced case within 5 % of its target" \
-		"the host was saturated (local CPU busy >= 90 % in a case): pacing not judged"
+		"the host was saturated (local CPU busy $hot, >= 90 %): pacing not judged"
+	skip "grid 2x2x2: every clean row's verdict says the test reached its own -b" \
+		"the host was saturated (local CPU busy $hot, >= 90 %): -b may not be reached"
 else
 	check "grid 2x2x2: every paced case within 5 % of its target" \
 		awk -F, 'NR > 1 { n++; t = $3 * $6; d = $12 - t; if (d < 0) d = -d; if (!(t > 0 && d <= 0.05 * t)) bad = 1 }
 			END { exit bad || n != 8 }' "$work/g8.csv"
+	judge_clean "grid 2x2x2: every clean row's verdict says the test reached its own -b" "$work/g8.csv"
 fi
-check "grid 2x2x2: the Markdown table reads back into the CSV's numbers" python3 - "$work/g8.md" "$work/g8.csv" <<'PY'
+md_readback() {
+	python3 "$witness" verdicts "$work/g8.csv" "$work/g8.md" && md_numbers
+}
+md_numbers() { python3 - "$work/g8.md" "$work/g8.csv" <<'PY'
 import csv, sys
 md = [l for l in open(sys.argv[1]) if l.startswith("| ")]
 head = [c.strip() for c in md[0].strip().strip("|").split("|")]
@@ -191,11 +294,13 @@ for line, r in zip(md[1:], rows):
 		else:
 			assert abs(float(cells[t]) - float(r[c]) / scale) <= 10 ** -dec + 1e-9, (r["case"], t, cells[t], r[c])
 PY
+}
+check "grid 2x2x2: the Markdown table reads back into the CSV's numbers and verdicts" md_readback
 check "grid 2x2x2: peer columns filled in every row" \
 	awk -F, 'NR > 1 { n++; if ($21 == "" || $23 == "" || $28 == "" || $29 == "") bad = 1 } END { exit bad || n != 8 }' "$work/g8.csv"
 
 # --- SIGHUP (an SSH drop) mid-grid: the finished rows written, the files closed -----------------
-ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_B" -p 5299 --matrix "P=1,2,3,4" -t 2 -i 0.2 \
+ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_B" -p 5299 --matrix "P=1,2,3,4" -t 1 -i 0.2 \
 	--matrix-csv "$work/hup.csv" >"$work/hup.md" 2>"$work/hup.err" &
 cli=$!; lr_cleanup_add "kill $cli 2>/dev/null"
 for _ in $(seq 100); do
@@ -221,7 +326,7 @@ check "sighup: Markdown has the same rows" test "$(grep -cE '^\| [0-9]+ \|' "$wo
 kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null
 ip netns exec "$B" timeout 60 "$LR_BIN" -s -p 5299 --no-peer-stats >"$work/server2.log" 2>&1 &
 srv=$!; lr_cleanup_add "kill $srv 2>/dev/null; wait $srv 2>/dev/null"
-sleep 0.5
+wait_listen
 ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_B" -p 5299 --matrix "u=udp" -b 20M -t 1 \
 	-i 0.2 --matrix-csv "$work/none.csv" >/dev/null 2>"$work/none.err"
 check "no-peer-stats: grid exits 0" test $? -eq 0

@@ -1,25 +1,33 @@
 #!/usr/bin/env bash
 # `linerate -c --matrix` through a veth pair between two network namespaces, against
-# `linerate -s`: one row per case in the CSV (header as DESIGN.md section 10), the Markdown
-# table and -J; each case's receiver bytes equal the server's own count of that test (its log),
-# and the server veth's kernel rx_bytes cover them; a bad SPEC exits 2 before any packet (the
-# kernel's counters do not move, the server sees no test); SIGINT mid-grid leaves a CSV of
-# whole rows for the cases that finished. Timings are never asserted.
+# `linerate -s`: one row per case in the CSV (header as DESIGN.md section 10), -J with the same
+# rows and verdicts, the Markdown table; each case's receiver bytes equal the server's own count
+# of that test (its log), and the server veth's kernel rx_bytes cover them; a bad SPEC exits 2
+# before any packet (the kernel's counters do not move, the server sees no test); SIGINT mid-grid
+# leaves a CSV of whole rows for the cases that finished. Against Debian's `iperf3 -s` the 2x2x2
+# grid: every row in SPEC order, each row's bytes equal iperf3's own JSON count, peer columns
+# empty, the busy server retried. Settling: the client veth's kernel byte counters, read every
+# 50 ms from outside linerate (matrix_witness.py), show the link quiet for the settle interval
+# before each case after the first (-J's time_start). Timings are never asserted.
 source "$(dirname "$0")/../lib.sh"
 lr_plan "grid: exits 0" "grid: CSV header exact" "grid: 4 CSV rows, cases 1..4 in order" \
-	"grid: Markdown has the 4 rows" "grid: Markdown receiver Mbit/s == CSV" \
+	"grid: -J has the 4 rows with the CSV's keys, then time_start, time_end" \
+	"grid: -J receiver_bps and verdict == CSV, each row" \
 	"grid: the server ran 4 tests" "grid: kernel rx_bytes of the server veth cover the receivers' bytes"
 for i in 1 2 3 4; do lr_plan "grid: case $i receiver bytes == server's own count"; done
+lr_plan "grid: each case after the first started on a quiet link (kernel counters, read from outside)"
 lr_plan "reverse: row's bytes == server's sent count, covered by the client veth's rx_bytes"
-lr_plan "json: exits 0" "json: linerate_matrix has 2 rows with the CSV's keys"
 lr_plan "bad spec: exit 2" "bad spec: one line naming the key" "bad spec: no packet left" \
 	"bad spec: the server saw no test" "bad value: exit 2, names the value"
 lr_plan "sigint: exit 1" "sigint: at least one finished row" "sigint: fewer rows than cases" \
 	"sigint: every row whole (30 fields, newline-terminated)" "sigint: Markdown has the same rows"
 lr_plan "omit: the server's test lasted -O + -t" "omit: the row measured -t seconds"
 lr_plan "alone: a row equals the case run alone (within the noise beside it)"
-lr_plan "iperf3: exits 0 (busy retried)" "iperf3: the busy server was retried" "iperf3: 2 rows" "iperf3: peer columns empty" \
-	"iperf3: case 1 receiver bytes == iperf3's own count" "iperf3: case 2 receiver bytes == iperf3's own count"
+for r in sigint omit alone; do lr_plan "markdown: $r's table == its CSV (rows, receiver Mbit/s, verdict)"; done
+lr_plan "iperf3: exits 0 (busy retried)" "iperf3: the busy server was retried" "iperf3: 8 rows in SPEC order" \
+	"iperf3: peer columns empty" "iperf3: -J receiver_bps and verdict == CSV, each row"
+for i in 1 2 3 4 5 6 7 8; do lr_plan "iperf3: case $i receiver bytes == iperf3's own count"; done
+lr_plan "iperf3: each case after the first started on a quiet link (kernel counters, read from outside)"
 need_root "matrix_veth"
 
 A=lrA$$ B=lrB$$ IA=lrma$$ IB=lrmb$$
@@ -37,31 +45,43 @@ ip -n "$B" neigh replace "$ADDR_A" lladdr "$mac_a" dev "$IB" nud permanent
 
 stat_of() { ip netns exec "$1" cat "/sys/class/net/$2/statistics/$3"; }
 tests_done() { grep -c ' done: ' "$work/server.log"; }
+wait_listen() {	# PORT: the server in $B listens
+	for _ in $(seq 100); do ip netns exec "$B" ss -Hltn "sport = :$1" | grep -q . && return; sleep 0.05; done
+}
+witness="$LR_TOP/tests/integration/matrix_witness.py"
+
+# this veth's kernel byte counters every 50 ms, read from outside linerate (the settling's
+# witness); ahead of other loads so that its samples keep their pace
+ip netns exec "$A" timeout 240 nice -n -10 python3 "$witness" sample "$IA" "$work/link.samples" 230 &
+sampler=$!; lr_cleanup_add "kill $sampler 2>/dev/null; wait $sampler 2>/dev/null"
+for _ in $(seq 200); do [ -s "$work/link.samples" ] && break; sleep 0.05; done	# python is up
 
 # the server's log is its own per-test report: "received N bytes"
 ip netns exec "$B" timeout 300 "$LR_BIN" -s -p 5297 >"$work/server.log" 2>&1 &
 srv_pid=$!; lr_cleanup_add "kill $srv_pid 2>/dev/null; wait $srv_pid 2>/dev/null"
-sleep 0.5
+wait_listen 5297
 
-# --- the grid: P=1,2 x tcp,udp at -t 1 -----------------------------------------------------
+# --- the grid: P=1,2 x tcp,udp at -t 1, -J and the CSV ---------------------------------------
+want_hdr="case,proto,streams,length,reverse,bitrate_target,window,mss,congestion,seconds,sender_bps,receiver_bps,receiver_pps,retransmits,lost,lost_pct,jitter_ms,local_cpu_busy_pct,local_softirq_max_pct,local_softirq_cpu,peer_cpu_busy_pct,peer_softirq_max_pct,peer_softirq_cpu,local_service_demand_us_per_kb,peer_service_demand_us_per_kb,local_drops,local_fifo,peer_drops,peer_fifo,verdict"
 rx0=$(stat_of "$B" "$IB" rx_bytes)
 ip netns exec "$A" timeout 120 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 --matrix "P=1,2;u=tcp,udp" -t 1 \
-	-i 0.2 --matrix-csv "$work/grid.csv" >"$work/grid.md" 2>"$work/grid.err"
+	-i 0.2 -J --matrix-csv "$work/grid.csv" >"$work/grid.json" 2>"$work/grid.err"
 rc=$?
-sleep 0.3
 rx1=$(stat_of "$B" "$IB" rx_bytes)
 check "grid: exits 0" test "$rc" -eq 0
 [ "$rc" -eq 0 ] || sed 's/^/    /' "$work/grid.err"
-want_hdr="case,proto,streams,length,reverse,bitrate_target,window,mss,congestion,seconds,sender_bps,receiver_bps,receiver_pps,retransmits,lost,lost_pct,jitter_ms,local_cpu_busy_pct,local_softirq_max_pct,local_softirq_cpu,peer_cpu_busy_pct,peer_softirq_max_pct,peer_softirq_cpu,local_service_demand_us_per_kb,peer_service_demand_us_per_kb,local_drops,local_fifo,peer_drops,peer_fifo,verdict"
 check "grid: CSV header exact" test "$(head -1 "$work/grid.csv")" = "$want_hdr"
 cases=$(awk -F, 'NR > 1 { printf "%s%s/%s/%s", sep, $1, $3, $2; sep = " " }' "$work/grid.csv")
 check "grid: 4 CSV rows, cases 1..4 in order" test "$cases" = "1/1/tcp 2/1/udp 3/2/tcp 4/2/udp"
-md_rows=$(grep -cE '^\| [0-9]+ \|' "$work/grid.md")
-check "grid: Markdown has the 4 rows" test "$md_rows" -eq 4
-# the table's receiver Mbit/s (column 6 of the cells: Case, Streams, Proto, Sender, Receiver)
-md_rx=$(awk -F'|' '/^\| [0-9]+ \|/ { gsub(/ /, "", $6); printf "%s ", $6 }' "$work/grid.md")
-csv_rx=$(awk -F, 'NR > 1 { printf "%.2f ", $12 / 1e6 }' "$work/grid.csv")
-check "grid: Markdown receiver Mbit/s == CSV" test "$md_rx" = "$csv_rx"
+check "grid: -J has the 4 rows with the CSV's keys, then time_start, time_end" python3 -c '
+import json, sys
+rows = json.load(open(sys.argv[1]))["linerate_matrix"]
+keys = sys.argv[2].split(",") + ["time_start", "time_end"]
+assert len(rows) == 4 and all(list(r.keys()) == keys for r in rows)
+assert [(r["case"], r["streams"], r["proto"]) for r in rows] == [(1, 1, "tcp"), (2, 1, "udp"), (3, 2, "tcp"), (4, 2, "udp")]
+assert all(r["time_start"] < r["time_end"] for r in rows)
+' "$work/grid.json" "$want_hdr"
+check "grid: -J receiver_bps and verdict == CSV, each row" python3 "$witness" verdicts "$work/grid.csv" "$work/grid.json"
 check "grid: the server ran 4 tests" test "$(tests_done)" -eq 4
 # each case's bytes (receiver_bps x seconds / 8) against the server's "received N bytes", in
 # test order (the server runs one test at a time)
@@ -80,12 +100,14 @@ echo "    kernel rx_bytes of $IB over the grid: $krx, rows' payload: $sum_rows"
 # payload plus headers (TCP/UDP/IP/Ethernet, at most 8 % at MTU 1500) plus control and ACKs
 check "grid: kernel rx_bytes of the server veth cover the receivers' bytes" \
 	awk -v k="$krx" -v p="$sum_rows" 'BEGIN { exit !(p > 0 && k >= p && k <= p * 1.08 + 2000000) }'
+# the link quiet (kernel counters, read from outside) over the interval before each next case
+check "grid: each case after the first started on a quiet link (kernel counters, read from outside)" \
+	python3 "$witness" settle "$work/link.samples" "$work/grid.json" 0.2
 
 # --- -R: this side receives; the server's sent count and this veth's kernel rx_bytes witness it ---
 n0=$(tests_done); rx0=$(stat_of "$A" "$IA" rx_bytes)
 ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 --matrix "R=1" -u -b 50M -t 1 \
 	-i 0.2 --matrix-csv "$work/rev.csv" >/dev/null 2>"$work/rev.err"
-sleep 0.3
 rx1=$(stat_of "$A" "$IA" rx_bytes)
 sent=$(grep ' done: ' "$work/server.log" | sed -n "$((n0 + 1))p" | sed -n 's/.* sent \([0-9]*\) bytes.*/\1/p')
 rrow=$(awk -F, 'NR == 2 { printf "%.0f", $12 * $10 / 8 }' "$work/rev.csv")
@@ -97,18 +119,6 @@ check "reverse: row's bytes == server's sent count, covered by the client veth's
 		# r is rebuilt from the rounded bit/s x seconds of the CSV: a millionth of slack
 		e = s * 1e-6 + 2
 		exit !(s > 0 && r <= s + e && r >= s - l * 1500 - e && k >= r && k <= r * 1.08 + 2000000) }'
-
-# --- -J ----------------------------------------------------------------------------------------
-ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 --matrix "u=tcp,udp" -t 1 -J \
-	>"$work/grid.json" 2>"$work/json.err"
-check "json: exits 0" test $? -eq 0
-check "json: linerate_matrix has 2 rows with the CSV's keys" python3 -c '
-import json, sys
-rows = json.load(open(sys.argv[1]))["linerate_matrix"]
-hdr = sys.argv[2].split(",")
-assert len(rows) == 2 and all(list(r.keys()) == hdr for r in rows)
-assert rows[0]["proto"] == "tcp" and rows[1]["proto"] == "udp" and rows[0]["receiver_bps"] > 0
-' "$work/grid.json" "$want_hdr"
 
 # --- a bad SPEC: exit 2 before any traffic ------------------------------------------------------
 tx0=$(stat_of "$A" "$IA" tx_packets); n0=$(tests_done)
@@ -128,7 +138,7 @@ rc=$?
 check "bad value: exit 2, names the value" test "$rc" -eq 2 -a "$(grep -c "70000" "$work/bad2.err")" -eq 1
 
 # --- SIGINT mid-grid --------------------------------------------------------------------------
-ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 --matrix "P=1,2,3,4" -t 2 -i 0.2 \
+ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 --matrix "P=1,2,3,4" -t 1 -i 0.2 \
 	--matrix-csv "$work/int.csv" >"$work/int.md" 2>"$work/int.err" &
 cli=$!; lr_cleanup_add "kill $cli 2>/dev/null"
 # SIGINT once the first row is in the CSV (the second case is then running)
@@ -155,7 +165,7 @@ check "sigint: Markdown has the same rows" test "$(grep -cE '^\| [0-9]+ \|' "$wo
 # --- -O: the engine runs -O + -t, the row covers -t --------------------------------------------
 n0=$(tests_done)
 ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 --matrix "u=udp;b=20M" -O 1 -t 1 \
-	-i 0.2 --matrix-csv "$work/omit.csv" >/dev/null 2>"$work/omit.err"
+	-i 0.2 --matrix-csv "$work/omit.csv" >"$work/omit.md" 2>"$work/omit.err"
 secs=$(grep ' done: ' "$work/server.log" | sed -n "$((n0 + 1))p" | sed -n 's/.* in \([0-9.]*\) s$/\1/p')
 echo "    server's test: ${secs:-?} s"
 check "omit: the server's test lasted -O + -t" awk -v s="${secs:-0}" 'BEGIN { exit !(s >= 1.9) }'
@@ -171,7 +181,7 @@ alone() {
 }
 alone 1
 ip netns exec "$A" timeout 30 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 -u --matrix "b=20M" -t 1 -i 0.2 \
-	--matrix-csv "$work/alone.csv" >/dev/null 2>&1
+	--matrix-csv "$work/alone.csv" >"$work/alone.md" 2>/dev/null
 alone 2
 single() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["end"]["sum_received"]["bits_per_second"])' "$1" 2>/dev/null; }
 a1=$(single "$work/alone1.json"); a2=$(single "$work/alone2.json")
@@ -183,32 +193,50 @@ check "alone: a row equals the case run alone (within the noise beside it)" \
 		if (tol < 0.03 * hi) tol = 0.03 * hi
 		exit !(r > 0 && a > 0 && b > 0 && r >= lo - tol && r <= hi + tol) }'
 
-# --- against Debian's iperf3 -s: busy retried, peer columns empty -------------------------------
+# --- the Markdown tables on stdout: each of the runs above, against its own CSV ------------------
+for r in int:sigint omit:omit alone:alone; do
+	check "markdown: ${r#*:}'s table == its CSV (rows, receiver Mbit/s, verdict)" \
+		python3 "$witness" verdicts "$work/${r%%:*}.csv" "$work/${r%%:*}.md"
+done
+
+# --- against Debian's iperf3 -s: the 2x2x2 grid, busy retried, peer columns empty ----------------
+ip3_spec="P=1,2;u=tcp,udp;b=10M,20M"
+ip3_cases="1/1/tcp/10000000 2/1/tcp/20000000 3/1/udp/10000000 4/1/udp/20000000 5/2/tcp/10000000 6/2/tcp/20000000 7/2/udp/10000000 8/2/udp/20000000"
 if ! command -v iperf3 >/dev/null; then
-	for c in "exits 0 (busy retried)" "the busy server was retried" "2 rows" "peer columns empty" \
-		"case 1 receiver bytes == iperf3's own count" "case 2 receiver bytes == iperf3's own count"; do
+	for c in "exits 0 (busy retried)" "the busy server was retried" "8 rows in SPEC order" \
+		"peer columns empty" "-J receiver_bps and verdict == CSV, each row" \
+		"each case after the first started on a quiet link (kernel counters, read from outside)"; do
 		skip "iperf3: $c" "iperf3 not installed (scripts/deps.sh)"
+	done
+	for i in 1 2 3 4 5 6 7 8; do
+		skip "iperf3: case $i receiver bytes == iperf3's own count" "iperf3 not installed (scripts/deps.sh)"
 	done
 else
 	ip netns exec "$B" timeout 120 iperf3 -s -p 5298 -J >"$work/iperf3.json" 2>&1 &
 	ip3=$!; lr_cleanup_add "kill $ip3 2>/dev/null; wait $ip3 2>/dev/null"
-	sleep 0.5
+	wait_listen 5298
 	# keep the server busy for the matrix's first attempt: one test at a time, as iperf3
-	ip netns exec "$A" timeout 20 iperf3 -c "$ADDR_B" -p 5298 -u -b 1M -t 2 >/dev/null 2>&1 &
+	ip netns exec "$A" timeout 20 iperf3 -c "$ADDR_B" -p 5298 -u -b 1M -t 1 >/dev/null 2>&1 &
 	busy=$!
-	sleep 0.5
-	ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_B" -p 5298 --matrix "u=tcp,udp" -t 1 -i 0.2 \
-		--matrix-csv "$work/ip3.csv" >"$work/ip3.md" 2>"$work/ip3.err"
+	for _ in $(seq 100); do	# its control connection is up: the server is taken
+		ip netns exec "$B" ss -Htn state established "sport = :5298" | grep -q . && break
+		sleep 0.02
+	done
+	ip netns exec "$A" timeout 90 "$LR_BIN" --headless -c "$ADDR_B" -p 5298 --matrix "$ip3_spec" -t 1 -i 0.2 \
+		-J --matrix-csv "$work/ip3.csv" >"$work/ip3.json" 2>"$work/ip3.err"
 	rc=$?
 	wait "$busy"
 	check "iperf3: exits 0 (busy retried)" test "$rc" -eq 0
 	[ "$rc" -eq 0 ] || sed 's/^/    /' "$work/ip3.err"
 	check "iperf3: the busy server was retried" grep -q "busy; again in" "$work/ip3.err"
-	check "iperf3: 2 rows" test "$(($(wc -l <"$work/ip3.csv") - 1))" -eq 2
+	cases=$(awk -F, 'NR > 1 { printf "%s%s/%s/%s/%s", sep, $1, $3, $2, $6; sep = " " }' "$work/ip3.csv")
+	check "iperf3: 8 rows in SPEC order" test "$cases" = "$ip3_cases"
 	check "iperf3: peer columns empty" \
 		awk -F, 'NR > 1 && ($21 $22 $23 $25 $28 $29) != "" { bad = 1 } END { exit bad }' "$work/ip3.csv"
+	check "iperf3: -J receiver_bps and verdict == CSV, each row" python3 "$witness" verdicts "$work/ip3.csv" "$work/ip3.json"
 	kill "$ip3" 2>/dev/null; wait "$ip3" 2>/dev/null
-	# iperf3 -s -J: one JSON object per test; the busy client's first, then the matrix's
+	# iperf3 -s -J: one JSON object per test that ran (the busy client's first, then the
+	# matrix's 8; a refused attempt writes none); its receiver's bytes
 	python3 - "$work/iperf3.json" >"$work/ip3_bytes" <<'PY' || true
 import json, sys
 text, dec, pos, out = open(sys.argv[1]).read(), json.JSONDecoder(), 0, []
@@ -222,15 +250,18 @@ while True:
     s = e.get("sum_received") or e.get("sum")
     if s:
         out.append(int(s["bytes"]))
-for b in out[-2:]:
+print("    iperf3 -s reported %d tests" % len(out), file=sys.stderr)
+for b in out[-8:] if len(out) == 9 else []:
     print(b)
 PY
 	awk -F, 'NR > 1 { printf "%.0f\n", $12 * $10 / 8 }' "$work/ip3.csv" >"$work/ip3_rows"
-	for i in 1 2; do
+	for i in 1 2 3 4 5 6 7 8; do
 		s=$(sed -n "${i}p" "$work/ip3_bytes"); r=$(sed -n "${i}p" "$work/ip3_rows")
 		[ -n "$s" ] && [ -n "$r" ] && echo "    case $i: iperf3 $s, row $r"
 		check "iperf3: case $i receiver bytes == iperf3's own count" \
 			awk -v s="${s:-0}" -v r="${r:--1}" 'BEGIN { d = s - r; if (d < 0) d = -d; exit !(s > 0 && d <= s * 0.0001 + 2) }'
 	done
+	check "iperf3: each case after the first started on a quiet link (kernel counters, read from outside)" \
+		python3 "$witness" settle "$work/link.samples" "$work/ip3.json" 0.2
 fi
 lr_summary

@@ -18,6 +18,7 @@
 #include "linerate/app/matrix_case.h"
 #include "linerate/present/frame.h"
 #include "linerate/present/matrix_out.h"
+#include "linerate/present/verdict.h"
 #include "linerate/present/view.h"
 #include "linerate/present/view_matrix.h"
 #include "linerate/sample/snapshot.h"
@@ -214,12 +215,55 @@ static void test_json_keys_are_csv_columns(void **state)
 		assert_non_null(json_object_get(o, k));
 		n++;
 	}
-	assert_int_equal(json_object_size(o), n);
+	/* then the case's wall-clock times, -J only */
+	assert_int_equal(json_object_size(o), n + 2);
+	assert_true(json_is_null(json_object_get(o, "time_start")));
+	assert_true(json_is_null(json_object_get(o, "time_end")));
 	assert_true(json_is_null(json_object_get(o, "peer_cpu_busy_pct")));
 	assert_true(json_is_null(json_object_get(o, "lost")));
 	assert_int_equal(json_integer_value(json_object_get(o, "local_fifo")), 12);
 	assert_string_equal(json_string_value(json_object_get(o, "reverse")), "bidir");
 	json_decref(o);
+}
+
+/* The one-line verdict: this host's witnesses, then the peer's counters by its role, then the
+ * next step; a clean case is its next step alone. */
+static void test_verdict_line(void **state)
+{
+	static struct lr_verdict_iface f;
+	static struct lr_verdict v;
+	struct lr_matrix_row r;
+	char line[320];
+
+	(void)state;
+	lr_matrix_row_init(&r);
+	v.iface = &f;
+	snprintf(v.next_step, sizeof(v.next_step), "the test reached its own limit\n(-b)");
+	lr_matrix_verdict_line(&v, &r, line, sizeof(line));
+	assert_string_equal(line, "the test reached its own limit (-b)");
+	r.peer_drops = 0;	/* known and none: no witness */
+	r.peer_fifo = 0;
+	lr_matrix_verdict_line(&v, &r, line, sizeof(line));
+	assert_string_equal(line, "the test reached its own limit (-b)");
+	r.peer_drops = 150;
+	lr_matrix_verdict_line(&v, &r, line, sizeof(line));
+	assert_string_equal(line, "loss: the receiver's test interfaces: 150 dropped (its kernel's "
+				  "count); the test reached its own limit (-b)");
+	snprintf(v.loss, sizeof(v.loss), "stack 90 (veth0 rx/tx_dropped)");
+	r.peer_fifo = 3;
+	r.dir = 1;
+	lr_matrix_verdict_line(&v, &r, line, sizeof(line));
+	assert_string_equal(line, "loss: stack 90 (veth0 rx/tx_dropped), the sender's test interfaces: "
+				  "150 dropped, 3 FIFO overruns (its kernel's count); the test "
+				  "reached its own limit (-b)");
+	r.peer_drops = -1;	/* unknown: said nothing of */
+	r.peer_fifo = -1;
+	lr_matrix_verdict_line(&v, &r, line, sizeof(line));
+	assert_string_equal(line, "loss: stack 90 (veth0 rx/tx_dropped); the test reached its own "
+				  "limit (-b)");
+	v.iface = NULL;	/* nothing sampled: no local witness */
+	lr_matrix_verdict_line(&v, &r, line, sizeof(line));
+	assert_string_equal(line, "the test reached its own limit (-b)");
 }
 
 /* A 1 s UDP test after 1 s omitted: client sends stream 1 (server receives, loss whole-run),
@@ -425,6 +469,7 @@ int main(void)
 		cmocka_unit_test(test_csv_row),
 		cmocka_unit_test(test_markdown_reads_back),
 		cmocka_unit_test(test_json_keys_are_csv_columns),
+		cmocka_unit_test(test_verdict_line),
 		cmocka_unit_test(test_row_fill_omit),
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_peer_window),

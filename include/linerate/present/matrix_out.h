@@ -37,7 +37,10 @@ struct lr_matrix_row {
 	int peer_softirq_cpu;
 	double peer_service_demand;
 	int64_t peer_drops, peer_fifo;
-	char verdict[320];	/* one line */
+	char verdict[832];	/* one line: the local and peer witnesses and the next step */
+	/* when the case's test began (its control connection) and ended, wall clock in s since
+	 * the epoch; -J only (the CSV's header is fixed), < 0 unknown */
+	double time_start, time_end;
 };
 
 /* Every number unknown, the peer's too. */
@@ -49,9 +52,13 @@ int lr_matrix_csv_row(FILE *f, const struct lr_matrix_row *r);
 /* The Markdown table: a column per SPEC key in `keys` (letters of "PluRbwMC", in SPEC order),
  * then the results. 0 or -EIO. */
 int lr_matrix_markdown(FILE *f, const char *keys, const struct lr_matrix_row *rows, unsigned n);
-/* One row as a JSON object with the CSV's names (caller owns it; NULL on -ENOMEM). */
+/* One row as a JSON object with the CSV's names, then time_start and time_end (caller owns
+ * it; NULL on -ENOMEM). */
 struct json_t *lr_matrix_json_row(const struct lr_matrix_row *r);
-/* The verdict in one line: where loss happened, then the next step. */
-void lr_matrix_verdict_line(const struct lr_verdict *v, char *buf, size_t len);
+/* The verdict in one line: every witness of loss (this host's, then the peer's drops and FIFO
+ * from r's peer columns, named by its role: "the receiver's test interfaces: 150 dropped (its
+ * kernel's count)"), then the next step. */
+void lr_matrix_verdict_line(const struct lr_verdict *v, const struct lr_matrix_row *r, char *buf,
+			    size_t len);
 
 #endif

@@ -78,3 +78,17 @@ lr_bg() {
 
 # Unique short names so parallel or leftover runs never collide.
 lr_uniq() { echo "lr$$$RANDOM" | cut -c1-10; }
+
+# lr_wait_listen PORT [NS [TRIES]]: polls (every 0.05 s, TRIES times, default 100: 5 s) until a
+# TCP socket listens on PORT, in namespace NS when given; fails when none came. The real
+# condition a client needs, where a fixed sleep is either too short on a loaded host or wasted.
+lr_wait_listen() {
+	local port=$1 ns=${2:-} n=${3:-100} i
+	local in=()
+	[ -z "$ns" ] || in=(ip netns exec "$ns")
+	for ((i = 0; i < n; i++)); do
+		"${in[@]}" ss -Hltn "sport = :$port" | grep -q . && return 0
+		sleep 0.05
+	done
+	return 1
+}

@@ -31,23 +31,11 @@ done
 
 u=$(lr_uniq)
 NA=${u}a NB=${u}b IA=${u}a IB=${u}b IFB=${u}q
-lr_netns_pair "$NA" "$NB" "$IA" "$IB" 10.212.0.1 10.212.0.2 1500 ||
-	{ lr_skip_plan queues_tui "cannot create the namespaces"; exit 0; }
-for ns in "$NA" "$NB"; do
-	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-	ip netns exec "$ns" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
-done
 work=$(mktemp -d /tmp/lr_tuiq.XXXXXX)
 chmod 755 "$work"
 lr_cleanup_add "rm -rf $work"
-if ! ip -n "$NB" link add "$IFB" numtxqueues 4 numrxqueues 4 type ifb 2>"$work/err" ||
-	! ip -n "$NB" link set "$IFB" up ||
-	! ip netns exec "$NB" tc qdisc add dev "$IB" handle ffff: ingress 2>>"$work/err" ||
-	! ip netns exec "$NB" tc filter add dev "$IB" parent ffff: protocol all u32 match u32 0 0 \
-		action mirred egress redirect dev "$IFB" 2>>"$work/err"; then
-	lr_skip_plan queues_tui "no ifb, ingress qdisc, u32 or mirred here: $(head -c 200 "$work/err")"
-	exit 0
-fi
+lr_ifb_netns "$NA" "$NB" "$IA" "$IB" 10.212.0.1 10.212.0.2 "$IFB" ||
+	{ lr_skip_plan queues_tui "$LR_IFB_ERR"; exit 0; }
 sock="$work/tmux.sock"
 lr_cleanup_add "tmux -S $sock kill-server"
 T() { tmux -S "$sock" "$@"; }

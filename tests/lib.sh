@@ -93,14 +93,29 @@ lr_wait_listen() {
 	return 1
 }
 
+# lr_ifb_add NS IF IFB: in NS an ifb with 4 queues that receives everything arriving on IF (tc
+# ingress, u32 match-all, mirred redirect): a real multi-queue device with per-queue kernel
+# counters (`ethtool -S`). On failure returns 1 with the reason in LR_IFB_ERR (a kernel may lack
+# ifb, the ingress qdisc, u32 or mirred): the caller skips.
+lr_ifb_add() {
+	local ns=$1 dev=$2 ifb=$3
+	if ! LR_IFB_ERR=$({
+		ip -n "$ns" link add "$ifb" numtxqueues 4 numrxqueues 4 type ifb &&
+		ip -n "$ns" link set "$ifb" up &&
+		ip netns exec "$ns" tc qdisc add dev "$dev" handle ffff: ingress &&
+		ip netns exec "$ns" tc filter add dev "$dev" parent ffff: protocol all u32 match u32 0 0 \
+			action mirred egress redirect dev "$ifb"
+	} 2>&1); then
+		LR_IFB_ERR="no ifb, ingress qdisc, u32 or mirred here: ${LR_IFB_ERR:0:200}"
+		return 1
+	fi
+	LR_IFB_ERR=
+}
+
 # lr_ifb_netns NA NB IA IB ADDR_A ADDR_B IFB: lr_netns_pair with no IPv6 chatter on the devices,
-# and in NB an ifb with 4 queues that receives everything arriving on IB (tc ingress, u32
-# match-all, mirred redirect): a real multi-queue device with per-queue kernel counters
-# (`ethtool -S`). On failure returns 1 with the reason in LR_IFB_ERR (a kernel may lack ifb, the
-# ingress qdisc, u32 or mirred): the caller skips.
+# and lr_ifb_add NB IB IFB. On failure returns 1 with the reason in LR_IFB_ERR.
 lr_ifb_netns() {
 	local na=$1 nb=$2 ia=$3 ib=$4 addra=$5 addrb=$6 ifb=$7 ns
-	LR_IFB_ERR=
 	if ! lr_netns_pair "$na" "$nb" "$ia" "$ib" "$addra" "$addrb" 1500; then
 		LR_IFB_ERR="cannot create the namespaces"
 		return 1
@@ -109,14 +124,5 @@ lr_ifb_netns() {
 		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
 		ip netns exec "$ns" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
 	done
-	if ! LR_IFB_ERR=$({
-		ip -n "$nb" link add "$ifb" numtxqueues 4 numrxqueues 4 type ifb &&
-		ip -n "$nb" link set "$ifb" up &&
-		ip netns exec "$nb" tc qdisc add dev "$ib" handle ffff: ingress &&
-		ip netns exec "$nb" tc filter add dev "$ib" parent ffff: protocol all u32 match u32 0 0 \
-			action mirred egress redirect dev "$ifb"
-	} 2>&1); then
-		LR_IFB_ERR="no ifb, ingress qdisc, u32 or mirred here: ${LR_IFB_ERR:0:200}"
-		return 1
-	fi
+	lr_ifb_add "$nb" "$ib" "$ifb"
 }

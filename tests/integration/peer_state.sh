@@ -154,13 +154,7 @@ else
 fi
 
 # ---- queues: the server's address on a 4-queue ifb fed from its veth ----
-ok=1
-ip -n "$S" link add "$IFB" numtxqueues 4 numrxqueues 4 type ifb 2>"$work/ifb.err" &&
-	ip -n "$S" link set "$IFB" up &&
-	ip netns exec "$S" tc qdisc add dev "$IS" handle ffff: ingress 2>>"$work/ifb.err" &&
-	ip netns exec "$S" tc filter add dev "$IS" parent ffff: protocol all u32 match u32 0 0 \
-		action mirred egress redirect dev "$IFB" 2>>"$work/ifb.err" || ok=0
-if [ "$ok" = 1 ]; then
+if lr_ifb_add "$S" "$IS" "$IFB"; then
 	# the source address of the route back to the client lives on the ifb: the server's
 	# route lookup (collect/route.c) names the ifb; the packets still leave by the veth
 	ip netns exec "$S" sysctl -qw net.ipv4.conf.all.rp_filter=0
@@ -208,7 +202,7 @@ else
 		"queues: peer queue rows per queue == peer kernel ethtool -S deltas" \
 		"queues: local and peer queue rows apart (side, host)" \
 		"queues: no sanitizer report (client, server)"; do
-		skip "$c" "no ifb, ingress qdisc, u32 or mirred here: $(head -c 200 "$work/ifb.err")"
+		skip "$c" "$LR_IFB_ERR"
 	done
 fi
 
@@ -224,7 +218,7 @@ for m in bigqueues badstate oddstate; do
 	fsrv=$!; lr_cleanup_add "kill $fsrv 2>/dev/null"
 	for _ in $(seq 50); do ip netns exec "$S" ss -Hltn "sport = :5201" | grep -q . && break; sleep 0.1; done
 	ip netns exec "$A" timeout 60 /usr/bin/time -f 'maxrss_kb %M' "$LR_BIN" --headless \
-		-c "$ADDR_S" -t 3 -b 10M -i 0.2 --queues-csv "$f.q.csv" >"$f.out" 2>"$f.err"
+		-c "$ADDR_S" -t 2 -b 10M -i 0.2 --queues-csv "$f.q.csv" >"$f.out" 2>"$f.err"
 	rc=$?
 	kill "$fsrv" 2>/dev/null; wait "$fsrv" 2>/dev/null
 	rss=$(sed -n 's/^maxrss_kb \([0-9]*\)/\1/p' "$f.err")

@@ -11,10 +11,9 @@ command -v tmux >/dev/null || { lr_skip_plan demo_udp_lost "tmux not installed";
 [ -x "$LR_BIN" ] || { lr_skip_plan demo_udp_lost "no binary at $LR_BIN (run make)"; exit 0; }
 
 work=$(mktemp -d /tmp/lr_dul.XXXXXX)
-sock="$work/tmux.sock"
 lr_cleanup_add "rm -rf $work"
-lr_cleanup_add "tmux -S $sock kill-server"
-T() { tmux -S "$sock" "$@"; }
+. "$LR_TOP/tests/lib_tmux.sh"
+lr_tmux_init "$work" dul
 rcvbuf() { awk '/^Udp: [0-9]/ { for (i = 1; i <= NF; i++) if (h[i] == "RcvbufErrors") print $i; exit }
 	/^Udp: [A-Z]/ { for (i = 1; i <= NF; i++) h[i] = $i }' /proc/net/snmp; }
 

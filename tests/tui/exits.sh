@@ -14,10 +14,9 @@ command -v script >/dev/null || { lr_skip_plan "script (util-linux) not installe
 
 work=$(mktemp -d /tmp/lr_ex.XXXXXX)
 chmod 755 "$work"
-sock="$work/tmux.sock"
 lr_cleanup_add "rm -rf $work"
-lr_cleanup_add "tmux -S $sock kill-server"
-T() { tmux -S "$sock" "$@"; }
+. "$LR_TOP/tests/lib_tmux.sh"
+lr_tmux_init "$work" ex
 port=$((20000 + RANDOM % 20000))
 
 # in_pty TERM ARGS...: runs linerate on a pseudo-terminal with that TERM; output in $work/pty,
@@ -52,11 +51,6 @@ start() {
 	T set-option -t ex status off >/dev/null
 }
 screen() { T capture-pane -t ex -p -S -100; }
-wait_screen() {
-	local i
-	for ((i = 0; i < ${2:-50}; i++)); do screen | grep -qE -- "$1" && return 0; sleep 0.1; done
-	return 1
-}
 wait_rc() { local i; for ((i = 0; i < 50; i++)); do [ -s "$work/rc" ] && return 0; sleep 0.1; done; return 1; }
 
 # nothing listens on $port: the test cannot connect; q leaves with 1 and says why

@@ -32,16 +32,9 @@ lr_netns_pair "$A" "$S" "$IA" "$IS" "$ADDR_A" "$ADDR_S" 1500 ||
 for ns in "$A" "$S"; do ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1; done
 work=$(mktemp -d /tmp/lr_tuipd.XXXXXX)
 chmod 755 "$work"
-sock="$work/tmux.sock"
 lr_cleanup_add "rm -rf $work"
-lr_cleanup_add "tmux -S $sock kill-server"
-T() { tmux -S "$sock" "$@"; }
-screen() { T capture-pane -t pd -p; }
-wait_screen() {	# REGEX [TENTHS]
-	local i
-	for ((i = 0; i < ${2:-50}; i++)); do screen | grep -qE -- "$1" && return 0; sleep 0.1; done
-	return 1
-}
+. "$LR_TOP/tests/lib_tmux.sh"
+lr_tmux_init "$work" pd
 kern() { ip netns exec "$S" cat "/sys/class/net/$IS/statistics/$1"; }
 # witness COUNTER CMD...: runs CMD (a screen capture into $work/shot) in the middle of one
 # second and prints the peer kernel's COUNTER rate over that second (per second)

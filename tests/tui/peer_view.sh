@@ -15,19 +15,9 @@ command -v tmux >/dev/null || { lr_skip_plan tui_peer_view "tmux not installed";
 command -v unshare >/dev/null || { lr_skip_plan tui_peer_view "unshare not installed"; exit 0; }
 
 work=$(mktemp -d /tmp/lr_tuipeer.XXXXXX)
-sock="$work/tmux.sock"
 lr_cleanup_add "rm -rf $work"
-lr_cleanup_add "tmux -S $sock kill-server"
-T() { tmux -S "$sock" "$@"; }
-screen() { T capture-pane -t dash -p; }
-wait_screen() {	# REGEX [TENTHS]
-	local i
-	for ((i = 0; i < ${2:-60}; i++)); do
-		screen | grep -qE -- "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
+. "$LR_TOP/tests/lib_tmux.sh"
+lr_tmux_init "$work" dash 60
 port=$((20000 + RANDOM % 20000))
 
 run() {	# NAME W H [SERVER-ARGS...]: server under host name peerhost, dashboard client in tmux

@@ -36,15 +36,8 @@ chmod 755 "$work"
 lr_cleanup_add "rm -rf $work"
 lr_ifb_netns "$NA" "$NB" "$IA" "$IB" 10.212.0.1 10.212.0.2 "$IFB" ||
 	{ lr_skip_plan queues_tui "$LR_IFB_ERR"; exit 0; }
-sock="$work/tmux.sock"
-lr_cleanup_add "tmux -S $sock kill-server"
-T() { tmux -S "$sock" "$@"; }
-screen() { T capture-pane -t q -p; }
-wait_screen() {	# REGEX [TENTHS]
-	local i
-	for ((i = 0; i < ${2:-50}; i++)); do screen | grep -qE -- "$1" && return 0; sleep 0.1; done
-	return 1
-}
+. "$LR_TOP/tests/lib_tmux.sh"
+lr_tmux_init "$work" q
 # "queue rx_packets" of the ifb, per queue
 kq() { ip netns exec "$NB" ethtool -S "$IFB" | sed -n 's/^ *rx_queue_\([0-9]*\)_packets: \([0-9]*\)$/\1 \2/p'; }
 si() { awk -v s="$1" 'BEGIN { m = 1; u = substr(s, length(s)); if (u == "k") m = 1e3; else if (u == "M") m = 1e6; if (m > 1) s = substr(s, 1, length(s) - 1); printf "%.0f\n", s * m }'; }

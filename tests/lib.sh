@@ -126,3 +126,14 @@ lr_ifb_netns() {
 	done
 	lr_ifb_add "$nb" "$ib" "$ifb"
 }
+
+# lr_wait_lines FILE N [TENTHS]: polls (every 0.1 s, TENTHS times, default 100) until FILE has
+# at least N lines (a CSV's header and rows being written); fails when it never did.
+lr_wait_lines() {
+	local i n
+	for ((i = 0; i < ${3:-100}; i++)); do
+		n=$(wc -l 2>/dev/null <"$1") && [ "$n" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}

@@ -31,7 +31,7 @@ ip netns exec "$NB" "$LR" --headless -I "$IFB" -i 0.2 -t 4 --queues-csv "$work/q
 	--csv "$work/i.csv" >"$work/headless.log" 2>&1 &
 hpid=$!; lr_cleanup_add "kill $hpid 2>/dev/null; wait $hpid 2>/dev/null"
 # its first queue row written: it has its starting reading before any traffic
-for ((i = 0; i < 50; i++)); do [ "$(wc -l 2>/dev/null <"$work/q.csv")" -ge 2 ] && break; sleep 0.1; done
+lr_wait_lines "$work/q.csv" 2 50
 ip netns exec "$NA" "$LR" -c 10.211.0.2 -p 5311 -u -b 20M -P 4 -t 1.5 --headless \
 	>"$work/client.log" 2>&1
 wait "$hpid"

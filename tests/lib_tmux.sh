@@ -23,3 +23,14 @@ wait_file() {
 	for ((i = 0; i < $2; i++)); do [ -s "$1" ] && return 0; sleep 0.1; done
 	return 1
 }
+# lr_tmux_new W H CMD: the session, W x H, running CMD, without tmux's status line
+lr_tmux_new() {
+	T new-session -d -s "$LR_TMUX_SESSION" -x "$1" -y "$2" "$3"
+	T set-option -t "$LR_TMUX_SESSION" status off >/dev/null
+}
+# lr_tmux_new_sized W H CMD: the same, its window then held at W x H (tmux may size a detached
+# session's window by its default-size)
+lr_tmux_new_sized() {
+	lr_tmux_new "$@"
+	T resize-window -t "$LR_TMUX_SESSION" -x "$1" -y "$2" 2>/dev/null
+}

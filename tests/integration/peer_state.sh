@@ -66,7 +66,7 @@ ip netns exec "$S" sysctl -qw net.ipv4.tcp_timestamps=0
 start_server() {	# LOG: linerate -s -1 in S under the host name peerhost
 	ip netns exec "$S" unshare -u sh -c "hostname peerhost; exec $LR_BIN -s -1" >"$1" 2>&1 &
 	srv=$!; lr_cleanup_add "kill $srv 2>/dev/null"
-	for _ in $(seq 50); do ip netns exec "$S" ss -Hltn "sport = :5201" | grep -q . && break; sleep 0.1; done
+	lr_wait_listen 5201 "$S" 100
 }
 stop_server() { kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null; }
 jpeer() {	# FILE PYTHON-EXPR over p (linerate_peer) and i (the interface named $2)
@@ -216,7 +216,7 @@ for m in bigqueues badstate oddstate; do
 	ip netns exec "$S" python3 "$LR_TOP/tests/tools/fake_peer_server.py" "$m" 5201 \
 		>"$f-srv.log" 2>&1 &
 	fsrv=$!; lr_cleanup_add "kill $fsrv 2>/dev/null"
-	for _ in $(seq 50); do ip netns exec "$S" ss -Hltn "sport = :5201" | grep -q . && break; sleep 0.1; done
+	lr_wait_listen 5201 "$S" 100
 	ip netns exec "$A" timeout 60 /usr/bin/time -f 'maxrss_kb %M' "$LR_BIN" --headless \
 		-c "$ADDR_S" -t 2 -b 10M -i 0.2 --queues-csv "$f.q.csv" >"$f.out" 2>"$f.err"
 	rc=$?
@@ -243,7 +243,7 @@ old_checks=("old server: the test completes, the peer's counters arrive"
 if [ -x "${LR_OLD_BIN:-}" ]; then
 	ip netns exec "$S" unshare -u sh -c "hostname peerhost; exec $LR_OLD_BIN -s -1" >"$work/old-srv.log" 2>&1 &
 	srv=$!; lr_cleanup_add "kill $srv 2>/dev/null"
-	for _ in $(seq 50); do ip netns exec "$S" ss -Hltn "sport = :5201" | grep -q . && break; sleep 0.1; done
+	lr_wait_listen 5201 "$S" 100
 	ip netns exec "$A" timeout 40 "$LR_BIN" --headless -c "$ADDR_S" -t 2 -b 20M -i 0.2 -J \
 		>"$work/old-srv.json" 2>"$work/old-srv.err"
 	rc=$?
@@ -276,7 +276,7 @@ for out in text json; do
 	ip netns exec "$S" env FAKE_PEER_LOG="$work/sn-$out.sent" python3 \
 		"$LR_TOP/tests/tools/fake_peer_server.py" softnet 5201 >"$work/sn-$out-srv.log" 2>&1 &
 	fsrv=$!; lr_cleanup_add "kill $fsrv 2>/dev/null"
-	for _ in $(seq 50); do ip netns exec "$S" ss -Hltn "sport = :5201" | grep -q . && break; sleep 0.1; done
+	lr_wait_listen 5201 "$S" 100
 	ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_S" -t 2 -b 10M -i 0.2 \
 		$([ $out = json ] && echo -J) >"$work/sn.$out" 2>"$work/sn-$out.err"
 	kill "$fsrv" 2>/dev/null; wait "$fsrv" 2>/dev/null

@@ -14,7 +14,7 @@ tmp=$(mktemp -d) && lr_cleanup_add "rm -rf $tmp"
 "$LR_BIN" -s -p "$PORT" -B 127.0.0.1 >"$tmp/out" 2>"$tmp/err" &
 SPID=$!
 lr_cleanup_add "kill $SPID 2>/dev/null"
-for ((i = 0; i < 60; i++)); do ss -Hltn "sport = :$PORT" | grep -q . && break; sleep 0.05; done
+lr_wait_listen "$PORT" "" 60
 fds() { ls /proc/$SPID/fd 2>/dev/null | wc -l; }
 alive() { kill -0 $SPID 2>/dev/null; }
 FD0=$(fds)

@@ -63,10 +63,7 @@ start_server() {
 	ip netns exec "$NS" "$LR_BIN" -s -B "$SA" >>"$work/srv.log" 2>&1 &
 	srv=$!
 	lr_cleanup_add "kill $srv 2>/dev/null; wait $srv 2>/dev/null"
-	for ((i = 0; i < 60; i++)); do
-		ip netns exec "$NS" ss -Hltn "sport = :5201" | grep -q . && break
-		sleep 0.05
-	done
+	lr_wait_listen 5201 "$NS" 60
 }
 start_server
 
@@ -78,8 +75,7 @@ start() {
 	printf 'cd %q\nstty -a >%q\nip netns exec %q %s 2>%q\necho $? >%q\nstty -a >%q\nsleep 600\n' \
 		"$work" "$work/stty.before" "$NC" "$(printf '%q ' "$LR_BIN" "$@")" "$work/stderr" \
 		"$work/rc" "$work/stty.after" >"$work/run.sh"
-	T new-session -d -s bh -x 80 -y 24 "LANG=C.UTF-8 TERM=screen bash $work/run.sh"
-	T set-option -t bh status off >/dev/null
+	lr_tmux_new 80 24 "LANG=C.UTF-8 TERM=screen bash $work/run.sh"
 }
 now() { date +%s.%N; }
 # elapsed A B [MAX]: B - A in seconds (3 decimals); exit status: <= MAX

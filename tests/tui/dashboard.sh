@@ -30,9 +30,7 @@ echo \$? >"$work/rc"
 stty -a >"$work/stty.after"
 sleep 600
 EOF
-	T new-session -d -s dash -x "$w" -y "$h" "bash $work/run.sh"
-	T set-option -t dash status off >/dev/null
-	T resize-window -t dash -x "$w" -y "$h" 2>/dev/null
+	lr_tmux_new_sized "$w" "$h" "bash $work/run.sh"
 	wait_file "$work/pid" 50
 }
 

@@ -24,8 +24,7 @@ export LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=\${TERM:-screen}
 echo \$? >"$work/rc"
 sleep 600
 EOF
-T new-session -d -s dul -x 100 -y 40 "bash $work/run.sh"
-T set-option -t dul status off >/dev/null
+lr_tmux_new 100 40 "bash $work/run.sh"
 for ((i = 0; i < 100; i++)); do T capture-pane -t dul -p | grep -qE '^ sum ' && break; sleep 0.1; done
 sleep 4
 T capture-pane -t dul -p >"$work/screen.txt"

@@ -58,16 +58,11 @@ for size in 80x24 200x50; do
 	ip netns exec "$S" unshare -u sh -c "hostname peerhost; exec $LR_BIN -s -1 -B $ADDR_S" >"$work/srv.log" 2>&1 &
 	srv=$!
 	lr_cleanup_add "kill $srv 2>/dev/null"
-	for ((i = 0; i < 60; i++)); do
-		ip netns exec "$S" ss -Hltn "sport = :5201" | grep -q . && break
-		sleep 0.05
-	done
+	lr_wait_listen 5201 "$S" 60
 	printf 'hostname lrclient\nLANG=C.UTF-8 TERM=screen %q -c %q -b 200M -t 12 -i 0.5\nsleep 600\n' \
 		"$LR_BIN" "$ADDR_S" >"$work/run.sh"
 	T kill-session -t pd 2>/dev/null
-	T new-session -d -s pd -x "$w" -y "$h" "ip netns exec $A unshare -u bash $work/run.sh"
-	T set-option -t pd status off >/dev/null
-	T resize-window -t pd -x "$w" -y "$h" 2>/dev/null
+	lr_tmux_new_sized "$w" "$h" "ip netns exec $A unshare -u bash $work/run.sh"
 	wait_screen "peerhost:$IS rx [0-9]" 100
 	sleep 1
 	# our detail view, no key pressed: the peer line

@@ -44,15 +44,10 @@ lr_tmux_init "$work" ps
 ip netns exec "$S" unshare -u sh -c "hostname peerhost; exec $LR_BIN -s -1 -B $ADDR_S" >"$work/srv.log" 2>&1 &
 srv=$!
 lr_cleanup_add "kill $srv 2>/dev/null; wait $srv 2>/dev/null"
-for ((i = 0; i < 60; i++)); do
-	ip netns exec "$S" ss -Hltn "sport = :5201" | grep -q . && break
-	sleep 0.05
-done
+lr_wait_listen 5201 "$S" 60
 printf 'hostname lrclient\nLANG=C.UTF-8 TERM=screen %q -c %q -u -b 1G -l 1400 -w 4K -t 12 -i 0.5\nsleep 600\n' \
 	"$LR_BIN" "$ADDR_S" >"$work/run.sh"
-T new-session -d -s ps -x 200 -y 50 "ip netns exec $A unshare -u bash $work/run.sh"
-T set-option -t ps status off >/dev/null
-T resize-window -t ps -x 200 -y 50 2>/dev/null
+lr_tmux_new_sized 200 50 "ip netns exec $A unshare -u bash $work/run.sh"
 wait_screen "peerhost:$IS rx [0-9]" 100
 sleep 1
 T send-keys -t ps P
@@ -106,9 +101,7 @@ for ((i = 0; i < 60; i++)); do
 done
 printf 'hostname lrclient\nLANG=C.UTF-8 TERM=screen %q -c %q -b 10M -t 8 -i 0.5\nsleep 600\n' \
 	"$LR_BIN" "$ADDR_S" >"$work/run.sh"
-T new-session -d -s ps -x 200 -y 50 "ip netns exec $A unshare -u bash $work/run.sh"
-T set-option -t ps status off >/dev/null
-T resize-window -t ps -x 200 -y 50 2>/dev/null
+lr_tmux_new_sized 200 50 "ip netns exec $A unshare -u bash $work/run.sh"
 wait_screen "fake:fk0 rx [0-9]" 100
 sleep 1
 T send-keys -t ps P

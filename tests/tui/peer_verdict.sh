@@ -42,15 +42,11 @@ panel_row() {	# LABEL -> the row's text
 ip netns exec "$S" unshare -u sh -c "hostname peerhost; exec $LR_BIN -s -1 -B $ADDR_S" >"$work/srv.log" 2>&1 &
 srv=$!
 lr_cleanup_add "kill $srv 2>/dev/null; wait $srv 2>/dev/null"
-for ((i = 0; i < 60; i++)); do
-	ip netns exec "$S" ss -Hltn "sport = :5201" | grep -q . && break
-	sleep 0.05
-done
+lr_wait_listen 5201 "$S" 60
 rb0=$(rcvbuf_errs)
 printf 'hostname lrclient\nLANG=C.UTF-8 TERM=screen %q -c %q -u -b 1G -l 1400 -w 4K -t 2 -i 0.2\nsleep 600\n' \
 	"$LR_BIN" "$ADDR_S" >"$work/run.sh"
-T new-session -d -s pv -x 80 -y 24 "ip netns exec $A unshare -u bash $work/run.sh"
-T set-option -t pv status off >/dev/null
+lr_tmux_new 80 24 "ip netns exec $A unshare -u bash $work/run.sh"
 wait_screen 'peer saw' 200; seen=$?
 sleep 0.3
 rb1=$(rcvbuf_errs)

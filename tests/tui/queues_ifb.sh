@@ -94,9 +94,7 @@ check_row() {
 start() {	# W H
 	T kill-session -t q 2>/dev/null
 	sleep 0.3	# the previous dashboard gone
-	T new-session -d -s q -x "$1" -y "$2" "ip netns exec $NB bash $work/run.sh"
-	T set-option -t q status off >/dev/null
-	T resize-window -t q -x "$1" -y "$2" 2>/dev/null
+	lr_tmux_new_sized "$1" "$2" "ip netns exec $NB bash $work/run.sh"
 	wait_screen "$IFB" 50
 	sleep 0.5
 }

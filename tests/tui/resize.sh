@@ -24,8 +24,7 @@ echo \$? >"$work/rc"
 stty -a >"$work/stty.after"
 sleep 600
 EOF
-T new-session -d -s rsz -x 80 -y 24 "bash $work/run.sh"
-T set-option -t rsz status off >/dev/null
+lr_tmux_new 80 24 "bash $work/run.sh"
 wait_file "$work/pid" 50 || { fail tui_resize "linerate did not start"; lr_summary; exit 1; }
 pid=$(cat "$work/pid")
 check "demo dashboard up at 80x24" wait_screen 'Streams +running' 80

@@ -28,8 +28,7 @@ echo \$? >"$work/rc"
 stty -a >"$work/stty"
 sleep 600
 EOF
-T new-session -d -s sd -x 80 -y 24 "bash $work/run.sh"
-T set-option -t sd status off >/dev/null
+lr_tmux_new 80 24 "bash $work/run.sh"
 # the Streams pane's sum row: the second rate on it is the achieved one, in bit/s
 achieved() {
 	screen | awk '/^ sum / { n = 0; s = $0

@@ -28,8 +28,7 @@ echo \$? >"$work/rc"
 sleep 600
 EOF
 # 80x23: what a 24-row terminal leaves under tmux's status line
-T new-session -d -s st -x 80 -y 23 "bash $work/run.sh"
-T set-option -t st status off >/dev/null
+lr_tmux_new 80 23 "bash $work/run.sh"
 size() { T display -p -t st '#{pane_width}x#{pane_height}'; }
 # a line whose last column holds text (not a title's rule): something ran into the edge (the
 # views keep it blank). Characters, not bytes: grep in a UTF-8 locale.

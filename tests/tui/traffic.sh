@@ -35,8 +35,7 @@ echo \$? >"$work/rc"
 sleep 600
 EOF
 	chmod 644 "$work/run.sh"
-	T new-session -d -s tt -x "$w" -y "$h" "bash $work/run.sh"
-	T set-option -t tt status off >/dev/null
+	lr_tmux_new "$w" "$h" "bash $work/run.sh"
 	wait_file "$work/pid" 50
 }
 # The number of stream rows in the Streams pane with a non-zero achieved rate.

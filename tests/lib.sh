@@ -86,3 +86,62 @@ lr_bg() {
 
 # Unique short names so parallel or leftover runs never collide.
 lr_uniq() { echo "lr$$$RANDOM" | cut -c1-10; }
+
+# lr_wait_listen PORT [NS [TRIES]]: polls (every 0.05 s, TRIES times, default 100: 5 s) until a
+# TCP socket listens on PORT, in namespace NS when given; fails when none came. The real
+# condition a client needs, where a fixed sleep is either too short on a loaded host or wasted.
+lr_wait_listen() {
+	local port=$1 ns=${2:-} n=${3:-100} i
+	local in=()
+	[ -z "$ns" ] || in=(ip netns exec "$ns")
+	for ((i = 0; i < n; i++)); do
+		"${in[@]}" ss -Hltn "sport = :$port" | grep -q . && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# lr_ifb_add NS IF IFB: in NS an ifb with 4 queues that receives everything arriving on IF (tc
+# ingress, u32 match-all, mirred redirect): a real multi-queue device with per-queue kernel
+# counters (`ethtool -S`). On failure returns 1 with the reason in LR_IFB_ERR (a kernel may lack
+# ifb, the ingress qdisc, u32 or mirred): the caller skips.
+lr_ifb_add() {
+	local ns=$1 dev=$2 ifb=$3
+	if ! LR_IFB_ERR=$({
+		ip -n "$ns" link add "$ifb" numtxqueues 4 numrxqueues 4 type ifb &&
+		ip -n "$ns" link set "$ifb" up &&
+		ip netns exec "$ns" tc qdisc add dev "$dev" handle ffff: ingress &&
+		ip netns exec "$ns" tc filter add dev "$dev" parent ffff: protocol all u32 match u32 0 0 \
+			action mirred egress redirect dev "$ifb"
+	} 2>&1); then
+		LR_IFB_ERR="no ifb, ingress qdisc, u32 or mirred here: ${LR_IFB_ERR:0:200}"
+		return 1
+	fi
+	LR_IFB_ERR=
+}
+
+# lr_ifb_netns NA NB IA IB ADDR_A ADDR_B IFB: lr_netns_pair with no IPv6 chatter on the devices,
+# and lr_ifb_add NB IB IFB. On failure returns 1 with the reason in LR_IFB_ERR.
+lr_ifb_netns() {
+	local na=$1 nb=$2 ia=$3 ib=$4 addra=$5 addrb=$6 ifb=$7 ns
+	if ! lr_netns_pair "$na" "$nb" "$ia" "$ib" "$addra" "$addrb" 1500; then
+		LR_IFB_ERR="cannot create the namespaces"
+		return 1
+	fi
+	for ns in "$na" "$nb"; do
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
+	done
+	lr_ifb_add "$nb" "$ib" "$ifb"
+}
+
+# lr_wait_lines FILE N [TENTHS]: polls (every 0.1 s, TENTHS times, default 100) until FILE has
+# at least N lines (a CSV's header and rows being written); fails when it never did.
+lr_wait_lines() {
+	local i n
+	for ((i = 0; i < ${3:-100}; i++)); do
+		n=$(wc -l 2>/dev/null <"$1") && [ "$n" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}

@@ -41,7 +41,7 @@ else
 	taskset -c "$w" "$LR_BIN" -s -1 -p "$port" -B 127.0.0.1 -A node:0 >"$tmp/srv" 2>&1 &
 	spid=$!
 	lr_cleanup_add "kill $spid 2>/dev/null"
-	for ((i = 0; i < 60; i++)); do ss -Hltn "sport = :$port" | grep -q . && break; sleep 0.05; done
+	lr_wait_listen "$port" "" 60
 	taskset -c "$w" "$LR_BIN" -c 127.0.0.1 -p "$port" -t 3 -P 2 -b 100M -A node:0 --headless \
 		>"$tmp/cli" 2>&1 &
 	cpid=$!

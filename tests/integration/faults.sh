@@ -142,7 +142,10 @@ check "non-root: driver columns empty or numeric" \
 
 # --- 5. SIGHUP: from kill, and from a terminal that closes (tmux kills its pane: SSH drop).
 timeout 20 "$LR_BIN" --headless -i 0.01 --csv "$work/hup.csv" >/dev/null 2>"$work/hup.err" &
-hpid=$!; sleep 1.5; kill -HUP "$hpid"; wait "$hpid"; rc=$?
+hpid=$!
+# mid-run: its rows are being written (a header and rows there)
+lr_wait_lines "$work/hup.csv" 10 150
+kill -HUP "$hpid"; wait "$hpid"; rc=$?
 check "SIGHUP (kill): exit 0 (rc $rc)" test "$rc" -eq 0
 check "SIGHUP (kill): rows whole, the last one too" whole_rows "$work/hup.csv"
 if command -v tmux >/dev/null; then
@@ -150,7 +153,7 @@ if command -v tmux >/dev/null; then
 	tmux -L "$sock" -f /dev/null new-session -d -x 80 -y 24 \
 		"$LR_BIN --headless -i 0.01 --csv $work/tty.csv; echo \$? > $work/tty.rc"
 	lr_cleanup_add "tmux -L $sock kill-server"
-	sleep 1.5
+	lr_wait_lines "$work/tty.csv" 10 150
 	tpid=$(tmux -L "$sock" list-panes -F '#{pane_pid}' 2>/dev/null)
 	lpid=$(pgrep -P "$tpid" 2>/dev/null | head -1)
 	tmux -L "$sock" kill-server
@@ -178,7 +181,9 @@ for mode in tcp udp; do
 		--csv "$work/k-$mode.csv" --streams-csv "$work/ks-$mode.csv" \
 		>"$work/k-$mode.out" 2>"$work/k-$mode.err" &
 	cpid=$!
-	sleep 2; { kill -9 "$spid"; wait "$spid"; } 2>/dev/null; t0=$(date +%s%N)
+	# mid-test: the streams' rows are coming (a header and 5 ticks of them)
+	lr_wait_lines "$work/ks-$mode.csv" 6
+	{ kill -9 "$spid"; wait "$spid"; } 2>/dev/null; t0=$(date +%s%N)
 	wait "$cpid"; rc=$?; ms=$((($(date +%s%N) - t0) / 1000000))
 	check "$mode: server killed -9 mid-test: client exits 1 (rc $rc) within 5 s ($ms ms)" \
 		sh -c "[ $rc -eq 1 ] && [ $ms -lt 5000 ]"

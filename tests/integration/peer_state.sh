@@ -66,7 +66,7 @@ ip netns exec "$S" sysctl -qw net.ipv4.tcp_timestamps=0
 start_server() {	# LOG: linerate -s -1 in S under the host name peerhost
 	ip netns exec "$S" unshare -u sh -c "hostname peerhost; exec $LR_BIN -s -1" >"$1" 2>&1 &
 	srv=$!; lr_cleanup_add "kill $srv 2>/dev/null"
-	for _ in $(seq 50); do ip netns exec "$S" ss -Hltn "sport = :5201" | grep -q . && break; sleep 0.1; done
+	lr_wait_listen 5201 "$S" 100
 }
 stop_server() { kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null; }
 jpeer() {	# FILE PYTHON-EXPR over p (linerate_peer) and i (the interface named $2)
@@ -154,13 +154,7 @@ else
 fi
 
 # ---- queues: the server's address on a 4-queue ifb fed from its veth ----
-ok=1
-ip -n "$S" link add "$IFB" numtxqueues 4 numrxqueues 4 type ifb 2>"$work/ifb.err" &&
-	ip -n "$S" link set "$IFB" up &&
-	ip netns exec "$S" tc qdisc add dev "$IS" handle ffff: ingress 2>>"$work/ifb.err" &&
-	ip netns exec "$S" tc filter add dev "$IS" parent ffff: protocol all u32 match u32 0 0 \
-		action mirred egress redirect dev "$IFB" 2>>"$work/ifb.err" || ok=0
-if [ "$ok" = 1 ]; then
+if lr_ifb_add "$S" "$IS" "$IFB"; then
 	# the source address of the route back to the client lives on the ifb: the server's
 	# route lookup (collect/route.c) names the ifb; the packets still leave by the veth
 	ip netns exec "$S" sysctl -qw net.ipv4.conf.all.rp_filter=0
@@ -208,7 +202,7 @@ else
 		"queues: peer queue rows per queue == peer kernel ethtool -S deltas" \
 		"queues: local and peer queue rows apart (side, host)" \
 		"queues: no sanitizer report (client, server)"; do
-		skip "$c" "no ifb, ingress qdisc, u32 or mirred here: $(head -c 200 "$work/ifb.err")"
+		skip "$c" "$LR_IFB_ERR"
 	done
 fi
 
@@ -222,9 +216,9 @@ for m in bigqueues badstate oddstate; do
 	ip netns exec "$S" python3 "$LR_TOP/tests/tools/fake_peer_server.py" "$m" 5201 \
 		>"$f-srv.log" 2>&1 &
 	fsrv=$!; lr_cleanup_add "kill $fsrv 2>/dev/null"
-	for _ in $(seq 50); do ip netns exec "$S" ss -Hltn "sport = :5201" | grep -q . && break; sleep 0.1; done
+	lr_wait_listen 5201 "$S" 100
 	ip netns exec "$A" timeout 60 /usr/bin/time -f 'maxrss_kb %M' "$LR_BIN" --headless \
-		-c "$ADDR_S" -t 3 -b 10M -i 0.2 --queues-csv "$f.q.csv" >"$f.out" 2>"$f.err"
+		-c "$ADDR_S" -t 2 -b 10M -i 0.2 --queues-csv "$f.q.csv" >"$f.out" 2>"$f.err"
 	rc=$?
 	kill "$fsrv" 2>/dev/null; wait "$fsrv" 2>/dev/null
 	rss=$(sed -n 's/^maxrss_kb \([0-9]*\)/\1/p' "$f.err")
@@ -249,7 +243,7 @@ old_checks=("old server: the test completes, the peer's counters arrive"
 if [ -x "${LR_OLD_BIN:-}" ]; then
 	ip netns exec "$S" unshare -u sh -c "hostname peerhost; exec $LR_OLD_BIN -s -1" >"$work/old-srv.log" 2>&1 &
 	srv=$!; lr_cleanup_add "kill $srv 2>/dev/null"
-	for _ in $(seq 50); do ip netns exec "$S" ss -Hltn "sport = :5201" | grep -q . && break; sleep 0.1; done
+	lr_wait_listen 5201 "$S" 100
 	ip netns exec "$A" timeout 40 "$LR_BIN" --headless -c "$ADDR_S" -t 2 -b 20M -i 0.2 -J \
 		>"$work/old-srv.json" 2>"$work/old-srv.err"
 	rc=$?
@@ -282,7 +276,7 @@ for out in text json; do
 	ip netns exec "$S" env FAKE_PEER_LOG="$work/sn-$out.sent" python3 \
 		"$LR_TOP/tests/tools/fake_peer_server.py" softnet 5201 >"$work/sn-$out-srv.log" 2>&1 &
 	fsrv=$!; lr_cleanup_add "kill $fsrv 2>/dev/null"
-	for _ in $(seq 50); do ip netns exec "$S" ss -Hltn "sport = :5201" | grep -q . && break; sleep 0.1; done
+	lr_wait_listen 5201 "$S" 100
 	ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_S" -t 2 -b 10M -i 0.2 \
 		$([ $out = json ] && echo -J) >"$work/sn.$out" 2>"$work/sn-$out.err"
 	kill "$fsrv" 2>/dev/null; wait "$fsrv" 2>/dev/null

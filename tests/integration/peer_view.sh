@@ -72,7 +72,7 @@ start_server() {	# LOG [ARGS...]: linerate -s -1 in S under the host name peerho
 	local log=$1; shift
 	ip netns exec "$S" unshare -u sh -c "hostname peerhost; exec $LR_BIN -s -1 $*" >"$log" 2>&1 &
 	srv=$!; lr_cleanup_add "kill $srv 2>/dev/null"
-	sleep 0.5
+	lr_wait_listen 5201 "$S"
 }
 stop_server() { kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null; }
 
@@ -91,7 +91,7 @@ run_case() {	# NAME CLIENT-ARGS...
 	local before after rc t0 t1
 	before=($(kstats "$S" "$IS"))
 	t0=$(date +%s.%N)
-	ip netns exec "$A" timeout 40 "$LR_BIN" --headless -c "$ADDR_S" -t 3 -i 0.2 --csv "$f" \
+	ip netns exec "$A" timeout 40 "$LR_BIN" --headless -c "$ADDR_S" -t 2 -i 0.2 --csv "$f" \
 		--cpu-csv "$g" "$@" >"$work/$name.out" 2>&1
 	rc=$?
 	t1=$(date +%s.%N)
@@ -168,7 +168,7 @@ check "rcvbuf: -J peer rx_bytes total == peer kernel delta" \
 # --no-peer-stats: the server offers nothing; the client's test runs as a plain one.
 f="$work/nops.csv"
 start_server "$work/nops-srv.log" --no-peer-stats
-ip netns exec "$A" timeout 30 "$LR_BIN" --headless -c "$ADDR_S" -t 2 -i 0.2 --csv "$f" >/dev/null 2>&1
+ip netns exec "$A" timeout 30 "$LR_BIN" --headless -c "$ADDR_S" -t 1 -i 0.2 --csv "$f" >/dev/null 2>&1
 rc=$?
 stop_server
 check "no-peer-stats: client exits 0" [ "$rc" -eq 0 ]
@@ -179,8 +179,8 @@ check "no-peer-stats: server sent no offer" bash -c "! grep -q 'sharing this hos
 f="$work/ip3s.csv"
 ip netns exec "$S" iperf3 -s -1 >"$work/ip3s-srv.log" 2>&1 &
 isrv=$!; lr_cleanup_add "kill $isrv 2>/dev/null"
-sleep 0.5
-ip netns exec "$A" timeout 30 "$LR_BIN" --headless -c "$ADDR_S" -t 2 -i 0.2 --csv "$f" >/dev/null 2>&1
+lr_wait_listen 5201 "$S"
+ip netns exec "$A" timeout 30 "$LR_BIN" --headless -c "$ADDR_S" -t 1 -i 0.2 --csv "$f" >/dev/null 2>&1
 rc=$?
 kill "$isrv" 2>/dev/null; wait "$isrv" 2>/dev/null
 check "iperf3 -s: linerate client exits 0" [ "$rc" -eq 0 ]
@@ -198,7 +198,7 @@ table inet $u {
 }
 EOF
 start_server "$work/ip3c-srv.log"
-ip netns exec "$A" timeout 30 iperf3 -c "$ADDR_S" -t 2 >"$work/ip3c.out" 2>&1
+ip netns exec "$A" timeout 30 iperf3 -c "$ADDR_S" -t 1 >"$work/ip3c.out" 2>&1
 rc=$?
 stop_server
 syns=$(ip netns exec "$S" nft list table inet "$u" | sed -n 's/.*packets \([0-9]*\).*/\1/p' | head -1)
@@ -214,10 +214,7 @@ for m in garbage huge endless silent; do
 	ip netns exec "$S" python3 "$LR_TOP/tests/tools/fake_peer_server.py" "$m" 5201 \
 		>"$work/h-$m-srv.log" 2>&1 &
 	fsrv=$!; lr_cleanup_add "kill $fsrv 2>/dev/null"
-	for _ in $(seq 50); do	# python starts slowly on a loaded machine
-		ip netns exec "$S" ss -ltn | grep -q ':5201 ' && break
-		sleep 0.1
-	done
+	lr_wait_listen 5201 "$S"	# python starts slowly on a loaded machine
 	t0=$(date +%s)
 	ip netns exec "$A" timeout 60 /usr/bin/time -f 'maxrss_kb %M' "$LR_BIN" --headless \
 		-c "$ADDR_S" -t 3 -b 10M -i 0.2 --csv "$f" >"$work/h-$m.out" 2>"$work/h-$m.err"
@@ -240,7 +237,7 @@ f="$work/h-back.csv"
 ip netns exec "$S" python3 "$LR_TOP/tests/tools/fake_peer_server.py" backwards 5201 \
 	>"$work/h-back-srv.log" 2>&1 &
 fsrv=$!; lr_cleanup_add "kill $fsrv 2>/dev/null"
-for _ in $(seq 50); do ip netns exec "$S" ss -ltn | grep -q ':5201 ' && break; sleep 0.1; done
+lr_wait_listen 5201 "$S"
 ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_S" -t 2 -b 10M -i 0.2 --csv "$f" \
 	>/dev/null 2>&1
 rc=$?
@@ -255,7 +252,7 @@ check "hostile backwards: no huge value from shrinking counters" awk -F, '
 # test with its peer view.
 ip netns exec "$S" unshare -u sh -c "hostname peerhost; exec $LR_BIN -s" >"$work/hc-srv.log" 2>&1 &
 srv=$!; lr_cleanup_add "kill $srv 2>/dev/null"
-sleep 0.5
+lr_wait_listen 5201 "$S"
 for m in stall badtag badcookie twice; do
 	f="$work/hc-$m.csv"
 	ip netns exec "$A" timeout 30 python3 "$LR_TOP/tests/tools/fake_peer_client.py" "$m" \

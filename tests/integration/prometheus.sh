@@ -18,7 +18,7 @@ lr_plan "promtool check metrics on a scrape" "OpenMetrics on request: content ty
 	"one address holds at most 64 connections" "prometheus kept scraping meanwhile" \
 	"slow client cut off by the idle timeout"
 need_root "prometheus"
-for tool in prometheus promtool iperf3 curl python3; do
+for tool in prometheus promtool iperf3 curl jq python3; do
 	command -v "$tool" >/dev/null ||
 		{ lr_skip_plan prometheus "$tool not installed (scripts/deps.sh installs it)"; exit 0; }
 done
@@ -46,15 +46,18 @@ inA() { ip netns exec "$A" "$@"; }
 kernel() {	# IF -> "rx_bytes tx_bytes rx_packets tx_packets"
 	inA sh -c "cd /sys/class/net/$1/statistics && cat rx_bytes tx_bytes rx_packets tx_packets" | tr '\n' ' '
 }
-# PromQL instant query -> the values of the result, one per line ("" when empty)
+# PromQL instant query -> the values of the result, one per line ("" when empty); curl and jq
+# start in milliseconds where python3's urllib took most of a second a query on a loaded host
 pq() {
-	inA python3 - "$PPORT" "$1" <<'EOF'
-import json, sys, urllib.parse, urllib.request
-url = "http://127.0.0.1:%s/api/v1/query?query=%s" % (sys.argv[1], urllib.parse.quote(sys.argv[2]))
-r = json.load(urllib.request.urlopen(url, timeout=5))
-for s in r["data"]["result"]:
-    print(s["value"][1])
-EOF
+	inA curl -sf -m 5 -G --data-urlencode "query=$1" "http://127.0.0.1:$PPORT/api/v1/query" |
+		jq -r '.data.result[].value[1]'
+}
+# settle IF: waits (up to 8 s) until Prometheus has stored IF's current kernel counters, i.e. a
+# scrape after the link's last packet landed; the caller then checks what it needs
+settle() {
+	local i
+	for ((i = 0; i < 32; i++)); do [ "$(kernel "$1")" = "$(stored "$1")" ] && return 0; sleep 0.25; done
+	return 1
 }
 stored() {	# IF -> "rx_bytes tx_bytes rx_packets tx_packets" as Prometheus stored them
 	local m out=""
@@ -95,7 +98,7 @@ check "OpenMetrics on request: content type and # EOF" sh -c \
 # Prometheus applies new targets on a 5 s tick: wait for the first scrape, then a few more
 for _ in $(seq 60); do [ "$(pq 'up{job="linerate"}' 2>/dev/null)" = 1 ] && break; sleep 0.25; done
 check "prometheus scrapes linerate (up == 1)" test "$(pq 'up{job="linerate"}')" = 1
-sleep 2.5
+settle "$IA"
 
 k0=$(kernel "$IA"); v0=$(stored "$IA")
 if [ -n "${v0// /}" ] && [ "$k0" = "$v0" ]; then pass "quiet link before: stored counters == kernel's"
@@ -104,7 +107,7 @@ else fail "quiet link before: stored counters == kernel's" "kernel [$k0] stored 
 # ---- traffic, idle connections and a slow client at the same time ----
 ip netns exec "$B" iperf3 -s -1 -p 5302 >/dev/null 2>&1 &
 srv=$!; lr_cleanup_add "kill $srv 2>/dev/null"
-sleep 0.3
+lr_wait_listen 5302 "$B"
 inA iperf3 -c "$ADDR_B" -p 5302 -t 5 -b 200M >/dev/null 2>&1 &
 cli=$!; lr_cleanup_add "kill $cli 2>/dev/null"
 # 200 idle connections from 127.0.0.2 and one client that sends half a request, then waits
@@ -140,7 +143,8 @@ while time.monotonic() - t0 < 16:
 print("slow_cut %.1f" % cut, flush=True)
 EOF
 hold=$!; lr_cleanup_add "kill $hold 2>/dev/null"
-sleep 2
+# its connections made and held
+for ((i = 0; i < 100; i++)); do grep -q '^holding' "$work/hold.out" && break; sleep 0.1; done
 held_from=$(date +%s)
 code=$(inA curl -s -o /dev/null -m 3 -w '%{http_code}' "http://127.0.0.1:$LPORT/metrics")
 check "scrape answered while idle connections and a slow client are held" test "$code" = 200
@@ -160,14 +164,17 @@ check "/ links to /metrics" sh -c "ip netns exec $A curl -s http://127.0.0.1:$LP
 
 # the second veth deleted and re-created between scrapes, with traffic before and after
 inA ping -q -c 20 -i 0.02 10.203.0.2 >/dev/null 2>&1
-sleep 2
+settle "$IC"
 before_tx=$(pq "linerate_iface_tx_bytes_total{iface=\"$IC\"}")
 ip -n "$A" link del "$IC"
-sleep 2
+# a scrape without it: Prometheus has marked the series stale (2 s at the most, as before)
+for ((i = 0; i < 20; i++)); do [ -z "$(pq "linerate_iface_tx_bytes_total{iface=\"$IC\"}")" ] && break; sleep 0.1; done
 add_second_pair
 inA ping -q -c 5 -i 0.02 10.203.0.2 >/dev/null 2>&1
 wait "$cli"
-sleep 3	# the link is quiet again: let the last scrapes land
+# the link is quiet again: a scrape after its last packet landed, so after IC's pings too (IC's
+# own stored counter goes on from its first life: it never equals the new device's)
+settle "$IA"
 after_tx=$(pq "linerate_iface_tx_bytes_total{iface=\"$IC\"}")
 resets_c=$(pq "resets(linerate_iface_tx_bytes_total{iface=\"$IC\"}[1m])")
 if [ -n "$before_tx" ] && [ -n "$after_tx" ] && [ "${resets_c:-1}" = 0 ] && [ "$after_tx" -gt "$before_tx" ]; then

@@ -20,19 +20,8 @@ work=$(mktemp -d); lr_cleanup_add "rm -rf $work"
 u=$(lr_uniq)
 NA=${u}a NB=${u}b IA=${u}a IB=${u}b IFB=${u}q
 LPORT=9109
-lr_netns_pair "$NA" "$NB" "$IA" "$IB" 10.212.0.1 10.212.0.2 1500
-for ns in "$NA" "$NB"; do	# no IPv6 chatter on the devices
-	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-	ip netns exec "$ns" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
-done
-if ! ip -n "$NB" link add "$IFB" numtxqueues 4 numrxqueues 4 type ifb 2>"$work/err" ||
-	! ip -n "$NB" link set "$IFB" up ||
-	! ip netns exec "$NB" tc qdisc add dev "$IB" handle ffff: ingress 2>>"$work/err" ||
-	! ip netns exec "$NB" tc filter add dev "$IB" parent ffff: protocol all u32 match u32 0 0 \
-		action mirred egress redirect dev "$IFB" 2>>"$work/err"; then
-	lr_skip_plan "no ifb, ingress qdisc, u32 or mirred here: $(head -c 200 "$work/err")"
-	exit 0
-fi
+lr_ifb_netns "$NA" "$NB" "$IA" "$IB" 10.212.0.1 10.212.0.2 "$IFB" ||
+	{ lr_skip_plan "$LR_IFB_ERR"; exit 0; }
 pass prom_queues_setup
 
 ip netns exec "$NB" "$LR" -s -p 5312 >"$work/server.log" 2>&1 &

@@ -19,29 +19,19 @@ work=$(mktemp -d); lr_cleanup_add "rm -rf $work"
 
 u=$(lr_uniq)
 NA=${u}a NB=${u}b IA=${u}a IB=${u}b IFB=${u}q
-lr_netns_pair "$NA" "$NB" "$IA" "$IB" 10.211.0.1 10.211.0.2 1500
-for ns in "$NA" "$NB"; do	# no IPv6 chatter on the devices
-	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-	ip netns exec "$ns" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
-done
-if ! ip -n "$NB" link add "$IFB" numtxqueues 4 numrxqueues 4 type ifb 2>"$work/err" ||
-	! ip -n "$NB" link set "$IFB" up ||
-	! ip netns exec "$NB" tc qdisc add dev "$IB" handle ffff: ingress 2>>"$work/err" ||
-	! ip netns exec "$NB" tc filter add dev "$IB" parent ffff: protocol all u32 match u32 0 0 \
-		action mirred egress redirect dev "$IFB" 2>>"$work/err"; then
-	lr_skip_plan "no ifb, ingress qdisc, u32 or mirred here: $(head -c 200 "$work/err")"
-	exit 0
-fi
+lr_ifb_netns "$NA" "$NB" "$IA" "$IB" 10.211.0.1 10.211.0.2 "$IFB" ||
+	{ lr_skip_plan "$LR_IFB_ERR"; exit 0; }
 pass queues_ifb_setup
 
 ip netns exec "$NB" "$LR" -s -p 5311 >"$work/server.log" 2>&1 &
 spid=$!; lr_cleanup_add "kill $spid 2>/dev/null; wait $spid 2>/dev/null"
-sleep 0.5
+lr_wait_listen 5311 "$NB"
 ip netns exec "$NB" ethtool -S "$IFB" >"$work/before"
 ip netns exec "$NB" "$LR" --headless -I "$IFB" -i 0.2 -t 4 --queues-csv "$work/q.csv" \
 	--csv "$work/i.csv" >"$work/headless.log" 2>&1 &
 hpid=$!; lr_cleanup_add "kill $hpid 2>/dev/null; wait $hpid 2>/dev/null"
-sleep 1
+# its first queue row written: it has its starting reading before any traffic
+lr_wait_lines "$work/q.csv" 2 50
 ip netns exec "$NA" "$LR" -c 10.211.0.2 -p 5311 -u -b 20M -P 4 -t 1.5 --headless \
 	>"$work/client.log" 2>&1
 wait "$hpid"

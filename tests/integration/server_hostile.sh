@@ -14,7 +14,7 @@ tmp=$(mktemp -d) && lr_cleanup_add "rm -rf $tmp"
 "$LR_BIN" -s -p "$PORT" -B 127.0.0.1 >"$tmp/out" 2>"$tmp/err" &
 SPID=$!
 lr_cleanup_add "kill $SPID 2>/dev/null"
-for ((i = 0; i < 60; i++)); do ss -Hltn "sport = :$PORT" | grep -q . && break; sleep 0.05; done
+lr_wait_listen "$PORT" "" 60
 fds() { ls /proc/$SPID/fd 2>/dev/null | wc -l; }
 alive() { kill -0 $SPID 2>/dev/null; }
 FD0=$(fds)
@@ -146,14 +146,18 @@ PY
 }
 
 check_hostile() {	# check_hostile NAME ARGS...: every "ok"/"bad" line becomes PASS/FAIL
-	local name=$1 line; shift
+	local name=$1; shift
+	judge_lines "$name" < <(hostile "$@" 2>&1)
+}
+judge_lines() {	# judge_lines NAME <LINES: a hostile peer's "ok"/"bad" lines as PASS/FAIL
+	local line
 	while read -r line; do
 		case $line in
-		ok*) pass "$name: ${line#ok }" ;;
-		bad*) fail "$name" "${line#bad }" ;;
-		*) fail "$name" "$line" ;;
+		ok*) pass "$1: ${line#ok }" ;;
+		bad*) fail "$1" "${line#bad }" ;;
+		*) fail "$1" "$line" ;;
 		esac
-	done < <(hostile "$@" 2>&1)
+	done
 }
 
 # fd_released NAME FDS_BEFORE: the kernel's view of the server (/proc/PID/fd) is back to no
@@ -167,6 +171,17 @@ fd_released() {
 		fail "$1" "server holds $n fds 3 s after, $2 before the attempt"
 	fi
 }
+
+# slow-params waits out the server's 10 s params timeout: against a second server of its own,
+# meanwhile (the first serves every other case); that server is then checked as the first is:
+# it serves a real client, holds no fd more than before, and ends on SIGTERM.
+PORT2=$((PORT + 1))
+"$LR_BIN" -s -p "$PORT2" -B 127.0.0.1 >"$tmp/out2" 2>"$tmp/err2" &
+SPID2=$!
+lr_cleanup_add "kill $SPID2 2>/dev/null"
+lr_wait_listen "$PORT2" "" 60
+FD2=$(ls /proc/$SPID2/fd 2>/dev/null | wc -l)
+PORT=$PORT2 hostile slow-params >"$tmp/slow" 2>&1 & SLOWPID=$!
 
 real_client baseline
 hostile silent 6 >/dev/null & HPID=$!
@@ -186,14 +201,22 @@ check_hostile vanish vanish
 fd_released vanish "$pre"
 real_client after-vanish -P 2
 hostile flood 4 >"$tmp/flood" 2>&1 & FPID=$!
-sleep 0.5
+# its connections opened (it says so, then holds them 4 s)
+for ((i = 0; i < 100; i++)); do [ -s "$tmp/flood" ] && break; sleep 0.05; done
 real_client during-flood
 wait $FPID; grep -q '^ok' "$tmp/flood" && pass "flood: $(cat "$tmp/flood")" || fail flood "$(cat "$tmp/flood")"
-check_hostile slow-params slow-params
+wait $SLOWPID
+judge_lines slow-params <"$tmp/slow"
+PORT=$PORT2 real_client after-slow-params
+for ((i = 0; i < 60; i++)); do n=$(ls /proc/$SPID2/fd 2>/dev/null | wc -l); [ "$n" -le "$FD2" ] && break; sleep 0.05; done
+check "second server: no fd leak ($FD2 -> $n)" test "$n" -eq "$FD2"
+kill -TERM $SPID2
+for ((i = 0; i < 40; i++)); do kill -0 $SPID2 2>/dev/null || break; sleep 0.05; done
+if kill -0 $SPID2 2>/dev/null; then fail "second server: sigterm" "still running 2 s after SIGTERM"
+else wait $SPID2; check "second server: sigterm-exit-0" test $? -eq 0; fi
 wait $HPID
 real_client after-all -u -b 10M
-sleep 0.5
-FD1=$(fds)
+for ((i = 0; i < 60; i++)); do FD1=$(fds); [ "$FD1" -le "$FD0" ] && break; sleep 0.05; done
 check server-alive alive
 if [ "$FD1" -eq "$FD0" ]; then pass "no fd leak ($FD0 -> $FD1)"; else fail fd-leak "$FD0 -> $FD1: $(ls -l /proc/$SPID/fd | tail -n +2 | head -20)"; fi
 kill -TERM $SPID

@@ -25,7 +25,7 @@ done
 ip netns exec "$B" "$LR_BIN" -s --headless -p "$PORT" >"$work/server.log" 2>&1 &
 srv=$!
 lr_cleanup_add "kill $srv 2>/dev/null; wait $srv 2>/dev/null"
-sleep 0.5
+lr_wait_listen "$PORT" "$B"
 
 udp_rcvbuf_errors() {	# NS -> the namespace's UDP RcvbufErrors (its kernel's own count)
 	ip netns exec "$1" awk '/^Udp:/ { if (!h) { for (i = 1; i <= NF; i++) if ($i == "RcvbufErrors") c = i; h = 1 }
@@ -171,6 +171,9 @@ cpu_check() {
 	t0=$(date +%s.%N)
 	run cpu_fast 3 -b 1G -A 1 -i 0.01
 	t1=$(date +%s.%N)
+	# the test is over: the witness has its rows (-t 6 only bounds it); SIGTERM ends it with
+	# its CSV whole
+	kill -TERM "$smp" 2>/dev/null
 	wait "$smp"
 	window_checks cpu_fast 3 up >/dev/null || return 2
 	fast=$(v cpu_fast '.linerate_verdict.hottest_softirq_pct')

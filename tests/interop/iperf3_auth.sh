@@ -38,14 +38,7 @@ export IPERF3_PASSWORD=s3cret
 LRC_AUTH=(--username alice --rsa-public-key-path "$tmp/pub.pem")
 LRS_AUTH=(--rsa-private-key-path "$tmp/priv.pem" --authorized-users-path "$tmp/users.csv")
 
-wait_listen() {	# wait_listen PORT: up to 3 s for a TCP listener on loopback
-	local i
-	for ((i = 0; i < 60; i++)); do
-		ss -Hltn "sport = :$1" | grep -q . && return 0
-		sleep 0.05
-	done
-	return 1
-}
+wait_listen() { lr_wait_listen "$1" "" 60; }	# wait_listen PORT: up to 3 s, on loopback
 # srv_start CMD...: a server on $port in the background ($spid), its output in $tmp/srv.out
 srv_start() {
 	"$@" >"$tmp/srv.out" 2>&1 &

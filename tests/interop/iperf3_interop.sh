@@ -20,14 +20,7 @@ LR_INFLIGHT_MAX=$(($(ip netns exec "$A" sysctl -n net.ipv4.tcp_rmem | awk '{prin
 export LR_INFLIGHT_MAX
 tmp=$(mktemp -d) && lr_cleanup_add "rm -rf $tmp"
 
-wait_listen() {	# wait_listen NS PORT: up to 3 s for a TCP listener
-	local i
-	for ((i = 0; i < 60; i++)); do
-		ip netns exec "$1" ss -Hltn "sport = :$2" | grep -q . && return 0
-		sleep 0.05
-	done
-	return 1
-}
+wait_listen() { lr_wait_listen "$2" "$1" 60; }	# wait_listen NS PORT: up to 3 s
 
 # agree NAME MODE FILE_A FILE_B: MODE lr-client (A = linerate -J, B = iperf3 -s -J) or
 # i3-client (A = iperf3 -c -J). Prints the numbers and PASS/FAIL.

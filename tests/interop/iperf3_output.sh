@@ -13,14 +13,7 @@ command -v python3 >/dev/null || { lr_skip_plan "python3 not installed"; exit 0;
 tmp=$(mktemp -d) && lr_cleanup_add "rm -rf $tmp"
 port=$((20000 + RANDOM % 20000))
 
-wait_listen() {	# wait_listen PORT: up to 3 s for a TCP listener on loopback
-	local i
-	for ((i = 0; i < 60; i++)); do
-		ss -Hltn "sport = :$1" | grep -q . && return 0
-		sleep 0.05
-	done
-	return 1
-}
+wait_listen() { lr_wait_listen "$1" "" 60; }	# wait_listen PORT: up to 3 s, on loopback
 
 # intervals NAME CLIENT_JSON SERVER_JSON REPORT_S: the client's intervals are REPORT_S long
 # (the last may be shorter), contiguous from 0, and their bytes add up to what the other end

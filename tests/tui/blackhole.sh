@@ -37,10 +37,9 @@ lr_netns_pair "$NC" "$NS" "$IC" "$IS" "$CA" "$SA" 1500 ||
 	{ lr_skip_plan tui_blackhole "cannot create the namespaces"; exit 0; }
 work=$(mktemp -d /tmp/lr_tuibh.XXXXXX)
 chmod 755 "$work"
-sock="$work/tmux.sock"
 lr_cleanup_add "rm -rf $work"
-lr_cleanup_add "tmux -S $sock kill-server"
-T() { tmux -S "$sock" "$@"; }
+. "$LR_TOP/tests/lib_tmux.sh"
+lr_tmux_init "$work" bh
 for ns in "$NC" "$NS"; do
 	ip netns exec "$ns" nft -f - <<-'EOF' || { lr_skip_plan tui_blackhole "nft table"; exit 0; }
 	table inet lrbh {
@@ -64,10 +63,7 @@ start_server() {
 	ip netns exec "$NS" "$LR_BIN" -s -B "$SA" >>"$work/srv.log" 2>&1 &
 	srv=$!
 	lr_cleanup_add "kill $srv 2>/dev/null; wait $srv 2>/dev/null"
-	for ((i = 0; i < 60; i++)); do
-		ip netns exec "$NS" ss -Hltn "sport = :5201" | grep -q . && break
-		sleep 0.05
-	done
+	lr_wait_listen 5201 "$NS" 60
 }
 start_server
 
@@ -79,14 +75,7 @@ start() {
 	printf 'cd %q\nstty -a >%q\nip netns exec %q %s 2>%q\necho $? >%q\nstty -a >%q\nsleep 600\n' \
 		"$work" "$work/stty.before" "$NC" "$(printf '%q ' "$LR_BIN" "$@")" "$work/stderr" \
 		"$work/rc" "$work/stty.after" >"$work/run.sh"
-	T new-session -d -s bh -x 80 -y 24 "LANG=C.UTF-8 TERM=screen bash $work/run.sh"
-	T set-option -t bh status off >/dev/null
-}
-screen() { T capture-pane -t bh -p; }
-wait_screen() {	# REGEX [TENTHS]
-	local i
-	for ((i = 0; i < ${2:-50}; i++)); do screen | grep -qE -- "$1" && return 0; sleep 0.1; done
-	return 1
+	lr_tmux_new 80 24 "LANG=C.UTF-8 TERM=screen bash $work/run.sh"
 }
 now() { date +%s.%N; }
 # elapsed A B [MAX]: B - A in seconds (3 decimals); exit status: <= MAX

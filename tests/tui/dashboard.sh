@@ -9,10 +9,9 @@ command -v tmux >/dev/null || { skip tui_dashboard "tmux not installed"; exit 0;
 [ -x "$LR_BIN" ] || { skip tui_dashboard "no binary at $LR_BIN (run make)"; exit 0; }
 
 work=$(mktemp -d /tmp/lr_tui.XXXXXX)
-sock="$work/tmux.sock"
 lr_cleanup_add "rm -rf $work"
-lr_cleanup_add "tmux -S $sock kill-server"
-T() { tmux -S "$sock" "$@"; }
+. "$LR_TOP/tests/lib_tmux.sh"
+lr_tmux_init "$work" dash 40
 
 # start W H ARGS...: a fresh session running linerate through a wrapper that records its pid
 # (the sh execs linerate), exit code and the tty modes before and after.
@@ -31,27 +30,11 @@ echo \$? >"$work/rc"
 stty -a >"$work/stty.after"
 sleep 600
 EOF
-	T new-session -d -s dash -x "$w" -y "$h" "bash $work/run.sh"
-	T set-option -t dash status off >/dev/null
-	T resize-window -t dash -x "$w" -y "$h" 2>/dev/null
+	lr_tmux_new_sized "$w" "$h" "bash $work/run.sh"
 	wait_file "$work/pid" 50
 }
 
-wait_file() {	# wait_file PATH TENTHS
-	local i
-	for ((i = 0; i < $2; i++)); do [ -s "$1" ] && return 0; sleep 0.1; done
-	return 1
-}
-screen() { T capture-pane -t dash -p; }
 # wait_screen REGEX [TENTHS]: true once the screen matches (grep -E)
-wait_screen() {
-	local i
-	for ((i = 0; i < ${2:-40}; i++)); do
-		screen | grep -qE -- "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
 wait_gone() {
 	local i
 	for ((i = 0; i < ${2:-40}; i++)); do
@@ -60,7 +43,6 @@ wait_gone() {
 	done
 	return 1
 }
-key() { T send-keys -t dash "$@"; }
 # finished NAME: the run exited 0 and left the terminal modes as it found them
 finished() {
 	local name=$1

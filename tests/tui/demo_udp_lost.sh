@@ -11,10 +11,9 @@ command -v tmux >/dev/null || { lr_skip_plan demo_udp_lost "tmux not installed";
 [ -x "$LR_BIN" ] || { lr_skip_plan demo_udp_lost "no binary at $LR_BIN (run make)"; exit 0; }
 
 work=$(mktemp -d /tmp/lr_dul.XXXXXX)
-sock="$work/tmux.sock"
 lr_cleanup_add "rm -rf $work"
-lr_cleanup_add "tmux -S $sock kill-server"
-T() { tmux -S "$sock" "$@"; }
+. "$LR_TOP/tests/lib_tmux.sh"
+lr_tmux_init "$work" dul
 rcvbuf() { awk '/^Udp: [0-9]/ { for (i = 1; i <= NF; i++) if (h[i] == "RcvbufErrors") print $i; exit }
 	/^Udp: [A-Z]/ { for (i = 1; i <= NF; i++) h[i] = $i }' /proc/net/snmp; }
 
@@ -25,8 +24,7 @@ export LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=\${TERM:-screen}
 echo \$? >"$work/rc"
 sleep 600
 EOF
-T new-session -d -s dul -x 100 -y 40 "bash $work/run.sh"
-T set-option -t dul status off >/dev/null
+lr_tmux_new 100 40 "bash $work/run.sh"
 for ((i = 0; i < 100; i++)); do T capture-pane -t dul -p | grep -qE '^ sum ' && break; sleep 0.1; done
 sleep 4
 T capture-pane -t dul -p >"$work/screen.txt"

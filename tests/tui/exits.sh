@@ -14,10 +14,9 @@ command -v script >/dev/null || { lr_skip_plan "script (util-linux) not installe
 
 work=$(mktemp -d /tmp/lr_ex.XXXXXX)
 chmod 755 "$work"
-sock="$work/tmux.sock"
 lr_cleanup_add "rm -rf $work"
-lr_cleanup_add "tmux -S $sock kill-server"
-T() { tmux -S "$sock" "$@"; }
+. "$LR_TOP/tests/lib_tmux.sh"
+lr_tmux_init "$work" ex
 port=$((20000 + RANDOM % 20000))
 
 # in_pty TERM ARGS...: runs linerate on a pseudo-terminal with that TERM; output in $work/pty,
@@ -48,15 +47,9 @@ start() {
 	rm -f "$work/rc"
 	printf 'cd %q\n%s 2>%q\necho $? >%q\nsleep 600\n' "$work" "$(printf '%q ' "$LR_BIN" "$@")" \
 		"$work/stderr" "$work/rc" >"$work/run.sh"
-	T new-session -d -s ex -x 80 -y 24 "LANG=C.UTF-8 TERM=screen bash $work/run.sh"
-	T set-option -t ex status off >/dev/null
+	lr_tmux_new 80 24 "LANG=C.UTF-8 TERM=screen bash $work/run.sh"
 }
 screen() { T capture-pane -t ex -p -S -100; }
-wait_screen() {
-	local i
-	for ((i = 0; i < ${2:-50}; i++)); do screen | grep -qE -- "$1" && return 0; sleep 0.1; done
-	return 1
-}
 wait_rc() { local i; for ((i = 0; i < 50; i++)); do [ -s "$work/rc" ] && return 0; sleep 0.1; done; return 1; }
 
 # nothing listens on $port: the test cannot connect; q leaves with 1 and says why
@@ -104,7 +97,7 @@ if ss -Hltn "sport = :5201" | grep -q .; then
 	skip demo-port-taken-quiet "port 5201 is already in use by something else"
 else
 	lr_bg "$LR_BIN" -s -p 5201 >/dev/null 2>&1; holder=$LR_PID
-	for ((i = 0; i < 30; i++)); do ss -Hltn "sport = :5201" | grep -q . && break; sleep 0.1; done
+	lr_wait_listen 5201 "" 60
 	start -i 0.2 --demo
 	wait_screen 'running' 80; ran=$?
 	sleep 0.5
@@ -116,7 +109,7 @@ fi
 
 # headless -c with --csv -: stdout is the CSV alone (header + rows of 26 or more fields)
 lr_bg "$LR_BIN" -s -1 -p "$port" >/dev/null 2>&1
-for ((i = 0; i < 30; i++)); do ss -Hltn "sport = :$port" | grep -q . && break; sleep 0.1; done
+lr_wait_listen "$port" "" 60
 timeout 20 "$LR_BIN" -c 127.0.0.1 -p "$port" --headless -t 1 -i 0.2 --csv - >"$work/out.csv" 2>"$work/err.txt"
 rc=$?
 bad=$(awk -F, 'NR == 1 && $1 != "time" { b++ } NF < 26 { b++ } END { print b + 0 }' "$work/out.csv")

@@ -11,10 +11,9 @@ command -v tmux >/dev/null || { lr_skip_plan graph_glyphs "tmux not installed"; 
 [ -x "$LR_BIN" ] || { lr_skip_plan graph_glyphs "no binary at $LR_BIN (run make)"; exit 0; }
 
 work=$(mktemp -d /tmp/lr_gg.XXXXXX)
-sock="$work/tmux.sock"
 lr_cleanup_add "rm -rf $work"
-lr_cleanup_add "tmux -S $sock kill-server"
-T() { tmux -S "$sock" "$@"; }
+. "$LR_TOP/tests/lib_tmux.sh"
+lr_tmux_init "$work" ""	# T only: each glyph case names its session
 
 # run NAME LOCALE ARGS...: the demo in its own tmux window; its exit status in $work/NAME.rc
 run() {

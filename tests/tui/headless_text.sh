@@ -13,7 +13,7 @@ port=$((20000 + RANDOM % 20000))
 
 # a loopback load under both runs, so the numbers are not all zero
 lr_bg "$LR_BIN" -s -p "$port" >/dev/null 2>&1; spid=$LR_PID
-for ((i = 0; i < 30; i++)); do ss -Hltn "sport = :$port" | grep -q . && break; sleep 0.1; done
+lr_wait_listen "$port" "" 60
 lr_bg "$LR_BIN" -c 127.0.0.1 -p "$port" --headless -t 8 -b 200M >/dev/null 2>&1
 
 TERM=xterm timeout 20 script -qec "$(printf '%q ' "$LR_BIN" --headless -t 2 -i 0.5 -I lo --csv "$tmp/a.csv")" \

@@ -32,16 +32,9 @@ lr_netns_pair "$A" "$S" "$IA" "$IS" "$ADDR_A" "$ADDR_S" 1500 ||
 for ns in "$A" "$S"; do ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1; done
 work=$(mktemp -d /tmp/lr_tuipd.XXXXXX)
 chmod 755 "$work"
-sock="$work/tmux.sock"
 lr_cleanup_add "rm -rf $work"
-lr_cleanup_add "tmux -S $sock kill-server"
-T() { tmux -S "$sock" "$@"; }
-screen() { T capture-pane -t pd -p; }
-wait_screen() {	# REGEX [TENTHS]
-	local i
-	for ((i = 0; i < ${2:-50}; i++)); do screen | grep -qE -- "$1" && return 0; sleep 0.1; done
-	return 1
-}
+. "$LR_TOP/tests/lib_tmux.sh"
+lr_tmux_init "$work" pd
 kern() { ip netns exec "$S" cat "/sys/class/net/$IS/statistics/$1"; }
 # witness COUNTER CMD...: runs CMD (a screen capture into $work/shot) in the middle of one
 # second and prints the peer kernel's COUNTER rate over that second (per second)
@@ -65,16 +58,11 @@ for size in 80x24 200x50; do
 	ip netns exec "$S" unshare -u sh -c "hostname peerhost; exec $LR_BIN -s -1 -B $ADDR_S" >"$work/srv.log" 2>&1 &
 	srv=$!
 	lr_cleanup_add "kill $srv 2>/dev/null"
-	for ((i = 0; i < 60; i++)); do
-		ip netns exec "$S" ss -Hltn "sport = :5201" | grep -q . && break
-		sleep 0.05
-	done
+	lr_wait_listen 5201 "$S" 60
 	printf 'hostname lrclient\nLANG=C.UTF-8 TERM=screen %q -c %q -b 200M -t 12 -i 0.5\nsleep 600\n' \
 		"$LR_BIN" "$ADDR_S" >"$work/run.sh"
 	T kill-session -t pd 2>/dev/null
-	T new-session -d -s pd -x "$w" -y "$h" "ip netns exec $A unshare -u bash $work/run.sh"
-	T set-option -t pd status off >/dev/null
-	T resize-window -t pd -x "$w" -y "$h" 2>/dev/null
+	lr_tmux_new_sized "$w" "$h" "ip netns exec $A unshare -u bash $work/run.sh"
 	wait_screen "peerhost:$IS rx [0-9]" 100
 	sleep 1
 	# our detail view, no key pressed: the peer line

@@ -37,29 +37,17 @@ ip netns exec "$S" sysctl -qw net.ipv4.tcp_congestion_control=reno
 ip netns exec "$S" sysctl -qw net.ipv4.tcp_timestamps=0
 work=$(mktemp -d /tmp/lr_tuips.XXXXXX)
 chmod 755 "$work"
-sock="$work/tmux.sock"
 lr_cleanup_add "rm -rf $work"
-lr_cleanup_add "tmux -S $sock kill-server"
-T() { tmux -S "$sock" "$@"; }
-screen() { T capture-pane -t ps -p; }
-wait_screen() {	# REGEX [TENTHS]
-	local i
-	for ((i = 0; i < ${2:-50}; i++)); do screen | grep -qE -- "$1" && return 0; sleep 0.1; done
-	return 1
-}
+. "$LR_TOP/tests/lib_tmux.sh"
+lr_tmux_init "$work" ps
 
 ip netns exec "$S" unshare -u sh -c "hostname peerhost; exec $LR_BIN -s -1 -B $ADDR_S" >"$work/srv.log" 2>&1 &
 srv=$!
 lr_cleanup_add "kill $srv 2>/dev/null; wait $srv 2>/dev/null"
-for ((i = 0; i < 60; i++)); do
-	ip netns exec "$S" ss -Hltn "sport = :5201" | grep -q . && break
-	sleep 0.05
-done
+lr_wait_listen 5201 "$S" 60
 printf 'hostname lrclient\nLANG=C.UTF-8 TERM=screen %q -c %q -u -b 1G -l 1400 -w 4K -t 12 -i 0.5\nsleep 600\n' \
 	"$LR_BIN" "$ADDR_S" >"$work/run.sh"
-T new-session -d -s ps -x 200 -y 50 "ip netns exec $A unshare -u bash $work/run.sh"
-T set-option -t ps status off >/dev/null
-T resize-window -t ps -x 200 -y 50 2>/dev/null
+lr_tmux_new_sized 200 50 "ip netns exec $A unshare -u bash $work/run.sh"
 wait_screen "peerhost:$IS rx [0-9]" 100
 sleep 1
 T send-keys -t ps P
@@ -113,9 +101,7 @@ for ((i = 0; i < 60; i++)); do
 done
 printf 'hostname lrclient\nLANG=C.UTF-8 TERM=screen %q -c %q -b 10M -t 8 -i 0.5\nsleep 600\n' \
 	"$LR_BIN" "$ADDR_S" >"$work/run.sh"
-T new-session -d -s ps -x 200 -y 50 "ip netns exec $A unshare -u bash $work/run.sh"
-T set-option -t ps status off >/dev/null
-T resize-window -t ps -x 200 -y 50 2>/dev/null
+lr_tmux_new_sized 200 50 "ip netns exec $A unshare -u bash $work/run.sh"
 wait_screen "fake:fk0 rx [0-9]" 100
 sleep 1
 T send-keys -t ps P

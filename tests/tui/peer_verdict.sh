@@ -24,16 +24,9 @@ lr_netns_pair "$A" "$S" "$IA" "$IS" "$ADDR_A" "$ADDR_S" 1500 ||
 for ns in "$A" "$S"; do ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1; done
 work=$(mktemp -d /tmp/lr_tuipv.XXXXXX)
 chmod 755 "$work"
-sock="$work/tmux.sock"
 lr_cleanup_add "rm -rf $work"
-lr_cleanup_add "tmux -S $sock kill-server"
-T() { tmux -S "$sock" "$@"; }
-screen() { T capture-pane -t pv -p; }
-wait_screen() {	# REGEX [TENTHS]
-	local i
-	for ((i = 0; i < ${2:-50}; i++)); do screen | grep -qE -- "$1" && return 0; sleep 0.1; done
-	return 1
-}
+. "$LR_TOP/tests/lib_tmux.sh"
+lr_tmux_init "$work" pv
 rcvbuf_errs() {	# the server namespace's UDP RcvbufErrors (its kernel's own count)
 	ip netns exec "$S" awk '/^Udp:/ { if (!h) { for (i = 1; i <= NF; i++) if ($i == "RcvbufErrors") c = i; h = 1 } else print $c }' /proc/net/snmp
 }
@@ -49,15 +42,11 @@ panel_row() {	# LABEL -> the row's text
 ip netns exec "$S" unshare -u sh -c "hostname peerhost; exec $LR_BIN -s -1 -B $ADDR_S" >"$work/srv.log" 2>&1 &
 srv=$!
 lr_cleanup_add "kill $srv 2>/dev/null; wait $srv 2>/dev/null"
-for ((i = 0; i < 60; i++)); do
-	ip netns exec "$S" ss -Hltn "sport = :5201" | grep -q . && break
-	sleep 0.05
-done
+lr_wait_listen 5201 "$S" 60
 rb0=$(rcvbuf_errs)
 printf 'hostname lrclient\nLANG=C.UTF-8 TERM=screen %q -c %q -u -b 1G -l 1400 -w 4K -t 2 -i 0.2\nsleep 600\n' \
 	"$LR_BIN" "$ADDR_S" >"$work/run.sh"
-T new-session -d -s pv -x 80 -y 24 "ip netns exec $A unshare -u bash $work/run.sh"
-T set-option -t pv status off >/dev/null
+lr_tmux_new 80 24 "ip netns exec $A unshare -u bash $work/run.sh"
 wait_screen 'peer saw' 200; seen=$?
 sleep 0.3
 rb1=$(rcvbuf_errs)

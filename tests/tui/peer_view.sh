@@ -15,19 +15,9 @@ command -v tmux >/dev/null || { lr_skip_plan tui_peer_view "tmux not installed";
 command -v unshare >/dev/null || { lr_skip_plan tui_peer_view "unshare not installed"; exit 0; }
 
 work=$(mktemp -d /tmp/lr_tuipeer.XXXXXX)
-sock="$work/tmux.sock"
 lr_cleanup_add "rm -rf $work"
-lr_cleanup_add "tmux -S $sock kill-server"
-T() { tmux -S "$sock" "$@"; }
-screen() { T capture-pane -t dash -p; }
-wait_screen() {	# REGEX [TENTHS]
-	local i
-	for ((i = 0; i < ${2:-60}; i++)); do
-		screen | grep -qE -- "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
+. "$LR_TOP/tests/lib_tmux.sh"
+lr_tmux_init "$work" dash 60
 port=$((20000 + RANDOM % 20000))
 
 run() {	# NAME W H [SERVER-ARGS...]: server under host name peerhost, dashboard client in tmux
@@ -38,10 +28,8 @@ run() {	# NAME W H [SERVER-ARGS...]: server under host name peerhost, dashboard 
 	lr_cleanup_add "kill $srv 2>/dev/null"
 	sleep 0.5
 	T kill-session -t dash 2>/dev/null
-	T new-session -d -s dash -x "$w" -y "$h" \
+	lr_tmux_new_sized "$w" "$h" \
 		"LANG=C.UTF-8 TERM=screen $LR_BIN -c 127.0.0.1 -p $port -t 8 -b 100M -i 0.2 --csv $work/$name.csv; sleep 60"
-	T set-option -t dash status off >/dev/null
-	T resize-window -t dash -x "$w" -y "$h" 2>/dev/null
 	wait_screen 'Streams' 60
 	T send-keys -t dash v	# with -c the dashboard opens on the route interface's detail
 	wait_screen 'IFACE' 30

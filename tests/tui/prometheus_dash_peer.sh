@@ -15,10 +15,9 @@ for t in tmux unshare curl promtool; do
 done
 
 work=$(mktemp -d /tmp/lr_tuiprom.XXXXXX)
-sock="$work/tmux.sock"
 lr_cleanup_add "rm -rf $work"
-lr_cleanup_add "tmux -S $sock kill-server"
-T() { tmux -S "$sock" "$@"; }
+. "$LR_TOP/tests/lib_tmux.sh"
+lr_tmux_init "$work" dash
 port=$((20000 + RANDOM % 20000))
 lport=$((port + 1))
 lo_rx() { cat /sys/class/net/lo/statistics/rx_bytes; }

@@ -31,32 +31,13 @@ done
 
 u=$(lr_uniq)
 NA=${u}a NB=${u}b IA=${u}a IB=${u}b IFB=${u}q
-lr_netns_pair "$NA" "$NB" "$IA" "$IB" 10.212.0.1 10.212.0.2 1500 ||
-	{ lr_skip_plan queues_tui "cannot create the namespaces"; exit 0; }
-for ns in "$NA" "$NB"; do
-	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-	ip netns exec "$ns" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
-done
 work=$(mktemp -d /tmp/lr_tuiq.XXXXXX)
 chmod 755 "$work"
 lr_cleanup_add "rm -rf $work"
-if ! ip -n "$NB" link add "$IFB" numtxqueues 4 numrxqueues 4 type ifb 2>"$work/err" ||
-	! ip -n "$NB" link set "$IFB" up ||
-	! ip netns exec "$NB" tc qdisc add dev "$IB" handle ffff: ingress 2>>"$work/err" ||
-	! ip netns exec "$NB" tc filter add dev "$IB" parent ffff: protocol all u32 match u32 0 0 \
-		action mirred egress redirect dev "$IFB" 2>>"$work/err"; then
-	lr_skip_plan queues_tui "no ifb, ingress qdisc, u32 or mirred here: $(head -c 200 "$work/err")"
-	exit 0
-fi
-sock="$work/tmux.sock"
-lr_cleanup_add "tmux -S $sock kill-server"
-T() { tmux -S "$sock" "$@"; }
-screen() { T capture-pane -t q -p; }
-wait_screen() {	# REGEX [TENTHS]
-	local i
-	for ((i = 0; i < ${2:-50}; i++)); do screen | grep -qE -- "$1" && return 0; sleep 0.1; done
-	return 1
-}
+lr_ifb_netns "$NA" "$NB" "$IA" "$IB" 10.212.0.1 10.212.0.2 "$IFB" ||
+	{ lr_skip_plan queues_tui "$LR_IFB_ERR"; exit 0; }
+. "$LR_TOP/tests/lib_tmux.sh"
+lr_tmux_init "$work" q
 # "queue rx_packets" of the ifb, per queue
 kq() { ip netns exec "$NB" ethtool -S "$IFB" | sed -n 's/^ *rx_queue_\([0-9]*\)_packets: \([0-9]*\)$/\1 \2/p'; }
 si() { awk -v s="$1" 'BEGIN { m = 1; u = substr(s, length(s)); if (u == "k") m = 1e3; else if (u == "M") m = 1e6; if (m > 1) s = substr(s, 1, length(s) - 1); printf "%.0f\n", s * m }'; }
@@ -113,9 +94,7 @@ check_row() {
 start() {	# W H
 	T kill-session -t q 2>/dev/null
 	sleep 0.3	# the previous dashboard gone
-	T new-session -d -s q -x "$1" -y "$2" "ip netns exec $NB bash $work/run.sh"
-	T set-option -t q status off >/dev/null
-	T resize-window -t q -x "$1" -y "$2" 2>/dev/null
+	lr_tmux_new_sized "$1" "$2" "ip netns exec $NB bash $work/run.sh"
 	wait_screen "$IFB" 50
 	sleep 0.5
 }

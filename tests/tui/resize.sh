@@ -9,24 +9,9 @@ command -v tmux >/dev/null || { skip tui_resize "tmux not installed"; exit 0; }
 [ -x "$LR_BIN" ] || { skip tui_resize "no binary at $LR_BIN (run make)"; exit 0; }
 
 work=$(mktemp -d /tmp/lr_rsz.XXXXXX)
-sock="$work/tmux.sock"
 lr_cleanup_add "rm -rf $work"
-lr_cleanup_add "tmux -S $sock kill-server"
-T() { tmux -S "$sock" "$@"; }
-wait_file() {	# wait_file PATH TENTHS
-	local i
-	for ((i = 0; i < $2; i++)); do [ -s "$1" ] && return 0; sleep 0.1; done
-	return 1
-}
-screen() { T capture-pane -t rsz -p; }
-wait_screen() {	# wait_screen REGEX [TENTHS]
-	local i
-	for ((i = 0; i < ${2:-40}; i++)); do
-		screen | grep -qE -- "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
+. "$LR_TOP/tests/lib_tmux.sh"
+lr_tmux_init "$work" rsz 40
 
 # The wrapper records linerate's pid (sh execs it), its exit code and the tty modes.
 port=$((20000 + RANDOM % 20000))
@@ -39,8 +24,7 @@ echo \$? >"$work/rc"
 stty -a >"$work/stty.after"
 sleep 600
 EOF
-T new-session -d -s rsz -x 80 -y 24 "bash $work/run.sh"
-T set-option -t rsz status off >/dev/null
+lr_tmux_new 80 24 "bash $work/run.sh"
 wait_file "$work/pid" 50 || { fail tui_resize "linerate did not start"; lr_summary; exit 1; }
 pid=$(cat "$work/pid")
 check "demo dashboard up at 80x24" wait_screen 'Streams +running' 80

@@ -15,10 +15,9 @@ command -v jq >/dev/null || { lr_skip_plan server_dashboard "jq not installed (s
 [ -x "$LR_BIN" ] || { lr_skip_plan server_dashboard "no binary at $LR_BIN (run make)"; exit 0; }
 
 work=$(mktemp -d /tmp/lr_sd.XXXXXX)
-sock="$work/tmux.sock"
 lr_cleanup_add "rm -rf $work"
-lr_cleanup_add "tmux -S $sock kill-server"
-T() { tmux -S "$sock" "$@"; }
+. "$LR_TOP/tests/lib_tmux.sh"
+lr_tmux_init "$work" sd 40
 port=$((24000 + $$ % 2000))
 while ss -ltn | grep -q ":$port "; do port=$((port + 1)); done
 
@@ -29,14 +28,7 @@ echo \$? >"$work/rc"
 stty -a >"$work/stty"
 sleep 600
 EOF
-T new-session -d -s sd -x 80 -y 24 "bash $work/run.sh"
-T set-option -t sd status off >/dev/null
-screen() { T capture-pane -t sd -p; }
-wait_screen() {
-	local i
-	for ((i = 0; i < ${2:-40}; i++)); do screen | grep -qE -- "$1" && return 0; sleep 0.1; done
-	return 1
-}
+lr_tmux_new 80 24 "bash $work/run.sh"
 # the Streams pane's sum row: the second rate on it is the achieved one, in bit/s
 achieved() {
 	screen | awk '/^ sum / { n = 0; s = $0

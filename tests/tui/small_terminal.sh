@@ -15,10 +15,9 @@ command -v tmux >/dev/null || { lr_skip_plan small_terminal "tmux not installed"
 [ -x "$LR_BIN" ] || { lr_skip_plan small_terminal "no binary at $LR_BIN (run make)"; exit 0; }
 
 work=$(mktemp -d /tmp/lr_st.XXXXXX)
-sock="$work/tmux.sock"
 lr_cleanup_add "rm -rf $work"
-lr_cleanup_add "tmux -S $sock kill-server"
-T() { tmux -S "$sock" "$@"; }
+. "$LR_TOP/tests/lib_tmux.sh"
+lr_tmux_init "$work" st 40
 port=$((26000 + $$ % 2000))
 while ss -ltn | grep -q ":$port "; do port=$((port + 1)); done
 
@@ -29,14 +28,7 @@ echo \$? >"$work/rc"
 sleep 600
 EOF
 # 80x23: what a 24-row terminal leaves under tmux's status line
-T new-session -d -s st -x 80 -y 23 "bash $work/run.sh"
-T set-option -t st status off >/dev/null
-screen() { T capture-pane -t st -p; }
-wait_screen() {
-	local i
-	for ((i = 0; i < ${2:-40}; i++)); do screen | grep -qE -- "$1" && return 0; sleep 0.1; done
-	return 1
-}
+lr_tmux_new 80 23 "bash $work/run.sh"
 size() { T display -p -t st '#{pane_width}x#{pane_height}'; }
 # a line whose last column holds text (not a title's rule): something ran into the edge (the
 # views keep it blank). Characters, not bytes: grep in a UTF-8 locale.

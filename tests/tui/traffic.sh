@@ -12,10 +12,9 @@ command -v tmux >/dev/null || { skip tui_traffic "tmux not installed"; exit 0; }
 
 work=$(mktemp -d /tmp/lr_tt.XXXXXX)
 chmod 755 "$work"
-sock="$work/tmux.sock"
 lr_cleanup_add "rm -rf $work"
-lr_cleanup_add "tmux -S $sock kill-server"
-T() { tmux -S "$sock" "$@"; }
+. "$LR_TOP/tests/lib_tmux.sh"
+lr_tmux_init "$work" tt 40
 IV=0.5
 
 # start W H PREFIX... -- ARGS...: linerate in a fresh tmux session, run through PREFIX (netns,
@@ -36,18 +35,9 @@ echo \$? >"$work/rc"
 sleep 600
 EOF
 	chmod 644 "$work/run.sh"
-	T new-session -d -s tt -x "$w" -y "$h" "bash $work/run.sh"
-	T set-option -t tt status off >/dev/null
+	lr_tmux_new "$w" "$h" "bash $work/run.sh"
 	wait_file "$work/pid" 50
 }
-wait_file() { local i; for ((i = 0; i < $2; i++)); do [ -s "$1" ] && return 0; sleep 0.1; done; return 1; }
-screen() { T capture-pane -t tt -p; }
-wait_screen() {
-	local i
-	for ((i = 0; i < ${2:-40}; i++)); do screen | grep -qE -- "$1" && return 0; sleep 0.1; done
-	return 1
-}
-key() { T send-keys -t tt "$@"; }
 # The number of stream rows in the Streams pane with a non-zero achieved rate.
 live_streams() {
 	screen | awk '/ Streams /{ on = 1; next }
@@ -189,13 +179,13 @@ run_against() {
 
 lr_bg ip netns exec "$B" "$LR_BIN" -s -p 5301 >"$work/lrsrv.log" 2>&1
 srv=$LR_PID
-sleep 0.5
+lr_wait_listen 5301 "$B"
 run_against "linerate -s" 5301 "$srv"
 
 if command -v iperf3 >/dev/null; then
 	lr_bg ip netns exec "$B" iperf3 -s -p 5302 >"$work/iperf3.log" 2>&1
 	srv=$LR_PID
-	sleep 0.5
+	lr_wait_listen 5302 "$B"
 	run_against "iperf3 -s" 5302 "$srv"
 else
 	skip "iperf3 -s" "iperf3 not installed"

@@ -14,49 +14,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <cmocka.h>
 
-#include "fakes/fake_sysio.h"
+#include "fakes/sampled_tree.h"
 #include "linerate/present/verdict.h"
-#include "linerate/sample/board.h"
-#include "linerate/sample/sampler.h"
 #include "linerate/sample/snapshot.h"
 
 #define SEC 1000000000ULL
-
-static uint64_t mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * SEC + (uint64_t)ts.tv_nsec;
-}
-
-static void sample_tree(const char *tree, struct lr_snapshot *snap)
-{
-	char proc[128], sys[128];
-	struct lr_sampler_opts o = {0};
-	struct lr_board *b;
-	struct lr_sampler *s;
-	uint64_t seen = 0, now;
-
-	snprintf(proc, sizeof(proc), FIXTURES "/%s/proc", tree);
-	snprintf(sys, sizeof(sys), FIXTURES "/%s/sys", tree);
-	o.source = LR_SOURCE_PROC;
-	o.procfs = proc;
-	o.sysfs = sys;
-	o.interval_ns = SEC / 10;
-	assert_int_equal(lr_board_open(&b), 0);
-	assert_int_equal(lr_sampler_open(&s, &o, b), 0);
-	now = mono();
-	for (int i = 1; i <= 4; i++)
-		assert_int_equal(lr_sampler_tick(s, now + (uint64_t)i * SEC / 10), 0);
-	assert_int_equal(lr_board_read(b, snap, &seen), 1);
-	lr_sampler_close(s);
-	lr_board_close(b);
-}
 
 /* One stream thread moving 1 GB/s on `cpu` (-1: none), its node the snapshot's own. */
 static struct lr_stream_snap one_stream;
@@ -145,7 +110,7 @@ static void test_remote_node_names_local_cpus(void **state)
 
 	(void)state;
 	lr_snapshot_init(&s);
-	sample_tree("handmade-numa/numa2", &s);
+	sampled_tree("handmade-numa/numa2", 4, &s);
 	assert_int_equal(s.numa_nodes, 2);
 	judge(&s, "eth1", 2, &v);
 	assert_int_equal(v.hot_cpu, 2);
@@ -174,7 +139,7 @@ static void test_streams_off_the_nics_node(void **state)
 
 	(void)state;
 	lr_snapshot_init(&s);
-	sample_tree("handmade-numa/numa2", &s);
+	sampled_tree("handmade-numa/numa2", 4, &s);
 	set_stream(&s, 2);
 	assert_int_equal(one_stream.node, 0);
 	judge(&s, "eth1", -1, &v);
@@ -203,7 +168,7 @@ static void test_local_node_changes_nothing(void **state)
 
 	(void)state;
 	lr_snapshot_init(&s);
-	sample_tree("handmade-numa/numa2", &s);
+	sampled_tree("handmade-numa/numa2", 4, &s);
 	judge(&s, "eth0", 2, &v);	/* eth0 is on node 0, like cpu2 */
 	clear_numa(&s);
 	judge(&s, "eth0", 2, &plain);
@@ -219,7 +184,7 @@ static void test_one_node_changes_no_verdict(void **state)
 
 	(void)state;
 	lr_snapshot_init(&s);
-	sample_tree("this-host", &s);
+	sampled_tree("this-host", 4, &s);
 	assert_int_equal(s.numa_nodes, 1);
 	set_stream(&s, 1);	/* a stream too: the streams rule stays silent as well */
 	judge(&s, "eth0", 1, &v);

@@ -14,54 +14,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <cmocka.h>
 
-#include "fakes/fake_sysio.h"
+#include "fakes/sampled_tree.h"
 #include "fakes/golden.h"
 #include "linerate/present/app.h"
 #include "linerate/present/frame.h"
 #include "linerate/present/view.h"
 #include "linerate/present/view_numa.h"
-#include "linerate/sample/board.h"
-#include "linerate/sample/sampler.h"
 #include "linerate/sample/snapshot.h"
 
 #define SEC 1000000000ULL
-
-static uint64_t mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * SEC + (uint64_t)ts.tv_nsec;
-}
-
-/* Three sampler ticks over tree (each interface's IRQ map and node are read in turn). */
-static void sample_tree(const char *tree, struct lr_snapshot *snap)
-{
-	char proc[128], sys[128];
-	struct lr_sampler_opts o = {0};
-	struct lr_board *b;
-	struct lr_sampler *s;
-	uint64_t seen = 0, now;
-
-	snprintf(proc, sizeof(proc), FIXTURES "/%s/proc", tree);
-	snprintf(sys, sizeof(sys), FIXTURES "/%s/sys", tree);
-	o.source = LR_SOURCE_PROC;
-	o.procfs = proc;
-	o.sysfs = sys;
-	o.interval_ns = SEC / 10;
-	assert_int_equal(lr_board_open(&b), 0);
-	assert_int_equal(lr_sampler_open(&s, &o, b), 0);
-	now = mono();
-	for (int i = 1; i <= 3; i++)
-		assert_int_equal(lr_sampler_tick(s, now + (uint64_t)i * SEC / 10), 0);
-	assert_int_equal(lr_board_read(b, snap, &seen), 1);
-	lr_sampler_close(s);
-	lr_board_close(b);
-}
 
 static size_t iface_index(const struct lr_snapshot *s, const char *name)
 {
@@ -102,7 +66,7 @@ static void test_two_nodes(void **state)
 	setenv("TZ", "UTC", 1);
 	lr_snapshot_init(&s);
 	lr_frame_init(&f);
-	sample_tree("handmade-numa/numa2", &s);
+	sampled_tree("handmade-numa/numa2", 3, &s);
 	assert_true(lr_numa_shown(&s));
 	assert_true(lr_numa_serving(&s, &s.ifaces[iface_index(&s, "eth1")], &sv));
 	assert_int_equal(sv.nic_node, 1);
@@ -161,7 +125,7 @@ static void test_stream_cpus(void **state)
 
 	(void)state;
 	lr_snapshot_init(&s);
-	sample_tree("handmade-numa/numa2", &s);
+	sampled_tree("handmade-numa/numa2", 3, &s);
 	free(s.streams);
 	s.streams = NULL;
 	s.cap_streams = 0;
@@ -193,7 +157,7 @@ static void test_one_node_shows_nothing_new(void **state)
 	setenv("TZ", "UTC", 1);
 	lr_snapshot_init(&s);
 	lr_frame_init(&f);
-	sample_tree("this-host", &s);
+	sampled_tree("this-host", 3, &s);
 	assert_int_equal(s.numa_nodes, 1);
 	assert_true(s.n_cpus > 0 && (s.cpus[0].valid & LR_CPUV_NODE));
 	assert_false(lr_numa_shown(&s));

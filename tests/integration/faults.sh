@@ -170,7 +170,7 @@ A=$(lr_uniq)a B=$(lr_uniq)b
 lr_netns_pair "$A" "$B" "fpa$$" "fpb$$" 10.211.0.1 10.211.0.2 1500
 # Not shell functions: a background function is a subshell, and $! would not be linerate.
 inA=(nsenter --net="/run/netns/$A") inB=(nsenter --net="/run/netns/$B")
-wait_listen() { for ((i = 0; i < 50; i++)); do "${inB[@]}" ss -Htln "sport = :$1" | grep -q . && return; sleep 0.1; done; }
+wait_listen() { lr_wait_listen "$1" "$B"; }
 
 for mode in tcp udp; do
 	extra=(); [ "$mode" = udp ] && extra=(-u -b 200M)

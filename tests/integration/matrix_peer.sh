@@ -89,9 +89,7 @@ PY
 	LR_PID=$!; lr_cleanup_add "kill $LR_PID 2>/dev/null"
 }
 
-wait_listen() {	# the server in $B listens on 5299
-	for _ in $(seq 100); do ip netns exec "$B" ss -Hltn "sport = :5299" | grep -q . && return; sleep 0.05; done
-}
+wait_listen() { lr_wait_listen 5299 "$B"; }	# the server in $B listens on 5299
 ip netns exec "$B" timeout 120 "$LR_BIN" -s -p 5299 >"$work/server.log" 2>&1 &
 srv=$!; lr_cleanup_add "kill $srv 2>/dev/null; wait $srv 2>/dev/null"
 wait_listen

@@ -45,9 +45,7 @@ ip -n "$B" neigh replace "$ADDR_A" lladdr "$mac_a" dev "$IB" nud permanent
 
 stat_of() { ip netns exec "$1" cat "/sys/class/net/$2/statistics/$3"; }
 tests_done() { grep -c ' done: ' "$work/server.log"; }
-wait_listen() {	# PORT: the server in $B listens
-	for _ in $(seq 100); do ip netns exec "$B" ss -Hltn "sport = :$1" | grep -q . && return; sleep 0.05; done
-}
+wait_listen() { lr_wait_listen "$1" "$B"; }	# PORT: the server in $B listens
 witness="$LR_TOP/tests/integration/matrix_witness.py"
 
 # this veth's kernel byte counters every 50 ms, read from outside linerate (the settling's

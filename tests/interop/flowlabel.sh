@@ -21,14 +21,7 @@ IN="ip netns exec $ns"
 LABEL=0x2a5c3	# 173507
 port=5480
 
-wait_listen() {	# wait_listen PORT: up to 3 s for a TCP listener in the namespace
-	local i
-	for ((i = 0; i < 60; i++)); do
-		$IN ss -Hltn "sport = :$1" | grep -q . && return 0
-		sleep 0.05
-	done
-	return 1
-}
+wait_listen() { lr_wait_listen "$1" "$ns" 60; }	# wait_listen PORT: up to 3 s, in the namespace
 srv_start() {	# srv_start CMD...: a server in the namespace on $port ($spid)
 	$IN "$@" >"$tmp/srv.out" 2>"$tmp/srv.err" &
 	spid=$!

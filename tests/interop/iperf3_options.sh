@@ -18,14 +18,7 @@ tmp=$(mktemp -d) && lr_cleanup_add "rm -rf $tmp"
 port=$((20000 + RANDOM % 20000))
 have_strace=$(command -v strace)
 
-wait_listen() {	# wait_listen PORT: up to 3 s for a TCP listener on loopback
-	local i
-	for ((i = 0; i < 60; i++)); do
-		ss -Hltn "sport = :$1" | grep -q . && return 0
-		sleep 0.05
-	done
-	return 1
-}
+wait_listen() { lr_wait_listen "$1" "" 60; }	# wait_listen PORT: up to 3 s, on loopback
 next_port() { port=$((port + 1)); }
 
 # judge NAME PYTHON FILES...: the python prints "# notes" and last "ok" or why not.

@@ -16,14 +16,7 @@ have_i3=$(command -v iperf3)
 tmp=$(mktemp -d) && lr_cleanup_add "rm -rf $tmp"
 port=5492
 
-wait_listen() {	# wait_listen PORT: up to 3 s for a TCP listener on loopback
-	local i
-	for ((i = 0; i < 60; i++)); do
-		ss -Hltn "sport = :$1" | grep -q . && return 0
-		sleep 0.05
-	done
-	return 1
-}
+wait_listen() { lr_wait_listen "$1" "" 60; }	# wait_listen PORT: up to 3 s, on loopback
 srv_start() {	# srv_start OUT CMD...: a server on $port ($spid), stdout to OUT
 	local out=$1; shift
 	"$@" >"$out" 2>"$tmp/srv.err" &

@@ -7,6 +7,8 @@
  * the iperf3 accounting. Runs on the stream's own thread; owns its buffers.
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <netinet/in.h>
 #include <netinet/udp.h>
 #include <stdlib.h>
@@ -89,6 +91,41 @@ static int sender_setup(struct lr_stream *s)
 	return 0;
 }
 
+static long read_sysctl(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	long v = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/* A receiving socket left at the kernel's default buffer (no -w) takes the largest one the
+ * host allows without privilege, net.core.rmem_max (the kernel doubles what is asked, as for
+ * -w): the default 208 KiB holds three 32 KiB datagrams, ~4 ms at 200 Mbit/s, and a receiver
+ * thread woken that late on a busy host overflowed it. A -w the user gave is left alone (its
+ * doubled value differs from rmem_default unless it is exactly half of it). */
+static void grow_rcvbuf(struct lr_stream *s)
+{
+	long def = read_sysctl("/proc/sys/net/core/rmem_default");
+	long max = read_sysctl("/proc/sys/net/core/rmem_max");
+	int cur = 0, want;
+	socklen_t sl = sizeof(cur);
+
+	if (def <= 0 || max <= 0 || max > INT_MAX / 2 ||
+	    getsockopt(s->p.fd, SOL_SOCKET, SO_RCVBUF, &cur, &sl) < 0 || cur != def ||
+	    2 * max <= cur)
+		return;
+	want = (int)max;
+	if (setsockopt(s->p.fd, SOL_SOCKET, SO_RCVBUF, &want, sizeof(want)) < 0)
+		lr_log(LR_LOG_INFO, "stream %d: SO_RCVBUF %d: %s", s->p.id, want,
+		       strerror(errno));
+}
+
 static int receiver_setup(struct lr_stream *s)
 {
 	size_t len = s->p.len;
@@ -129,6 +166,7 @@ static int receiver_setup(struct lr_stream *s)
 		int one = 1, rcvbuf = 0;
 		socklen_t sl = sizeof(rcvbuf);
 
+		grow_rcvbuf(s);
 		s->rx_tstamp = s->p.rate_bps &&
 			       setsockopt(s->p.fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)) == 0;
 		getsockopt(s->p.fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, &sl);

@@ -105,10 +105,12 @@ static long read_sysctl(const char *path)
 }
 
 /* A receiving socket left at the kernel's default buffer (no -w) takes the largest one the
- * host allows without privilege, net.core.rmem_max (the kernel doubles what is asked, as for
+ * host allows without privilege, net.core.rmem_max up to 4 MiB (the kernel doubles it, as for
  * -w): the default 208 KiB holds three 32 KiB datagrams, ~4 ms at 200 Mbit/s, and a receiver
  * thread woken that late on a busy host overflowed it. A -w the user gave is left alone (its
  * doubled value differs from rmem_default unless it is exactly half of it). */
+#define LR_UDP_RCVBUF_ASK (4 << 20) /* at most (the kernel doubles it): 40 ms at 1.6 Gbit/s */
+
 static void grow_rcvbuf(struct lr_stream *s)
 {
 	long def = read_sysctl("/proc/sys/net/core/rmem_default");
@@ -120,7 +122,7 @@ static void grow_rcvbuf(struct lr_stream *s)
 	    getsockopt(s->p.fd, SOL_SOCKET, SO_RCVBUF, &cur, &sl) < 0 || cur != def ||
 	    2 * max <= cur)
 		return;
-	want = (int)max;
+	want = max < LR_UDP_RCVBUF_ASK ? (int)max : LR_UDP_RCVBUF_ASK;
 	if (setsockopt(s->p.fd, SOL_SOCKET, SO_RCVBUF, &want, sizeof(want)) < 0)
 		lr_log(LR_LOG_INFO, "stream %d: SO_RCVBUF %d: %s", s->p.id, want,
 		       strerror(errno));

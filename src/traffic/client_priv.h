@@ -67,7 +67,7 @@ struct lr_client {
 	/* -O (client_omit.c): each stream's counters when the omitted seconds ended, published
 	 * by omit_at_ns (release) */
 	struct lr_client_omit_mark {
-		uint64_t bytes, packets, retransmits, lost, max_seq;
+		uint64_t bytes, packets, retransmits, lost, max_seq, out_of_order;
 	} *omit;
 	_Atomic uint64_t omit_at_ns; /* 0 = not yet (or no -O) */
 	struct lr_traffic_results *res;

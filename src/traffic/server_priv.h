@@ -33,7 +33,7 @@ enum phase { PH_SETUP, PH_ACCEPT, PH_RUN, PH_FINISH, PH_DONE };
 /* A stream's counters when the client's omitted seconds (-O) ended: the results leave them out,
  * as iperf3 resets its counters then. */
 struct omit_mark {
-	uint64_t bytes, packets, lost, max_seq;
+	uint64_t bytes, packets, lost, max_seq, out_of_order;
 	uint64_t at_ns; /* 0 = not taken (no -O, or the test ended first) */
 };
 

@@ -130,7 +130,9 @@ static void take_omit_marks(struct session *ss)
 		m->packets = atomic_load(&st->packets);
 		m->lost = atomic_load(&st->lost);
 		m->max_seq = atomic_load(&st->max_seq);
+		m->out_of_order = atomic_load(&st->out_of_order);
 		m->at_ns = now;
+		lr_stream_omit_mark(ss->streams[i]);
 	}
 	ss->omit_taken = true;
 	lr_log(LR_LOG_DEBUG, "server: test from %s: %lld omitted second(s) over", ss->peer,

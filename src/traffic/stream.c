@@ -203,6 +203,7 @@ int lr_stream_open(struct lr_stream **out, const struct lr_stream_params *p)
 	atomic_init(&s->rate_bps, p->rate_bps);
 	atomic_init(&s->rate_gen, 0);
 	atomic_init(&s->err, 0);
+	atomic_init(&s->omit_gen, 0);
 	err = set_timeouts(p->fd);
 	if (err < 0)
 		goto err_free;
@@ -448,6 +449,11 @@ void lr_stream_set_rate(struct lr_stream *s, uint64_t rate_bps)
 {
 	atomic_store_explicit(&s->rate_bps, rate_bps, relaxed);
 	atomic_fetch_add_explicit(&s->rate_gen, 1, memory_order_release);
+}
+
+void lr_stream_omit_mark(struct lr_stream *s)
+{
+	atomic_fetch_add_explicit(&s->omit_gen, 1, memory_order_release);
 }
 
 void lr_stream_stop(struct lr_stream *s)

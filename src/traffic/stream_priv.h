@@ -37,6 +37,8 @@ struct lr_stream {
 	_Atomic uint32_t rate_gen; /* bumped on every lr_stream_set_rate */
 	_Atomic int err;
 	_Atomic(const char *) path; /* string literal */
+	_Atomic uint32_t omit_gen; /* bumped by lr_stream_omit_mark */
+	uint32_t omit_seen; /* the thread's copy: a change restarts the UDP jitter */
 
 	struct lr_pacer pacer;
 	uint32_t rate_gen_seen;

@@ -402,7 +402,15 @@ void lr_stream_udp_recv_loop(struct lr_stream *s)
 	s->last_batch_ns = lr_clock_mono_ns();
 	while (!lr_stream_stopping(s)) {
 		uint64_t bytes = 0, dgrams = 0, now, dt;
+		uint32_t og = atomic_load_explicit(&s->omit_gen, memory_order_acquire);
 		int r, k;
+
+		if (og != s->omit_seen) { /* -O's mark: iperf3 zeroes the jitter and starts over */
+			s->omit_seen = og;
+			s->acct.jitter_ns = 0;
+			s->acct.have_transit = false;
+			publish_acct(s);
+		}
 
 		for (i = 0; i < s->nmsgs; i++) {
 			struct msghdr *mh = &s->msgs[i].msg_hdr;

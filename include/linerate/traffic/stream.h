@@ -57,6 +57,10 @@ int lr_stream_start(struct lr_stream *s) LR_MUST_CHECK;
 /* [any] Changes the target rate of a running sender; takes effect within one pacing step,
  * without a burst. 0 = unlimited. */
 void lr_stream_set_rate(struct lr_stream *s, uint64_t rate_bps);
+/* [any] -O's mark, the end of the omitted seconds: a UDP receiver restarts its jitter from the
+ * next datagram, as iperf3 resets it then; every counter stays cumulative (the caller notes
+ * them and subtracts). Takes effect at the thread's next batch. */
+void lr_stream_omit_mark(struct lr_stream *s);
 /* [any] Asks the thread to stop; it returns from any blocking call within 100 ms. */
 void lr_stream_stop(struct lr_stream *s);
 /* Joins the thread (after lr_stream_stop, or when it ended by itself: peer closed). */

@@ -70,6 +70,9 @@ struct lr_client {
 		uint64_t bytes, packets, retransmits, lost, max_seq, out_of_order;
 	} *omit;
 	_Atomic uint64_t omit_at_ns; /* 0 = not yet (or no -O) */
+	/* when the test ended (TEST_END): the receivers' seconds end here, as iperf3's do; 0 =
+	 * not yet. Control thread. */
+	uint64_t test_end_ns;
 	struct lr_traffic_results *res;
 	char *server_output; /* --get-server-output: what the server's results carried */
 	bool server_output_json;

@@ -47,8 +47,9 @@ static void cpu_util(struct lr_client *c, double *total, double *user, double *s
 	*total = *user + *sys;
 }
 
-/* from its start, or from -O's mark when taken */
-static double stream_secs(const struct lr_stream_stats *st, uint64_t omit_at)
+/* from its start, or from -O's mark when taken; a receiver's to the test's end (test_end, 0 =
+ * not known: its last byte) */
+static double stream_secs(const struct lr_stream_stats *st, uint64_t omit_at, uint64_t test_end)
 {
 	uint64_t a = atomic_load_explicit(&st->start_ns, memory_order_relaxed);
 	uint64_t b = atomic_load_explicit(&st->end_ns, memory_order_relaxed);
@@ -57,6 +58,8 @@ static double stream_secs(const struct lr_stream_stats *st, uint64_t omit_at)
 		return 0;
 	if (omit_at > a)
 		a = omit_at;
+	if (test_end)
+		b = test_end;
 	if (!b)
 		b = lr_clock_mono_ns();
 	return b > a ? (double)(b - a) / 1e9 : 0;
@@ -92,7 +95,8 @@ static void local_results(struct lr_client *c, struct lr_proto_results *r)
 		e->errors = sp->sender ? 0 : (int64_t)atomic_load(&st->lost);
 		e->packets = sp->sender ? (int64_t)atomic_load(&st->packets)
 					: (int64_t)atomic_load(&st->max_seq);
-		e->end_time_s = stream_secs(st, atomic_load(&c->omit_at_ns));
+		e->end_time_s = stream_secs(st, atomic_load(&c->omit_at_ns),
+					    sp->sender ? 0 : c->test_end_ns);
 		any_send |= sp->sender;
 	}
 	r->n_streams = n;

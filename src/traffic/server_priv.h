@@ -62,6 +62,9 @@ struct session {
 	uint64_t *unacked; /* per stream: TCP bytes still queued when the sender stopped */
 	struct omit_mark *omit; /* per stream */
 	bool omit_taken;
+	/* TEST_END's arrival: the receivers' seconds end here, as iperf3's do (a paced sender's
+	 * last block may come ~100 ms earlier, its in-flight bytes later); 0 = none came */
+	uint64_t test_end_ns;
 	/* the report's intervals (server_report.c): cumulative counters per tick */
 	struct tick {
 		uint64_t at_ns;

@@ -175,6 +175,8 @@ static void local_results(struct session *ss, struct lr_proto_results *r)
 		e->omitted_packets = (int64_t)(sp->sender ? m->packets : m->max_seq);
 		if (m->at_ns > a)
 			a = m->at_ns;
+		if (!sp->sender && ss->test_end_ns)
+			b = ss->test_end_ns;
 		e->end_time_s = a && b > a ? (double)(b - a) / 1e9 : 0;
 	}
 	r->n_streams = ss->n;
@@ -407,7 +409,9 @@ static int run_phase(struct session *ss)
 		if (rc < 0)
 			return rc;
 		switch (st) {
-		case LR_PROTO_TEST_END: return 0;
+		case LR_PROTO_TEST_END:
+			ss->test_end_ns = lr_clock_mono_ns();
+			return 0;
 		case LR_PROTO_TEST_START: /* iperf3 ignores it too */ continue;
 		case LR_PROTO_CLIENT_TERMINATE:
 			lr_log(LR_LOG_INFO, "server: client %s terminated the test", ss->peer);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Deadline pacer: the due time advances by the exact transmission time of what was reserved
- * (remainder carried, so 64-byte datagrams at 40 Gbit/s do not drift), and the debt is capped
- * so a sender that was descheduled forgives the gap instead of bursting. What it is still
- * behind is repaid at no more than LR_PACER_CATCHUP times the target rate, never in one
+ * (remainder carried, so 64-byte datagrams at 40 Gbit/s do not drift), and the debt of a sender
+ * that was descheduled is capped (1 s). What it is behind is repaid, as iperf3's average since
+ * the start would, but at no more than LR_PACER_CATCHUP times the target rate, never in one
  * burst: on loopback and veth a burst lands in the receiver's socket within the sender's own
  * system call, and a default 208 KiB receive buffer holds only three 32 KiB datagrams (paced
  * UDP lost datagrams where iperf3's one-datagram-per-write catch-up lost none, issue 10).

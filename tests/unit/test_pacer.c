@@ -185,7 +185,7 @@ static void test_custom_max_burst(void **state)
 	assert_int_equal(p.max_burst_ns, LR_PACER_MAX_BURST_NS);
 }
 
-/* After a stall the debt (10 ms at 200 Mbit/s = 7.6 datagrams of 32 KiB) is repaid at twice the
+/* After a 50 ms stall the debt (38 datagrams of 32 KiB at 200 Mbit/s) is repaid at twice the
  * rate: departures never closer than half a datagram's time, so a receiver whose buffer holds
  * three of them is never handed a burst (issue 10); the debt is still repaid in full. */
 static void test_stall_repaid_at_catchup_pace(void **state)
@@ -197,13 +197,16 @@ static void test_stall_repaid_at_catchup_pace(void **state)
 	(void)state;
 	lr_pacer_init(&p, rate, now);
 	run_sim(&p, &now, LR_NSEC_PER_SEC / 10, 32768, 0, NULL);
-	now += LR_NSEC_PER_SEC / 2; /* descheduled */
+	now += 50 * LR_NSEC_PER_MSEC; /* descheduled */
 	bytes = catch_up(&p, now, 40 * LR_NSEC_PER_MSEC, 32768, &gap);
 	if (gap + 1 < dgram_ns / LR_PACER_CATCHUP)
 		fail_msg("two datagrams %llu ns apart, catch-up pace is %llu",
 			 (unsigned long long)gap, (unsigned long long)(dgram_ns / 2));
-	/* 40 ms at the rate plus the capped 10 ms of debt, within a datagram */
-	assert_in_range(bytes, (50 * rate / 8000) - 2 * 32768, (50 * rate / 8000) + 32768);
+	/* 40 ms at twice the rate: still repaying */
+	assert_in_range(bytes, (80 * rate / 8000) - 2 * 32768, (80 * rate / 8000) + 32768);
+	/* 60 ms more: the 50 ms of debt is repaid, the rate is the target again */
+	bytes += catch_up(&p, now + 40 * LR_NSEC_PER_MSEC, 60 * LR_NSEC_PER_MSEC, 32768, &gap);
+	assert_in_range(bytes, (150 * rate / 8000) - 2 * 32768, (150 * rate / 8000) + 32768);
 }
 
 static void test_rate_change_mid_run(void **state)

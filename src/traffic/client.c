@@ -589,7 +589,13 @@ static void *control_thread(void *arg)
 	getrusage(RUSAGE_SELF, &c->ru0);
 	c->t0_ns = lr_clock_mono_ns();
 	c->res->start_real_ns = lr_clock_real_ns();
+	atomic_store(&c->count_taken, 0);
 	for (unsigned i = 0; i < lr_client_nstreams(c); i++) {
+		/* -n/-k over all sending streams together, as iperf3 counts them */
+		if (lr_stream_params(c->streams[i])->sender)
+			lr_stream_share_count(c->streams[i], &c->count_taken,
+					      c->tc.num_bytes ? c->tc.num_bytes
+							      : c->tc.blockcount * c->params.len);
 		rc = lr_stream_start(c->streams[i]);
 		if (rc < 0) {
 			lr_client_set_err(c, "cannot start data stream %u: %s", i + 1, strerror(-rc));

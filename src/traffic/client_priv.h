@@ -73,6 +73,7 @@ struct lr_client {
 	/* when the test ended (TEST_END): the receivers' seconds end here, as iperf3's do; 0 =
 	 * not yet. Control thread. */
 	uint64_t test_end_ns;
+	_Atomic uint64_t count_taken; /* -n/-k: bytes the sending streams took (stream.h) */
 	struct lr_traffic_results *res;
 	char *server_output; /* --get-server-output: what the server's results carried */
 	bool server_output_json;

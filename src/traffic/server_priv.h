@@ -65,6 +65,7 @@ struct session {
 	/* TEST_END's arrival: the receivers' seconds end here, as iperf3's do (a paced sender's
 	 * last block may come ~100 ms earlier, its in-flight bytes later); 0 = none came */
 	uint64_t test_end_ns;
+	_Atomic uint64_t count_taken; /* -n/-k: bytes this side's senders took (stream.h) */
 	/* the report's intervals (server_report.c): cumulative counters per tick */
 	struct tick {
 		uint64_t at_ns;

@@ -521,7 +521,13 @@ static void *session_thread(void *arg)
 	ss->t0_ns = lr_clock_mono_ns();
 	ss->rate_next_ns = ss->t0_ns;
 	lr_server_tick(ss, ss->t0_ns, true, false);
+	atomic_store(&ss->count_taken, 0);
 	for (unsigned i = 0; i < ss->n; i++) {
+		/* the client's -n/-k over all the streams this side sends on, as iperf3 counts */
+		if (lr_stream_params(ss->streams[i])->sender)
+			lr_stream_share_count(ss->streams[i], &ss->count_taken,
+					      ss->p.num_bytes ? ss->p.num_bytes
+							      : ss->p.blockcount * ss->p.len);
 		rc = lr_stream_start(ss->streams[i]);
 		if (rc < 0) {
 			lr_log(LR_LOG_ERR, "server: cannot start stream: %s", strerror(-rc));

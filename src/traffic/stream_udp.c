@@ -271,6 +271,7 @@ static unsigned build_batch(struct lr_stream *s, size_t n, uint64_t now_ns)
 void lr_stream_udp_send_loop(struct lr_stream *s)
 {
 	size_t len = s->p.len;
+	bool counted = true; /* false once -n/-k is reached */
 
 	while (!lr_stream_stopping(s)) {
 		uint64_t now = lr_clock_mono_ns(), sent = 0;
@@ -280,16 +281,13 @@ void lr_stream_udp_send_loop(struct lr_stream *s)
 
 		lr_stream_pace_refresh(s, now);
 		n = lr_pacer_batch(&s->pacer, now, len, s->max_dgrams);
-		if (s->p.max_bytes) {	/* -n/-k: whole datagrams up to this stream's share */
-			uint64_t done = atomic_load_explicit(&s->st.bytes, memory_order_relaxed);
-			uint64_t left = done < s->p.max_bytes ? (s->p.max_bytes - done + len - 1) / len
-							      : 0;
-
-			if (!left) {
+		if (s->p.max_bytes || s->count_taken) {	/* -n/-k: whole datagrams */
+			n = counted ? lr_stream_count_take(s, n, len) : 0;
+			if (!n) {
+				counted = false;
 				lr_pacer_wait(now + LR_STREAM_SLICE_NS, 0, &s->stop, NULL, 0);
 				continue;
 			}
-			n = n < left ? n : (size_t)left;
 		}
 		if (s->pacer.rate_bps) {
 			uint64_t at = lr_pacer_reserve(&s->pacer, now, n * len);
@@ -306,6 +304,7 @@ void lr_stream_udp_send_loop(struct lr_stream *s)
 		r = sendmmsg(s->p.fd, s->msgs, m, MSG_NOSIGNAL);
 		lr_stream_note_cpu(s);
 		if (r < 0) {
+			lr_stream_count_unsent(s, n, len);
 			int err = -errno;
 
 			if (s->gso && gso_refused(err)) {
@@ -328,6 +327,7 @@ void lr_stream_udp_send_loop(struct lr_stream *s)
 		for (i = 0; i < r; i++)
 			sent += s->msgs[i].msg_len / len;
 		s->next_seq += sent;
+		lr_stream_count_unsent(s, n - sent, len);
 		atomic_fetch_add_explicit(&s->st.bytes, sent * len, relaxed);
 		atomic_fetch_add_explicit(&s->st.packets, sent, relaxed);
 	}

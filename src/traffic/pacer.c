@@ -91,7 +91,8 @@ size_t lr_pacer_batch(const struct lr_pacer *p, uint64_t now_ns, size_t item_byt
 	if (!p->rate_bps || !item_bytes)
 		return max_items;
 	if (now_ns > p->due_ns) { /* behind: part of the debt, as the catch-up pace spends it */
-		uint64_t late = now_ns - p->due_ns, most = LR_PACER_QUANTUM_NS * (LR_PACER_CATCHUP - 1);
+		uint64_t late = now_ns - p->due_ns;
+		uint64_t most = LR_PACER_QUANTUM_NS * (LR_PACER_CATCHUP - 1);
 
 		if (late > p->max_burst_ns)
 			late = p->max_burst_ns;

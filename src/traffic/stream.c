@@ -470,6 +470,7 @@ size_t lr_stream_count_take(struct lr_stream *s, size_t want, size_t unit)
 
 	if (s->count_taken) {
 		uint64_t cur = atomic_load_explicit(s->count_taken, relaxed);
+		uint64_t next;
 		size_t grant;
 
 		do {
@@ -477,9 +478,9 @@ size_t lr_stream_count_take(struct lr_stream *s, size_t want, size_t unit)
 				return 0;
 			left = (s->count_limit - cur + unit - 1) / unit;
 			grant = left < want ? (size_t)left : want;
-		} while (!atomic_compare_exchange_weak_explicit(s->count_taken, &cur,
-								cur + (uint64_t)grant * unit,
-								relaxed, relaxed));
+			next = cur + (uint64_t)grant * unit;
+		} while (!atomic_compare_exchange_weak_explicit(s->count_taken, &cur, next, relaxed,
+								relaxed));
 		return grant;
 	}
 	if (!s->p.max_bytes)

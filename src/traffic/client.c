@@ -474,8 +474,11 @@ static void wait_sent_drained(struct lr_client *c)
 		if (lr_clock_sleep_until(lr_clock_mono_ns() + 5 * LR_NSEC_PER_MSEC) < 0)
 			break;
 	}
-	/* acked is not yet read: give the peer's reader (and UDP in flight) a moment */
-	(void)lr_clock_sleep_until(lr_clock_mono_ns() + 50 * LR_NSEC_PER_MSEC);
+	/* acked is not yet read: give the peer's reader (and UDP in flight) a moment. A linerate
+	 * server (it offered peer stats) reads on after TEST_END, and its receivers' seconds end
+	 * at TEST_END as iperf3's do: the wait would only lengthen them. */
+	if (!c->peer_offered) /* set by this (control) thread */
+		(void)lr_clock_sleep_until(lr_clock_mono_ns() + 50 * LR_NSEC_PER_MSEC);
 }
 
 /* Receivers take what is still in flight once the server stopped: until quiet (bounded). */
@@ -507,6 +510,7 @@ static int finish(struct lr_client *c)
 	int8_t b = LR_PROTO_TEST_END;
 	int rc;
 
+	c->test_end_ns = lr_clock_mono_ns();
 	stop_streams(c, 1);
 	c->res->duration_ns = lr_clock_mono_ns() - c->t0_ns;
 	if (atomic_load(&c->omit_at_ns))	/* the measured part: after -O's mark */
@@ -597,7 +601,13 @@ static void *control_thread(void *arg)
 	getrusage(RUSAGE_SELF, &c->ru0);
 	c->t0_ns = lr_clock_mono_ns();
 	c->res->start_real_ns = lr_clock_real_ns();
+	atomic_store(&c->count_taken, 0);
 	for (unsigned i = 0; i < lr_client_nstreams(c); i++) {
+		/* -n/-k over all sending streams together, as iperf3 counts them */
+		if (lr_stream_params(c->streams[i])->sender)
+			lr_stream_share_count(c->streams[i], &c->count_taken,
+					      c->tc.num_bytes ? c->tc.num_bytes
+							      : c->tc.blockcount * c->params.len);
 		rc = lr_stream_start(c->streams[i]);
 		if (rc < 0) {
 			lr_client_set_err(c, "cannot start data stream %u: %s", i + 1, strerror(-rc));

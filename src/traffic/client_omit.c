@@ -30,7 +30,9 @@ uint64_t lr_client_omit_poll(struct lr_client *c, uint64_t now)
 			.retransmits = atomic_load(&st->retransmits),
 			.lost = atomic_load(&st->lost),
 			.max_seq = atomic_load(&st->max_seq),
+			.out_of_order = atomic_load(&st->out_of_order),
 		};
+		lr_stream_omit_mark(c->streams[i]);
 	}
 	atomic_store_explicit(&c->omit_at_ns, now, memory_order_release);
 	lr_log(LR_LOG_DEBUG, "client: %u omitted second(s) over", c->tc.omit_s);

@@ -67,9 +67,13 @@ struct lr_client {
 	/* -O (client_omit.c): each stream's counters when the omitted seconds ended, published
 	 * by omit_at_ns (release) */
 	struct lr_client_omit_mark {
-		uint64_t bytes, packets, retransmits, lost, max_seq;
+		uint64_t bytes, packets, retransmits, lost, max_seq, out_of_order;
 	} *omit;
 	_Atomic uint64_t omit_at_ns; /* 0 = not yet (or no -O) */
+	/* when the test ended (TEST_END): the receivers' seconds end here, as iperf3's do; 0 =
+	 * not yet. Control thread. */
+	uint64_t test_end_ns;
+	_Atomic uint64_t count_taken; /* -n/-k: bytes the sending streams took (stream.h) */
 	struct lr_traffic_results *res;
 	char *server_output; /* --get-server-output: what the server's results carried */
 	bool server_output_json;

@@ -27,6 +27,7 @@
 #include "linerate/traffic/traffic.h"
 
 #include "client_priv.h"
+#include "stream_result.h"
 
 static double tv_s(struct timeval tv)
 {
@@ -46,8 +47,9 @@ static void cpu_util(struct lr_client *c, double *total, double *user, double *s
 	*total = *user + *sys;
 }
 
-/* from its start, or from -O's mark when taken */
-static double stream_secs(const struct lr_stream_stats *st, uint64_t omit_at)
+/* from its start, or from -O's mark when taken; a receiver's to the test's end (test_end, 0 =
+ * not known: its last byte) */
+static double stream_secs(const struct lr_stream_stats *st, uint64_t omit_at, uint64_t test_end)
 {
 	uint64_t a = atomic_load_explicit(&st->start_ns, memory_order_relaxed);
 	uint64_t b = atomic_load_explicit(&st->end_ns, memory_order_relaxed);
@@ -56,6 +58,8 @@ static double stream_secs(const struct lr_stream_stats *st, uint64_t omit_at)
 		return 0;
 	if (omit_at > a)
 		a = omit_at;
+	if (test_end)
+		b = test_end;
 	if (!b)
 		b = lr_clock_mono_ns();
 	return b > a ? (double)(b - a) / 1e9 : 0;
@@ -91,7 +95,8 @@ static void local_results(struct lr_client *c, struct lr_proto_results *r)
 		e->errors = sp->sender ? 0 : (int64_t)atomic_load(&st->lost);
 		e->packets = sp->sender ? (int64_t)atomic_load(&st->packets)
 					: (int64_t)atomic_load(&st->max_seq);
-		e->end_time_s = stream_secs(st, atomic_load(&c->omit_at_ns));
+		e->end_time_s = stream_secs(st, atomic_load(&c->omit_at_ns),
+					    sp->sender ? 0 : c->test_end_ns);
 		any_send |= sp->sender;
 	}
 	r->n_streams = n;
@@ -117,24 +122,6 @@ static void sock_ports(int fd, uint16_t *local, uint16_t *remote)
 		*remote = (uint16_t)strtoul(port, NULL, 10);	/* NI_NUMERICSERV: digits */
 }
 
-void lr_traffic_sum_add(struct lr_traffic_sum *s, const struct lr_traffic_stream_result *e)
-{
-	s->n_streams++;
-	s->sent_bytes += e->sent_bytes;
-	s->received_bytes += e->received_bytes;
-	if (e->sender_s > s->sender_s)
-		s->sender_s = e->sender_s;
-	if (e->receiver_s > s->receiver_s)
-		s->receiver_s = e->receiver_s;
-	if (e->retransmits >= 0 && s->retransmits >= 0)
-		s->retransmits += e->retransmits;
-	else
-		s->retransmits = -1;
-	s->packets_sent += e->packets_sent;
-	s->lost += e->lost;
-	s->jitter_s += e->jitter_s;
-}
-
 static void merge_results(struct lr_client *c, const struct lr_proto_results *loc,
 			  const struct lr_proto_results *peer)
 {
@@ -155,44 +142,18 @@ static void merge_results(struct lr_client *c, const struct lr_proto_results *lo
 		const struct lr_stream_stats *st = lr_stream_stats(c->streams[i]);
 		const struct lr_proto_stream_result *l = &loc->streams[i], *p = NULL;
 		struct lr_traffic_stream_result *e = &R->streams[i];
+		const struct lr_client_omit_mark *m = lr_client_omit_mark(c, i);
 
 		for (unsigned k = 0; peer && k < peer->n_streams; k++)
 			if (peer->streams[k].id == l->id)
 				p = &peer->streams[k];
 		memset(e, 0, sizeof(*e));
-		e->id = l->id;
 		e->client_sends = sp->sender;
 		e->udp = sp->udp;
-		e->have_peer = p != NULL;
 		sock_ports(sp->fd, &e->local_port, &e->remote_port);
-		if (sp->sender) {
-			e->sent_bytes = l->bytes;
-			e->sender_s = l->end_time_s;
-			e->retransmits = l->retransmits;
-			e->packets_sent = l->packets - l->omitted_packets;
-			e->out_of_order = -1;
-			if (p) {
-				e->received_bytes = p->bytes;
-				e->receiver_s = p->end_time_s;
-				e->packets_received = p->packets - p->omitted_packets;
-				e->lost = p->errors - p->omitted_errors;
-				e->jitter_s = p->jitter_s;
-			}
-		} else {
-			e->received_bytes = l->bytes;
-			e->receiver_s = l->end_time_s;
-			e->packets_received = l->packets - l->omitted_packets;
-			e->lost = l->errors - l->omitted_errors;
-			e->jitter_s = l->jitter_s;
-			e->out_of_order = (int64_t)atomic_load(&st->out_of_order);
-			e->retransmits = -1;
-			if (p) {
-				e->sent_bytes = p->bytes;
-				e->sender_s = p->end_time_s;
-				e->retransmits = p->retransmits;
-				e->packets_sent = p->packets - p->omitted_packets;
-			}
-		}
+		lr_traffic_stream_fill(e, sp->sender, l, p,
+				       (int64_t)(atomic_load(&st->out_of_order) -
+						 (m ? m->out_of_order : 0)));
 		lr_traffic_sum_add(e->client_sends ? &R->sum_up : &R->sum_down, e);
 	}
 	if (R->sum_up.n_streams)

@@ -33,7 +33,7 @@ enum phase { PH_SETUP, PH_ACCEPT, PH_RUN, PH_FINISH, PH_DONE };
 /* A stream's counters when the client's omitted seconds (-O) ended: the results leave them out,
  * as iperf3 resets its counters then. */
 struct omit_mark {
-	uint64_t bytes, packets, lost, max_seq;
+	uint64_t bytes, packets, lost, max_seq, out_of_order;
 	uint64_t at_ns; /* 0 = not taken (no -O, or the test ended first) */
 };
 
@@ -61,6 +61,10 @@ struct session {
 	struct lr_stream **streams;
 	struct omit_mark *omit; /* per stream */
 	bool omit_taken;
+	/* TEST_END's arrival: the receivers' seconds end here, as iperf3's do (a paced sender's
+	 * last block may come ~100 ms earlier, its in-flight bytes later); 0 = none came */
+	uint64_t test_end_ns;
+	_Atomic uint64_t count_taken; /* -n/-k: bytes this side's senders took (stream.h) */
 	/* the report's intervals (server_report.c): cumulative counters per tick */
 	struct tick {
 		uint64_t at_ns;

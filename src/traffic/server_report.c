@@ -13,6 +13,7 @@
 #include "linerate/traffic/stream.h"
 #include "linerate/traffic/traffic.h"
 #include "server_priv.h"
+#include "stream_result.h"
 
 static void name_of(const struct sockaddr_storage *sa, socklen_t sl, char *host, size_t hlen,
 		    uint16_t *port)
@@ -135,39 +136,12 @@ void lr_server_merge_results(struct session *ss, const struct lr_proto_results *
 			if (peer->streams[k].id == l->id)
 				p = &peer->streams[k];
 		memset(e, 0, sizeof(*e));
-		e->id = l->id;
 		e->client_sends = !sp->sender;
 		e->udp = sp->udp;
-		e->have_peer = p != NULL;
 		fd_names(sp->fd, h, h, sizeof(h), &e->local_port, &e->remote_port);
-		e->retransmits = -1;
-		e->out_of_order = -1;
-		if (sp->sender) {
-			e->sent_bytes = l->bytes;
-			e->sender_s = l->end_time_s;
-			e->retransmits = l->retransmits;
-			e->packets_sent = l->packets - l->omitted_packets;
-			if (p) {
-				e->received_bytes = p->bytes;
-				e->receiver_s = p->end_time_s;
-				e->packets_received = p->packets - p->omitted_packets;
-				e->lost = p->errors - p->omitted_errors;
-				e->jitter_s = p->jitter_s;
-			}
-		} else {
-			e->received_bytes = l->bytes;
-			e->receiver_s = l->end_time_s;
-			e->packets_received = l->packets - l->omitted_packets;
-			e->lost = l->errors - l->omitted_errors;
-			e->jitter_s = l->jitter_s;
-			e->out_of_order = (int64_t)atomic_load(&st->out_of_order);
-			if (p) {
-				e->sent_bytes = p->bytes;
-				e->sender_s = p->end_time_s;
-				e->retransmits = p->retransmits;
-				e->packets_sent = p->packets - p->omitted_packets;
-			}
-		}
+		lr_traffic_stream_fill(e, sp->sender, l, p,
+				       (int64_t)(atomic_load(&st->out_of_order) -
+						 ss->omit[i].out_of_order));
 		lr_traffic_sum_add(e->client_sends ? &R->sum_up : &R->sum_down, e);
 	}
 	if (R->sum_up.n_streams)

@@ -113,7 +113,9 @@ static void take_omit_marks(struct session *ss)
 		m->packets = atomic_load(&st->packets);
 		m->lost = atomic_load(&st->lost);
 		m->max_seq = atomic_load(&st->max_seq);
+		m->out_of_order = atomic_load(&st->out_of_order);
 		m->at_ns = now;
+		lr_stream_omit_mark(ss->streams[i]);
 	}
 	ss->omit_taken = true;
 	lr_log(LR_LOG_DEBUG, "server: test from %s: %lld omitted second(s) over", ss->peer,
@@ -155,6 +157,8 @@ static void local_results(struct session *ss, struct lr_proto_results *r)
 		e->omitted_packets = (int64_t)(sp->sender ? m->packets : m->max_seq);
 		if (m->at_ns > a)
 			a = m->at_ns;
+		if (!sp->sender && ss->test_end_ns)
+			b = ss->test_end_ns;
 		e->end_time_s = a && b > a ? (double)(b - a) / 1e9 : 0;
 	}
 	r->n_streams = ss->n;
@@ -387,7 +391,9 @@ static int run_phase(struct session *ss)
 		if (rc < 0)
 			return rc;
 		switch (st) {
-		case LR_PROTO_TEST_END: return 0;
+		case LR_PROTO_TEST_END:
+			ss->test_end_ns = lr_clock_mono_ns();
+			return 0;
 		case LR_PROTO_TEST_START: /* iperf3 ignores it too */ continue;
 		case LR_PROTO_CLIENT_TERMINATE:
 			lr_log(LR_LOG_INFO, "server: client %s terminated the test", ss->peer);
@@ -496,7 +502,13 @@ static void *session_thread(void *arg)
 	ss->t0_ns = lr_clock_mono_ns();
 	ss->rate_next_ns = ss->t0_ns;
 	lr_server_tick(ss, ss->t0_ns, true, false);
+	atomic_store(&ss->count_taken, 0);
 	for (unsigned i = 0; i < ss->n; i++) {
+		/* the client's -n/-k over all the streams this side sends on, as iperf3 counts */
+		if (lr_stream_params(ss->streams[i])->sender)
+			lr_stream_share_count(ss->streams[i], &ss->count_taken,
+					      ss->p.num_bytes ? ss->p.num_bytes
+							      : ss->p.blockcount * ss->p.len);
 		rc = lr_stream_start(ss->streams[i]);
 		if (rc < 0) {
 			lr_log(LR_LOG_ERR, "server: cannot start stream: %s", strerror(-rc));

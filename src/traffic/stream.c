@@ -203,6 +203,7 @@ int lr_stream_open(struct lr_stream **out, const struct lr_stream_params *p)
 	atomic_init(&s->rate_bps, p->rate_bps);
 	atomic_init(&s->rate_gen, 0);
 	atomic_init(&s->err, 0);
+	atomic_init(&s->omit_gen, 0);
 	err = set_timeouts(p->fd);
 	if (err < 0)
 		goto err_free;
@@ -281,7 +282,8 @@ static void zc_reap(struct lr_stream *s)
 static void tcp_send_loop(struct lr_stream *s)
 {
 	uint64_t now = lr_clock_mono_ns(), next_info = now;
-	bool zc_sent = false;
+	bool zc_sent = false, counted = true; /* false once -n/-k is reached */
+	bool have_block = false; /* the block being sent was taken from -n/-k's count */
 	size_t off = 0;
 
 	while (!lr_stream_stopping(s)) {
@@ -289,9 +291,13 @@ static void tcp_send_loop(struct lr_stream *s)
 		ssize_t n;
 
 		lr_stream_pace_refresh(s, now);
-		if (off == 0 && s->p.max_bytes &&
-		    atomic_load_explicit(&s->st.bytes, relaxed) >= s->p.max_bytes) {
-			/* -n/-k reached: the session ends the test; wait for its stop */
+		if (off == 0 && !have_block && counted) {
+			/* -n/-k: a whole block at a time, or the count is reached: the session
+			 * ends the test; wait for its stop */
+			have_block = lr_stream_count_take(s, 1, s->buf_len) == 1;
+			counted = have_block;
+		}
+		if (!counted) {
 			lr_pacer_wait(now + LR_STREAM_SLICE_NS, 0, &s->stop, NULL, 0);
 			now = lr_clock_mono_ns();
 			continue;
@@ -322,6 +328,8 @@ static void tcp_send_loop(struct lr_stream *s)
 			atomic_store_explicit(&s->st.last_ns, now, relaxed);
 			lr_stream_note_cpu(s);
 			off = (off + (size_t)n) % s->buf_len;
+			if (!off)
+				have_block = false;
 			if (s->zc) {
 				zc_sent = true;
 				if (++s->zc_pending >= 64)
@@ -448,6 +456,49 @@ void lr_stream_set_rate(struct lr_stream *s, uint64_t rate_bps)
 {
 	atomic_store_explicit(&s->rate_bps, rate_bps, relaxed);
 	atomic_fetch_add_explicit(&s->rate_gen, 1, memory_order_release);
+}
+
+void lr_stream_share_count(struct lr_stream *s, _Atomic uint64_t *taken, uint64_t limit)
+{
+	s->count_taken = limit ? taken : NULL;
+	s->count_limit = limit;
+}
+
+size_t lr_stream_count_take(struct lr_stream *s, size_t want, size_t unit)
+{
+	uint64_t done, left;
+
+	if (s->count_taken) {
+		uint64_t cur = atomic_load_explicit(s->count_taken, relaxed);
+		uint64_t next;
+		size_t grant;
+
+		do {
+			if (cur >= s->count_limit)
+				return 0;
+			left = (s->count_limit - cur + unit - 1) / unit;
+			grant = left < want ? (size_t)left : want;
+			next = cur + (uint64_t)grant * unit;
+		} while (!atomic_compare_exchange_weak_explicit(s->count_taken, &cur, next, relaxed,
+								relaxed));
+		return grant;
+	}
+	if (!s->p.max_bytes)
+		return want;
+	done = atomic_load_explicit(&s->st.bytes, relaxed);
+	left = done < s->p.max_bytes ? (s->p.max_bytes - done + unit - 1) / unit : 0;
+	return left < want ? (size_t)left : want;
+}
+
+void lr_stream_count_unsent(struct lr_stream *s, size_t n, size_t unit)
+{
+	if (s->count_taken && n)
+		atomic_fetch_sub_explicit(s->count_taken, (uint64_t)n * unit, relaxed);
+}
+
+void lr_stream_omit_mark(struct lr_stream *s)
+{
+	atomic_fetch_add_explicit(&s->omit_gen, 1, memory_order_release);
 }
 
 void lr_stream_stop(struct lr_stream *s)

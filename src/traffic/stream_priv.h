@@ -37,6 +37,12 @@ struct lr_stream {
 	_Atomic uint32_t rate_gen; /* bumped on every lr_stream_set_rate */
 	_Atomic int err;
 	_Atomic(const char *) path; /* string literal */
+	_Atomic uint32_t omit_gen; /* bumped by lr_stream_omit_mark */
+	uint32_t omit_seen; /* the thread's copy: a change restarts the UDP jitter */
+	/* -n/-k over all of a test's sending streams (lr_stream_share_count): bytes the streams
+	 * took so far, shared; NULL = this stream's own max_bytes */
+	_Atomic uint64_t *count_taken;
+	uint64_t count_limit;
 
 	struct lr_pacer pacer;
 	uint32_t rate_gen_seen;
@@ -75,6 +81,11 @@ struct lr_stream {
 void *lr_stream_buf_alloc(size_t len);
 void lr_stream_pace_refresh(struct lr_stream *s, uint64_t now_ns);
 bool lr_stream_stopping(const struct lr_stream *s);
+/* -n/-k: how many of `want` blocks of `unit` bytes the stream may still send (0 = the count is
+ * reached: idle until stopped). Takes them from the shared count when there is one. */
+size_t lr_stream_count_take(struct lr_stream *s, size_t want, size_t unit);
+/* Gives back n blocks taken and not sent (a refused or partial send). */
+void lr_stream_count_unsent(struct lr_stream *s, size_t n, size_t unit);
 void lr_stream_fail(struct lr_stream *s, int err);
 
 /* stream_udp.c */

@@ -7,6 +7,8 @@
  * the iperf3 accounting. Runs on the stream's own thread; owns its buffers.
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <netinet/in.h>
 #include <netinet/udp.h>
 #include <stdlib.h>
@@ -89,6 +91,43 @@ static int sender_setup(struct lr_stream *s)
 	return 0;
 }
 
+static long read_sysctl(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	long v = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/* A receiving socket left at the kernel's default buffer (no -w) takes the largest one the
+ * host allows without privilege, net.core.rmem_max up to 4 MiB (the kernel doubles it, as for
+ * -w): the default 208 KiB holds three 32 KiB datagrams, ~4 ms at 200 Mbit/s, and a receiver
+ * thread woken that late on a busy host overflowed it. A -w the user gave is left alone (its
+ * doubled value differs from rmem_default unless it is exactly half of it). */
+#define LR_UDP_RCVBUF_ASK (4 << 20) /* at most (the kernel doubles it): 40 ms at 1.6 Gbit/s */
+
+static void grow_rcvbuf(struct lr_stream *s)
+{
+	long def = read_sysctl("/proc/sys/net/core/rmem_default");
+	long max = read_sysctl("/proc/sys/net/core/rmem_max");
+	int cur = 0, want;
+	socklen_t sl = sizeof(cur);
+
+	if (def <= 0 || max <= 0 || max > INT_MAX / 2 ||
+	    getsockopt(s->p.fd, SOL_SOCKET, SO_RCVBUF, &cur, &sl) < 0 || cur != def ||
+	    2 * max <= cur)
+		return;
+	want = max < LR_UDP_RCVBUF_ASK ? (int)max : LR_UDP_RCVBUF_ASK;
+	if (setsockopt(s->p.fd, SOL_SOCKET, SO_RCVBUF, &want, sizeof(want)) < 0)
+		lr_log(LR_LOG_INFO, "stream %d: SO_RCVBUF %d: %s", s->p.id, want,
+		       strerror(errno));
+}
+
 static int receiver_setup(struct lr_stream *s)
 {
 	size_t len = s->p.len;
@@ -129,6 +168,7 @@ static int receiver_setup(struct lr_stream *s)
 		int one = 1, rcvbuf = 0;
 		socklen_t sl = sizeof(rcvbuf);
 
+		grow_rcvbuf(s);
 		s->rx_tstamp = s->p.rate_bps &&
 			       setsockopt(s->p.fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)) == 0;
 		getsockopt(s->p.fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, &sl);
@@ -231,6 +271,7 @@ static unsigned build_batch(struct lr_stream *s, size_t n, uint64_t now_ns)
 void lr_stream_udp_send_loop(struct lr_stream *s)
 {
 	size_t len = s->p.len;
+	bool counted = true; /* false once -n/-k is reached */
 
 	while (!lr_stream_stopping(s)) {
 		uint64_t now = lr_clock_mono_ns(), sent = 0;
@@ -240,16 +281,13 @@ void lr_stream_udp_send_loop(struct lr_stream *s)
 
 		lr_stream_pace_refresh(s, now);
 		n = lr_pacer_batch(&s->pacer, now, len, s->max_dgrams);
-		if (s->p.max_bytes) {	/* -n/-k: whole datagrams up to this stream's share */
-			uint64_t done = atomic_load_explicit(&s->st.bytes, memory_order_relaxed);
-			uint64_t left = done < s->p.max_bytes ? (s->p.max_bytes - done + len - 1) / len
-							      : 0;
-
-			if (!left) {
+		if (s->p.max_bytes || s->count_taken) {	/* -n/-k: whole datagrams */
+			n = counted ? lr_stream_count_take(s, n, len) : 0;
+			if (!n) {
+				counted = false;
 				lr_pacer_wait(now + LR_STREAM_SLICE_NS, 0, &s->stop, NULL, 0);
 				continue;
 			}
-			n = n < left ? n : (size_t)left;
 		}
 		if (s->pacer.rate_bps) {
 			uint64_t at = lr_pacer_reserve(&s->pacer, now, n * len);
@@ -266,6 +304,7 @@ void lr_stream_udp_send_loop(struct lr_stream *s)
 		r = sendmmsg(s->p.fd, s->msgs, m, MSG_NOSIGNAL);
 		lr_stream_note_cpu(s);
 		if (r < 0) {
+			lr_stream_count_unsent(s, n, len);
 			int err = -errno;
 
 			if (s->gso && gso_refused(err)) {
@@ -288,6 +327,7 @@ void lr_stream_udp_send_loop(struct lr_stream *s)
 		for (i = 0; i < r; i++)
 			sent += s->msgs[i].msg_len / len;
 		s->next_seq += sent;
+		lr_stream_count_unsent(s, n - sent, len);
 		atomic_fetch_add_explicit(&s->st.bytes, sent * len, relaxed);
 		atomic_fetch_add_explicit(&s->st.packets, sent, relaxed);
 	}
@@ -362,7 +402,15 @@ void lr_stream_udp_recv_loop(struct lr_stream *s)
 	s->last_batch_ns = lr_clock_mono_ns();
 	while (!lr_stream_stopping(s)) {
 		uint64_t bytes = 0, dgrams = 0, now, dt;
+		uint32_t og = atomic_load_explicit(&s->omit_gen, memory_order_acquire);
 		int r, k;
+
+		if (og != s->omit_seen) { /* -O's mark: iperf3 zeroes the jitter and starts over */
+			s->omit_seen = og;
+			s->acct.jitter_ns = 0;
+			s->acct.have_transit = false;
+			publish_acct(s);
+		}
 
 		for (i = 0; i < s->nmsgs; i++) {
 			struct msghdr *mh = &s->msgs[i].msg_hdr;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Pacer on a simulated clock: long-run average equals the target (1 Mbit/s .. 40 Gbit/s,
- * several sizes, late wake-ups), a 1 s stall releases no more than max_burst, a live rate
- * change takes effect without a burst, batch sizes follow the rate.
+ * several sizes, late wake-ups), a 1 s stall costs no more than max_burst of debt, repaid at
+ * twice the rate and never in one burst, a live rate change takes effect without a burst,
+ * batch sizes follow the rate.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -146,18 +147,66 @@ static void test_stall_no_burst(void **state)
 	}
 }
 
+/* Sends back to back (no wait) from now for dur_ns as the pacer allows, item by item; returns
+ * the bytes sent and the shortest gap between two departures. */
+static uint64_t catch_up(struct lr_pacer *p, uint64_t now, uint64_t dur_ns, size_t size,
+			 uint64_t *min_gap)
+{
+	uint64_t end = now + dur_ns, bytes = 0, prev = 0;
+
+	*min_gap = UINT64_MAX;
+	for (;;) {
+		uint64_t at = lr_pacer_reserve(p, now, size);
+
+		if (at > now)
+			now = at;
+		if (now >= end)
+			return bytes;
+		if (prev && now - prev < *min_gap)
+			*min_gap = now - prev;
+		prev = now;
+		bytes += size;
+	}
+}
+
 static void test_custom_max_burst(void **state)
 {
 	struct lr_pacer p;
-	uint64_t now = T0;
+	uint64_t now = T0, bytes, gap;
 
 	(void)state;
 	lr_pacer_init(&p, 1000000000ULL, now);
 	lr_pacer_set_max_burst(&p, 100000); /* 100 us = 12500 bytes at 1 Gbit/s */
 	now += LR_NSEC_PER_SEC;
-	assert_in_range(burst_after(&p, now, 1000), 12000, 13000);
+	/* 10 ms later the sender is 12500 bytes ahead of 10 ms at the rate: the capped debt */
+	bytes = catch_up(&p, now, 10 * LR_NSEC_PER_MSEC, 1000, &gap);
+	assert_in_range(bytes - 1250000, 12000, 13000);
 	lr_pacer_set_max_burst(&p, 0);
 	assert_int_equal(p.max_burst_ns, LR_PACER_MAX_BURST_NS);
+}
+
+/* After a 50 ms stall the debt (38 datagrams of 32 KiB at 200 Mbit/s) is repaid at twice the
+ * rate: departures never closer than half a datagram's time, so a receiver whose buffer holds
+ * three of them is never handed a burst (issue 10); the debt is still repaid in full. */
+static void test_stall_repaid_at_catchup_pace(void **state)
+{
+	const uint64_t rate = 200000000ULL, dgram_ns = 32768ULL * 8 * LR_NSEC_PER_SEC / rate;
+	struct lr_pacer p;
+	uint64_t now = T0, bytes, gap;
+
+	(void)state;
+	lr_pacer_init(&p, rate, now);
+	run_sim(&p, &now, LR_NSEC_PER_SEC / 10, 32768, 0, NULL);
+	now += 50 * LR_NSEC_PER_MSEC; /* descheduled */
+	bytes = catch_up(&p, now, 40 * LR_NSEC_PER_MSEC, 32768, &gap);
+	if (gap + 1 < dgram_ns / LR_PACER_CATCHUP)
+		fail_msg("two datagrams %llu ns apart, catch-up pace is %llu",
+			 (unsigned long long)gap, (unsigned long long)(dgram_ns / 2));
+	/* 40 ms at twice the rate: still repaying */
+	assert_in_range(bytes, (80 * rate / 8000) - 2 * 32768, (80 * rate / 8000) + 32768);
+	/* 60 ms more: the 50 ms of debt is repaid, the rate is the target again */
+	bytes += catch_up(&p, now + 40 * LR_NSEC_PER_MSEC, 60 * LR_NSEC_PER_MSEC, 32768, &gap);
+	assert_in_range(bytes, (150 * rate / 8000) - 2 * 32768, (150 * rate / 8000) + 32768);
 }
 
 static void test_rate_change_mid_run(void **state)
@@ -228,12 +277,14 @@ static void test_batch_follows_rate(void **state)
 	lr_pacer_init(&p, 40000000000ULL, T0);
 	assert_int_equal(lr_pacer_batch(&p, T0, 64, 1024), 1024);
 	assert_int_equal(lr_pacer_batch(&p, T0, 64, 0), 0);
-	/* 1 ms behind at 1 Gbit/s: the next batch also carries the 125 kB of debt */
+	/* 100 us behind at 1 Gbit/s: the next batch also carries the 12.5 kB of debt */
 	lr_pacer_init(&p, 1000000000ULL, T0);
-	assert_int_equal(lr_pacer_batch(&p, T0 + LR_NSEC_PER_MSEC, 1000, 1024), 150);
-	/* but never more than max_burst's worth */
+	assert_int_equal(lr_pacer_batch(&p, T0 + 100000, 1000, 1024), 37);
+	/* 1 ms behind: at most a quantum of it (the rest follows at the catch-up pace) */
+	assert_int_equal(lr_pacer_batch(&p, T0 + LR_NSEC_PER_MSEC, 1000, 1024),
+			 LR_PACER_CATCHUP * LR_PACER_QUANTUM_NS / 8000);
 	assert_int_equal(lr_pacer_batch(&p, T0 + LR_NSEC_PER_SEC, 1000, 100000),
-			 (LR_PACER_QUANTUM_NS + LR_PACER_MAX_BURST_NS) / 8000);
+			 LR_PACER_CATCHUP * LR_PACER_QUANTUM_NS / 8000);
 	/* ahead of schedule: just the quantum */
 	lr_pacer_reserve(&p, T0, 1000000);
 	assert_int_equal(lr_pacer_batch(&p, T0, 1000, 1024), 25);
@@ -247,6 +298,7 @@ int main(void)
 		cmocka_unit_test(test_fractional_ns_carried),
 		cmocka_unit_test(test_stall_no_burst),
 		cmocka_unit_test(test_custom_max_burst),
+		cmocka_unit_test(test_stall_repaid_at_catchup_pace),
 		cmocka_unit_test(test_rate_change_mid_run),
 		cmocka_unit_test(test_rate_change_rescales_pending),
 		cmocka_unit_test(test_unlimited),

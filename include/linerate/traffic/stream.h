@@ -57,6 +57,15 @@ int lr_stream_start(struct lr_stream *s) LR_MUST_CHECK;
 /* [any] Changes the target rate of a running sender; takes effect within one pacing step,
  * without a burst. 0 = unlimited. */
 void lr_stream_set_rate(struct lr_stream *s, uint64_t rate_bps);
+/* Before lr_stream_start: -n/-k counted over all of a test's sending streams, as iperf3 counts
+ * them (the test ends when their total reaches the count, whichever stream sent it): each
+ * whole block a stream sends is taken from *taken (shared by those streams, starting at 0)
+ * while it is below limit. Replaces the stream's own max_bytes. */
+void lr_stream_share_count(struct lr_stream *s, _Atomic uint64_t *taken, uint64_t limit);
+/* [any] -O's mark, the end of the omitted seconds: a UDP receiver restarts its jitter from the
+ * next datagram, as iperf3 resets it then; every counter stays cumulative (the caller notes
+ * them and subtracts). Takes effect at the thread's next batch. */
+void lr_stream_omit_mark(struct lr_stream *s);
 /* [any] Asks the thread to stop; it returns from any blocking call within 100 ms. */
 void lr_stream_stop(struct lr_stream *s);
 /* Joins the thread (after lr_stream_stop, or when it ended by itself: peer closed). */

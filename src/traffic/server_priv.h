@@ -65,7 +65,8 @@ struct session {
 	struct tick {
 		uint64_t at_ns;
 		bool omit_end; /* the -O mark: the clock starts again here */
-		uint64_t *vals; /* per stream: bytes, retransmits, lost */
+		uint64_t *vals; /* per stream: TICK_VALS counters (server_intervals.c) */
+		struct lr_tcp_sample *tcp; /* per stream: TCP_INFO then */
 	} *ticks;
 	unsigned n_ticks, cap_ticks;
 	uint64_t next_tick_ns;

@@ -24,7 +24,7 @@ echo "# reference: $(iperf3 --version 2>/dev/null | head -n 1) ($(command -v ipe
 tmp=$(mktemp -d) && lr_cleanup_add "rm -rf $tmp"
 u=$(lr_uniq)
 nsc=${u}c nss=${u}s
-lr_netns_pair "$nsc" "$nss" "${u}a" "${u}b" 10.78.0.1 10.78.0.2 1500
+lr_netns_pair "$nsc" "$nss" "${u}a" "${u}b" 10.78.0.1 10.78.0.2 1400	# not the usual 1500: a pmtu copied from nowhere shows
 srv=10.78.0.2 p3=5470 plr=5471
 
 wait_listen() {	# wait_listen PORT: up to 3 s for a listener in the server namespace
@@ -217,15 +217,20 @@ run("tcpinfo-client-bidir", lambda: tcpinfo(D["bidir"], "client --bidir"))
 run("tcpinfo-server-R", lambda: tcpinfo(S["tcp-R"], "server -R"))
 def isum(d, key="packets"):
     return sum(s.get(key, 0) for iv in d["intervals"] for s in iv["streams"])
-def udp(d, w, name, ours, theirs):
-    """Our intervals' datagrams add up to our end count, which is the iperf3 peer's own."""
+def udp(d, w, name, ours, theirs, sends):
+    """Our intervals' datagrams add up to our end count, which is the iperf3 peer's own. Under
+    -R the server sends until the client's TEST_END reaches it, and a datagram still in flight
+    then is never counted: iperf3 <-> iperf3 shows it too (3.21: 4323 sent, 4322 received)."""
     iv, end, peer = isum(d), d["end"][ours]["packets"], w["end"][theirs]["packets"]
     print("# %s: intervals %d datagrams, end %s %d, iperf3's %s %d" % (name, iv, ours, end, theirs, peer))
-    return "" if iv == end == peer and iv > 0 else "%s: datagram counts differ" % name
-run("udp-packets-client", lambda: udp(D["udp"], W["udp"], "client", "sum_sent", "sum_received"))
-run("udp-packets-client-R", lambda: udp(D["udp-R"], W["udp-R"], "client -R", "sum_received", "sum_sent"))
-run("udp-packets-server", lambda: udp(S["udp"], I["udp"], "server", "sum_received", "sum_sent"))
-run("udp-packets-server-R", lambda: udp(S["udp-R"], I["udp-R"], "server -R", "sum_sent", "sum_received"))
+    sent, rcvd = (end, peer) if sends else (peer, end)
+    slack = 2 if "-R" in name else 0
+    return "" if iv == end and 0 <= sent - rcvd <= slack and iv > 0 else \
+        "%s: datagram counts differ" % name
+run("udp-packets-client", lambda: udp(D["udp"], W["udp"], "client", "sum_sent", "sum_received", True))
+run("udp-packets-client-R", lambda: udp(D["udp-R"], W["udp-R"], "client -R", "sum_received", "sum_sent", False))
+run("udp-packets-server", lambda: udp(S["udp"], I["udp"], "server", "sum_received", "sum_sent", False))
+run("udp-packets-server-R", lambda: udp(S["udp-R"], I["udp-R"], "server -R", "sum_sent", "sum_received", True))
 PY
 )
 grep '^#' <<<"$out"

@@ -127,20 +127,16 @@ static unsigned intervals(struct session *ss, struct lr_server_interval *iv, uin
 }
 
 /* What iperf3 -s's -J tells of its own side beside the merged counts: each TCP socket's
- * TCP_INFO over the intervals, the congestion control in use, the data sockets' buffers and
- * the control connection's MSS. */
-static void local_facts(struct session *ss, struct lr_traffic_results *R)
+ * TCP_INFO over the intervals, the data sockets' buffers and the control connection's MSS. */
+void lr_server_local_facts(struct session *ss, struct lr_traffic_results *R)
 {
 	for (unsigned t = 1; t < ss->n_ticks; t++)
 		for (unsigned i = 0; i < ss->n && i < R->n_streams; i++)
 			lr_tcp_path_add(&R->streams[i].path, &ss->ticks[t].tcp[i]);
-	R->server_view = true;
 	if (ss->n) {
 		int fd = lr_stream_params(ss->streams[0])->fd, v = 0;
 		socklen_t sl = sizeof(v);
 
-		if (!ss->p.udp)
-			lr_tcp_congestion_read(fd, R->local_congestion, sizeof(R->local_congestion));
 		R->sock_bufsize = ss->p.window_bytes;
 		if (getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, &sl) == 0)
 			R->sndbuf_actual = v;
@@ -178,7 +174,7 @@ void lr_server_report(struct session *ss, struct lr_proto_results *loc,
 		return;
 	}
 	lr_server_merge_results(ss, loc, peer, R);
-	local_facts(ss, R);
+	lr_server_local_facts(ss, R);
 	R->start_real_ns = lr_clock_real_ns() - (now - ss->t0_ns);
 	R->duration_ns = now - (ss->omit_taken ? ss->omit[0].at_ns : ss->t0_ns);
 	n_iv = intervals(ss, iv, deltas, jitter);

@@ -120,6 +120,10 @@ int lr_server_create_streams(struct session *ss);
 /* server_report.c. [session] Records the streams' counters when a tick is due (or now, when
  * force): the report's interval boundaries. */
 void lr_server_tick(struct session *ss, uint64_t now, bool force, bool omit_end);
+/* What the server's -J tells of its own side beside the merged results (server_intervals.c):
+ * each TCP socket's TCP_INFO over the report intervals, the data sockets' buffers, the control
+ * connection's MSS. */
+void lr_server_local_facts(struct session *ss, struct lr_traffic_results *R);
 /* [session] The report of a test whose results came in: the app's hook; *loc gets the output
  * the client asked for. */
 void lr_server_report(struct session *ss, struct lr_proto_results *loc,

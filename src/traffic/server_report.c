@@ -116,6 +116,8 @@ void lr_server_merge_results(struct session *ss, const struct lr_proto_results *
 	R->local_cpu_total = loc->cpu_total;
 	R->local_cpu_user = loc->cpu_user;
 	R->local_cpu_system = loc->cpu_system;
+	R->server_view = true;
+	memcpy(R->local_congestion, loc->congestion_used, sizeof(R->local_congestion));
 	if (peer) {
 		R->remote_cpu_total = peer->cpu_total;
 		R->remote_cpu_user = peer->cpu_user;
@@ -182,6 +184,7 @@ void lr_server_watch_results(struct session *ss, const struct lr_proto_results *
 	if (!ss->wres)
 		return;
 	lr_server_merge_results(ss, loc, peer, ss->wres);
+	lr_server_local_facts(ss, ss->wres);
 	ss->wres_filled = true;
 }
 

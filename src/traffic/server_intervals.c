@@ -126,32 +126,37 @@ static unsigned intervals(struct session *ss, struct lr_server_interval *iv, uin
 	return k;
 }
 
-/* What iperf3 -s's -J tells of its own side beside the merged counts: each TCP socket's
- * TCP_INFO over the intervals, the data sockets' buffers and the control connection's MSS. */
+void lr_server_sock_facts(struct session *ss, bool *have, uint64_t *bufsize, int *snd,
+			  int *rcv, int *mss)
+{
+	int v = 0;
+	socklen_t sl = sizeof(v);
+
+	*have = false;
+	*snd = *rcv = *mss = 0;
+	*bufsize = ss->p.window_bytes;
+	if (ss->n) {
+		int fd = lr_stream_params(ss->streams[0])->fd;
+
+		if (getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, &sl) == 0)
+			*snd = v;
+		sl = sizeof(v);
+		if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, &sl) == 0)
+			*rcv = v;
+		*have = true;
+	}
+	sl = sizeof(v);
+	if (!ss->p.udp && getsockopt(ss->ctl_fd, IPPROTO_TCP, TCP_MAXSEG, &v, &sl) == 0)
+		*mss = v;
+}
+
 void lr_server_local_facts(struct session *ss, struct lr_traffic_results *R)
 {
 	for (unsigned t = 1; t < ss->n_ticks; t++)
 		for (unsigned i = 0; i < ss->n && i < R->n_streams; i++)
 			lr_tcp_path_add(&R->streams[i].path, &ss->ticks[t].tcp[i]);
-	if (ss->n) {
-		int fd = lr_stream_params(ss->streams[0])->fd, v = 0;
-		socklen_t sl = sizeof(v);
-
-		R->sock_bufsize = ss->p.window_bytes;
-		if (getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, &sl) == 0)
-			R->sndbuf_actual = v;
-		sl = sizeof(v);
-		if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, &sl) == 0)
-			R->rcvbuf_actual = v;
-		R->have_sockbuf = true;
-	}
-	if (!ss->p.udp) {
-		int mss = 0;
-		socklen_t sl = sizeof(mss);
-
-		if (getsockopt(ss->ctl_fd, IPPROTO_TCP, TCP_MAXSEG, &mss, &sl) == 0)
-			R->tcp_mss_default = mss;
-	}
+	lr_server_sock_facts(ss, &R->have_sockbuf, &R->sock_bufsize, &R->sndbuf_actual,
+			     &R->rcvbuf_actual, &R->tcp_mss_default);
 }
 
 void lr_server_report(struct session *ss, struct lr_proto_results *loc,

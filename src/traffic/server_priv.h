@@ -124,6 +124,9 @@ void lr_server_tick(struct session *ss, uint64_t now, bool force, bool omit_end)
  * each TCP socket's TCP_INFO over the report intervals, the data sockets' buffers, the control
  * connection's MSS. */
 void lr_server_local_facts(struct session *ss, struct lr_traffic_results *R);
+/* ... the socket facts alone (the first data socket's buffers, the control connection's MSS). */
+void lr_server_sock_facts(struct session *ss, bool *have, uint64_t *bufsize, int *snd,
+			  int *rcv, int *mss);
 /* [session] The report of a test whose results came in: the app's hook; *loc gets the output
  * the client asked for. */
 void lr_server_report(struct session *ss, struct lr_proto_results *loc,

@@ -78,6 +78,8 @@ void lr_server_watch_begin(struct session *ss)
 	clock_gettime(CLOCK_REALTIME, &rt);
 	in->start_real_ns = (uint64_t)rt.tv_sec * LR_NSEC_PER_SEC + (uint64_t)rt.tv_nsec -
 			    (lr_clock_mono_ns() - ss->t0_ns);
+	lr_server_sock_facts(ss, &in->have_sockbuf, &in->sock_bufsize, &in->sndbuf_actual,
+			     &in->rcvbuf_actual, &in->tcp_mss_default);
 	in->n_streams = ss->n;
 	for (unsigned i = 0; i < ss->n; i++) {
 		const struct lr_stream_params *sp = lr_stream_params(ss->streams[i]);

@@ -329,6 +329,11 @@ struct lr_server_test_info {
 	char client_version[32];
 	uint64_t start_ns;	/* CLOCK_MONOTONIC when the streams started (TEST_RUNNING) */
 	uint64_t start_real_ns;	/* CLOCK_REALTIME then */
+	/* -J start's socket facts, as iperf3 -s reports them (have_sockbuf: known) */
+	bool have_sockbuf;
+	uint64_t sock_bufsize;	/* the client's -w, 0 none */
+	int sndbuf_actual, rcvbuf_actual;	/* SO_SNDBUF / SO_RCVBUF of the first data socket */
+	int tcp_mss_default;	/* TCP: TCP_MAXSEG of the control connection, 0 unknown */
 	unsigned n_streams;
 	struct lr_server_stream_info streams[LR_PROTO_MAX_RESULTS];
 };

@@ -644,5 +644,6 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 		traffic_opt = NULL;
 	}
 	cfg->traffic.peer_interval_ns = cfg->interval_ns;	/* the peer samples at our pace */
+	cfg->traffic.report_interval_ns = cfg->interval_set ? cfg->interval_ns : 0;	/* -J */
 	return validate(cfg, traffic_opt != NULL, traffic_opt ? traffic_opt : "", err, len);
 }

@@ -49,6 +49,11 @@ struct intervals {
 	unsigned n;
 	uint64_t bytes[LR_PROTO_MAX_RESULTS], retr[LR_PROTO_MAX_RESULTS];
 	uint64_t lost[LR_PROTO_MAX_RESULTS];
+	uint64_t packets[LR_PROTO_MAX_RESULTS];	/* UDP: sent, or the receiver's sequence */
+	/* -J: each TCP socket's TCP_INFO at the intervals' ends, summed up as iperf3's (only
+	 * where this side sends: under -R iperf3's client reads none) */
+	struct lr_tcp_path path[LR_PROTO_MAX_RESULTS];
+	int path_id[LR_PROTO_MAX_RESULTS];
 	struct lr_iperf3_interval st[LR_PROTO_MAX_RESULTS];
 	json_t *arr; /* -J only */
 	FILE *json_out; /* --json-stream's lines */
@@ -131,14 +136,15 @@ static uint64_t intervals_collect(struct intervals *iv, struct lr_client *c, boo
 	*k = 0;
 	for (unsigned i = 0; i < iv->n && i < n; i++) {
 		struct lr_client_stream_info ci;
-		uint64_t by, rt, lo;
+		uint64_t by, rt, lo, pk;
 
 		if (lr_client_stream_info(c, i, &ci) < 0)
 			continue;
 		by = at_mark ? ci.omit_bytes : atomic_load(&ci.stats->bytes);
 		rt = at_mark ? ci.omit_retransmits : atomic_load(&ci.stats->retransmits);
 		lo = at_mark ? ci.omit_lost : atomic_load(&ci.stats->lost);
-		iv->st[(*k)++] = (struct lr_iperf3_interval){
+		pk = atomic_load(ci.sender ? &ci.stats->packets : &ci.stats->max_seq);
+		iv->st[*k] = (struct lr_iperf3_interval){
 			.id = ci.id,
 			.sender = ci.sender,
 			.udp = ci.udp,
@@ -146,11 +152,21 @@ static uint64_t intervals_collect(struct intervals *iv, struct lr_client *c, boo
 			.bytes = by - iv->bytes[i],
 			.retransmits = rt - iv->retr[i],
 			.lost = lo - iv->lost[i],
+			.packets = pk - iv->packets[i],
+			.jitter_s = (double)atomic_load(&ci.stats->jitter_ns) / 1e9,
 		};
+		if (!ci.udp)	/* as iperf3: the socket's state as the interval ends */
+			lr_client_stream_tcp(c, i, &iv->st[*k].tcp);
+		if (!ci.udp && (!iv->cfg->traffic.reverse || iv->cfg->traffic.bidir)) {
+			lr_tcp_path_add(&iv->path[i], &iv->st[*k].tcp);
+			iv->path_id[i] = ci.id;
+		}
+		(*k)++;
 		total += by - iv->bytes[i];
 		iv->bytes[i] = by;
 		iv->retr[i] = rt;
 		iv->lost[i] = lo;
+		iv->packets[i] = pk;
 	}
 	return total;
 }
@@ -258,6 +274,15 @@ static void intervals_tick(struct intervals *iv, struct lr_client *c, bool json,
 	intervals_emit(iv, json, iv->last_ns, now, k);
 	iv->last_ns = now;
 	iv->next_ns += iv->every_ns;
+}
+
+/* The intervals' TCP_INFO summaries into the results' streams (matched by id), for -J's end. */
+static void intervals_paths(const struct intervals *iv, struct lr_traffic_results *R)
+{
+	for (unsigned i = 0; i < iv->n && i < LR_PROTO_MAX_RESULTS; i++)
+		for (unsigned j = 0; iv->path[i].samples && j < R->n_streams; j++)
+			if (R->streams[j].id == iv->path_id[i])
+				R->streams[j].path = iv->path[i];
 }
 
 /* Without CSV files or --listen sampling is a bonus: when it cannot start, the test runs
@@ -457,6 +482,8 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv, const s
 		fprintf(stderr, "linerate: out of memory\n");
 		failed = true;
 	}
+	if (ses.have_res)
+		intervals_paths(iv, ses.res);
 	report(cfg, &ses, iv, out, have_peer ? &peer : NULL, &so);
 	free(so.text);
 	if (ses.failed)

@@ -42,6 +42,9 @@ static unsigned interval_streams(const struct lr_server_report *r, unsigned k,
 			.bytes = iv->bytes[i],
 			.retransmits = iv->retransmits[i],
 			.lost = iv->lost[i],
+			.packets = iv->packets ? iv->packets[i] : 0,
+			.jitter_s = iv->jitter_s ? iv->jitter_s[i] : 0,
+			.tcp = iv->tcp ? iv->tcp[i] : (struct lr_tcp_sample){0},
 		};
 	return R->n_streams;
 }

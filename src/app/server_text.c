@@ -74,6 +74,11 @@ static json_t *json_start(struct lr_server_text *t)
 	R->start_real_ns = in->start_real_ns;
 	memcpy(R->local_host, in->local_host, sizeof(R->local_host));
 	memcpy(R->remote_host, in->remote_host, sizeof(R->remote_host));
+	R->have_sockbuf = in->have_sockbuf;
+	R->sock_bufsize = in->sock_bufsize;
+	R->sndbuf_actual = in->sndbuf_actual;
+	R->rcvbuf_actual = in->rcvbuf_actual;
+	R->tcp_mss_default = in->tcp_mss_default;
 	R->n_streams = in->n_streams;
 	for (unsigned i = 0; i < in->n_streams; i++) {
 		R->streams[i].id = in->streams[i].id;

@@ -101,8 +101,10 @@ static void local_results(struct lr_client *c, struct lr_proto_results *r)
 	}
 	r->n_streams = n;
 	r->sender_has_retransmits = !any_send ? -1 : (c->tc.udp ? 0 : 1);
-	if (c->congestion)
-		snprintf(r->congestion_used, sizeof(r->congestion_used), "%s", c->congestion);
+	/* as iperf3: what a data socket actually uses (a -C the kernel refused is not it) */
+	if (!c->tc.udp && n)
+		lr_tcp_congestion_read(lr_stream_params(c->streams[0])->fd, r->congestion_used,
+				       sizeof(r->congestion_used));
 }
 
 static void sock_ports(int fd, uint16_t *local, uint16_t *remote)
@@ -131,6 +133,7 @@ static void merge_results(struct lr_client *c, const struct lr_proto_results *lo
 	R->local_cpu_total = loc->cpu_total;
 	R->local_cpu_user = loc->cpu_user;
 	R->local_cpu_system = loc->cpu_system;
+	memcpy(R->local_congestion, loc->congestion_used, sizeof(R->local_congestion));
 	if (peer) {
 		R->remote_cpu_total = peer->cpu_total;
 		R->remote_cpu_user = peer->cpu_user;

@@ -4,6 +4,8 @@
  * stream id, handed to the app's hook, which writes the report and, when the client asked
  * (--get-server-output), returns it for the results message. */
 #include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +20,9 @@
 #include "server_priv.h"
 
 #define TICKS_MAX 100000 /* a day of 1 s intervals: enough, and bounded */
+/* per stream and tick: bytes, retransmits, lost, packets (UDP: a sender's datagrams, a
+ * receiver's highest sequence), jitter_ns (a level, not a count) */
+#define TICK_VALS 5
 
 void lr_server_tick(struct session *ss, uint64_t now, bool force, bool omit_end)
 {
@@ -38,17 +43,27 @@ void lr_server_tick(struct session *ss, uint64_t now, bool force, bool omit_end)
 		ss->cap_ticks = cap;
 	}
 	t = &ss->ticks[ss->n_ticks];
-	t->vals = calloc(3 * (size_t)ss->n, sizeof(*t->vals));
-	if (!t->vals)
+	t->vals = calloc(TICK_VALS * (size_t)ss->n, sizeof(*t->vals));
+	t->tcp = calloc(ss->n, sizeof(*t->tcp));
+	if (!t->vals || !t->tcp) {
+		free(t->vals);
+		free(t->tcp);
 		return;
+	}
 	t->at_ns = now;
 	t->omit_end = omit_end;
 	for (unsigned i = 0; i < ss->n; i++) {
 		const struct lr_stream_stats *st = lr_stream_stats(ss->streams[i]);
+		const struct lr_stream_params *sp = lr_stream_params(ss->streams[i]);
+		uint64_t *v = t->vals + TICK_VALS * (size_t)i;
 
-		t->vals[3 * i] = atomic_load(&st->bytes);
-		t->vals[3 * i + 1] = atomic_load(&st->retransmits);
-		t->vals[3 * i + 2] = atomic_load(&st->lost);
+		v[0] = atomic_load(&st->bytes);
+		v[1] = atomic_load(&st->retransmits);
+		v[2] = atomic_load(&st->lost);
+		v[3] = atomic_load(sp->sender ? &st->packets : &st->max_seq);
+		v[4] = atomic_load(&st->jitter_ns);
+		if (!sp->udp)	/* as iperf3: the socket's state at the interval's end */
+			lr_tcp_sample_read(sp->fd, &t->tcp[i]);
 	}
 	ss->n_ticks++;
 	if (omit_end || ss->n_ticks == 1)
@@ -60,15 +75,19 @@ void lr_server_tick(struct session *ss, uint64_t now, bool force, bool omit_end)
 
 void lr_server_report_free(struct session *ss)
 {
-	for (unsigned i = 0; i < ss->n_ticks; i++)
+	for (unsigned i = 0; i < ss->n_ticks; i++) {
 		free(ss->ticks[i].vals);
+		free(ss->ticks[i].tcp);
+	}
 	free(ss->ticks);
 	ss->ticks = NULL;
 	ss->n_ticks = ss->cap_ticks = 0;
 }
 
-/* The ticks as intervals: deltas between neighbours; the clock restarts at -O's mark. */
-static unsigned intervals(struct session *ss, struct lr_server_interval *iv, uint64_t *deltas)
+/* The ticks as intervals: deltas between neighbours (the jitter as it stood at the end); the
+ * clock restarts at -O's mark. deltas: TICK_VALS rows of n per interval. */
+static unsigned intervals(struct session *ss, struct lr_server_interval *iv, uint64_t *deltas,
+			  double *jitter)
 {
 	uint64_t base = ss->t0_ns;
 	bool omitting = ss->p.omit_s > 0;
@@ -76,15 +95,21 @@ static unsigned intervals(struct session *ss, struct lr_server_interval *iv, uin
 
 	for (unsigned t = 1; t < ss->n_ticks; t++) {
 		const struct tick *a = &ss->ticks[t - 1], *b = &ss->ticks[t];
-		uint64_t *d = deltas + 3 * (size_t)ss->n * k;
+		uint64_t *d = deltas + TICK_VALS * (size_t)ss->n * k;
+		double *jt = jitter + (size_t)ss->n * k;
 
 		if (a->omit_end) {
 			base = a->at_ns;
 			omitting = false;
 		}
-		for (unsigned i = 0; i < ss->n; i++)	/* bytes, retransmits, lost: three rows */
-			for (unsigned j = 0; j < 3; j++)
-				d[j * ss->n + i] = b->vals[3 * i + j] - a->vals[3 * i + j];
+		for (unsigned i = 0; i < ss->n; i++) {	/* one row per counter */
+			const uint64_t *va = a->vals + TICK_VALS * (size_t)i;
+			const uint64_t *vb = b->vals + TICK_VALS * (size_t)i;
+
+			for (unsigned j = 0; j < TICK_VALS - 1; j++)
+				d[j * ss->n + i] = vb[j] >= va[j] ? vb[j] - va[j] : 0;
+			jt[i] = (double)vb[4] / 1e9;
+		}
 		iv[k] = (struct lr_server_interval){
 			.start_s = (double)(a->at_ns - base) / 1e9,
 			.end_s = (double)(b->at_ns - base) / 1e9,
@@ -92,10 +117,46 @@ static unsigned intervals(struct session *ss, struct lr_server_interval *iv, uin
 			.bytes = d,
 			.retransmits = d + ss->n,
 			.lost = d + 2 * (size_t)ss->n,
+			.packets = d + 3 * (size_t)ss->n,
+			.jitter_s = jt,
+			.tcp = b->tcp,
 		};
 		k++;
 	}
 	return k;
+}
+
+void lr_server_sock_facts(struct session *ss, bool *have, uint64_t *bufsize, int *snd,
+			  int *rcv, int *mss)
+{
+	int v = 0;
+	socklen_t sl = sizeof(v);
+
+	*have = false;
+	*snd = *rcv = *mss = 0;
+	*bufsize = ss->p.window_bytes;
+	if (ss->n) {
+		int fd = lr_stream_params(ss->streams[0])->fd;
+
+		if (getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, &sl) == 0)
+			*snd = v;
+		sl = sizeof(v);
+		if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, &sl) == 0)
+			*rcv = v;
+		*have = true;
+	}
+	sl = sizeof(v);
+	if (!ss->p.udp && getsockopt(ss->ctl_fd, IPPROTO_TCP, TCP_MAXSEG, &v, &sl) == 0)
+		*mss = v;
+}
+
+void lr_server_local_facts(struct session *ss, struct lr_traffic_results *R)
+{
+	for (unsigned t = 1; t < ss->n_ticks; t++)
+		for (unsigned i = 0; i < ss->n && i < R->n_streams; i++)
+			lr_tcp_path_add(&R->streams[i].path, &ss->ticks[t].tcp[i]);
+	lr_server_sock_facts(ss, &R->have_sockbuf, &R->sock_bufsize, &R->sndbuf_actual,
+			     &R->rcvbuf_actual, &R->tcp_mss_default);
 }
 
 void lr_server_report(struct session *ss, struct lr_proto_results *loc,
@@ -104,21 +165,24 @@ void lr_server_report(struct session *ss, struct lr_proto_results *loc,
 	struct lr_traffic_results *R = calloc(1, sizeof(*R));
 	unsigned n_iv = ss->n_ticks ? ss->n_ticks - 1 : 0;
 	struct lr_server_interval *iv = calloc(n_iv + 1, sizeof(*iv));
-	uint64_t *deltas = calloc(3 * (size_t)ss->n * (n_iv + 1), sizeof(*deltas));
+	uint64_t *deltas = calloc(TICK_VALS * (size_t)ss->n * (n_iv + 1), sizeof(*deltas));
+	double *jitter = calloc((size_t)ss->n * (n_iv + 1) + 1, sizeof(*jitter));
 	uint64_t now = lr_clock_mono_ns();
 	bool json = false;
 	char *out;
 
-	if (!ss->srv->o.report || !R || !iv || !deltas) {
+	if (!ss->srv->o.report || !R || !iv || !deltas || !jitter) {
 		free(R);
 		free(iv);
 		free(deltas);
+		free(jitter);
 		return;
 	}
 	lr_server_merge_results(ss, loc, peer, R);
+	lr_server_local_facts(ss, R);
 	R->start_real_ns = lr_clock_real_ns() - (now - ss->t0_ns);
 	R->duration_ns = now - (ss->omit_taken ? ss->omit[0].at_ns : ss->t0_ns);
-	n_iv = intervals(ss, iv, deltas);
+	n_iv = intervals(ss, iv, deltas, jitter);
 	out = ss->srv->o.report(ss->srv->o.report_arg,
 				&(struct lr_server_report){
 					.res = R,
@@ -139,4 +203,5 @@ void lr_server_report(struct session *ss, struct lr_proto_results *loc,
 	free(R);
 	free(iv);
 	free(deltas);
+	free(jitter);
 }

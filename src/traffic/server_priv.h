@@ -69,7 +69,8 @@ struct session {
 	struct tick {
 		uint64_t at_ns;
 		bool omit_end; /* the -O mark: the clock starts again here */
-		uint64_t *vals; /* per stream: bytes, retransmits, lost */
+		uint64_t *vals; /* per stream: TICK_VALS counters (server_intervals.c) */
+		struct lr_tcp_sample *tcp; /* per stream: TCP_INFO then */
 	} *ticks;
 	unsigned n_ticks, cap_ticks;
 	uint64_t next_tick_ns;
@@ -123,6 +124,13 @@ int lr_server_create_streams(struct session *ss);
 /* server_report.c. [session] Records the streams' counters when a tick is due (or now, when
  * force): the report's interval boundaries. */
 void lr_server_tick(struct session *ss, uint64_t now, bool force, bool omit_end);
+/* What the server's -J tells of its own side beside the merged results (server_intervals.c):
+ * each TCP socket's TCP_INFO over the report intervals, the data sockets' buffers, the control
+ * connection's MSS. */
+void lr_server_local_facts(struct session *ss, struct lr_traffic_results *R);
+/* ... the socket facts alone (the first data socket's buffers, the control connection's MSS). */
+void lr_server_sock_facts(struct session *ss, bool *have, uint64_t *bufsize, int *snd,
+			  int *rcv, int *mss);
 /* [session] The report of a test whose results came in: the app's hook; *loc gets the output
  * the client asked for. */
 void lr_server_report(struct session *ss, struct lr_proto_results *loc,

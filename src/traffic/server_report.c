@@ -79,6 +79,8 @@ void lr_server_watch_begin(struct session *ss)
 	clock_gettime(CLOCK_REALTIME, &rt);
 	in->start_real_ns = (uint64_t)rt.tv_sec * LR_NSEC_PER_SEC + (uint64_t)rt.tv_nsec -
 			    (lr_clock_mono_ns() - ss->t0_ns);
+	lr_server_sock_facts(ss, &in->have_sockbuf, &in->sock_bufsize, &in->sndbuf_actual,
+			     &in->rcvbuf_actual, &in->tcp_mss_default);
 	in->n_streams = ss->n;
 	for (unsigned i = 0; i < ss->n; i++) {
 		const struct lr_stream_params *sp = lr_stream_params(ss->streams[i]);
@@ -117,6 +119,8 @@ void lr_server_merge_results(struct session *ss, const struct lr_proto_results *
 	R->local_cpu_total = loc->cpu_total;
 	R->local_cpu_user = loc->cpu_user;
 	R->local_cpu_system = loc->cpu_system;
+	R->server_view = true;
+	memcpy(R->local_congestion, loc->congestion_used, sizeof(R->local_congestion));
 	if (peer) {
 		R->remote_cpu_total = peer->cpu_total;
 		R->remote_cpu_user = peer->cpu_user;
@@ -156,6 +160,7 @@ void lr_server_watch_results(struct session *ss, const struct lr_proto_results *
 	if (!ss->wres)
 		return;
 	lr_server_merge_results(ss, loc, peer, ss->wres);
+	lr_server_local_facts(ss, ss->wres);
 	ss->wres_filled = true;
 }
 

@@ -162,8 +162,10 @@ static void local_results(struct session *ss, struct lr_proto_results *r)
 		e->end_time_s = a && b > a ? (double)(b - a) / 1e9 : 0;
 	}
 	r->n_streams = ss->n;
-	if (ss->p.congestion[0])
-		snprintf(r->congestion_used, sizeof(r->congestion_used), "%s", ss->p.congestion);
+	/* as iperf3: what a data socket actually uses (a -C the kernel refused is not it) */
+	if (!ss->p.udp && ss->n)
+		lr_tcp_congestion_read(lr_stream_params(ss->streams[0])->fd, r->congestion_used,
+				       sizeof(r->congestion_used));
 }
 
 void lr_server_local_results(struct session *ss, struct lr_proto_results *r)

@@ -11,6 +11,8 @@
 
 #include <jansson.h>
 
+#include "linerate/traffic/traffic.h"
+
 struct lr_traffic_config;
 struct lr_traffic_results;
 struct lr_traffic_stream_result;
@@ -28,6 +30,9 @@ struct lr_iperf3_interval {
 	uint64_t packets;
 	double jitter_s;
 	bool no_header;	/* st[0]: no header even at a == 0 (iperf3 restarts at 0 after -O) */
+	/* -J (either side): a UDP stream's datagrams and jitter as above; a TCP sender's socket
+	 * at the interval's end (zeros when it was not read, as iperf3's) */
+	struct lr_tcp_sample tcp;
 };
 
 /* unit: iperf3's -f for the bitrate column ('a' adaptive bits, the default; 'A' adaptive

@@ -70,7 +70,36 @@ struct lr_traffic_config {	/* iperf3's options, same meanings */
 	bool no_peer_stats;	/* --no-peer-stats */
 	uint64_t peer_interval_ns;	/* client: the sampling interval it asks the server for */
 	struct lr_auth_opts auth;	/* --username etc. (auth.h); all NULL = no authentication */
+	uint64_t report_interval_ns;	/* -i as the report's interval (-J's test_start.interval),
+					 * 0 = iperf3's 1 s; the engine does not use it */
 };
+
+/* A TCP data socket's TCP_INFO at one moment, in the units iperf3's -J prints them. */
+struct lr_tcp_sample {
+	bool valid;		/* read (a TCP socket, getsockopt worked) */
+	uint64_t snd_cwnd;	/* bytes: tcpi_snd_cwnd * tcpi_snd_mss */
+	uint64_t snd_wnd;	/* tcpi_snd_wnd: the peer's advertised receive window */
+	uint32_t rtt_us, rttvar_us;	/* tcpi_rtt, tcpi_rttvar */
+	uint32_t pmtu;		/* tcpi_pmtu */
+	uint32_t reorder;	/* tcpi_reord_seen: reordering events so far */
+};
+/* Reads fd's TCP_INFO into *out (out->valid false on failure). [any] */
+void lr_tcp_sample_read(int fd, struct lr_tcp_sample *out);
+/* The congestion control algorithm fd actually uses (TCP_CONGESTION) into buf, "" when
+ * unknown. [any] */
+void lr_tcp_congestion_read(int fd, char *buf, size_t len);
+
+/* A sending socket's TCP_INFO over a test's report intervals (one sample at each interval's
+ * end, as iperf3's): -J's max_snd_cwnd, max_snd_wnd, max/min/mean_rtt, reorder. */
+struct lr_tcp_path {
+	unsigned samples;	/* 0: none taken (the peer's socket, or UDP) */
+	uint64_t max_snd_cwnd, max_snd_wnd;
+	uint32_t max_rtt_us, min_rtt_us;
+	uint64_t sum_rtt_us;	/* mean = sum / samples */
+	uint32_t reorder;	/* the last sample's */
+};
+/* Adds one sample (an invalid one is ignored). [any] */
+void lr_tcp_path_add(struct lr_tcp_path *p, const struct lr_tcp_sample *s);
 
 struct lr_stream_stats;
 
@@ -114,6 +143,7 @@ struct lr_traffic_stream_result {
 	double jitter_s; /* UDP receiver's jitter */
 	bool have_peer; /* peer results arrived for this id */
 	uint16_t local_port, remote_port; /* the data connection, 0 unknown */
+	struct lr_tcp_path path; /* this side's socket over the report intervals */
 };
 
 /* Sums over one direction, like iperf3's sum_sent / sum_received. */
@@ -148,6 +178,8 @@ struct lr_traffic_results {
 	double local_cpu_total, local_cpu_user, local_cpu_system;
 	double remote_cpu_total, remote_cpu_user, remote_cpu_system;
 	char remote_congestion[32];
+	char local_congestion[32]; /* TCP_CONGESTION of this side's data sockets, "" unknown */
+	bool server_view; /* the server's results: "sender" and "receiver" as it sees them */
 	/* -J start's socket facts, as iperf3's client reports them (have_sockbuf: known) */
 	bool have_sockbuf;
 	uint64_t sock_bufsize; /* -w asked, 0 none */
@@ -181,6 +213,9 @@ bool lr_client_wait(struct lr_client *c, uint64_t timeout_ns);
 unsigned lr_client_stream_count(const struct lr_client *c);
 /* [any] 0 or -ENOENT. */
 int lr_client_stream_info(const struct lr_client *c, unsigned i, struct lr_client_stream_info *out);
+/* [any] Stream i's TCP_INFO now (its socket stays open until lr_client_close), for -J's
+ * intervals; out->valid false for UDP or before the stream exists. */
+void lr_client_stream_tcp(struct lr_client *c, unsigned i, struct lr_tcp_sample *out);
 /* [any] Once DONE: a copy (malloc'd, caller frees) of the report the server sent back for
  * --get-server-output, *json telling a JSON object from text; NULL when none came. */
 char *lr_client_server_output(struct lr_client *c, bool *json);
@@ -218,6 +253,11 @@ struct lr_server_interval {
 	bool omitted;
 	/* per stream, in the results' order, over this interval */
 	const uint64_t *bytes, *retransmits, *lost;
+	/* UDP: datagrams (a receiver's by sequence, a sender's as sent); a receiver's jitter at
+	 * the interval's end */
+	const uint64_t *packets;
+	const double *jitter_s;
+	const struct lr_tcp_sample *tcp; /* TCP: each socket's TCP_INFO at the interval's end */
 };
 
 /* A finished test for the server's report. */
@@ -289,6 +329,11 @@ struct lr_server_test_info {
 	char client_version[32];
 	uint64_t start_ns;	/* CLOCK_MONOTONIC when the streams started (TEST_RUNNING) */
 	uint64_t start_real_ns;	/* CLOCK_REALTIME then */
+	/* -J start's socket facts, as iperf3 -s reports them (have_sockbuf: known) */
+	bool have_sockbuf;
+	uint64_t sock_bufsize;	/* the client's -w, 0 none */
+	int sndbuf_actual, rcvbuf_actual;	/* SO_SNDBUF / SO_RCVBUF of the first data socket */
+	int tcp_mss_default;	/* TCP: TCP_MAXSEG of the control connection, 0 unknown */
 	unsigned n_streams;
 	struct lr_server_stream_info streams[LR_PROTO_MAX_RESULTS];
 };

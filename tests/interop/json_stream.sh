@@ -181,7 +181,7 @@ if [ -z "$have_i3" ]; then
 		lrs-udp-reverse-sums; do skip $c "iperf3 not installed"; done
 elif srv_start "$tmp/s3.jsl" "$LR_BIN" -s -p "$port" --json-stream; then
 	iperf3 -c 127.0.0.1 -p "$port" -t 2 -P 2 -J >"$tmp/c3.json" 2>&1
-	"$LR_BIN" -c 127.0.0.1 -p "$port" --headless -t 1 -u -b 10M -R >/dev/null 2>&1
+	"$LR_BIN" -c 127.0.0.1 -p "$port" --headless -t 2 -u -b 10M -R >/dev/null 2>&1
 	sleep 0.2	# the second test's end event
 	srv_stop
 	srv_start "$tmp/s3.json" "$LR_BIN" -s -1 -p "$port" -J

@@ -86,6 +86,13 @@ lr_bg() {
 
 # Unique short names so parallel or leftover runs never collide.
 lr_uniq() { echo "lr$$$RANDOM" | cut -c1-10; }
+# lr_netns_lo NS: a namespace with only its loopback up (a private port space and its own
+# /proc/net/snmp), removed on exit. Non-zero when it could not be made.
+lr_netns_lo() {
+	ip netns add "$1" || return 1
+	lr_cleanup_add "ip netns del $1"
+	ip -n "$1" link set lo up
+}
 
 # lr_wait_listen PORT [NS [TRIES]]: polls (every 0.05 s, TRIES times, default 100: 5 s) until a
 # TCP socket listens on PORT, in namespace NS when given; fails when none came. The real

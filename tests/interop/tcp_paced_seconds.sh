@@ -17,19 +17,11 @@ command -v python3 >/dev/null || { lr_skip_plan tcp_paced_seconds "python3 not i
 PORT=5563
 T=3
 ns=$(lr_uniq)t
-ip netns add "$ns" && lr_cleanup_add "ip netns del $ns" || { lr_skip_plan tcp_paced_seconds "netns"; exit 0; }
-ip -n "$ns" link set lo up
+lr_netns_lo "$ns" || { lr_skip_plan tcp_paced_seconds "netns"; exit 0; }
 tmp=$(mktemp -d) && lr_cleanup_add "rm -rf $tmp"
 in_ns() { ip netns exec "$ns" "$@"; }
 
-wait_listen() {
-	local i
-	for ((i = 0; i < 60; i++)); do
-		in_ns ss -Hltn "sport = :$PORT" | grep -q . && return 0
-		sleep 0.05
-	done
-	return 1
-}
+wait_listen() { lr_wait_listen "$PORT" "$ns" 60; }
 
 # run CLIENT SERVER TAG ARGS...: one test; the server's -J in $tmp/s-TAG.json
 run() {

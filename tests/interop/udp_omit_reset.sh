@@ -22,19 +22,11 @@ command -v python3 >/dev/null || { lr_skip_plan udp_omit_reset "python3 not inst
 
 PORT=5562
 ns=$(lr_uniq)o
-ip netns add "$ns" && lr_cleanup_add "ip netns del $ns" || { lr_skip_plan udp_omit_reset "netns"; exit 0; }
-ip -n "$ns" link set lo up
+lr_netns_lo "$ns" || { lr_skip_plan udp_omit_reset "netns"; exit 0; }
 tmp=$(mktemp -d); [ -n "$LR_KEEP" ] || lr_cleanup_add "rm -rf $tmp"; [ -n "$LR_KEEP" ] && echo "# $tmp"
 in_ns() { ip netns exec "$ns" "$@"; }
 
-wait_listen() {
-	local i
-	for ((i = 0; i < 60; i++)); do
-		in_ns ss -Hltn "sport = :$PORT" | grep -q . && return 0
-		sleep 0.05
-	done
-	return 1
-}
+wait_listen() { lr_wait_listen "$PORT" "$ns" 60; }
 
 # The iperf3 header's sequence number (u32 at payload offset 8: bits 128..159 of the transport
 # header) picks the datagrams the impairment applies to: no race with the server's mark.

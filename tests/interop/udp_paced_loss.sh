@@ -17,21 +17,13 @@ command -v python3 >/dev/null || { lr_skip_plan udp_paced_loss "python3 not inst
 PORT=5561
 ARGS=(-u -b 200M -P 2 -t 2)
 ns=$(lr_uniq)u
-ip netns add "$ns" && lr_cleanup_add "ip netns del $ns" || { lr_skip_plan udp_paced_loss "netns"; exit 0; }
-ip -n "$ns" link set lo up
+lr_netns_lo "$ns" || { lr_skip_plan udp_paced_loss "netns"; exit 0; }
 tmp=$(mktemp -d) && lr_cleanup_add "rm -rf $tmp"
 in_ns() { ip netns exec "$ns" "$@"; }
 
 rcvbuf_errors() { in_ns awk '/^Udp:/ { if (h) print $6; else h = 1 }' /proc/net/snmp; }
 
-wait_listen() {
-	local i
-	for ((i = 0; i < 60; i++)); do
-		in_ns ss -Hltn "sport = :$PORT" | grep -q . && return 0
-		sleep 0.05
-	done
-	return 1
-}
+wait_listen() { lr_wait_listen "$PORT" "$ns" 60; }
 
 # run CLIENT SERVER: one test (lr = linerate, i3 = iperf3); prints "LOST PACKETS RCVBUFERR"
 # or "ERR why". LOST/PACKETS are the receiver's, as the client's -J carries them.

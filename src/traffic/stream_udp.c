@@ -18,6 +18,7 @@
 
 #include "linerate/core/clock.h"
 #include "linerate/core/log.h"
+#include "linerate/core/strutil.h"
 #include "linerate/traffic/proto.h"
 #include "stream_priv.h"
 
@@ -91,17 +92,22 @@ static int sender_setup(struct lr_stream *s)
 	return 0;
 }
 
+/* A sysctl's one number, or -1 when it cannot be read or is not a plain number. */
 static long read_sysctl(const char *path)
 {
+	char buf[32] = "";
 	FILE *f = fopen(path, "re");
-	long v = -1;
+	uint64_t v;
+	bool ok;
 
 	if (!f)
 		return -1;
-	if (fscanf(f, "%ld", &v) != 1)
-		v = -1;
+	ok = fgets(buf, sizeof(buf), f) != NULL;
 	fclose(f);
-	return v;
+	buf[strcspn(buf, "\n")] = '\0';
+	if (!ok || lr_parse_u64(buf, &v) < 0 || v > LONG_MAX)
+		return -1;
+	return (long)v;
 }
 
 /* A receiving socket left at the kernel's default buffer (no -w) takes the largest one the

@@ -175,7 +175,13 @@ wait "$cli"
 # the link is quiet again: a scrape after its last packet landed, so after IC's pings too (IC's
 # own stored counter goes on from its first life: it never equals the new device's)
 settle "$IA"
-after_tx=$(pq "linerate_iface_tx_bytes_total{iface=\"$IC\"}")
+# linerate finds the new device at its next interface scan: wait (5 s at most) for a scrape
+# that has it back, then judge what it stored
+for ((i = 0; i < 50; i++)); do
+	after_tx=$(pq "linerate_iface_tx_bytes_total{iface=\"$IC\"}")
+	[ -n "$after_tx" ] && break
+	sleep 0.1
+done
 resets_c=$(pq "resets(linerate_iface_tx_bytes_total{iface=\"$IC\"}[1m])")
 if [ -n "$before_tx" ] && [ -n "$after_tx" ] && [ "${resets_c:-1}" = 0 ] && [ "$after_tx" -gt "$before_tx" ]; then
 	pass "re-created interface: no reset, counter kept growing"

@@ -9,7 +9,7 @@ command -v iperf3 >/dev/null || { skip iperf3_interop "iperf3 not installed"; ex
 command -v python3 >/dev/null || { skip iperf3_interop "python3 not installed"; exit 0; }
 [ -x "$LR_BIN" ] || { skip iperf3_interop "$LR_BIN not built"; exit 0; }
 
-T=${LR_INTEROP_SECONDS:-3}
+export T=${LR_INTEROP_SECONDS:-3}
 u=$(lr_uniq)
 A=${u}a B=${u}b
 lr_netns_pair "$A" "$B" "${u}x" "${u}y" 10.201.7.1 10.201.7.2 1500 || { fail iperf3_interop "netns setup"; exit 0; }
@@ -43,6 +43,12 @@ if mode == "lr-client":
     rev = a["start"]["test_start"]["reverse"] and not bidir
     if rev:	# iperf3 server sent, linerate received
         pairs.append(("down", eb["sum_sent"]["bytes"], ea["sum_received"]["bytes"]))
+        # the server sends until our TEST_END: iperf3's own clock says the test lasted -t (a
+        # 50 ms pause before TEST_END made it 1.8 % longer at -t 3)
+        secs, want = eb["sum_sent"]["seconds"], float(os.environ.get("T", "3"))
+        if abs(secs - want) > 0.015 * want:
+            print(f"FAIL {name}: iperf3 -s sent for {secs:.4f} s, not -t {want:g} (1.5 %)"); sys.exit(0)
+        print(f"# {name}: iperf3 -s sent for {secs:.4f} s")
     else:
         pairs.append(("up", ea["sum_sent"]["bytes"], eb["sum_received"]["bytes"]))
     if bidir:

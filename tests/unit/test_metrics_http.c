@@ -239,7 +239,9 @@ static void test_scrapes_during_publishing(void **state)
 	atomic_init(&f.stop, false);
 	assert_int_equal(pthread_create(&t, NULL, feed, &f), 0);
 	/* checked after the join: an assertion must not leave the feeder running */
-	for (int i = 0; i < 30 && !bad; i++) {
+	/* 30 scrapes, and on until one has the feeder's counter (a loaded host may run all 30
+	 * before the feeder's first publish), 3000 at the most */
+	for (int i = 0; (i < 30 || !prev) && i < 3000 && !bad; i++) {
 		char *r = http(port, "GET /metrics HTTP/1.0\r\n\r\n", NULL);
 		const char *v = strstr(r, "linerate_iface_rx_bytes_total{iface=\"eth7\"} ");
 		unsigned long long n;

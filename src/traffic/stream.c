@@ -26,6 +26,7 @@
 
 #include "linerate/core/clock.h"
 #include "linerate/core/log.h"
+#include "linerate/traffic/traffic.h"
 #include "stream_priv.h"
 
 #ifndef SO_ZEROCOPY
@@ -227,16 +228,14 @@ err_fd:
 
 static void tcp_sample_info(struct lr_stream *s)
 {
-	struct tcp_info ti;
-	socklen_t sl = sizeof(ti);
+	struct lr_tcp_sample ts;
 
-	memset(&ti, 0, sizeof(ti));
-	if (getsockopt(s->p.fd, IPPROTO_TCP, TCP_INFO, &ti, &sl) < 0)
+	lr_tcp_sample_read(s->p.fd, &ts);
+	if (!ts.valid)
 		return;
-	atomic_store_explicit(&s->st.retransmits, ti.tcpi_total_retrans, relaxed);
-	atomic_store_explicit(&s->st.cwnd_bytes, (uint64_t)ti.tcpi_snd_cwnd * ti.tcpi_snd_mss,
-			      relaxed);
-	atomic_store_explicit(&s->st.rtt_us, ti.tcpi_rtt, relaxed);
+	atomic_store_explicit(&s->st.retransmits, ts.retransmits, relaxed);
+	atomic_store_explicit(&s->st.cwnd_bytes, ts.snd_cwnd, relaxed);
+	atomic_store_explicit(&s->st.rtt_us, ts.rtt_us, relaxed);
 }
 
 /* Drains MSG_ZEROCOPY completions; the buffer is never rewritten, so they only need reaping

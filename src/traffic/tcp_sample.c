@@ -30,6 +30,7 @@ void lr_tcp_sample_read(int fd, struct lr_tcp_sample *out)
 	out->rtt_us = ti.tcpi_rtt;
 	out->rttvar_us = ti.tcpi_rttvar;
 	out->pmtu = ti.tcpi_pmtu;
+	out->retransmits = ti.tcpi_total_retrans;
 	/* older kernels fill less: what they did not write stays 0 */
 	if (sl >= offsetof(struct tcp_info, tcpi_reord_seen) + sizeof(ti.tcpi_reord_seen))
 		out->reorder = ti.tcpi_reord_seen;

@@ -82,6 +82,7 @@ struct lr_tcp_sample {
 	uint32_t rtt_us, rttvar_us;	/* tcpi_rtt, tcpi_rttvar */
 	uint32_t pmtu;		/* tcpi_pmtu */
 	uint32_t reorder;	/* tcpi_reord_seen: reordering events so far */
+	uint32_t retransmits;	/* tcpi_total_retrans: segments retransmitted so far */
 };
 /* Reads fd's TCP_INFO into *out (out->valid false on failure). [any] */
 void lr_tcp_sample_read(int fd, struct lr_tcp_sample *out);

@@ -17,6 +17,10 @@
 
 #define SLACK_SECS 1.0	/* elapsed may step back this much (peer rows arrive late) */
 
+/* Above any counter, rate or size linerate writes (a u64 counter's delta of 2^63 bytes is
+ * 37 years at 64 Tbit/s), and below it every field converts to int64_t and uint64_t. */
+#define NUM_MAX 9.2e18
+
 /* A number field: 0 known, 1 empty (unknown), -1 bad. Never negative, always finite. */
 static int num(const char *s, double *v)
 {
@@ -24,7 +28,7 @@ static int num(const char *s, double *v)
 		*v = NAN;
 		return 1;
 	}
-	if (lr_parse_double(s, v) || *v < 0 || !isfinite(*v))
+	if (lr_parse_double(s, v) || !(*v >= 0 && *v <= NUM_MAX))
 		return -1;
 	return 0;
 }
@@ -146,7 +150,7 @@ static int row_clock(struct reader *rd, const struct fields *fs, int interval_co
 {
 	struct lr_report *r = rd->r;
 
-	if (num(fs->f[0], time) || *time <= 0 || *time > 1e11)	/* year 5138: beyond, garbage */
+	if (num(fs->f[0], time) || *time <= 0 || *time > 1e10)	/* year 2286: beyond, garbage */
 		return lr_rep_bad(rd, "time '%.40s' is not a Unix time", fs->f[0]);
 	if (num(fs->f[1], elapsed))
 		return lr_rep_bad(rd, "elapsed '%.40s' is not a number of seconds", fs->f[1]);
@@ -184,7 +188,7 @@ static int nums(struct reader *rd, const struct fields *fs, const unsigned *idx,
 {
 	for (unsigned k = 0; k < n; k++)
 		if (num(fs->f[idx[k]], &v[k]) < 0)
-			return lr_rep_bad(rd, "%s '%.40s' is not a number >= 0", lr_rep_col_name(rd->file->kind, idx[k]),
+			return lr_rep_bad(rd, "%s '%.40s' is not a number in 0..9.2e18", lr_rep_col_name(rd->file->kind, idx[k]),
 				   fs->f[idx[k]]);
 	return 0;
 }
@@ -490,7 +494,7 @@ int lr_rep_stream_row(struct reader *rd, const struct fields *fs)
 	    (err = nums(rd, fs, idx, v, N)))
 		return err;
 	if (num(field(rd, fs, rd->target_col), &target) < 0)
-		return lr_rep_bad(rd, "target_bps '%.40s' is not a number >= 0",
+		return lr_rep_bad(rd, "target_bps '%.40s' is not a number in 0..9.2e18",
 				  field(rd, fs, rd->target_col));
 	if (num(fs->f[2], &id) || id != floor(id) || id > 1 << 20)
 		return lr_rep_bad(rd, "stream '%.40s' is not a stream number", fs->f[2]);
@@ -631,7 +635,7 @@ int lr_rep_matrix_row(struct reader *rd, const struct fields *fs)
 	r->matrix = p;
 	for (unsigned k = 9; k <= 11; k++)	/* seconds, sender_bps, receiver_bps: charted */
 		if (num(fs->f[k], &v) < 0)
-			return lr_rep_bad(rd, "%s '%.40s' is not a number >= 0", lr_rep_col_name(LR_REP_MATRIX, k), fs->f[k]);
+			return lr_rep_bad(rd, "%s '%.40s' is not a number in 0..9.2e18", lr_rep_col_name(LR_REP_MATRIX, k), fs->f[k]);
 	row = &p[r->n_matrix];
 	memset(row, 0, sizeof(*row));
 	for (unsigned k = 0; k < fs->n && k < r->matrix_cols; k++) {

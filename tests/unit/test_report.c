@@ -422,6 +422,25 @@ static void test_stream_target_against_csv(void **state)
 			 -EINVAL);
 	assert_non_null(strstr(err, "bad.csv:2: target_bps '-5'"));
 	lr_report_free(r);
+
+	/* a count beyond any counter (the fuzzer's: replay cast it to uint64_t, undefined) */
+	assert_int_equal(lr_report_new(&r), 0);
+	assert_int_equal(read_text(r, "huge.csv",
+				   "time,elapsed,stream,direction,protocol,bytes,bps,packets,pps,"
+				   "retransmits,lost,out_of_order,jitter_ms,cwnd_bytes,rtt_us\n"
+				   "100.0,0.5,1,send,tcp,1000,16000.0,5.55556e57,2.0,0,,,,100,10\n", err),
+			 -EINVAL);
+	assert_string_equal(err, "huge.csv:2: packets '5.55556e57' is not a number in 0..9.2e18");
+	lr_report_free(r);
+	/* a time whose nanoseconds overflow 64 bits */
+	assert_int_equal(lr_report_new(&r), 0);
+	assert_int_equal(read_text(r, "future.csv",
+				   "time,elapsed,stream,direction,protocol,bytes,bps,packets,pps,"
+				   "retransmits,lost,out_of_order,jitter_ms,cwnd_bytes,rtt_us\n"
+				   "2e10,0.5,1,send,tcp,1000,16000.0,1,2.0,0,,,,100,10\n", err),
+			 -EINVAL);
+	assert_non_null(strstr(err, "future.csv:2: time '2e10' is not a Unix time"));
+	lr_report_free(r);
 }
 
 /* Appended columns (side, host, numa_node) are read by name; hosts are escaped. */

@@ -388,9 +388,10 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 			if (p)
 				json_object_set_new(j, "linerate_peer", p);
 		}
-		if (cfg->json_stream) {	/* iperf3's closing events, "end" last */
+		if (cfg->json_stream) {	/* iperf3's closing events, then ours, "end" last */
 			static const char *const tail[] = {"error", "server_output_json",
-							   "server_output_text"};
+							   "server_output_text", "linerate_verdict",
+							   "linerate_peer"};
 			json_t *e = json_incref(json_object_get(j, "end"));
 
 			for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]); i++) {

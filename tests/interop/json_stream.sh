@@ -7,7 +7,7 @@
 # the start block's keys, iperf3 3.12's own -J for the keys it has, and the peer's own byte
 # count (iperf3's -J, or linerate's end totals) for the intervals' sum.
 . "$(dirname "$0")/../lib.sh"
-lr_plan lrc-lrs-events lrc-lrs-start-keys lrc-lrs-sums lrc-lrs-bidir-sums lrc-bidir-interval-keys-312 lrc-i3s-events \
+lr_plan lrc-lrs-events lrc-lrs-start-keys lrc-lrs-sums lrc-lrs-bidir-sums lrc-lrs-linerate-events lrc-bidir-interval-keys-312 lrc-i3s-events \
 lrc-i3s-start-keys-312 lrc-i3s-sums lrs-i3c-events lrs-i3c-start-keys lrs-i3c-start-keys-312 \
 lrs-i3c-sums lrs-udp-reverse-sums lrc-error-events
 command -v python3 >/dev/null || { lr_skip_plan json_stream "python3 not installed"; exit 0; }
@@ -53,7 +53,7 @@ def shape(ev):
     mid = names[1:-1]
     k = len([n for n in mid if n == "interval"])
     if k < 2 or mid[:k] != ["interval"] * k or any(n not in ("server_output_json",
-            "server_output_text", "error") for n in mid[k:]):
+            "server_output_text", "error", "linerate_verdict", "linerate_peer") for n in mid[k:]):
         return "not intervals then end: %s" % names
     return ""
 def keys(o):
@@ -123,10 +123,27 @@ def bidir():
           % (up, down, end["sum_sent"]["bytes"], end["sum_received_bidir_reverse"]["bytes"]))
     return "" if up == end["sum_sent"]["bytes"] and down == end["sum_received_bidir_reverse"]["bytes"] \
         and up > 0 and down > 0 else "--bidir intervals do not add up per direction"
-run("lrc-lrs-bidir-sums", bidir)' "$tmp/c1.jsl" "$tmp/c1.json" "$tmp/c1b.jsl"
+run("lrc-lrs-bidir-sums", bidir)
+def ours():
+    # -J carries linerate_verdict and linerate_peer: the stream carries them as events, with
+    # the same keys, the peer (the receiving server) witnessing at least what was sent
+    got = {e["event"]: e["data"] for e in ev if e["event"].startswith("linerate_")}
+    j, sent = load(sys.argv[2]), ev[-1]["data"]["sum_sent"]["bytes"]
+    print("# linerate events: %s" % sorted(got))
+    for k in ("linerate_verdict", "linerate_peer"):
+        if k not in got:
+            return "no %s event" % k
+        if keys(got[k]) != keys(j[k]):
+            return "%s keys differ from -J: %s" % (k, sorted(set(got[k]) ^ set(j[k])))
+    p = got["linerate_peer"]
+    rx = sum(i["rx_bytes"] for i in p["interfaces"])
+    print("# peer %s: complete %s, rx_bytes %d, client sent %d" % (p["role"], p["complete"], rx, sent))
+    return "" if p["role"] == "receiver" and p["complete"] and rx >= sent else \
+        "the peer event does not witness the test"
+run("lrc-lrs-linerate-events", ours)' "$tmp/c1.jsl" "$tmp/c1.json" "$tmp/c1b.jsl"
 else
-	for c in lrc-lrs-events lrc-lrs-start-keys lrc-lrs-sums lrc-lrs-bidir-sums; do
-		fail $c "linerate -s did not listen"; done
+	for c in lrc-lrs-events lrc-lrs-start-keys lrc-lrs-sums lrc-lrs-bidir-sums \
+		lrc-lrs-linerate-events; do fail $c "linerate -s did not listen"; done
 fi
 
 # --- linerate client -> iperf3 server --------------------------------------------------------

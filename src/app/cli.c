@@ -307,7 +307,7 @@ static int validate(struct lr_config *cfg, bool traffic_opt, const char *opt_nam
 		return lr_err_inval(err, len, "--matrix-csv needs --matrix");
 	if (cfg->omit_ns && cfg->mode == LR_MODE_SERVER)
 		return lr_err_inval(err, len, "-O is the client's: a server takes it from each test");
-	if (cfg->omit_ns && !cfg->matrix) {	/* the engine omits (the matrix marks its own) */
+	if (cfg->omit_ns) {	/* the engine omits, for a single test and each matrix case */
 		if (cfg->omit_ns % LR_NSEC_PER_SEC)
 			return lr_err_inval(err, len, "-O: whole seconds only, as iperf3 sends them");
 		t->omit_s = (unsigned)(cfg->omit_ns / LR_NSEC_PER_SEC);

@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * One matrix case into one row. The traffic numbers are the test's own results, the same a
- * single `linerate -c` prints; CPU, softirq, drops and FIFO come from the sampler's ticks that
- * fall inside the measured window. The engine does not omit seconds itself yet, so -O is done
- * here: each stream's local counters are marked when the omitted seconds end and subtracted
- * from its totals (a receiver on the peer side is charged with the sender's count at the mark:
- * bytes in flight then count as measured; its UDP loss is the whole run's).
+ * single `linerate -c` with the case's options prints (-O included: the engine omits, and the
+ * server omits its side as told); CPU, softirq, drops and FIFO come from the sampler's ticks
+ * that fall inside the measured window (after the engine's -O mark).
  */
 #include <string.h>
 
@@ -142,20 +140,7 @@ void lr_matrix_row_case(struct lr_matrix_row *r, unsigned index, const struct lr
 	snprintf(r->congestion, sizeof(r->congestion), "%s", tc->congestion ? tc->congestion : "");
 }
 
-static const struct lr_matrix_mark *mark_of(const struct lr_matrix_acc *a, int id)
-{
-	for (unsigned i = 0; i < a->n_marks; i++)
-		if (a->marks[i].id == id)
-			return &a->marks[i];
-	return NULL;
-}
-
-static uint64_t minus(uint64_t a, uint64_t b)
-{
-	return a > b ? a - b : 0;
-}
-
-/* One direction's streams: the omitted part taken out. */
+/* One direction's streams summed. */
 struct dir_sum {
 	uint64_t sent, received;
 	int64_t packets, lost, retr;
@@ -163,40 +148,33 @@ struct dir_sum {
 	unsigned n, n_jitter;
 };
 
-static void sum_dir(const struct lr_traffic_results *res, const struct lr_matrix_acc *a,
-		    bool up, struct dir_sum *d)
+static void sum_dir(const struct lr_traffic_results *res, bool up, struct dir_sum *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->retr = -1;
 	for (unsigned k = 0; k < res->n_streams; k++) {
 		const struct lr_traffic_stream_result *e = &res->streams[k];
-		const struct lr_matrix_mark *m;
-		uint64_t at = 0;
 
 		if (e->client_sends != up)
 			continue;
-		m = mark_of(a, e->id);
-		at = m ? m->bytes : 0;
 		d->n++;
-		d->sent += minus(e->sent_bytes, at);
-		d->received += minus(e->received_bytes, at);
+		d->sent += e->sent_bytes;
+		d->received += e->received_bytes;
 		if (e->retransmits >= 0)
-			d->retr = (d->retr < 0 ? 0 : d->retr) +
-				  (int64_t)minus((uint64_t)e->retransmits, m && up ? m->retransmits : 0);
+			d->retr = (d->retr < 0 ? 0 : d->retr) + e->retransmits;
 		if (!e->udp)
 			continue;
 		if (e->packets_sent >= 0)
-			d->packets += (int64_t)minus((uint64_t)e->packets_sent,
-						     !m ? 0 : up ? m->packets : m->packets + m->lost);
+			d->packets += e->packets_sent;
 		if (e->lost >= 0)
-			d->lost += (int64_t)minus((uint64_t)e->lost, m && !up ? m->lost : 0);
+			d->lost += e->lost;
 		d->jitter_s += e->jitter_s;
 		d->n_jitter++;
 	}
 }
 
 void lr_matrix_row_fill(struct lr_matrix_row *r, const struct lr_traffic_results *res,
-			const struct lr_matrix_acc *a, double omit_s)
+			const struct lr_matrix_acc *a)
 {
 	double recv_bytes = 0, secs = 0, jitter = 0, pps = 0;
 	int64_t lost = 0, packets = 0, retr = -1;
@@ -205,12 +183,12 @@ void lr_matrix_row_fill(struct lr_matrix_row *r, const struct lr_traffic_results
 
 	for (int up = 1; up >= 0; up--) {
 		const struct lr_traffic_sum *sum = up ? &res->sum_up : &res->sum_down;
-		double ss = sum->sender_s - omit_s, rs = sum->receiver_s - omit_s;
+		double ss = sum->sender_s, rs = sum->receiver_s;
 		struct dir_sum d;
 
 		if (!sum->n_streams)
 			continue;
-		sum_dir(res, a, up, &d);
+		sum_dir(res, up, &d);
 		if (ss > 0)
 			r->sender_bps = (r->sender_bps < 0 ? 0 : r->sender_bps) + (double)d.sent * 8 / ss;
 		if (rs > 0 && d.received) {

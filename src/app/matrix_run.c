@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The matrix's cases one after another, as a state machine the owner of the snapshots steps:
- * start a case (a test session, as a single `-c` test), follow it (the -O mark when the
- * omitted seconds end), wait for the tick that saw its last bytes, make and write its row,
+ * start a case (a test session, as a single `-c` test: the engine runs -O's seconds and
+ * marks their end), follow it (the measured window opens at that mark), wait for the tick
+ * that saw its last bytes, make and write its row,
  * let the link settle, the next. A server still busy with another test (a plain iperf3 -s) is
  * retried with a growing back-off. Skip and stop end the running case without a row.
  */
@@ -58,8 +59,7 @@ struct lr_matrix_run {
 	unsigned tries, ended;		/* busy attempts of this case; cases ended (rows, skips) */
 	uint64_t start_ns;		/* the running case's data began */
 	uint64_t real_start_ns;		/* wall clock: the running case's test was started */
-	double omitted_s;		/* -O: seconds from start_ns to the marks */
-	bool marked, tail_seen, settled;
+	bool tail_seen, settled;
 	uint64_t deadline_ns;		/* TAIL, BACKOFF, SETTLE: the bound */
 	uint64_t settle_from_ns;
 	double quiet_Bps;
@@ -150,42 +150,21 @@ static uint64_t streams_start(const struct lr_session *ses)
 	return first && first <= ses->running_ns ? first : ses->running_ns;
 }
 
-/* Omit: each stream's local counters when the omitted seconds end. */
-static void mark_streams(struct lr_matrix_run *m, uint64_t now)
-{
-	struct lr_client *c = m->ses.client;
-	unsigned n = lr_client_stream_count(c);
-
-	m->acc.n_marks = 0;
-	for (unsigned i = 0; i < n && i < LR_PROTO_MAX_RESULTS; i++) {
-		struct lr_client_stream_info ci;
-
-		if (lr_client_stream_info(c, i, &ci))
-			continue;
-		m->acc.marks[m->acc.n_marks++] = (struct lr_matrix_mark){
-			.id = ci.id,
-			.bytes = atomic_load(&ci.stats->bytes),
-			.packets = atomic_load(&ci.stats->packets),
-			.retransmits = atomic_load(&ci.stats->retransmits),
-			.lost = atomic_load(&ci.stats->lost),
-		};
-	}
-	m->omitted_s = (double)(now - m->start_ns) / 1e9;
-	m->marked = true;
-}
-
-/* The running case's state: the window opens, the mark, the end. */
+/* The running case's state: the window opens (data flows; with -O, the engine's mark), the
+ * end. */
 static void follow(struct lr_matrix_run *m)
 {
 	enum lr_client_state st = lr_session_poll(&m->ses);
-	uint64_t now = lr_clock_mono_ns();
+	uint64_t now = lr_clock_mono_ns(), mark;
 
-	if (m->ses.running_ns && !m->acc.win_start_ns) {
+	if (m->ses.running_ns && !m->start_ns)
 		m->start_ns = streams_start(&m->ses);
-		m->acc.win_start_ns = m->start_ns + m->cfg->omit_ns;
+	if (m->start_ns && !m->acc.win_start_ns) {
+		if (!m->tc.omit_s)
+			m->acc.win_start_ns = m->start_ns;
+		else if (lr_client_omit_over(m->ses.client, &mark))
+			m->acc.win_start_ns = mark;
 	}
-	if (m->acc.win_start_ns && !m->marked && now >= m->acc.win_start_ns)
-		mark_streams(m, now);
 	if (m->ph == PH_RUN && (st == LR_CLIENT_DONE || st == LR_CLIENT_ERROR)) {
 		m->acc.win_end_ns = m->ses.done_ns;
 		m->deadline_ns = now + 2 * m->cfg->interval_ns + STEP_NS;
@@ -268,7 +247,7 @@ static void make_row(struct lr_matrix_run *m, enum case_end e)
 		r->time_end = (double)(lr_clock_real_ns() - ago) / 1e9;
 	}
 	if (e == CASE_DONE) {
-		lr_matrix_row_fill(r, ses->res, &m->acc, m->omitted_s);
+		lr_matrix_row_fill(r, ses->res, &m->acc);
 		lr_matrix_row_fill_peer(r, &m->peer);
 	}
 	if (e == CASE_FAILED)
@@ -356,11 +335,10 @@ static void start_case(struct lr_matrix_run *m)
 	lr_matrix_case(&m->spec, &m->cfg->traffic, m->next, &m->tc);
 	lr_matrix_acc_init(&m->acc, m->iface);
 	lr_matrix_acc_init(&m->peer, NULL);
-	m->omitted_s = 0;
-	m->marked = m->cfg->omit_ns == 0;
 	m->tail_seen = m->skip = false;
+	m->start_ns = 0;
 	m->real_start_ns = lr_clock_real_ns();
-	if (lr_session_start(&m->ses, &m->tc, m->case_ns + m->cfg->omit_ns) < 0) {
+	if (lr_session_start(&m->ses, &m->tc, m->case_ns) < 0) {	/* the engine adds -O */
 		make_row(m, CASE_FAILED);
 		next_case(m, -1);
 		return;
@@ -411,9 +389,7 @@ uint64_t lr_matrix_run_wait_ns(const struct lr_matrix_run *m)
 
 	if (m->ph == PH_START)
 		return 0;
-	if (m->ph == PH_RUN && m->acc.win_start_ns && !m->marked)
-		due = m->acc.win_start_ns;
-	else if (m->ph == PH_TAIL || m->ph == PH_BACKOFF || m->ph == PH_SETTLE)
+	if (m->ph == PH_TAIL || m->ph == PH_BACKOFF || m->ph == PH_SETTLE)
 		due = m->deadline_ns;
 	if (due && due <= now)
 		return 0;

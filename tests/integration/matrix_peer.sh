@@ -98,17 +98,7 @@ wait_listen
 # receiver by nft in its namespace; its counter is the witness of the loss. A veth carries a
 # UDP GSO super-packet whole: datagrams = (bytes - 28 per packet) / 1400.
 have_nft=0
-if command -v nft >/dev/null && ip netns exec "$B" nft -f - <<-'EOF'
-	table inet lrmatrix {
-		chain in {
-			type filter hook input priority 0; policy accept;
-			udp dport 5299 udp length > 100 numgen inc mod 50 == 25 counter drop
-		}
-	}
-	EOF
-then
-	have_nft=1
-fi
+lr_nft_udp_drop "$B" lrmatrix 5299 50 && have_nft=1
 nft_dgrams() {
 	ip netns exec "$B" nft list chain inet lrmatrix in |
 		sed -n 's/.*counter packets \([0-9]*\) bytes \([0-9]*\).*/\1 \2/p' |

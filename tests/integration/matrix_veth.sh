@@ -21,7 +21,9 @@ lr_plan "bad spec: exit 2" "bad spec: one line naming the key" "bad spec: no pac
 	"bad spec: the server saw no test" "bad value: exit 2, names the value"
 lr_plan "sigint: exit 1" "sigint: at least one finished row" "sigint: fewer rows than cases" \
 	"sigint: every row whole (30 fields, newline-terminated)" "sigint: Markdown has the same rows"
-lr_plan "omit: the server's test lasted -O + -t" "omit: the row measured -t seconds"
+lr_plan "omit: the server's test lasted -O + -t" "omit: the row measured -t seconds" \
+	"omit: the row's lost datagrams == the case run alone with -O (nft drops 1 in 50)" \
+	"omit: the row's receiver bit/s == the case run alone with -O"
 lr_plan "alone: a row equals the case run alone (within the noise beside it)"
 for r in sigint omit alone; do lr_plan "markdown: $r's table == its CSV (rows, receiver Mbit/s, verdict)"; done
 lr_plan "iperf3: exits 0 (busy retried)" "iperf3: the busy server was retried" "iperf3: 8 rows in SPEC order" \
@@ -160,15 +162,48 @@ assert data.endswith("\n") and all(len(r) == 30 for r in rows), rows
 ' "$work/int.csv"
 check "sigint: Markdown has the same rows" test "$(grep -cE '^\| [0-9]+ \|' "$work/int.md")" -eq "$rows"
 
-# --- -O: the engine runs -O + -t, the row covers -t --------------------------------------------
+# --- -O: a case is the single test with -O (the engine omits on both ends). nft drops 1 in 50
+# of the datagrams at the receiver for the whole run (omitted second included); the matrix's row
+# between two single `-u -b 20M -O 1 -t 1` runs: its loss and rate equal theirs (the noise beside
+# it, at least 20 % / 3 datagrams and 3 %). A row charged with the omitted second's loss (what
+# the matrix did when it marked its own -O) reads twice the loss -----------------------------------
+have_nft=0
+lr_nft_udp_drop "$B" lromit 5297 50 && have_nft=1
+alone_omit() {
+	ip netns exec "$A" timeout 30 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 -u -b 20M -O 1 -t 1 -J \
+		>"$work/omit_alone$1.json" 2>/dev/null
+}
+alone_omit 1
 n0=$(tests_done)
 ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 --matrix "u=udp;b=20M" -O 1 -t 1 \
 	-i 0.2 --matrix-csv "$work/omit.csv" >"$work/omit.md" 2>"$work/omit.err"
 secs=$(grep ' done: ' "$work/server.log" | sed -n "$((n0 + 1))p" | sed -n 's/.* in \([0-9.]*\) s$/\1/p')
+alone_omit 2
+[ "$have_nft" = 1 ] && ip netns exec "$B" nft delete table inet lromit
 echo "    server's test: ${secs:-?} s"
 check "omit: the server's test lasted -O + -t" awk -v s="${secs:-0}" 'BEGIN { exit !(s >= 1.9) }'
 check "omit: the row measured -t seconds" \
 	awk -F, 'NR == 2 { exit !($10 > 0.8 && $10 < 1.3) } END { if (NR != 2) exit 1 }' "$work/omit.csv"
+single_omit() { jq -r "$1" "$work/omit_alone$2.json" 2>/dev/null; }
+bracket() {	# NAME ROW A1 A2 REL ABS: ROW within [min - tol, max + tol], tol = max(spread, REL*max, ABS)
+	echo "    $1: alone ${3:-?}, matrix row ${2:-?}, alone ${4:-?}"
+	awk -v r="${2:-x}" -v a="${3:-x}" -v b="${4:-x}" -v rel="$5" -v abs="$6" 'BEGIN {
+		if (r !~ /^[0-9.e+]+$/ || a !~ /^[0-9.e+]+$/ || b !~ /^[0-9.e+]+$/) exit 1
+		lo = a < b ? a : b; hi = a < b ? b : a; tol = hi - lo
+		if (tol < rel * hi) tol = rel * hi
+		if (tol < abs) tol = abs
+		exit !(r >= lo - tol && r <= hi + tol) }'
+}
+if [ "$have_nft" = 1 ]; then
+	check "omit: the row's lost datagrams == the case run alone with -O (nft drops 1 in 50)" \
+		bracket "lost" "$(awk -F, 'NR == 2 { print $15 }' "$work/omit.csv")" \
+		"$(single_omit .end.sum.lost_packets 1)" "$(single_omit .end.sum.lost_packets 2)" 0.2 3
+else
+	skip "omit: the row's lost datagrams == the case run alone with -O (nft drops 1 in 50)" "nft unavailable"
+fi
+check "omit: the row's receiver bit/s == the case run alone with -O" \
+	bracket "receiver bit/s" "$(awk -F, 'NR == 2 { print $12 }' "$work/omit.csv")" \
+	"$(single_omit .end.sum_received.bits_per_second 1)" "$(single_omit .end.sum_received.bits_per_second 2)" 0.03 0
 
 # --- a row equals the same case run alone: UDP paced at 20M, the matrix's row between two single
 # runs (before and after it, so a load that drifts is inside the bracket); allowed: their

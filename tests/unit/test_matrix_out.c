@@ -2,7 +2,7 @@
 /* The matrix's outputs: --matrix-csv's header exactly as DESIGN.md section 10 writes it, rows
  * with unknown fields empty and RFC 4180 quoting, the Markdown table's cells reading back into
  * the CSV's numbers, -J's keys equal to the CSV's columns; and a case's row from a test's
- * results, with -O's omitted seconds taken out by the marks. */
+ * results (the engine's, -O's seconds already left out). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -266,9 +266,10 @@ static void test_verdict_line(void **state)
 	assert_string_equal(line, "the test reached its own limit (-b)");
 }
 
-/* A 1 s UDP test after 1 s omitted: client sends stream 1 (server receives, loss whole-run),
- * server sends stream 2 (this side receives: the mark takes the omitted part out exactly). */
-static void test_row_fill_omit(void **state)
+/* A --bidir UDP case of 1 s after 1 s omitted: the engine's results already leave -O's second
+ * out (as a single test reports them: bytes, packets and loss of the measured second, its
+ * seconds), and the row is those numbers, both directions summed. */
+static void test_row_fill_bidir(void **state)
 {
 	static struct lr_traffic_results res;
 	struct lr_traffic_config tc;
@@ -281,31 +282,26 @@ static void test_row_fill_omit(void **state)
 	res.complete = true;
 	res.n_streams = 2;
 	res.streams[0] = (struct lr_traffic_stream_result){
-		.id = 1, .client_sends = true, .udp = true, .sent_bytes = 2000000,
-		.received_bytes = 1990000, .sender_s = 2, .receiver_s = 2, .retransmits = -1,
-		.packets_sent = 2000, .lost = 10, .jitter_s = 0.001};
+		.id = 1, .client_sends = true, .udp = true, .sent_bytes = 1000000,
+		.received_bytes = 990000, .sender_s = 1, .receiver_s = 1, .retransmits = -1,
+		.packets_sent = 1000, .lost = 10, .jitter_s = 0.001};
 	res.streams[1] = (struct lr_traffic_stream_result){
-		.id = 2, .client_sends = false, .udp = true, .sent_bytes = 4000000,
-		.received_bytes = 3996000, .sender_s = 2, .receiver_s = 2, .retransmits = -1,
-		.packets_sent = 4000, .lost = 4, .jitter_s = 0.003};
-	res.sum_up = (struct lr_traffic_sum){.n_streams = 1, .sender_s = 2, .receiver_s = 2};
-	res.sum_down = (struct lr_traffic_sum){.n_streams = 1, .sender_s = 2, .receiver_s = 2};
+		.id = 2, .client_sends = false, .udp = true, .sent_bytes = 2002000,
+		.received_bytes = 1998000, .sender_s = 1, .receiver_s = 1, .retransmits = -1,
+		.packets_sent = 2000, .lost = 2, .jitter_s = 0.003};
+	res.sum_up = (struct lr_traffic_sum){.n_streams = 1, .sender_s = 1, .receiver_s = 1};
+	res.sum_down = (struct lr_traffic_sum){.n_streams = 1, .sender_s = 1, .receiver_s = 1};
 	lr_matrix_acc_init(&a, NULL);
-	a.n_marks = 2;
-	a.marks[0] = (struct lr_matrix_mark){.id = 1, .bytes = 1000000, .packets = 1000};
-	a.marks[1] = (struct lr_matrix_mark){.id = 2, .bytes = 1998000, .packets = 1998, .lost = 2};
 	memset(&tc, 0, sizeof(tc));
 	tc.udp = tc.bidir = true;
 	tc.parallel = 1;
+	tc.omit_s = 1;
 	lr_matrix_row_case(&r, 2, &tc);
-	lr_matrix_row_fill(&r, &res, &a, 1.0);
+	lr_matrix_row_fill(&r, &res, &a);
 	assert_int_equal(r.dir, 2);
 	assert_true(r.seconds == 1.0);
-	/* sent: (2e6-1e6) + (4e6-1.998e6) bytes over 1 s */
 	assert_true(r.sender_bps == (1000000.0 + 2002000.0) * 8);
-	/* received: (1.99e6-1e6) + (3.996e6-1.998e6) */
 	assert_true(r.receiver_bps == (990000.0 + 1998000.0) * 8);
-	/* lost: the peer's 10 (whole run) + ours 4-2; packets (2000-1000) + (4000-2000) */
 	assert_int_equal(r.lost, 12);
 	assert_true(r.lost_pct == 100.0 * 12 / 3000);
 	assert_true(r.receiver_pps == (1000.0 - 10) + (2000.0 - 2));
@@ -470,7 +466,7 @@ int main(void)
 		cmocka_unit_test(test_markdown_reads_back),
 		cmocka_unit_test(test_json_keys_are_csv_columns),
 		cmocka_unit_test(test_verdict_line),
-		cmocka_unit_test(test_row_fill_omit),
+		cmocka_unit_test(test_row_fill_bidir),
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_peer_window),
 		cmocka_unit_test(test_pane),

@@ -184,12 +184,14 @@ static void test_cli_options(void **state)
 	assert_string_equal(err, "--matrix needs -c HOST");
 	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--matrix-csv", "m.csv"), -22);
 	assert_string_equal(err, "--matrix-csv needs --matrix");
-	/* -O outside the matrix is the engine's (whole seconds, as on iperf3's wire); in the
-	 * matrix the cases mark their own, so the engine must not omit as well */
+	/* -O is the engine's, in a single test and in every matrix case alike (whole seconds, as
+	 * on iperf3's wire): a case is the single test with the same options */
 	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-O", "1.5"), -22);
 	assert_string_equal(err, "-O: whole seconds only, as iperf3 sends them");
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--matrix", "P=1", "-O", "1.5"), -22);
+	assert_string_equal(err, "-O: whole seconds only, as iperf3 sends them");
 	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--matrix", "P=1", "-O", "1"), 0);
-	assert_int_equal(cfg.traffic.omit_s, 0);
+	assert_int_equal(cfg.traffic.omit_s, 1);
 	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--matrix", "P=1", "-O", "x"), -22);
 	assert_string_equal(err, "-O: invalid omit 'x' (0 to 600 seconds)");
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* One matrix case's numbers: the snapshots of its measured window (after -O) folded into
  * whole-host CPU, the test interface's softirq, drops and FIFO, and the test's own results
- * (minus the omitted seconds) made into a row. Pure: no I/O, no threads. [app] */
+ * (the engine's, -O's seconds already left out as in a single test) made into a row. Pure: no
+ * I/O, no threads. [app] */
 #ifndef LINERATE_MATRIX_CASE_H
 #define LINERATE_MATRIX_CASE_H
 
@@ -13,12 +14,6 @@
 #include "linerate/traffic/traffic.h"
 
 struct lr_snapshot;
-
-/* A stream's local counters when the omitted seconds ended. */
-struct lr_matrix_mark {
-	int id;
-	uint64_t bytes, packets, retransmits, lost;
-};
 
 struct lr_matrix_acc {
 	char iface[LR_IFNAMSIZ];	/* the test interface, "" unknown */
@@ -32,8 +27,6 @@ struct lr_matrix_acc {
 	int softirq_cpu;
 	uint64_t drops, fifo, rx_packets, tx_packets;
 	bool drops_known, fifo_known, pkts_known;
-	unsigned n_marks;		/* omit: the streams' counters at win_start_ns */
-	struct lr_matrix_mark marks[LR_PROTO_MAX_RESULTS];
 };
 
 void lr_matrix_acc_init(struct lr_matrix_acc *a, const char *iface);
@@ -49,10 +42,10 @@ bool lr_matrix_acc_add_peer(struct lr_matrix_acc *a, const struct lr_snapshot *p
 			    uint64_t arrival_ns);
 /* The case's parameters into the row (before it runs: a failed case still has them). */
 void lr_matrix_row_case(struct lr_matrix_row *r, unsigned index, const struct lr_traffic_config *tc);
-/* The numbers: results of the whole run (omit_s seconds of it left out, using the marks),
+/* The numbers: the test's results (what a single `-c` test with the same options reports),
  * with the window's samples. */
 void lr_matrix_row_fill(struct lr_matrix_row *r, const struct lr_traffic_results *res,
-			const struct lr_matrix_acc *a, double omit_s);
+			const struct lr_matrix_acc *a);
 /* The peer columns from the peer's window (after lr_matrix_row_fill: its service demand uses
  * the row's received bytes). Left unknown when no peer sample fell in the window. */
 void lr_matrix_row_fill_peer(struct lr_matrix_row *r, const struct lr_matrix_acc *p);

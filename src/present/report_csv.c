@@ -65,7 +65,8 @@ double lr_rep_row_num(const struct lr_rep_row *row, unsigned idx)
 {
 	double v;
 
-	if (idx >= row->n_known || !*row->field[idx] || lr_parse_double(row->field[idx], &v))
+	if (idx >= row->n_known || !*row->field[idx] || lr_parse_double(row->field[idx], &v) ||
+	    !(v >= 0 && v <= 9.2e18))	/* the reader's bound: it refused such a row already */
 		return NAN;
 	return v;
 }

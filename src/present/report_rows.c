@@ -38,6 +38,14 @@ static bool known_num(double v)
 	return !isnan(v);
 }
 
+/* An optional CPU number field (empty: unknown): 0 or -1 bad, as num(). */
+static int cpu_num(const char *s, double *v)
+{
+	int rc = num(s, v);
+
+	return rc < 0 || (!rc && (*v != floor(*v) || *v > 1 << 20)) ? -1 : rc;
+}
+
 static void *grow(void *p, size_t *cap, size_t n, size_t size, size_t max)
 {
 	size_t ncap;
@@ -332,7 +340,7 @@ int lr_rep_iface_row(struct reader *rd, const struct fields *fs)
 	       NICF, NICD, LINK, MTU, UTIL, N };
 	struct lr_report *r = rd->r;
 	char name[LR_REP_NAME_MAX], side[8], host[LR_REP_NAME_MAX];
-	double time = 0, elapsed = 0, interval = 0, v[N] = {0};
+	double time = 0, elapsed = 0, interval = 0, v[N] = {0}, softirq;
 	struct lr_rep_held row = {0};
 	struct lr_rep_iface *s = NULL;
 	int err;
@@ -341,6 +349,10 @@ int lr_rep_iface_row(struct reader *rd, const struct fields *fs)
 	    (err = name_field(rd, fs->f[2], "iface", name, sizeof(name), false)) ||
 	    (err = side_host(rd, fs, side, host)) || (err = nums(rd, fs, idx, v, N)))
 		return err;
+	if (num(fs->f[21], &softirq) < 0 || (known_num(softirq) && softirq > 100.5))
+		return lr_rep_bad(rd, "softirq_max_pct '%.40s' is not a percentage", fs->f[21]);
+	if (cpu_num(fs->f[22], &softirq) < 0)
+		return lr_rep_bad(rd, "softirq_cpu '%.40s' is not a CPU number", fs->f[22]);
 	for (size_t n = 0; n < r->n_ifaces && !s; n++) {
 		size_t k = (rd->hint + n) % r->n_ifaces;
 
@@ -566,7 +578,7 @@ int lr_rep_queue_row(struct reader *rd, const struct fields *fs)
 		return err;
 	if (num(fs->f[3], &q) || q != floor(q) || q > 1 << 20)
 		return lr_rep_bad(rd, "queue '%.40s' is not a queue number", fs->f[3]);
-	if (num(fs->f[13], &cpu) < 0 || (known_num(cpu) && (cpu != floor(cpu) || cpu > 1 << 20)))
+	if (cpu_num(fs->f[13], &cpu) < 0)
 		return lr_rep_bad(rd, "cpu '%.40s' is not a CPU number", fs->f[13]);
 	for (size_t k = 0; k < r->n_queues && !s; k++)
 		if (r->queues[k].queue == (int)q && !strcmp(r->queues[k].iface, name) &&

@@ -465,6 +465,11 @@ static void test_bad_input(void **state)
 	snprintf(text, sizeof(text), "%s\n%s\n%.30s", hdr, row, row);
 	assert_int_equal(add_text(rp, "cut.csv", text, err), -EINVAL);
 	assert_string_equal(err, "cut.csv:3: truncated last line (no newline at its end)");
+	/* a softirq CPU that is no CPU number (the fuzzer's 1.1e51: replay cast it to int) */
+	snprintf(text, sizeof(text), "%s\n1800000000.5,0.5,eth0,0.5,100,0,1,0,1600.0,0.0,2.0,0.0,0,0,"
+		 "0,0,0,0,0,,,1.0,1.11111e51,,1500,\n", hdr);
+	assert_int_equal(add_text(rp, "cpu.csv", text, err), -EINVAL);
+	assert_string_equal(err, "cpu.csv:2: softirq_cpu '1.11111e51' is not a CPU number");
 	/* a newer header: the extra column is ignored, the row counts */
 	snprintf(text, sizeof(text), "%s,from_the_future\n%s,42\n", hdr, row);
 	assert_int_equal(add_text(rp, "new.csv", text, err), 0);

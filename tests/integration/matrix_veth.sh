@@ -20,6 +20,8 @@ lr_plan "reverse: row's bytes == server's sent count, covered by the client veth
 lr_plan "bad spec: exit 2" "bad spec: one line naming the key" "bad spec: no packet left" \
 	"bad spec: the server saw no test" "bad value: exit 2, names the value"
 lr_plan "sigint: exit 1" "sigint: at least one finished row" "sigint: fewer rows than cases" \
+	"sigint: one row per test the server completed (its log), none for the interrupted one" \
+	"sigint: every row measured its whole -t (seconds >= 0.9 of 1)" \
 	"sigint: every row whole (30 fields, newline-terminated)" "sigint: Markdown has the same rows"
 lr_plan "omit: the server's test lasted -O + -t" "omit: the row measured -t seconds" \
 	"omit: the row's lost datagrams == the case run alone with -O (nft drops 1 in 50)" \
@@ -137,7 +139,8 @@ ip netns exec "$A" timeout 20 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 --matrix
 rc=$?
 check "bad value: exit 2, names the value" test "$rc" -eq 2 -a "$(grep -c "70000" "$work/bad2.err")" -eq 1
 
-# --- SIGINT mid-grid --------------------------------------------------------------------------
+# --- SIGINT mid-grid: the rows are the tests the server completed, each whole -------------------
+n0=$(tests_done)
 ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 --matrix "P=1,2,3,4" -t 1 -i 0.2 \
 	--matrix-csv "$work/int.csv" >"$work/int.md" 2>"$work/int.err" &
 cli=$!; lr_cleanup_add "kill $cli 2>/dev/null"
@@ -154,6 +157,12 @@ echo "    interrupted after $rows row(s)"
 check "sigint: exit 1" test "$rc" -eq 1
 check "sigint: at least one finished row" test "$rows" -ge 1
 check "sigint: fewer rows than cases" test "$rows" -lt 4
+completed=$(($(tests_done) - n0))
+echo "    the server completed $completed test(s) of the grid"
+check "sigint: one row per test the server completed (its log), none for the interrupted one" \
+	test "$rows" -eq "$completed"
+check "sigint: every row measured its whole -t (seconds >= 0.9 of 1)" \
+	awk -F, 'NR > 1 && !($10 >= 0.9) { bad = 1 } END { exit bad || NR < 2 }' "$work/int.csv"
 check "sigint: every row whole (30 fields, newline-terminated)" python3 -c '
 import csv, sys
 data = open(sys.argv[1], newline="").read()

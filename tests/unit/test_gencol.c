@@ -3,9 +3,11 @@
  * The traffic source as the sampler reads it: each stream's target (-b) travels from the live
  * stream stats the engine writes to that stream's snapshot row and on to its --streams-csv row
  * (an empty field when unknown, "0" unlimited), and a rate changed while the test runs shows
- * from the next row on, stream by stream.
+ * from the next row on, stream by stream. The threaded case is for TSan (scripts/stage-tsan.sh):
+ * the main thread changes the target while the sampler's thread reads it.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -165,11 +167,66 @@ static void test_target_reaches_the_csv_row(void **state)
 	free(text);
 }
 
+struct reader {
+	struct lr_gencol *g;
+	atomic_bool stop;
+	int64_t last;
+	unsigned reads, torn;	/* torn: a value that no one set */
+};
+
+static void note(struct reader *r, const struct lr_snapshot *s)
+{
+	int64_t v = s->streams[0].target_bps;
+
+	r->torn += v < 1000000 || v > 2000000000 || v % 1000000;
+	r->last = v;
+}
+
+static void *reader_main(void *arg)
+{
+	struct reader *r = arg;
+	struct lr_snapshot s;
+
+	memset(&s, 0, sizeof(s));
+	while (!atomic_load(&r->stop) || !r->reads) {
+		if (lr_gencol_read(r->g, SEC / 2, &s) == 0 && s.n_streams == N)
+			note(r, &s);
+		r->reads++;
+	}
+	if (lr_gencol_read(r->g, SEC / 2, &s) == 0 && s.n_streams == N)
+		note(r, &s);	/* after the last change */
+	return NULL;
+}
+
+/* Rate keys pressed while the sampler reads: every value it sees is one that was set (a rate
+ * of 1..2000 Mbit/s), and the last reading has the last one. */
+static void test_target_changes_while_read(void **state)
+{
+	struct reader r = {.last = -2};
+	pthread_t th;
+	struct fake f;
+
+	(void)state;
+	assert_int_equal(lr_gencol_open(&r.g), 0);
+	fake_init(&f, r.g);
+	atomic_init(&r.stop, false);
+	assert_int_equal(pthread_create(&th, NULL, reader_main, &r), 0);
+	for (uint64_t i = 1; i <= 2000; i++)
+		lr_stream_stats_set_target(&f.st[0], i * 1000000);
+	atomic_store(&r.stop, true);
+	assert_int_equal(pthread_join(th, NULL), 0);
+	assert_true(r.reads > 0);
+	assert_int_equal(r.torn, 0);
+	assert_int_equal(r.last, 2000000000);
+	lr_gencol_close(r.g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_target_reaches_the_snapshot),
 		cmocka_unit_test(test_target_reaches_the_csv_row),
+		cmocka_unit_test(test_target_changes_while_read),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,7 +13,7 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 tsan -j"$JOBS" build-tsan/liblinerate.a >"$log" 2>&1 || { cat "$log"; echo "FAIL tsan build of liblinerate.a"; echo "0 passed, 1 failed"; exit 1; }
 bins=()
-for t in ${LR_TSAN_TESTS:-sampler stream traffic proto server_watch}; do	# every threaded unit test (a missing one fails)
+for t in ${LR_TSAN_TESTS:-sampler stream traffic proto server_watch gencol}; do	# every threaded unit test (a missing one fails)
 	[ -f "tests/unit/test_$t.c" ] || { echo "FAIL tsan test_$t: tests/unit/test_$t.c is missing" >"$log"; lr_count "tsan build test_$t" "$log" 1; cat "$log"; continue; }
 	if tsan "build-tsan/tests/test_$t" >"$log" 2>&1; then
 		bins+=("build-tsan/tests/test_$t")

@@ -65,7 +65,6 @@ void lr_dash_tr_start(struct dash *d)
 	struct lr_traffic_config tc;
 
 	tr_config(t, &tc);
-	lr_recorder_set_stream_target(d->rec, (int64_t)tc.bitrate_bps);	/* --streams-csv */
 	t->restart = t->want_verdict = false;
 	t->last_failed = false;
 	t->last_data_ns = 0;
@@ -286,10 +285,8 @@ void lr_dash_tr_key(struct dash *d, enum lr_action act)
 	ch = lr_app_traffic_key(&t->knobs, act, tr_measured(d), running, tr_live(t), msg,
 				sizeof(msg));
 	t->view.knobs = t->knobs;
-	if (ch == LR_TCHG_RATE && running && tr_live(t)) {
-		lr_session_set_rate(&t->ses, t->knobs.rate_bps);
-		lr_recorder_set_stream_target(d->rec, (int64_t)t->knobs.rate_bps);
-	}
+	if (ch == LR_TCHG_RATE && running && tr_live(t))
+		lr_session_set_rate(&t->ses, t->knobs.rate_bps);	/* the streams' target too */
 	else if (ch != LR_TCHG_NONE && running)
 		tr_stop(d, false, true);
 	lr_dash_msg(d, false, "%s", msg);

@@ -11,9 +11,9 @@
 
 #include "linerate/app/matrix_spec.h"
 #include "linerate/core/strutil.h"
+#include "linerate/traffic/proto.h"
 
 #define SPEC_MAX_LEN 4096
-#define UDP_DEFAULT_BPS 1000000	/* iperf3's UDP default */
 
 static const char letters[LR_MK__COUNT] = {'P', 'l', 'u', 'R', 'b', 'w', 'M', 'C'};
 
@@ -232,9 +232,10 @@ void lr_matrix_case(const struct lr_matrix_spec *s, const struct lr_traffic_conf
 			break;
 		}
 	}
-	/* -u's 1 Mbit/s default is iperf3's for UDP only; TCP without -b is unlimited */
+	/* -u's 1 Mbit/s default is iperf3's (1024 x 1024 bit/s, what the client paces at and tells
+	 * the server) for UDP only; TCP without -b is unlimited */
 	if (!out->bitrate_set)
-		out->bitrate_bps = out->udp ? UDP_DEFAULT_BPS : 0;
+		out->bitrate_bps = out->udp ? LR_PROTO_UDP_DEF_RATE : 0;
 }
 
 int lr_matrix_spec_check(const struct lr_matrix_spec *s, const struct lr_traffic_config *base,

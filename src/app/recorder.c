@@ -65,18 +65,8 @@ int lr_recorder_open(struct lr_recorder **out, const struct lr_config *cfg, bool
 		lr_recorder_close(r, NULL, 0);
 		return e;
 	}
-	/* a client's streams run at its -b (the CLI has put UDP's 1 Mbit/s default in); a
-	 * server's come with each client's own, a matrix's with each case's: unknown here */
-	if (cfg->traffic.host && cfg->mode != LR_MODE_SERVER && !cfg->matrix)
-		lr_recorder_set_stream_target(r, (int64_t)cfg->traffic.bitrate_bps);
 	*out = r;
 	return 0;
-}
-
-void lr_recorder_set_stream_target(struct lr_recorder *r, int64_t bps)
-{
-	if (r)
-		lr_csv_set_stream_target(r->sink[SINK_STREAMS], bps);
 }
 
 int lr_recorder_write(struct lr_recorder *r, const struct lr_snapshot *s, char *err,

@@ -90,6 +90,7 @@ static void reset_states(struct lr_replay *rp)
 
 		memset(&s->st, 0, sizeof(s->st));
 		s->st.id = s->id;
+		s->st.target_bps = -1;
 		s->last_time = -1;
 		s->target = -1;
 	}
@@ -359,6 +360,7 @@ static void apply_stream(struct lr_replay *rp, const struct rp_strow *r)
 	s->total_lost += s->lost;
 	s->total_out_of_order += s->out_of_order;
 	st->target = !r->target_col ? -2 : known(r->target) ? r->target : -1;
+	s->target_bps = known(r->target) ? (int64_t)r->target : -1;
 	st->last_interval = st->last_time >= 0 ? r->time - st->last_time : 1;
 	st->last_time = r->time;
 }

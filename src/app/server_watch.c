@@ -68,6 +68,7 @@ static void copy_stats(struct lr_stream_stats *to, const struct lr_stream_stats 
 	st(&to->start_ns, ld(&from->start_ns));
 	st(&to->end_ns, ld(&from->end_ns));
 	st(&to->last_ns, ld(&from->last_ns));
+	st(&to->target_bps1, ld(&from->target_bps1));
 }
 
 static void zero_stats(struct lr_stream_stats *s)
@@ -131,6 +132,7 @@ static void test_begin(void *arg, const struct lr_server_test_info *info,
 		w->live[i] = streams[i];
 		w->based[i] = w->fin_read[i] = false;
 		zero_stats(&w->mirror[i]);
+		st(&w->mirror[i].target_bps1, ld(&streams[i]->target_bps1)); /* not a count */
 	}
 	w->seq++;
 	w->ended = false;

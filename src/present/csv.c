@@ -57,7 +57,7 @@ static const char cpu_header[] =
 static const char stream_header[] =
 	"time,elapsed,stream,direction,protocol,bytes,bps,packets,pps,retransmits,lost,"
 	"out_of_order,jitter_ms,cwnd_bytes,rtt_us,"
-	/* appended since: the per-stream target (-b), empty when unknown */
+	/* appended since: the stream's own target (-b), empty when unknown */
 	"target_bps";
 
 /* DESIGN.md section 12 */
@@ -115,7 +115,6 @@ struct lr_csv {
 	struct row_table peer;	/* the peer's rows' state, swapped in while they are written */
 	struct last_queue *peer_queues;	/* the peer's queues' last rows, likewise */
 	size_t n_peer_queues, cap_peer_queues;
-	int64_t stream_target_bps;	/* the streams' -b target, 0 unlimited, -1 unknown */
 };
 
 static void make_suffix(char *buf, size_t size, const char *side, const char *host);
@@ -128,12 +127,6 @@ const char *lr_csv_header(enum lr_csv_kind kind)
 	case LR_CSV_QUEUES: return queue_header;
 	default: return iface_header;
 	}
-}
-
-void lr_csv_set_stream_target(struct lr_csv *c, int64_t bps)
-{
-	if (c)
-		c->stream_target_bps = bps < 0 ? -1 : bps;
 }
 
 const char *lr_csv_path(const struct lr_csv *c)
@@ -153,7 +146,6 @@ int lr_csv_open(struct lr_csv **out, const char *path, enum lr_csv_kind kind)
 	make_suffix(c->local_suffix, sizeof(c->local_suffix), "local",
 		    uname(&u) == 0 ? u.nodename : "");
 	c->suffix = c->local_suffix;
-	c->stream_target_bps = -1;
 	if (!strcmp(path, "-")) {
 		c->f = stdout;
 		c->is_stdout = true;
@@ -424,7 +416,7 @@ static int write_stream(struct lr_csv *c, const struct lr_snapshot *s,
 	put_dbl(c->f, st->jitter_ms >= 0, st->jitter_ms, 3);
 	put_u64(c->f, st->cwnd_bytes >= 0, (uint64_t)st->cwnd_bytes);
 	put_u64(c->f, st->rtt_us >= 0, (uint64_t)st->rtt_us);
-	put_u64(c->f, c->stream_target_bps >= 0, (uint64_t)c->stream_target_bps);
+	put_u64(c->f, st->target_bps >= 0, (uint64_t)st->target_bps);	/* as it is now */
 	fputc('\n', c->f);
 	l->bytes = st->total_bytes;
 	l->packets = st->total_packets;

@@ -202,6 +202,7 @@ int lr_stream_open(struct lr_stream **out, const struct lr_stream_params *p)
 	s->sf_fd = -1;
 	atomic_init(&s->stop, false);
 	atomic_init(&s->rate_bps, p->rate_bps);
+	lr_stream_stats_set_target(&s->st, p->rate_bps);
 	atomic_init(&s->rate_gen, 0);
 	atomic_init(&s->err, 0);
 	atomic_init(&s->omit_gen, 0);
@@ -454,6 +455,7 @@ int lr_stream_start(struct lr_stream *s)
 void lr_stream_set_rate(struct lr_stream *s, uint64_t rate_bps)
 {
 	atomic_store_explicit(&s->rate_bps, rate_bps, relaxed);
+	lr_stream_stats_set_target(&s->st, rate_bps);
 	atomic_fetch_add_explicit(&s->rate_gen, 1, memory_order_release);
 }
 

@@ -6,7 +6,8 @@
 # before any packet (the kernel's counters do not move, the server sees no test); SIGINT mid-grid
 # leaves a CSV of whole rows for the cases that finished. Against Debian's `iperf3 -s` the 2x2x2
 # grid: every row in SPEC order, each row's bytes equal iperf3's own JSON count, peer columns
-# empty, the busy server retried. Settling: the client veth's kernel byte counters, read every
+# empty, the busy server retried; its --streams-csv rows carry each case's target in turn: the
+# matrix CSV's bitrate_target, and what iperf3 -s says it was told (its target_bitrate). Settling: the client veth's kernel byte counters, read every
 # 50 ms from outside linerate (matrix_witness.py), show the link quiet for the settle interval
 # before each case after the first (-J's time_start). Timings are never asserted.
 source "$(dirname "$0")/../lib.sh"
@@ -31,6 +32,8 @@ for r in sigint omit alone; do lr_plan "markdown: $r's table == its CSV (rows, r
 lr_plan "iperf3: exits 0 (busy retried)" "iperf3: the busy server was retried" "iperf3: 8 rows in SPEC order" \
 	"iperf3: peer columns empty" "iperf3: -J receiver_bps and verdict == CSV, each row"
 for i in 1 2 3 4 5 6 7 8; do lr_plan "iperf3: case $i receiver bytes == iperf3's own count"; done
+lr_plan "iperf3: stream rows' target_bps, case by case == the matrix CSV's bitrate_target" \
+	"iperf3: stream rows' target_bps, case by case == what iperf3 -s was told (target_bitrate)"
 lr_plan "iperf3: each case after the first started on a quiet link (kernel counters, read from outside)"
 need_root "matrix_veth"
 
@@ -247,7 +250,9 @@ ip3_cases="1/1/tcp/10000000 2/1/tcp/20000000 3/1/udp/10000000 4/1/udp/20000000 5
 if ! command -v iperf3 >/dev/null; then
 	for c in "exits 0 (busy retried)" "the busy server was retried" "8 rows in SPEC order" \
 		"peer columns empty" "-J receiver_bps and verdict == CSV, each row" \
-		"each case after the first started on a quiet link (kernel counters, read from outside)"; do
+		"each case after the first started on a quiet link (kernel counters, read from outside)" \
+		"stream rows' target_bps, case by case == the matrix CSV's bitrate_target" \
+		"stream rows' target_bps, case by case == what iperf3 -s was told (target_bitrate)"; do
 		skip "iperf3: $c" "iperf3 not installed (scripts/deps.sh)"
 	done
 	for i in 1 2 3 4 5 6 7 8; do
@@ -265,7 +270,8 @@ else
 		sleep 0.02
 	done
 	ip netns exec "$A" timeout 90 "$LR_BIN" --headless -c "$ADDR_B" -p 5298 --matrix "$ip3_spec" -t 1 -i 0.2 \
-		-J --matrix-csv "$work/ip3.csv" >"$work/ip3.json" 2>"$work/ip3.err"
+		-J --matrix-csv "$work/ip3.csv" --streams-csv "$work/ip3_streams.csv" >"$work/ip3.json" \
+		2>"$work/ip3.err"
 	rc=$?
 	wait "$busy"
 	check "iperf3: exits 0 (busy retried)" test "$rc" -eq 0
@@ -279,9 +285,9 @@ else
 	kill "$ip3" 2>/dev/null; wait "$ip3" 2>/dev/null
 	# iperf3 -s -J: one JSON object per test that ran (the busy client's first, then the
 	# matrix's 8; a refused attempt writes none); its receiver's bytes
-	python3 - "$work/iperf3.json" >"$work/ip3_bytes" <<'PY' || true
+	python3 - "$work/iperf3.json" "$work/ip3_told" >"$work/ip3_bytes" <<'PY' || true
 import json, sys
-text, dec, pos, out = open(sys.argv[1]).read(), json.JSONDecoder(), 0, []
+text, dec, pos, out, told = open(sys.argv[1]).read(), json.JSONDecoder(), 0, [], []
 while True:
     while pos < len(text) and text[pos] not in '{':
         pos += 1
@@ -292,9 +298,11 @@ while True:
     s = e.get("sum_received") or e.get("sum")
     if s:
         out.append(int(s["bytes"]))
+        told.append(str(o.get("start", {}).get("test_start", {}).get("target_bitrate")))
 print("    iperf3 -s reported %d tests" % len(out), file=sys.stderr)
 for b in out[-8:] if len(out) == 9 else []:
     print(b)
+open(sys.argv[2], "w").write(" ".join(told[-8:] if len(told) == 9 else []))
 PY
 	awk -F, 'NR > 1 { printf "%.0f\n", $12 * $10 / 8 }' "$work/ip3.csv" >"$work/ip3_rows"
 	for i in 1 2 3 4 5 6 7 8; do
@@ -305,5 +313,17 @@ PY
 	done
 	check "iperf3: each case after the first started on a quiet link (kernel counters, read from outside)" \
 		python3 "$witness" settle "$work/link.samples" "$work/ip3.json" 0.2
+	# the cases' targets alternate (b=10M,20M fastest), so each case is one run of equal
+	# targets in the stream rows, in case order
+	runs=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "target_bps") c = i; next }
+		{ t = c ? $c : "nocolumn"; if (t == "") t = "empty"; if (NR == 2 || t != last) printf "%s%s", sep, t; sep = " "; last = t }' \
+		"$work/ip3_streams.csv")
+	bt=$(awk -F, 'NR > 1 { printf "%s%s", sep, $6; sep = " " }' "$work/ip3.csv")
+	echo "    stream rows' targets, run by run: $runs"
+	echo "    matrix CSV bitrate_target: $bt; iperf3 -s told: $(cat "$work/ip3_told")"
+	check "iperf3: stream rows' target_bps, case by case == the matrix CSV's bitrate_target" \
+		test "$runs" = "$bt"
+	check "iperf3: stream rows' target_bps, case by case == what iperf3 -s was told (target_bitrate)" \
+		test "$runs" = "$(cat "$work/ip3_told")"
 fi
 lr_summary

@@ -2,16 +2,21 @@
 # `linerate -s --csv/--cpu-csv/--streams-csv` records while it serves: an iperf3 client's test
 # through a veth between two namespaces, the server's interface rows for its veth sum to the
 # kernel's counter deltas exactly over the run, and its streams CSV (the incoming test's
-# streams) sums to what the iperf3 client's own -J report says the server received.
+# streams) sums to what the iperf3 client's own -J report says the server received. Every
+# stream row's target_bps is the rate the client told the server (iperf3's own -J
+# test_start.target_bitrate: "bandwidth" in its parameters), for the streams it receives and,
+# under -R, for those it sends.
 source "$(dirname "$0")/../lib.sh"
 cases=(tcp udp)
 for c in "${cases[@]}"; do
 	lr_plan "$c: server exits 0" "$c: rx_bytes sum == kernel delta" "$c: tx_bytes sum == kernel delta" \
 		"$c: rx_packets sum == kernel delta" "$c: tx_packets sum == kernel delta" \
-		"$c: streams CSV recv bytes == client's sum_received" "$c: cpu CSV has rows"
+		"$c: streams CSV recv bytes == client's sum_received" "$c: cpu CSV has rows" \
+		"$c: target_bps on every stream row == iperf3's target_bitrate"
 done
 lr_plan "back-to-back: server exits 0 on SIGINT" "back-to-back: rx_bytes sum == kernel delta" \
-	"back-to-back: streams CSV per test == each client's sum_received"
+	"back-to-back: streams CSV per test == each client's sum_received" \
+	"back-to-back: target_bps per test == each client's target_bitrate (-b 20M, 100M, -R -b 20M)"
 need_root "server_csv"
 command -v iperf3 >/dev/null || { lr_skip_plan server_csv "iperf3 not installed"; exit 0; }
 command -v jq >/dev/null || { lr_skip_plan server_csv "jq not installed (scripts/deps.sh)"; exit 0; }
@@ -29,6 +34,12 @@ ip -n "$B" neigh replace "$ADDR_A" lladdr "$mac_a" dev "$IB" nud permanent
 
 kernel_counters() {	# NS IF -> "rx_bytes tx_bytes rx_packets tx_packets" (/proc/net/dev in NS)
 	ip netns exec "$1" awk -v i="$2:" '$1 == i { print $2, $10, $3, $11 }' /proc/net/dev
+}
+targets() {	# STREAMS_CSV DIRECTION PROTOCOL -> the distinct target_bps of those rows ("none": no row)
+	awk -F, -v d="$2" -v p="$3" 'NR==1 { for (i = 1; i <= NF; i++) if ($i == "target_bps") c = i; next }
+		$4 == d && $5 == p { t[c ? $c : "nocolumn"] = 1 }
+		END { n = 0; for (k in t) { printf "%s%s", n++ ? " " : "", k == "" ? "empty" : k }
+		      if (!n) printf "none" }' "$1"
 }
 csv_sum() {	# FILE IF COLUMN
 	awk -F, -v ifc="$2" -v col="$3" 'NR==1 { for (i = 1; i <= NF; i++) if ($i == col) c = i; next }
@@ -59,6 +70,9 @@ for c in "${cases[@]}"; do
 	echo "$c: streams CSV recv $sb bytes; iperf3 client's sum_received $rb"
 	check "$c: streams CSV recv bytes == client's sum_received" test "$sb" = "$rb"
 	check "$c: cpu CSV has rows" test "$(wc -l <"$work/$c.cpu.csv")" -gt 2
+	tg=$(targets "$work/$c.streams.csv" recv "$c"); want=$(jq '.start.test_start.target_bitrate' "$work/$c.cli.json")
+	echo "$c: streams CSV target_bps $tg; iperf3's target_bitrate $want"
+	check "$c: target_bps on every stream row == iperf3's target_bitrate" test "$tg" = "$want"
 done
 
 # One server, two tests back to back (the second starts as the first ends): each test's
@@ -68,8 +82,9 @@ ip netns exec "$B" "$LR_BIN" -s -p 5294 -I "$IB" --csv "$work/bb.nic.csv" \
 	--streams-csv "$work/bb.streams.csv" >"$work/bb.srv.txt" 2>&1 &
 srv=$!; lr_cleanup_add "kill $srv 2>/dev/null"
 sleep 0.7
-ip netns exec "$A" iperf3 -c "$ADDR_B" -p 5294 -t 2 -J >"$work/bb1.json" 2>&1
+ip netns exec "$A" iperf3 -c "$ADDR_B" -p 5294 -t 2 -b 20M -J >"$work/bb1.json" 2>&1
 ip netns exec "$A" iperf3 -c "$ADDR_B" -p 5294 -t 2 -u -b 100M -l 1400 -J >"$work/bb2.json" 2>&1
+ip netns exec "$A" iperf3 -c "$ADDR_B" -p 5294 -t 2 -b 20M -R -J >"$work/bb3.json" 2>&1	# the server sends
 sleep 0.3
 kill -INT "$srv"; wait "$srv"; rc=$?
 after=$(kernel_counters "$B" "$IB")
@@ -80,4 +95,9 @@ got=$(awk -F, 'NR > 1 && $4 == "recv" { s[$5] += $6 } END { printf "%.0f %.0f", 
 want="$(jq '.end.sum_received.bytes' "$work/bb1.json") $(jq '.end.sum_received.bytes' "$work/bb2.json")"
 echo "back-to-back: streams CSV tcp/udp $got; the clients' sum_received $want"
 check "back-to-back: streams CSV per test == each client's sum_received" test "$got" = "$want"
+got="$(targets "$work/bb.streams.csv" recv tcp)/$(targets "$work/bb.streams.csv" recv udp)/$(targets "$work/bb.streams.csv" send tcp)"
+want=$(for i in 1 2 3; do jq -j '.start.test_start.target_bitrate' "$work/bb$i.json"; [ $i = 3 ] || printf /; done)
+echo "back-to-back: target_bps tcp recv/udp recv/tcp send (-R) $got; the clients' target_bitrate $want"
+check "back-to-back: target_bps per test == each client's target_bitrate (-b 20M, 100M, -R -b 20M)" \
+	test "$got" = "$want"
 exit 0

@@ -3,7 +3,7 @@
 # `linerate -c` in one network namespace against `linerate -s` and against Debian's `iperf3 -s`
 # in another (veth pair): traffic in the bitrate pane within 2 ticks, `s` stops it (the kernel's
 # counters go flat) and starts it again, `]` doubles a UDP target and the kernel's counters
-# follow within 10 %, `>` adds a stream, the verdict panel, `q` mid-test exits 0 with complete
+# follow within 10 % (the streams CSV's target_bps with them), `>` adds a stream, the verdict panel, `q` mid-test exits 0 with complete
 # CSVs and the server goes on serving another client. Kills only the processes it started.
 . "$(dirname "$0")/../lib.sh"
 
@@ -162,6 +162,13 @@ run_against() {
 	check "$name: nic CSV complete" sh -c "[ \$(wc -l <'$work/nic.csv') -gt 5 ] &&
 		[ \"\$(tail -c1 '$work/nic.csv' | od -An -c | tr -d ' ')\" = '\\n' ]"
 	check "$name: streams CSV has 2 streams" sh -c "awk -F, 'NR > 1 { s[\$3] = 1 } END { exit length(s) < 2 }' '$work/streams.csv'"
+	# each row's target_bps, run by run: the -b 50M given, then the 100M that ] doubled the
+	# kernel's rate to (above), through the restarts after it
+	tg=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "target_bps") c = i; next }
+		{ t = c ? $c : "nocolumn"; if (t == "") t = "empty"
+		  if (t != last) { printf "%s%s", sep, t; sep = " " } last = t }' "$work/streams.csv")
+	check "$name: streams CSV target_bps follows ] (-b 50M, then 100M: $tg)" \
+		test "$tg" = "50000000 100000000"
 	# SIGHUP (an SSH drop) mid-test: exit 0 too
 	start 100 40 ip netns exec "$A" -- -c 10.77.1.2 -p "$port" -i $IV
 	wait_live 1 40

@@ -333,6 +333,7 @@ static void test_stream_rows(void **state)
 	st.start_ns = 100 * SEC + SEC / 4;
 	st.jitter_ms = 0.125;
 	st.cwnd_bytes = st.rtt_us = -1;
+	st.target_bps = -1;	/* unknown: an empty field */
 	assert_int_equal(lr_csv_open(&c, path, LR_CSV_STREAMS), 0);
 	memset(&s, 0, sizeof(s));
 	s.streams = &st;
@@ -354,7 +355,7 @@ static void test_stream_rows(void **state)
 	st.total_packets = 110;
 	st.total_lost = 4;
 	st.total_out_of_order = 2;
-	lr_csv_set_stream_target(c, 1000000);	/* -b 1M from here; unknown before */
+	st.target_bps = 1000000;	/* the stream's -b 1M from here; unknown before */
 	assert_int_equal(lr_csv_write(c, &s), 0);
 	assert_int_equal(lr_csv_close(c), 0);
 	text = slurp(path);

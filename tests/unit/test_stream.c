@@ -608,10 +608,14 @@ static void test_set_rate_mid_run(void **state)
 	udp_pair(&ftx, &frx);
 	tx = mk(ftx, true, true, 1200, 5000000);
 	rx = mk(frx, true, false, 1200, 0);
+	/* the published target is the pacer's: the rates measured below are its witness */
+	assert_int_equal(lr_stream_stats_target(lr_stream_stats(tx)), 5000000);
+	assert_int_equal(lr_stream_stats_target(lr_stream_stats(rx)), 0);
 	assert_int_equal(lr_stream_start(rx), 0);
 	assert_int_equal(lr_stream_start(tx), 0);
 	sleep_ms(300);
 	lr_stream_set_rate(tx, 40000000);
+	assert_int_equal(lr_stream_stats_target(lr_stream_stats(tx)), 40000000);
 	sleep_ms(100);
 	t0 = lr_clock_mono_ns();
 	b0 = ld(lr_stream_stats(tx)->bytes);
@@ -623,6 +627,7 @@ static void test_set_rate_mid_run(void **state)
 		fail_msg("after set_rate 40 Mbit/s: %.0f bit/s", got);
 	/* and down again, on the fly */
 	lr_stream_set_rate(tx, 2000000);
+	assert_int_equal(lr_stream_stats_target(lr_stream_stats(tx)), 2000000);
 	sleep_ms(100);
 	t0 = lr_clock_mono_ns();
 	b0 = ld(lr_stream_stats(tx)->bytes);

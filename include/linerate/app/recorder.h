@@ -21,10 +21,6 @@ struct lr_recorder;	/* opaque */
  * and to write when no file was asked for. */
 int lr_recorder_open(struct lr_recorder **out, const struct lr_config *cfg, bool stdout_default,
 		     char *err, size_t errlen) LR_MUST_CHECK;
-/* The streams' target (-b per stream, bit/s; 0 unlimited, < 0 unknown) that --streams-csv's
- * target_bps column carries from the next row on: set at open from a client's -b, and again
- * when the dashboard changes the rate or starts a test. NULL-safe. */
-void lr_recorder_set_stream_target(struct lr_recorder *r, int64_t bps);
 /* Writes the snapshot's rows to every file. 0 or -errno with "writing run.csv: ..." in err;
  * after an error nothing more is written. */
 int lr_recorder_write(struct lr_recorder *r, const struct lr_snapshot *s, char *err,

@@ -5,6 +5,7 @@
 #ifndef LINERATE_STREAMSTATS_H
 #define LINERATE_STREAMSTATS_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 /* Live counters: written by the stream thread with relaxed atomics, read by anyone. Counting
@@ -33,6 +34,23 @@ struct lr_stream_stats {
 	/* The CPU the thread last moved data on (sched_getcpu) + 1, 0 unknown: where the stream
 	 * ran, against the NIC's NUMA node (issue 19) */
 	_Atomic uint64_t cpu1;
+	/* The stream's target (-b) + 1, bit/s: 1 unlimited, 0 unknown (zeroed stats know none).
+	 * A sender's is the rate its pacer runs at, changed with it; a receiver's is the rate the
+	 * sender was asked for (the client's -b, sent as iperf3's "bandwidth") */
+	_Atomic uint64_t target_bps1;
 };
+
+/* [any] The target's codec: 0 = unlimited; a rate beyond INT64_MAX - 1 is taken as that. */
+static inline void lr_stream_stats_set_target(struct lr_stream_stats *s, uint64_t bps)
+{
+	atomic_store_explicit(&s->target_bps1, (bps < INT64_MAX ? bps : INT64_MAX - 1) + 1,
+			      memory_order_relaxed);
+}
+
+/* [any] bit/s, 0 unlimited, -1 unknown */
+static inline int64_t lr_stream_stats_target(const struct lr_stream_stats *s)
+{
+	return (int64_t)atomic_load_explicit(&s->target_bps1, memory_order_relaxed) - 1;
+}
 
 #endif

@@ -20,6 +20,7 @@ int lr_csv_open(struct lr_csv **out, const char *path, enum lr_csv_kind kind) LR
 /* Writes the snapshot's rows and flushes. Interface and stream rows are computed from
  * cumulative counters, so a snapshot the caller missed is folded into the next row, never lost;
  * a stream's first row counts from the stream's start, so the bytes column sums to its total.
+ * A stream row's target_bps is that stream's own in the snapshot (empty when unknown).
  * 0 or -errno (ENOSPC, EIO, EPIPE): the caller reports it and stops. */
 int lr_csv_write(struct lr_csv *c, const struct lr_snapshot *s) LR_MUST_CHECK;
 /* The peer's rows (DESIGN §10): the same columns from the peer's snapshot, side=peer and
@@ -27,9 +28,6 @@ int lr_csv_write(struct lr_csv *c, const struct lr_snapshot *s) LR_MUST_CHECK;
  * 0 or -errno as lr_csv_write. */
 int lr_csv_write_peer(struct lr_csv *c, const struct lr_snapshot *s,
 		      const char *host) LR_MUST_CHECK;
-/* The per-stream target (-b) the stream rows' target_bps column carries from now on: bit/s,
- * 0 unlimited, < 0 unknown (an empty field; the default). NULL-safe. */
-void lr_csv_set_stream_target(struct lr_csv *c, int64_t bps);
 /* Flushes and closes (not stdout). 0 or -errno; NULL-safe. */
 int lr_csv_close(struct lr_csv *c);
 const char *lr_csv_path(const struct lr_csv *c);

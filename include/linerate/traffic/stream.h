@@ -21,8 +21,8 @@ struct lr_stream_params {
 	bool udp;
 	bool sender; /* false = receiver */
 	size_t len; /* TCP write/read size, or the exact UDP datagram size (16..65507) */
-	/* sender: target, 0 = unlimited; UDP receiver: the sender's target, where 0 means no
-	 * per-datagram kernel timestamps (stream_udp.c) */
+	/* sender: target, 0 = unlimited; receiver: the sender's target (a UDP receiver takes 0
+	 * as no per-datagram kernel timestamps, stream_udp.c). Published as the stats' target */
 	uint64_t rate_bps;
 	int cpu; /* pin the thread to this CPU, -1 = no pinning */
 	bool pin_set; /* -A node:N: pin the thread to `cpus` instead (cpu is -1) */
@@ -54,8 +54,8 @@ int lr_stream_open(struct lr_stream **out, const struct lr_stream_params *p) LR_
 int lr_stream_sock_window(int fd, uint64_t bytes) LR_MUST_CHECK;
 /* Starts the thread; counting begins now. 0 or -errno. */
 int lr_stream_start(struct lr_stream *s) LR_MUST_CHECK;
-/* [any] Changes the target rate of a running sender; takes effect within one pacing step,
- * without a burst. 0 = unlimited. */
+/* [any] Changes the target rate of a running sender (and its stats' target at once); takes
+ * effect within one pacing step, without a burst. 0 = unlimited. */
 void lr_stream_set_rate(struct lr_stream *s, uint64_t rate_bps);
 /* Before lr_stream_start: -n/-k counted over all of a test's sending streams, as iperf3 counts
  * them (the test ends when their total reaches the count, whichever stream sent it): each

@@ -18,6 +18,7 @@
 #include "linerate/collect/numa.h"
 #include "linerate/sample/sampler.h"
 #include "linerate/core/strutil.h"
+#include "linerate/traffic/proto.h"
 
 #define CPU_MAX 1023 /* the stream threads' CPU_SETSIZE */
 
@@ -313,7 +314,7 @@ static int validate(struct lr_config *cfg, bool traffic_opt, const char *opt_nam
 		t->omit_s = (unsigned)(cfg->omit_ns / LR_NSEC_PER_SEC);
 	}
 	if (t->udp && !t->bitrate_set)
-		t->bitrate_bps = 1000000;	/* iperf3's UDP default: 1 Mbit/s */
+		t->bitrate_bps = LR_PROTO_UDP_DEF_RATE;	/* iperf3's UDP default, as the engine paces */
 	return lr_cli_iperf3_validate(cfg, err, len);
 }
 

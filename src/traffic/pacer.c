@@ -67,12 +67,14 @@ void lr_pacer_set_rate(struct lr_pacer *p, uint64_t rate_bps, uint64_t now_ns)
 
 	if (rate_bps == old)
 		return;
-	if (!old || !rate_bps) {
-		p->due_ns = now_ns; /* from or to unlimited: start a fresh schedule */
-	} else if (p->due_ns > now_ns) {
+	if (old && rate_bps && p->due_ns > now_ns) {	/* ahead: the wait, at the new rate */
 		unsigned __int128 ahead = (unsigned __int128)(p->due_ns - now_ns) * old / rate_bps;
 
 		p->due_ns = now_ns + (uint64_t)ahead;
+	} else {
+		/* from or to unlimited, or behind: the new target starts now (a debt run up at
+		 * the old rate is not the new one's to repay) */
+		p->due_ns = now_ns;
 	}
 	p->rem = 0;
 	p->floor_ns = 0;

@@ -260,11 +260,17 @@ def pdf_text(d):
     objs = {int(m.group(1)): m.group(2) for m in
             re.finditer(rb"(\d+) 0 obj(.*?)endobj", d, re.S)}
 
-    def stream(o):
-        m = re.search(rb"stream\r?\n(.*?)\r?\nendstream", objs.get(o, b""), re.S)
-        if not m:
+    def stream(o):	# sliced by its /Length: compressed bytes may end in \r or hold "endstream"
+        body = objs.get(o, b"")
+        m = re.search(rb"stream\r?\n", body)
+        n = m and re.search(rb"/Length (\d+)( 0 R)?", body[:m.start()])
+        if not n:
             return b""
-        return zlib.decompress(m.group(1)) if b"FlateDecode" in objs[o][:m.start()] else m.group(1)
+        size = int(n.group(1))
+        if n.group(2):
+            size = int(re.search(rb"\d+", objs.get(size, b"0")).group(0))
+        data = body[m.end():m.end() + size]
+        return zlib.decompress(data) if b"FlateDecode" in body[:m.start()] else data
 
     cmaps = {}	# font object -> {glyph hex: text}
     for o, body in objs.items():

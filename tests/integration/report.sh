@@ -27,10 +27,10 @@ lr_plan "record: client exit 0" "report: exit 0" "report: well-formed HTML and S
 	"truncated CSV: exit 2 naming the line" "truncated CSV: no report" \
 	"two runs in one file: exit 2 naming the second header" \
 	"report: every summary cell equals the CSV's" \
-	"report: legends name each series, rx/tx differ in dash pattern" \
+	"report: legends name each series, rx/tx differ in dash, the peer's say (peer)" \
 	"drops run: recorded in two namespaces" "drops run: the CSV's rx drops are the kernel's" \
 	"drops run: every summary cell equals the CSV's, drops and line rate too" \
-	"drops run: legends name each series, rx/tx differ in dash pattern" \
+	"drops run: legends name each series, rx/tx differ in dash, the peer's say (peer)" \
 	"chromium: screenshot rendered and not blank" "chromium: printed to a PDF of sane page count" \
 	"chromium: the PDF's text holds every summary cell"
 if [ ! -x "$LR_BIN" ]; then lr_skip_plan report "$LR_BIN not built"; exit 0; fi
@@ -133,9 +133,9 @@ witness() { python3 "$LR_TOP/tests/integration/report_witness.py" "$@" 2>&1; }
 out=$(witness summary "$work/out.html" "$work/if.csv" "$work/cpu.csv")
 rc=$?
 check "report: every summary cell equals the CSV's ($(echo "$out" | tail -1))" test "$rc" -eq 0
-out=$(witness legend "$work/out.html")
+out=$(witness legend "$work/out.html" "$work/if.csv")
 rc=$?
-check "report: legends name each series, rx/tx differ in dash pattern ($(echo "$out" | tail -1))" \
+check "report: legends name each series, rx/tx differ in dash, the peer's say (peer) ($(echo "$out" | tail -1))" \
 	test "$rc" -eq 0
 
 # Drops to report: a run between two namespaces (veth, 10 Gbit/s: line-rate cells), 300 frames
@@ -170,7 +170,7 @@ for _ in range(300):	# well inside the backlog (netdev_max_backlog, 1000)
 }
 drops_plan=("drops run: the CSV's rx drops are the kernel's"
 	"drops run: every summary cell equals the CSV's, drops and line rate too"
-	"drops run: legends name each series, rx/tx differ in dash pattern")
+	"drops run: legends name each series, rx/tx differ in dash, the peer's say (peer)")
 if [ "$(id -u)" -ne 0 ]; then
 	skip "drops run: recorded in two namespaces" "needs root (network namespaces)"
 	for c in "${drops_plan[@]}"; do skip "$c" "needs root (network namespaces)"; done
@@ -193,9 +193,9 @@ print(int(sum(float(r["rx_dropped"] or 0) for r in csv.DictReader(open(sys.argv[
 	check "drops run: every summary cell equals the CSV's, drops and line rate too ($(echo "$out" | tail -1))" \
 		sh -c '[ "$1" -eq 0 ] && echo "$2" | grep -q "non-zero: .*rx_dropped.*util_avg_pct"' \
 		- "$rc" "$out"
-	out=$(witness legend "$work/drops.html")
+	out=$(witness legend "$work/drops.html" "$work/drops_if.csv")
 	rc=$?
-	check "drops run: legends name each series, rx/tx differ in dash pattern ($(echo "$out" | tail -1))" \
+	check "drops run: legends name each series, rx/tx differ in dash, the peer's say (peer) ($(echo "$out" | tail -1))" \
 		test "$rc" -eq 0
 fi
 

@@ -5,9 +5,10 @@
 #
 #   summary HTML IFACE_CSV [CPU_CSV]  every cell of every interface and CPU row of the summary
 #       tables (data-k/data-v) against the CSV, and its readable text against data-v
-#   legend HTML        every time chart: each series has a legend entry naming it (rx/tx, or
+#   legend HTML [IFACE_CSV]  every time chart: each series has a legend entry naming it (rx/tx, or
 #       drops/FIFO), its lines drawn in that entry's stroke and dash, the two series' dash
-#       patterns differ; the peer's charts say "(peer)" in their caption, this side's do not
+#       patterns differ; each series of the CSV with traffic has its three charts, the
+#       peer's saying "(peer)" in their caption, this side's not
 #   pdf PDF HTML       the PDF chromium printed: a PDF, a sane page count, and the summary
 #       tables' headers and every cell's readable text in its text (print CSS hides nothing)
 #
@@ -217,8 +218,9 @@ def summary(doc_path, if_csv, cpu_csv=None):
 
 
 # --- legends: told apart by more than colour ------------------------------------------------
-def legend(doc_path):
+def legend(doc_path, if_csv=None):
     doc = open(doc_path, encoding="utf-8").read()
+    caps = []
     figs = re.findall(r"<figure><figcaption>(.*?)</figcaption>(<svg[^>]*>.*?</svg>)", doc, re.S)
     n = peer = 0
     for cap, svg in figs:
@@ -247,9 +249,22 @@ def legend(doc_path):
         if ("(peer)" in cap) != (cap.count("(peer)") == 1):
             die("%s: (peer) twice" % cap)
         peer += "(peer)" in cap
+        caps.append(cap)
         n += 1
     if not n:
         die("no time chart")
+    # each series of the CSV that carried traffic: its three charts, "(peer)" in the peer's
+    # captions only (on loopback both ends are one host: the words are all that tell them apart)
+    for (name, side, host), rows in (by_series(if_csv, "iface") if if_csv else {}).items():
+        if not any(float(r[c] or 0) for r in rows for c in ("rx_bytes", "tx_bytes")):
+            continue
+        for kind in ("Bitrate", "Packets", "Drops and FIFO"):
+            mine = [c for c in caps if c.startswith("%s, %s" % (kind, name)) and
+                    (" on " + host in c if host else True)]
+            mine = [c for c in mine if ("(peer)" in c) == (side == "peer")]
+            if len(mine) != 1:
+                die("%s chart of %s (%s): %d captions say so (%s)" % (kind, name, side, len(mine),
+                                                                   " | ".join(caps)))
     print("%d time charts (%d of the peer): legends named, dash patterns differ" % (n, peer))
 
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # Witnesses for `linerate --report` (tests/integration/report.sh), the standard library only.
-# Each reads what a reader would: the CSVs with csv, the HTML with html.parser and regexes, the
+# Each reads what a reader would: the CSVs with csv, the HTML with regexes (report.sh has shown
+# it well-formed first), the
 # PDF chromium printed with zlib, and recomputes from the CSV rows by its own definitions:
 #
 #   summary HTML IFACE_CSV [CPU_CSV]  every cell of every interface and CPU row of the summary
@@ -10,7 +11,8 @@
 #       patterns differ; each series of the CSV with traffic has its three charts, the
 #       peer's saying "(peer)" in their caption, this side's not
 #   pdf PDF HTML       the PDF chromium printed: a PDF, a sane page count, and the summary
-#       tables' headers and every cell's readable text in its text (print CSS hides nothing)
+#       tables' headers and every cell's readable text (interfaces, CPUs, streams) in its text
+#       (the print CSS hides nothing a reader needs)
 #
 # Exit 0 and a last line of figures when the report agrees; otherwise the first disagreement.
 import csv, html, re, sys, zlib
@@ -341,7 +343,7 @@ def pdf(pdf_path, doc_path):
     flat = re.sub(r"\s+", "", pdf_text(d))
     doc = open(doc_path, encoding="utf-8").read()
     want = ["Interfaces", "rxavg", "rxpeak", "txavg", "%lineavg/peak", "CPUs", "softirqpeak"]
-    for t in re.findall(r"<tr data-(?:iface|cpu)=.*?</tr>", doc, re.S):	# every summary cell
+    for t in re.findall(r"<tr data-(?:iface|cpu|stream)=.*?</tr>", doc, re.S):	# every summary cell
         want += [re.sub(r"\s+", "", html.unescape(re.sub(r"<[^>]*>", "", c)))
                  for c in re.findall(r"<td[^>]*>(.*?)</td>", t, re.S)]
     missing = [w for w in want if w and w not in flat]

@@ -56,7 +56,9 @@ check "report: exit 0 (rc $rc, $(stat -c %s "$work/out.html" 2>/dev/null) bytes)
 
 # The witness: python reads the CSVs itself and the HTML with its own parsers.
 cat >"$work/check.py" <<'EOF'
-import csv, html.parser, re, sys, xml.etree.ElementTree as ET
+import csv, html.parser, os, re, sys, xml.etree.ElementTree as ET
+sys.path.insert(0, os.environ["LR_TOP"] + "/tests/integration")
+import report_witness as W	# its reading of the CSV: rows grouped, slivers folded
 work, what = sys.argv[1], sys.argv[2]
 doc = open(work + "/out.html", encoding="utf-8").read()
 VOID = {"meta", "br", "hr", "img", "input", "link", "col", "wbr"}
@@ -86,12 +88,18 @@ elif what == "clean":
     bad = [w for w in ("<script", "http://", "https://", "src=", "@import", "url(http") if w in doc.lower()]
     if bad: sys.exit("found " + " ".join(bad))
 elif what == "peak":
-    mx = max(float(r["rx_bps"]) for r in rows("if.csv") if r["iface"] == "lo" and r["rx_bps"])
+    # the highest row; a stop tick's sliver (under a quarter of the longest interval: its rate
+    # is noise, other tests' traffic on lo included) counts folded into its neighbour
+    g = W.groups([r for r in rows("if.csv") if r["iface"] == "lo"])
+    mx = max(W.group_rate(x, "rx_bytes", "rx_bps", 8) for x in g)
+    raw = max(float(r["rx_bps"]) for r in rows("if.csv") if r["iface"] == "lo" and r["rx_bps"])
     got = value('data-iface="lo" data-side="local"', "rx_peak_bps")
-    print("csv max %.1f, report %.1f" % (mx, got))
+    print("csv max %.1f (every row's, slivers too: %.1f), report %.1f" % (mx, raw, got))
     if mx <= 0 or got != mx: sys.exit(1)
-elif what == "axis":
-    mx = max(float(r["rx_bps"]) for r in rows("if.csv") if r["iface"] == "lo" and r["rx_bps"])
+elif what == "axis":	# the highest point drawn: rx or tx, slivers folded
+    g = W.groups([r for r in rows("if.csv") if r["iface"] == "lo"])
+    mx = max(max(W.group_rate(x, "rx_bytes", "rx_bps", 8), W.group_rate(x, "tx_bytes", "tx_bps", 8))
+             for x in g)
     top = float(re.search(r'aria-label="Bitrate, lo(?: on [^"(]*)?" data-ymax="([^"]+)"', doc).group(1))
     print("axis %.4g >= %.4g" % (top, mx))
     if top < mx: sys.exit(1)
@@ -119,7 +127,7 @@ elif what == "charts":
     print("local %s, peer %s" % (n, p))
     if n != [1, 1, 1] or p != ([1, 1, 1] if peer else [0, 0, 0]): sys.exit(1)
 EOF
-py() { python3 "$work/check.py" "$work" "$@"; }
+py() { LR_TOP=$LR_TOP PYTHONDONTWRITEBYTECODE=1 python3 "$work/check.py" "$work" "$@"; }
 for c in "wellformed:report: well-formed HTML and SVG" "clean:report: no script, no external reference" \
 	"peak:report: peak rx bitrate equals the CSV's max" "axis:report: bitrate axis reaches the peak" \
 	"stream:report: stream bytes equal the CSV's sum" \

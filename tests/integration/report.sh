@@ -40,6 +40,48 @@ work=$(mktemp -d /tmp/lr-report.XXXXXX)
 [ -n "${LR_KEEP:-}" ] && echo "work dir $work" || lr_cleanup_add "rm -rf $work"
 port=$((20000 + RANDOM % 20000))
 
+# Drops to report: a run between two namespaces (veth, 10 Gbit/s: line-rate cells), 300 frames
+# of an EtherType no protocol takes sent into this side's veth mid-run (each an rx_dropped), 1 s.
+drops_run() {
+	local u A B IA IB mac d0 d1 ns
+	u=$(lr_uniq); A=${u}A B=${u}B IA=${u}a IB=${u}b
+	lr_netns_pair "$A" "$B" "$IA" "$IB" 10.206.0.1 10.206.0.2 1500 || return 1
+	for ns in "$A" "$B"; do ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1; done
+	lr_bg ip netns exec "$B" timeout 30 "$LR_BIN" -s -p "$port" -1 >"$work/drops_server.out" 2>&1
+	lr_wait_listen "$port" "$B" || return 1
+	mac=$(ip -n "$A" -o link show "$IA" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
+	# the burst once the recording has its header and two rows: inside the run, whatever the load
+	lr_bg ip netns exec "$B" timeout 10 python3 -c '
+import os, socket, sys, time
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind((sys.argv[1], 0))
+frame = bytes.fromhex(sys.argv[2].replace(":", "")) + bytes(6) + b"\x88\xb5" + bytes(46)
+while not os.path.exists(sys.argv[3]) or open(sys.argv[3]).read().count("\n") < 3:
+    time.sleep(0.01)
+for _ in range(300):	# well inside the backlog (netdev_max_backlog, 1000)
+    s.send(frame)
+' "$IB" "$mac" "$work/drops_if.csv"
+	d0=$(ip netns exec "$A" awk -v i="$IA:" '$1 == i { print $5 }' /proc/net/dev)
+	ip netns exec "$A" timeout 30 "$LR_BIN" -c 10.206.0.2 -p "$port" --headless -t 1 -i 0.2 \
+		-I "$IA" -b 100M --csv "$work/drops_if.csv" --cpu-csv "$work/drops_cpu.csv" \
+		>"$work/drops_client.out" 2>&1 || return 1
+	d1=$(ip netns exec "$A" awk -v i="$IA:" '$1 == i { print $5 }' /proc/net/dev)
+	drops_kernel=$((d1 - d0)) drops_if=$IA
+	"$LR_BIN" --report "$work/drops.html" "$work/drops_if.csv" "$work/drops_cpu.csv" \
+		2>"$work/drops_report.err"
+}
+# It runs beside the loopback recording below (in namespaces: lo never sees it) to save the
+# seconds, in a subshell with its own cleanup (namespaces, server, injector), its result a file.
+if [ "$(id -u)" -eq 0 ]; then
+	(
+		_lr_cleanups=(); trap _lr_cleanup_run EXIT; trap 'exit 130' INT TERM
+		drops_run
+		echo "$? ${drops_kernel:-0} ${drops_if:-none}" >"$work/drops.result"
+	) &
+	drops_pid=$!
+	lr_cleanup_add "kill $drops_pid 2>/dev/null; wait $drops_pid 2>/dev/null"
+fi
+
 lr_bg bash -c 'exec "$0" -s -p "$1" -1 >"$2" 2>&1' "$LR_BIN" "$port" "$work/server.out"
 sleep 0.5
 timeout 30 "$LR_BIN" -c 127.0.0.1 -p "$port" --headless -t 2 -i 0.2 -I lo -b 200M \
@@ -146,43 +188,14 @@ rc=$?
 check "report: legends name each series, rx/tx differ in dash, the peer's say (peer) ($(echo "$out" | tail -1))" \
 	test "$rc" -eq 0
 
-# Drops to report: a run between two namespaces (veth, 10 Gbit/s: line-rate cells), 300 frames
-# of an EtherType no protocol takes sent into this side's veth mid-run (each an rx_dropped), 1 s.
-drops_run() {
-	local u A B IA IB mac d0 d1 ns
-	u=$(lr_uniq); A=${u}A B=${u}B IA=${u}a IB=${u}b
-	lr_netns_pair "$A" "$B" "$IA" "$IB" 10.206.0.1 10.206.0.2 1500 || return 1
-	for ns in "$A" "$B"; do ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1; done
-	lr_bg ip netns exec "$B" timeout 30 "$LR_BIN" -s -p "$port" -1 >"$work/drops_server.out" 2>&1
-	lr_wait_listen "$port" "$B" || return 1
-	mac=$(ip -n "$A" -o link show "$IA" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
-	# the burst once the recording has its header and two rows: inside the run, whatever the load
-	lr_bg ip netns exec "$B" timeout 10 python3 -c '
-import os, socket, sys, time
-s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
-s.bind((sys.argv[1], 0))
-frame = bytes.fromhex(sys.argv[2].replace(":", "")) + bytes(6) + b"\x88\xb5" + bytes(46)
-while not os.path.exists(sys.argv[3]) or open(sys.argv[3]).read().count("\n") < 3:
-    time.sleep(0.01)
-for _ in range(300):	# well inside the backlog (netdev_max_backlog, 1000)
-    s.send(frame)
-' "$IB" "$mac" "$work/drops_if.csv"
-	d0=$(ip netns exec "$A" awk -v i="$IA:" '$1 == i { print $5 }' /proc/net/dev)
-	ip netns exec "$A" timeout 30 "$LR_BIN" -c 10.206.0.2 -p "$port" --headless -t 1 -i 0.2 \
-		-I "$IA" -b 100M --csv "$work/drops_if.csv" --cpu-csv "$work/drops_cpu.csv" \
-		>"$work/drops_client.out" 2>&1 || return 1
-	d1=$(ip netns exec "$A" awk -v i="$IA:" '$1 == i { print $5 }' /proc/net/dev)
-	drops_kernel=$((d1 - d0)) drops_if=$IA
-	"$LR_BIN" --report "$work/drops.html" "$work/drops_if.csv" "$work/drops_cpu.csv" \
-		2>"$work/drops_report.err"
-}
 drops_plan=("drops run: the CSV's rx drops are the kernel's"
 	"drops run: every summary cell equals the CSV's, drops and line rate too"
 	"drops run: legends name each series, rx/tx differ in dash, the peer's say (peer)")
 if [ "$(id -u)" -ne 0 ]; then
 	skip "drops run: recorded in two namespaces" "needs root (network namespaces)"
 	for c in "${drops_plan[@]}"; do skip "$c" "needs root (network namespaces)"; done
-elif ! drops_run; then
+elif ! wait "$drops_pid" || ! read -r drops_rc drops_kernel drops_if <"$work/drops.result" ||
+	[ "$drops_rc" -ne 0 ]; then
 	fail "drops run: recorded in two namespaces" \
 		"$(tail -qn1 "$work/drops_client.out" "$work/drops_report.err" 2>/dev/null | tr '\n' ' ')"
 	for c in "${drops_plan[@]}"; do skip "$c" "no recording"; done

@@ -180,12 +180,13 @@ for c in "wellformed:report: well-formed HTML and SVG" "clean:report: no script,
 	check "${c#*:} ($(echo "$out" | tail -1))" test "$rc" -eq 0
 done
 witness() { python3 "$LR_TOP/tests/integration/report_witness.py" "$@" 2>&1; }
+tail1() { echo "$out" | tail -1; }	# a label's figures (only after rc=$? took the status)
 out=$(witness summary "$work/out.html" "$work/if.csv" "$work/cpu.csv")
 rc=$?
 check "report: every summary cell equals the CSV's ($(echo "$out" | tail -1))" test "$rc" -eq 0
 out=$(witness legend "$work/out.html" "$work/if.csv")
 rc=$?
-check "report: legends name each series, rx/tx differ in dash, the peer's say (peer) ($(echo "$out" | tail -1))" \
+check "report: legends name each series, rx/tx differ in dash, the peer's say (peer) ($(tail1))" \
 	test "$rc" -eq 0
 
 drops_plan=("drops run: the CSV's rx drops are the kernel's"
@@ -211,12 +212,12 @@ print(int(sum(float(r["rx_dropped"] or 0) for r in csv.DictReader(open(sys.argv[
 	out=$(witness summary "$work/drops.html" "$work/drops_if.csv" "$work/drops_cpu.csv")
 	rc=$?
 	# and the cells that matter here were non-zero: drops and line-rate % were compared
-	check "drops run: every summary cell equals the CSV's, drops and line rate too ($(echo "$out" | tail -1))" \
+	check "drops run: every summary cell equals the CSV's, drops and line rate too ($(tail1))" \
 		sh -c '[ "$1" -eq 0 ] && echo "$2" | grep -q "non-zero: .*rx_dropped.*util_avg_pct"' \
 		- "$rc" "$out"
 	out=$(witness legend "$work/drops.html" "$work/drops_if.csv")
 	rc=$?
-	check "drops run: legends name each series, rx/tx differ in dash, the peer's say (peer) ($(echo "$out" | tail -1))" \
+	check "drops run: legends name each series, rx/tx differ in dash, the peer's say (peer) ($(tail1))" \
 		test "$rc" -eq 0
 fi
 
@@ -279,7 +280,7 @@ sys.exit(0 if w >= 800 and h >= 800 and distinct > 64 and busy > 0.005 else 1)
 EOF
 	out=$(python3 "$work/png.py" "$work/out.png" 2>&1)
 	rc=$?	# png.py's verdict, taken before the check's label runs commands of its own
-	check "chromium: screenshot rendered and not blank (chromium rc $chrome_rc; $(echo "$out" | tail -1))" \
+	check "chromium: screenshot rendered and not blank (chromium rc $chrome_rc; $(tail1))" \
 		test "$rc" -eq 0
 	# Printed: a whole PDF of 1..40 pages (/Type /Page objects, and the page tree's /Count).
 	out=$(python3 -c '

@@ -101,7 +101,8 @@ def iface_expect(rows):
     urows = [r for r in rows if r.get("wire_util_pct", "") != ""]
     if urows:
         us = sum(float(r["interval"]) for r in urows)
-        e["util_avg_pct"] = sum(float(r["wire_util_pct"]) * float(r["interval"]) for r in urows) / us
+        e["util_avg_pct"] = sum(float(r["wire_util_pct"]) * float(r["interval"])
+                                for r in urows) / us
         e["util_peak_pct"] = peak_of(group_mean(x, "wire_util_pct") for x in groups(rows))
     return e
 
@@ -118,7 +119,8 @@ def cpu_expect(rows):
                 best = (v, float(g["rows"][-1]["elapsed"]))
         e["softirq_peak_pct"], e["at"] = best
         secs = sum(float(r["interval"]) for r in rows)
-        e["softirq_mean_pct"] = sum(float(r["softirq_pct"]) * float(r["interval"]) for r in rows) / secs
+        e["softirq_mean_pct"] = sum(float(r["softirq_pct"]) * float(r["interval"])
+                                    for r in rows) / secs
     return e
 
 
@@ -299,7 +301,8 @@ def pdf_text(d):
             for g, u in re.findall(rb"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>", blk):
                 cm[g.upper()] = bytes.fromhex(u.decode()).decode("utf-16-be", "replace")
         for blk in re.findall(rb"beginbfrange(.*?)endbfrange", t, re.S):
-            for a, b, u in re.findall(rb"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>", blk):
+            hexes = rb"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>"
+            for a, b, u in re.findall(hexes, blk):
                 w, base = len(a), int(u, 16)
                 for i in range(int(a, 16), int(b, 16) + 1):
                     cm[b"%0*X" % (w, i)] = chr(base + i - int(a, 16))

@@ -112,7 +112,8 @@ if [ ! -s "$ref" ]; then
 	exit
 fi
 out=$(python3 "$work/cmp.py" "$work/loopback.png" "$ref" 1.0 2>&1)
-check "report_png: equals the reference within the tolerance ($out)" test $? -eq 0
+rc=$?	# the compare's own status, taken before anything else runs
+check "report_png: equals the reference within the tolerance ($out)" test $rc -eq 0
 if render other "$fix/headless_ifaces.csv" "$fix/headless_cpus.csv"; then
 	out=$(python3 "$work/cmp.py" "$work/other.png" "$ref" 1.0 2>&1)
 	rc=$?

@@ -8,12 +8,14 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "linerate/app/affinity.h"
 #include "linerate/app/cli.h"
 #include "linerate/app/cli_iperf3.h"
 #include "linerate/app/config.h"
+#include "linerate/app/matrix_spec.h"
 #include "linerate/app/metrics_http.h"
 #include "linerate/collect/numa.h"
 #include "linerate/sample/sampler.h"
@@ -265,11 +267,29 @@ static const char *server_drops(const struct lr_config *cfg)
 	       : cfg->matrix_csv ? "--matrix-csv" : NULL;
 }
 
+/* --matrix SPEC against the options it varies: a bad one is bad usage, refused before any
+ * mode starts (no screen, no sampler, no traffic). */
+static int matrix_spec_valid(const struct lr_config *cfg, char *err, size_t len)
+{
+	struct lr_matrix_spec *ms = calloc(1, sizeof(*ms));
+	int rc;
+
+	if (!ms)
+		return -ENOMEM;
+	rc = lr_matrix_spec_parse(cfg->matrix, ms, err, len) ||
+			     lr_matrix_spec_check(ms, &cfg->traffic, err, len)
+		     ? -EINVAL
+		     : 0;
+	free(ms);
+	return rc;
+}
+
 /* Checks that need every option seen. */
 static int validate(struct lr_config *cfg, bool traffic_opt, const char *opt_name, char *err,
 		    size_t len)
 {
 	struct lr_traffic_config *t = &cfg->traffic;
+	int rc;
 
 	if (traffic_opt && !t->host && !t->demo && cfg->mode != LR_MODE_SERVER)
 		return lr_err_inval(err, len, "%s needs -c HOST or --demo", opt_name);
@@ -315,7 +335,8 @@ static int validate(struct lr_config *cfg, bool traffic_opt, const char *opt_nam
 	}
 	if (t->udp && !t->bitrate_set)
 		t->bitrate_bps = LR_PROTO_UDP_DEF_RATE;	/* iperf3's UDP default, as the engine paces */
-	return lr_cli_iperf3_validate(cfg, err, len);
+	rc = lr_cli_iperf3_validate(cfg, err, len);
+	return rc || !cfg->matrix ? rc : matrix_spec_valid(cfg, err, len);
 }
 
 int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t len)

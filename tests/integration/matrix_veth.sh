@@ -18,7 +18,7 @@ lr_plan "grid: exits 0" "grid: CSV header exact" "grid: 4 CSV rows, cases 1..4 i
 for i in 1 2 3 4; do lr_plan "grid: case $i receiver bytes == server's own count"; done
 lr_plan "grid: each case after the first started on a quiet link (kernel counters, read from outside)"
 lr_plan "reverse: row's bytes == server's sent count, covered by the client veth's rx_bytes"
-lr_plan "bad spec: exit 2" "bad spec: one line naming the key" "bad spec: no packet left" \
+lr_plan "bad spec: exit 2" "bad spec: one line naming the key, with the hint to --help" "bad spec: no packet left" \
 	"bad spec: the server saw no test" "bad value: exit 2, names the value"
 lr_plan "sigint: exit 1" "sigint: at least one finished row" "sigint: fewer rows than cases" \
 	"sigint: one row per test the server completed (its log), none for the interrupted one" \
@@ -133,8 +133,8 @@ rc=$?
 sleep 0.3
 tx1=$(stat_of "$A" "$IA" tx_packets)
 check "bad spec: exit 2" test "$rc" -eq 2
-check "bad spec: one line naming the key" test "$(wc -l <"$work/bad.err")" -eq 1 -a \
-	"$(grep -c "unknown key 'x'" "$work/bad.err")" -eq 1
+check "bad spec: one line naming the key, with the hint to --help" test "$(wc -l <"$work/bad.err")" -eq 1 -a \
+	"$(grep -c "unknown key 'x'.*(see linerate --help)" "$work/bad.err")" -eq 1
 check "bad spec: no packet left" test "$tx1" -eq "$tx0"
 check "bad spec: the server saw no test" test "$(tests_done)" -eq "$n0"
 ip netns exec "$A" timeout 20 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 --matrix "u=udp;l=64,70000" \

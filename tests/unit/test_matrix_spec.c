@@ -193,6 +193,11 @@ static void test_cli_options(void **state)
 	assert_string_equal(err, "-O: whole seconds only, as iperf3 sends them");
 	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--matrix", "P=1", "-O", "1"), 0);
 	assert_int_equal(cfg.traffic.omit_s, 1);
+	/* a bad SPEC is refused with the other options (main adds the hint to --help) */
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--matrix", "x=1"), -22);
+	assert_string_equal(err, "--matrix: unknown key 'x' (keys: P l u R b w M C)");
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-u", "--matrix", "l=64,70000"), -22);
+	assert_non_null(strstr(err, "l=70000 is out of range for UDP"));
 	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--matrix", "P=1", "-O", "x"), -22);
 	assert_string_equal(err, "-O: invalid omit 'x' (0 to 600 seconds)");
 }

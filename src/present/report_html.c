@@ -172,8 +172,8 @@ static void length_congestion(FILE *f, const struct lr_report *r)
 /* What the facts cannot show: what no CSV format carries, and what these (older) CSVs lack. */
 static void not_recorded(FILE *f, const struct lr_report *r)
 {
-	bool driver = !r->n_ifaces, target = false, length = false, cc = false;
-	const char *sep = "";
+	bool driver = false, target = false, length = false, cc = false;
+	const char *sep = "; not recorded here: ", *list = "";
 
 	for (size_t i = 0; i < r->n_ifaces; i++)
 		driver |= !r->ifaces[i].driver_col;
@@ -182,28 +182,34 @@ static void not_recorded(FILE *f, const struct lr_report *r)
 		length |= !r->streams[i].length_col;
 		cc |= !strcmp(r->streams[i].protocol, "tcp") && !r->streams[i].cc_col;
 	}
-	fprintf(f, "<tr><th>Not in these CSVs</th><td class=\"muted\" data-k=\"not_recorded\">ring "
-		"sizes and %s: the CSV formats do not carry them",
-		r->n_streams ? "the traffic options beyond -P, -b, -l, -C (-w, -M, ...)"
-			     : "the traffic options (-P, -b, -l, -C, -w, ...)");
+	fputs("<tr><th>Not in these CSVs</th><td class=\"muted\" data-k=\"not_recorded\">ring "
+	      "sizes and the traffic options beyond -P, -b, -l, -C (-w, -M, ...): the CSV formats "
+	      "do not carry them", f);
+	if (!r->n_ifaces) {
+		fprintf(f, "%sdriver (no interface CSV)", sep);
+		sep = "; ";
+	}
+	if (!r->n_streams) {
+		fprintf(f, "%s-P, -b, -l, -C (no streams CSV)", sep);
+		sep = "; ";
+	}
 	if (driver || target || length || cc) {
-		fputs("; not recorded here: ", f);
+		fputs(sep, f);
 		if (driver) {
-			fputs(r->n_ifaces ? "driver" : "driver (no interface CSV)", f);
-			sep = ", ";
+			fputs("driver", f);
+			list = ", ";
 		}
 		if (target) {
-			fprintf(f, "%s-b", sep);
-			sep = ", ";
+			fprintf(f, "%s-b", list);
+			list = ", ";
 		}
 		if (length) {
-			fprintf(f, "%s-l", sep);
-			sep = ", ";
+			fprintf(f, "%s-l", list);
+			list = ", ";
 		}
 		if (cc)
-			fprintf(f, "%s-C", sep);
-		if (target || length || cc || r->n_ifaces)
-			fputs(" (CSVs from a linerate before those columns)", f);
+			fprintf(f, "%s-C", list);
+		fputs(" (CSVs from a linerate before those columns)", f);
 	}
 	fputs("</td></tr>", f);
 }

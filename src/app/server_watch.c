@@ -69,6 +69,9 @@ static void copy_stats(struct lr_stream_stats *to, const struct lr_stream_stats 
 	st(&to->end_ns, ld(&from->end_ns));
 	st(&to->last_ns, ld(&from->last_ns));
 	st(&to->target_bps1, ld(&from->target_bps1));
+	st(&to->length, ld(&from->length));
+	st(&to->congestion[0], ld(&from->congestion[0]));
+	st(&to->congestion[1], ld(&from->congestion[1]));
 }
 
 static void zero_stats(struct lr_stream_stats *s)
@@ -133,6 +136,9 @@ static void test_begin(void *arg, const struct lr_server_test_info *info,
 		w->based[i] = w->fin_read[i] = false;
 		zero_stats(&w->mirror[i]);
 		st(&w->mirror[i].target_bps1, ld(&streams[i]->target_bps1)); /* not a count */
+		st(&w->mirror[i].length, ld(&streams[i]->length)); /* nor these */
+		st(&w->mirror[i].congestion[0], ld(&streams[i]->congestion[0]));
+		st(&w->mirror[i].congestion[1], ld(&streams[i]->congestion[1]));
 	}
 	w->seq++;
 	w->ended = false;

@@ -46,7 +46,8 @@ static const char iface_header[] =
 	"time,elapsed,iface,interval,rx_bytes,tx_bytes,rx_packets,tx_packets,rx_bps,tx_bps,"
 	"rx_pps,tx_pps,rx_dropped,tx_dropped,rx_errors,tx_errors,rx_fifo,rx_missed,rx_over,"
 	"nic_fifo,nic_drop,softirq_max_pct,softirq_cpu,link_mbps,mtu,wire_util_pct,side,host,"
-	"numa_node";
+	/* appended since: numa_node, driver (ethtool -i) */
+	"numa_node,driver";
 static const char cpu_header[] =
 	"time,elapsed,cpu,interval,user_pct,system_pct,irq_pct,softirq_pct,idle_pct,"
 	"net_rx_per_s,net_tx_per_s,softnet_processed_per_s,softnet_dropped_per_s,"
@@ -57,8 +58,9 @@ static const char cpu_header[] =
 static const char stream_header[] =
 	"time,elapsed,stream,direction,protocol,bytes,bps,packets,pps,retransmits,lost,"
 	"out_of_order,jitter_ms,cwnd_bytes,rtt_us,"
-	/* appended since: the stream's own target (-b), empty when unknown */
-	"target_bps";
+	/* appended since, in the order they landed: the stream's own target (-b), empty when
+	 * unknown; its -l (bytes per datagram or write) and congestion control (TCP) */
+	"target_bps,length,congestion";
 
 /* DESIGN.md section 12 */
 static const char queue_header[] =
@@ -183,6 +185,19 @@ void lr_csv_field(FILE *f, const char *s)
 		fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+/* ",WORD": a name the kernel reports (driver, congestion control). They are plain words, but
+ * a byte that is not a printable non-space, or a comma or quote, becomes '?': the field never
+ * needs quoting and never breaks a row, whatever the source held. */
+static void put_word(FILE *f, const char *s, size_t max)
+{
+	fputc(',', f);
+	for (size_t n = 0; n < max && s[n]; n++) {
+		unsigned char ch = (unsigned char)s[n];
+
+		fputc(ch > 0x20 && ch < 0x7f && ch != ',' && ch != '"' ? ch : '?', f);
+	}
 }
 
 /* Hand-rolled number formatting: CSV rows are most of a headless tick's CPU, and printf's
@@ -329,6 +344,7 @@ static int write_iface(struct lr_csv *c, const struct lr_snapshot *s,
 		fprintf(c->f, ",%d", i->numa_node);
 	else
 		fputc(',', c->f);
+	put_word(c->f, i->driver, sizeof(i->driver));	/* "" unknown (loopback has none) */
 	fputc('\n', c->f);
 	return 0;
 }
@@ -417,6 +433,8 @@ static int write_stream(struct lr_csv *c, const struct lr_snapshot *s,
 	put_u64(c->f, st->cwnd_bytes >= 0, (uint64_t)st->cwnd_bytes);
 	put_u64(c->f, st->rtt_us >= 0, (uint64_t)st->rtt_us);
 	put_u64(c->f, st->target_bps >= 0, (uint64_t)st->target_bps);	/* as it is now */
+	put_u64(c->f, st->length > 0, st->length);
+	put_word(c->f, st->udp ? "" : st->congestion, sizeof(st->congestion));
 	fputc('\n', c->f);
 	l->bytes = st->total_bytes;
 	l->packets = st->total_packets;

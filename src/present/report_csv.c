@@ -229,7 +229,8 @@ static int header(struct reader *rd, struct fields *fs)
 	rd->file->kind = (enum lr_rep_kind)k;
 	rd->file->extra_columns = fs->n - n;
 	rd->ncols = fs->n;
-	rd->side_col = rd->host_col = rd->target_col = -1;
+	rd->side_col = rd->host_col = rd->target_col = rd->driver_col = -1;
+	rd->length_col = rd->cc_col = -1;
 	for (unsigned i = n; i < fs->n; i++) {
 		if (!strcmp(fs->f[i], "side") && rd->side_col < 0)
 			rd->side_col = (int)i;
@@ -237,9 +238,16 @@ static int header(struct reader *rd, struct fields *fs)
 			rd->host_col = (int)i;
 		else if (k == LR_REP_STREAMS && !strcmp(fs->f[i], "target_bps") && rd->target_col < 0)
 			rd->target_col = (int)i;
+		else if (k == LR_REP_IFACES && !strcmp(fs->f[i], "driver") && rd->driver_col < 0)
+			rd->driver_col = (int)i;
+		else if (k == LR_REP_STREAMS && !strcmp(fs->f[i], "length") && rd->length_col < 0)
+			rd->length_col = (int)i;
+		else if (k == LR_REP_STREAMS && !strcmp(fs->f[i], "congestion") && rd->cc_col < 0)
+			rd->cc_col = (int)i;
 		else if (!*fs->f[i])
 			return lr_rep_bad(rd, "column %u of the header is empty", i + 1);
-		if (rd->side_col == (int)i || rd->host_col == (int)i || rd->target_col == (int)i)
+		if (rd->side_col == (int)i || rd->host_col == (int)i || rd->target_col == (int)i ||
+		    rd->driver_col == (int)i || rd->length_col == (int)i || rd->cc_col == (int)i)
 			rd->file->extra_columns--;
 	}
 	if (k == LR_REP_MATRIX) {

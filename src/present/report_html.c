@@ -88,6 +88,132 @@ static void who(FILE *f, const char *side, const char *host)
 		fputs(" (peer)", f);
 }
 
+/* The values one fact took over the streams, told honestly: the one value, or each with the
+ * number of streams that had it ("cubic on 2 streams, bbr on 1"), the first few. */
+#define TALLY_MAX 6
+struct tally {
+	char val[TALLY_MAX][LR_REP_DRIVER_MAX];
+	unsigned n[TALLY_MAX], k, others;	/* others: streams of values past TALLY_MAX */
+};
+
+static void tally_add(struct tally *t, const char *v)
+{
+	for (unsigned i = 0; i < t->k; i++)
+		if (!strcmp(t->val[i], v)) {
+			t->n[i]++;
+			return;
+		}
+	if (t->k == TALLY_MAX) {
+		t->others++;
+		return;
+	}
+	snprintf(t->val[t->k], sizeof(t->val[0]), "%s", v);
+	t->n[t->k++] = 1;
+}
+
+static void tally_put(FILE *f, const struct tally *t, const char *unit)
+{
+	for (unsigned i = 0; i < t->k; i++) {
+		fputs(i ? ", " : "", f);
+		esc(f, t->val[i]);
+		fputs(strcmp(t->val[i], "unknown") ? unit : "", f);
+		if (t->k > 1 || t->others)
+			fprintf(f, " on %u%s", t->n[i], i ? "" : t->n[i] == 1 ? " stream" : " streams");
+	}
+	if (t->others)
+		fprintf(f, ", others on %u", t->others);
+}
+
+/* -l and -C of the streams, or that the CSV does not record them (an older linerate). */
+static void length_congestion(FILE *f, const struct lr_report *r)
+{
+	struct tally len = {0}, cc = {0};
+	bool len_old = false, cc_old = false, len_changed = false, cc_changed = false;
+	unsigned tcp = 0;
+	char buf[32];
+
+	for (size_t i = 0; i < r->n_streams; i++) {
+		const struct lr_rep_stream *s = &r->streams[i];
+
+		len_old |= !s->length_col;
+		len_changed |= s->length_changed;
+		if (s->length >= 0)
+			snprintf(buf, sizeof(buf), "%.0f", s->length);
+		tally_add(&len, s->length >= 0 ? buf : "unknown");
+		if (strcmp(s->protocol, "tcp"))
+			continue;	/* UDP has no congestion control */
+		tcp++;
+		cc_old |= !s->cc_col;
+		cc_changed |= s->cc_changed;
+		tally_add(&cc, s->congestion[0] ? s->congestion : "unknown");
+	}
+	fputs(", <span data-k=\"length\">", f);
+	if (len_old) {
+		fputs("-l not recorded", f);
+	} else {
+		fputs("-l ", f);
+		tally_put(f, &len, " bytes");
+		fputs(len_changed ? " (changed during the run)" : "", f);
+	}
+	fputs("</span>", f);
+	if (!tcp)
+		return;
+	fputs(", <span data-k=\"congestion\">", f);
+	if (cc_old) {
+		fputs("congestion control (-C) not recorded", f);
+	} else {
+		fputs("congestion control ", f);
+		tally_put(f, &cc, "");
+		fputs(cc_changed ? " (changed during the run)" : "", f);
+	}
+	fputs("</span>", f);
+}
+
+/* What the facts cannot show: what no CSV format carries, and what these (older) CSVs lack. */
+static void not_recorded(FILE *f, const struct lr_report *r)
+{
+	bool driver = false, target = false, length = false, cc = false;
+	const char *sep = "; not recorded here: ", *list = "";
+
+	for (size_t i = 0; i < r->n_ifaces; i++)
+		driver |= !r->ifaces[i].driver_col;
+	for (size_t i = 0; i < r->n_streams; i++) {
+		target |= !r->streams[i].target_col;
+		length |= !r->streams[i].length_col;
+		cc |= !strcmp(r->streams[i].protocol, "tcp") && !r->streams[i].cc_col;
+	}
+	fputs("<tr><th>Not in these CSVs</th><td class=\"muted\" data-k=\"not_recorded\">ring "
+	      "sizes and the traffic options beyond -P, -b, -l, -C (-w, -M, ...): the CSV formats "
+	      "do not carry them", f);
+	if (!r->n_ifaces) {
+		fprintf(f, "%sdriver (no interface CSV)", sep);
+		sep = "; ";
+	}
+	if (!r->n_streams) {
+		fprintf(f, "%s-P, -b, -l, -C (no streams CSV)", sep);
+		sep = "; ";
+	}
+	if (driver || target || length || cc) {
+		fputs(sep, f);
+		if (driver) {
+			fputs("driver", f);
+			list = ", ";
+		}
+		if (target) {
+			fprintf(f, "%s-b", list);
+			list = ", ";
+		}
+		if (length) {
+			fprintf(f, "%s-l", list);
+			list = ", ";
+		}
+		if (cc)
+			fprintf(f, "%s-C", list);
+		fputs(" (CSVs from a linerate before those columns)", f);
+	}
+	fputs("</td></tr>", f);
+}
+
 /* The traffic as the streams CSV tells it: protocol, streams per direction, the -b target. */
 static void traffic_fact(FILE *f, const struct lr_report *r)
 {
@@ -129,6 +255,7 @@ static void traffic_fact(FILE *f, const struct lr_report *r)
 		fputs(", no target (-b): unlimited", f);
 	else if (unknown)
 		fputs(", target (-b) unknown", f);
+	length_congestion(f, r);
 	fputs("</td></tr>", f);
 }
 
@@ -207,13 +334,22 @@ static void facts(FILE *f, const struct lr_report *r)
 		fprintf(f, ": %s%s", link, s->link_changed ? " (changed during the run)" : "");
 		if (s->mtu >= 0)
 			fprintf(f, ", MTU %.0f%s", s->mtu, s->mtu_changed ? " (changed)" : "");
+		fputs(", <span data-k=\"driver\">", f);
+		if (!s->driver_col) {
+			fputs("driver not recorded", f);
+		} else if (s->driver[0]) {
+			fputs("driver ", f);
+			esc(f, s->driver);
+			fputs(s->driver_changed ? " (changed during the run)" : "", f);
+		} else {
+			fputs("no driver reported", f);	/* loopback; ethtool -i refused */
+		}
+		fputs("</span>", f);
 	}
 	if (r->n_ifaces)
 		fputs("</td></tr>", f);
 	traffic_fact(f, r);
-	fprintf(f, "<tr><th>Not in these CSVs</th><td class=\"muted\">driver, ring sizes and "
-		"the traffic options%s (-l, -w, -C, ...): the CSV formats do not carry them"
-		"</td></tr>", r->n_streams ? " beyond the streams' own" : " (-P, -b, -l, ...)");
+	not_recorded(f, r);
 	fputs("<tr><th>Files</th><td>", f);
 	for (unsigned i = 0; i < r->n_files; i++) {
 		fputs(i ? "<br>" : "", f);

@@ -25,6 +25,8 @@ struct reader {
 	int col[LR_REP_FIELDS_MAX];	/* known-prefix index -> column (identity) */
 	int side_col, host_col;	/* appended columns, -1 absent */
 	int target_col;		/* streams' appended target_bps, -1 absent */
+	int driver_col;		/* interfaces' appended driver, -1 absent */
+	int length_col, cc_col;	/* streams' appended length and congestion, -1 absent */
 	unsigned ncols;
 	double elapsed_seen;	/* the largest elapsed so far in this file */
 	size_t hint;	/* the series after the last row's: rows come in the same order each tick */

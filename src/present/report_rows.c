@@ -339,7 +339,7 @@ int lr_rep_iface_row(struct reader *rd, const struct fields *fs)
 	enum { RXB, TXB, RXP, TXP, RXBPS, TXBPS, RXPPS, TXPPS, RXD, TXD, RXE, TXE, RXF, RXM, RXO,
 	       NICF, NICD, LINK, MTU, UTIL, N };
 	struct lr_report *r = rd->r;
-	char name[LR_REP_NAME_MAX], side[8], host[LR_REP_NAME_MAX];
+	char name[LR_REP_NAME_MAX], side[8], host[LR_REP_NAME_MAX], driver[LR_REP_DRIVER_MAX];
 	double time = 0, elapsed = 0, interval = 0, v[N] = {0}, softirq;
 	struct lr_rep_held row = {0};
 	struct lr_rep_iface *s = NULL;
@@ -353,6 +353,9 @@ int lr_rep_iface_row(struct reader *rd, const struct fields *fs)
 		return lr_rep_bad(rd, "softirq_max_pct '%.40s' is not a percentage", fs->f[21]);
 	if (cpu_num(fs->f[22], &softirq) < 0)
 		return lr_rep_bad(rd, "softirq_cpu '%.40s' is not a CPU number", fs->f[22]);
+	if ((err = name_field(rd, field(rd, fs, rd->driver_col), "driver", driver, sizeof(driver),
+			      true)))
+		return err;
 	for (size_t n = 0; n < r->n_ifaces && !s; n++) {
 		size_t k = (rd->hint + n) % r->n_ifaces;
 
@@ -419,6 +422,11 @@ int lr_rep_iface_row(struct reader *rd, const struct fields *fs)
 	if (known_num(v[MTU])) {
 		s->mtu_changed |= s->mtu >= 0 && s->mtu != v[MTU];
 		s->mtu = v[MTU];
+	}
+	s->driver_col |= rd->driver_col >= 0;
+	if (driver[0]) {
+		s->driver_changed |= s->driver[0] && strcmp(s->driver, driver);
+		memcpy(s->driver, driver, sizeof(driver));
 	}
 	held_count(&row, LR_RM_RX_BPS, v[RXB], 8, v[RXBPS]);
 	held_count(&row, LR_RM_TX_BPS, v[TXB], 8, v[TXBPS]);
@@ -499,12 +507,18 @@ int lr_rep_stream_row(struct reader *rd, const struct fields *fs)
 	double time = 0, elapsed = 0, interval = 0, v[N] = {0}, id = 0;
 	struct lr_rep_stream *s = NULL;
 	const char *dir = fs->f[3], *proto = fs->f[4];
-	double target = NAN;
+	double target = NAN, length = NAN;
+	char cc[LR_REP_CC_MAX];
 	int err;
 
 	if ((err = row_clock(rd, fs, -1, &time, &elapsed, &interval)) ||
-	    (err = nums(rd, fs, idx, v, N)))
+	    (err = nums(rd, fs, idx, v, N)) ||
+	    (err = name_field(rd, field(rd, fs, rd->cc_col), "congestion", cc, sizeof(cc), true)))
 		return err;
+	if (num(field(rd, fs, rd->length_col), &length) < 0 ||
+	    (known_num(length) && (length != floor(length) || length > 1 << 30)))
+		return lr_rep_bad(rd, "length '%.40s' is not a number of bytes",
+				  field(rd, fs, rd->length_col));
 	if (num(field(rd, fs, rd->target_col), &target) < 0)
 		return lr_rep_bad(rd, "target_bps '%.40s' is not a number in 0..9.2e18",
 				  field(rd, fs, rd->target_col));
@@ -534,6 +548,7 @@ int lr_rep_stream_row(struct reader *rd, const struct fields *fs)
 		s->jitter_max_ms = s->rtt_last_us = s->cwnd_last_bytes = -1;
 		s->peak_bps = -1;
 		s->target_bps = known_num(target) ? target : -1;
+		s->length = -1;
 		s->first_elapsed = elapsed;
 		/* the first row counts from the stream's start: its span is bytes / rate */
 		if (known_num(v[BPS]) && v[BPS] > 0 && known_num(v[BYTES]))
@@ -547,6 +562,16 @@ int lr_rep_stream_row(struct reader *rd, const struct fields *fs)
 	if (known_num(target)) {
 		s->target_changed |= s->target_bps >= 0 && s->target_bps != target;
 		s->target_bps = target;
+	}
+	s->length_col |= rd->length_col >= 0;
+	if (known_num(length)) {
+		s->length_changed |= s->length >= 0 && s->length != length;
+		s->length = length;
+	}
+	s->cc_col |= rd->cc_col >= 0;
+	if (cc[0]) {
+		s->cc_changed |= s->congestion[0] && strcmp(s->congestion, cc);
+		memcpy(s->congestion, cc, sizeof(cc));
 	}
 	add(&s->bytes, v[BYTES]);
 	add(&s->packets, v[PKTS]);

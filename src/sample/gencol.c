@@ -132,6 +132,8 @@ static void read_one(struct prev *p, const struct lr_gen_stream *gs, uint64_t dt
 	o->cpu = (int)ld(&st->cpu1) - 1;
 	o->node = -1;	/* the sampler knows the topology */
 	o->target_bps = lr_stream_stats_target(st);
+	o->length = ld(&st->length);
+	lr_stream_stats_congestion(st, o->congestion);
 	o->total_bytes = bytes;
 	o->total_packets = packets;
 	o->total_retransmits = retrans;

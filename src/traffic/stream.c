@@ -203,6 +203,14 @@ int lr_stream_open(struct lr_stream **out, const struct lr_stream_params *p)
 	atomic_init(&s->stop, false);
 	atomic_init(&s->rate_bps, p->rate_bps);
 	lr_stream_stats_set_target(&s->st, p->rate_bps);
+	/* the stream's constant facts for --streams-csv, before anyone can see the stream */
+	atomic_store_explicit(&s->st.length, p->len, relaxed);
+	if (!p->udp) {
+		char cc[32];
+
+		lr_tcp_congestion_read(p->fd, cc, sizeof(cc));
+		lr_stream_stats_set_congestion(&s->st, cc);
+	}
 	atomic_init(&s->rate_gen, 0);
 	atomic_init(&s->err, 0);
 	atomic_init(&s->omit_gen, 0);

@@ -13,7 +13,10 @@
 # and rx/tx (drops/FIFO) differ in dash pattern, not in colour only. As root, a second run in
 # two namespaces (veth: a link speed, so line-rate % cells) with frames of an unknown EtherType
 # injected into this side's veth (the kernel drops each: rx_dropped) gives the drop cells
-# something to be wrong about; the kernel's /proc/net/dev count is the witness of the CSV's.
+# something to be wrong about; the kernel's /proc/net/dev count is the witness of the CSV's. That
+# run also records its streams (-l 32000, -C a congestion control other than the namespace's
+# default): every interface row carries its veth's driver as `ethtool -i` names it (the peer's
+# rows the peer's), every stream row the -l and -C given, and the report's facts show them.
 # Rendered by Debian's chromium headless when it is installed (one start): the screenshot exists
 # and is not blank, and the page printed to PDF is a PDF of a sane page count whose text holds
 # every summary cell (the print CSS hides none). No root needed but for the drops run.
@@ -31,6 +34,9 @@ lr_plan "record: client exit 0" "report: exit 0" "report: well-formed HTML and S
 	"drops run: recorded in two namespaces" "drops run: the CSV's rx drops are the kernel's" \
 	"drops run: every summary cell equals the CSV's, drops and line rate too" \
 	"drops run: legends name each series, rx/tx differ in dash, the peer's say (peer)" \
+	"drops run: interface rows carry the veth's driver (ethtool -i), the peer's rows the peer's" \
+	"drops run: stream rows carry the -l and -C given" \
+	"drops run: the report's facts show the driver, -l and congestion control" \
 	"chromium: screenshot rendered and not blank" "chromium: printed to a PDF of sane page count" \
 	"chromium: the PDF's text holds every summary cell"
 if [ ! -x "$LR_BIN" ]; then lr_skip_plan report "$LR_BIN not built"; exit 0; fi
@@ -61,14 +67,22 @@ while not os.path.exists(sys.argv[3]) or open(sys.argv[3]).read().count("\n") < 
 for _ in range(300):	# well inside the backlog (netdev_max_backlog, 1000)
     s.send(frame)
 ' "$IB" "$mac" "$work/drops_if.csv"
+	# the witnesses of the facts: ethtool's driver of each end, a -C that is not the default
+	cc_default=$(ip netns exec "$A" sysctl -n net.ipv4.tcp_congestion_control)
+	cc=$(tr ' ' '\n' </proc/sys/net/ipv4/tcp_available_congestion_control |
+		grep -vx "$cc_default" | head -1)
+	echo "$IA $(ip netns exec "$A" ethtool -i "$IA" | sed -n 's/^driver: //p')" \
+		"$IB $(ip netns exec "$B" ethtool -i "$IB" | sed -n 's/^driver: //p')" \
+		"${cc:-$cc_default} $cc_default" >"$work/drops_facts"
 	d0=$(ip netns exec "$A" awk -v i="$IA:" '$1 == i { print $5 }' /proc/net/dev)
 	ip netns exec "$A" timeout 30 "$LR_BIN" -c 10.206.0.2 -p "$port" --headless -t 1 -i 0.2 \
-		-I "$IA" -b 100M --csv "$work/drops_if.csv" --cpu-csv "$work/drops_cpu.csv" \
+		-I "$IA" -b 100M -l 32000 ${cc:+-C "$cc"} --csv "$work/drops_if.csv" \
+		--cpu-csv "$work/drops_cpu.csv" --streams-csv "$work/drops_st.csv" \
 		>"$work/drops_client.out" 2>&1 || return 1
 	d1=$(ip netns exec "$A" awk -v i="$IA:" '$1 == i { print $5 }' /proc/net/dev)
 	drops_kernel=$((d1 - d0)) drops_if=$IA
 	"$LR_BIN" --report "$work/drops.html" "$work/drops_if.csv" "$work/drops_cpu.csv" \
-		2>"$work/drops_report.err"
+		"$work/drops_st.csv" 2>"$work/drops_report.err"
 }
 # It runs beside the loopback recording below (in namespaces: lo never sees it) to save the
 # seconds, in a subshell with its own cleanup (namespaces, server, injector), its result a file.
@@ -169,6 +183,31 @@ elif what == "charts":
     print("local %s, peer %s" % (n, p))
     if n != [1, 1, 1] or p != ([1, 1, 1] if peer else [0, 0, 0]): sys.exit(1)
 EOF
+# The drops run's facts: each check's verdict and figures on one line.
+cat >"$work/facts.py" <<'EOF'
+import csv, html, re, sys
+work, if_a, drv_a, if_b, drv_b, cc = sys.argv[1:]
+def say(ok, text): print(("ok: " if ok else "bad: ") + text)
+seen = {}
+for r in csv.DictReader(open(work + "/drops_if.csv")):
+    seen.setdefault((r["side"], r["iface"]), set()).add(r["driver"])
+want = {("local", if_a): drv_a, ("peer", if_b): drv_b}
+say(drv_a and drv_b and all(seen.get(k) == {v} for k, v in want.items()),
+    "ethtool %s=%s %s=%s, CSV %s" % (if_a, drv_a, if_b, drv_b,
+    ", ".join("%s %s=%s" % (k[0], k[1], "/".join(sorted(v))) for k, v in sorted(seen.items()))))
+st = list(csv.DictReader(open(work + "/drops_st.csv")))
+lc = sorted({(r["length"], r["congestion"]) for r in st})
+say(st and lc == [("32000", cc)], "%d rows, length/congestion %s, given -l 32000 -C %s" %
+    (len(st), " ".join("/".join(x) for x in lc), cc))
+doc = open(work + "/drops.html", encoding="utf-8").read()
+facts = doc[doc.index('<section id="facts">'):]
+facts = facts[:facts.index("</section>")]
+span = lambda k: [html.unescape(x) for x in re.findall(r'data-k="%s">([^<]*)<' % k, facts)]
+got = span("driver") + span("length") + span("congestion")
+say(sorted(span("driver")) == sorted(["driver " + drv_a, "driver " + drv_b]) and
+    span("length") == ["-l 32000 bytes"] and span("congestion") == ["congestion control " + cc]
+    and "not recorded here" not in "".join(span("not_recorded")), "; ".join(got))
+EOF
 py() { LR_TOP=$LR_TOP PYTHONDONTWRITEBYTECODE=1 python3 "$work/check.py" "$work" "$@"; }
 for c in "wellformed:report: well-formed HTML and SVG" "clean:report: no script, no external reference" \
 	"peak:report: peak rx bitrate equals the CSV's max" "axis:report: bitrate axis reaches the peak" \
@@ -191,7 +230,10 @@ check "report: legends name each series, rx/tx differ in dash, the peer's say (p
 
 drops_plan=("drops run: the CSV's rx drops are the kernel's"
 	"drops run: every summary cell equals the CSV's, drops and line rate too"
-	"drops run: legends name each series, rx/tx differ in dash, the peer's say (peer)")
+	"drops run: legends name each series, rx/tx differ in dash, the peer's say (peer)"
+	"drops run: interface rows carry the veth's driver (ethtool -i), the peer's rows the peer's"
+	"drops run: stream rows carry the -l and -C given"
+	"drops run: the report's facts show the driver, -l and congestion control")
 if [ "$(id -u)" -ne 0 ]; then
 	skip "drops run: recorded in two namespaces" "needs root (network namespaces)"
 	for c in "${drops_plan[@]}"; do skip "$c" "needs root (network namespaces)"; done
@@ -219,6 +261,16 @@ print(int(sum(float(r["rx_dropped"] or 0) for r in csv.DictReader(open(sys.argv[
 	rc=$?
 	check "drops run: legends name each series, rx/tx differ in dash, the peer's say (peer) ($(tail1))" \
 		test "$rc" -eq 0
+	# The facts: ethtool's names and the options given, against the CSVs and the report.
+	read -r if_a drv_a if_b drv_b cc cc_default <"$work/drops_facts"
+	out=$(python3 "$work/facts.py" "$work" "$if_a" "$drv_a" "$if_b" "$drv_b" "$cc" 2>&1)
+	line() { echo "$out" | sed -n "$1p"; }	# "ok|bad: figures", one line per check
+	check "drops run: interface rows carry the veth's driver (ethtool -i), the peer's rows the peer's ($(line 1))" \
+		test "$(line 1 | cut -c1-3)" = "ok:"
+	check "drops run: stream rows carry the -l and -C given (default $cc_default; $(line 2))" \
+		test "$(line 2 | cut -c1-3)" = "ok:"
+	check "drops run: the report's facts show the driver, -l and congestion control ($(line 3))" \
+		test "$(line 3 | cut -c1-3)" = "ok:"
 fi
 
 # Bad input: a foreign CSV, then a CSV cut mid-line; an older report must survive both.

@@ -87,9 +87,9 @@ static void test_rows_and_missed_snapshot(void **state)
 	assert_memory_equal(text, lr_csv_header(LR_CSV_IFACES), strlen(lr_csv_header(LR_CSV_IFACES)));
 	snprintf(want, sizeof(want),
 		 "1700000000.500000,0.500000,\"eth,1\",0.500000,1000,,10,,16000.0,,"
-		 "20.0,,,,,,,,,,,,,1000,1500,,local,%s,\n"
+		 "20.0,,,,,,,,,,,,,1000,1500,,local,%s,,\n"
 		 "1700000001.500000,1.500000,\"eth,1\",1.000000,3000,,30,,24000.0,,"
-		 "30.0,,,,,,,,,,,,,1000,1500,,local,%s,\n",
+		 "30.0,,,,,,,,,,,,,1000,1500,,local,%s,,\n",
 		 nodename(), nodename());
 	assert_string_equal(line2, want);
 	(void)line3;
@@ -102,11 +102,15 @@ static void test_header_is_the_contract(void **state)
 			    "time,elapsed,iface,interval,rx_bytes,tx_bytes,rx_packets,tx_packets,"
 			    "rx_bps,tx_bps,rx_pps,tx_pps,rx_dropped,tx_dropped,rx_errors,tx_errors,"
 			    "rx_fifo,rx_missed,rx_over,nic_fifo,nic_drop,softirq_max_pct,softirq_cpu,"
-			    "link_mbps,mtu,wire_util_pct,side,host,numa_node");
+			    "link_mbps,mtu,wire_util_pct,side,host,numa_node,driver");
 	assert_string_equal(lr_csv_header(LR_CSV_CPUS),
 			    "time,elapsed,cpu,interval,user_pct,system_pct,irq_pct,softirq_pct,"
 			    "idle_pct,net_rx_per_s,net_tx_per_s,softnet_processed_per_s,"
 			    "softnet_dropped_per_s,softnet_squeezed_per_s,side,host,steal_pct,node");
+	assert_string_equal(lr_csv_header(LR_CSV_STREAMS),
+			    "time,elapsed,stream,direction,protocol,bytes,bps,packets,pps,retransmits,"
+			    "lost,out_of_order,jitter_ms,cwnd_bytes,rtt_us,target_bps,length,"
+			    "congestion");
 }
 
 /* steal_pct is the last column (appended after side,host, DESIGN.md section 4); unknown steal
@@ -172,6 +176,7 @@ static void test_wire_utilisation(void **state)
 	i.softirq_cpu = 3;
 	i.numa_node = 1;
 	i.numa_known = true;
+	strcpy(i.driver, "ixgbe");
 	assert_int_equal(lr_csv_open(&c, path, LR_CSV_IFACES), 0);
 	snap_at(&s, &i, 1, SEC, 0);
 	/* 1 s of full-size frames at 10G: 812743 frames of 1514 bytes (+24 unseen each) */
@@ -188,7 +193,8 @@ static void test_wire_utilisation(void **state)
 	last = strstr(text, ",100.00,local,");
 	assert_non_null(last);
 	assert_non_null(strchr(last, '\n'));
-	assert_memory_equal(strchr(last, '\n') - 2, ",1\n", 3);	/* numa_node, the last column */
+	/* numa_node, then the driver: the last column */
+	assert_memory_equal(strchr(last, '\n') - 8, ",1,ixgbe\n", 9);
 	assert_non_null(strstr(text, ",97.2,3,10000,1500,"));
 }
 
@@ -202,7 +208,7 @@ static void test_peer_rows(void **state)
 	struct lr_snapshot s;
 	struct lr_iface_snap i, p;
 	struct lr_cpu_snap k = {.cpu = 7, .valid = LR_CPUV_TIMES, .idle_pct = 100};
-	char *text, want[512];
+	char *text, want[1024];
 
 	(void)state;
 	close(fd);
@@ -214,6 +220,7 @@ static void test_peer_rows(void **state)
 	i.speed_mbps = p.speed_mbps = -1;
 	i.softirq_max_pct = p.softirq_max_pct = -1;
 	i.softirq_cpu = p.softirq_cpu = -1;
+	strcpy(p.driver, "veth");	/* the peer's own driver; this side's unknown */
 	assert_int_equal(lr_csv_open(&c, path, LR_CSV_IFACES), 0);
 	snap_at(&s, &i, 1, SEC, 1000);
 	assert_int_equal(lr_csv_write(c, &s), 0);
@@ -228,13 +235,13 @@ static void test_peer_rows(void **state)
 	unlink(path);
 	snprintf(want, sizeof(want),
 		 "1700000001.000000,1.000000,eth0,1.000000,1000,,10,,8000.0,,10.0,,,,,,,,,,,,,,1500,,"
-		 "local,%s,\n"
+		 "local,%s,,\n"
 		 "1700000001.000000,1.000000,eth0,1.000000,500,,5,,4000.0,,5.0,,,,,,,,,,,,,,1500,,"
-		 "peer,\"peer,host\",\n"
+		 "peer,\"peer,host\",,veth\n"
 		 "1700000002.000000,2.000000,eth0,1.000000,2000,,20,,16000.0,,20.0,,,,,,,,,,,,,,1500,,"
-		 "local,%s,\n"
+		 "local,%s,,\n"
 		 "1700000002.000000,2.000000,eth0,1.000000,100,,1,,800.0,,1.0,,,,,,,,,,,,,,1500,,"
-		 "peer,\"peer,host\",\n",
+		 "peer,\"peer,host\",,veth\n",
 		 nodename(), nodename());
 	assert_string_equal(strchr(text, '\n') + 1, want);
 
@@ -334,6 +341,8 @@ static void test_stream_rows(void **state)
 	st.jitter_ms = 0.125;
 	st.cwnd_bytes = st.rtt_us = -1;
 	st.target_bps = -1;	/* unknown: an empty field */
+	st.length = 1400;
+	strcpy(st.congestion, "cubic");	/* a UDP stream has none: never written */
 	assert_int_equal(lr_csv_open(&c, path, LR_CSV_STREAMS), 0);
 	memset(&s, 0, sizeof(s));
 	s.streams = &st;
@@ -362,10 +371,74 @@ static void test_stream_rows(void **state)
 	unlink(path);
 	assert_string_equal(text,
 			    "time,elapsed,stream,direction,protocol,bytes,bps,packets,pps,retransmits,"
-			    "lost,out_of_order,jitter_ms,cwnd_bytes,rtt_us,target_bps\n"
-			    "1700000000.500000,0.500000,1,recv,udp,14000,448000.0,10,40.0,,1,0,0.125,,,\n"
+			    "lost,out_of_order,jitter_ms,cwnd_bytes,rtt_us,target_bps,length,congestion\n"
+			    "1700000000.500000,0.500000,1,recv,udp,14000,448000.0,10,40.0,,1,0,0.125,,,,"
+			    "1400,\n"
 			    "1700000001.500000,1.500000,1,recv,udp,140000,1120000.0,100,100.0,,3,2,0.125,,,"
-			    "1000000\n");
+			    "1000000,1400,\n");
+}
+
+/* A TCP stream's length and congestion control; names the kernel gave are written as plain
+ * words: a byte that could break the row (comma, quote, newline) becomes '?', never quoted. */
+static void test_stream_length_congestion(void **state)
+{
+	char path[] = "/tmp/lr-csv-XXXXXX";
+	int fd = mkstemp(path);
+	struct lr_csv *c;
+	struct lr_snapshot s;
+	struct lr_stream_snap st[2];
+	struct lr_iface_snap i;
+	char *text;
+
+	(void)state;
+	close(fd);
+	memset(st, 0, sizeof(st));
+	st[0].id = 1;
+	st[0].sender = true;
+	st[0].start_ns = 100 * SEC;
+	st[0].jitter_ms = -1;
+	st[0].cwnd_bytes = st[0].rtt_us = -1;
+	st[0].target_bps = 0;
+	st[0].length = 131072;
+	strcpy(st[0].congestion, "bbr");
+	st[1] = st[0];
+	st[1].id = 3;
+	st[1].length = 0;	/* unknown */
+	strcpy(st[1].congestion, "a,b\"c\nd");
+	assert_int_equal(lr_csv_open(&c, path, LR_CSV_STREAMS), 0);
+	memset(&s, 0, sizeof(s));
+	s.streams = st;
+	s.n_streams = 2;
+	s.seq = 1;
+	s.mono_ns = 101 * SEC;
+	s.real_ns = 1700000000ULL * SEC;
+	s.elapsed_ns = SEC;
+	st[0].total_bytes = st[1].total_bytes = 1000;
+	assert_int_equal(lr_csv_write(c, &s), 0);
+	assert_int_equal(lr_csv_close(c), 0);
+	text = slurp(path);
+	unlink(path);
+	assert_string_equal(strchr(text, '\n') + 1,
+			    "1700000000.000000,1.000000,1,send,tcp,1000,8000.0,0,0.0,0,,,,,,0,"
+			    "131072,bbr\n"
+			    "1700000000.000000,1.000000,3,send,tcp,1000,8000.0,0,0.0,0,,,,,,0,,"
+			    "a?b?c?d\n");
+
+	/* a driver name likewise */
+	fd = mkstemp(path);
+	close(fd);
+	memset(&i, 0, sizeof(i));
+	strcpy(i.name, "eth0");
+	strcpy(i.driver, "x,\"y\r\n");
+	i.mtu = i.speed_mbps = i.softirq_max_pct = i.softirq_cpu = -1;
+	assert_int_equal(lr_csv_open(&c, path, LR_CSV_IFACES), 0);
+	snap_at(&s, &i, 1, SEC, 1000);
+	assert_int_equal(lr_csv_write(c, &s), 0);
+	assert_int_equal(lr_csv_close(c), 0);
+	text = slurp(path);
+	unlink(path);
+	assert_non_null(strstr(text, ",x??y??\n"));
+	assert_null(strchr(strstr(text, ",x?"), '\r'));
 }
 
 /* A stream seen in a snapshot before it started (a fast -i catches the setup) gets its rows
@@ -423,6 +496,7 @@ int main(void)
 		cmocka_unit_test(test_full_disk_is_an_error),
 		cmocka_unit_test(test_cpu_rows_steal_last),
 		cmocka_unit_test(test_stream_rows),
+		cmocka_unit_test(test_stream_length_congestion),
 		cmocka_unit_test(test_peer_queue_rows),
 		cmocka_unit_test(test_stream_seen_before_start),
 	};

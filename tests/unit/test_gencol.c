@@ -61,6 +61,10 @@ static void fake_init(struct fake *f, struct lr_gencol *g)
 		atomic_store(&f->st[i].start_ns, 100 * SEC);
 	lr_stream_stats_set_target(&f->st[0], 20000000);
 	lr_stream_stats_set_target(&f->st[2], 0);
+	atomic_store(&f->st[0].length, 131072);	/* stream 3's facts unknown: zeroed */
+	atomic_store(&f->st[2].length, 1000);
+	lr_stream_stats_set_congestion(&f->st[0], "cubic");
+	lr_stream_stats_set_congestion(&f->st[2], "bbr");
 	lr_gencol_set_source(g, &src);
 }
 
@@ -88,10 +92,19 @@ static void test_target_reaches_the_snapshot(void **state)
 	assert_int_equal(s.streams[0].target_bps, 20000000);
 	assert_int_equal(s.streams[1].target_bps, -1);
 	assert_int_equal(s.streams[2].target_bps, 0);
+	assert_int_equal(s.streams[0].length, 131072);
+	assert_int_equal(s.streams[1].length, 0);
+	assert_string_equal(s.streams[0].congestion, "cubic");
+	assert_string_equal(s.streams[1].congestion, "");
+	/* the name's codec: TCP_CA_NAME_MAX (16) bytes whole, a longer one cut there */
+	lr_stream_stats_set_congestion(&f.st[1], "sixteen_bytes_cc");
+	lr_stream_stats_set_congestion(&f.st[2], "seventeen_bytes_c");
 	/* the dashboard's rate key on a running test: the next reading has it */
 	lr_stream_stats_set_target(&f.st[0], 40000000);
 	read_at(g, &s, 2);
 	assert_int_equal(s.streams[0].target_bps, 40000000);
+	assert_string_equal(s.streams[1].congestion, "sixteen_bytes_cc");
+	assert_string_equal(s.streams[2].congestion, "seventeen_bytes_");
 	assert_int_equal(s.streams[2].target_bps, 0);
 	/* a rate past what int64 holds stays a known (huge) rate, never "unknown" */
 	lr_stream_stats_set_target(&f.st[2], UINT64_MAX);
@@ -114,20 +127,28 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-/* The target_bps field (the last one) of each data row, joined by '|'. */
-static void targets_of(const char *text, char *out, size_t len)
+/* The field of column `name` (found in the header, as a script reads it) of each data row,
+ * joined by '|'. The rows hold no quoted field. */
+static void column_of(const char *text, const char *name, char *out, size_t len)
 {
-	const char *row = strchr(text, '\n');
+	const char *row = strchr(text, '\n'), *p = text;
+	size_t want = 0, nlen = strlen(name);
 
+	while (!(!strncmp(p, name, nlen) && (p[nlen] == ',' || p[nlen] == '\n'))) {
+		p = strpbrk(p, ",\n");
+		assert_true(p && *p == ',');	/* the header has the column */
+		p++;
+		want++;
+	}
 	out[0] = '\0';
 	while (row && row[1]) {
-		const char *end = strchr(row + 1, '\n'), *comma = end;
+		const char *f = row + 1, *end = strchr(f, '\n');
 
 		assert_non_null(end);
-		while (comma > row && *comma != ',')
-			comma--;
+		for (size_t k = 0; k < want; k++)
+			f = strchr(f, ',') + 1;
 		snprintf(out + strlen(out), len - strlen(out), "%s%.*s", out[0] ? "|" : "",
-			 (int)(end - comma - 1), comma + 1);
+			 (int)strcspn(f, ",\n"), f);
 		row = end;
 	}
 }
@@ -158,8 +179,13 @@ static void test_target_reaches_the_csv_row(void **state)
 	lr_gencol_close(g);
 	text = slurp(path);
 	unlink(path);
-	targets_of(text, got, sizeof(got));
+	column_of(text, "target_bps", got, sizeof(got));
 	assert_string_equal(got, "20000000||0|5000000||0");
+	/* the constant facts: -l as set (unknown empty), TCP_CONGESTION's name */
+	column_of(text, "length", got, sizeof(got));
+	assert_string_equal(got, "131072||1000|131072||1000");
+	column_of(text, "congestion", got, sizeof(got));
+	assert_string_equal(got, "cubic||bbr|cubic||bbr");
 	/* and the rows are the streams in that order: 1 send, 3 recv, 4 send */
 	assert_non_null(strstr(text, ",1,send,tcp,"));
 	assert_non_null(strstr(text, ",3,recv,tcp,"));

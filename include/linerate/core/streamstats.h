@@ -38,6 +38,11 @@ struct lr_stream_stats {
 	 * A sender's is the rate its pacer runs at, changed with it; a receiver's is the rate the
 	 * sender was asked for (the client's -b, sent as iperf3's "bandwidth") */
 	_Atomic uint64_t target_bps1;
+	/* Constant per stream, set once before the stream is handed to anyone (lr_stream_open):
+	 * -l, bytes per UDP datagram or TCP write, 0 unknown; and a TCP socket's congestion
+	 * control (TCP_CONGESTION, at most 16 bytes) packed into two words, all zero unknown */
+	_Atomic uint64_t length;
+	_Atomic uint64_t congestion[2];
 };
 
 /* [any] The target's codec: 0 = unlimited; a rate beyond INT64_MAX - 1 is taken as that. */
@@ -51,6 +56,32 @@ static inline void lr_stream_stats_set_target(struct lr_stream_stats *s, uint64_
 static inline int64_t lr_stream_stats_target(const struct lr_stream_stats *s)
 {
 	return (int64_t)atomic_load_explicit(&s->target_bps1, memory_order_relaxed) - 1;
+}
+
+/* [any] The congestion control's name codec: up to 16 bytes (TCP_CA_NAME_MAX), more cut. */
+static inline void lr_stream_stats_set_congestion(struct lr_stream_stats *s, const char *name)
+{
+	for (unsigned w = 0; w < 2; w++) {
+		uint64_t v = 0;
+
+		for (unsigned b = 0; b < 8 && *name; b++)
+			v |= (uint64_t)(unsigned char)*name++ << (8 * b);
+		atomic_store_explicit(&s->congestion[w], v, memory_order_relaxed);
+	}
+}
+
+/* [any] into buf (at least 17 bytes): "" unknown */
+static inline void lr_stream_stats_congestion(const struct lr_stream_stats *s, char *buf)
+{
+	unsigned n = 0;
+
+	for (unsigned w = 0; w < 2; w++) {
+		uint64_t v = atomic_load_explicit(&s->congestion[w], memory_order_relaxed);
+
+		for (unsigned b = 0; b < 8; b++)
+			buf[n++] = (char)(v >> (8 * b) & 0xff);
+	}
+	buf[16] = '\0';
 }
 
 #endif

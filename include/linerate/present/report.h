@@ -26,6 +26,8 @@
 #define LR_REP_FILES_MAX   64
 #define LR_REP_ERR_MAX     512
 #define LR_REP_NAME_MAX    64	/* interface names, hosts: longer ones are refused */
+#define LR_REP_DRIVER_MAX  32	/* driver names (ethtool's 32 bytes) */
+#define LR_REP_CC_MAX      17	/* congestion control names (TCP_CA_NAME_MAX 16) */
 
 enum lr_rep_kind { LR_REP_IFACES, LR_REP_CPUS, LR_REP_STREAMS, LR_REP_QUEUES, LR_REP_MATRIX };
 
@@ -72,6 +74,10 @@ struct lr_rep_iface {
 	double util_peak, util_sum, util_secs;	/* wire_util_pct */
 	double link_mbps, mtu;	/* last known, -1 unknown */
 	bool link_changed, mtu_changed;
+	/* driver (appended to --csv since): the last one a row gave, "" none; driver_col: the
+	 * file has the column (an older one does not record it) */
+	char driver[LR_REP_DRIVER_MAX];
+	bool driver_col, driver_changed;
 	double interval_ref;	/* the longest interval seen: slivers are measured against it */
 	struct lr_rep_held held;
 	struct lr_rep_band (*band)[LR_RM__COUNT];	/* [LR_REP_BUCKETS] */
@@ -99,6 +105,11 @@ struct lr_rep_stream {
 	 * target_changed: rows gave different targets (the dashboard's rate keys) */
 	double target_bps;
 	bool target_col, target_changed;
+	/* length (-l, bytes) and congestion (TCP_CONGESTION), appended since, as target_bps:
+	 * the last known (-1 / ""), whether the file has the column, whether rows differed */
+	double length;
+	char congestion[LR_REP_CC_MAX];
+	bool length_col, length_changed, cc_col, cc_changed;
 };
 
 struct lr_rep_queue {

@@ -168,6 +168,8 @@ struct lr_stream_snap {
 	int cpu;		/* the CPU its thread last moved data on, -1 unknown */
 	int node;		/* that CPU's NUMA node, -1 unknown */
 	int64_t target_bps;	/* -b of this stream, bit/s: 0 unlimited, -1 unknown */
+	uint64_t length;	/* -l: bytes per UDP datagram / TCP write, 0 unknown */
+	char congestion[17];	/* TCP: the data socket's congestion control, "" unknown/UDP */
 	/* since the stream started, never reset: a consumer that missed a snapshot diffs these */
 	uint64_t total_bytes, total_packets, total_retransmits, total_lost, total_out_of_order;
 };

@@ -197,6 +197,47 @@ static void test_rows_at_recorded_times(void **state)
 	free(st.text);
 }
 
+/* CSVs with the columns appended since (driver; target_bps, length, congestion: a real veth
+ * run, facts_*.csv) replay as the older ones: replayed to the end, the veth's rx bytes and the
+ * first stream's bytes are the CSVs' sums. */
+static void test_appended_columns(void **state)
+{
+	static const char *const files[] = {FIX "facts_ifaces.csv", FIX "facts_streams.csv"};
+	struct csv ifc, st;
+	struct lr_snapshot s;
+	struct lr_replay *rp;
+	const struct lr_iface_snap *v;
+	const char *name;
+	uint64_t seen = 0;
+	char err[512];
+	double rx = 0, bytes = 0;
+
+	(void)state;
+	csv_load(&ifc, files[0]);
+	csv_load(&st, files[1]);
+	name = col(&ifc, 0, "iface");
+	for (unsigned k = 0; k < ifc.n; k++)
+		if (!strcmp(col(&ifc, k, "iface"), name) && !strcmp(col(&ifc, k, "side"), "local"))
+			rx += num(&ifc, k, "rx_bytes");
+	for (unsigned k = 0; k < st.n; k++)
+		if (atoi(col(&st, k, "stream")) == 1 && !strcmp(col(&st, k, "direction"), "send"))
+			bytes += num(&st, k, "bytes");
+	rp = open_files(files, 2, err);
+	lr_snapshot_init(&s);
+	assert_int_equal(lr_replay_read(rp, when(rp, lr_replay_last_time(rp)), &s, &seen), 1);
+	v = lr_snapshot_iface(&s, name);
+	assert_non_null(v);
+	assert_true(rx > 0 && bytes > 0);
+	assert_near((double)v->total[LR_M_RX_BYTES], rx, 0.5);
+	assert_true(s.n_streams >= 1);
+	assert_int_equal(s.streams[0].id, 1);
+	assert_near((double)s.streams[0].total_bytes, bytes, 0.5);
+	lr_snapshot_free(&s);
+	lr_replay_close(rp);
+	free(ifc.text);
+	free(st.text);
+}
+
 /* The loopback run's last row is the stop tick's 0.5 ms sliver: replayed to the end, lo's peak
  * holds only the full intervals' rates (the sliver's 0 bit/s is no minimum of a run that carried
  * traffic throughout), while its bytes are in the totals. */
@@ -629,6 +670,7 @@ int main(void)
 		cmocka_unit_test(test_peer_rows),
 		cmocka_unit_test(test_iface_filter),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_appended_columns),
 		cmocka_unit_test(test_matrix_rows),
 		cmocka_unit_test(test_cli),
 	};

@@ -101,7 +101,9 @@ shown_clock() { screen | tail -1 | sed -n 's/.* \([0-9][0-9]:[0-9][0-9]:[0-9.]*\
 LR_TZ=LRT-5:45 LR_TZ_OFF=20700
 clock_matches() {
 	awk -F, -v ifc="$R_IFC" -v e="$1" -v t0="$t0" -v c="$(shown_clock)" -v off="$LR_TZ_OFF" '
-		function hms(x) { return sprintf("%02d:%02d:%04.1f", int(x / 3600), int(x % 3600 / 60), x % 60) }
+		function hms(x) {	# as the status line prints it: tenths cut, not rounded
+			return sprintf("%02d:%02d:%02d.%d", int(x / 3600), int(x % 3600 / 60), int(x % 60),
+				       int((x - int(x)) * 10)) }
 		BEGIN { n = split(c, h, ":"); sod = n == 3 ? h[1] * 3600 + h[2] * 60 + h[3] : -1e9
 			printf "+%s shows %s, csv", e, c }
 		NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }

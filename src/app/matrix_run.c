@@ -436,15 +436,18 @@ double lr_matrix_run_eta_s(const struct lr_matrix_run *m)
 {
 	uint64_t now = lr_clock_mono_ns();
 	double per_case = (double)(m->case_ns + m->cfg->omit_ns) / 1e9 + 0.5, in_case, left;
+	/* the case whose share (its run, tail and the settling after it) is being spent: while
+	 * the link settles, the one that just ended (next has moved on, case_t0_ns has not) */
+	unsigned slot = m->ph == PH_SETTLE ? m->next - 1 : m->next;
 
 	if (m->ph == PH_END)
 		return 0;
-	if (m->ended && m->case_t0_ns > m->first_ns)	/* measured, settling included */
-		per_case = (double)(m->case_t0_ns - m->first_ns) / 1e9 / m->ended;
+	if (slot && m->case_t0_ns > m->first_ns)	/* measured, settling included */
+		per_case = (double)(m->case_t0_ns - m->first_ns) / 1e9 / slot;
 	in_case = m->case_t0_ns && m->ph != PH_START ? (double)(now - m->case_t0_ns) / 1e9 : 0;
 	if (in_case > per_case)
 		in_case = per_case;
-	left = per_case * (m->spec.n_cases - m->next) - in_case;
+	left = per_case * (m->spec.n_cases - slot) - in_case;
 	return left > 0 ? left : 0;
 }
 

@@ -4,9 +4,12 @@
 # 20 Mbit/s (about 4-12 s) and then 100 Mbit/s (about 13.5-21.5 s) to a `linerate -s` in the
 # other namespace, then idle: the seeks to +0, +10 and +20 s land in three different rates. The replay in tmux (private server, 100x30) must show, at each recorded
 # time its status line names, the rx rate that the CSV row of that time holds (this script reads
-# the CSV itself); p pauses (the shown time stands still), [ ] and the arrows while paused seek
-# 10 s, + and - change the speed (the shown time moves at twice the wall clock this script
-# reads at x2), the end of the recording stays on screen, traffic keys are refused on the status
+# the CSV itself) and, as its clock, the CSV's `time` of that row in local time (the replay runs
+# in a zone 5:45 east of UTC: a clock in UTC would be off by hours); p pauses (the shown time
+# stands still), [ ] and the arrows while paused seek 10 s (both arrows: +10 s and -10 s), while
+# playing the arrows do not seek (the shown time moves only as the wall clock this script reads
+# allows at x2), + and - change the speed (the shown time moves at twice the wall clock at x2),
+# the end of the recording stays on screen, traffic keys are refused on the status
 # line, q exits 0 with the terminal modes unchanged. The client's own CSV replayed shows its
 # peer rows (the server's veth) in the peer view at the rates they hold; SIGTERM exits 0. Bad input (a foreign file, a truncated
 # line, another run's file) exits 2 with one line naming the file and line, before any terminal
@@ -22,6 +25,8 @@ lr_plan "record: headless sampler exit 0" "record: both clients exit 0" \
 	"]: seek to +20 s shows the CSV's rate of that time" \
 	"v: the detail view's Bitrate pane shows the same row's rate" \
 	"left arrow while paused: seek back to +10 s" "start: the CSV's rate of the first row" \
+	"right arrow while paused: seek forward to +20 s" "arrows while playing do not seek" \
+	"status line: the clock is the CSV's time of the row shown, in local time" \
 	"+: speed x2, the shown time moves at twice the wall clock" "-: speed x1/2 at the lowest" \
 	"s: a replay has no traffic keys" "end of the recording stays on screen" \
 	"q: exits 0" "q: stty unchanged" \
@@ -88,6 +93,28 @@ shown_rate() {
 }
 # the recorded time the status line shows, as seconds since the first tick ("+12.3/25.5 s")
 shown_e() { screen | tail -1 | sed -n 's/.* +\([0-9.]*\)\/[0-9.]* s .*/\1/p'; }
+# the recorded clock the status line shows before "+E" ("14:02:11.3"), local time of the replay
+shown_clock() { screen | tail -1 | sed -n 's/.* \([0-9][0-9]:[0-9][0-9]:[0-9.]*\) +[0-9.]*\/.*/\1/p'; }
+# clock_matches E: the shown clock, read as the replay's local time (UTC+5:45, TZ below), is
+# within one interval of the `time` of a CSV row at +E (the rows rate_matches takes); prints
+# the shown clock and those rows' times as local clocks
+LR_TZ=LRT-5:45 LR_TZ_OFF=20700
+clock_matches() {
+	awk -F, -v ifc="$R_IFC" -v e="$1" -v t0="$t0" -v c="$(shown_clock)" -v off="$LR_TZ_OFF" '
+		function hms(x) {	# as the status line prints it: tenths cut, not rounded
+			return sprintf("%02d:%02d:%02d.%d", int(x / 3600), int(x % 3600 / 60), int(x % 60),
+				       int((x - int(x)) * 10)) }
+		BEGIN { n = split(c, h, ":"); sod = n == 3 ? h[1] * 3600 + h[2] * 60 + h[3] : -1e9
+			printf "+%s shows %s, csv", e, c }
+		NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+		$k["iface"] == ifc { d = $k["time"] - t0
+			if (d > e - $k["interval"] - 0.06 && d <= e + 0.06) {
+				r = ($k["time"] + off) % 86400; x = sod - r
+				if (x > 43200) x -= 86400; else if (x < -43200) x += 86400
+				printf " %s", hms(r)
+				if (x >= -0.15 && x <= $k["interval"] + 0.05) ok = 1 } }
+		END { printf "; "; exit !ok }' "$R_FILE"
+}
 # rate_matches E: the shown rate equals (to the overview's 3 significant digits) a candidate row
 rate_matches() {
 	local e=$1 got want ok=1
@@ -111,7 +138,7 @@ key() { T send-keys -t rp "$@"; }
 
 # ---- replay in tmux
 cat >"$work/run.sh" <<EOF
-export LANG=C.UTF-8 LC_ALL= LC_CTYPE=C.UTF-8 TERM=\${TERM:-screen} TZ=UTC
+export LANG=C.UTF-8 LC_ALL= LC_CTYPE=C.UTF-8 TERM=\${TERM:-screen} TZ=$LR_TZ
 stty -a >"$work/stty.before"
 "$LR_BIN" --replay "$work/if.csv" "$work/cpu.csv" 2>"$work/stderr"
 echo \$? >"$work/rc"
@@ -147,16 +174,19 @@ key '['
 check "[: seek back to the start" wait_screen ' \+0\.0/[0-9.]+ s' 20
 out=$(rate_matches 0.0)
 check "start: the CSV's rate of the first row ($out)" rate_matches 0.0
+clock_out=$(clock_matches 0.0) || clock_bad=1
 key ']'
 wait_screen ' \+10\.0/' 20
 sleep 0.3
 out=$(rate_matches 10.0)
 check "]: seek to +10 s shows the CSV's rate of that time ($out)" rate_matches 10.0
+clock_out+=$(clock_matches 10.0) || clock_bad=1
 key ']'
 wait_screen ' \+20\.0/' 20
 sleep 0.3
 out=$(rate_matches 20.0)
 check "]: seek to +20 s shows the CSV's rate of that time ($out)" rate_matches 20.0
+clock_out+=$(clock_matches 20.0) || clock_bad=1
 # the detail view of the same tick: the Bitrate pane's tx figure (4 digits) and the CPU pane
 key v
 wait_screen '^ Bitrate ' 20
@@ -178,6 +208,22 @@ key v
 wait_screen '^ IFACE ' 20
 key Left
 check "left arrow while paused: seek back to +10 s" wait_screen ' \+10\.0/[0-9.]+ s x1 .*PAUSED|PAUSED.* \+10\.0/' 20
+# right arrow: 10 s on from where it stands (read before the key: +10.0 when the left arrow held)
+ea=$(shown_e)
+key Right
+for ((i = 0; i < 20; i++)); do eb=$(shown_e); [ "$eb" != "$ea" ] && break; sleep 0.1; done
+sleep 0.3
+eb=$(shown_e)
+check "right arrow while paused: seek forward to +20 s (+$ea -> +$eb)" \
+	awk -v a="$ea" -v b="$eb" 'BEGIN { exit !(a != "" && b - a > 9.95 && b - a < 10.05 && b == 20) }'
+clock_out+=$(clock_matches 20.0) || clock_bad=1
+if [ -z "${clock_bad:-}" ]; then
+	pass "status line: the clock is the CSV's time of the row shown, in local time (${clock_out%; })"
+else
+	fail "status line: the clock is the CSV's time of the row shown, in local time" "$clock_out"
+fi
+key Left	# back to +10 s for the speed
+wait_screen ' \+10\.0/[0-9.]+ s x1 .*PAUSED|PAUSED.* \+10\.0/' 20
 
 # speed: x2, then play; the shown time must move twice as fast as this script's clock
 key '+'
@@ -185,7 +231,19 @@ wait_screen ' x2' 20
 key p
 sleep 0.5
 ta=$(date +%s.%N); ea=$(shown_e)
-sleep 4
+# while it plays, the arrows (picking the interface, as live) must not seek: each moves the
+# shown time only by what x2 allows in the wall-clock time around it
+sleep 1.2
+t1=$(date +%s.%N) e1=$(shown_e); key Right; sleep 0.4
+t2=$(date +%s.%N) e2=$(shown_e); key Left; sleep 0.4
+t3=$(date +%s.%N) e3=$(shown_e)
+no_seek() {
+	awk -v t1="$t1" -v t2="$t2" -v t3="$t3" -v e1="$e1" -v e2="$e2" -v e3="$e3" 'BEGIN {
+		exit !(e1 != "" && e2 != "" && e3 != "" && e2 - e1 >= 0 && e2 - e1 <= 2 * (t2 - t1) + 0.6 &&
+			e3 - e2 >= 0 && e3 - e2 <= 2 * (t3 - t2) + 0.6) }'
+}
+check "arrows while playing do not seek (+$e1, right: +$e2, left: +$e3 at x2 over $(awk -v a="$t1" -v b="$t3" 'BEGIN { printf "%.1f", b - a }') s)" no_seek
+sleep 2
 tb=$(date +%s.%N); eb=$(shown_e)
 ratio=$(awk -v ta="$ta" -v tb="$tb" -v ea="$ea" -v eb="$eb" 'BEGIN { printf "%.2f", (eb - ea) / (tb - ta) }')
 check "+: speed x2, the shown time moves at twice the wall clock (ratio $ratio: +$ea -> +$eb)" \

@@ -398,6 +398,18 @@ uint64_t lr_matrix_run_wait_ns(const struct lr_matrix_run *m)
 
 void lr_matrix_run_skip(struct lr_matrix_run *m)
 {
+	if (m->ph == PH_SETTLE || m->ph == PH_BACKOFF) {
+		/* the case shown as next (lr_matrix_run_current), not started: passed over, no row;
+		 * settling goes on for the one after, a busy server's back-off was this case's */
+		m->next++;
+		m->ended++;
+		m->tries = 0;
+		if (m->next >= m->spec.n_cases)
+			m->ph = PH_END;
+		else if (m->ph == PH_BACKOFF)
+			m->ph = PH_START;
+		return;
+	}
 	if (m->ph != PH_RUN || !lr_session_active(&m->ses))
 		return;	/* ended already: its row is on the way */
 	m->skip = true;

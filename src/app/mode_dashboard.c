@@ -174,9 +174,11 @@ void lr_dash_msg(struct dash *d, bool err, const char *fmt, ...)
 /* --matrix: `s` skips the running case; the grid sets every other option. */
 static void mx_key(struct dash *d, enum lr_action act)
 {
-	if (act == LR_ACT_TRAFFIC_TOGGLE && lr_matrix_run_current(d->mx)) {
+	unsigned shown = lr_matrix_run_current(d->mx);	/* running, or next while settling */
+
+	if (act == LR_ACT_TRAFFIC_TOGGLE && shown) {
 		lr_matrix_run_skip(d->mx);
-		lr_dash_msg(d, false, "skipping case %u", lr_matrix_run_current(d->mx));
+		lr_dash_msg(d, false, "skipping case %u", shown);
 	} else {
 		lr_dash_msg(d, false, "the matrix sets the tests' options (s skips a case, q ends)");
 	}

@@ -30,7 +30,8 @@ bool lr_matrix_run_step(struct lr_matrix_run *m);
 /* How long the caller may wait before the next step (an omit mark or a back-off is due). */
 uint64_t lr_matrix_run_wait_ns(const struct lr_matrix_run *m);
 /* `s`: the running case ends unwritten and the next starts (a case that has already ended
- * keeps its row). */
+ * keeps its row); while the link settles (or a busy server is waited for), the case shown as
+ * next is passed over without starting. */
 void lr_matrix_run_skip(struct lr_matrix_run *m);
 /* `q` or a signal: the running case ends unwritten (one that has already ended keeps its
  * row), no other starts. */

@@ -68,6 +68,7 @@ static void copy_stats(struct lr_stream_stats *to, const struct lr_stream_stats 
 	st(&to->start_ns, ld(&from->start_ns));
 	st(&to->end_ns, ld(&from->end_ns));
 	st(&to->last_ns, ld(&from->last_ns));
+	st(&to->cpu1, ld(&from->cpu1));	/* where its thread ran: the NUMA view's */
 	st(&to->target_bps1, ld(&from->target_bps1));
 	st(&to->length, ld(&from->length));
 	st(&to->congestion[0], ld(&from->congestion[0]));

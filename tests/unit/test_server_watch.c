@@ -102,6 +102,8 @@ static void one_test(struct fx *f, struct lr_server_watch_view *v, unsigned want
 	struct lr_snapshot snap;
 	struct lr_client *c;
 	uint64_t seen = 0, sum = 0, until;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	bool cpu_seen = false;
 
 	lr_snapshot_init(&snap);
 	assert_non_null(r);
@@ -113,11 +115,15 @@ static void one_test(struct fx *f, struct lr_server_watch_view *v, unsigned want
 		lr_snapsrc_wait(f->src, seen, 50 * MS);
 		if (lr_snapsrc_read(f->src, &snap, &seen) > 0)
 			for (size_t i = 0; i < snap.n_streams; i++)
-				if (!snap.streams[i].sender && snap.streams[i].valid)
+				if (!snap.streams[i].sender && snap.streams[i].valid) {
 					sum += snap.streams[i].bytes;
+					/* the CPU its thread ran on, through the server's mirror */
+					cpu_seen |= snap.streams[i].cpu >= 0 && snap.streams[i].cpu < ncpu;
+				}
 		lr_server_watch_read(f->w, v);
 		after += v->seq == want_seq && v->ended;
 	}
+	assert_true(cpu_seen);
 	assert_true(lr_client_wait(c, 5 * LR_NSEC_PER_SEC));
 	assert_int_equal(lr_client_state(c), LR_CLIENT_DONE);
 	assert_int_equal(lr_client_results(c, r), 0);

@@ -17,6 +17,7 @@
 
 #include "linerate/app/cli.h"
 #include "linerate/app/config.h"
+#include "fakes/report_io.h"
 #include "linerate/app/replay.h"
 #include "linerate/present/matrix_out.h"
 #include "linerate/present/view_matrix.h"
@@ -24,13 +25,6 @@
 
 #define FIX "tests/fixtures/report/"
 #define T0 1000000000000ULL	/* the monotonic time the replays start at */
-
-#define assert_near(a, b, eps)                                                                   \
-	do {                                                                                     \
-		double a_ = (a), b_ = (b);                                                       \
-		if (!(fabs(a_ - b_) <= (eps)))                                                   \
-			fail_msg("%s = %.17g, expected %.17g", #a, a_, b_);                      \
-	} while (0)
 
 /* The witness: a fixture's rows split at commas (these files hold no quotes). */
 struct csv {

@@ -17,62 +17,11 @@
 
 #include "linerate/app/cli.h"
 #include "linerate/app/config.h"
+#include "fakes/report_io.h"
 #include "linerate/present/report.h"
 #include "linerate/present/report_svg.h"
 
 #define FIX "tests/fixtures/report/"
-
-/* cmocka 1.1 has no double compare: |a - b| <= eps, with both values in the message. */
-#define assert_near(a, b, eps)                                                                   \
-	do {                                                                                     \
-		double a_ = (a), b_ = (b);                                                       \
-		if (!(fabs(a_ - b_) <= (eps)))                                                   \
-			fail_msg("%s = %.17g, expected %.17g", #a, a_, b_);                      \
-	} while (0)
-
-static struct lr_report *read_files(const char *const *paths, int n, int want_rc, char *err)
-{
-	struct lr_report *r;
-
-	assert_int_equal(lr_report_new(&r), 0);
-	for (int i = 0; i < n; i++) {
-		FILE *f = fopen(paths[i], "r");
-		int rc;
-
-		assert_non_null(f);
-		rc = lr_report_read(r, f, paths[i], err, LR_REP_ERR_MAX);
-		fclose(f);
-		if (i == n - 1)
-			assert_int_equal(rc, want_rc);
-		else
-			assert_int_equal(rc, 0);
-	}
-	return r;
-}
-
-static char *html_of(const struct lr_report *r)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	assert_non_null(f);
-	assert_int_equal(lr_report_write_html(r, f), 0);
-	fclose(f);
-	return buf;
-}
-
-/* Reads from a string as if it were the named file. */
-static int read_text(struct lr_report *r, const char *name, const char *text, char *err)
-{
-	FILE *f = fmemopen((void *)text, strlen(text), "r");
-	int rc;
-
-	assert_non_null(f);
-	rc = lr_report_read(r, f, name, err, LR_REP_ERR_MAX);
-	fclose(f);
-	return rc;
-}
 
 /* A streams CSV of one row (extra: appended header columns) is refused with exactly want. */
 static void assert_bad_stream_row(const char *name, const char *extra, const char *row,
@@ -85,48 +34,9 @@ static void assert_bad_stream_row(const char *name, const char *extra, const cha
 		 "time,elapsed,stream,direction,protocol,bytes,bps,packets,pps,retransmits,lost,"
 		 "out_of_order,jitter_ms,cwnd_bytes,rtt_us%s\n%s\n", extra, row);
 	assert_int_equal(lr_report_new(&r), 0);
-	assert_int_equal(read_text(r, name, text, err), -EINVAL);
+	assert_int_equal(report_read_text(r, name, text, err), -EINVAL);
 	assert_string_equal(err, want);
 	lr_report_free(r);
-}
-
-/* The exact value the table printed for key in the row of interface iface. */
-static double table_value(const char *html, const char *row_attr, const char *key)
-{
-	const char *row = strstr(html, row_attr), *end, *k;
-	char pat[96];
-
-	assert_non_null(row);
-	end = strstr(row, "</tr>");
-	snprintf(pat, sizeof(pat), "data-k=\"%s\" data-v=\"", key);
-	k = strstr(row, pat);
-	assert_non_null(k);
-	assert_true(k < end);
-	return strtod(k + strlen(pat), NULL);
-}
-
-/* Column index of name in a header line. */
-static int col_of(const char *header, const char *name)
-{
-	char buf[1024], *save, *tok;
-	int i = 0;
-
-	snprintf(buf, sizeof(buf), "%s", header);
-	for (tok = strtok_r(buf, ",\n", &save); tok; tok = strtok_r(NULL, ",\n", &save), i++)
-		if (!strcmp(tok, name))
-			return i;
-	fail_msg("no column %s", name);
-	return -1;
-}
-
-/* Field i of a plain (unquoted) CSV line; empty string for an empty field. */
-static void field_of(const char *line, int i, char *out, size_t size)
-{
-	const char *p = line;
-
-	while (i-- > 0)
-		p = strchr(p, ',') + 1;
-	snprintf(out, size, "%.*s", (int)strcspn(p, ",\n"), p);
 }
 
 struct witness {
@@ -148,20 +58,20 @@ static struct witness witness_iface(const char *path, const char *iface)
 
 	assert_non_null(f);
 	assert_non_null(fgets(hdr, sizeof(hdr), f));
-	c_if = col_of(hdr, "iface");
-	c_rxb = col_of(hdr, "rx_bytes");
-	c_int = col_of(hdr, "interval");
-	c_rxbps = col_of(hdr, "rx_bps");
-	c_txpps = col_of(hdr, "tx_pps");
-	c_rxp = col_of(hdr, "rx_packets");
-	c_rxd = col_of(hdr, "rx_dropped");
-	c_txd = col_of(hdr, "tx_dropped");
+	c_if = csv_col_of(hdr, "iface");
+	c_rxb = csv_col_of(hdr, "rx_bytes");
+	c_int = csv_col_of(hdr, "interval");
+	c_rxbps = csv_col_of(hdr, "rx_bps");
+	c_txpps = csv_col_of(hdr, "tx_pps");
+	c_rxp = csv_col_of(hdr, "rx_packets");
+	c_rxd = csv_col_of(hdr, "rx_dropped");
+	c_txd = csv_col_of(hdr, "tx_dropped");
 	w.rx_peak_bps = w.tx_peak_pps = w.full_rx_peak_bps = w.full_tx_peak_pps = -1;
 	w.full_rx_min_bps = w.full_min_interval = INFINITY;
 	while (fgets(line, sizeof(line), f)) {
-		field_of(line, c_if, v, sizeof(v));
+		csv_field_of(line, c_if, v, sizeof(v));
 		if (!strcmp(v, iface)) {
-			field_of(line, c_int, v, sizeof(v));
+			csv_field_of(line, c_int, v, sizeof(v));
 			w.iv_max = fmax(w.iv_max, atof(v));
 		}
 	}
@@ -170,38 +80,38 @@ static struct witness witness_iface(const char *path, const char *iface)
 	while (fgets(line, sizeof(line), f)) {
 		double iv;
 
-		field_of(line, c_if, v, sizeof(v));
+		csv_field_of(line, c_if, v, sizeof(v));
 		if (strcmp(v, iface))
 			continue;
 		w.any = true;
-		field_of(line, c_rxb, v, sizeof(v));
+		csv_field_of(line, c_rxb, v, sizeof(v));
 		w.rx_bytes += atof(v);
-		field_of(line, c_rxp, v, sizeof(v));
+		csv_field_of(line, c_rxp, v, sizeof(v));
 		w.rx_packets += atof(v);
-		field_of(line, c_int, v, sizeof(v));
+		csv_field_of(line, c_int, v, sizeof(v));
 		iv = atof(v);
 		w.interval += iv;
 		if (iv < 0.25 * w.iv_max) {
 			w.sliver_secs += iv;
-			field_of(line, c_rxb, v, sizeof(v));
+			csv_field_of(line, c_rxb, v, sizeof(v));
 			w.sliver_rx_bits += 8 * atof(v);
-			field_of(line, col_of(hdr, "tx_packets"), v, sizeof(v));
+			csv_field_of(line, csv_col_of(hdr, "tx_packets"), v, sizeof(v));
 			w.sliver_tx_packets += atof(v);
 		}
-		field_of(line, c_rxbps, v, sizeof(v));
+		csv_field_of(line, c_rxbps, v, sizeof(v));
 		w.rx_peak_bps = fmax(w.rx_peak_bps, atof(v));
 		if (iv >= 0.25 * w.iv_max) {
 			w.full_rx_peak_bps = fmax(w.full_rx_peak_bps, atof(v));
 			w.full_rx_min_bps = fmin(w.full_rx_min_bps, atof(v));
 			w.full_min_interval = fmin(w.full_min_interval, iv);
 		}
-		field_of(line, c_txpps, v, sizeof(v));
+		csv_field_of(line, c_txpps, v, sizeof(v));
 		w.tx_peak_pps = fmax(w.tx_peak_pps, atof(v));
 		if (iv >= 0.25 * w.iv_max)
 			w.full_tx_peak_pps = fmax(w.full_tx_peak_pps, atof(v));
-		field_of(line, c_rxd, v, sizeof(v));
+		csv_field_of(line, c_rxd, v, sizeof(v));
 		w.dropped += atof(v);
-		field_of(line, c_txd, v, sizeof(v));
+		csv_field_of(line, c_txd, v, sizeof(v));
 		w.dropped += atof(v);
 	}
 	fclose(f);
@@ -226,8 +136,8 @@ static void test_iface_table_equals_csv(void **state)
 					    FIX "loopback_streams.csv"};
 	static const char *const ifaces[] = {"lo"};
 	char err[LR_REP_ERR_MAX];
-	struct lr_report *r = read_files(files, 3, 0, err);
-	char *html = html_of(r);
+	struct lr_report *r = report_read_files(files, 3, 0, err);
+	char *html = report_html(r);
 
 	(void)state;
 	for (unsigned i = 0; i < LR_ARRAY_SIZE(ifaces); i++) {
@@ -237,16 +147,16 @@ static void test_iface_table_equals_csv(void **state)
 		assert_true(w.any);
 		assert_true(w.rx_bytes > 0);	/* the recording carried traffic */
 		snprintf(row, sizeof(row), "data-iface=\"%s\"", ifaces[i]);
-		assert_near(table_value(html, row, "rx_avg_bps"), w.rx_bytes * 8 / w.interval,
+		assert_near(report_table_value(html, row, "rx_avg_bps"), w.rx_bytes * 8 / w.interval,
 				    1e-6 * w.rx_bytes);
-		assert_peak_honest(table_value(html, row, "rx_peak_bps"), w.full_rx_peak_bps,
+		assert_peak_honest(report_table_value(html, row, "rx_peak_bps"), w.full_rx_peak_bps,
 				   w.sliver_rx_bits, &w);
-		assert_peak_honest(table_value(html, row, "tx_peak_pps"), w.full_tx_peak_pps,
+		assert_peak_honest(report_table_value(html, row, "tx_peak_pps"), w.full_tx_peak_pps,
 				   w.sliver_tx_packets, &w);
-		assert_near(table_value(html, row, "rx_avg_pps"), w.rx_packets / w.interval,
+		assert_near(report_table_value(html, row, "rx_avg_pps"), w.rx_packets / w.interval,
 				    1e-9 * w.rx_packets + 1e-9);
-		assert_near(table_value(html, row, "rx_dropped") +
-					    table_value(html, row, "tx_dropped"),
+		assert_near(report_table_value(html, row, "rx_dropped") +
+					    report_table_value(html, row, "tx_dropped"),
 				    w.dropped, 0);
 	}
 	assert_non_null(strstr(html, "<section id=\"cpus\">"));
@@ -262,8 +172,8 @@ static void test_every_iface_of_a_headless_run(void **state)
 {
 	static const char *const files[] = {FIX "headless_ifaces.csv", FIX "headless_cpus.csv"};
 	char err[LR_REP_ERR_MAX];
-	struct lr_report *r = read_files(files, 2, 0, err);
-	char *html = html_of(r);
+	struct lr_report *r = report_read_files(files, 2, 0, err);
+	char *html = report_html(r);
 
 	(void)state;
 	assert_true(r->n_ifaces >= 1);
@@ -272,9 +182,9 @@ static void test_every_iface_of_a_headless_run(void **state)
 		char row[96];
 
 		snprintf(row, sizeof(row), "data-iface=\"%s\"", r->ifaces[i].name);
-		assert_peak_honest(table_value(html, row, "rx_peak_bps"), w.full_rx_peak_bps,
+		assert_peak_honest(report_table_value(html, row, "rx_peak_bps"), w.full_rx_peak_bps,
 				   w.sliver_rx_bits, &w);
-		assert_near(table_value(html, row, "rx_avg_bps"),
+		assert_near(report_table_value(html, row, "rx_avg_bps"),
 				    w.rx_bytes * 8 / w.interval, 1e-6 * (w.rx_bytes + 1));
 	}
 	free(html);
@@ -285,28 +195,28 @@ static void test_cpu_table_equals_csv(void **state)
 {
 	static const char *const files[] = {FIX "headless_cpus.csv"};
 	char err[LR_REP_ERR_MAX], line[1024], hdr[1024], v[64], row[32];
-	struct lr_report *r = read_files(files, 1, 0, err);
-	char *html = html_of(r);
+	struct lr_report *r = report_read_files(files, 1, 0, err);
+	char *html = report_html(r);
 	double peak[4096], wsum[4096], secs[4096];
 	int c_cpu, c_si, c_int, ncpu = 0;
 	FILE *f = fopen(files[0], "r");
 
 	(void)state;
 	assert_non_null(fgets(hdr, sizeof(hdr), f));
-	c_cpu = col_of(hdr, "cpu");
-	c_si = col_of(hdr, "softirq_pct");
-	c_int = col_of(hdr, "interval");
+	c_cpu = csv_col_of(hdr, "cpu");
+	c_si = csv_col_of(hdr, "softirq_pct");
+	c_int = csv_col_of(hdr, "interval");
 	for (int i = 0; i < 4096; i++)
 		peak[i] = -1, wsum[i] = secs[i] = 0;
 	while (fgets(line, sizeof(line), f)) {
 		int cpu;
 		double si, dt;
 
-		field_of(line, c_cpu, v, sizeof(v));
+		csv_field_of(line, c_cpu, v, sizeof(v));
 		cpu = atoi(v);
-		field_of(line, c_si, v, sizeof(v));
+		csv_field_of(line, c_si, v, sizeof(v));
 		si = atof(v);
-		field_of(line, c_int, v, sizeof(v));
+		csv_field_of(line, c_int, v, sizeof(v));
 		dt = atof(v);
 		peak[cpu] = fmax(peak[cpu], si);
 		wsum[cpu] += si * dt;
@@ -318,8 +228,8 @@ static void test_cpu_table_equals_csv(void **state)
 	assert_int_equal((int)r->n_cpus, ncpu);
 	for (int c = 0; c < ncpu; c++) {
 		snprintf(row, sizeof(row), "data-cpu=\"%d\"", c);
-		assert_near(table_value(html, row, "softirq_peak_pct"), peak[c], 0);
-		assert_near(table_value(html, row, "softirq_mean_pct"), wsum[c] / secs[c],
+		assert_near(report_table_value(html, row, "softirq_peak_pct"), peak[c], 0);
+		assert_near(report_table_value(html, row, "softirq_mean_pct"), wsum[c] / secs[c],
 				    1e-9);
 	}
 	assert_non_null(strstr(html, "softirq heat map"));
@@ -331,20 +241,20 @@ static void test_stream_bytes_equal_csv(void **state)
 {
 	static const char *const files[] = {FIX "loopback_streams.csv"};
 	char err[LR_REP_ERR_MAX], line[1024], v[64];
-	struct lr_report *r = read_files(files, 1, 0, err);
-	char *html = html_of(r);
+	struct lr_report *r = report_read_files(files, 1, 0, err);
+	char *html = report_html(r);
 	double bytes = 0;
 	FILE *f = fopen(files[0], "r");
 
 	(void)state;
 	assert_non_null(fgets(line, sizeof(line), f));
 	while (fgets(line, sizeof(line), f)) {
-		field_of(line, 5, v, sizeof(v));
+		csv_field_of(line, 5, v, sizeof(v));
 		bytes += atof(v);
 	}
 	fclose(f);
 	assert_true(bytes > 0);
-	assert_near(table_value(html, "data-stream=\"1\"", "bytes"), bytes, 0);
+	assert_near(report_table_value(html, "data-stream=\"1\"", "bytes"), bytes, 0);
 	free(html);
 	lr_report_free(r);
 }
@@ -359,8 +269,8 @@ static void test_stream_target_against_csv(void **state)
 	static const char *const files[] = {FIX "target_streams.csv"};
 	static const char *const old[] = {FIX "loopback_streams.csv"};
 	char err[LR_REP_ERR_MAX], line[1024], v[64], hdr[1024], attr[32];
-	struct lr_report *r = read_files(files, 1, 0, err);
-	char *html = html_of(r);
+	struct lr_report *r = report_read_files(files, 1, 0, err);
+	char *html = report_html(r);
 	double bytes[8] = {0}, secs[8] = {0}, last[8], target[8];
 	bool seen[8] = {false};
 	FILE *f = fopen(files[0], "r");
@@ -368,26 +278,26 @@ static void test_stream_target_against_csv(void **state)
 
 	(void)state;
 	assert_non_null(fgets(hdr, sizeof(hdr), f));
-	c_el = col_of(hdr, "elapsed");
-	c_id = col_of(hdr, "stream");
-	c_bytes = col_of(hdr, "bytes");
-	c_bps = col_of(hdr, "bps");
-	c_tg = col_of(hdr, "target_bps");
+	c_el = csv_col_of(hdr, "elapsed");
+	c_id = csv_col_of(hdr, "stream");
+	c_bytes = csv_col_of(hdr, "bytes");
+	c_bps = csv_col_of(hdr, "bps");
+	c_tg = csv_col_of(hdr, "target_bps");
 	while (fgets(line, sizeof(line), f)) {
 		int id;
 		double el, b;
 
-		field_of(line, c_id, v, sizeof(v));
+		csv_field_of(line, c_id, v, sizeof(v));
 		id = atoi(v);
 		assert_true(id > 0 && id < 8);
-		field_of(line, c_el, v, sizeof(v));
+		csv_field_of(line, c_el, v, sizeof(v));
 		el = atof(v);
-		field_of(line, c_bytes, v, sizeof(v));
+		csv_field_of(line, c_bytes, v, sizeof(v));
 		b = atof(v);
 		if (!seen[id]) {
 			char bps[64];
 
-			field_of(line, c_bps, bps, sizeof(bps));
+			csv_field_of(line, c_bps, bps, sizeof(bps));
 			secs[id] = b * 8 / atof(bps);
 			seen[id] = true;
 			n++;
@@ -396,7 +306,7 @@ static void test_stream_target_against_csv(void **state)
 		}
 		last[id] = el;
 		bytes[id] += b;
-		field_of(line, c_tg, v, sizeof(v));
+		csv_field_of(line, c_tg, v, sizeof(v));
 		target[id] = atof(v);
 		assert_near(target[id], 20e6, 0);	/* the run's -b 20M */
 	}
@@ -409,9 +319,9 @@ static void test_stream_target_against_csv(void **state)
 			continue;
 		achieved = bytes[id] * 8 / secs[id];
 		snprintf(attr, sizeof(attr), "data-stream=\"%d\"", id);
-		assert_near(table_value(html, attr, "target_bps"), target[id], 0);
-		assert_near(table_value(html, attr, "achieved_bps"), achieved, achieved * 1e-12);
-		assert_near(table_value(html, attr, "achieved_pct_of_target"),
+		assert_near(report_table_value(html, attr, "target_bps"), target[id], 0);
+		assert_near(report_table_value(html, attr, "achieved_bps"), achieved, achieved * 1e-12);
+		assert_near(report_table_value(html, attr, "achieved_pct_of_target"),
 			    achieved / target[id] * 100, 1e-9);
 	}
 	assert_non_null(strstr(html, "Streams: achieved against target"));
@@ -421,8 +331,8 @@ static void test_stream_target_against_csv(void **state)
 	free(html);
 	lr_report_free(r);
 
-	r = read_files(old, 1, 0, err);
-	html = html_of(r);
+	r = report_read_files(old, 1, 0, err);
+	html = report_html(r);
 	assert_non_null(strstr(html, "data-k=\"target_bps\">not recorded</td>"));
 	assert_non_null(strstr(html, "Not recorded: a streams CSV written before"));
 	assert_null(strstr(html, "achieved against target"));
@@ -445,8 +355,8 @@ static void test_appended_columns_and_escaping(void **state)
 {
 	static const char *const files[] = {FIX "appended_ifaces.csv"};
 	char err[LR_REP_ERR_MAX];
-	struct lr_report *r = read_files(files, 1, 0, err);
-	char *html = html_of(r);
+	struct lr_report *r = report_read_files(files, 1, 0, err);
+	char *html = report_html(r);
 
 	(void)state;
 	assert_int_equal(r->files[0].extra_columns, 1);	/* numa_node: not shown */
@@ -482,7 +392,7 @@ static void test_sliver_is_folded_not_charted(void **state)
 	static const char *const files[] = {FIX "loopback_ifaces.csv"};
 	struct witness w = witness_iface(files[0], "lo");
 	char err[LR_REP_ERR_MAX];
-	struct lr_report *r = read_files(files, 1, 0, err);
+	struct lr_report *r = report_read_files(files, 1, 0, err);
 	double lo = w.full_rx_min_bps * w.full_min_interval / (w.full_min_interval + w.sliver_secs);
 	unsigned charted = 0;
 
@@ -548,14 +458,14 @@ static void test_sliver_with_bytes_is_no_peak(void **state)
 	}
 	assert_true(w.rx_peak_bps > 1e9);	/* the sliver's own rate: the noise */
 	assert_int_equal(lr_report_new(&r), 0);
-	assert_int_equal(read_text(r, "sliver.csv", text, err), 0);
-	html = html_of(r);
-	assert_peak_honest(table_value(html, "data-iface=\"lo\"", "rx_peak_bps"),
+	assert_int_equal(report_read_text(r, "sliver.csv", text, err), 0);
+	html = report_html(r);
+	assert_peak_honest(report_table_value(html, "data-iface=\"lo\"", "rx_peak_bps"),
 			   w.full_rx_peak_bps, w.sliver_rx_bits, &w);
-	assert_peak_honest(table_value(html, "data-iface=\"lo\"", "tx_peak_pps"),
+	assert_peak_honest(report_table_value(html, "data-iface=\"lo\"", "tx_peak_pps"),
 			   w.full_tx_peak_pps, w.sliver_tx_packets, &w);
 	assert_near(r->ifaces[0].rx_bytes, w.rx_bytes, 0);	/* its bytes count */
-	assert_near(table_value(html, "data-iface=\"lo\"", "rx_avg_bps"),
+	assert_near(report_table_value(html, "data-iface=\"lo\"", "rx_avg_bps"),
 		    w.rx_bytes * 8 / w.interval, 1e-6 * w.rx_bytes);
 	free(html);
 	free(text);
@@ -581,7 +491,7 @@ static void test_sliver_util_is_no_peak(void **state)
 
 	(void)state;
 	assert_int_equal(lr_report_new(&r), 0);
-	assert_int_equal(read_text(r, "util.csv", text, err), 0);
+	assert_int_equal(report_read_text(r, "util.csv", text, err), 0);
 	assert_true(r->ifaces[0].util_peak >= 40 && r->ifaces[0].util_peak <= 40 + 60 * 0.0005 / 0.2);
 	assert_true(r->ifaces[0].peak[LR_RM_RX_BPS] <= 4e9 + 625000 * 8 / 0.2);
 	assert_near(r->ifaces[0].rx_bytes, 200625000, 0);
@@ -613,7 +523,7 @@ static void test_reduction_keeps_the_peak(void **state)
 	}
 	fclose(f);
 	assert_int_equal(lr_report_new(&r), 0);
-	assert_int_equal(read_text(r, "big.csv", text, err), 0);
+	assert_int_equal(report_read_text(r, "big.csv", text, err), 0);
 	free(text);
 	assert_true(r->bucket_secs * LR_REP_BUCKETS >= rows * 0.1);
 	assert_true(r->bucket_secs * LR_REP_BUCKETS < 2 * rows * 0.1);
@@ -624,8 +534,8 @@ static void test_reduction_keeps_the_peak(void **state)
 	}
 	assert_int_equal(counted, rows);
 	assert_near(top, 9.5e9, 0);
-	html = html_of(r);
-	assert_near(table_value(html, "data-iface=\"eth0\"", "rx_peak_bps"), 9.5e9, 0);
+	html = report_html(r);
+	assert_near(report_table_value(html, "data-iface=\"eth0\"", "rx_peak_bps"), 9.5e9, 0);
 	/* the bitrate chart's axis reaches the peak */
 	p = strstr(strstr(html, "Bitrate, eth0"), "data-ymax=\"");
 	ymax = strtod(p + strlen("data-ymax=\""), NULL);
@@ -666,8 +576,8 @@ static void test_matrix(void **state)
 {
 	static const char *const files[] = {FIX "matrix.csv"};
 	char err[LR_REP_ERR_MAX];
-	struct lr_report *r = read_files(files, 1, 0, err);
-	char *html = html_of(r), *sec;
+	struct lr_report *r = report_read_files(files, 1, 0, err);
+	char *html = report_html(r), *sec;
 	double ymax;
 
 	(void)state;
@@ -689,8 +599,8 @@ static void test_matrix_recorded(void **state)
 {
 	static const char *const files[] = {FIX "matrix_loopback.csv"};
 	char err[LR_REP_ERR_MAX], line[2048];
-	struct lr_report *r = read_files(files, 1, 0, err);
-	char *html = html_of(r), *sec;
+	struct lr_report *r = report_read_files(files, 1, 0, err);
+	char *html = report_html(r), *sec;
 	double mx = 0;
 	size_t cases = 0;
 	FILE *f = fopen(files[0], "r");
@@ -700,7 +610,7 @@ static void test_matrix_recorded(void **state)
 	while (fgets(line, sizeof(line), f)) {
 		char v[64];
 
-		field_of(line, 11, v, sizeof(v));	/* receiver_bps */
+		csv_field_of(line, 11, v, sizeof(v));	/* receiver_bps */
 		mx = fmax(mx, atof(v));
 		cases++;
 	}
@@ -731,12 +641,12 @@ static void test_queues(void **state)
 		 "1800000001.0005,1.0005,eth0,0,0.0005,50,75000,0,0,0,0,100000.0,0.0,2,9.0,netdev,"
 		 "local,h\n");
 	assert_int_equal(lr_report_new(&r), 0);
-	assert_int_equal(read_text(r, "q.csv", text, err), 0);
+	assert_int_equal(report_read_text(r, "q.csv", text, err), 0);
 	assert_int_equal(r->n_queues, 2);
 	assert_near(r->queues[0].rx_packets, 450, 0);	/* the sliver's packets count */
 	assert_near(r->queues[0].peak_rx_pps, 600, 0);	/* its rate is no peak */
 	assert_int_equal(r->queues[1].cpu, 3);
-	html = html_of(r);
+	html = report_html(r);
 	assert_non_null(strstr(html, "<section id=\"queues\">"));
 	free(html);
 	lr_report_free(r);

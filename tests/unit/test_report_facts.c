@@ -14,40 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fakes/report_io.h"
 #include "linerate/present/report.h"
 
 #define FIX "tests/fixtures/report/"
-
-static struct lr_report *read_files(const char *const *paths, int n)
-{
-	struct lr_report *r;
-	char err[LR_REP_ERR_MAX] = "";
-
-	assert_int_equal(lr_report_new(&r), 0);
-	for (int i = 0; i < n; i++) {
-		FILE *f = fopen(paths[i], "r");
-		int rc;
-
-		assert_non_null(f);
-		rc = lr_report_read(r, f, paths[i], err, sizeof(err));
-		fclose(f);
-		if (rc)
-			fail_msg("%s: rc %d: %s", paths[i], rc, err);
-	}
-	return r;
-}
-
-static char *html_of(const struct lr_report *r)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	assert_non_null(f);
-	assert_int_equal(lr_report_write_html(r, f), 0);
-	fclose(f);
-	return buf;
-}
 
 /* The text of every <span data-k="KEY"> (or <td data-k=...>) of the facts section, joined by
  * '|'. */
@@ -107,8 +77,9 @@ static void column_values(const char *path, const char *name, char *out, size_t 
 static void test_facts_from_a_veth_run(void **state)
 {
 	const char *const files[] = {FIX "facts_ifaces.csv", FIX "facts_streams.csv"};
-	struct lr_report *r = read_files(files, 2);
-	char *html = html_of(r), got[256], csv[256], want[256];
+	char err[LR_REP_ERR_MAX] = "";
+	struct lr_report *r = report_read_files(files, 2, 0, err);
+	char *html = report_html(r), got[256], csv[256], want[256];
 
 	(void)state;
 	column_values(files[0], "driver", csv, sizeof(csv));
@@ -139,8 +110,9 @@ static void test_facts_from_a_veth_run(void **state)
 static void test_mixed_values_are_counted(void **state)
 {
 	const char *const files[] = {FIX "facts_mixed_streams.csv"};
-	struct lr_report *r = read_files(files, 1);
-	char *html = html_of(r), got[256];
+	char err[LR_REP_ERR_MAX] = "";
+	struct lr_report *r = report_read_files(files, 1, 0, err);
+	char *html = report_html(r), got[256];
 
 	(void)state;
 	fact(html, "length", got, sizeof(got));
@@ -161,8 +133,9 @@ static void test_mixed_values_are_counted(void **state)
 static void test_old_csvs_say_not_recorded(void **state)
 {
 	const char *const files[] = {FIX "loopback_ifaces.csv", FIX "loopback_streams.csv"};
-	struct lr_report *r = read_files(files, 2);
-	char *html = html_of(r), got[512];
+	char err[LR_REP_ERR_MAX] = "";
+	struct lr_report *r = report_read_files(files, 2, 0, err);
+	char *html = report_html(r), got[512];
 
 	(void)state;
 	fact(html, "driver", got, sizeof(got));
@@ -178,25 +151,14 @@ static void test_old_csvs_say_not_recorded(void **state)
 	lr_report_free(r);
 
 	/* an interface CSV alone: no traffic recorded, and its driver column missing */
-	r = read_files((const char *const[]){FIX "headless_ifaces.csv"}, 1);
-	html = html_of(r);
+	r = report_read_files((const char *const[]){FIX "headless_ifaces.csv"}, 1, 0, err);
+	html = report_html(r);
 	fact(html, "not_recorded", got, sizeof(got));
 	assert_string_equal(strstr(got, "; not"), "; not recorded here: -P, -b, -l, -C (no streams "
 						  "CSV); driver (CSVs from a linerate before those "
 						  "columns)");
 	free(html);
 	lr_report_free(r);
-}
-
-static int read_text(struct lr_report *r, const char *text, char *err)
-{
-	FILE *f = fmemopen((void *)text, strlen(text), "r");
-	int rc;
-
-	assert_non_null(f);
-	rc = lr_report_read(r, f, "t.csv", err, LR_REP_ERR_MAX);
-	fclose(f);
-	return rc;
 }
 
 #define IF_HEAD                                                                                  \
@@ -215,29 +177,29 @@ static void test_driver_names_from_a_file(void **state)
 
 	(void)state;
 	assert_int_equal(lr_report_new(&r), 0);
-	assert_int_equal(read_text(r, IF_HEAD IF_ROW "<b>x</b>\n", err), 0);
-	html = html_of(r);
+	assert_int_equal(report_read_text(r, "t.csv", IF_HEAD IF_ROW "<b>x</b>\n", err), 0);
+	html = report_html(r);
 	fact(html, "driver", got, sizeof(got));
 	assert_string_equal(got, "driver &lt;b&gt;x&lt;/b&gt;");
 	free(html);
 	lr_report_free(r);
 
 	assert_int_equal(lr_report_new(&r), 0);
-	assert_int_equal(read_text(r, IF_HEAD IF_ROW "\"a\x01\"\n", err), -EINVAL);
+	assert_int_equal(report_read_text(r, "t.csv", IF_HEAD IF_ROW "\"a\x01\"\n", err), -EINVAL);
 	assert_string_equal(err, "t.csv:2: driver holds a control character");
 	lr_report_free(r);
 
 	assert_int_equal(lr_report_new(&r), 0);
-	assert_int_equal(read_text(r, IF_HEAD IF_ROW "\n", err), 0);
-	html = html_of(r);
+	assert_int_equal(report_read_text(r, "t.csv", IF_HEAD IF_ROW "\n", err), 0);
+	html = report_html(r);
 	fact(html, "driver", got, sizeof(got));
 	assert_string_equal(got, "no driver reported");
 	free(html);
 	lr_report_free(r);
 
 	assert_int_equal(lr_report_new(&r), 0);
-	assert_int_equal(read_text(r, IF_HEAD IF_ROW "e1000e\n" IF_ROW "igb\n", err), 0);
-	html = html_of(r);
+	assert_int_equal(report_read_text(r, "t.csv", IF_HEAD IF_ROW "e1000e\n" IF_ROW "igb\n", err), 0);
+	html = report_html(r);
 	fact(html, "driver", got, sizeof(got));
 	assert_string_equal(got, "driver igb (changed during the run)");
 	free(html);

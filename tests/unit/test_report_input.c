@@ -13,19 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fakes/report_io.h"
 #include "linerate/present/report.h"
-
-/* Reads from a string as if it were the named file. */
-static int read_text(struct lr_report *r, const char *name, const char *text, char *err)
-{
-	FILE *f = fmemopen((void *)text, strlen(text), "r");
-	int rc;
-
-	assert_non_null(f);
-	rc = lr_report_read(r, f, name, err, LR_REP_ERR_MAX);
-	fclose(f);
-	return rc;
-}
 
 static const char iface_hdr[] =
 	"time,elapsed,iface,interval,rx_bytes,tx_bytes,rx_packets,tx_packets,rx_bps,tx_bps,rx_pps,"
@@ -39,7 +28,7 @@ static void expect_error(const char *text, const char *want)
 	struct lr_report *r;
 
 	assert_int_equal(lr_report_new(&r), 0);
-	if (read_text(r, "in.csv", text, err) != -EINVAL)
+	if (report_read_text(r, "in.csv", text, err) != -EINVAL)
 		fail_msg("accepted: %.200s (want %s)", text, want);
 	if (strncmp(err, want, strlen(want)))
 		fail_msg("error '%s' does not start with '%s'", err, want);
@@ -106,8 +95,8 @@ static void test_two_runs_across_files(void **state)
 	snprintf(a, sizeof(a), "%s\n" ROW(1800000000.5, 0.5), iface_hdr);
 	snprintf(b, sizeof(b), "%s\n" ROW(1800090000.5, 0.5), iface_hdr);	/* a day later */
 	assert_int_equal(lr_report_new(&r), 0);
-	assert_int_equal(read_text(r, "a.csv", a, err), 0);
-	assert_int_equal(read_text(r, "b.csv", b, err), -EINVAL);
+	assert_int_equal(report_read_text(r, "a.csv", a, err), 0);
+	assert_int_equal(report_read_text(r, "b.csv", b, err), -EINVAL);
 	assert_string_equal(err, "b.csv:2: recorded at another time than the files before it (not "
 				 "the same run)");
 	lr_report_free(r);
@@ -125,7 +114,7 @@ static void test_newer_columns(void **state)
 		 "1800000000.5,0.5,eth0,0.5,100,0,1,0,1600.0,0.0,2.0,0.0,0,0,0,0,0,0,0,,,1.0,0,,1500,"
 		 ",local,h1,0,42\n", iface_hdr);
 	assert_int_equal(lr_report_new(&r), 0);
-	assert_int_equal(read_text(r, "new.csv", text, err), 0);
+	assert_int_equal(report_read_text(r, "new.csv", text, err), 0);
 	assert_int_equal(r->files[0].extra_columns, 2);
 	assert_true(r->ifaces[0].rx_bytes == 100.0);
 	assert_string_equal(r->ifaces[0].host, "h1");

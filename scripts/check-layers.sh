@@ -10,8 +10,10 @@ declare -A allowed=(
 	[collect]="core collect"
 	[sample]="core collect sample"
 	[traffic]="core traffic"
-	[present]="core collect sample traffic present"
-	[app]="core collect sample traffic present app"
+	[diagnose]="core collect sample traffic diagnose"
+	[run]="core collect sample traffic diagnose run"
+	[present]="core collect sample traffic diagnose present"
+	[app]="core collect sample traffic diagnose run present app"
 )
 bad=0
 breach() { echo "layers: $*"; bad=1; }

@@ -30,7 +30,8 @@ mkdir -p "$out/obj" "$out/corpus" "$out/artifacts" "$out/logs"
 
 # The library, once, with the same sanitizers (and -fsanitize=fuzzer-no-link for coverage).
 lib_srcs=()
-for f in src/core/*.c src/collect/*.c src/sample/*.c src/present/*.c src/traffic/*.c; do
+for f in src/core/*.c src/collect/*.c src/sample/*.c src/traffic/*.c src/diagnose/*.c src/run/*.c \
+	 src/present/*.c; do
 	[ -f "$f" ] || continue
 	[ "$f" = src/present/tui_curses.c ] && continue
 	lib_srcs+=("$f")

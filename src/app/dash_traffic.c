@@ -18,7 +18,8 @@
 #include "linerate/core/clock.h"
 #include "linerate/core/strutil.h"
 #include "linerate/present/iperf3_out.h"
-#include "linerate/present/verdict.h"
+#include "linerate/diagnose/verdict.h"
+#include "linerate/present/verdict_out.h"
 
 #include "dashboard_priv.h"
 

@@ -16,6 +16,7 @@
 #include "linerate/app/output.h"
 #include "linerate/app/peer.h"
 #include "linerate/present/iperf3_out.h"
+#include "linerate/present/verdict_out.h"
 #include "linerate/core/log.h"
 #include "linerate/collect/route.h"
 #include "linerate/app/run.h"

@@ -14,7 +14,7 @@
 
 #include "linerate/present/csv.h"
 #include "linerate/present/matrix_out.h"
-#include "linerate/present/verdict.h"
+#include "linerate/diagnose/verdict.h"
 
 static const char header[] =
 	"case,proto,streams,length,reverse,bitrate_target,window,mss,congestion,seconds,"

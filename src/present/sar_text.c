@@ -9,6 +9,7 @@
 #include "linerate/present/runsum.h"
 #include "linerate/present/sar_text.h"
 #include "linerate/present/view.h"
+#include "linerate/sample/ifrate.h"
 #include "linerate/sample/snapshot.h"
 
 #define HEADER "%-11s %-15s %12s %12s %10s %10s %9s %9s %7s\n"
@@ -69,12 +70,12 @@ void lr_sar_print_tick(FILE *f, const struct lr_snapshot *s)
 	header(f, when);
 	for (size_t i = 0; i < s->n_ifaces; i++) {
 		const struct lr_iface_snap *ifs = &s->ifaces[i];
-		double rxB = lr_view_per_s(ifs, LR_M_RX_BYTES), txB = lr_view_per_s(ifs, LR_M_TX_BYTES);
-		double rxp = lr_view_per_s(ifs, LR_M_RX_PACKETS);
-		double txp = lr_view_per_s(ifs, LR_M_TX_PACKETS);
+		double rxB = lr_ifrate_per_s(ifs, LR_M_RX_BYTES), txB = lr_ifrate_per_s(ifs, LR_M_TX_BYTES);
+		double rxp = lr_ifrate_per_s(ifs, LR_M_RX_PACKETS);
+		double txp = lr_ifrate_per_s(ifs, LR_M_TX_PACKETS);
 
 		row(f, when, ifs->name, rxB < 0 ? -1 : rxB * 8, txB < 0 ? -1 : txB * 8, rxp, txp,
-		    lr_view_drops_per_s(ifs), lr_view_fifo_per_s(ifs),
+		    lr_ifrate_drops_per_s(ifs), lr_ifrate_fifo_per_s(ifs),
 		    util(rxB, txB, rxp, txp, ifs->speed_mbps));
 	}
 	fflush(f);

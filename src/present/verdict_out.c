@@ -9,22 +9,8 @@
 
 #include "linerate/sample/snapshot.h"
 #include "linerate/core/strutil.h"
-#include "linerate/present/verdict.h"
-#include "verdict_priv.h"
-
-void lr_verdict_fmt_bps(char *buf, size_t len, double bps)
-{
-	char num[32], prefix[2] = "";
-	size_t n;
-
-	lr_fmt_si(num, sizeof(num), bps);
-	n = strlen(num);
-	if (n && (num[n - 1] < '0' || num[n - 1] > '9')) {
-		prefix[0] = num[n - 1];
-		num[n - 1] = '\0';
-	}
-	snprintf(buf, len, "%s %sbit/s", num, prefix);
-}
+#include "linerate/diagnose/verdict.h"
+#include "linerate/present/verdict_out.h"
 
 /* "none" only when every witness was there to ask */
 static const char *no_loss(const struct lr_verdict *v)

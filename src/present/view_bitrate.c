@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "linerate/sample/ifrate.h"
 #include "linerate/sample/snapshot.h"
 #include "linerate/present/view.h"
 
@@ -41,7 +42,7 @@ static void cur_line(struct lr_frame *f, int x, int y, int w, const struct lr_vi
 		     const struct lr_iface_snap *ifs, bool tx, double top)
 {
 	enum lr_metric mb = tx ? LR_M_TX_BYTES : LR_M_RX_BYTES;
-	double bps = lr_view_bps(ifs, tx);
+	double bps = lr_ifrate_bps(ifs, tx);
 	char rate[32], pct[16], tot[24], sc[32], buf[48];
 	int n = 0;
 
@@ -93,10 +94,10 @@ static void stats_line(struct lr_frame *f, int x, int y, int w, const struct lr_
 static void ceiling_line(struct lr_frame *f, int x, int y, int w, const struct lr_view_ctx *ctx,
 			 const struct lr_iface_snap *ifs)
 {
-	double wrx = lr_view_wire_pct(ifs, false), wtx = lr_view_wire_pct(ifs, true);
-	double tcp = lr_view_ceiling_bps(ifs->speed_mbps, ifs->mtu, false);
-	double udp = lr_view_ceiling_bps(ifs->speed_mbps, ifs->mtu, true);
-	double rx = lr_view_bps(ifs, false), tx = lr_view_bps(ifs, true);
+	double wrx = lr_ifrate_wire_pct(ifs, false), wtx = lr_ifrate_wire_pct(ifs, true);
+	double tcp = lr_ifrate_ceiling_bps(ifs->speed_mbps, ifs->mtu, false);
+	double udp = lr_ifrate_ceiling_bps(ifs->speed_mbps, ifs->mtu, true);
+	double rx = lr_ifrate_bps(ifs, false), tx = lr_ifrate_bps(ifs, true);
 	char a[16], b[16], t[24], u[24], buf[40];
 	const char *label;
 	int n = 0;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "linerate/sample/ifrate.h"
 #include "linerate/sample/snapshot.h"
 #include "linerate/present/view.h"
 
@@ -36,7 +37,7 @@ static struct drop_row stats64_row(const struct lr_iface_snap *ifs, size_t i)
 	struct drop_row r = {
 		.cat = stats64_rows[i].cat,
 		.name = lr_metric_info(m)->name,
-		.per_s = lr_view_per_s(ifs, m),
+		.per_s = lr_ifrate_per_s(ifs, m),
 		.total = (ifs->total_valid & LR_M_BIT(m)) ? (double)ifs->total[m] : -1,
 	};
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "linerate/sample/snapshot.h"
+#include "linerate/diagnose/hints.h"
 #include "linerate/present/view.h"
 
 #define MAX_HINTS 3
@@ -42,7 +43,7 @@ static void detail(struct lr_frame *f, struct lr_rect r, const struct lr_view_ct
 {
 	char hints[MAX_HINTS][LR_HINT_MAX];
 	size_t max_hints = r.h >= 40 ? 3 : r.h >= 30 ? 2 : 1;
-	size_t nh = lr_view_hints(ctx->snap, ifs, hints, max_hints);
+	size_t nh = lr_hints_live(ctx->snap, ifs, hints, max_hints);
 	size_t ns = own->snap ? own->snap->n_streams : 0;
 	/* traffic: a full Streams pane from 30 rows; below, title, header, the sum row and up
 	 * to 2 streams (1 in the reduced layout), the pane's "+N more" saying what is hidden */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "linerate/collect/ethtool.h"
+#include "linerate/sample/ifrate.h"
 #include "linerate/sample/snapshot.h"
 #include "linerate/present/view.h"
 #include "linerate/present/view_numa.h"
@@ -50,9 +51,9 @@ static void first_word(char *dst, const char *src, size_t len)
 
 static bool fifo_rising(const struct lr_iface_snap *ifs)
 {
-	return lr_view_per_s(ifs, LR_M_RX_MISSED_ERRORS) > 0 ||
-	       lr_view_per_s(ifs, LR_M_RX_FIFO_ERRORS) > 0 ||
-	       lr_view_per_s(ifs, LR_M_NIC_FIFO) > 0;
+	return lr_ifrate_per_s(ifs, LR_M_RX_MISSED_ERRORS) > 0 ||
+	       lr_ifrate_per_s(ifs, LR_M_RX_FIFO_ERRORS) > 0 ||
+	       lr_ifrate_per_s(ifs, LR_M_NIC_FIFO) > 0;
 }
 
 void lr_view_link_line(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
@@ -126,7 +127,7 @@ void lr_view_tuning_line(struct lr_frame *f, struct lr_rect r, const struct lr_v
 	const struct lr_stack_snap *st = &ctx->snap->stack;
 	char buf[96], a[16], b[16];
 	int x = r.x + 1, y = r.y, end = r.x + r.w - 1;	/* a blank last column */
-	double rx_bytes = lr_view_per_s(ifs, LR_M_RX_BYTES);
+	double rx_bytes = lr_ifrate_per_s(ifs, LR_M_RX_BYTES);
 
 	fmt_size(a, sizeof(a), t->rmem_max);
 	snprintf(buf, sizeof(buf), "rmem_max %s", a);

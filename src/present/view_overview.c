@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "linerate/sample/ifrate.h"
 #include "linerate/sample/snapshot.h"
 #include "linerate/present/view.h"
 #include "linerate/present/view_numa.h"
@@ -178,18 +179,18 @@ static void iface_row(struct lr_frame *f, int x0, int y, int w, const struct ov_
 			      oper_name(ifs->operstate));
 		x += l->state_w;
 	}
-	v = lr_view_bps(ifs, false);
+	v = lr_ifrate_bps(ifs, false);
 	x = col_num(f, x, y, 9, LR_ROLE_RX, v < 0 ? v : v / div);
-	v = lr_view_bps(ifs, true);
+	v = lr_ifrate_bps(ifs, true);
 	x = col_num(f, x, y, 9, LR_ROLE_TX, v < 0 ? v : v / div);
-	x = col_num(f, x, y, 7, LR_ROLE_RX, lr_view_per_s(ifs, LR_M_RX_PACKETS));
-	x = col_num(f, x, y, 7, LR_ROLE_TX, lr_view_per_s(ifs, LR_M_TX_PACKETS));
-	x = col_num(f, x, y, 7, LR_ROLE_ALERT, lr_view_drops_per_s(ifs));
-	x = col_num(f, x, y, 7, LR_ROLE_ALERT, lr_view_fifo_per_s(ifs));
+	x = col_num(f, x, y, 7, LR_ROLE_RX, lr_ifrate_per_s(ifs, LR_M_RX_PACKETS));
+	x = col_num(f, x, y, 7, LR_ROLE_TX, lr_ifrate_per_s(ifs, LR_M_TX_PACKETS));
+	x = col_num(f, x, y, 7, LR_ROLE_ALERT, lr_ifrate_drops_per_s(ifs));
+	x = col_num(f, x, y, 7, LR_ROLE_ALERT, lr_ifrate_fifo_per_s(ifs));
 	if (l->err_w)
 		x = col_num(f, x, y, l->err_w, LR_ROLE_ALERT,
-			    lr_view_sum_per_s(ifs, err_m, LR_ARRAY_SIZE(err_m)));
-	v = lr_view_line_pct(ifs);
+			    lr_ifrate_sum_per_s(ifs, err_m, LR_ARRAY_SIZE(err_m)));
+	v = lr_ifrate_line_pct(ifs);
 	if (v >= 0)
 		snprintf(buf, sizeof(buf), "%.1f", v);
 	else

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "linerate/sample/ifrate.h"
 #include "linerate/sample/snapshot.h"
 #include "linerate/present/view.h"
 
@@ -35,8 +36,8 @@ static bool counts_skbs(const struct lr_iface_snap *ifs)
 		if (!strcmp(ifs->kind, soft[i]) || !strcmp(ifs->driver, soft[i]))
 			return true;
 	for (int tx = 0; tx < 2 && mtu > 0; tx++) {
-		double pps = lr_view_per_s(ifs, tx ? LR_M_TX_PACKETS : LR_M_RX_PACKETS);
-		double bytes = lr_view_per_s(ifs, tx ? LR_M_TX_BYTES : LR_M_RX_BYTES);
+		double pps = lr_ifrate_per_s(ifs, tx ? LR_M_TX_PACKETS : LR_M_RX_PACKETS);
+		double bytes = lr_ifrate_per_s(ifs, tx ? LR_M_TX_BYTES : LR_M_RX_BYTES);
 
 		/* twice the MTU: no frame is that large, a GSO/GRO aggregate is (24817 B at
 		 * MTU 1500 was seen on a veth) */
@@ -50,8 +51,8 @@ static bool counts_skbs(const struct lr_iface_snap *ifs)
 static void cur_line(struct lr_frame *f, int x, int y, int w, const struct lr_view_ctx *ctx,
 		     const struct lr_iface_snap *ifs, bool tx, double top)
 {
-	double pps = lr_view_per_s(ifs, tx ? LR_M_TX_PACKETS : LR_M_RX_PACKETS);
-	double bytes = lr_view_per_s(ifs, tx ? LR_M_TX_BYTES : LR_M_RX_BYTES);
+	double pps = lr_ifrate_per_s(ifs, tx ? LR_M_TX_PACKETS : LR_M_RX_PACKETS);
+	double bytes = lr_ifrate_per_s(ifs, tx ? LR_M_TX_BYTES : LR_M_RX_BYTES);
 	char n[24], avg[24], sc[32];
 	int k;
 

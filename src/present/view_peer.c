@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "linerate/sample/ifrate.h"
 #include "linerate/sample/snapshot.h"
 #include "linerate/present/view.h"
 
@@ -76,15 +77,15 @@ void lr_view_peer_line(struct lr_frame *f, struct lr_rect r, const struct lr_vie
 			snprintf(buf, sizeof(buf), "%.*s~:%s", NAME_W - iw - 2, host, pi->name);
 		x += lr_frame_text(f, x, y, NAME_W, LR_ROLE_TITLE, buf) + 1;
 	}
-	rx = lr_view_bps(pi, false);
-	tx = lr_view_bps(pi, true);
+	rx = lr_ifrate_bps(pi, false);
+	tx = lr_ifrate_bps(pi, true);
 	num(a, sizeof(a), rx < 0 ? rx : rx / div);
 	num(b, sizeof(b), tx < 0 ? tx : tx / div);
 	x = put(f, x, y, end, LR_ROLE_RX, (snprintf(buf, sizeof(buf), "rx %s", a), buf));
 	x = put(f, x, y, end, LR_ROLE_TX, (snprintf(buf, sizeof(buf), "tx %s", b), buf));
 	x = put(f, x, y, end, LR_ROLE_LABEL, bytes ? "B/s " : "bit/s ");
-	drops = lr_view_drops_per_s(pi);
-	fifo = lr_view_fifo_per_s(pi);
+	drops = lr_ifrate_drops_per_s(pi);
+	fifo = lr_ifrate_fifo_per_s(pi);
 	num(a, sizeof(a), drops);
 	num(b, sizeof(b), fifo);
 	x = put(f, x, y, end, drops > 0 ? LR_ROLE_ALERT : LR_ROLE_VALUE,

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "linerate/sample/snapshot.h"
-#include "linerate/present/verdict.h"
+#include "linerate/diagnose/verdict.h"
 #include "linerate/present/view.h"
 
 #define LABEL_W 12

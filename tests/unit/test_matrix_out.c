@@ -18,7 +18,7 @@
 #include "linerate/app/matrix_case.h"
 #include "linerate/present/frame.h"
 #include "linerate/present/matrix_out.h"
-#include "linerate/present/verdict.h"
+#include "linerate/diagnose/verdict.h"
 #include "linerate/present/view.h"
 #include "linerate/present/view_matrix.h"
 #include "linerate/sample/snapshot.h"

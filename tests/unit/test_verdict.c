@@ -13,7 +13,8 @@
 #include <string.h>
 
 #include "linerate/sample/snapshot.h"
-#include "linerate/present/verdict.h"
+#include "linerate/diagnose/verdict.h"
+#include "linerate/present/verdict_out.h"
 
 #define SEC 1000000000ULL
 

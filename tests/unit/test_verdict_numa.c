@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "fakes/sampled_tree.h"
-#include "linerate/present/verdict.h"
+#include "linerate/diagnose/verdict.h"
 #include "linerate/sample/snapshot.h"
 
 #define SEC 1000000000ULL

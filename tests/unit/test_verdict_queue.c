@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "fakes/hotqueue.h"
-#include "linerate/present/verdict.h"
+#include "linerate/diagnose/verdict.h"
 #include "linerate/sample/snapshot.h"
 
 /* Ten 1 s ticks of the snapshot into a fresh accumulator, then the verdict of a 4-stream UDP

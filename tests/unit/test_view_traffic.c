@@ -20,7 +20,7 @@
 #include "linerate/present/frame.h"
 #include "linerate/sample/snapshot.h"
 #include "linerate/core/strutil.h"
-#include "linerate/present/verdict.h"
+#include "linerate/diagnose/verdict.h"
 #include "linerate/present/view.h"
 
 #define DT 0.5

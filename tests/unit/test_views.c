@@ -21,8 +21,10 @@
 #include "linerate/collect/ethtool.h"
 #include "fakes/golden.h"
 #include "linerate/present/frame.h"
+#include "linerate/sample/ifrate.h"
 #include "linerate/sample/snapshot.h"
 #include "linerate/core/strutil.h"
+#include "linerate/diagnose/hints.h"
 #include "linerate/present/view.h"
 
 #define T0_REAL_NS (1795960931ULL * LR_NSEC_PER_SEC)	/* 2026-11-30 14:02:11 UTC */
@@ -641,15 +643,15 @@ static void test_derived(void **state)
 	const struct lr_iface_snap *e1 = &fx->snap.ifaces[1], *lo = &fx->snap.ifaces[2];
 
 	/* MTU 1500 on 10G: 9.41 Gbit/s TCP goodput is the ceiling */
-	assert_true(fabs(lr_view_ceiling_bps(10000, 1500, false) - 9.4148e9) < 1e6);
-	assert_true(fabs(lr_view_ceiling_bps(10000, 1500, true) - 9.5709e9) < 1e6);
-	assert_true(lr_view_ceiling_bps(-1, 1500, false) < 0);
-	assert_true(fabs(lr_view_line_pct(e1) - 96.025) < 0.01);
+	assert_true(fabs(lr_ifrate_ceiling_bps(10000, 1500, false) - 9.4148e9) < 1e6);
+	assert_true(fabs(lr_ifrate_ceiling_bps(10000, 1500, true) - 9.5709e9) < 1e6);
+	assert_true(lr_ifrate_ceiling_bps(-1, 1500, false) < 0);
+	assert_true(fabs(lr_ifrate_line_pct(e1) - 96.025) < 0.01);
 	/* (bytes + 24 * packets) * 8 / speed */
-	assert_true(fabs(lr_view_wire_pct(e1, false) -
+	assert_true(fabs(lr_ifrate_wire_pct(e1, false) -
 			 (38.41e9 / 8 + 24 * 531200) * 8 * 100 / 40e9) < 1e-6);
-	assert_true(lr_view_line_pct(lo) < 0);
-	assert_true(lr_view_per_s(lo, LR_M_RX_MISSED_ERRORS) < 0);
+	assert_true(lr_ifrate_line_pct(lo) < 0);
+	assert_true(lr_ifrate_per_s(lo, LR_M_RX_MISSED_ERRORS) < 0);
 }
 
 static void test_hints_need_evidence(void **state)
@@ -660,16 +662,16 @@ static void test_hints_need_evidence(void **state)
 
 	/* ring at max: no ring hint */
 	e1->ring_rx = 4096;
-	assert_int_equal(lr_view_hints(&fx->snap, e1, hints, 4), 1);
+	assert_int_equal(lr_hints_live(&fx->snap, e1, hints, 4), 1);
 	assert_non_null(strstr(hints[0], "softirq"));
 	/* the others busy: no spread hint either */
 	for (size_t k = 0; k < fx->snap.n_cpus; k++)
 		if (k != 2)
 			fx->snap.cpus[k].idle_pct = 40;
-	assert_int_equal(lr_view_hints(&fx->snap, e1, hints, 4), 0);
+	assert_int_equal(lr_hints_live(&fx->snap, e1, hints, 4), 0);
 	/* UDP rcvbuf errors rising */
 	fx->snap.stack.udp_rcvbuf_errors_per_s = 120;
-	assert_int_equal(lr_view_hints(&fx->snap, e1, hints, 4), 1);
+	assert_int_equal(lr_hints_live(&fx->snap, e1, hints, 4), 1);
 	assert_string_equal(hints[0],
 			    "UDP rcvbuf errors 120/s: raise net.core.rmem_max (212992) and "
 			    "SO_RCVBUF");
@@ -678,12 +680,12 @@ static void test_hints_need_evidence(void **state)
 	e1->speed_mbps = 10000;
 	e1->mtu = 1500;
 	set_rate(e1, LR_M_RX_BYTES, 9.41e9 / 8, 0.5);
-	assert_int_equal(lr_view_hints(&fx->snap, e1, hints, 4), 1);
+	assert_int_equal(lr_hints_live(&fx->snap, e1, hints, 4), 1);
 	assert_string_equal(hints[0], "MTU 1500 caps TCP at 9.41Gb/s: jumbo frames (MTU 9000) end to "
 				      "end");
 	/* at 5 Gbit/s it is not the MTU */
 	set_rate(e1, LR_M_RX_BYTES, 5e9 / 8, 0.5);
-	assert_int_equal(lr_view_hints(&fx->snap, e1, hints, 4), 0);
+	assert_int_equal(lr_hints_live(&fx->snap, e1, hints, 4), 0);
 }
 
 /* Text that does not fit is left out a whole word at a time and marked, never cut inside a word

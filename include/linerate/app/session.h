@@ -13,7 +13,7 @@
 #include "linerate/core/common.h"
 #include "linerate/sample/gencol.h"
 #include "linerate/traffic/traffic.h"
-#include "linerate/present/verdict.h"
+#include "linerate/diagnose/verdict.h"
 
 struct lr_snapsrc;
 struct lr_snapshot;

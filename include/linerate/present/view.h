@@ -23,7 +23,6 @@ struct lr_verdict_traffic;
 
 #define LR_VIEW_MIN_W 70	/* the reduced layout from 70x20; the full one at 80x24 */
 #define LR_VIEW_MIN_H 20
-#define LR_HINT_MAX 128
 
 /* How graphs are drawn (--graph): block glyphs (1 sample per cell, 8 levels per row),
  * braille (2 samples per cell, 4 dot rows) or ASCII. */
@@ -175,30 +174,7 @@ struct lr_view_verdict {
 void lr_view_verdict(struct lr_frame *f, const struct lr_view_ctx *ctx,
 		     const struct lr_view_verdict *vv);
 
-/* Diagnosis hints for ifs where the evidence is clear (view_hints.c). Fills out[0..max) with
- * one-line texts, returns how many; *warn_only set per hint is not needed: all are warnings. */
-size_t lr_view_hints(const struct lr_snapshot *s, const struct lr_iface_snap *ifs,
-		     char (*out)[LR_HINT_MAX], size_t max);
-
 /* --- helpers shared by the view files (view_fmt.c), exported for tests --- */
-
-/* per_s[m] when known (valid or stale bit), else -1. */
-double lr_view_per_s(const struct lr_iface_snap *ifs, enum lr_metric m);
-/* rx or tx bits/s from the byte rate; -1 unknown. */
-double lr_view_bps(const struct lr_iface_snap *ifs, bool tx);
-/* The sum of the known rates of m[0..n), -1 when none is known. */
-double lr_view_sum_per_s(const struct lr_iface_snap *ifs, const enum lr_metric *m, size_t n);
-/* Drops/s (stats64 rx+tx dropped, or the driver's drop counters when they say more) and
- * FIFO/s (rx fifo + missed + over, or the driver's fifo counters), -1 unknown. */
-double lr_view_drops_per_s(const struct lr_iface_snap *ifs);
-double lr_view_fifo_per_s(const struct lr_iface_snap *ifs);
-/* Percent of link speed of max(rx, tx) bits/s; -1 when speed or rate unknown. */
-double lr_view_line_pct(const struct lr_iface_snap *ifs);
-/* Wire utilisation %: (bytes + 24 * packets) * 8 / speed for one direction; -1 unknown. */
-double lr_view_wire_pct(const struct lr_iface_snap *ifs, bool tx);
-/* Goodput ceiling in bits/s at this MTU: TCP with timestamps (MTU-52)/(MTU+38), UDP
- * (MTU-28)/(MTU+38) of the link speed; -1 when speed or MTU unknown. */
-double lr_view_ceiling_bps(int64_t speed_mbps, int64_t mtu, bool udp);
 
 /* "38.41 Gb/s" / "4.80 GB/s" (bytes: bits / 8), "-" when bps < 0 or NaN. */
 void lr_view_fmt_rate(char *buf, size_t len, double bps, bool bytes);

@@ -43,7 +43,4 @@ void lr_verdict_queue_tick(struct lr_verdict_acc *a, const struct lr_snapshot *s
 void lr_verdict_queue_judge(const struct lr_verdict_acc *a, const struct lr_verdict_traffic *t,
 			    struct lr_verdict *v);
 
-/* "182 Mbit/s", "9.41 Gbit/s", "512 bit/s" */
-void lr_verdict_fmt_bps(char *buf, size_t len, double bps);
-
 #endif

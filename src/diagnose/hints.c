@@ -3,13 +3,15 @@
  * Diagnosis hints: one line each, only where the evidence in the snapshot is clear: FIFO
  * misses rising with the rx ring below its maximum, one CPU pinned in softirq while the others
  * idle, UDP receive-buffer errors rising, MTU 1500 on a >= 10G link at its goodput ceiling.
- * Pure; main thread.
+ * The dashboard shows them under the interface table. Pure; any thread.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "linerate/sample/snapshot.h"
-#include "linerate/present/view.h"
+#include "linerate/core/strutil.h"
+#include "linerate/diagnose/hints.h"
+#include "linerate/sample/ifrate.h"
 
 #define SOFTIRQ_HOT_PCT 95.0
 #define OTHERS_IDLE_PCT 30.0	/* the other CPUs' average busy % below which they "idle" */
@@ -21,7 +23,7 @@ static bool fifo_rising(const struct lr_iface_snap *ifs)
 					   LR_M_RX_OVER_ERRORS, LR_M_NIC_FIFO};
 
 	for (size_t i = 0; i < LR_ARRAY_SIZE(m); i++)
-		if (lr_view_per_s(ifs, m[i]) > 0)
+		if (lr_ifrate_per_s(ifs, m[i]) > 0)
 			return true;
 	return false;
 }
@@ -60,12 +62,12 @@ static const struct lr_cpu_snap *lone_hot_cpu(const struct lr_snapshot *s,
 	/* blame only the interface this CPU serves (or, serving CPUs unknown, its hottest) */
 	if (ifs->n_serving_cpus ? !serves(ifs, hot->cpu) : ifs->softirq_cpu != hot->cpu)
 		return NULL;
-	if (lr_view_per_s(ifs, LR_M_RX_PACKETS) <= 0 && lr_view_per_s(ifs, LR_M_TX_PACKETS) <= 0)
+	if (lr_ifrate_per_s(ifs, LR_M_RX_PACKETS) <= 0 && lr_ifrate_per_s(ifs, LR_M_TX_PACKETS) <= 0)
 		return NULL;
 	return hot;
 }
 
-size_t lr_view_hints(const struct lr_snapshot *s, const struct lr_iface_snap *ifs,
+size_t lr_hints_live(const struct lr_snapshot *s, const struct lr_iface_snap *ifs,
 		     char (*out)[LR_HINT_MAX], size_t max)
 {
 	const struct lr_stack_snap *st = &s->stack;
@@ -84,7 +86,7 @@ size_t lr_view_hints(const struct lr_snapshot *s, const struct lr_iface_snap *if
 	if (n < max && (st->valid & LR_STACKV_UDP_RCVBUF) && st->udp_rcvbuf_errors_per_s > 0) {
 		char r[16], m[32];
 
-		lr_view_fmt_num(r, sizeof(r), st->udp_rcvbuf_errors_per_s);
+		lr_fmt_si(r, sizeof(r), st->udp_rcvbuf_errors_per_s);
 		if (s->tuning.rmem_max >= 0)
 			snprintf(m, sizeof(m), " (%lld)", (long long)s->tuning.rmem_max);
 		else
@@ -93,12 +95,12 @@ size_t lr_view_hints(const struct lr_snapshot *s, const struct lr_iface_snap *if
 			 "UDP rcvbuf errors %s/s: raise net.core.rmem_max%s and SO_RCVBUF", r, m);
 	}
 	if (n < max && ifs->mtu > 0 && ifs->mtu <= 1500 && ifs->speed_mbps >= 10000) {
-		double ceil = lr_view_ceiling_bps(ifs->speed_mbps, ifs->mtu, false);
-		double rx = lr_view_bps(ifs, false), tx = lr_view_bps(ifs, true);
+		double ceil = lr_ifrate_ceiling_bps(ifs->speed_mbps, ifs->mtu, false);
+		double rx = lr_ifrate_bps(ifs, false), tx = lr_ifrate_bps(ifs, true);
 		char c[24];
 
 		if (ceil > 0 && (rx >= ceil * NEAR_CEILING || tx >= ceil * NEAR_CEILING)) {
-			lr_view_fmt_num(c, sizeof(c), ceil);
+			lr_fmt_si(c, sizeof(c), ceil);
 			snprintf(out[n++], LR_HINT_MAX,
 				 "MTU %lld caps TCP at %sb/s: jumbo frames (MTU 9000) end to end",
 				 (long long)ifs->mtu, c);

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "linerate/present/verdict.h"
+#include "linerate/diagnose/verdict.h"
 #include "linerate/sample/snapshot.h"
 #include "verdict_priv.h"
 

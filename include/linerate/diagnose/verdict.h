@@ -157,9 +157,7 @@ struct lr_verdict {
 
 void lr_verdict_compute(const struct lr_verdict_acc *a, const struct lr_verdict_traffic *t,
 			struct lr_verdict *v);
-void lr_verdict_print(FILE *f, const struct lr_verdict_acc *a, const struct lr_verdict *v);
-/* The same as a JSON object (jansson, caller owns the reference; NULL on -ENOMEM); unknown
- * numbers are null. Headless -J adds it to iperf3's JSON as "linerate_verdict". */
-struct json_t *lr_verdict_json(const struct lr_verdict_acc *a, const struct lr_verdict *v);
+/* "182 Mbit/s", "9.41 Gbit/s", "512 bit/s": the unit the verdict's sentences use. */
+void lr_verdict_fmt_bps(char *buf, size_t len, double bps);
 
 #endif

@@ -11,7 +11,7 @@
 
 #include "linerate/sample/snapshot.h"
 #include "linerate/core/strutil.h"
-#include "linerate/present/verdict.h"
+#include "linerate/diagnose/verdict.h"
 #include "verdict_priv.h"
 
 void lr_verdict_init(struct lr_verdict_acc *a, const char *iface)
@@ -259,4 +259,18 @@ const struct lr_verdict_iface *lr_verdict_pick(const struct lr_verdict_acc *a)
 		}
 	}
 	return a->want[0] ? NULL : best;
+}
+
+void lr_verdict_fmt_bps(char *buf, size_t len, double bps)
+{
+	char num[32], prefix[2] = "";
+	size_t n;
+
+	lr_fmt_si(num, sizeof(num), bps);
+	n = strlen(num);
+	if (n && (num[n - 1] < '0' || num[n - 1] > '9')) {
+		prefix[0] = num[n - 1];
+		num[n - 1] = '\0';
+	}
+	snprintf(buf, len, "%s %sbit/s", num, prefix);
 }

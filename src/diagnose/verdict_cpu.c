@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "linerate/sample/snapshot.h"
-#include "linerate/present/verdict.h"
+#include "linerate/diagnose/verdict.h"
 #include "verdict_priv.h"
 
 #define IDLE_PCT 50.0 /* another CPU this idle while one is saturated: a spread problem */

@@ -13,7 +13,7 @@
 
 #include "linerate/sample/snapshot.h"
 #include "linerate/core/strutil.h"
-#include "linerate/present/verdict.h"
+#include "linerate/diagnose/verdict.h"
 #include "verdict_priv.h"
 
 /* A link that carried more than this share of its speed cannot be a real line: a kind we do

@@ -10,7 +10,7 @@
 
 #include "linerate/core/strutil.h"
 #include "linerate/sample/snapshot.h"
-#include "linerate/present/verdict.h"
+#include "linerate/diagnose/verdict.h"
 #include "verdict_priv.h"
 
 #define RSS_SHARE   0.6 /* "most": the hot queue's share of the rx packets */

@@ -17,6 +17,7 @@
 #include "linerate/present/frame.h"
 #include "linerate/present/theme.h"
 #include "linerate/present/view.h"
+#include "linerate/diagnose/matrix_row.h"
 #include "linerate/present/view_matrix.h"
 #include "linerate/sample/snapshot.h"
 
@@ -101,7 +102,7 @@ struct dash {
 	struct traffic tr;
 	struct lr_dash_peer *peer;	/* the peer view with its history (dash_peer.c) */
 	struct lr_matrix_run *mx;	/* --matrix: the grid drives the traffic, not tr */
-	struct lr_view_matrix mview;
+	struct lr_matrix_progress mview;
 	char mname[128];
 	struct lr_dash_srv *srv;	/* linerate -s on a terminal (dash_server.c), else NULL */
 	int rc;

@@ -507,7 +507,7 @@ const char *lr_matrix_run_iface(const struct lr_matrix_run *m)
 	return m->iface;
 }
 
-void lr_matrix_run_view(const struct lr_matrix_run *m, struct lr_view_matrix *v, char *name,
+void lr_matrix_run_view(const struct lr_matrix_run *m, struct lr_matrix_progress *v, char *name,
 			size_t len)
 {
 	uint64_t now = lr_clock_mono_ns();

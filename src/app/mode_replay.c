@@ -29,6 +29,7 @@
 #include "linerate/present/theme.h"
 #include "linerate/present/tui.h"
 #include "linerate/present/view.h"
+#include "linerate/diagnose/matrix_row.h"
 #include "linerate/present/view_matrix.h"
 #include "linerate/sample/snapshot.h"
 
@@ -48,7 +49,7 @@ struct replay_ui {
 	struct lr_frame frame;
 	struct lr_view_ctx ctx;
 	struct lr_view_traffic traffic;	/* the Streams pane, when the recording has streams */
-	struct lr_view_matrix mview;	/* the Matrix pane in its place, with a matrix CSV */
+	struct lr_matrix_progress mview;	/* the Matrix pane in its place, with a matrix CSV */
 	char mname[64];
 	char themes[MAX_THEMES][LR_THEME_NAME_MAX];
 	size_t n_themes;

@@ -208,7 +208,7 @@ const char *lr_replay_matrix_untimed(const struct lr_replay *rp)
 	return rp->n_mx && !rp->mx_timed ? rp->mx_why : NULL;
 }
 
-void lr_replay_matrix_view(const struct lr_replay *rp, double pos, struct lr_view_matrix *v,
+void lr_replay_matrix_view(const struct lr_replay *rp, double pos, struct lr_matrix_progress *v,
 			   char *name, size_t len)
 {
 	unsigned done = 0;

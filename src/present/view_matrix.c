@@ -65,7 +65,7 @@ static void draw_row(struct lr_frame *f, struct lr_rect r, int y, const struct l
 
 void lr_view_matrix(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx, void *arg)
 {
-	const struct lr_view_matrix *v = arg;
+	const struct lr_matrix_progress *v = arg;
 	char buf[200], eta[32] = "";
 	int y, last, shown;
 

@@ -48,7 +48,7 @@ static int add(struct lr_replay *rp, const uint8_t *data, size_t size, const cha
 /* The Matrix pane's view at pos: rows only ever those read, the running case the next one. */
 static void matrix_view(const struct lr_replay *rp, double pos)
 {
-	struct lr_view_matrix v;
+	struct lr_matrix_progress v;
 	char name[64];
 
 	lr_replay_matrix_view(rp, pos, &v, name, sizeof(name));

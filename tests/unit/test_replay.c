@@ -586,7 +586,7 @@ static void test_matrix_rows(void **state)
 	static const char *const alone[] = {"matrix_run.csv"};
 	static const char *const run[] = {"matrix_run_ifaces.csv", "matrix_run_streams.csv",
 					  "matrix_run.csv"};
-	struct lr_view_matrix v;
+	struct lr_matrix_progress v;
 	double rx[8];
 	unsigned n = matrix_receivers("matrix_run.csv", rx, 8), prev = 0;
 	char name[64];

@@ -17,7 +17,7 @@ struct lr_matrix_row;
 struct lr_matrix_run;
 struct lr_snapshot;
 struct lr_snapsrc;
-struct lr_view_matrix;
+struct lr_matrix_progress;
 
 /* Parses the SPEC and checks the options (nothing is sent): 0, 2 (bad usage) or 1, with one
  * line in err. Then opens --matrix-csv and writes its header. src may be NULL (no samples). */
@@ -49,7 +49,7 @@ void lr_matrix_run_case_name(const struct lr_matrix_run *m, unsigned index, char
 /* The test interface ("" unknown). */
 const char *lr_matrix_run_iface(const struct lr_matrix_run *m);
 /* The Matrix pane's data (pointers into m; name is the caller's buffer for the running case). */
-void lr_matrix_run_view(const struct lr_matrix_run *m, struct lr_view_matrix *v, char *name,
+void lr_matrix_run_view(const struct lr_matrix_run *m, struct lr_matrix_progress *v, char *name,
 			size_t len);
 /* The Markdown table (or -J's linerate_matrix) to f, and the exit code: 0 every case ran,
  * 1 a case failed, stopped early or a write failed. */

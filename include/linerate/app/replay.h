@@ -18,7 +18,7 @@
 
 struct lr_replay;	/* opaque */
 struct lr_snapshot;
-struct lr_view_matrix;
+struct lr_matrix_progress;
 
 #define LR_REPLAY_ROWS_MAX 4000000u	/* rows per kind (interface, CPU, stream) */
 #define LR_REPLAY_SPEED_MIN (-1)	/* speed is 2^exp: x1/2 */
@@ -78,7 +78,7 @@ const char *lr_replay_matrix_untimed(const struct lr_replay *rp);
 /* The Matrix pane at recorded time pos: the rows finished by then, the case running, its
  * seconds and the ETA to the recording's last case; name (len bytes) holds the running case's
  * name. v->rows stays valid until lr_replay_close. */
-void lr_replay_matrix_view(const struct lr_replay *rp, double pos, struct lr_view_matrix *v,
+void lr_replay_matrix_view(const struct lr_replay *rp, double pos, struct lr_matrix_progress *v,
 			   char *name, size_t len);
 /* Key r: totals and peaks count from the tick shown. */
 void lr_replay_reset_totals(struct lr_replay *rp);

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "linerate/app/config.h"
-#include "linerate/present/csv.h"
+#include "linerate/sample/csv.h"
 #include "linerate/app/recorder.h"
 
 enum { SINK_IFACES, SINK_CPUS, SINK_STREAMS, SINK_QUEUES, SINK__COUNT };

@@ -16,7 +16,7 @@
 #include "linerate/app/replay.h"
 #include "linerate/collect/classify.h"
 #include "linerate/core/clock.h"
-#include "linerate/present/report.h"
+#include "linerate/sample/report_read.h"
 #include "linerate/sample/snapshot.h"
 #include "replay_priv.h"
 

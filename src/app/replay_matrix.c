@@ -19,7 +19,7 @@
 #include "linerate/app/replay.h"
 #include "linerate/core/strutil.h"
 #include "linerate/present/matrix_out.h"
-#include "linerate/present/report.h"
+#include "linerate/sample/report_read.h"
 #include "linerate/present/view_matrix.h"
 #include "replay_priv.h"
 

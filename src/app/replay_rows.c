@@ -13,7 +13,7 @@
 
 #include "linerate/app/replay.h"
 #include "linerate/core/strutil.h"
-#include "linerate/present/report.h"
+#include "linerate/sample/report_read.h"
 #include "replay_priv.h"
 
 static int side_of(const char *side)

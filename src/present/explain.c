@@ -13,7 +13,7 @@
 #include "linerate/collect/classify.h"
 #include "linerate/collect/queue_names.h"
 #include "linerate/collect/ethdump.h"
-#include "linerate/present/csv.h"
+#include "linerate/sample/csv.h"
 #include "linerate/present/explain.h"
 
 enum item_state { ST_VALUE, ST_MOVED, ST_NEW, ST_RESET };

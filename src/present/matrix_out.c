@@ -12,7 +12,7 @@
 
 #include <jansson.h>
 
-#include "linerate/present/csv.h"
+#include "linerate/sample/csv.h"
 #include "linerate/present/matrix_out.h"
 
 static const char header[] =

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/present/report.h"
+#include "linerate/sample/report_read.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -12,7 +12,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "linerate/present/csv.h"
+#include "linerate/sample/csv.h"
 #include "linerate/sample/snapshot.h"
 
 #define SEC 1000000000ULL

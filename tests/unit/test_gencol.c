@@ -21,7 +21,7 @@
 #include <cmocka.h>
 
 #include "linerate/core/streamstats.h"
-#include "linerate/present/csv.h"
+#include "linerate/sample/csv.h"
 #include "linerate/sample/gencol.h"
 #include "linerate/sample/snapshot.h"
 

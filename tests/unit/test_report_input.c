@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "fakes/report_io.h"
-#include "linerate/present/report.h"
+#include "linerate/sample/report_read.h"
 
 static const char iface_hdr[] =
 	"time,elapsed,iface,interval,rx_bytes,tx_bytes,rx_packets,tx_packets,rx_bps,tx_bps,rx_pps,"

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "linerate/present/report.h"
+#include "linerate/sample/report_read.h"
 
 /* One parsed line: fields point into buf (unquoted in place). */
 struct fields {

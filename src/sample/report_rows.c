@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/present/report.h"
+#include "linerate/sample/report_read.h"
 #include "linerate/core/strutil.h"
 #include "report_priv.h"
 

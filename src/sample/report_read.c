@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The report's reader: CSVs linerate wrote, known by their header's first columns (DESIGN.md
- * sections 4, 10, 12: columns are only ever appended, so later columns are looked up by name
+ * The reader of recorded runs, shared by the HTML report and the replay: CSVs linerate wrote,
+ * known by their header's first columns (docs/csv.md: columns are only ever appended, so
+ * later columns are looked up by name
  * and unknown ones ignored). Every row is folded into its series at once (totals, peaks, time
  * buckets), so memory follows the number of series, not the length of the run. The input is
  * untrusted: lines, fields, names, series and rows are bounded, numbers must be finite and not
@@ -14,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/present/report.h"
+#include "linerate/sample/report_read.h"
 #include "linerate/core/strutil.h"
 #include "report_priv.h"
 

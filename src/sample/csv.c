@@ -17,7 +17,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "linerate/present/csv.h"
+#include "linerate/sample/csv.h"
 #include "linerate/core/log.h"
 #include "linerate/collect/metrics.h"
 #include "linerate/sample/snapshot.h"

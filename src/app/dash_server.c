@@ -67,7 +67,7 @@ static void view_from(struct dash *d, struct lr_dash_srv *s)
 
 	s->view.host = in->remote_host;
 	s->view.iface = s->iface;
-	s->view.knobs = (struct lr_app_traffic){
+	s->view.knobs = (struct lr_ui_traffic){
 		.udp = in->udp,
 		.reverse = !in->reverse && !in->bidir, /* the client sends: we receive */
 		.bidir = in->bidir,

@@ -264,7 +264,7 @@ bool lr_dash_tr_poll(struct dash *d)
 void lr_dash_tr_key(struct dash *d, enum lr_action act)
 {
 	struct traffic *t = &d->tr;
-	char msg[LR_APP_MSG_MAX + 32];
+	char msg[LR_UI_MSG_MAX + 32];
 	enum lr_traffic_change ch;
 	bool running = lr_session_active(&t->ses);
 
@@ -283,7 +283,7 @@ void lr_dash_tr_key(struct dash *d, enum lr_action act)
 		}
 		return;
 	}
-	ch = lr_app_traffic_key(&t->knobs, act, tr_measured(d), running, tr_live(t), msg,
+	ch = lr_ui_traffic_key(&t->knobs, act, tr_measured(d), running, tr_live(t), msg,
 				sizeof(msg));
 	t->view.knobs = t->knobs;
 	if (ch == LR_TCHG_RATE && running && tr_live(t))

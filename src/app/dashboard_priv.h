@@ -13,7 +13,7 @@
 #include "linerate/app/peer.h"
 #include "linerate/app/session.h"
 #include "linerate/core/log.h"
-#include "linerate/present/app.h"
+#include "linerate/present/ui.h"
 #include "linerate/present/frame.h"
 #include "linerate/present/theme.h"
 #include "linerate/present/view.h"
@@ -50,7 +50,7 @@ struct traffic {
 	bool on;			/* traffic configured */
 	struct lr_demo *demo;
 	struct lr_traffic_config base;	/* the command line's options (demo: with its defaults) */
-	struct lr_app_traffic knobs;	/* what the keys changed: the next test's options */
+	struct lr_ui_traffic knobs;	/* what the keys changed: the next test's options */
 	char iface[LR_IFNAMSIZ];	/* the route interface, "" unknown */
 	uint64_t duration_ns;		/* -t, or UNTIL_STOPPED_NS */
 	struct lr_session ses;		/* the test: client, results, verdict */
@@ -85,7 +85,7 @@ struct dash {
 	struct lr_snapshot shown;	/* what the screen shows (frozen while paused) */
 	bool have_shown;
 	uint64_t seen;
-	struct lr_app app;
+	struct lr_ui app;
 	struct lr_frame frame;
 	struct lr_view_ctx ctx;
 	char themes[MAX_THEMES][LR_THEME_NAME_MAX];

@@ -30,7 +30,7 @@
 #include "linerate/core/log.h"
 #include "linerate/app/metrics_http.h"
 #include "linerate/core/strutil.h"
-#include "linerate/present/app.h"
+#include "linerate/present/ui.h"
 #include "linerate/present/frame.h"
 #include "linerate/present/theme.h"
 #include "linerate/present/tui.h"
@@ -200,7 +200,7 @@ static void mx_end(struct dash *d)
 
 static void apply_requests(struct dash *d)
 {
-	struct lr_app *app = &d->app;
+	struct lr_ui *app = &d->app;
 
 	if (app->requests & LR_REQ_INTERVAL)
 		lr_snapsrc_set_interval(d->src, app->interval_ns);
@@ -318,9 +318,9 @@ static bool step(struct dash *d, uint64_t *last_mono_ns)
 	else
 		lr_snapsrc_wait(d->src, d->seen, LATE_WAIT_NS);	/* the tick is due: wait for it */
 	while (lr_tui_read_key(d->tui, &act)) {
-		dirty |= lr_app_handle(&d->app, act);
+		dirty |= lr_ui_handle(&d->app, act);
 		if (d->have_shown)
-			lr_app_sync(&d->app, &d->shown);
+			lr_ui_sync(&d->app, &d->shown);
 		if (d->app.requests)	/* each key: `]]` doubles twice */
 			apply_requests(d);
 	}
@@ -357,7 +357,7 @@ static bool step(struct dash *d, uint64_t *last_mono_ns)
 		if (!d->app.paused) {
 			if (lr_snapshot_copy(&d->shown, &d->fresh) == 0) {
 				d->have_shown = true;
-				lr_app_sync(&d->app, &d->shown);
+				lr_ui_sync(&d->app, &d->shown);
 				dirty = true;
 			}
 		}
@@ -423,7 +423,7 @@ static int run(const struct lr_config *cfg, struct lr_server_app *sapp, struct l
 	if (lr_dash_tr_setup(&d))
 		goto out;
 	/* with traffic, the detail view of the interface the test leaves by */
-	lr_app_init(&d.app, cfg->interval_ns, 1,
+	lr_ui_init(&d.app, cfg->interval_ns, 1,
 		    single_iface(cfg->ifaces) ? cfg->ifaces : d.tr.iface[0] ? d.tr.iface : NULL);
 	d.app.traffic = d.tr.on;
 	setup_themes(&d);

@@ -24,7 +24,7 @@
 #include "linerate/core/clock.h"
 #include "linerate/core/log.h"
 #include "linerate/core/strutil.h"
-#include "linerate/present/app.h"
+#include "linerate/present/ui.h"
 #include "linerate/present/frame.h"
 #include "linerate/present/theme.h"
 #include "linerate/present/tui.h"
@@ -45,7 +45,7 @@ struct replay_ui {
 	struct lr_snapshot shown;
 	bool have_shown;
 	uint64_t seen;
-	struct lr_app app;
+	struct lr_ui app;
 	struct lr_frame frame;
 	struct lr_view_ctx ctx;
 	struct lr_view_traffic traffic;	/* the Streams pane, when the recording has streams */
@@ -301,9 +301,9 @@ static void step(struct replay_ui *u)
 	poll(&pfd, 1, timeout);	/* a key, the tick's time, or a signal (EINTR) */
 	while (lr_tui_read_key(u->tui, &act)) {
 		if (!replay_key(u, act)) {
-			lr_app_handle(&u->app, act);
+			lr_ui_handle(&u->app, act);
 			if (u->have_shown)
-				lr_app_sync(&u->app, &u->shown);
+				lr_ui_sync(&u->app, &u->shown);
 			apply_requests(u);
 		}
 	}
@@ -315,7 +315,7 @@ static void step(struct replay_ui *u)
 	}
 	if (r > 0) {
 		u->have_shown = true;
-		lr_app_sync(&u->app, &u->shown);
+		lr_ui_sync(&u->app, &u->shown);
 		if (u->shown.target_interval_ns)	/* the status line's interval: the run's -i */
 			u->app.interval_ns = u->shown.target_interval_ns;
 	}
@@ -342,7 +342,7 @@ int lr_run_replay(const struct lr_config *cfg)
 	u.rp = rp;
 	lr_snapshot_init(&u.shown);
 	lr_frame_init(&u.frame);
-	lr_app_init(&u.app, 500 * LR_NSEC_PER_MSEC, 1, cfg->ifaces);
+	lr_ui_init(&u.app, 500 * LR_NSEC_PER_MSEC, 1, cfg->ifaces);
 	setup_themes(&u);
 	snprintf(host, sizeof(host), "%s", lr_replay_host(rp)[0] ? lr_replay_host(rp) : "recorded");
 	u.ctx.app = &u.app;

@@ -311,7 +311,7 @@ bool lr_tui_read_key(struct lr_tui *t, enum lr_action *act)
 		*act = LR_ACT_RESIZE;
 		break;
 	default:
-		*act = ch >= 0 && ch < 128 ? lr_app_key(ch) : LR_ACT_NONE;
+		*act = ch >= 0 && ch < 128 ? lr_ui_key(ch) : LR_ACT_NONE;
 		break;
 	}
 	return true;

@@ -11,7 +11,7 @@
 
 void lr_view_status(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx)
 {
-	const struct lr_app *app = ctx->app;
+	const struct lr_ui *app = ctx->app;
 	double iv = (double)app->interval_ns / 1e9;
 	bool err = ctx->status_is_error && ctx->status_msg && ctx->status_msg[0];
 	char buf[96];

@@ -48,7 +48,7 @@ static enum lr_role state_role(enum lr_view_tstate s)
 
 static void title(struct lr_frame *f, struct lr_rect r, const struct lr_view_traffic *t, bool ascii)
 {
-	const struct lr_app_traffic *k = &t->knobs;
+	const struct lr_ui_traffic *k = &t->knobs;
 	char buf[160], dur[48] = "";
 	int x, end;
 

@@ -19,7 +19,7 @@
 
 #include "fakes/sampled_tree.h"
 #include "fakes/golden.h"
-#include "linerate/present/app.h"
+#include "linerate/present/ui.h"
 #include "linerate/present/frame.h"
 #include "linerate/present/view.h"
 #include "linerate/present/view_numa.h"
@@ -39,17 +39,17 @@ static size_t iface_index(const struct lr_snapshot *s, const char *name)
 /* Renders the overview, or the detail view of iface, at 80x24. */
 static void render(struct lr_frame *f, const struct lr_snapshot *s, const char *iface)
 {
-	struct lr_app app;
+	struct lr_ui app;
 	struct lr_view_ctx ctx = {.snap = s, .app = &app, .host = "host-a",
 				  .theme_name = "default"};
 
-	lr_app_init(&app, SEC / 2, 5, NULL);
-	lr_app_sync(&app, s);
+	lr_ui_init(&app, SEC / 2, 5, NULL);
+	lr_ui_sync(&app, s);
 	if (iface) {
 		app.view = LR_VIEW_DETAIL;
 		app.sel = iface_index(s, iface);
 		app.sel_name[0] = '\0';
-		lr_app_sync(&app, s);
+		lr_ui_sync(&app, s);
 	}
 	assert_int_equal(lr_frame_resize(f, 80, 24), 0);
 	lr_view_render(f, &ctx);
@@ -102,13 +102,13 @@ static void test_two_nodes(void **state)
 /* The Streams pane at 132 columns: each stream's CPU and node, warn when off eth1's node 1. */
 static void streams_text(const struct lr_snapshot *s, char **out)
 {
-	struct lr_app app;
+	struct lr_ui app;
 	struct lr_view_ctx ctx = {.snap = s, .app = &app, .host = "host-a"};
 	struct lr_view_traffic t = {.state = LR_VTS_RUNNING, .host = "10.0.0.2", .iface = "eth1",
 				    .elapsed_s = 1, .duration_s = 10};
 	struct lr_frame f;
 
-	lr_app_init(&app, SEC / 2, 5, NULL);
+	lr_ui_init(&app, SEC / 2, 5, NULL);
 	lr_frame_init(&f);
 	assert_int_equal(lr_frame_resize(&f, 132, 6), 0);
 	lr_view_streams(&f, (struct lr_rect){0, 0, 132, 6}, &ctx, &t);

@@ -17,14 +17,14 @@
 
 #include "fakes/golden.h"
 #include "fakes/hotqueue.h"
-#include "linerate/present/app.h"
+#include "linerate/present/ui.h"
 #include "linerate/present/frame.h"
 #include "linerate/present/view.h"
 #include "linerate/sample/snapshot.h"
 
 struct fixture {
 	struct lr_snapshot snap;
-	struct lr_app app;
+	struct lr_ui app;
 	struct lr_frame frame;
 	struct lr_view_ctx ctx;
 };
@@ -35,8 +35,8 @@ static int setup(void **state)
 
 	setenv("TZ", "UTC", 1);
 	hotqueue_build(&fx->snap, true);
-	lr_app_init(&fx->app, LR_NSEC_PER_SEC, 5, NULL);
-	lr_app_sync(&fx->app, &fx->snap);
+	lr_ui_init(&fx->app, LR_NSEC_PER_SEC, 5, NULL);
+	lr_ui_sync(&fx->app, &fx->snap);
 	lr_frame_init(&fx->frame);
 	fx->ctx.snap = &fx->snap;
 	fx->ctx.app = &fx->app;
@@ -103,7 +103,7 @@ static void test_pane_80x24_swaps_packets(void **state)
 	assert_true(golden_find(&fx->frame, "Packets", &col) > 0);
 	assert_int_equal(golden_find(&fx->frame, "Queues", &col), -1);
 
-	assert_true(lr_app_handle(&fx->app, lr_app_key('Q')));
+	assert_true(lr_ui_handle(&fx->app, lr_ui_key('Q')));
 	assert_true(fx->app.queues);
 	render(fx, "detail_queues_80x24", 80, 24);
 	assert_int_equal(golden_find(&fx->frame, "Packets", &col), -1);
@@ -125,7 +125,7 @@ static void test_pane_80x24_swaps_packets(void **state)
 	row_text(&fx->frame, 41 + 29, y, 9, line);
 	assert_string_equal(line, "   -    -");
 	/* Q again: Packets back */
-	assert_true(lr_app_handle(&fx->app, lr_app_key('Q')));
+	assert_true(lr_ui_handle(&fx->app, lr_ui_key('Q')));
 	assert_false(fx->app.queues);
 	lr_view_render(&fx->frame, &fx->ctx);
 	assert_true(golden_find(&fx->frame, "Packets", &col) > 0);

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "linerate/present/app.h"
+#include "linerate/present/ui.h"
 #include "fakes/golden.h"
 #include "linerate/present/frame.h"
 #include "linerate/sample/snapshot.h"
@@ -27,7 +27,7 @@
 
 struct fixture {
 	struct lr_snapshot snap;
-	struct lr_app app;
+	struct lr_ui app;
 	struct lr_frame frame;
 	struct lr_view_ctx ctx;
 	struct lr_view_traffic tv;
@@ -120,9 +120,9 @@ static int setup(void **state)
 	struct fixture *fx = calloc(1, sizeof(*fx));
 
 	build(&fx->snap);
-	lr_app_init(&fx->app, 500 * LR_NSEC_PER_MSEC, 1, "eth1");
+	lr_ui_init(&fx->app, 500 * LR_NSEC_PER_MSEC, 1, "eth1");
 	fx->app.traffic = true;
-	lr_app_sync(&fx->app, &fx->snap);
+	lr_ui_sync(&fx->app, &fx->snap);
 	lr_frame_init(&fx->frame);
 	fx->tv.state = LR_VTS_RUNNING;
 	fx->tv.host = "10.0.0.2";
@@ -409,7 +409,7 @@ static void test_peer_views_80x24(void **state)
 	assert_int_equal(golden_find(&fx->frame, " a-very-long-pe~:ens1f0 rx 9.38G", &col), y);
 	fx->ctx.peer_host = "peerhost";
 
-	assert_true(lr_app_handle(&fx->app, LR_ACT_PEER));
+	assert_true(lr_ui_handle(&fx->app, LR_ACT_PEER));
 	render(fx, 80, 24);
 	assert_int_equal(golden_find(&fx->frame, " on peerhost  ens1f0  10G full", &col), 0);
 	assert_int_equal(golden_find(&fx->frame, " peer's stack  tcp retrans 4/s", &col), 1);
@@ -417,19 +417,19 @@ static void test_peer_views_80x24(void **state)
 	assert_true(golden_find(&fx->frame, "on peerhost: cpu1 97% softirq", &col) > 2);
 	assert_true(golden_find(&fx->frame, " sum                  9.35 Gb/s", &col) > 2);
 	assert_true(golden_find(&fx->frame, "peerhost:ens1f0 rx", &col) < 0);	/* no self-line */
-	lr_app_handle(&fx->app, LR_ACT_NEXT_IFACE);
+	lr_ui_handle(&fx->app, LR_ACT_NEXT_IFACE);
 	render(fx, 80, 24);
 	assert_int_equal(golden_find(&fx->frame, " on peerhost  lo ", &col), 0);
-	lr_app_handle(&fx->app, LR_ACT_NEXT_IFACE);
+	lr_ui_handle(&fx->app, LR_ACT_NEXT_IFACE);
 	render(fx, 80, 24);
 	assert_int_equal(golden_find(&fx->frame, " on peerhost  ens1f0", &col), 0);
 
-	assert_true(lr_app_handle(&fx->app, LR_ACT_PEER));	/* ours again */
+	assert_true(lr_ui_handle(&fx->app, LR_ACT_PEER));	/* ours again */
 	render(fx, 80, 24);
 	assert_int_equal(golden_find(&fx->frame, " eth1  10G full", &col), 0);
 	/* the peer gone (a plain iperf3, or the test closed): P shows ours, no peer line */
 	fx->ctx.peer = NULL;
-	lr_app_handle(&fx->app, LR_ACT_PEER);
+	lr_ui_handle(&fx->app, LR_ACT_PEER);
 	render(fx, 80, 24);
 	assert_int_equal(golden_find(&fx->frame, " eth1  10G full", &col), 0);
 	assert_true(golden_find(&fx->frame, "peerhost", &col) < 0);
@@ -454,7 +454,7 @@ static void test_peer_state_80x24(void **state)
 	fx->ctx.peer = &peer;
 	fx->ctx.peer_host = "peerhost";
 	fx->app.view = LR_VIEW_DETAIL;
-	assert_true(lr_app_handle(&fx->app, LR_ACT_PEER));
+	assert_true(lr_ui_handle(&fx->app, LR_ACT_PEER));
 	render(fx, 80, 24);
 	assert_int_equal(golden_find(&fx->frame, " on peerhost  ens1f0  10G full", &col), 0);
 	assert_true(golden_find(&fx->frame, "ring rx 512/4096", &col) == 0);

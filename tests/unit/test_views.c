@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "linerate/present/app.h"
+#include "linerate/present/ui.h"
 #include "linerate/collect/ethtool.h"
 #include "fakes/golden.h"
 #include "linerate/present/frame.h"
@@ -229,7 +229,7 @@ static void build_snapshot(struct lr_snapshot *s, size_t n_cpus)
 
 struct fixture {
 	struct lr_snapshot snap;
-	struct lr_app app;
+	struct lr_ui app;
 	struct lr_frame frame;
 	struct lr_view_ctx ctx;
 };
@@ -241,8 +241,8 @@ static int setup(void **state)
 	setenv("TZ", "UTC", 1);
 	tzset();
 	build_snapshot(&fx->snap, 64);
-	lr_app_init(&fx->app, 500 * LR_NSEC_PER_MSEC, 5, NULL);
-	lr_app_sync(&fx->app, &fx->snap);
+	lr_ui_init(&fx->app, 500 * LR_NSEC_PER_MSEC, 5, NULL);
+	lr_ui_sync(&fx->app, &fx->snap);
 	lr_frame_init(&fx->frame);
 	fx->ctx.snap = &fx->snap;
 	fx->ctx.app = &fx->app;
@@ -288,7 +288,7 @@ static void test_detail_eth1_80x24(void **state)
 	fx->app.view = LR_VIEW_DETAIL;
 	fx->app.sel = 1;
 	fx->app.sel_name[0] = '\0';
-	lr_app_sync(&fx->app, &fx->snap);
+	lr_ui_sync(&fx->app, &fx->snap);
 	check_golden(fx, "detail_eth1_80x24", 80, 24);
 	/* rx_missed_errors is rising: alert role, and the hint names the ring fix */
 	y = golden_find(&fx->frame, "rx_missed_errors", &col);
@@ -305,7 +305,7 @@ static void test_detail_eth1_132x43(void **state)
 	fx->app.view = LR_VIEW_DETAIL;
 	fx->app.sel = 1;
 	fx->app.sel_name[0] = '\0';
-	lr_app_sync(&fx->app, &fx->snap);
+	lr_ui_sync(&fx->app, &fx->snap);
 	check_golden(fx, "detail_eth1_132x43", 132, 43);
 	assert_true(golden_find(&fx->frame, "cpu2 99% softirq, others idle", &col) > 0);
 }
@@ -335,7 +335,7 @@ static void test_detail_10g_at_ceiling(void **state)
 	fx->app.view = LR_VIEW_DETAIL;
 	fx->app.sel = 1;
 	fx->app.sel_name[0] = '\0';
-	lr_app_sync(&fx->app, &fx->snap);
+	lr_ui_sync(&fx->app, &fx->snap);
 	check_golden(fx, "detail_10g_mtu1500_80x24", 80, 24);
 	assert_true(golden_find(&fx->frame,
 			      "hint  MTU 1500 caps TCP at 9.41Gb/s: jumbo frames (MTU 9000) end to end",
@@ -356,7 +356,7 @@ static void test_detail_eth1_ascii_bytes_log(void **state)
 	fx->app.bytes = true;
 	fx->app.scale = LR_SCALE_LOG;
 	fx->ctx.ascii = true;
-	lr_app_sync(&fx->app, &fx->snap);
+	lr_ui_sync(&fx->app, &fx->snap);
 	check_golden(fx, "detail_eth1_ascii_80x24", 80, 24);
 	for (int i = 0; i < fx->frame.w * fx->frame.h; i++)
 		assert_true(fx->frame.cells[i].cp < 0x80);
@@ -370,7 +370,7 @@ static void test_detail_lo_unknowns(void **state)
 	fx->app.view = LR_VIEW_DETAIL;
 	fx->app.sel = 2;
 	fx->app.sel_name[0] = '\0';
-	lr_app_sync(&fx->app, &fx->snap);
+	lr_ui_sync(&fx->app, &fx->snap);
 	check_golden(fx, "detail_lo_80x24", 80, 24);
 	/* unknown stats64 counters on lo are "-", never 0; so are its speed and line % */
 	y = golden_find(&fx->frame, "rx_missed_errors", &col);
@@ -518,7 +518,7 @@ static void test_overview_scrolls(void **state)
 	s->n_ifaces = s->cap_ifaces = 40;
 	fx->app.sel = 30;
 	fx->app.sel_name[0] = '\0';
-	lr_app_sync(&fx->app, s);
+	lr_ui_sync(&fx->app, s);
 	assert_string_equal(fx->app.sel_name, "veth30");
 	check_golden(fx, "overview_scrolled_80x24", 80, 24);
 	y = golden_find(&fx->frame, ">veth30", &col);
@@ -551,7 +551,7 @@ static void test_cpu_pane_thousands(void **state)
 	fx->app.view = LR_VIEW_DETAIL;
 	fx->app.sel = 1;
 	fx->app.sel_name[0] = '\0';
-	lr_app_sync(&fx->app, s);
+	lr_ui_sync(&fx->app, s);
 	assert_int_equal(lr_frame_resize(&fx->frame, 132, 43), 0);
 	lr_view_render(&fx->frame, &fx->ctx);
 	assert_true(golden_find(&fx->frame, " 3001*", &col) > 0);

@@ -18,14 +18,14 @@
 
 #include "fakes/busyhost.h"
 #include "fakes/golden.h"
-#include "linerate/present/app.h"
+#include "linerate/present/ui.h"
 #include "linerate/present/frame.h"
 #include "linerate/sample/snapshot.h"
 #include "linerate/present/view.h"
 
 struct fixture {
 	struct lr_snapshot snap, peer;
-	struct lr_app app;
+	struct lr_ui app;
 	struct lr_frame frame;
 	struct lr_view_ctx ctx;
 	struct lr_view_traffic tv;
@@ -38,9 +38,9 @@ static int setup(void **state)
 	setenv("TZ", "UTC", 1);
 	busyhost_build(&fx->snap, 64, 2, "lr1234");
 	busyhost_build(&fx->peer, 16, 0, "peer99");
-	lr_app_init(&fx->app, 500 * LR_NSEC_PER_MSEC, 5, "ens1f0np0");
+	lr_ui_init(&fx->app, 500 * LR_NSEC_PER_MSEC, 5, "ens1f0np0");
 	fx->app.traffic = true;
-	lr_app_sync(&fx->app, &fx->snap);
+	lr_ui_sync(&fx->app, &fx->snap);
 	lr_frame_init(&fx->frame);
 	fx->tv.state = LR_VTS_RUNNING;
 	fx->tv.host = "192.168.100.200";
@@ -174,7 +174,7 @@ static void test_detail_sweep(void **state)
 	for (size_t i = 0; i < fx->snap.n_ifaces; i++) {	/* each interface's own lines */
 		fx->app.sel = i;
 		fx->app.sel_name[0] = '\0';
-		lr_app_sync(&fx->app, &fx->snap);
+		lr_ui_sync(&fx->app, &fx->snap);
 		assert_int_equal(sweep(fx, fx->snap.ifaces[i].name, heights, LR_ARRAY_SIZE(heights)),
 				 0);
 	}

@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#include "linerate/present/app.h"
+#include "linerate/present/ui.h"
 #include "linerate/core/common.h"
 
 struct lr_tui;	/* opaque: the curses screen, colour pairs and the last frame drawn */

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "linerate/present/app.h"
+#include "linerate/present/ui.h"
 #include "linerate/present/frame.h"
 #include "linerate/collect/metrics.h"
 
@@ -30,7 +30,7 @@ enum lr_graph_style { LR_GRAPH_BLOCK, LR_GRAPH_BRAILLE, LR_GRAPH_ASCII };
 
 struct lr_view_ctx {
 	const struct lr_snapshot *snap;	/* NULL: waiting for the first sample */
-	const struct lr_app *app;
+	const struct lr_ui *app;
 	bool ascii;			/* ASCII graphs and borders (--ascii, non-UTF-8 locale) */
 	enum lr_graph_style graph;	/* when !ascii */
 	const char *host;		/* shown in the overview title; NULL none */
@@ -127,7 +127,7 @@ struct lr_view_traffic {
 	const char *host;		/* the peer as given; NULL "-" */
 	uint16_t port;
 	const char *iface;		/* the route interface, NULL/"" unknown */
-	struct lr_app_traffic knobs;	/* protocol, streams, per-stream target, direction */
+	struct lr_ui_traffic knobs;	/* protocol, streams, per-stream target, direction */
 	const char *rate_text;		/* NULL: the target is knobs.rate_bps; else what the
 					 * target column says instead (a replay: "unknown") */
 	double elapsed_s;		/* since the data started, < 0 unknown */

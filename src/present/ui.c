@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "linerate/present/app.h"
+#include "linerate/present/ui.h"
 #include "linerate/sample/snapshot.h"
 #include "linerate/core/strutil.h"
 
@@ -19,7 +19,7 @@ static const uint64_t interval_steps_ms[] = {
 	10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 30000, 60000,
 };
 
-static void LR_PRINTF(2, 3) set_msg(struct lr_app *app, const char *fmt, ...)
+static void LR_PRINTF(2, 3) set_msg(struct lr_ui *app, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -29,7 +29,7 @@ static void LR_PRINTF(2, 3) set_msg(struct lr_app *app, const char *fmt, ...)
 	app->msg_seq++;
 }
 
-void lr_app_init(struct lr_app *app, uint64_t interval_ns, size_t n_themes, const char *iface)
+void lr_ui_init(struct lr_ui *app, uint64_t interval_ns, size_t n_themes, const char *iface)
 {
 	memset(app, 0, sizeof(*app));
 	app->interval_ns = interval_ns;
@@ -42,14 +42,14 @@ void lr_app_init(struct lr_app *app, uint64_t interval_ns, size_t n_themes, cons
 	}
 }
 
-static void select_index(struct lr_app *app, const struct lr_snapshot *snap, size_t i)
+static void select_index(struct lr_ui *app, const struct lr_snapshot *snap, size_t i)
 {
 	app->sel = i;
 	if (snap && i < snap->n_ifaces)
 		lr_strlcpy(app->sel_name, snap->ifaces[i].name, sizeof(app->sel_name));
 }
 
-void lr_app_sync(struct lr_app *app, const struct lr_snapshot *snap)
+void lr_ui_sync(struct lr_ui *app, const struct lr_snapshot *snap)
 {
 	app->n_ifaces = snap->n_ifaces;
 	if (!snap->n_ifaces) {
@@ -68,7 +68,7 @@ void lr_app_sync(struct lr_app *app, const struct lr_snapshot *snap)
 	select_index(app, snap, app->sel);
 }
 
-uint64_t lr_app_interval_step(uint64_t cur_ns, bool faster)
+uint64_t lr_ui_interval_step(uint64_t cur_ns, bool faster)
 {
 	size_t n = LR_ARRAY_SIZE(interval_steps_ms);
 
@@ -84,7 +84,7 @@ uint64_t lr_app_interval_step(uint64_t cur_ns, bool faster)
 	return interval_steps_ms[n - 1] * LR_NSEC_PER_MSEC;
 }
 
-enum lr_action lr_app_key(int ch)
+enum lr_action lr_ui_key(int ch)
 {
 	switch (ch) {
 	case 'q':
@@ -154,7 +154,7 @@ const char *lr_scale_name(enum lr_scale s)
 }
 
 /* Moves the selection by one (wrapping); the name follows at the next sync. */
-static void move_sel(struct lr_app *app, int dir, bool wrap)
+static void move_sel(struct lr_ui *app, int dir, bool wrap)
 {
 	if (!app->n_ifaces)
 		return;
@@ -169,10 +169,10 @@ static void move_sel(struct lr_app *app, int dir, bool wrap)
 		else if (wrap)
 			app->sel = app->n_ifaces - 1;
 	}
-	app->sel_name[0] = '\0';	/* the run loop re-syncs: lr_app_sync picks the name */
+	app->sel_name[0] = '\0';	/* the run loop re-syncs: lr_ui_sync picks the name */
 }
 
-static void interval_msg(struct lr_app *app)
+static void interval_msg(struct lr_ui *app)
 {
 	char buf[32];
 	double s = (double)app->interval_ns / 1e9;
@@ -181,7 +181,7 @@ static void interval_msg(struct lr_app *app)
 	set_msg(app, "interval %s s", buf);
 }
 
-bool lr_app_handle(struct lr_app *app, enum lr_action act)
+bool lr_ui_handle(struct lr_ui *app, enum lr_action act)
 {
 	uint64_t iv;
 
@@ -247,7 +247,7 @@ bool lr_app_handle(struct lr_app *app, enum lr_action act)
 		return true;
 	case LR_ACT_FASTER:
 	case LR_ACT_SLOWER:
-		iv = lr_app_interval_step(app->interval_ns, act == LR_ACT_FASTER);
+		iv = lr_ui_interval_step(app->interval_ns, act == LR_ACT_FASTER);
 		if (iv != app->interval_ns) {
 			app->interval_ns = iv;
 			app->requests |= LR_REQ_INTERVAL;
@@ -304,7 +304,7 @@ bool lr_app_handle(struct lr_app *app, enum lr_action act)
 	return false;
 }
 
-void lr_app_fmt_rate(char *buf, size_t len, uint64_t bps)
+void lr_ui_fmt_rate(char *buf, size_t len, uint64_t bps)
 {
 	static const char *const unit[] = {"bit/s", "kbit/s", "Mbit/s", "Gbit/s", "Tbit/s"};
 	double v = (double)bps;
@@ -334,14 +334,14 @@ static uint64_t round_rate(double bps)
 	while (bps / mag >= 1000)
 		mag *= 10;
 	bps = floor(bps / mag + 0.5) * mag;
-	if (bps < (double)LR_APP_RATE_MIN_BPS)
-		return LR_APP_RATE_MIN_BPS;
-	if (bps > (double)LR_APP_RATE_MAX_BPS)
-		return LR_APP_RATE_MAX_BPS;
+	if (bps < (double)LR_UI_RATE_MIN_BPS)
+		return LR_UI_RATE_MIN_BPS;
+	if (bps > (double)LR_UI_RATE_MAX_BPS)
+		return LR_UI_RATE_MAX_BPS;
 	return (uint64_t)bps;
 }
 
-static enum lr_traffic_change rate_key(struct lr_app_traffic *k, bool up, double measured_bps,
+static enum lr_traffic_change rate_key(struct lr_ui_traffic *k, bool up, double measured_bps,
 				       bool running, bool live, char *msg, size_t len)
 {
 	char r[32], m[32];
@@ -353,7 +353,7 @@ static enum lr_traffic_change rate_key(struct lr_app_traffic *k, bool up, double
 			snprintf(msg, len, "bitrate is unlimited already ([ sets a limit)");
 			return LR_TCHG_NONE;
 		}
-		k->rate_bps = k->rate_bps > LR_APP_RATE_MAX_BPS / 2 ? LR_APP_RATE_MAX_BPS
+		k->rate_bps = k->rate_bps > LR_UI_RATE_MAX_BPS / 2 ? LR_UI_RATE_MAX_BPS
 								     : k->rate_bps * 2;
 	} else if (!k->rate_bps) {
 		if (!(measured_bps > 0)) {
@@ -361,16 +361,16 @@ static enum lr_traffic_change rate_key(struct lr_app_traffic *k, bool up, double
 			return LR_TCHG_NONE;
 		}
 		k->rate_bps = round_rate(measured_bps / 2);
-		lr_app_fmt_rate(r, sizeof(r), k->rate_bps);
-		lr_app_fmt_rate(m, sizeof(m), round_rate(measured_bps));
+		lr_ui_fmt_rate(r, sizeof(r), k->rate_bps);
+		lr_ui_fmt_rate(m, sizeof(m), round_rate(measured_bps));
 		snprintf(msg, len, "bitrate %s per stream (was unlimited: half the measured %s)%s",
 			 r, m, how);
 		return LR_TCHG_RATE;
 	} else {
-		k->rate_bps = k->rate_bps / 2 < LR_APP_RATE_MIN_BPS ? LR_APP_RATE_MIN_BPS
+		k->rate_bps = k->rate_bps / 2 < LR_UI_RATE_MIN_BPS ? LR_UI_RATE_MIN_BPS
 								    : k->rate_bps / 2;
 	}
-	lr_app_fmt_rate(r, sizeof(r), k->rate_bps);
+	lr_ui_fmt_rate(r, sizeof(r), k->rate_bps);
 	if (k->rate_bps == old) {
 		snprintf(msg, len, "bitrate %s per stream: the %s", r, up ? "most" : "least");
 		return LR_TCHG_NONE;
@@ -379,17 +379,17 @@ static enum lr_traffic_change rate_key(struct lr_app_traffic *k, bool up, double
 	return LR_TCHG_RATE;
 }
 
-static void describe(const struct lr_app_traffic *k, char *buf, size_t len)
+static void describe(const struct lr_ui_traffic *k, char *buf, size_t len)
 {
 	char r[32];
 
-	lr_app_fmt_rate(r, sizeof(r), k->rate_bps);
+	lr_ui_fmt_rate(r, sizeof(r), k->rate_bps);
 	snprintf(buf, len, "%s, %u stream%s, %s%s%s", k->udp ? "UDP" : "TCP", k->parallel,
 		 k->parallel == 1 ? "" : "s", r, k->rate_bps ? " per stream" : "",
 		 k->bidir ? ", both ways" : k->reverse ? ", server sends" : "");
 }
 
-enum lr_traffic_change lr_app_traffic_key(struct lr_app_traffic *k, enum lr_action act,
+enum lr_traffic_change lr_ui_traffic_key(struct lr_ui_traffic *k, enum lr_action act,
 					  double measured_bps, bool running, bool live, char *msg,
 					  size_t len)
 {
@@ -402,7 +402,7 @@ enum lr_traffic_change lr_app_traffic_key(struct lr_app_traffic *k, enum lr_acti
 		return rate_key(k, act == LR_ACT_RATE_UP, measured_bps, running, live, msg, len);
 	case LR_ACT_STREAMS_UP:
 	case LR_ACT_STREAMS_DOWN:
-		if (act == LR_ACT_STREAMS_UP ? k->parallel >= LR_APP_MAX_STREAMS : k->parallel <= 1) {
+		if (act == LR_ACT_STREAMS_UP ? k->parallel >= LR_UI_MAX_STREAMS : k->parallel <= 1) {
 			snprintf(msg, len, "%u stream%s: the %s", k->parallel,
 				 k->parallel == 1 ? "" : "s", k->parallel == 1 ? "least" : "most");
 			return LR_TCHG_NONE;

@@ -2,8 +2,8 @@
 /* The dashboard's state machine: which view, which interface, pause, units, graph scale,
  * help, theme, and the requests the run loop must carry out (new interval, reset totals,
  * load a theme, quit). Pure: no I/O, no clock, no curses. [main] */
-#ifndef LINERATE_APP_H
-#define LINERATE_APP_H
+#ifndef LINERATE_UI_H
+#define LINERATE_UI_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -58,9 +58,9 @@ enum lr_request {
 	LR_REQ_TRAFFIC = 16,	/* a traffic action (app.traffic_action) for the engine */
 };
 
-#define LR_APP_MSG_MAX 96
+#define LR_UI_MSG_MAX 96
 
-struct lr_app {
+struct lr_ui {
 	enum lr_view_mode view;
 	size_t sel;			/* selected interface index in the last synced snapshot */
 	char sel_name[LR_IFNAMSIZ];	/* the same, by name: survives interfaces coming/going */
@@ -80,21 +80,21 @@ struct lr_app {
 					 * room of its own */
 	int peer_sel;			/* which of the peer's (Tab on its side; views wrap it) */
 	uint32_t requests;		/* enum lr_request bits */
-	char msg[LR_APP_MSG_MAX];	/* feedback for the status line, "" none */
+	char msg[LR_UI_MSG_MAX];	/* feedback for the status line, "" none */
 	uint64_t msg_seq;		/* +1 each time msg is set */
 };
 
 /* The knobs of a traffic test that keys change (a copy of lr_traffic_config's). */
-struct lr_app_traffic {
+struct lr_ui_traffic {
 	bool udp, reverse, bidir;
-	unsigned parallel;		/* 1 .. LR_APP_MAX_STREAMS */
+	unsigned parallel;		/* 1 .. LR_UI_MAX_STREAMS */
 	uint64_t rate_bps;		/* per stream; 0 unlimited */
 	uint64_t length;		/* -l; 0 = the default of the protocol */
 };
 
-#define LR_APP_MAX_STREAMS 128		/* iperf3's limit, as -P */
-#define LR_APP_RATE_MIN_BPS 1000ULL	/* `[` stops at 1 kbit/s per stream */
-#define LR_APP_RATE_MAX_BPS 400000000000ULL	/* `]` stops at 400 Gbit/s per stream */
+#define LR_UI_MAX_STREAMS 128		/* iperf3's limit, as -P */
+#define LR_UI_RATE_MIN_BPS 1000ULL	/* `[` stops at 1 kbit/s per stream */
+#define LR_UI_RATE_MAX_BPS 400000000000ULL	/* `]` stops at 400 Gbit/s per stream */
 
 enum lr_traffic_change {
 	LR_TCHG_NONE,		/* nothing changed (at a limit, or nothing to act on): msg says why */
@@ -107,26 +107,26 @@ enum lr_traffic_change {
  * target). running: a test is running; live: rate changes reach the running senders without a
  * restart (this side sends, no --bidir). Writes the status-line text ("bitrate 200 Mbit/s per
  * stream", "restarting with 3 streams", ...) into msg. Pure. */
-enum lr_traffic_change lr_app_traffic_key(struct lr_app_traffic *k, enum lr_action act,
+enum lr_traffic_change lr_ui_traffic_key(struct lr_ui_traffic *k, enum lr_action act,
 					  double measured_bps, bool running, bool live, char *msg,
 					  size_t len);
 /* "200 Mbit/s", "1.50 Gbit/s", "unlimited" (0). */
-void lr_app_fmt_rate(char *buf, size_t len, uint64_t bps);
+void lr_ui_fmt_rate(char *buf, size_t len, uint64_t bps);
 
 /* Starts in the overview (or the detail of iface when non-NULL and present at the first sync),
  * bits, auto scale, theme 0 of n_themes. */
-void lr_app_init(struct lr_app *app, uint64_t interval_ns, size_t n_themes, const char *iface);
+void lr_ui_init(struct lr_ui *app, uint64_t interval_ns, size_t n_themes, const char *iface);
 /* Follows a new snapshot's interface list: keeps the selection by name, clamps otherwise. */
-void lr_app_sync(struct lr_app *app, const struct lr_snapshot *snap);
+void lr_ui_sync(struct lr_ui *app, const struct lr_snapshot *snap);
 /* Applies one action. Returns true when the screen must be re-rendered. */
-bool lr_app_handle(struct lr_app *app, enum lr_action act);
+bool lr_ui_handle(struct lr_ui *app, enum lr_action act);
 
 /* Plain keys (ASCII: letters, Tab 9, Enter 10/13, Esc 27) -> action; LR_ACT_NONE when
  * unbound. The curses module maps the arrow and function keys itself. */
-enum lr_action lr_app_key(int ch);
+enum lr_action lr_ui_key(int ch);
 
 /* The interval step list (0.01 s ... 60 s): the next faster/slower step from cur. */
-uint64_t lr_app_interval_step(uint64_t cur_ns, bool faster);
+uint64_t lr_ui_interval_step(uint64_t cur_ns, bool faster);
 const char *lr_scale_name(enum lr_scale s);	/* "auto", "link", "log" */
 
 #endif

@@ -12,6 +12,8 @@
 
 #include "linerate/app/demo.h"
 #include "linerate/app/peer.h"
+#include "linerate/diagnose/peer_loss.h"
+#include "linerate/present/peer_out.h"
 #include "linerate/app/recorder.h"
 #include "linerate/app/server_watch.h"
 #include "linerate/collect/route.h"
@@ -152,7 +154,7 @@ static void tr_verdict(struct dash *d, const struct lr_peer_summary *peer)
 		struct lr_traffic_config tc;
 
 		tr_config(t, &tc);
-		t->vview.peer_lost = lr_peer_report_loss(peer, &tc, t->vpeer, sizeof(t->vpeer));
+		t->vview.peer_lost = lr_peer_loss_sentence(peer, &tc, t->vpeer, sizeof(t->vpeer));
 		t->vview.peer_loss = t->vpeer;
 	}
 	t->have_verdict = true;

@@ -11,6 +11,7 @@
 #include "linerate/app/config.h"
 #include "linerate/app/demo.h"
 #include "linerate/app/peer.h"
+#include "linerate/diagnose/peer_loss.h"
 #include "linerate/app/session.h"
 #include "linerate/core/log.h"
 #include "linerate/present/ui.h"

@@ -15,6 +15,8 @@
 #include "linerate/app/config.h"
 #include "linerate/app/output.h"
 #include "linerate/app/peer.h"
+#include "linerate/diagnose/peer_loss.h"
+#include "linerate/present/peer_out.h"
 #include "linerate/present/iperf3_out.h"
 #include "linerate/present/verdict_out.h"
 #include "linerate/core/log.h"

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "linerate/app/peer.h"
+#include "linerate/diagnose/peer_loss.h"
 #include "linerate/app/recorder.h"
 #include "linerate/core/clock.h"
 #include "linerate/core/log.h"

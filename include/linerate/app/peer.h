@@ -53,48 +53,12 @@ bool lr_peer_rx_wait_end(struct lr_peer_rx *rx, uint64_t timeout_ns);
 uint64_t lr_peer_rx_frames(struct lr_peer_rx *rx);
 void lr_peer_rx_close(struct lr_peer_rx *rx); /* NULL-safe; joins the thread (< 200 ms) */
 
-/* The peer's totals over the test: its counters since its first reading, from the newest
- * frame (the last one once the channel ended). */
-struct lr_peer_summary {
-	char host[LR_PEER_HOST_MAX];
-	bool ended; /* the server's last frame ("end") arrived */
-	uint64_t frames;
-	size_t n_ifaces;
-	struct lr_peer_iface ifaces[8];
-	uint32_t stack_known; /* bit (1 << lr_peer_stack) */
-	uint64_t stack[LR_PS__COUNT];
-	/* per ifaces[i]: the highest rx/tx bit/s of one peer row (its own interval), -1 none */
-	double peak_rx_bps[8], peak_tx_bps[8];
-	/* its softnet backlog over the test (every CPU's /proc/net/softnet_stat): packets
-	 * dropped (backlog full) and time squeezes; the CPUs that dropped, most first */
-	bool softnet_known;
-	uint64_t softnet_dropped, softnet_squeezed;
-	struct {
-		int cpu;
-		uint64_t dropped;
-	} softnet_cpus[4];
-	size_t n_softnet_cpus;
-	int64_t netdev_max_backlog; /* its net.core.netdev_max_backlog, -1 unknown */
-	bool has_tuning; /* its sysctls (an older linerate peer sends none) */
-	struct lr_peer_tuning tuning;
-};
+struct lr_peer_summary;
 /* [main] 0, or -ENODATA before the first frame. */
 int lr_peer_rx_summary(struct lr_peer_rx *rx, struct lr_peer_summary *out) LR_MUST_CHECK;
 /* [main] The peer's newest snapshot built by lr_peer_rx_record (rates over its own interval,
  * for the views), NULL before the first; *host its name. Valid until the next record/close. */
 const struct lr_snapshot *lr_peer_rx_snapshot(const struct lr_peer_rx *rx, const char **host);
-
-/* peer_report.c: the peer's totals and where on it packets were lost, as text after the
- * verdict, or as the -J object "linerate_peer" (NULL on no memory). tc: the test's options
- * (which end received). */
-void lr_peer_report_text(FILE *f, const struct lr_peer_summary *ps,
-			 const struct lr_traffic_config *tc);
-/* The loss sentence alone, the same words as the text's ("on the receiver, peerhost: veth1
- * rx_missed (NIC FIFO full) 12" or "...: none in its counters"): the dashboard's verdict panel
- * shows it. true when a counter moved. */
-bool lr_peer_report_loss(const struct lr_peer_summary *ps, const struct lr_traffic_config *tc,
-			 char *buf, size_t size);
-json_t *lr_peer_report_json(const struct lr_peer_summary *ps, const struct lr_traffic_config *tc);
 
 /* The sampler metric a wire counter carries. */
 enum lr_metric lr_peer_ctr_metric(enum lr_peer_ctr c);

@@ -1,104 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The peer's part of a headless report (docs/peer-stats.md): its counters over the test, and
- * the sentence a verdict over both ends needs, naming where on the peer packets were dropped
- * (its NIC's drop/FIFO counters, its softirq backlog is in the CPU CSV, its sockets' UDP
- * errors). Text after linerate's own verdict, or a "linerate_peer" object in -J.
+ * The peer's part of a headless report (docs/wire.md, the peer-stats extension): its counters
+ * over the test and where on it packets were lost (diagnose/peer_loss.h), as text after
+ * linerate's own verdict, or as the "linerate_peer" object of -J. Pure formatting; main thread.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include <jansson.h>
 
-#include "linerate/app/peer.h"
-#include "linerate/core/strutil.h"
-
-/* The counters that mean a packet was lost on that host, with what each says. */
-static const struct {
-	enum lr_peer_ctr c;
-	const char *what;
-} iface_drops[] = {
-	{LR_PC_RX_DROPPED, "rx_dropped"},
-	{LR_PC_RX_MISSED, "rx_missed (NIC FIFO full)"},
-	{LR_PC_RX_FIFO, "rx_fifo"},
-	{LR_PC_RX_OVER, "rx_over"},
-	{LR_PC_NIC_FIFO, "NIC fifo counters"},
-	{LR_PC_NIC_DROP, "NIC drop counters"},
-	{LR_PC_RX_ERRORS, "rx_errors"},
-	{LR_PC_TX_DROPPED, "tx_dropped"},
-};
-static const struct {
-	enum lr_peer_stack s;
-	const char *what;
-} stack_drops[] = {
-	{LR_PS_UDP_RCVBUF_ERRORS, "UDP RcvbufErrors (socket receive buffer full)"},
-	{LR_PS_UDP_IN_ERRORS, "UDP InErrors (beyond RcvbufErrors)"},
-	{LR_PS_UDP_SNDBUF_ERRORS, "UDP SndbufErrors"},
-};
-
-static const char *role_name(const struct lr_traffic_config *tc)
-{
-	return tc->bidir ? "sender and receiver" : tc->reverse ? "the sender" : "the receiver";
-}
-
-/* "veth1 rx_dropped 12, UDP RcvbufErrors 3" into buf; false when nothing moved. */
-static bool drops_text(const struct lr_peer_summary *ps, char *buf, size_t size)
-{
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < ps->n_ifaces; i++)
-		for (size_t k = 0; k < LR_ARRAY_SIZE(iface_drops); k++) {
-			const struct lr_peer_iface *pi = &ps->ifaces[i];
-
-			if ((pi->known & (1u << iface_drops[k].c)) && pi->c[iface_drops[k].c] &&
-			    n < size)
-				n += (size_t)snprintf(buf + n, size - n, "%s%s %s %llu",
-						      n ? ", " : "", pi->name, iface_drops[k].what,
-						      (unsigned long long)pi->c[iface_drops[k].c]);
-		}
-	for (size_t k = 0; k < LR_ARRAY_SIZE(stack_drops); k++) {
-		uint64_t v = ps->stack[stack_drops[k].s];
-
-		/* InErrors counts every RcvbufError too: only what it saw beyond them */
-		if (stack_drops[k].s == LR_PS_UDP_IN_ERRORS &&
-		    (ps->stack_known & (1u << LR_PS_UDP_RCVBUF_ERRORS)))
-			v = v > ps->stack[LR_PS_UDP_RCVBUF_ERRORS]
-				    ? v - ps->stack[LR_PS_UDP_RCVBUF_ERRORS]
-				    : 0;
-		if ((ps->stack_known & (1u << stack_drops[k].s)) && v && n < size)
-			n += (size_t)snprintf(buf + n, size - n, "%s%s %llu", n ? ", " : "",
-					      stack_drops[k].what, (unsigned long long)v);
-	}
-	/* its softirq's backlog: packets the kernel dropped before any socket saw them */
-	if (ps->softnet_known && ps->softnet_dropped && n < size) {
-		n += (size_t)snprintf(buf + n, size - n, "%ssoftnet backlog drops %llu (",
-				      n ? ", " : "", (unsigned long long)ps->softnet_dropped);
-		for (size_t k = 0; k < ps->n_softnet_cpus && n < size; k++)
-			n += (size_t)snprintf(buf + n, size - n, "%scpu%d %llu", k ? " " : "",
-					      ps->softnet_cpus[k].cpu,
-					      (unsigned long long)ps->softnet_cpus[k].dropped);
-		if (n < size && ps->netdev_max_backlog >= 0)
-			n += (size_t)snprintf(buf + n, size - n, "; netdev_max_backlog %lld",
-					      (long long)ps->netdev_max_backlog);
-		if (n < size)
-			n += (size_t)snprintf(buf + n, size - n, ")");
-	}
-	return n > 0;
-}
-
-bool lr_peer_report_loss(const struct lr_peer_summary *ps, const struct lr_traffic_config *tc,
-			 char *buf, size_t size)
-{
-	char drops[512];
-	bool lost = drops_text(ps, drops, sizeof(drops));
-
-	int n = snprintf(buf, size, "on %s, %s: ", role_name(tc), ps->host);
-
-	if (n >= 0 && (size_t)n < size)	/* what does not fit is cut: the counts come first */
-		lr_strlcpy(buf + n, lost ? drops : "none in its counters", size - (size_t)n);
-	return lost;
-}
+#include "linerate/core/common.h"
+#include "linerate/diagnose/peer_loss.h"
+#include "linerate/present/peer_out.h"
+#include "linerate/traffic/traffic.h"
 
 /* "    MTU 1500, 10000 Mb/s, ring rx 512/4096 tx 512/4096, ixgbe, NUMA node 1": what is known */
 static void link_text(FILE *f, const struct lr_peer_iface *pi)
@@ -127,7 +41,7 @@ void lr_peer_report_text(FILE *f, const struct lr_peer_summary *ps,
 {
 	char loss[600];
 
-	fprintf(f, "\nPeer %s (%s), its own counters over the test%s:\n", ps->host, role_name(tc),
+	fprintf(f, "\nPeer %s (%s), its own counters over the test%s:\n", ps->host, lr_peer_loss_role(tc),
 		ps->ended ? "" : " (its last sample did not arrive)");
 	for (size_t i = 0; i < ps->n_ifaces; i++) {
 		const struct lr_peer_iface *pi = &ps->ifaces[i];
@@ -147,7 +61,7 @@ void lr_peer_report_text(FILE *f, const struct lr_peer_summary *ps,
 		fprintf(f, "  softnet: %llu dropped, %llu time squeezes (all CPUs)\n",
 			(unsigned long long)ps->softnet_dropped,
 			(unsigned long long)ps->softnet_squeezed);
-	lr_peer_report_loss(ps, tc, loss, sizeof(loss));
+	lr_peer_loss_sentence(ps, tc, loss, sizeof(loss));
 	fprintf(f, "  loss %s\n", loss);
 }
 
@@ -195,6 +109,16 @@ static json_t *tuning_json(const struct lr_peer_tuning *t)
 	return o;
 }
 
+/* The socket counters of -J's "stack" object, by their JSON names. */
+static const struct {
+	enum lr_peer_stack s;
+	const char *name;
+} stack_names[] = {
+	{LR_PS_UDP_RCVBUF_ERRORS, "udp_rcvbuf_errors"},
+	{LR_PS_UDP_IN_ERRORS, "udp_in_errors"},
+	{LR_PS_UDP_SNDBUF_ERRORS, "udp_sndbuf_errors"},
+};
+
 json_t *lr_peer_report_json(const struct lr_peer_summary *ps, const struct lr_traffic_config *tc)
 {
 	json_t *o = json_object(), *ifs = json_array(), *st = json_object();
@@ -232,13 +156,10 @@ json_t *lr_peer_report_json(const struct lr_peer_summary *ps, const struct lr_tr
 		json_array_append_new(ifs, j);
 	}
 	json_object_set_new(o, "interfaces", ifs);
-	for (size_t k = 0; k < LR_ARRAY_SIZE(stack_drops); k++)
-		if (ps->stack_known & (1u << stack_drops[k].s))
-			json_object_set_new(st,
-					    k == 0   ? "udp_rcvbuf_errors"
-					    : k == 1 ? "udp_in_errors"
-						     : "udp_sndbuf_errors",
-					    json_integer((json_int_t)ps->stack[stack_drops[k].s]));
+	for (size_t k = 0; k < LR_ARRAY_SIZE(stack_names); k++)
+		if (ps->stack_known & (1u << stack_names[k].s))
+			json_object_set_new(st, stack_names[k].name,
+					    json_integer((json_int_t)ps->stack[stack_names[k].s]));
 	if (ps->stack_known & (1u << LR_PS_TCP_RETRANS))
 		json_object_set_new(st, "tcp_retrans",
 				    json_integer((json_int_t)ps->stack[LR_PS_TCP_RETRANS]));
@@ -259,6 +180,6 @@ json_t *lr_peer_report_json(const struct lr_peer_summary *ps, const struct lr_tr
 	json_object_set_new(o, "stack", st);
 	json_object_set_new(o, "tuning", ps->has_tuning ? tuning_json(&ps->tuning) : json_null());
 	json_object_set_new(
-		o, "loss", drops_text(ps, drops, sizeof(drops)) ? json_string(drops) : json_null());
+		o, "loss", lr_peer_loss_drops(ps, drops, sizeof(drops)) ? json_string(drops) : json_null());
 	return o;
 }

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/app/peer.h"
+#include "linerate/run/peer.h"
 #include "linerate/sample/snapshot.h"
 
 #include "dashboard_priv.h"

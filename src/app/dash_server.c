@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "linerate/app/server_app.h"
-#include "linerate/app/server_watch.h"
-#include "linerate/app/snapsrc.h"
+#include "linerate/run/server_watch.h"
+#include "linerate/run/snapsrc.h"
 #include "linerate/collect/route.h"
 #include "linerate/core/clock.h"
 #include "linerate/core/strutil.h"

@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/app/demo.h"
-#include "linerate/app/peer.h"
+#include "linerate/run/demo.h"
+#include "linerate/run/peer.h"
 #include "linerate/diagnose/peer_loss.h"
 #include "linerate/present/peer_out.h"
-#include "linerate/app/recorder.h"
-#include "linerate/app/server_watch.h"
+#include "linerate/run/recorder.h"
+#include "linerate/run/server_watch.h"
 #include "linerate/collect/route.h"
 #include "linerate/core/clock.h"
 #include "linerate/core/strutil.h"

@@ -9,10 +9,11 @@
 #include <stdint.h>
 
 #include "linerate/app/config.h"
-#include "linerate/app/demo.h"
-#include "linerate/app/peer.h"
+#include "linerate/app/run.h"
+#include "linerate/run/demo.h"
+#include "linerate/run/peer.h"
 #include "linerate/diagnose/peer_loss.h"
-#include "linerate/app/session.h"
+#include "linerate/run/session.h"
 #include "linerate/core/log.h"
 #include "linerate/present/ui.h"
 #include "linerate/present/frame.h"
@@ -102,7 +103,8 @@ struct dash {
 	uint64_t last_snap_mono_ns;	/* the newest snapshot read from the board */
 	struct traffic tr;
 	struct lr_dash_peer *peer;	/* the peer view with its history (dash_peer.c) */
-	struct lr_matrix_run *mx;	/* --matrix: the grid drives the traffic, not tr */
+	struct lr_matrix_app mxa;	/* --matrix: the grid and its CSV */
+	struct lr_matrix_run *mx;	/* mxa.run: the grid drives the traffic, not tr */
 	struct lr_matrix_progress mview;
 	char mname[128];
 	struct lr_dash_srv *srv;	/* linerate -s on a terminal (dash_server.c), else NULL */

@@ -14,7 +14,7 @@
 #include "linerate/core/clock.h"
 #include "linerate/app/config.h"
 #include "linerate/app/output.h"
-#include "linerate/app/peer.h"
+#include "linerate/run/peer.h"
 #include "linerate/diagnose/peer_loss.h"
 #include "linerate/present/peer_out.h"
 #include "linerate/present/iperf3_out.h"
@@ -22,8 +22,8 @@
 #include "linerate/core/log.h"
 #include "linerate/collect/route.h"
 #include "linerate/app/run.h"
-#include "linerate/app/sampling.h"
-#include "linerate/app/session.h"
+#include "linerate/run/sampling.h"
+#include "linerate/run/session.h"
 #include "linerate/sample/snapshot.h"
 #include "linerate/traffic/stream.h"
 
@@ -295,7 +295,7 @@ static int sampling_open(struct lr_sampling **out, const struct lr_config *cfg)
 	bool files = lr_config_csv_named(cfg) || cfg->listen;
 
 	*out = NULL;
-	if (lr_sampling_open(out, cfg, false) < 0) {
+	if (lr_config_sampling_open(out, cfg, false) < 0) {
 		*out = NULL;
 		return files ? -EIO : 0;
 	}

@@ -20,21 +20,22 @@
 #include <unistd.h>
 
 #include "linerate/app/config.h"
-#include "linerate/app/matrix_run.h"
-#include "linerate/app/peer.h"
-#include "linerate/app/recorder.h"
+#include "linerate/run/matrix_run.h"
+#include "linerate/run/peer.h"
+#include "linerate/run/recorder.h"
 #include "linerate/app/run.h"
-#include "linerate/app/session.h"
-#include "linerate/app/snapsrc.h"
+#include "linerate/run/session.h"
+#include "linerate/run/snapsrc.h"
 #include "linerate/core/clock.h"
 #include "linerate/core/log.h"
-#include "linerate/app/metrics_http.h"
+#include "linerate/run/metrics_http.h"
 #include "linerate/core/strutil.h"
 #include "linerate/present/ui.h"
 #include "linerate/present/frame.h"
 #include "linerate/present/theme.h"
 #include "linerate/present/tui.h"
 #include "linerate/present/view.h"
+#include "linerate/sample/sampler.h"
 #include "linerate/sample/snapshot.h"
 
 #include "dashboard_priv.h"
@@ -45,6 +46,7 @@
 static int open_csv(struct dash *d)
 {
 	const struct lr_config *cfg = d->cfg;
+	struct lr_recorder_files files;
 	char msg[320];
 	int err;
 
@@ -52,7 +54,8 @@ static int open_csv(struct dash *d)
 		fprintf(stderr, "linerate: CSV to stdout (-) needs --headless\n");
 		return -EINVAL;
 	}
-	err = lr_recorder_open(&d->rec, cfg, false, msg, sizeof(msg));
+	lr_config_files(cfg, &files);
+	err = lr_recorder_open(&d->rec, &files, false, msg, sizeof(msg));
 	if (err)
 		fprintf(stderr, "linerate: %s\n", msg);
 	return err;
@@ -87,7 +90,7 @@ static int open_metrics(struct dash *d)
 
 	if (!d->cfg->listen)
 		return 0;
-	err = lr_metrics_http_open(&d->metrics, d->cfg->listen, msg, sizeof(msg));
+	err = lr_config_metrics_open(&d->metrics, d->cfg, msg, sizeof(msg));
 	if (err)
 		fprintf(stderr, "linerate: %s\n", msg);
 	return err;
@@ -408,6 +411,7 @@ static bool single_iface(const char *list)
 /* srv, sapp: linerate -s on a terminal (dash_server.c), else NULL. */
 static int run(const struct lr_config *cfg, struct lr_server_app *sapp, struct lr_server *srv)
 {
+	struct lr_sampler_opts sopts;
 	struct dash d;
 	uint64_t last_mono_ns;
 	unsigned logged;
@@ -442,7 +446,8 @@ static int run(const struct lr_config *cfg, struct lr_server_app *sapp, struct l
 	/* the terminal is not ours yet: a collector's error goes to stderr as it happens */
 	lr_log_set_echo(LR_LOG_ERR);
 	logged = lr_log_errors_echoed();
-	err = lr_snapsrc_open(&d.src, cfg);
+	lr_config_sampler(cfg, &sopts);
+	err = lr_snapsrc_open(&d.src, &sopts);
 	if (!err)
 		err = lr_snapsrc_start(d.src);
 	lr_log_set_echo(LR_LOG_ERR + 1);
@@ -458,7 +463,8 @@ static int run(const struct lr_config *cfg, struct lr_server_app *sapp, struct l
 	if (sapp && lr_dash_srv_setup(&d, sapp, srv, lr_server_port(srv)))
 		goto out;
 	if (cfg->matrix) {
-		err = lr_matrix_run_open(&d.mx, cfg, d.src, d.fatal, sizeof(d.fatal));
+		err = lr_matrix_app_open(&d.mxa, cfg, d.src, d.fatal, sizeof(d.fatal));
+		d.mx = d.mxa.run;
 		if (err) {
 			d.rc = err;
 			goto out;
@@ -496,7 +502,7 @@ static int run(const struct lr_config *cfg, struct lr_server_app *sapp, struct l
 	d.tui = NULL;
 	lr_dash_srv_stop(&d);	/* a test mid-run ends; its last bytes reach the CSV below */
 	if (d.mx) {
-		int mrc = lr_matrix_run_report(d.mx, stdout);
+		int mrc = lr_matrix_app_report(&d.mxa, stdout);
 
 		if (mrc > d.rc)
 			d.rc = mrc;
@@ -523,7 +529,7 @@ static int run(const struct lr_config *cfg, struct lr_server_app *sapp, struct l
 out:
 	lr_tui_close(d.tui);
 	lr_dash_srv_stop(&d);
-	if (lr_matrix_run_close(d.mx) && d.rc == 0)
+	if (d.mxa.cfg && lr_matrix_app_close(&d.mxa) && d.rc == 0)
 		d.rc = 1;
 	lr_dash_tr_shutdown(&d);
 	if (d.rc != 2)

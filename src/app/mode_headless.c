@@ -12,7 +12,7 @@
 
 #include "linerate/app/config.h"
 #include "linerate/app/run.h"
-#include "linerate/app/sampling.h"
+#include "linerate/run/sampling.h"
 #include "linerate/core/log.h"
 #include "linerate/present/runsum.h"
 #include "linerate/present/sar_text.h"
@@ -81,7 +81,7 @@ int lr_run_headless(const struct lr_config *cfg)
 
 	lr_log_set_echo(LR_LOG_WARN);	/* no status line here: warnings go to stderr */
 	/* a metrics endpoint is an output of its own: CSV to stdout only when asked (--csv -) */
-	err = lr_sampling_open(&h, cfg, k == OUT_CSV && !cfg->listen);
+	err = lr_config_sampling_open(&h, cfg, k == OUT_CSV && !cfg->listen);
 	if (err)	/* -I naming no interface at all is bad usage */
 		return err == -ENODEV && cfg->ifaces ? 2 : 1;
 	if (lr_sampling_start(h)) {

@@ -11,12 +11,108 @@
 #include <string.h>
 
 #include "linerate/app/config.h"
-#include "linerate/app/matrix_run.h"
+#include "linerate/run/matrix_run.h"
 #include "linerate/app/run.h"
-#include "linerate/app/sampling.h"
+#include "linerate/run/sampling.h"
 #include "linerate/core/clock.h"
 #include "linerate/core/log.h"
+#include "linerate/diagnose/matrix_row.h"
 #include "linerate/present/matrix_out.h"
+
+/* --matrix-csv: each row as it finishes (the runner's on_row). */
+static int csv_row(void *arg, const struct lr_matrix_row *r)
+{
+	struct lr_matrix_app *a = arg;
+
+	if (lr_matrix_csv_row(a->csv, r) || fflush(a->csv)) {
+		lr_log(LR_LOG_ERR, "%s: cannot write: %s", a->cfg->matrix_csv,
+		       strerror(errno ? errno : EIO));
+		return -EIO;
+	}
+	return 0;
+}
+
+/* What the command line asks of a grid beside its SPEC: 0, or 2 with one line in err. */
+static int usage_check(const struct lr_config *cfg, char *err, size_t len)
+{
+	if (lr_config_csv_stdout(cfg)) {
+		snprintf(err, len, "--csv -: stdout carries the matrix table; name a file");
+		return 2;
+	}
+	if (cfg->duration_set && !cfg->duration_ns) {
+		snprintf(err, len, "-t: a matrix case needs a length (more than 0 s)");
+		return 2;
+	}
+	return 0;
+}
+
+int lr_matrix_app_open(struct lr_matrix_app *a, const struct lr_config *cfg,
+		       struct lr_snapsrc *src, char *err, size_t len)
+{
+	struct lr_matrix_opts o = {
+		.spec = cfg->matrix,
+		.traffic = cfg->traffic,
+		.iface = cfg->ifaces && !strchr(cfg->ifaces, ',') ? cfg->ifaces : NULL,
+		.case_ns = cfg->duration_ns,
+		.omit_ns = cfg->omit_ns,
+		.interval_ns = cfg->interval_ns,
+		.on_row = csv_row,
+		.row_arg = a,
+	};
+	int rc;
+
+	memset(a, 0, sizeof(*a));
+	a->cfg = cfg;
+	rc = usage_check(cfg, err, len);
+	if (rc)
+		return rc;
+	if (!cfg->duration_set)
+		o.case_ns = 0;	/* the runner's default */
+	if (!cfg->matrix_csv)
+		o.on_row = NULL;
+	rc = lr_matrix_run_open(&a->run, &o, src, err, len);
+	if (!rc && cfg->matrix_csv) {
+		a->csv = fopen(cfg->matrix_csv, "w");
+		if (!a->csv || fprintf(a->csv, "%s\n", lr_matrix_csv_header()) < 0 ||
+		    fflush(a->csv)) {
+			snprintf(err, len, "%s: %s", cfg->matrix_csv, strerror(errno));
+			rc = 1;
+		}
+	}
+	if (rc)
+		lr_matrix_app_close(a);
+	return rc;
+}
+
+int lr_matrix_app_report(struct lr_matrix_app *a, FILE *f)
+{
+	const struct lr_config *cfg = a->cfg;
+	unsigned n, cases = lr_matrix_run_cases(a->run), ended = lr_matrix_run_ended(a->run);
+	const struct lr_matrix_row *rows = lr_matrix_run_rows(a->run, &n);
+	int rc = lr_matrix_run_status(a->run);
+
+	if (lr_matrix_report(f, cfg->json, cfg->traffic.host, lr_matrix_run_keys(a->run), rows, n,
+			     cases, (double)lr_matrix_run_case_ns(a->run) / 1e9,
+			     (double)cfg->omit_ns / 1e9))
+		rc = 1;
+	if (ended < cases)
+		fprintf(stderr, "linerate: matrix ended after %u of %u cases\n", ended, cases);
+	return rc;
+}
+
+int lr_matrix_app_close(struct lr_matrix_app *a)
+{
+	int rc = 0;
+
+	lr_matrix_run_close(a->run);
+	a->run = NULL;
+	if (a->csv && fclose(a->csv)) {
+		fprintf(stderr, "linerate: %s: %s\n", a->cfg->matrix_csv, strerror(errno));
+		rc = 1;
+	}
+	a->csv = NULL;
+	return rc;
+}
 
 static void drain_log(uint64_t *seen)
 {
@@ -36,7 +132,7 @@ static int open_sampling(struct lr_sampling **sm, const struct lr_config *cfg)
 	bool files = lr_config_csv_named(cfg);
 
 	*sm = NULL;
-	if (lr_sampling_open(sm, cfg, false) < 0) {
+	if (lr_config_sampling_open(sm, cfg, false) < 0) {
 		*sm = NULL;
 		return files ? -EIO : 0;
 	}
@@ -70,7 +166,8 @@ static void progress(struct lr_matrix_run *m, unsigned *shown)
 int lr_run_matrix(const struct lr_config *cfg)
 {
 	struct lr_sampling *sm = NULL;
-	struct lr_matrix_run *m = NULL;
+	struct lr_matrix_app a;
+	struct lr_matrix_run *m;
 	uint64_t log_seen = 0;
 	unsigned shown = 0;
 	bool io_failed = false;
@@ -78,15 +175,21 @@ int lr_run_matrix(const struct lr_config *cfg)
 	int rc;
 
 	/* the SPEC first: a bad one costs nothing, not even a sampler */
-	rc = lr_matrix_run_open(&m, cfg, NULL, err, sizeof(err));
-	lr_matrix_run_close(m);
+	rc = usage_check(cfg, err, sizeof(err));
+	if (!rc) {
+		rc = lr_matrix_run_open(&m, &(struct lr_matrix_opts){.spec = cfg->matrix,
+								     .traffic = cfg->traffic},
+					NULL, err, sizeof(err));
+		lr_matrix_run_close(m);
+	}
 	if (rc) {
 		fprintf(stderr, "linerate: %s\n", err);
 		return rc;
 	}
 	if (open_sampling(&sm, cfg) < 0)
 		return 1;
-	rc = lr_matrix_run_open(&m, cfg, sm ? lr_sampling_snapsrc(sm) : NULL, err, sizeof(err));
+	rc = lr_matrix_app_open(&a, cfg, sm ? lr_sampling_snapsrc(sm) : NULL, err, sizeof(err));
+	m = a.run;
 	if (rc) {
 		fprintf(stderr, "linerate: %s\n", err);
 		lr_sampling_close(sm);
@@ -116,8 +219,8 @@ int lr_run_matrix(const struct lr_config *cfg)
 	if (sm && !io_failed && lr_sampling_finish(sm, false) < 0)
 		io_failed = true;
 	drain_log(&log_seen);
-	rc = lr_matrix_run_report(m, stdout);
-	if (lr_matrix_run_close(m) || io_failed)
+	rc = lr_matrix_app_report(&a, stdout);
+	if (lr_matrix_app_close(&a) || io_failed)
 		rc = 1;
 	if (lr_sampling_close(sm) < 0)
 		rc = 1;

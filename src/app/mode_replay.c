@@ -18,9 +18,9 @@
 #include <time.h>
 
 #include "linerate/app/config.h"
-#include "linerate/app/replay.h"
+#include "linerate/run/replay.h"
 #include "linerate/app/run.h"
-#include "linerate/app/snapsrc.h"
+#include "linerate/run/snapsrc.h"
 #include "linerate/core/clock.h"
 #include "linerate/core/log.h"
 #include "linerate/core/strutil.h"

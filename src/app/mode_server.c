@@ -12,7 +12,7 @@
 
 #include "linerate/app/config.h"
 #include "linerate/app/output.h"
-#include "linerate/app/peer.h"
+#include "linerate/run/peer.h"
 #include "linerate/core/log.h"
 #include "linerate/app/run.h"
 #include "linerate/app/server_app.h"

@@ -14,10 +14,10 @@
 
 #include "linerate/app/config.h"
 #include "linerate/app/run.h"
-#include "linerate/app/sampling.h"
+#include "linerate/run/sampling.h"
 #include "linerate/app/server_app.h"
 #include "linerate/app/server_text.h"
-#include "linerate/app/server_watch.h"
+#include "linerate/run/server_watch.h"
 #include "linerate/core/clock.h"
 #include "linerate/traffic/traffic.h"
 
@@ -80,7 +80,7 @@ int lr_server_app_open(struct lr_server_app **out, const struct lr_config *cfg, 
 	atomic_init(&a->done, false);
 	err = lr_server_watch_open(&a->watch);
 	if (!err && record && (cfg->csv || cfg->cpu_csv || cfg->streams_csv)) {
-		err = lr_sampling_open(&a->smp, cfg, false); /* reports its errors */
+		err = lr_config_sampling_open(&a->smp, cfg, false); /* reports its errors */
 		if (!err)
 			lr_server_watch_set_snapsrc(a->watch, lr_sampling_snapsrc(a->smp));
 	}

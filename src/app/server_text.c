@@ -14,7 +14,7 @@
 #include <jansson.h>
 
 #include "linerate/app/server_text.h"
-#include "linerate/app/server_watch.h"
+#include "linerate/run/server_watch.h"
 #include "linerate/core/clock.h"
 #include "linerate/present/iperf3_out.h"
 

@@ -294,3 +294,33 @@ json_t *lr_matrix_json_row(const struct lr_matrix_row *r)
 	json_object_set_new(o, "time_end", jnum(r->time_end));
 	return o;
 }
+
+int lr_matrix_report(FILE *f, bool json, const char *host, const char *keys,
+		     const struct lr_matrix_row *rows, unsigned n_rows, unsigned n_cases,
+		     double case_s, double omit_s)
+{
+	int rc = 0;
+
+	if (json) {
+		json_t *o = json_object(), *arr = json_array();
+
+		if (!o || !arr) {
+			json_decref(o);
+			json_decref(arr);
+			return -ENOMEM;
+		}
+		for (unsigned i = 0; i < n_rows; i++)
+			json_array_append_new(arr, lr_matrix_json_row(&rows[i]));
+		json_object_set_new(o, "linerate_matrix", arr);
+		json_dumpf(o, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		fputc('\n', f);
+		json_decref(o);
+	} else {
+		fprintf(f, "linerate matrix to %s: %u of %u cases, %.3g s each after %.3g s omitted\n\n",
+			host, n_rows, n_cases, case_s, omit_s);
+		rc = lr_matrix_markdown(f, keys, rows, n_rows);
+	}
+	if (fflush(f) || ferror(f))
+		rc = -EIO;
+	return rc;
+}

@@ -24,7 +24,7 @@
 #include "../../src/app/cli.c"
 #include "../../src/app/cli_iperf3.c"
 #include "../../src/app/affinity.c"
-#include "../../src/app/matrix_spec.c"
+#include "../../src/run/matrix_spec.c"
 
 /* --listen's address goes through getaddrinfo (a host name may be looked up): not for a fuzzer.
  * The stand-in keeps the contract the parser relies on: 0, or -EINVAL with a message. */

@@ -12,16 +12,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/app/replay.h"
+#include "linerate/run/replay.h"
 #include "linerate/present/view_matrix.h"
 #include "linerate/sample/snapshot.h"
 
 /* scripts/fuzz.sh links src/{core,collect,sample,present,traffic}/ but not src/app/, so the
  * replay's files are compiled in here (they share no static names). */
-#include "../../src/app/replay_rows.c"
-#include "../../src/app/replay.c"
-#include "../../src/app/replay_queues.c"
-#include "../../src/app/replay_matrix.c"
+#include "../../src/run/replay_rows.c"
+#include "../../src/run/replay.c"
+#include "../../src/run/replay_queues.c"
+#include "../../src/run/replay_matrix.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

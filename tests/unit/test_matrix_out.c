@@ -15,7 +15,7 @@
 
 #include <jansson.h>
 
-#include "linerate/app/matrix_case.h"
+#include "linerate/run/matrix_case.h"
 #include "linerate/present/frame.h"
 #include "linerate/present/matrix_out.h"
 #include "linerate/diagnose/verdict.h"

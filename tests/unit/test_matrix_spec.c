@@ -11,7 +11,7 @@
 
 #include "linerate/app/cli.h"
 #include "linerate/app/config.h"
-#include "linerate/app/matrix_spec.h"
+#include "linerate/run/matrix_spec.h"
 
 static struct lr_traffic_config base(void)
 {

@@ -20,8 +20,21 @@
 
 #include "linerate/app/cli.h"
 #include "linerate/app/config.h"
-#include "linerate/app/metrics_http.h"
+#include "linerate/core/exporter.h"
+#include "linerate/present/prom.h"
+#include "linerate/run/metrics_http.h"
 #include "linerate/sample/snapshot.h"
+
+
+/* The endpoint serving the Prometheus exposition, as the app opens it. */
+static int open_prom(struct lr_metrics_http **m, const char *spec, char *err, size_t len)
+{
+	struct lr_exporter exp;
+
+	if (lr_prom_exporter(&exp))
+		return -ENOMEM;
+	return lr_metrics_http_open(m, spec, &exp, err, len);
+}
 
 static void test_listen_values(void **state)
 {
@@ -122,10 +135,10 @@ static void test_server_answers(void **state)
 
 	(void)state;
 	snprintf(spec, sizeof(spec), "127.0.0.1:%d", port);
-	if (lr_metrics_http_open(&m, spec, err, sizeof(err)) == -EADDRINUSE) {
+	if (open_prom(&m, spec, err, sizeof(err)) == -EADDRINUSE) {
 		port++;	/* taken by someone else: try the next one */
 		snprintf(spec, sizeof(spec), "127.0.0.1:%d", port);
-		assert_int_equal(lr_metrics_http_open(&m, spec, err, sizeof(err)), 0);
+		assert_int_equal(open_prom(&m, spec, err, sizeof(err)), 0);
 	}
 	assert_non_null(m);
 	/* one interface whose kernel counters read 1234 rx bytes */
@@ -181,7 +194,7 @@ static void test_server_answers(void **state)
 	free(big);
 
 	/* the same port again: in use, said so */
-	assert_int_equal(lr_metrics_http_open(&m2, spec, err, sizeof(err)), -EADDRINUSE);
+	assert_int_equal(open_prom(&m2, spec, err, sizeof(err)), -EADDRINUSE);
 	assert_non_null(strstr(err, spec));
 	assert_non_null(strstr(err, strerror(EADDRINUSE)));
 	lr_metrics_http_close(m);
@@ -232,9 +245,9 @@ static void test_scrapes_during_publishing(void **state)
 
 	(void)state;
 	snprintf(spec, sizeof(spec), "127.0.0.1:%d", port);
-	if (lr_metrics_http_open(&f.m, spec, err, sizeof(err)) == -EADDRINUSE) {
+	if (open_prom(&f.m, spec, err, sizeof(err)) == -EADDRINUSE) {
 		snprintf(spec, sizeof(spec), "127.0.0.1:%d", ++port);
-		assert_int_equal(lr_metrics_http_open(&f.m, spec, err, sizeof(err)), 0);
+		assert_int_equal(open_prom(&f.m, spec, err, sizeof(err)), 0);
 	}
 	atomic_init(&f.stop, false);
 	assert_int_equal(pthread_create(&t, NULL, feed, &f), 0);

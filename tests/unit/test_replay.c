@@ -18,7 +18,7 @@
 #include "linerate/app/cli.h"
 #include "linerate/app/config.h"
 #include "fakes/report_io.h"
-#include "linerate/app/replay.h"
+#include "linerate/run/replay.h"
 #include "linerate/present/matrix_out.h"
 #include "linerate/present/view_matrix.h"
 #include "linerate/sample/snapshot.h"

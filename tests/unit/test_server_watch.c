@@ -18,9 +18,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "linerate/app/config.h"
-#include "linerate/app/server_watch.h"
-#include "linerate/app/snapsrc.h"
+#include "linerate/sample/sampler.h"
+#include "linerate/run/server_watch.h"
+#include "linerate/run/snapsrc.h"
 #include "linerate/core/clock.h"
 #include "linerate/sample/snapshot.h"
 #include "linerate/traffic/traffic.h"
@@ -31,7 +31,7 @@ struct fx {
 	struct lr_server *s;
 	struct lr_server_watch *w;
 	struct lr_snapsrc *src;
-	struct lr_config cfg;
+	struct lr_sampler_opts opts;
 	pthread_t t;
 	uint16_t port;
 };
@@ -51,9 +51,9 @@ static int setup(void **state)
 
 	if (!f || lr_server_watch_open(&f->w))
 		return -1;
-	f->cfg.interval_ns = 20 * MS;
-	f->cfg.ifaces = "lo";
-	if (lr_snapsrc_open(&f->src, &f->cfg) || lr_snapsrc_start(f->src))
+	f->opts.interval_ns = 20 * MS;
+	f->opts.ifaces = "lo";
+	if (lr_snapsrc_open(&f->src, &f->opts) || lr_snapsrc_start(f->src))
 		return -1;
 	lr_server_watch_set_snapsrc(f->w, f->src);
 	for (int tries = 0; tries < 50 && !f->s; tries++) {

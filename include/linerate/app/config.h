@@ -70,4 +70,18 @@ bool lr_config_csv_stdout(const struct lr_config *cfg);
 /* The views' graph style (enum lr_graph_style, present/view.h) that --graph asks for. */
 int lr_config_graph(const struct lr_config *cfg);
 
+/* The engines' own options, taken from the command line (they never see struct lr_config). */
+struct lr_sampler_opts;
+struct lr_recorder_files;
+struct lr_sampling;
+struct lr_metrics_http;
+void lr_config_sampler(const struct lr_config *cfg, struct lr_sampler_opts *o);
+void lr_config_files(const struct lr_config *cfg, struct lr_recorder_files *f);
+/* lr_sampling_open with cfg's sampler, files and --listen (served as Prometheus text). */
+int lr_config_sampling_open(struct lr_sampling **out, const struct lr_config *cfg,
+			    bool stdout_default) LR_MUST_CHECK;
+/* lr_metrics_http_open on cfg->listen, serving Prometheus text. */
+int lr_config_metrics_open(struct lr_metrics_http **out, const struct lr_config *cfg, char *err,
+			   size_t errlen) LR_MUST_CHECK;
+
 #endif

@@ -7,6 +7,8 @@
 
 #include <signal.h>
 #include <stdatomic.h>
+#include <stddef.h>
+#include <stdio.h>
 
 struct lr_config;
 
@@ -26,5 +28,22 @@ int lr_run_explain(const struct lr_config *cfg);	/* src/app/mode_explain.c (--ex
 int lr_run_matrix(const struct lr_config *cfg);		/* src/app/mode_matrix.c (-c --matrix) */
 int lr_run_report(const struct lr_config *cfg);	/* src/app/mode_report.c (--report) */
 int lr_run_replay(const struct lr_config *cfg);	/* src/app/mode_replay.c (--replay) */
+
+/* mode_matrix.c, shared with the dashboard's Matrix pane: the runner for cfg (its options
+ * checked), --matrix-csv opened with its header and each row written as it finishes; at the
+ * end the table (or -J) on f. open: 0, 2 (bad usage) or 1, with one line in err; a must stay
+ * where it is while open (the runner's rows reach it). report: the exit code. close: 0, or 1
+ * when the CSV did not close. */
+struct lr_matrix_run;
+struct lr_snapsrc;
+struct lr_matrix_app {
+	const struct lr_config *cfg;
+	struct lr_matrix_run *run;
+	FILE *csv;
+};
+int lr_matrix_app_open(struct lr_matrix_app *a, const struct lr_config *cfg,
+		       struct lr_snapsrc *src, char *err, size_t len);
+int lr_matrix_app_report(struct lr_matrix_app *a, FILE *f);
+int lr_matrix_app_close(struct lr_matrix_app *a);
 
 #endif

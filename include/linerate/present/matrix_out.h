@@ -23,4 +23,10 @@ int lr_matrix_markdown(FILE *f, const char *keys, const struct lr_matrix_row *ro
 /* One row as a JSON object with the CSV's names, then time_start and time_end (caller owns
  * it; NULL on -ENOMEM). */
 struct json_t *lr_matrix_json_row(const struct lr_matrix_row *r);
+/* The grid's result as the run ends: -J's {"linerate_matrix": [...]}, or the Markdown table
+ * under a line naming the host, the cases run of n_cases and their seconds. 0 or -errno. */
+int lr_matrix_report(FILE *f, bool json, const char *host, const char *keys,
+		     const struct lr_matrix_row *rows, unsigned n_rows, unsigned n_cases,
+		     double case_s, double omit_s);
+
 #endif

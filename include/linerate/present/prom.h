@@ -55,4 +55,9 @@ const char *lr_prom_content_type(enum lr_prom_format f);
 
 void lr_prom_buf_free(struct lr_prom_buf *b);	/* leaves an empty buffer */
 
+/* A new exposition as the metrics endpoint's exporter (core/exporter.h): it negotiates the
+ * format per request. 0 or -ENOMEM; the endpoint closes it. */
+struct lr_exporter;
+int lr_prom_exporter(struct lr_exporter *out) LR_MUST_CHECK;
+
 #endif

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "linerate/app/server_watch.h"
-#include "linerate/app/snapsrc.h"
+#include "linerate/run/server_watch.h"
+#include "linerate/run/snapsrc.h"
 #include "linerate/core/clock.h"
 #include "linerate/core/streamstats.h"
 

@@ -16,11 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/app/replay.h"
+#include "linerate/run/replay.h"
 #include "linerate/core/strutil.h"
-#include "linerate/present/matrix_out.h"
+#include "linerate/diagnose/matrix_row.h"
 #include "linerate/sample/report_read.h"
-#include "linerate/present/view_matrix.h"
 #include "replay_priv.h"
 
 #define GAP_STEPS 1.5	/* stream rows further apart than this many steps: another case */

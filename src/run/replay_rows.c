@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/app/replay.h"
+#include "linerate/run/replay.h"
 #include "linerate/core/strutil.h"
 #include "linerate/sample/report_read.h"
 #include "replay_priv.h"

@@ -13,20 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
-#include "linerate/app/config.h"
-#include "linerate/app/matrix_case.h"
-#include "linerate/app/matrix_run.h"
-#include "linerate/app/matrix_spec.h"
-#include "linerate/app/peer.h"
-#include "linerate/app/session.h"
+#include "linerate/run/matrix_case.h"
+#include "linerate/run/matrix_run.h"
+#include "linerate/run/matrix_spec.h"
+#include "linerate/run/peer.h"
+#include "linerate/run/session.h"
 #include "linerate/collect/route.h"
 #include "linerate/core/clock.h"
 #include "linerate/core/log.h"
 #include "linerate/core/streamstats.h"
-#include "linerate/present/matrix_out.h"
-#include "linerate/present/view_matrix.h"
+#include "linerate/diagnose/matrix_row.h"
 #include "linerate/sample/snapshot.h"
 
 #define DEFAULT_CASE_NS (10 * LR_NSEC_PER_SEC)
@@ -39,7 +35,7 @@ enum phase { PH_START, PH_RUN, PH_TAIL, PH_BACKOFF, PH_SETTLE, PH_END };
 enum case_end { CASE_DONE, CASE_FAILED, CASE_STOPPED };
 
 struct lr_matrix_run {
-	const struct lr_config *cfg;
+	struct lr_matrix_opts o;	/* a copy; its strings are borrowed */
 	struct lr_snapsrc *src;
 	struct lr_matrix_spec spec;
 	char keys[LR_MK__COUNT + 1];	/* the SPEC's letters, in order: the table's columns */
@@ -51,7 +47,6 @@ struct lr_matrix_run {
 	struct lr_matrix_acc peer;	/* the peer's samples of the same window, when it shares */
 	struct lr_snapshot peer_snap;	/* the newest built from its frames */
 	char iface[LR_IFNAMSIZ];	/* the test interface, "" unknown */
-	FILE *csv;
 	struct lr_matrix_row *rows;
 	unsigned n_rows;
 	enum phase ph;
@@ -79,21 +74,7 @@ static int fail(char *err, size_t len, int rc, const char *fmt, ...)
 	return rc;
 }
 
-static int check_options(struct lr_matrix_run *m, char *err, size_t len)
-{
-	const struct lr_config *cfg = m->cfg;
-
-	if (lr_matrix_spec_parse(cfg->matrix, &m->spec, err, len) ||
-	    lr_matrix_spec_check(&m->spec, &cfg->traffic, err, len))
-		return 2;
-	if (lr_config_csv_stdout(cfg))
-		return fail(err, len, 2, "--csv -: stdout carries the matrix table; name a file");
-	if (cfg->duration_set && !cfg->duration_ns)
-		return fail(err, len, 2, "-t: a matrix case needs a length (more than 0 s)");
-	return 0;
-}
-
-int lr_matrix_run_open(struct lr_matrix_run **out, const struct lr_config *cfg,
+int lr_matrix_run_open(struct lr_matrix_run **out, const struct lr_matrix_opts *o,
 		       struct lr_snapsrc *src, char *err, size_t len)
 {
 	struct lr_matrix_run *m = calloc(1, sizeof(*m));
@@ -102,19 +83,17 @@ int lr_matrix_run_open(struct lr_matrix_run **out, const struct lr_config *cfg,
 	*out = NULL;
 	if (!m)
 		return fail(err, len, 1, "out of memory");
-	m->cfg = cfg;
+	m->o = *o;
 	m->src = src;
-	rc = check_options(m, err, len);
+	rc = lr_matrix_spec_parse(o->spec, &m->spec, err, len) ||
+			     lr_matrix_spec_check(&m->spec, &o->traffic, err, len)
+		     ? 2
+		     : 0;
 	if (!rc && !(m->rows = calloc(m->spec.n_cases, sizeof(*m->rows))))
 		rc = fail(err, len, 1, "out of memory");
-	if (!rc && cfg->matrix_csv) {
-		m->csv = fopen(cfg->matrix_csv, "w");
-		if (!m->csv || fprintf(m->csv, "%s\n", lr_matrix_csv_header()) < 0 || fflush(m->csv))
-			rc = fail(err, len, 1, "%s: %s", cfg->matrix_csv, strerror(errno));
-	}
-	if (cfg->ifaces && !strchr(cfg->ifaces, ','))
-		snprintf(m->iface, sizeof(m->iface), "%s", cfg->ifaces);
-	else if (!rc && lr_route_iface(cfg->traffic.host, m->iface, sizeof(m->iface)))
+	if (o->iface && o->iface[0])
+		snprintf(m->iface, sizeof(m->iface), "%s", o->iface);
+	else if (!rc && lr_route_iface(o->traffic.host, m->iface, sizeof(m->iface)))
 		m->iface[0] = '\0';
 	if (!rc && lr_session_init(&m->ses, src, m->iface[0] ? m->iface : NULL))
 		rc = fail(err, len, 1, "out of memory");
@@ -123,7 +102,7 @@ int lr_matrix_run_open(struct lr_matrix_run **out, const struct lr_config *cfg,
 		return rc;
 	}
 	m->ses_ok = true;
-	m->case_ns = cfg->duration_set ? cfg->duration_ns : DEFAULT_CASE_NS;
+	m->case_ns = o->case_ns ? o->case_ns : DEFAULT_CASE_NS;
 	for (unsigned k = 0; k < m->spec.n_keys; k++)
 		m->keys[k] = lr_matrix_key_letter(m->spec.order[k]);
 	m->ph = PH_START;
@@ -167,7 +146,7 @@ static void follow(struct lr_matrix_run *m)
 	}
 	if (m->ph == PH_RUN && (st == LR_CLIENT_DONE || st == LR_CLIENT_ERROR)) {
 		m->acc.win_end_ns = m->ses.done_ns;
-		m->deadline_ns = now + 2 * m->cfg->interval_ns + STEP_NS;
+		m->deadline_ns = now + 2 * m->o.interval_ns + STEP_NS;
 		m->ph = PH_TAIL;
 	}
 }
@@ -224,14 +203,7 @@ void lr_matrix_run_snapshot(struct lr_matrix_run *m, const struct lr_snapshot *s
 
 static int write_row(struct lr_matrix_run *m, const struct lr_matrix_row *r)
 {
-	if (!m->csv)
-		return 0;
-	if (lr_matrix_csv_row(m->csv, r) || fflush(m->csv)) {
-		lr_log(LR_LOG_ERR, "%s: cannot write: %s", m->cfg->matrix_csv,
-		       strerror(errno ? errno : EIO));
-		return -EIO;
-	}
-	return 0;
+	return m->o.on_row ? m->o.on_row(m->o.row_arg, r) : 0;
 }
 
 static void make_row(struct lr_matrix_run *m, enum case_end e)
@@ -280,7 +252,7 @@ static void next_case(struct lr_matrix_run *m, double last_bps)
 		m->quiet_Bps = QUIET_FLOOR_BPS;
 	m->settle_from_ns = now;
 	/* without samples of the interface, one interval */
-	m->deadline_ns = now + (m->src && m->iface[0] ? SETTLE_MAX_NS : m->cfg->interval_ns);
+	m->deadline_ns = now + (m->src && m->iface[0] ? SETTLE_MAX_NS : m->o.interval_ns);
 	m->settled = false;
 	m->ph = PH_SETTLE;
 }
@@ -332,7 +304,7 @@ static void start_case(struct lr_matrix_run *m)
 		m->first_ns = now;
 	if (!m->tries)
 		m->case_t0_ns = now;
-	lr_matrix_case(&m->spec, &m->cfg->traffic, m->next, &m->tc);
+	lr_matrix_case(&m->spec, &m->o.traffic, m->next, &m->tc);
 	lr_matrix_acc_init(&m->acc, m->iface);
 	lr_matrix_acc_init(&m->peer, NULL);
 	m->tail_seen = m->skip = false;
@@ -447,7 +419,7 @@ unsigned lr_matrix_run_current(const struct lr_matrix_run *m)
 double lr_matrix_run_eta_s(const struct lr_matrix_run *m)
 {
 	uint64_t now = lr_clock_mono_ns();
-	double per_case = (double)(m->case_ns + m->cfg->omit_ns) / 1e9 + 0.5, in_case, left;
+	double per_case = (double)(m->case_ns + m->o.omit_ns) / 1e9 + 0.5, in_case, left;
 	/* the case whose share (its run, tail and the settling after it) is being spent: while
 	 * the link settles, the one that just ended (next has moved on, case_t0_ns has not) */
 	unsigned slot = m->ph == PH_SETTLE ? m->next - 1 : m->next;
@@ -476,7 +448,7 @@ void lr_matrix_run_case_name(const struct lr_matrix_run *m, unsigned index, char
 	buf[0] = '\0';
 	if (!index || index > m->spec.n_cases)
 		return;
-	lr_matrix_case(&m->spec, &m->cfg->traffic, index - 1, &tc);
+	lr_matrix_case(&m->spec, &m->o.traffic, index - 1, &tc);
 	for (const char *p = m->keys; *p && k < len; p++) {
 		int n = 0;
 
@@ -524,54 +496,31 @@ void lr_matrix_run_view(const struct lr_matrix_run *m, struct lr_matrix_progress
 			       : -1;
 }
 
-int lr_matrix_run_report(struct lr_matrix_run *m, FILE *f)
+unsigned lr_matrix_run_ended(const struct lr_matrix_run *m)
 {
-	if (m->cfg->json) {
-		json_t *o = json_object(), *arr = json_array();
+	return m->ended;
+}
 
-		if (!o || !arr) {
-			json_decref(o);
-			json_decref(arr);
-			return 1;
-		}
-		for (unsigned i = 0; i < m->n_rows; i++)
-			json_array_append_new(arr, lr_matrix_json_row(&m->rows[i]));
-		json_object_set_new(o, "linerate_matrix", arr);
-		json_dumpf(o, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		fputc('\n', f);
-		json_decref(o);
-	} else {
-		fprintf(f, "linerate matrix to %s: %u of %u cases, %.3g s each after %.3g s omitted\n\n",
-			m->cfg->traffic.host, m->n_rows, m->spec.n_cases, (double)m->case_ns / 1e9,
-			(double)m->cfg->omit_ns / 1e9);
-		if (lr_matrix_markdown(f, m->keys, m->rows, m->n_rows))
-			m->io_failed = true;
-	}
-	if (fflush(f) || ferror(f))
-		m->io_failed = true;
-	if (m->ended < m->spec.n_cases)
-		fprintf(stderr, "linerate: matrix ended after %u of %u cases\n", m->ended,
-			m->spec.n_cases);
+uint64_t lr_matrix_run_case_ns(const struct lr_matrix_run *m)
+{
+	return m->case_ns;
+}
+
+int lr_matrix_run_status(const struct lr_matrix_run *m)
+{
 	return m->failed || m->io_failed || m->ended < m->spec.n_cases ? 1 : 0;
 }
 
-int lr_matrix_run_close(struct lr_matrix_run *m)
+void lr_matrix_run_close(struct lr_matrix_run *m)
 {
-	int rc = 0;
-
 	if (!m)
-		return 0;
+		return;
 	if (m->ses_ok) {	/* else lr_session_init freed its parts */
 		if (m->ses.client && !lr_session_shutdown(&m->ses, 2 * LR_NSEC_PER_SEC))
 			lr_log(LR_LOG_WARN, "the traffic client did not stop within 2 s");
 		lr_session_free(&m->ses);
 	}
-	if (m->csv && fclose(m->csv)) {
-		fprintf(stderr, "linerate: %s: %s\n", m->cfg->matrix_csv, strerror(errno));
-		rc = 1;
-	}
 	lr_snapshot_free(&m->peer_snap);
 	free(m->rows);
 	free(m);
-	return rc;
 }

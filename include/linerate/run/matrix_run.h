@@ -2,7 +2,9 @@
 /* The matrix's cases driven one after another, without blocking, by whichever loop owns the
  * snapshots: headless `--matrix` and the dashboard's Matrix pane. Each case is a test session
  * (session.c) exactly as a single test; between cases the link is let settle; a busy server
- * is retried; each finished row goes to --matrix-csv at once. Main thread only. [app] */
+ * is retried; each finished row is handed to the caller at once (--matrix-csv). The runner
+ * writes nothing: the caller turns its rows into the table, CSV or JSON. Main thread only.
+ * [main] */
 #ifndef LINERATE_MATRIX_RUN_H
 #define LINERATE_MATRIX_RUN_H
 
@@ -11,17 +13,30 @@
 #include <stdio.h>
 
 #include "linerate/core/common.h"
+#include "linerate/traffic/traffic.h"
 
-struct lr_config;
 struct lr_matrix_row;
 struct lr_matrix_run;
 struct lr_snapshot;
 struct lr_snapsrc;
 struct lr_matrix_progress;
 
-/* Parses the SPEC and checks the options (nothing is sent): 0, 2 (bad usage) or 1, with one
- * line in err. Then opens --matrix-csv and writes its header. src may be NULL (no samples). */
-int lr_matrix_run_open(struct lr_matrix_run **out, const struct lr_config *cfg,
+struct lr_matrix_opts {
+	const char *spec;			/* --matrix SPEC */
+	struct lr_traffic_config traffic;	/* the options each case varies from */
+	const char *iface;	/* the test interface (-I with one name); NULL: the route's */
+	uint64_t case_ns;	/* each case's measured length; 0: the default 10 s */
+	uint64_t omit_ns;	/* -O, for the ETA (the engine omits) */
+	uint64_t interval_ns;	/* the sampling interval: how long a tail is waited for */
+	/* Each finished row at once; nonzero: it could not be kept (the grid stops, failed). */
+	int (*on_row)(void *arg, const struct lr_matrix_row *r);
+	void *row_arg;
+};
+
+/* Parses the SPEC and checks the options against it (nothing is sent): 0, 2 (bad usage) or 1,
+ * with one line in err. o is copied (its strings are borrowed). src may be NULL (no
+ * samples). */
+int lr_matrix_run_open(struct lr_matrix_run **out, const struct lr_matrix_opts *o,
 		       struct lr_snapsrc *src, char *err, size_t len) LR_MUST_CHECK;
 /* Every new snapshot, in order. */
 void lr_matrix_run_snapshot(struct lr_matrix_run *m, const struct lr_snapshot *s);
@@ -51,10 +66,13 @@ const char *lr_matrix_run_iface(const struct lr_matrix_run *m);
 /* The Matrix pane's data (pointers into m; name is the caller's buffer for the running case). */
 void lr_matrix_run_view(const struct lr_matrix_run *m, struct lr_matrix_progress *v, char *name,
 			size_t len);
-/* The Markdown table (or -J's linerate_matrix) to f, and the exit code: 0 every case ran,
- * 1 a case failed, stopped early or a write failed. */
-int lr_matrix_run_report(struct lr_matrix_run *m, FILE *f);
-/* Closes a running client (no row), the CSV. NULL-safe. 0, or 1 when the CSV did not close. */
-int lr_matrix_run_close(struct lr_matrix_run *m);
+/* Cases ended (rows and skips), each case's measured length. */
+unsigned lr_matrix_run_ended(const struct lr_matrix_run *m);
+uint64_t lr_matrix_run_case_ns(const struct lr_matrix_run *m);
+/* The grid's exit code: 0 every case ran, 1 a case failed, it stopped early or a row could
+ * not be kept. */
+int lr_matrix_run_status(const struct lr_matrix_run *m);
+/* Closes a running client (no row). NULL-safe. */
+void lr_matrix_run_close(struct lr_matrix_run *m);
 
 #endif

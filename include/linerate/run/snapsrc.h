@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The snapshot source a run loop consumes: the live sampler thread publishing on a board, or
- * a recording played back (--replay, app/replay.h: no thread, the clock is read at each
+ * a recording played back (--replay, run/replay.h: no thread, the clock is read at each
  * call). The dashboard and the headless loops only wait, read and stop through this. [app] */
 #ifndef LINERATE_SNAPSRC_H
 #define LINERATE_SNAPSRC_H
@@ -10,14 +10,14 @@
 
 #include "linerate/core/common.h"
 
-struct lr_config;
 struct lr_gen_source;
 struct lr_replay;
 struct lr_snapshot;
 struct lr_snapsrc;	/* opaque */
 
-/* Opens the board and the sampler for cfg; the thread is not started. 0 or -errno. */
-int lr_snapsrc_open(struct lr_snapsrc **out, const struct lr_config *cfg) LR_MUST_CHECK;
+/* Opens the board and the sampler o asks for; the thread is not started. 0 or -errno. */
+struct lr_sampler_opts;
+int lr_snapsrc_open(struct lr_snapsrc **out, const struct lr_sampler_opts *o) LR_MUST_CHECK;
 /* A replay as the source; takes rp (started: lr_replay_start) and closes it with the source.
  * 0 or -ENOMEM (rp is closed then too). */
 int lr_snapsrc_open_replay(struct lr_snapsrc **out, struct lr_replay *rp) LR_MUST_CHECK;

@@ -10,10 +10,9 @@
 
 #include "linerate/sample/board.h"
 #include "linerate/core/clock.h"
-#include "linerate/app/config.h"
-#include "linerate/app/replay.h"
+#include "linerate/run/replay.h"
 #include "linerate/sample/sampler.h"
-#include "linerate/app/snapsrc.h"
+#include "linerate/run/snapsrc.h"
 
 struct lr_snapsrc {
 	struct lr_board *board;
@@ -21,25 +20,16 @@ struct lr_snapsrc {
 	struct lr_replay *replay;	/* set: a replay, board and sampler are NULL */
 };
 
-int lr_snapsrc_open(struct lr_snapsrc **out, const struct lr_config *cfg)
+int lr_snapsrc_open(struct lr_snapsrc **out, const struct lr_sampler_opts *o)
 {
 	struct lr_snapsrc *s = calloc(1, sizeof(*s));
 	int err;
-
-	struct lr_sampler_opts o = {
-		.interval_ns = cfg->interval_ns,
-		.ifaces = cfg->ifaces,
-		.source = cfg->source,
-		.procfs = cfg->procfs,
-		.sysfs = cfg->sysfs,
-		.history = cfg->mode == LR_MODE_DASHBOARD,
-	};
 
 	if (!s)
 		return -ENOMEM;
 	err = lr_board_open(&s->board);
 	if (!err)
-		err = lr_sampler_open(&s->sampler, &o, s->board);
+		err = lr_sampler_open(&s->sampler, o, s->board);
 	if (err) {
 		lr_snapsrc_close(s);
 		return err;

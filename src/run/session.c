@@ -10,11 +10,10 @@
 #include <string.h>
 
 #include "linerate/core/clock.h"
-#include "linerate/app/config.h"
-#include "linerate/app/peer.h"
+#include "linerate/run/peer.h"
 #include "linerate/core/log.h"
-#include "linerate/app/session.h"
-#include "linerate/app/snapsrc.h"
+#include "linerate/run/session.h"
+#include "linerate/run/snapsrc.h"
 
 static unsigned gen_count(void *arg)
 {

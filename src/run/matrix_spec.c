@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "linerate/app/matrix_spec.h"
+#include "linerate/run/matrix_spec.h"
 #include "linerate/core/strutil.h"
 #include "linerate/traffic/proto.h"
 

@@ -12,15 +12,22 @@
 
 #include "linerate/core/common.h"
 
-struct lr_config;
 struct lr_snapshot;
 struct lr_recorder;	/* opaque */
 
-/* Opens the files cfg names (stdout_default: interface rows to stdout when none is named).
+/* The files a run writes, each NULL when not asked for, "-" for stdout (docs/csv.md). */
+struct lr_recorder_files {
+	const char *csv;		/* --csv: interface rows */
+	const char *cpu_csv;		/* --cpu-csv */
+	const char *streams_csv;	/* --streams-csv */
+	const char *queues_csv;		/* --queues-csv */
+};
+
+/* Opens the files named (stdout_default: interface rows to stdout when none is named).
  * 0 or -errno with "--csv run.csv: Permission denied" in err. *out is NULL-safe to close
  * and to write when no file was asked for. */
-int lr_recorder_open(struct lr_recorder **out, const struct lr_config *cfg, bool stdout_default,
-		     char *err, size_t errlen) LR_MUST_CHECK;
+int lr_recorder_open(struct lr_recorder **out, const struct lr_recorder_files *files,
+		     bool stdout_default, char *err, size_t errlen) LR_MUST_CHECK;
 /* Writes the snapshot's rows to every file. 0 or -errno with "writing run.csv: ..." in err;
  * after an error nothing more is written. */
 int lr_recorder_write(struct lr_recorder *r, const struct lr_snapshot *s, char *err,

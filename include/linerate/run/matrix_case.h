@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "linerate/core/common.h"
-#include "linerate/present/matrix_out.h"
+#include "linerate/diagnose/matrix_row.h"
 #include "linerate/traffic/traffic.h"
 
 struct lr_snapshot;

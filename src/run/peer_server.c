@@ -18,7 +18,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "linerate/app/peer.h"
+#include "linerate/run/peer.h"
 #include "linerate/collect/route.h"
 #include "linerate/core/clock.h"
 #include "linerate/core/log.h"

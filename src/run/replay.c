@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "linerate/core/strutil.h"
-#include "linerate/app/replay.h"
+#include "linerate/run/replay.h"
 #include "linerate/collect/classify.h"
 #include "linerate/core/clock.h"
 #include "linerate/sample/report_read.h"

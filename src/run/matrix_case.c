@@ -5,10 +5,11 @@
  * server omits its side as told); CPU, softirq, drops and FIFO come from the sampler's ticks
  * that fall inside the measured window (after the engine's -O mark).
  */
+#include <stdio.h>
 #include <string.h>
 
-#include "linerate/app/matrix_case.h"
-#include "linerate/app/matrix_spec.h"
+#include "linerate/run/matrix_case.h"
+#include "linerate/run/matrix_spec.h"
 #include "linerate/sample/snapshot.h"
 
 void lr_matrix_acc_init(struct lr_matrix_acc *a, const char *iface)

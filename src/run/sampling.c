@@ -10,13 +10,12 @@
 #include <string.h>
 
 #include "linerate/core/log.h"
-#include "linerate/app/peer.h"
-#include "linerate/app/config.h"
-#include "linerate/app/metrics_http.h"
-#include "linerate/app/recorder.h"
-#include "linerate/app/sampling.h"
+#include "linerate/run/peer.h"
+#include "linerate/run/metrics_http.h"
+#include "linerate/run/recorder.h"
+#include "linerate/run/sampling.h"
 #include "linerate/sample/snapshot.h"
-#include "linerate/app/snapsrc.h"
+#include "linerate/run/snapsrc.h"
 
 struct lr_sampling {
 	struct lr_snapsrc *src;
@@ -28,18 +27,21 @@ struct lr_sampling {
 	struct lr_peer_rx *peer;	/* borrowed: the peer view's rows go with ours */
 };
 
-int lr_sampling_open(struct lr_sampling **out, const struct lr_config *cfg, bool stdout_default)
+int lr_sampling_open(struct lr_sampling **out, const struct lr_sampling_opts *o)
 {
 	struct lr_sampling *h = calloc(1, sizeof(*h));
 	char msg[320];
 	unsigned logged;
 	int err;
 
-	if (!h)
+	if (!h) {
+		if (o->exporter.ops)
+			o->exporter.ops->close(o->exporter.ctx);
 		return -ENOMEM;
+	}
 	lr_snapshot_init(&h->snap);
-	if (cfg->listen) {	/* first: a port in use ends the run before any output */
-		err = lr_metrics_http_open(&h->metrics, cfg->listen, msg, sizeof(msg));
+	if (o->listen) {	/* first: a port in use ends the run before any output */
+		err = lr_metrics_http_open(&h->metrics, o->listen, &o->exporter, msg, sizeof(msg));
 		if (err) {
 			fprintf(stderr, "linerate: %s\n", msg);
 			free(h);
@@ -48,11 +50,11 @@ int lr_sampling_open(struct lr_sampling **out, const struct lr_config *cfg, bool
 	}
 	/* the source next: a bad -I is named before any CSV file is created */
 	logged = lr_log_errors_echoed();
-	err = lr_snapsrc_open(&h->src, cfg);
+	err = lr_snapsrc_open(&h->src, &o->sampler);
 	if (err && lr_log_errors_echoed() == logged)	/* else the cause is on stderr */
 		fprintf(stderr, "linerate: cannot start sampling: %s\n", strerror(-err));
 	if (!err) {
-		err = lr_recorder_open(&h->rec, cfg, stdout_default, msg, sizeof(msg));
+		err = lr_recorder_open(&h->rec, &o->files, o->stdout_default, msg, sizeof(msg));
 		if (err)
 			fprintf(stderr, "linerate: %s\n", msg);
 	}

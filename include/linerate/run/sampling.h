@@ -2,7 +2,7 @@
 /* A headless sampling run: the snapshot source and the recorder together, pumped by the main
  * thread of `--headless` and of headless `-c`, so samples and traffic share one clock and one
  * set of files. Errors are printed on stderr as one line naming the file (no screen to keep
- * clean here). [app] */
+ * clean here). [main] */
 #ifndef LINERATE_SAMPLING_H
 #define LINERATE_SAMPLING_H
 
@@ -10,16 +10,26 @@
 #include <stdint.h>
 
 #include "linerate/core/common.h"
+#include "linerate/core/exporter.h"
+#include "linerate/run/recorder.h"
+#include "linerate/sample/sampler.h"
 
 struct lr_sampling;
-struct lr_config;
 struct lr_snapshot;
 struct lr_snapsrc;
 
-/* Opens the files (stdout_default: interface rows to stdout when no file was given) and the
- * source; does not start the thread. 0 or -errno (already reported on stderr). */
-int lr_sampling_open(struct lr_sampling **out, const struct lr_config *cfg, bool stdout_default)
-	LR_MUST_CHECK;
+struct lr_sampling_opts {
+	struct lr_sampler_opts sampler;
+	struct lr_recorder_files files;
+	bool stdout_default;		/* interface rows to stdout when no file was given */
+	const char *listen;		/* --listen [ADDR:]PORT, NULL none */
+	struct lr_exporter exporter;	/* what listen serves: taken over (closed by the run) */
+};
+
+/* Opens the metrics endpoint (first: a port in use ends the run before any output), the
+ * source and the files; does not start the thread. 0 or -errno (already reported on
+ * stderr). */
+int lr_sampling_open(struct lr_sampling **out, const struct lr_sampling_opts *o) LR_MUST_CHECK;
 int lr_sampling_start(struct lr_sampling *h) LR_MUST_CHECK;
 /* Waits up to timeout_ns for a new snapshot and writes its rows. 1 written, 0 nothing new,
  * -errno on a write error (reported). */

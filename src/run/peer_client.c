@@ -20,9 +20,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "linerate/app/peer.h"
+#include "linerate/run/peer.h"
 #include "linerate/diagnose/peer_loss.h"
-#include "linerate/app/recorder.h"
+#include "linerate/run/recorder.h"
 #include "linerate/core/clock.h"
 #include "linerate/core/log.h"
 #include "linerate/sample/snapshot.h"

@@ -25,10 +25,12 @@ struct lr_metrics_http;	/* opaque: the daemon, the exporter and their lock */
 int lr_metrics_listen_parse(const char *spec, struct sockaddr_storage *addr, socklen_t *len,
 			    char *err, size_t errlen) LR_MUST_CHECK;
 
-/* Binds spec and starts the daemon thread. 0; -EINVAL for a bad value, another -errno when
- * the address cannot be bound (in use, not local): one line in err either way. */
-int lr_metrics_http_open(struct lr_metrics_http **out, const char *spec, char *err,
-			 size_t errlen) LR_MUST_CHECK;
+/* Binds spec and starts the daemon thread serving what exp renders (taken over: closed with
+ * the endpoint, or at once on failure). 0; -EINVAL for a bad value, another -errno when the
+ * address cannot be bound (in use, not local): one line in err either way. */
+struct lr_exporter;
+int lr_metrics_http_open(struct lr_metrics_http **out, const char *spec,
+			 const struct lr_exporter *exp, char *err, size_t errlen) LR_MUST_CHECK;
 /* [main] Feeds a snapshot to the exporter (every one the run loop reads). Waits at most for
  * a render in progress (about 2 ms at 1152 CPUs), never for a client's network I/O.
  * 0 or -ENOMEM. */

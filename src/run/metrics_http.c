@@ -20,15 +20,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "linerate/app/metrics_http.h"
+#include "linerate/run/metrics_http.h"
 #include "linerate/core/log.h"
 #include "linerate/core/strutil.h"
-#include "linerate/present/prom.h"
+#include "linerate/core/exporter.h"
 
 struct lr_metrics_http {
 	struct MHD_Daemon *daemon;
-	pthread_mutex_t lock;	/* guards prom */
-	struct lr_prom *prom;
+	pthread_mutex_t lock;	/* guards exp */
+	struct lr_exporter exp;	/* owned: closed with the endpoint */
 	atomic_ulong scrapes;
 };
 
@@ -154,21 +154,20 @@ static enum MHD_Result text_reply(struct MHD_Connection *c, unsigned status, con
 
 static enum MHD_Result scrape(struct lr_metrics_http *m, struct MHD_Connection *c)
 {
-	enum lr_prom_format f =
-		lr_prom_negotiate(MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept"));
-	struct lr_prom_buf b = {0};
+	const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
+	struct lr_exporter_body b = {0};
 	int err;
 
 	pthread_mutex_lock(&m->lock);
-	err = lr_prom_render(m->prom, f, &b);
+	err = m->exp.ops->render(m->exp.ctx, accept, &b);
 	pthread_mutex_unlock(&m->lock);
 	if (err) {
-		lr_prom_buf_free(&b);
+		free(b.p);
 		return text_reply(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n", NULL);
 	}
 	atomic_fetch_add(&m->scrapes, 1);
 	/* MHD frees the text with free() once sent (an empty page has no buffer at all) */
-	return reply(c, MHD_HTTP_OK, lr_prom_content_type(f), b.p ? b.p : (void *)"", b.len,
+	return reply(c, MHD_HTTP_OK, b.content_type, b.p ? b.p : (void *)"", b.len,
 		     b.p ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT, NULL);
 }
 
@@ -208,8 +207,8 @@ static void on_log(void *cls, const char *fmt, va_list ap)
 	lr_log(LR_LOG_INFO, "metrics: %s", msg);	/* client noise: never on stderr */
 }
 
-int lr_metrics_http_open(struct lr_metrics_http **out, const char *spec, char *err,
-			 size_t errlen)
+int lr_metrics_http_open(struct lr_metrics_http **out, const char *spec,
+			 const struct lr_exporter *exp, char *err, size_t errlen)
 {
 	struct sockaddr_storage a;
 	socklen_t alen;
@@ -217,14 +216,17 @@ int lr_metrics_http_open(struct lr_metrics_http **out, const char *spec, char *e
 	struct lr_metrics_http *m;
 	int fd, ret = lr_metrics_listen_parse(spec, &a, &alen, err, errlen);
 
-	if (ret)
+	if (ret) {
+		exp->ops->close(exp->ctx);
 		return ret;
+	}
 	m = calloc(1, sizeof(*m));
-	if (!m || lr_prom_open(&m->prom)) {
-		free(m);
+	if (!m) {
+		exp->ops->close(exp->ctx);
 		snprintf(err, errlen, "--listen %s: out of memory", spec);
 		return -ENOMEM;
 	}
+	m->exp = *exp;
 	pthread_mutex_init(&m->lock, NULL);
 	atomic_init(&m->scrapes, 0);
 	fd = bind_socket(spec, &a, alen, err, errlen);
@@ -260,7 +262,7 @@ int lr_metrics_http_publish(struct lr_metrics_http *m, const struct lr_snapshot 
 	int err;
 
 	pthread_mutex_lock(&m->lock);
-	err = lr_prom_update(m->prom, s);
+	err = m->exp.ops->update(m->exp.ctx, s);
 	pthread_mutex_unlock(&m->lock);
 	return err;
 }
@@ -273,7 +275,7 @@ int lr_metrics_http_publish_peer(struct lr_metrics_http *m, const struct lr_snap
 	if (!peer)
 		return 0;
 	pthread_mutex_lock(&m->lock);
-	err = lr_prom_update_peer(m->prom, peer, host);
+	err = m->exp.ops->update_peer(m->exp.ctx, peer, host);
 	pthread_mutex_unlock(&m->lock);
 	return err;
 }
@@ -290,6 +292,7 @@ void lr_metrics_http_close(struct lr_metrics_http *m)
 	if (m->daemon)
 		MHD_stop_daemon(m->daemon);	/* joins its thread, closes the socket */
 	pthread_mutex_destroy(&m->lock);
-	lr_prom_close(m->prom);
+	if (m->exp.ops)
+		m->exp.ops->close(m->exp.ctx);
 	free(m);
 }

@@ -13,9 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/app/config.h"
-#include "linerate/app/demo.h"
-#include "linerate/app/server_watch.h"
+#include "linerate/run/demo.h"
+#include "linerate/run/server_watch.h"
 #include "linerate/core/log.h"
 #include "linerate/traffic/traffic.h"
 

@@ -8,9 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/app/config.h"
 #include "linerate/sample/csv.h"
-#include "linerate/app/recorder.h"
+#include "linerate/run/recorder.h"
 
 enum { SINK_IFACES, SINK_CPUS, SINK_STREAMS, SINK_QUEUES, SINK__COUNT };
 
@@ -37,11 +36,11 @@ static int open_sink(struct lr_recorder *r, int i, const char *opt, const char *
 	return e;
 }
 
-int lr_recorder_open(struct lr_recorder **out, const struct lr_config *cfg, bool stdout_default,
-		     char *err, size_t errlen)
+int lr_recorder_open(struct lr_recorder **out, const struct lr_recorder_files *files,
+		     bool stdout_default, char *err, size_t errlen)
 {
 	struct lr_recorder *r = calloc(1, sizeof(*r));
-	const char *ifpath = cfg->csv;
+	const char *ifpath = files->csv;
 	int e;
 
 	*out = NULL;
@@ -49,16 +48,16 @@ int lr_recorder_open(struct lr_recorder **out, const struct lr_config *cfg, bool
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	if (!ifpath && !cfg->cpu_csv && !cfg->streams_csv && !cfg->queues_csv && stdout_default)
+	if (!ifpath && !files->cpu_csv && !files->streams_csv && !files->queues_csv && stdout_default)
 		ifpath = "-";
 	e = open_sink(r, SINK_IFACES, "--csv", ifpath, LR_CSV_IFACES, err, errlen);
 	if (!e)
-		e = open_sink(r, SINK_CPUS, "--cpu-csv", cfg->cpu_csv, LR_CSV_CPUS, err, errlen);
+		e = open_sink(r, SINK_CPUS, "--cpu-csv", files->cpu_csv, LR_CSV_CPUS, err, errlen);
 	if (!e)
-		e = open_sink(r, SINK_STREAMS, "--streams-csv", cfg->streams_csv, LR_CSV_STREAMS,
+		e = open_sink(r, SINK_STREAMS, "--streams-csv", files->streams_csv, LR_CSV_STREAMS,
 			      err, errlen);
 	if (!e)
-		e = open_sink(r, SINK_QUEUES, "--queues-csv", cfg->queues_csv, LR_CSV_QUEUES,
+		e = open_sink(r, SINK_QUEUES, "--queues-csv", files->queues_csv, LR_CSV_QUEUES,
 			      err, errlen);
 	if (e) {
 		r->failed = true;

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linerate/app/affinity.h"
 #include "linerate/app/cli.h"
 #include "linerate/app/cli_iperf3.h"
 #include "linerate/app/config.h"
@@ -20,6 +19,7 @@
 #include "linerate/collect/numa.h"
 #include "linerate/sample/sampler.h"
 #include "linerate/core/strutil.h"
+#include "linerate/core/sysio.h"
 #include "linerate/traffic/proto.h"
 
 #define CPU_MAX 1023 /* the stream threads' CPU_SETSIZE */
@@ -218,7 +218,7 @@ static int parse_uint(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
 }
 
 /* iperf3's -A n[,m]: n for this side, m asked of the server; n may be node:N (the CPUs of NUMA
- * node N here). -EINVAL bad syntax; lr_affinity_node_cpus's -ENOENT/-ENODEV for a node. */
+ * node N here). -EINVAL bad syntax; lr_numa_node_cpuset's -ENOENT/-ENODEV for a node. */
 static int parse_affinity(const char *arg, struct lr_traffic_config *t)
 {
 	const char *comma = strchr(arg, ',');
@@ -234,11 +234,15 @@ static int parse_affinity(const char *arg, struct lr_traffic_config *t)
 	if (*comma && parse_uint(comma + 1, 0, CPU_MAX, &m))
 		return -EINVAL;
 	if (!strncmp(first, "node:", 5)) {
+		struct lr_sysio io;
 		int rc;
 
 		if (parse_uint(first + 5, 0, LR_NUMA_MAX_NODES - 1, &n))
 			return -EINVAL;
-		rc = lr_affinity_node_cpus((int)n, &t->affinity_cpus);
+		/* the live /sys whatever --sysfs says: the threads run here */
+		if (lr_sysio_real_init(&io, NULL, NULL))
+			return -ENAMETOOLONG;
+		rc = lr_numa_node_cpuset(&io, (int)n, &t->affinity_cpus);
 		if (rc < 0)
 			return rc;
 		t->affinity_node = (int)n;
@@ -302,7 +306,7 @@ static int validate(struct lr_config *cfg, bool traffic_opt, const char *opt_nam
 	if (cfg->listen && cfg->mode != LR_MODE_DASHBOARD && cfg->mode != LR_MODE_HEADLESS)
 		return lr_err_inval(err, len, "--listen serves the samples of the dashboard or --headless");
 	/* the look of a screen, where there is none: an error, never dropped (issue 21); -s
-	 * without its dashboard says so itself (server_app.c) */
+	 * without its dashboard says so itself (mode_server.c) */
 	if ((cfg->theme || cfg->ascii || cfg->graph) && cfg->mode != LR_MODE_DASHBOARD &&
 	    cfg->mode != LR_MODE_SERVER && cfg->mode != LR_MODE_REPLAY)
 		return lr_err_inval(err, len, "%s: only the dashboard and --replay draw (this run has no screen)",

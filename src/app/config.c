@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Questions every run mode asks of the command line's configuration. */
+/* Questions every run mode asks of the command line's configuration, the engines' own options
+ * taken from it, and the output stream of the traffic modes. [main] */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "linerate/app/config.h"
 #include "linerate/core/exporter.h"
+#include "linerate/present/lineout.h"
 #include "linerate/present/prom.h"
 #include "linerate/present/view.h"
 #include "linerate/run/metrics_http.h"
@@ -78,4 +80,58 @@ int lr_config_metrics_open(struct lr_metrics_http **out, const struct lr_config 
 		return -ENOMEM;
 	}
 	return lr_metrics_http_open(out, cfg->listen, &exp, err, errlen);
+}
+
+/* Where iperf3's text goes in the traffic modes (--logfile, -T, --timestamps, --forceflush):
+ * the code that prints iperf3's lines writes to a FILE and knows none of them. */
+int lr_output_open(struct lr_output *o, const struct lr_config *cfg)
+{
+	struct lr_lineout_opts lo = {
+		.title = cfg->title,
+		.timestamp_fmt = cfg->timestamps,
+		.force_flush = cfg->forceflush,
+	};
+
+	bool csv_on_stdout = lr_config_csv_stdout(cfg);
+
+	o->file = NULL;
+	/* stdout carries CSV rows: the human summary must not land between them */
+	o->text = o->json = csv_on_stdout ? stderr : stdout;
+	if (cfg->logfile) {
+		o->file = fopen(cfg->logfile, "a");	/* iperf3 appends */
+		if (!o->file) {
+			int err = errno;
+
+			fprintf(stderr, "linerate: --logfile %s: %s\n", cfg->logfile, strerror(err));
+			return -err;
+		}
+		o->text = o->json = o->file;
+	}
+	if (cfg->title || cfg->timestamps || cfg->forceflush) {
+		o->text = lr_lineout_open(o->json, &lo);
+		if (!o->text) {
+			o->text = o->json;
+			fprintf(stderr, "linerate: cannot decorate the output: %s\n", strerror(errno));
+			lr_output_close(o, cfg);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+int lr_output_close(struct lr_output *o, const struct lr_config *cfg)
+{
+	int err = 0;
+
+	if (o->text && o->text != o->json && fclose(o->text))
+		err = -errno;
+	/* a log file is closed; stdout (or stderr) stays open and is only flushed */
+	if ((o->file ? fclose(o->file) : fflush(o->json)) && !err)
+		err = -errno;
+	if (err)
+		fprintf(stderr, "linerate: writing %s: %s\n", cfg->logfile ? cfg->logfile : "stdout",
+			strerror(-err));
+	o->text = o->json = NULL;
+	o->file = NULL;
+	return err;
 }

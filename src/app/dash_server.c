@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * `linerate -s` on a terminal: the dashboard with the server running on its own thread
- * (server_app.c). Each incoming test, from a linerate or a plain iperf3 client, is in the
+ * (mode_server.c). Each incoming test, from a linerate or a plain iperf3 client, is in the
  * Streams pane: its streams come to the sampler through the server's watch, its parameters
  * and state from the watch's view; the detail view turns to the interface the first test
  * arrives on. q stops the server (a client mid-test gets SERVER_TERMINATE). Main thread.
@@ -22,7 +22,7 @@
 
 struct lr_dash_srv {
 	struct lr_server_app *app;
-	struct lr_server_watch_view *v;
+	struct lr_server_test_view *v;
 	struct lr_view_traffic view;
 	char iface[LR_IFNAMSIZ];
 	bool turned; /* the view went to the first test's interface */

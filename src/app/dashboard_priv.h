@@ -46,7 +46,7 @@ struct lr_tui;
 
 /* The traffic test the dashboard drives (-c HOST, --demo). One client at a time: a restart
  * stops it, waits for a snapshot that saw its last bytes, closes it and opens a new one. */
-struct lr_server_watch_view;
+struct lr_server_test_view;
 
 struct traffic {
 	bool on;			/* traffic configured */
@@ -73,7 +73,7 @@ struct traffic {
 	struct lr_peer_summary peer_sum;
 	bool have_peer_sum;
 	/* --demo: the in-process receiver's live counters, its loss per stream for the pane */
-	struct lr_server_watch_view *rv;
+	struct lr_server_test_view *rv;
 	struct lr_view_stream_base recv[LR_VIEW_STREAM_BASE_MAX];
 };
 
@@ -102,7 +102,7 @@ struct dash {
 	char theme_err[LR_THEME_ERR_MAX];	/* the first bad theme, also repeated on stderr */
 	uint64_t last_snap_mono_ns;	/* the newest snapshot read from the board */
 	struct traffic tr;
-	struct lr_dash_peer *peer;	/* the peer view with its history (dash_peer.c) */
+	struct lr_dash_peer *peer;	/* the peer view with its history (dash_traffic.c) */
 	struct lr_matrix_app mxa;	/* --matrix: the grid and its CSV */
 	struct lr_matrix_run *mx;	/* mxa.run: the grid drives the traffic, not tr */
 	struct lr_matrix_progress mview;

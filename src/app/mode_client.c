@@ -13,7 +13,6 @@
 
 #include "linerate/core/clock.h"
 #include "linerate/app/config.h"
-#include "linerate/app/output.h"
 #include "linerate/run/peer.h"
 #include "linerate/diagnose/peer_loss.h"
 #include "linerate/present/peer_out.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * `linerate --report OUT.html FILE...`: reads the CSVs (present/report_csv.c), writes the HTML
+ * `linerate --report OUT.html FILE...`: reads the CSVs (sample/report_read.c), writes the HTML
  * (present/report_html.c) to OUT.html.tmp and renames it over OUT.html only when every file
  * was read and every byte written, so a bad input or a full disk never leaves half a report.
  * Bad or foreign input is one line naming the file and line, exit 2; a write error exit 1.

@@ -6,6 +6,7 @@
  * the lists); the caller owns the lr_numa and its buffers, which are reused between reads.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,4 +268,38 @@ int lr_numa_read_node_cpus(const struct lr_sysio *io, int node, struct lr_cpuset
 	if (n < 0)
 		return (int)n;
 	return lr_cpulist_parse(buf, (size_t)n, out);
+}
+
+/* -A node:N */
+static int stop_walk(const char *name, void *arg)
+{
+	return 1;
+}
+
+int lr_numa_node_cpuset(const struct lr_sysio *io, int node, cpu_set_t *out)
+{
+	struct lr_cpuset set = {0};
+	int n, ret = 0;
+
+	n = lr_numa_read_node_cpus(io, node, &set);
+	if (n == -ENOENT && node == 0 &&
+	    io->list_dir(io, "/sys/devices/system/node", stop_walk, NULL) == -ENOENT) {
+		char buf[4096];	/* no NUMA in this kernel: one node, every online CPU */
+		ssize_t len = io->read_file(io, "/sys/devices/system/cpu/online", buf, sizeof(buf));
+
+		n = len < 0 ? (int)len : lr_cpulist_parse(buf, (size_t)len, &set);
+	}
+	if (n < 0) {
+		lr_cpuset_free(&set);
+		return n;
+	}
+	CPU_ZERO(out);
+	for (size_t i = 0; i < set.n; i++) {
+		if (set.cpu[i] < CPU_SETSIZE) {
+			CPU_SET(set.cpu[i], out);
+			ret++;
+		}
+	}
+	lr_cpuset_free(&set);
+	return ret ? ret : -ENODEV;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The replay's insides, shared by its recording (replay_rows.c: rows in, ticks) and its
- * playback (replay.c: clock, per-series state, snapshots). Private to src/app/replay*.c. */
+ * playback (replay.c: clock, per-series state, snapshots). Private to src/run/replay*.c. */
 #ifndef LINERATE_REPLAY_PRIV_H
 #define LINERATE_REPLAY_PRIV_H
 

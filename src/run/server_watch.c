@@ -222,7 +222,7 @@ void lr_server_watch_set_reader(struct lr_server_watch *w, bool reader)
 	w->reader = reader;
 }
 
-static void counts_of(const struct lr_stream_stats *s, struct lr_server_watch_counts *c)
+static void counts_of(const struct lr_stream_stats *s, struct lr_server_test_counts *c)
 {
 	c->bytes = ld(&s->bytes);
 	c->packets = ld(&s->packets);
@@ -235,7 +235,7 @@ static void counts_of(const struct lr_stream_stats *s, struct lr_server_watch_co
 	c->end_ns = ld(&s->end_ns);
 }
 
-bool lr_server_watch_read(struct lr_server_watch *w, struct lr_server_watch_view *v)
+bool lr_server_watch_read(struct lr_server_watch *w, struct lr_server_test_view *v)
 {
 	bool changed;
 
@@ -259,7 +259,7 @@ bool lr_server_watch_read(struct lr_server_watch *w, struct lr_server_watch_view
 	return changed;
 }
 
-struct lr_server_watch_view *lr_server_watch_view_new(void)
+struct lr_server_test_view *lr_server_watch_view_new(void)
 {
-	return calloc(1, sizeof(struct lr_server_watch_view));
+	return calloc(1, sizeof(struct lr_server_test_view));
 }

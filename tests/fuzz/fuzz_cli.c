@@ -15,18 +15,17 @@
 #include "linerate/app/config.h"
 #include "linerate/core/strutil.h"
 
-/* scripts/fuzz.sh links src/{core,collect,sample,present,traffic}/ but not src/app/, so the
- * parser and the app files it calls (iperf3's options, -A node:N) are compiled in here; weak,
- * so that linking cli.o as well one day costs nothing. */
+/* scripts/fuzz.sh links every layer's objects as an archive but not src/app/, so the parser
+ * and iperf3's options are compiled in here; weak, so that linking cli.o as well one day costs
+ * nothing. */
 #pragma weak lr_cli_defaults
 #pragma weak lr_cli_parse
 #pragma weak lr_cli_usage
 #include "../../src/app/cli.c"
 #include "../../src/app/cli_iperf3.c"
-#include "../../src/app/affinity.c"
-#include "../../src/run/matrix_spec.c"
 
-/* --listen's address goes through getaddrinfo (a host name may be looked up): not for a fuzzer.
+/* Defined here, this keeps run/metrics_http.o out of the link (the archive's member is never
+ * pulled). --listen's address goes through getaddrinfo (a host name may be looked up): not for a fuzzer.
  * The stand-in keeps the contract the parser relies on: 0, or -EINVAL with a message. */
 int lr_metrics_listen_parse(const char *spec, struct sockaddr_storage *addr, socklen_t *len,
 			    char *err, size_t errlen)

@@ -9,13 +9,6 @@
 
 #include "linerate/run/matrix_spec.h"
 
-/* scripts/fuzz.sh does not link src/app/: the parser is compiled in (weak, as fuzz_cli). */
-#pragma weak lr_matrix_key_letter
-#pragma weak lr_matrix_spec_parse
-#pragma weak lr_matrix_case
-#pragma weak lr_matrix_spec_check
-#include "../../src/run/matrix_spec.c"
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void check_cases(const struct lr_matrix_spec *s)

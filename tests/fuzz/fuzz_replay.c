@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* libFuzzer target: the replay (app/replay*.c) on any bytes. They either read into a recording
+/* libFuzzer target: the replay (run/replay*.c) on any bytes. They either read into a recording
  * or fail with -EINVAL and one "fuzz.csv:LINE: why" line; a recording is then played: the
  * snapshot at the start, after seeks both ways and speed changes, and at the end, each read
  * with the peer's, so the tick ordering and the state rebuilt on a seek back meet every shape
@@ -13,15 +13,8 @@
 #include <string.h>
 
 #include "linerate/run/replay.h"
-#include "linerate/present/view_matrix.h"
+#include "linerate/diagnose/matrix_row.h"
 #include "linerate/sample/snapshot.h"
-
-/* scripts/fuzz.sh links src/{core,collect,sample,present,traffic}/ but not src/app/, so the
- * replay's files are compiled in here (they share no static names). */
-#include "../../src/run/replay_rows.c"
-#include "../../src/run/replay.c"
-#include "../../src/run/replay_queues.c"
-#include "../../src/run/replay_matrix.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

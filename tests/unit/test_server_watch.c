@@ -87,7 +87,7 @@ static int teardown(void **state)
 }
 
 /* Runs one TCP test (client sends) while summing the received streams' per-tick bytes. */
-static void one_test(struct fx *f, struct lr_server_watch_view *v, unsigned want_seq)
+static void one_test(struct fx *f, struct lr_server_test_view *v, unsigned want_seq)
 {
 	struct lr_traffic_config tc = {
 		.host = "127.0.0.1",
@@ -148,7 +148,7 @@ static void one_test(struct fx *f, struct lr_server_watch_view *v, unsigned want
 static void test_watch_follows_tests(void **state)
 {
 	struct fx *f = *state;
-	struct lr_server_watch_view *v = lr_server_watch_view_new();
+	struct lr_server_test_view *v = lr_server_watch_view_new();
 
 	assert_non_null(v);
 	assert_false(lr_server_watch_read(f->w, v));

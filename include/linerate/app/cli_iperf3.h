@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The rest of iperf3's options (issue 10), parsed beside cli.c so that its table stays short:
- * -n -k -N -S --dscp -4 -6 -Z -L and the long-only ones. [app] */
+ * -n -k -N -S --dscp -4 -6 -Z -L and the long-only ones. [main] */
 #ifndef LINERATE_CLI_IPERF3_H
 #define LINERATE_CLI_IPERF3_H
 

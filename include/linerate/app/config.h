@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "linerate/core/common.h"
 #include "linerate/sample/snapshot.h"	/* enum lr_source */
@@ -83,5 +84,19 @@ int lr_config_sampling_open(struct lr_sampling **out, const struct lr_config *cf
 /* lr_metrics_http_open on cfg->listen, serving Prometheus text. */
 int lr_config_metrics_open(struct lr_metrics_http **out, const struct lr_config *cfg, char *err,
 			   size_t errlen) LR_MUST_CHECK;
+
+/* Where iperf3's text goes in the traffic modes: stdout (stderr when stdout carries CSV) or
+ * --logfile, decorated with -T and --timestamps, flushed per line with --forceflush; and the
+ * plain stream for -J, which iperf3 leaves undecorated. */
+struct lr_output {
+	FILE *text;	/* decorated lines */
+	FILE *json;	/* -J documents: the same file, undecorated */
+	FILE *file;	/* --logfile, NULL for stdout */
+};
+
+/* 0, or -errno with "--logfile F: why" printed on stderr. */
+int lr_output_open(struct lr_output *o, const struct lr_config *cfg);
+/* Flushes and closes what was opened (stdout stays open). 0 or -errno (printed). */
+int lr_output_close(struct lr_output *o, const struct lr_config *cfg);
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The run_* entry points main.c dispatches to, one per mode. Each returns the process exit
  * code (0 ok, 1 runtime error, 2 bad usage) and restores everything it changed (terminal,
- * traffic) before returning; only main.c calls exit(). [app] */
+ * traffic) before returning; only main.c calls exit(). [main] */
 #ifndef LINERATE_RUN_H
 #define LINERATE_RUN_H
 

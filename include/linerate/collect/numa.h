@@ -8,6 +8,7 @@
 #ifndef LINERATE_NUMA_H
 #define LINERATE_NUMA_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -61,5 +62,10 @@ int lr_numa_iface_node(const struct lr_sysio *io, const char *ifname);
  * of CPUs (0 for a memory-only node), -ENOENT when there is no such node, -errno. */
 int lr_numa_read_node_cpus(const struct lr_sysio *io, int node, struct lr_cpuset *out)
 	LR_MUST_CHECK;
+
+/* -A node:N: node's CPUs below CPU_SETSIZE as the set the stream threads are pinned to. A
+ * kernel without NUMA has no node directory: node 0 is then every online CPU. The number of
+ * CPUs, -ENOENT (no such node), -ENODEV (a node without CPUs, such as memory-only), -errno. */
+int lr_numa_node_cpuset(const struct lr_sysio *io, int node, cpu_set_t *out) LR_MUST_CHECK;
 
 #endif

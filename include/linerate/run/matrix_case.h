@@ -2,7 +2,7 @@
 /* One matrix case's numbers: the snapshots of its measured window (after -O) folded into
  * whole-host CPU, the test interface's softirq, drops and FIFO, and the test's own results
  * (the engine's, -O's seconds already left out as in a single test) made into a row. Pure: no
- * I/O, no threads. [app] */
+ * I/O, no threads. [main] */
 #ifndef LINERATE_MATRIX_CASE_H
 #define LINERATE_MATRIX_CASE_H
 

@@ -2,7 +2,7 @@
 /* The peer view's two ends in the app (docs/peer-stats.md, DESIGN §10): the server streams
  * its own sampler's snapshots as frames through the traffic layer's generic hooks; the client
  * reads them on a thread of its own and turns the newest into peer rows on the local clock.
- * The glue between traffic/ (negotiation, codec) and sample/ (the sampler). [app] */
+ * The glue between traffic/ (negotiation, codec) and sample/ (the sampler). [main] */
 #ifndef LINERATE_PEER_H
 #define LINERATE_PEER_H
 

@@ -2,7 +2,7 @@
 /* The recorder: every CSV file a run writes (--csv, --cpu-csv, --streams-csv), opened,
  * fed one snapshot at a time and closed, the same for every mode. Errors come back as one
  * line naming the file and the option; the mode decides when to print it (the dashboard
- * only once the terminal is restored). [app] */
+ * only once the terminal is restored). [main] */
 #ifndef LINERATE_RECORDER_H
 #define LINERATE_RECORDER_H
 

@@ -12,26 +12,11 @@
 
 #include "linerate/core/common.h"
 #include "linerate/sample/gencol.h"
+#include "linerate/traffic/server_view.h"
 #include "linerate/traffic/traffic.h"
 
 struct lr_server_watch; /* opaque */
 struct lr_snapsrc;
-
-/* One stream's counters, read at one moment. */
-struct lr_server_watch_counts {
-	uint64_t bytes, packets, retransmits, lost, out_of_order, max_seq, jitter_ns;
-	uint64_t start_ns, end_ns;
-};
-
-/* The main thread's copy of the newest test. Large: allocate it (lr_server_watch_view_new). */
-struct lr_server_watch_view {
-	unsigned seq; /* tests begun so far; 0 none yet */
-	bool ended; /* test `seq` has ended: counts are final, res is set */
-	uint64_t now_ns; /* CLOCK_MONOTONIC when the counts were read */
-	struct lr_server_test_info info;
-	struct lr_server_watch_counts c[LR_PROTO_MAX_RESULTS]; /* info.n_streams of them */
-	struct lr_traffic_results res; /* when ended */
-};
 
 int lr_server_watch_open(struct lr_server_watch **out) LR_MUST_CHECK;
 void lr_server_watch_close(struct lr_server_watch *w); /* NULL-safe; after the server closed */
@@ -45,7 +30,7 @@ void lr_server_watch_set_snapsrc(struct lr_server_watch *w, struct lr_snapsrc *s
 void lr_server_watch_set_reader(struct lr_server_watch *w, bool reader);
 /* [main] Copies the newest test into *v. true when v->seq or v->ended changed since the last
  * call. */
-bool lr_server_watch_read(struct lr_server_watch *w, struct lr_server_watch_view *v);
-struct lr_server_watch_view *lr_server_watch_view_new(void); /* calloc; free() it */
+bool lr_server_watch_read(struct lr_server_watch *w, struct lr_server_test_view *v);
+struct lr_server_test_view *lr_server_watch_view_new(void); /* calloc; free() it */
 
 #endif

@@ -3,7 +3,7 @@
  * matrix): start, live rate change, stop, follow the client's state, feed the verdict the
  * snapshots taken while data flowed, then results and verdict, close. A restart is a finish
  * and a start. Also the glue that lets neither traffic/ nor sample/ and present/ know each
- * other: the client as the sampler's gen source, its results as the verdict's input. [app] */
+ * other: the client as the sampler's gen source, its results as the verdict's input. [main] */
 #ifndef LINERATE_SESSION_H
 #define LINERATE_SESSION_H
 

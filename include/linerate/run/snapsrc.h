@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The snapshot source a run loop consumes: the live sampler thread publishing on a board, or
  * a recording played back (--replay, run/replay.h: no thread, the clock is read at each
- * call). The dashboard and the headless loops only wait, read and stop through this. [app] */
+ * call). The dashboard and the headless loops only wait, read and stop through this. [main] */
 #ifndef LINERATE_SNAPSRC_H
 #define LINERATE_SNAPSRC_H
 

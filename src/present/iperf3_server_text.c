@@ -13,10 +13,10 @@
 
 #include <jansson.h>
 
-#include "linerate/app/server_text.h"
-#include "linerate/run/server_watch.h"
+#include "linerate/present/iperf3_server_text.h"
 #include "linerate/core/clock.h"
 #include "linerate/present/iperf3_out.h"
+#include "linerate/traffic/server_view.h"
 
 struct lr_server_text {
 	FILE *f;
@@ -29,8 +29,8 @@ struct lr_server_text {
 	uint64_t base_ns; /* the intervals' 0.00: the start, then the end of -O's omit */
 	uint64_t omit_end_ns; /* -O: the omitted seconds end here, 0 none */
 	bool printed; /* an interval of this test is out (the header with it) */
-	struct lr_server_watch_counts prev[LR_PROTO_MAX_RESULTS];
-	struct lr_server_watch_view *v;
+	struct lr_server_test_counts prev[LR_PROTO_MAX_RESULTS];
+	const struct lr_server_test_view *v;	/* the caller's, during a poll */
 	struct lr_iperf3_interval iv[LR_PROTO_MAX_RESULTS];
 	const struct lr_traffic_config *json_tc; /* --json-stream: the server's own options */
 };
@@ -120,10 +120,8 @@ int lr_server_text_open(struct lr_server_text **out, FILE *f, uint64_t interval_
 {
 	struct lr_server_text *t = calloc(1, sizeof(*t));
 
-	if (!t || !(t->v = lr_server_watch_view_new())) {
-		free(t);
+	if (!t)
 		return -1;
-	}
 	t->f = f;
 	t->interval_ns = interval_ns ? interval_ns : LR_NSEC_PER_SEC;
 	t->unit = unit;
@@ -153,7 +151,6 @@ void lr_server_text_close(struct lr_server_text *t)
 {
 	if (!t)
 		return;
-	free(t->v);
 	free(t);
 }
 
@@ -187,7 +184,7 @@ static void print_interval(struct lr_server_text *t, uint64_t to_ns)
 	bool omitted = t->omit_end_ns && to_ns <= t->omit_end_ns;
 
 	for (unsigned i = 0; i < in->n_streams; i++) {
-		const struct lr_server_watch_counts *c = &t->v->c[i], *p = &t->prev[i];
+		const struct lr_server_test_counts *c = &t->v->c[i], *p = &t->prev[i];
 
 		t->iv[i] = (struct lr_iperf3_interval){
 			.id = in->streams[i].id,
@@ -217,7 +214,7 @@ static void print_interval(struct lr_server_text *t, uint64_t to_ns)
 }
 
 /* The streams' last count: the latest end among them (a receiver's last byte). */
-static uint64_t end_of(const struct lr_server_watch_view *v)
+static uint64_t end_of(const struct lr_server_test_view *v)
 {
 	uint64_t end = 0;
 
@@ -227,12 +224,11 @@ static uint64_t end_of(const struct lr_server_watch_view *v)
 	return end ? end : v->now_ns;
 }
 
-int lr_server_text_poll(struct lr_server_text *t, struct lr_server_watch *w)
+int lr_server_text_poll(struct lr_server_text *t, const struct lr_server_test_view *v)
 {
-	struct lr_server_watch_view *v = t->v;
 	bool any = false;
 
-	lr_server_watch_read(w, v);
+	t->v = v;
 	if (!v->seq || (v->seq == t->seq && t->done))
 		return 0;
 	if (v->seq != t->seq) {

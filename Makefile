@@ -154,7 +154,7 @@ lint:
 format-check:
 	clang-format --dry-run -Werror $(ALL_SRCS) $(wildcard include/linerate/*/*.h)
 
-# DESIGN.md section 2's layer table (core <- collect <- sample <- present <- app, core <-
+# docs/design.md §2's layer table (core <- collect <- sample <- present <- app, core <-
 # traffic): any upward include, a header outside a layer folder or curses outside
 # tui_curses.c fails. tests/selftest/layers.sh proves it catches each kind.
 check-layers:
@@ -185,7 +185,7 @@ help:
 	@echo 'soak         10 minutes at -i 0.01 with traffic and churn (SOAK_SECONDS=600)'
 	@echo 'valgrind     memcheck on headless and client/server runs'
 	@echo 'lint         cppcheck and clang-tidy (what CI gates); format-check: clang-format'
-	@echo 'check-layers the dependency rules of DESIGN.md section 2'
+	@echo 'check-layers the dependency rules of docs/design.md §2'
 	@echo 'install      PREFIX=$(PREFIX) DESTDIR= ; uninstall'
 	@echo 'V=1          print the full compiler commands'
 

@@ -417,7 +417,7 @@ bench_traffic() {
 	S3_TSV=$r/runs.tsv
 	: >"$S3_TSV"
 	# udp: the veth's tx-udp-segmentation off, so every datagram is a packet on the link as on a
-	# NIC without UDP segmentation offload (the headline, DESIGN 8); udpgso: the same with it on,
+	# NIC without UDP segmentation offload (the headline, docs/design.md §8); udpgso: the same with it on,
 	# GSO super-packets crossing the veth whole (linerate only, shown beside, never the headline)
 	local cases=("1500 tcp 1" "1500 tcp 2" "1500 udp 64" "1500 udpgso 64" "1500 udp 1400"
 		"1500 udpgso 1400" "9000 tcp 1" "9000 tcp 2" "9000 udp 8900" "9000 udpgso 8900")
@@ -569,7 +569,7 @@ traffic_tables() {
 
 	S3_MD+=$'\n'"Ratios linerate/iperf3 (same case, same run). UDP leads with packets/s on the link, the veth's"
 	S3_MD+=" tx-udp-segmentation off so that every datagram is a packet as on a NIC without UDP segmentation offload"
-	S3_MD+=" (the same work for both tools, DESIGN 8); beside it, linerate with the veth's segmentation on, whose GSO"
+	S3_MD+=" (the same work for both tools, docs/design.md §8); beside it, linerate with the veth's segmentation on, whose GSO"
 	S3_MD+=" super-packets cross the veth whole (datagrams/s at the application against iperf3's; never the headline)."$'\n\n'
 	S3_MD+="| MTU | test | Gbit/s | packets/s on the link | CPU s per Gbit | --no-gso: Gbit/s | --no-gso: packets/s on the link | --no-gso: CPU s per Gbit | beside: GSO across the veth, datagrams/s | aim (issue 4, stated for datagrams/s) |"$'\n'
 	S3_MD+="|---:|---|---:|---:|---:|---:|---:|---:|---:|---|"$'\n'

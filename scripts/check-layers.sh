@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The layering of DESIGN.md section 2, enforced: a file in src/LAYER/ or include/linerate/LAYER/
+# The layering of docs/design.md §2, enforced: a file in src/LAYER/ or include/linerate/LAYER/
 # may include only the headers of the layers below it (and its own). Every project include
 # names its layer ("linerate/collect/cpu.h"); a header outside a layer folder fails too. Only
 # src/present/tui_curses.c includes curses. Usage: check-layers.sh [ROOT]; exit 1 on any breach.
@@ -35,7 +35,7 @@ while IFS=: read -r rel line inc; do
 done < <(cd "$root" && grep -rnE --include='*.[ch]' '^#include *"linerate/' src include/linerate)
 for d in "$root"/src/*/; do
 	l=$(basename "$d")
-	[ -n "${allowed[$l]:-}" ] || breach "src/$l/ is not a layer of DESIGN.md section 2"
+	[ -n "${allowed[$l]:-}" ] || breach "src/$l/ is not a layer of docs/design.md §2"
 done
 while read -r f; do
 	[ "${f#"$root"/}" = src/present/tui_curses.c ] || breach "${f#"$root"/} includes curses"

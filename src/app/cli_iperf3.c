@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* iperf3's remaining client and server options with iperf3's meanings (DESIGN §9): each one
+/* iperf3's remaining client and server options with iperf3's meanings (docs/design.md §9): each one
  * is carried to the engine, which applies it. [main] */
 #include <errno.h>
 #include <getopt.h>

@@ -66,7 +66,7 @@ static int write_csv(struct dash *d, const struct lr_snapshot *s)
 {
 	int e = lr_recorder_write(d->rec, s, d->fatal, sizeof(d->fatal));
 
-	if (!e)	/* the peer view's snapshot and rows beside ours (docs/peer-stats.md) */
+	if (!e)	/* the peer view's snapshot and rows beside ours (docs/wire.md, part 2) */
 		e = lr_peer_rx_record(d->tr.ses.peer, d->rec, s, d->fatal, sizeof(d->fatal));
 	return e;
 }
@@ -120,7 +120,7 @@ static void setup_themes(struct dash *d)
 }
 
 /* --theme naming no theme is bad input: one line with the names there are, exit 2, before the
- * terminal is taken. A file that does not parse is DESIGN.md 5's case instead: file:line on
+ * terminal is taken. A file that does not parse is docs/design.md §5's case instead: file:line on
  * the status line and the default theme (load_theme). */
 static int check_theme(struct dash *d)
 {

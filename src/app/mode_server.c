@@ -382,7 +382,7 @@ int lr_run_server(const struct lr_config *cfg)
 	struct report_ctx rx = {.cfg = cfg};
 	int rc;
 
-	/* the peer view (docs/peer-stats.md): offered to linerate clients unless --no-peer-stats */
+	/* the peer view (docs/wire.md, part 2): offered to linerate clients unless --no-peer-stats */
 	if (!tc->no_peer_stats && lr_peer_server_open(&peer) == 0)
 		o.peer = lr_peer_server_hooks(peer);
 

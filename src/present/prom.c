@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The Prometheus exposition of DESIGN.md section 13, after node_exporter's conventions: base
+ * The Prometheus exposition of docs/design.md §13, after node_exporter's conventions: base
  * units, `_total` counters, one # HELP and # TYPE per family, families with no series left
  * out. Counters are the exporter's own 64-bit sums per series: they start from the kernel's
  * cumulative value when a series is first seen, then add what the kernel counted between two

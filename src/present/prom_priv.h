@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The exporter's parts beside prom.c: the peer series (prom_peer.c: the peer view's snapshots,
- * docs/peer-stats.md, kept as counters that never go backwards, labelled side="peer" and the
+ * docs/wire.md (part 2), kept as counters that never go backwards, labelled side="peer" and the
  * peer's host), the per-queue counters (prom_queues.c), and prom.c's text writers they share.
  * Private to src/present/prom*.c. [present] */
 #ifndef LINERATE_PROM_PRIV_H
@@ -50,7 +50,7 @@ struct peer_if {
 	uint64_t last[LR_M__COUNT], acc[LR_M__COUNT];
 };
 
-/* What a peer frame carries per CPU (user includes nice, idle iowait: docs/peer-stats.md). */
+/* What a peer frame carries per CPU (user includes nice, idle iowait: docs/wire.md (part 2)). */
 enum { PC_USER, PC_SYSTEM, PC_IRQ, PC_SOFTIRQ, PC_IDLE, PC_NET_RX, PC_NET_TX, PC_SN_PROCESSED,
        PC_SN_DROPPED, PC_SN_SQUEEZED, PC__COUNT };
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The per-queue counters of the exposition (issue 16, DESIGN.md section 13):
+ * The per-queue counters of the exposition (issue 16, docs/design.md §13):
  * linerate_queue_{rx,tx}_{packets,bytes,dropped}_total{iface,queue}. The snapshot carries a
  * queue's sums since linerate first read it (lr_queue_snap.cum[]), not the driver's own
  * cumulative values, so these counters start at 0 when linerate first sees a queue. Each series

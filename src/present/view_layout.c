@@ -29,7 +29,7 @@ static void too_small(struct lr_frame *f)
 		      y + 1 < 0 ? 0 : y + 1, -1, LR_ROLE_LABEL, buf);
 }
 
-/* A peer that shares its sysctls (docs/peer-stats.md §4.1; an older one sends none). */
+/* A peer that shares its sysctls (docs/wire.md §P4.1; an older one sends none). */
 static bool tuning_known(const struct lr_tuning_snap *t)
 {
 	return t->rmem_max >= 0 || t->wmem_max >= 0 || t->tcp_rmem[2] >= 0 ||

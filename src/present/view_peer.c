@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The peer view's own drawing (docs/peer-stats.md, DESIGN section 10): which of the peer's
+ * The peer view's own drawing (docs/wire.md (part 2), docs/design.md §10): which of the peer's
  * interfaces the detail view shows, the one line that keeps the peer in sight in our detail
  * view (host, interface, rates, drops, FIFO, hottest softirq CPU: at 80x24 without a key), and
  * the line that stands for the tuning line on the peer's side. Main thread; pure drawing.

@@ -162,7 +162,7 @@ static double iface_rate(const struct lr_matrix_run *m, const struct lr_snapshot
 	return i->per_s[LR_M_RX_BYTES] + i->per_s[LR_M_TX_BYTES];
 }
 
-/* The peer's newest frame (docs/peer-stats.md), stamped with the local tick that saw it
+/* The peer's newest frame (docs/wire.md, part 2), stamped with the local tick that saw it
  * arrive, into the peer's window. The matrix is the only reader of its session's frames. */
 static void take_peer(struct lr_matrix_run *m, const struct lr_snapshot *local)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The client end of the peer view (docs/peer-stats.md). A reader thread opens the channel the
+ * The client end of the peer view (docs/wire.md, part 2). A reader thread opens the channel the
  * server offered, presents the test's cookie and the tag, and reads length-prefixed frames as
  * untrusted input: bounded size (the offer's max_frame, at most 1 MiB), bounded rate (40 a
  * second), bounded silence (10 s); anything else ends the channel with one log line, never the

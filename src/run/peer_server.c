@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The server end of the peer view (docs/peer-stats.md). When a client asks, begin() starts a
+ * The server end of the peer view (docs/wire.md, part 2). When a client asks, begin() starts a
  * sampler on the interface the client's address routes over (all of them when unknown) and
  * every CPU, before any data byte of the test; attach() starts a sender thread on the
  * authenticated channel, which turns each snapshot into a frame of cumulative values; end()
@@ -107,7 +107,7 @@ static int acc_cpu(struct lr_peer_server *ps, const struct lr_cpu_snap *k, doubl
 }
 
 /* The interface's link state and its queues (the first LR_PEER_MAX_QUEUES, while the frame
- * has room for them: docs/peer-stats.md §4.1). */
+ * has room for them: docs/wire.md §P4.1). */
 static void link_state(const struct lr_iface_snap *is, struct lr_peer_iface *pi,
 		       struct lr_peer_frame *f)
 {

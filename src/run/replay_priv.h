@@ -13,7 +13,7 @@
 
 struct lr_report;
 
-#define RP_IF_COLS 26	/* DESIGN.md section 4's --csv columns, by index */
+#define RP_IF_COLS 26	/* docs/design.md §4's --csv columns, by index */
 #define RP_CPU_COLS 14	/* --cpu-csv */
 #define RP_ST_COLS 15	/* --streams-csv */
 #define RP_Q_COLS 15	/* --queues-csv up to cpu_softirq_pct (source is kept apart) */

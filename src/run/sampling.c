@@ -75,7 +75,7 @@ int lr_sampling_start(struct lr_sampling *h)
 	return err;
 }
 
-/* The peer's newest frame, on this local tick's clock (docs/peer-stats.md §5). */
+/* The peer's newest frame, on this local tick's clock (docs/wire.md (part 2) §5). */
 static int write_peer(struct lr_sampling *h)
 {
 	char msg[320];

@@ -51,7 +51,7 @@ static const char iface_header[] =
 static const char cpu_header[] =
 	"time,elapsed,cpu,interval,user_pct,system_pct,irq_pct,softirq_pct,idle_pct,"
 	"net_rx_per_s,net_tx_per_s,softnet_processed_per_s,softnet_dropped_per_s,"
-	/* appended since, in the order they landed: side,host (DESIGN.md section 10), steal_pct,
+	/* appended since, in the order they landed: side,host (docs/design.md §10), steal_pct,
 	 * node (NUMA) */
 	"softnet_squeezed_per_s,side,host,steal_pct,node";
 
@@ -62,7 +62,7 @@ static const char stream_header[] =
 	 * unknown; its -l (bytes per datagram or write) and congestion control (TCP) */
 	"target_bps,length,congestion";
 
-/* DESIGN.md section 12 */
+/* docs/design.md §12 */
 static const char queue_header[] =
 	"time,elapsed,iface,queue,interval,rx_packets,rx_bytes,tx_packets,tx_bytes,rx_drops,"
 	"tx_drops,rx_pps,tx_pps,cpu,cpu_softirq_pct,source,side,host";
@@ -111,7 +111,7 @@ struct lr_csv {
 	size_t n_queues, cap_queues;
 	off_t whole;	/* file size after the last tick written in full */
 	int err;	/* sticky write error: the file is cut back to `whole` */
-	/* DESIGN §10: every interface and CPU row ends with side,host */
+	/* docs/design.md §10: every interface and CPU row ends with side,host */
 	char local_suffix[80];	/* ",local,NODENAME" */
 	const char *suffix;	/* ",local,HOST" or ",peer,HOST" for the rows being written */
 	struct row_table peer;	/* the peer's rows' state, swapped in while they are written */
@@ -629,7 +629,7 @@ int lr_csv_write_peer(struct lr_csv *c, const struct lr_snapshot *s, const char 
 	c->rows = c->peer.rows;	/* the peer's interfaces keep their own last rows */
 	c->n_rows = c->peer.n_rows;
 	c->cap_rows = c->peer.cap_rows;
-	if (c->kind == LR_CSV_QUEUES) {	/* and its queues (docs/peer-stats.md §4.1) theirs */
+	if (c->kind == LR_CSV_QUEUES) {	/* and its queues (docs/wire.md §P4.1) theirs */
 		struct last_queue *q = c->queues;
 		size_t n = c->n_queues, cap = c->cap_queues;
 

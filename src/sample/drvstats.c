@@ -34,7 +34,7 @@ struct lr_drvstats {
 	bool has_cat[LR_CAT__COUNT];	/* the driver exports this category at all */
 	bool has_total[LR_CAT__COUNT];	/* ... and a non-per-queue counter of it */
 	const struct lr_queue_names *qn;	/* the shared rules, held once names needed them */
-	struct qmap *qmap;	/* per-queue counters of the queue table (DESIGN.md section 12) */
+	struct qmap *qmap;	/* per-queue counters of the queue table (docs/design.md §12) */
 	uint32_t n_qmap;
 	struct lr_queuetab *queues;
 };

@@ -274,7 +274,7 @@ static int expect_exact(struct lr_client *c, int want, const char *what)
 }
 
 /* CREATE_STREAMS, after a linerate server's peer-stats offer when this client asked for one
- * (docs/peer-stats.md); a plain iperf3 server sends CREATE_STREAMS alone. */
+ * (docs/wire.md, part 2); a plain iperf3 server sends CREATE_STREAMS alone. */
 static int expect_create_streams(struct lr_client *c)
 {
 	/* iperf3 3.12 answers a refused token with SERVER_ERROR 139; 3.17+ just closes the

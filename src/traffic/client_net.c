@@ -306,7 +306,7 @@ int lr_client_send_params(struct lr_client *c)
 		snprintf(p->congestion, sizeof(p->congestion), "%s", c->congestion);
 	/* informational for iperf3; tells a linerate server that this client drains (server.c) */
 	snprintf(p->client_version, sizeof(p->client_version), "linerate %s", lr_version());
-	p->peer_stats = !c->tc.no_peer_stats;	/* docs/peer-stats.md; iperf3 ignores the key */
+	p->peer_stats = !c->tc.no_peer_stats;	/* docs/wire.md (part 2); iperf3 ignores the key */
 	p->peer_interval_ms = (unsigned)(c->tc.peer_interval_ns / LR_NSEC_PER_MSEC);
 	if (c->auth) {	/* stamped now: the server checks it against its own clock */
 		char *tok;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The client's half of the peer-stats negotiation (docs/peer-stats.md): reading the offer a
+/* The client's half of the peer-stats negotiation (docs/wire.md, part 2): reading the offer a
  * linerate server sends between the parameters and CREATE_STREAMS, and handing the channel's
  * address and the test's cookie to the app, which opens the channel and reads the frames. */
 #include <errno.h>

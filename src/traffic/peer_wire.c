@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Codecs of the peer-stats extension (docs/peer-stats.md): the offer and the sample frames,
+/* Codecs of the peer-stats extension (docs/wire.md, part 2): the offer and the sample frames,
  * JSON through jansson. Decoding is the client's defence against a hostile "server": every
  * count is bounded before anything is allocated, every value type- and range-checked, and any
  * violation rejects the whole frame. No I/O, no globals. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Shared between the peer-stats codec's two files (peer_wire.c: the frame and offer;
- * peer_wire_state.c: the state fields of docs/peer-stats.md §4.1). Not an API. */
+ * peer_wire_state.c: the state fields of docs/wire.md §P4.1). Not an API. */
 #ifndef LINERATE_PEER_WIRE_PRIV_H
 #define LINERATE_PEER_WIRE_PRIV_H
 

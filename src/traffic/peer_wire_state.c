@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The state fields of a peer-stats frame (docs/peer-stats.md §4.1): link, rings, driver,
+/* The state fields of a peer-stats frame (docs/wire.md §P4.1): link, rings, driver,
  * offloads, NUMA node, serving CPUs and per-queue counters of each interface, and the tuning
  * sysctls. All optional within version 1: encoded only when known, decoded as unknown when
  * absent; what is present is type- and range-checked, and the queue and serving tables are
@@ -70,7 +70,7 @@ static json_t *enc_queue(const struct lr_peer_queue *q)
 	return o;
 }
 
-/* The link state fields added within version 1 (docs/peer-stats.md §4.1). */
+/* The link state fields added within version 1 (docs/wire.md §P4.1). */
 static int enc_link(json_t *o, const struct lr_peer_iface *i, const struct lr_peer_queue *qs)
 {
 	int rc = 0;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The server's half of the peer-stats negotiation (docs/peer-stats.md): the offer on the
+/* The server's half of the peer-stats negotiation (docs/wire.md, part 2): the offer on the
  * control connection when a client asked, and recognising the channel's hello among new
  * connections. The samples themselves come from the app through lr_server_peer_hooks: this
  * layer knows no sampler. */

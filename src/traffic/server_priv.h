@@ -136,7 +136,7 @@ void lr_server_sock_facts(struct session *ss, bool *have, uint64_t *bufsize, int
 void lr_server_report(struct session *ss, struct lr_proto_results *loc,
 		      const struct lr_proto_results *peer);
 void lr_server_report_free(struct session *ss);
-/* Peer view (server_peer.c, docs/peer-stats.md). [session] Sends the offer when the client
+/* Peer view (server_peer.c, docs/wire.md (part 2)). [session] Sends the offer when the client
  * asked and the app's begin() agrees; 0, or -errno when the control write failed. */
 int lr_server_peer_offer(struct session *ss);
 /* [session] Calls the app's end() once if the test offered. */

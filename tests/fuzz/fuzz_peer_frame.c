@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* libFuzzer: the peer-stats frame decoder (docs/peer-stats.md) reads what a possibly hostile
+/* libFuzzer: the peer-stats frame decoder (docs/wire.md, part 2) reads what a possibly hostile
  * "server" sends; it must never crash or leak, accepted frames stay within their bounds (counts,
  * name lengths, rising CPU numbers, printable host; the state fields of §4.1: queue and serving
  * tables inside their bounds and their interface's slice, rising queue numbers, printable driver
@@ -19,7 +19,7 @@ static void printable(const char *s)
 			abort();
 }
 
-/* The state fields' bounds (docs/peer-stats.md §4.1). */
+/* The state fields' bounds (docs/wire.md §P4.1). */
 static void check_state(const struct lr_peer_frame *f)
 {
 	if (f->n_queues > LR_PEER_MAX_QUEUES_FRAME || f->n_serving > LR_PEER_MAX_SERVING_FRAME)

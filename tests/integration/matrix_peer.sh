@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The matrix's peer columns (DESIGN.md section 10, issue 13) through a veth between two network
+# The matrix's peer columns (docs/design.md §10, issue 13) through a veth between two network
 # namespaces. Against `linerate -s` (which shares its samples) every row's peer columns are
 # filled, and they equal what the peer's kernel saw, read independently in its namespace around
 # each case: drops forced on the peer's veth mid-case (Ethernet frames of a type no protocol

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `linerate -c --matrix` through a veth pair between two network namespaces, against
-# `linerate -s`: one row per case in the CSV (header as DESIGN.md section 10), -J with the same
+# `linerate -s`: one row per case in the CSV (header as docs/design.md §10), -J with the same
 # rows and verdicts, the Markdown table; each case's receiver bytes equal the server's own count
 # of that test (its log), and the server veth's kernel rx_bytes cover them; a bad SPEC exits 2
 # before any packet (the kernel's counters do not move, the server sees no test); SIGINT mid-grid

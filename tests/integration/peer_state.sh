@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The peer's state over the wire (docs/peer-stats.md §4.1), between two network namespaces, the
+# The peer's state over the wire (docs/wire.md §P4.1), between two network namespaces, the
 # server's under its own host name (unshare -u). Each value the client reports for the peer is
 # checked against what the peer namespace's own tools say:
 #  link:   -J linerate_peer's interface mtu / speed / rings / driver / NUMA node against

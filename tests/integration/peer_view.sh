@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The peer view (DESIGN §10, docs/peer-stats.md) through a veth between two network namespaces,
+# The peer view (docs/design.md §10, docs/wire.md (part 2)) through a veth between two network namespaces,
 # the server's under its own host name (unshare -u): the peer's CSV rows equal the peer kernel's
 # counter deltas over the test (read by `ip -s -j link` around it, the independent witness),
 # UDP and TCP -R; peer CPU rows for every CPU; the host column right on both sides; plain

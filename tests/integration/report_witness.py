@@ -37,7 +37,7 @@ def num(s):
 def groups(rows, ref_key="interval"):
     """The rows of one series in order, a short row (shorter than a quarter of the longest
     interval seen so far: a stop tick) merged with its neighbour: the report's 'peak = the
-    highest row' must not be a rate over a sliver of time (DESIGN.md 11, report.h SLIVER)."""
+    highest row' must not be a rate over a sliver of time (docs/design.md §11, report_read.h SLIVER)."""
     out, longest = [], 0.0
     for r in rows:
         iv = float(r[ref_key])

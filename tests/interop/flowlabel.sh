@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# -L/--flowlabel (issue 10, DESIGN §9): the IPv6 flow label on the client's data packets, read
+# -L/--flowlabel (issue 10, docs/design.md §9): the IPv6 flow label on the client's data packets, read
 # from the wire by tests/tools/flowlabel_sniff (AF_PACKET on the loopback of a namespace this
 # script creates), against linerate's and Debian iperf3's servers, TCP and UDP. The kernel puts
 # its own (random) flow labels on IPv6 packets by default, so each check asks for the exact

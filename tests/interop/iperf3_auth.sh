@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# iperf3's authentication (issue 10, DESIGN §9) on loopback, with throw-away keys made here by
+# iperf3's authentication (issue 10, docs/design.md §9) on loopback, with throw-away keys made here by
 # `openssl genrsa` / `openssl rsa -pubout`: linerate's client against Debian's iperf3 3.12
 # server, iperf3's client against `linerate -s`, linerate at both ends; wrong passwords and
 # missing tokens refused by each server; a skewed client clock (iperf3's own client under

@@ -65,7 +65,7 @@ else:
     if "sum_sent_bidir_reverse" in ea:
         pairs.append(("reverse", ea["sum_sent_bidir_reverse"]["bytes"],
                       ea["sum_received_bidir_reverse"]["bytes"], True))
-# One rule for every peer (DESIGN 9): the receiver's count is the truth, the sender's is what
+# One rule for every peer (docs/design.md §9): the receiver's count is the truth, the sender's is what
 # it handed the kernel. An iperf3 3.12 receiver stops reading at TEST_END, so what sat unread
 # in its receive buffer plus what was still queued at the sender is sent but never received:
 # per stream at most the namespaces' tcp_rmem plus tcp_wmem maximum, and never below 0. Where

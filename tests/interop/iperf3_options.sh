@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# iperf3's options carried over (issue 10, DESIGN §9), each against Debian's iperf3 on loopback
+# iperf3's options carried over (issue 10, docs/design.md §9), each against Debian's iperf3 on loopback
 # and judged by a witness that does not take linerate's word: iperf3's own -J report, the
 # kernel's socket options (tests/tools/sockpeek: getsockopt on the other process's sockets),
 # the system calls (strace), the wall clock. Every check would fail if the option were ignored.

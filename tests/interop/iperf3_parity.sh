@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# iperf3 parity (issue 10, DESIGN §9), against Debian's iperf3 on loopback, each check judged by
+# iperf3 parity (issue 10, docs/design.md §9), against Debian's iperf3 on loopback, each check judged by
 # what iperf3 itself reports (its -J) or what the kernel shows (ss, getsockopt):
 # - -O: an iperf3 client's sender sum (its own count, omitted seconds left out) against the
 #   linerate server's receiver sum (omitted seconds left out too), TCP, -R, -u, --bidir; and a

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# --json-stream (issue 10, DESIGN §9) as iperf3 3.17+ writes it: one JSON object a line,
+# --json-stream (issue 10, docs/design.md §9) as iperf3 3.17+ writes it: one JSON object a line,
 # {"event":"start"|"interval"|"end"|"error"|..., "data":...}, start first and end last, "start"
 # carrying the -J start block and "end" the -J end block. For the client (against linerate's
 # and iperf3's servers) and for `linerate -s --json-stream` (against iperf3's client). Each run

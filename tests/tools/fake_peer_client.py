@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A hostile "linerate client" for tests/integration/peer_view.sh: it asks a linerate server for
-peer stats (docs/peer-stats.md), runs a one-stream TCP test of SECONDS, and abuses the channel:
+peer stats (docs/wire.md, part 2), runs a one-stream TCP test of SECONDS, and abuses the channel:
 
   stall      opens the channel and never reads a byte of it
   badtag     presents the right cookie with a wrong tag

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A hostile "linerate server" for tests/integration/peer_view.sh: it runs one iperf3 TCP test
-well enough for a linerate client to finish it, offers peer stats (docs/peer-stats.md), and
+well enough for a linerate client to finish it, offers peer stats (docs/wire.md, part 2), and
 then feeds the peer-stats channel something a real server never would:
 
   garbage   valid length prefixes around random bytes
@@ -111,7 +111,7 @@ def queues(n, seq):
 
 
 def state_frame(seq):
-    """One frame of the state-field modes (docs/peer-stats.md §4.1), length-prefixed."""
+    """One frame of the state-field modes (docs/wire.md §P4.1), length-prefixed."""
     iface = {"name": "fk0", "base_ns": 1, "mtu": 1500, "speed_mbps": 10000,
              "c": {"rx_bytes": seq * 1000, "rx_packets": seq}}
     frame = {"v": 1, "seq": seq, "host": "fake", "mono_ns": seq * 100000000, "end": False,

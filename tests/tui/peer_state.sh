@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The peer's detail view shows its link, tuning and hints as ours does (issue 12,
-# docs/peer-stats.md §4.1), the real dashboard in tmux at 200x50. Two network namespaces joined
+# docs/wire.md §P4.1), the real dashboard in tmux at 200x50. Two network namespaces joined
 # by a veth (MTU 1420), each under its own host name (unshare -u): the dashboard client in one
 # ("lrclient"), `linerate -s` in the other ("peerhost") whose per-netns TCP sysctls are made
 # distinctive first. A UDP test at 1 Gbit/s against a 4 KiB receive buffer on the server makes

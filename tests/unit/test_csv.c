@@ -113,7 +113,7 @@ static void test_header_is_the_contract(void **state)
 			    "congestion");
 }
 
-/* steal_pct is the last column (appended after side,host, DESIGN.md section 4); unknown steal
+/* steal_pct is the last column (appended after side,host, docs/design.md §4); unknown steal
  * is empty. */
 static void test_cpu_rows_steal_last(void **state)
 {
@@ -198,7 +198,7 @@ static void test_wire_utilisation(void **state)
 	assert_non_null(strstr(text, ",97.2,3,10000,1500,"));
 }
 
-/* DESIGN §10: peer rows carry side=peer and the peer's host (quoted when it must be), and an
+/* docs/design.md §10: peer rows carry side=peer and the peer's host (quoted when it must be), and an
  * interface of the same name on both ends keeps two separate running sums. */
 static void test_peer_rows(void **state)
 {
@@ -261,7 +261,7 @@ static void test_peer_rows(void **state)
 	assert_non_null(strstr(text, ",7,1.000000,0.00,0.00,0.00,0.00,100.00,,,,,,peer,peerhost,"));	/* steal_pct follows */
 }
 
-/* --queues-csv: the peer's queues keep their own last rows (docs/peer-stats.md §4.1), so the
+/* --queues-csv: the peer's queues keep their own last rows (docs/wire.md §P4.1), so the
  * same interface and queue on both hosts never mix: each side's rows are its own differences. */
 static void test_peer_queue_rows(void **state)
 {

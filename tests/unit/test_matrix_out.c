@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The matrix's outputs: --matrix-csv's header exactly as DESIGN.md section 10 writes it, rows
+/* The matrix's outputs: --matrix-csv's header exactly as docs/design.md §10 writes it, rows
  * with unknown fields empty and RFC 4180 quoting, the Markdown table's cells reading back into
  * the CSV's numbers, -J's keys equal to the CSV's columns; and a case's row from a test's
  * results (the engine's, -O's seconds already left out). */
@@ -23,7 +23,7 @@
 #include "linerate/present/view_matrix.h"
 #include "linerate/sample/snapshot.h"
 
-/* Copied by hand from DESIGN.md section 10 (the contract), not from the code. */
+/* Copied by hand from docs/design.md §10 (the contract), not from the code. */
 static const char design_header[] =
 	"case,proto,streams,length,reverse,bitrate_target,window,mss,congestion,seconds,sender_bps,"
 	"receiver_bps,receiver_pps,retransmits,lost,lost_pct,jitter_ms,local_cpu_busy_pct,"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The peer-stats wire codecs (docs/peer-stats.md): a frame survives encode/decode exactly;
+/* The peer-stats wire codecs (docs/wire.md, part 2): a frame survives encode/decode exactly;
  * the decoder refuses what a hostile server could send (wrong types, out-of-range values,
  * too many entries, duplicates, control characters in the host name); the params key is
  * optional and a malformed one means "not asked", never a refused test. */

@@ -97,7 +97,7 @@ static void test_state_values(void **state)
 	assert_memory_equal(lr_proto_udp_connect_reply, "6789", 4);
 }
 
-/* The 4-byte setup datagrams on the wire (iperf3-wire.md 3.2): the request, the reply and the
+/* The 4-byte setup datagrams on the wire (docs/wire.md 3.2): the request, the reply and the
  * legacy reply are setup; anything else, also a data datagram that starts with "9876", is not. */
 static void test_udp_setup_datagrams(void **state)
 {

@@ -624,7 +624,7 @@ static void test_matrix_recorded(void **state)
 	lr_report_free(r);
 }
 
-/* A queues CSV (DESIGN.md section 12) is summed per queue. */
+/* A queues CSV (docs/design.md §12) is summed per queue. */
 static void test_queues(void **state)
 {
 	char text[2048], err[LR_REP_ERR_MAX], *html;

@@ -436,7 +436,7 @@ static void test_peer_views_80x24(void **state)
 	lr_snapshot_free(&peer);
 }
 
-/* A peer that shares its state (docs/peer-stats.md §4.1): the peer's detail view at 80x24 has
+/* A peer that shares its state (docs/wire.md §P4.1): the peer's detail view at 80x24 has
  * its rings in the link line, its tuning line where ours is, its stack line under the panes,
  * and the ring hint for its rising FIFO misses, "on peerhost:". */
 static void test_peer_state_80x24(void **state)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The command line (DESIGN.md section 1) -> struct lr_config. Pure: no printing, no exit;
+/* The command line (docs/design.md §1) -> struct lr_config. Pure: no printing, no exit;
  * main.c prints the message and exits 2. [main] */
 #ifndef LINERATE_CLI_H
 #define LINERATE_CLI_H

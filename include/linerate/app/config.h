@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* struct lr_config: the parsed command line (DESIGN.md section 1), filled by cli.c and read by
+/* struct lr_config: the parsed command line (docs/design.md §1), filled by cli.c and read by
  * the run_* entry points. Plain data. [main] */
 #ifndef LINERATE_CONFIG_H
 #define LINERATE_CONFIG_H
@@ -50,7 +50,7 @@ struct lr_config {
 	const char *csv;	/* --csv FILE, "-" = stdout */
 	const char *cpu_csv;	/* --cpu-csv FILE */
 	const char *streams_csv;	/* --streams-csv FILE */
-	const char *queues_csv;		/* --queues-csv FILE (DESIGN.md section 12) */
+	const char *queues_csv;		/* --queues-csv FILE (docs/design.md §12) */
 	const char *listen;	/* --listen [ADDR:]PORT: Prometheus metrics (checked by cli.c) */
 	bool json;		/* -J */
 	bool json_stream;	/* --json-stream: -J as one JSON object per line, as it happens */

@@ -11,7 +11,7 @@
 
 #include "linerate/core/common.h"
 
-/* Style roles: the closed list of DESIGN.md section 5. LR_ROLE_NONE is the terminal's own
+/* Style roles: the closed list of docs/design.md §5. LR_ROLE_NONE is the terminal's own
  * colours and is not settable in a theme. Order is the theme file's role-name order. */
 enum lr_role {
 	LR_ROLE_NONE,

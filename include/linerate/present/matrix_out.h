@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The matrix's rows as a person or a script sees them (DESIGN.md section 10): the Markdown
+/* The matrix's rows as a person or a script sees them (docs/design.md §10): the Markdown
  * table in the shape of the seeds' tables, `--matrix-csv` with its fixed header, and the
  * `linerate_matrix` JSON array. Unknown numbers (negative here) are empty fields, "-" in the
  * table and null in JSON. Pure formatting. [present] */

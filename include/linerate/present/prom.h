@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The Prometheus exposition (DESIGN.md section 13): snapshots in, the text format or
+/* The Prometheus exposition (docs/design.md §13): snapshots in, the text format or
  * OpenMetrics out. The exporter keeps one 64-bit counter per series that starts from the
  * kernel's cumulative value when first seen and then only grows by what the kernel counted:
  * a kernel reset, a 32-bit wrap, an interface deleted and re-created under the same name, a

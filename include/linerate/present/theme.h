@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Themes: a colour and attribute per style role, read from `themes/NAME.theme` files
- * (DESIGN.md section 5): lines `role = fg [on bg] [bold|dim|reverse|underline]...`, `#`
+ * (docs/design.md §5): lines `role = fg [on bg] [bold|dim|reverse|underline]...`, `#`
  * comments; colours default black red green yellow blue magenta cyan white bright-* or 0-255.
  * The parser is pure; the loader searches the theme directories. [main] */
 #ifndef LINERATE_THEME_H

@@ -42,7 +42,7 @@ struct lr_view_ctx {
 	void (*streams_pane)(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
 			     void *arg);
 	void *streams_arg;
-	/* The peer view (docs/peer-stats.md): the other end's snapshot (its test interfaces,
+	/* The peer view (docs/wire.md, part 2): the other end's snapshot (its test interfaces,
 	 * rates over its own interval) and host name; the overview lists its interfaces under
 	 * ours. NULL: none (no test, or a plain iperf3 peer). */
 	const struct lr_snapshot *peer;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `--matrix SPEC` (DESIGN.md section 10): `key=v1,v2,...` groups joined by `;`, keys P l u R
+/* `--matrix SPEC` (docs/design.md §10): `key=v1,v2,...` groups joined by `;`, keys P l u R
  * b w M C with iperf3's meanings (`u=tcp,udp`, `R=0,1,bidir`). The cases are the cartesian
  * product in the order the keys are written, the last key fastest; a key not in SPEC keeps
  * the command line's value (or iperf3's default). Pure: no I/O, no allocation. [main] */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* --listen [ADDR:]PORT: the Prometheus endpoint (DESIGN.md section 13). A libmicrohttpd
+/* --listen [ADDR:]PORT: the Prometheus endpoint (docs/design.md §13). A libmicrohttpd
  * daemon on its own thread serves GET /metrics (and / with a link) from the snapshots the
  * run loop publishes: a scrape reads no kernel file and never waits for the sampler. PORT
  * alone binds 127.0.0.1; ":PORT" or "[::]:PORT" bind every address, IPv4 and IPv6. [main] */

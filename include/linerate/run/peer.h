@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The peer view's two ends in the app (docs/peer-stats.md, DESIGN §10): the server streams
+/* The peer view's two ends in the app (docs/wire.md (part 2), docs/design.md §10): the server streams
  * its own sampler's snapshots as frames through the traffic layer's generic hooks; the client
  * reads them on a thread of its own and turns the newest into peer rows on the local clock.
  * The glue between traffic/ (negotiation, codec) and sample/ (the sampler). [main] */

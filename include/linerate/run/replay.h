@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `linerate --replay` (DESIGN.md section 11): recorded CSVs (--csv interface rows, --cpu-csv,
+/* `linerate --replay` (docs/design.md §11): recorded CSVs (--csv interface rows, --cpu-csv,
  * --streams-csv; read by the report's reader, sample/report_read.c, so both accept and refuse
  * the same files) turned back into the snapshots the dashboard draws, one per recorded tick,
  * with the totals, peaks and graph history a live run would have built by then. A playback

@@ -40,7 +40,7 @@ struct lr_session {
 	struct lr_verdict_traffic vt;
 	struct lr_verdict verdict;	/* verdict.iface points into acc */
 	bool have_verdict;
-	/* the peer view (docs/peer-stats.md): opened by lr_session_poll once the server offered,
+	/* the peer view (docs/wire.md, part 2): opened by lr_session_poll once the server offered,
 	 * closed with the client; NULL against a plain iperf3 or with --no-peer-stats */
 	struct lr_peer_rx *peer;
 };

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Headless CSV logs (DESIGN.md section 4, a public interface: columns are only ever
+/* Headless CSV logs (docs/design.md §4, a public interface: columns are only ever
  * appended). One writer per file: interfaces, CPUs or traffic streams. Rows are flushed every
  * tick; numbers are locale-independent; unknown is an empty field. [main] */
 #ifndef LINERATE_CSV_H
@@ -23,7 +23,7 @@ int lr_csv_open(struct lr_csv **out, const char *path, enum lr_csv_kind kind) LR
  * A stream row's target_bps is that stream's own in the snapshot (empty when unknown).
  * 0 or -errno (ENOSPC, EIO, EPIPE): the caller reports it and stops. */
 int lr_csv_write(struct lr_csv *c, const struct lr_snapshot *s) LR_MUST_CHECK;
-/* The peer's rows (DESIGN §10): the same columns from the peer's snapshot, side=peer and
+/* The peer's rows (docs/design.md §10): the same columns from the peer's snapshot, side=peer and
  * host; their last-row state is kept apart from the local rows'. No-op for stream files.
  * 0 or -errno as lr_csv_write. */
 int lr_csv_write_peer(struct lr_csv *c, const struct lr_snapshot *s,

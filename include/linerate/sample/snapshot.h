@@ -40,7 +40,7 @@ struct lr_drv_counter {
 	double per_s;		/* delta / interval */
 };
 
-/* Where an interface's per-queue counters come from (DESIGN.md section 12). */
+/* Where an interface's per-queue counters come from (docs/design.md §12). */
 enum lr_queue_source { LR_QSRC_NONE, LR_QSRC_QSTATS, LR_QSRC_ETHTOOL };
 
 enum lr_queue_valid {	/* struct lr_queue_snap.valid: the field is known this interval */
@@ -151,7 +151,7 @@ struct lr_stack_snap {
 		udp_sndbuf_errors_total;
 };
 
-/* One traffic stream of this process during the tick (DESIGN.md section 4, --streams-csv). */
+/* One traffic stream of this process during the tick (docs/design.md §4, --streams-csv). */
 struct lr_stream_snap {
 	int id;			/* iperf3 stream id */
 	bool sender;		/* this side sends on it */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* iperf3's authentication (--username, --rsa-public-key-path, --rsa-private-key-path,
  * --authorized-users-path, --time-skew-threshold, --use-pkcs1-padding), wire-compatible with
- * iperf3 3.12 .. 3.21 (../shared/protocols/iperf3-wire.md §2, "authtoken"):
+ * iperf3 3.12 .. 3.21 (../shared/protocols/docs/wire.md §2, "authtoken"):
  *   the client encrypts "user: U\npwd:  P\nts:   T" (T = its UTC clock, seconds) with the
  *   server's RSA public key (OAEP, or PKCS#1 v1.5 with pkcs1: iperf3 <= 3.16 knows only that;
  *   nothing on the wire says which), base64 without newlines, as the params' "authtoken";

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The peer-stats extension's wire format (docs/peer-stats.md): the server's offer and the
+/* The peer-stats extension's wire format (docs/wire.md, part 2): the server's offer and the
  * sample frames it streams to the client during a test. Pure codecs over plain structs, so the
  * traffic layer carries them without knowing the sampler; decoding treats the bytes as
  * untrusted (bounded counts, exact types, ranges). [any] */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* iperf3's control protocol (../shared/protocols/iperf3-wire.md): the cookie, state bytes,
+/* iperf3's control protocol (../shared/protocols/docs/wire.md): the cookie, state bytes,
  * 4-byte big-endian length-prefixed JSON, the test parameters and the results. The codecs are
  * pure (buffer in, struct out) so they can be unit-tested and fuzzed; the I/O helpers bound
  * every read by a timeout and a stop flag. [any] */
@@ -93,7 +93,7 @@ struct lr_proto_params {
 	char congestion[32]; /* "congestion", "" = unset */
 	char client_version[32]; /* "client_version", "" = unset */
 	char authtoken[4096 + 1]; /* "authtoken" (auth.h, LR_AUTH_TOKEN_MAX), "" = none */
-	/* "linerate_peer_stats" {"v","interval_ms"} (docs/peer-stats.md); iperf3 ignores it. A
+	/* "linerate_peer_stats" {"v","interval_ms"} (docs/wire.md, part 2); iperf3 ignores it. A
 	 * malformed one decodes as not asked. */
 	bool peer_stats;
 	unsigned peer_interval_ms;

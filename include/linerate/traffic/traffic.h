@@ -66,7 +66,7 @@ struct lr_traffic_config {	/* iperf3's options, same meanings */
 	uint32_t rcv_timeout_ms;	/* --rcv-timeout: no data received for this long ends
 					 * the test; 0 = iperf3's 120000 */
 	uint32_t snd_timeout_ms;	/* --snd-timeout: TCP_USER_TIMEOUT, 0 = the system's */
-	/* Peer view (docs/peer-stats.md): the client does not ask / the server does not offer. */
+	/* Peer view (docs/wire.md, part 2): the client does not ask / the server does not offer. */
 	bool no_peer_stats;	/* --no-peer-stats */
 	uint64_t peer_interval_ns;	/* client: the sampling interval it asks the server for */
 	struct lr_auth_opts auth;	/* --username etc. (auth.h); all NULL = no authentication */
@@ -223,7 +223,7 @@ char *lr_client_server_output(struct lr_client *c, bool *json);
 /* [any] -O: true once the omitted seconds are over (then *at_ns, may be NULL, is when, on
  * CLOCK_MONOTONIC, and lr_client_stream_info carries each stream's counters at that moment). */
 bool lr_client_omit_over(const struct lr_client *c, uint64_t *at_ns);
-/* The peer-stats channel a linerate server offered for this test (docs/peer-stats.md). */
+/* The peer-stats channel a linerate server offered for this test (docs/wire.md, part 2). */
 struct lr_client_peer {
 	struct sockaddr_storage addr;	/* the control connection's server address */
 	socklen_t addr_len;
@@ -299,7 +299,7 @@ struct lr_server_opts {
 	/* Polled every 50 ms by lr_server_run; true ends the server (may be NULL). */
 	bool (*should_stop)(void *arg);
 	void *arg;
-	/* Peer view (docs/peer-stats.md): NULL = never offered (--no-peer-stats). */
+	/* Peer view (docs/wire.md, part 2): NULL = never offered (--no-peer-stats). */
 	const struct lr_server_peer_hooks *peer;
 	/* The app's view of each test (its dashboard, text lines, CSV): NULL = none. */
 	const struct lr_server_test_hooks *watch;

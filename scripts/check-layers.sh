@@ -69,18 +69,19 @@ if ! err=$($LAYERS_CC $LAYERS_FLAGS /dev/null 2>&1 >/dev/null); then
 	echo "layers: $LAYERS_CC cannot list dependencies: $err" >&2
 	exit 2
 fi
-deps() {	# FILE...: their rules into $LAYERS_TMP/d.PID; a file with none into .../fail.PID
-	local f out=$LAYERS_TMP/d.$BASHPID err=$LAYERS_TMP/e.$BASHPID
+deps() {	# FILE...: their rules into a new $LAYERS_TMP/d.*; FILE<tab>error into .../fail.*
+	local f out err
+	out=$(mktemp "$LAYERS_TMP/d.XXXXXX") && err=$(mktemp "$LAYERS_TMP/e.XXXXXX") || return
 	# shellcheck disable=SC2086 # CC and the flags are words
-	$LAYERS_CC $LAYERS_FLAGS "$@" >"$out" 2>/dev/null && return
+	$LAYERS_CC $LAYERS_FLAGS "$@" >"$out" 2>/dev/null && { rm -f "$err"; return; }
 	: >"$out"	# a file failed: redo one by one to name it
 	for f; do
 		# shellcheck disable=SC2086
 		if $LAYERS_CC $LAYERS_FLAGS "$f" >"$out.1" 2>"$err"; then
 			cat "$out.1" >>"$out"
 		else
-			printf '%s\t%s\n' "$f" "$(grep -m1 -E ': (fatal )?error: ' "$err" || head -n1 "$err")" \
-				>>"$LAYERS_TMP/fail.$BASHPID"
+			f+=$'\t'$(grep -m1 -E ': (fatal )?error: ' "$err" || head -n1 "$err")
+			echo "$f" >>"$LAYERS_TMP/fail.${out##*/d.}"
 		fi
 	done
 	rm -f "$out.1" "$err"
@@ -106,7 +107,9 @@ function norm(p,	n, i, k, part, out, s) {	# lexical: a/./b/../c -> a/c; root/x -
 	return s
 }
 function layer(p,	q) {	# "" when p is not a project file; "-" when in no layer folder
-	if (p ~ /^src\//) { q = substr(p, 5); return q ~ /\// ? substr(q, 1, index(q, "/") - 1) : "-" }
+	if (p ~ /^src\//) {
+		q = substr(p, 5); return q ~ /\// ? substr(q, 1, index(q, "/") - 1) : "-"
+	}
 	if (p ~ /^include\/linerate\/[^\/]+\//) {
 		q = substr(p, 18); return substr(q, 1, index(q, "/") - 1)
 	}
@@ -128,7 +131,8 @@ BEGIN {
 FILENAME ~ /\/files$/ { want[$0] = 1; next }
 FILENAME ~ /\/fail\.[^\/]*$/ {	# FILE<tab>the compiler'"'"'s first error, "WHERE:LINE:COL: ..."
 	c = index($0, "\t"); f = substr($0, 1, c - 1); failed[f] = substr($0, c + 1)
-	where[f] = failed[f] ~ /^[^ :]+:[0-9]+:/ ? norm(substr(failed[f], 1, index(failed[f], ":") - 1)) : ""
+	c = index(failed[f], ":")	# where the error is
+	where[f] = failed[f] ~ /^[^ :]+:[0-9]+:/ ? norm(substr(failed[f], 1, c - 1)) : ""
 	next
 }
 {	# a rule "x.o: FILE DEP DEP \" continued over lines
@@ -143,8 +147,8 @@ FILENAME ~ /\/fail\.[^\/]*$/ {	# FILE<tab>the compiler'"'"'s first error, "WHERE
 	for (j = 1; j <= m; j++) {
 		gsub(/\001/, " ", w[j]); d = norm(w[j])
 		if (d == f) continue
-		if (iscurses(d)) { if (!((f, "curses") in dep)) { dep[f, "curses"] = d; ndep[f]++; dl[f, ndep[f]] = "curses" } }
-		else if (layer(d) != "" && !((f, d) in dep)) { dep[f, d] = d; ndep[f]++; dl[f, ndep[f]] = d }
+		k = iscurses(d) ? "curses" : layer(d) != "" ? d : ""	# dep[f, k]: the path
+		if (k != "" && !((f, k) in dep)) { dep[f, k] = d; dl[f, ++ndep[f]] = k }
 	}
 }
 function via(f, d,	j, h) {	# a project header f includes has d too: that edge is named instead
@@ -157,7 +161,10 @@ function via(f, d,	j, h) {	# a project header f includes has d too: that edge is
 END {
 	for (f in want) {
 		if (f in isfile) continue
-		if (!(f in failed)) { print "layers: " f ": no dependency list (the compiler gave none)"; continue }
+		if (!(f in failed)) {
+			print "layers: " f ": no dependency list (the compiler gave none)"
+			continue
+		}
 		# a header that breaks the files including it is named once, by its own run
 		if (where[f] != f && (where[f] in failed) && where[where[f]] == where[f]) continue
 		print "layers: " f ": no dependency list (" failed[f] ")"
@@ -168,13 +175,15 @@ END {
 			d = dl[f, j]
 			if (d == "curses") {
 				if (f != curses_ok && !via(f, d))
-					print "layers: " f ": " (lf == "-" ? "a file in no layer" : lf) " includes curses (" dep[f, d] ")"
+					print "layers: " f ": " (lf == "-" ? "a file in no layer" : lf) \
+						" includes curses (" dep[f, d] ")"
 				continue
 			}
 			if (!(lf in known)) continue	# its folder is the breach, named above
 			ld = layer(d)
 			if ((lf, ld) in ok || via(f, d)) continue
-			print "layers: " f ": " lf " includes " (ld == "-" ? "a file in no layer" : ld) " (" d ")"
+			print "layers: " f ": " lf " includes " \
+				(ld == "-" ? "a file in no layer" : ld) " (" d ")"
 		}
 	}
 }' "$tmp/files" "$tmp"/fail.* - >>"$tmp/breaches"

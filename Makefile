@@ -154,9 +154,10 @@ lint:
 format-check:
 	clang-format --dry-run -Werror $(ALL_SRCS) $(wildcard include/linerate/*/*.h)
 
-# docs/design.md §2's layer table (core <- collect <- sample <- present <- app, core <-
-# traffic): any upward include, a header outside a layer folder or curses outside
-# tui_curses.c fails. tests/selftest/layers.sh proves it catches each kind.
+# docs/design.md §2's layer table (core <- collect <- sample <- diagnose <- run <- app,
+# diagnose <- present <- app, core <- traffic), read from the compiler's own dependency lists:
+# any dependency against the table, a header outside a layer folder or curses outside
+# tui_curses.c fails. tests/selftest/layers.sh proves it catches each spelling.
 check-layers:
 	@scripts/check-layers.sh
 

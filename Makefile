@@ -186,7 +186,7 @@ help:
 	@echo 'soak         10 minutes at -i 0.01 with traffic and churn (SOAK_SECONDS=600)'
 	@echo 'valgrind     memcheck on headless and client/server runs'
 	@echo 'lint         cppcheck and clang-tidy (what CI gates); format-check: clang-format'
-	@echo 'check-layers the dependency rules of docs/design.md §2'
+	@echo 'check-layers the layer table of docs/design.md §2, from the compiler'
 	@echo 'install      PREFIX=$(PREFIX) DESTDIR= ; uninstall'
 	@echo 'V=1          print the full compiler commands'
 

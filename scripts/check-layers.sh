@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# The layering of DESIGN.md section 2, enforced from the compiler's own dependency lists, so no
+# The layering of docs/design.md §2, enforced from the compiler's own dependency lists, so no
 # spelling of an include slips past (<...> or "...", "../" paths, "#  include", a macro): every
 # .c and .h under src/ and include/ is preprocessed with the build's include flags (`$CC -M`,
 # headers as `-x c`), and every file of the list that lies in src/LAYER/ or
 # include/linerate/LAYER/ must be of a layer the table below lets the file's layer include.
 # -M, not -MM: the full list names the system headers too, so the same pass sees curses
 # (curses.h, ncurses.h, ncurses_dll.h, .../ncursesw/...), which only src/present/tui_curses.c
-# may reach. A file under include/ outside include/linerate/LAYER/, a file directly in src/, a
+# may reach. A header in src/LAYER/ (a _priv.h) is reached only from its own folder.
+# A file under include/ outside include/linerate/LAYER/, a file directly in src/, a
 # folder of src/ or include/linerate/ that is not a layer, or a file the compiler cannot list
 # (a missing header: named once, by the file that has the bad include) fails too.
 # The lists are transitive: a file is not blamed for a dependency that a project header it
@@ -181,6 +182,12 @@ END {
 			}
 			if (!(lf in known)) continue	# its folder is the breach, named above
 			ld = layer(d)
+			# a header in src/L/ belongs to that folder: no other folder reaches it
+			if (d ~ /^src\/[^\/]+\/[^\/]+\.h$/ && index(f, "src/" ld "/") != 1 &&
+			    !via(f, d)) {
+				print "layers: " f ": includes " d ", private to src/" ld "/"
+				continue
+			}
 			if ((lf, ld) in ok || via(f, d)) continue
 			print "layers: " f ": " lf " includes " \
 				(ld == "-" ? "a file in no layer" : ld) " (" d ")"

@@ -68,7 +68,10 @@ add "upward include, through a macro" src/present/sar_text.c '#define LR_HDR(x) 
 	"src/present/sar_text.c: present includes app (include/linerate/app/cli_iperf3.h)"
 add "another layer's private header by ../" src/present/matrix_out.c \
 	'#include "../app/dashboard_priv.h"' \
-	"src/present/matrix_out.c: present includes app (src/app/dashboard_priv.h)"
+	"src/present/matrix_out.c: includes src/app/dashboard_priv.h, private to src/app/"
+add "another folder's private header, from app" src/app/mode_report.c \
+	'#include "../present/prom_priv.h"' \
+	"src/app/mode_report.c: includes src/present/prom_priv.h, private to src/present/"
 add "upward include in a header" include/linerate/present/lineout.h \
 	'#include "linerate/app/cli.h"' \
 	"include/linerate/present/lineout.h: present includes app (include/linerate/app/cli.h)"

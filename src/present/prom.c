@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "linerate/core/array.h"
 #include "linerate/present/prom.h"
 #include "linerate/sample/rate.h"
 #include "linerate/sample/snapshot.h"
@@ -99,36 +100,22 @@ void lr_prom_close(struct lr_prom *p)
 	free(p);
 }
 
+static int cmp_ifser(const void *e, const void *name)
+{
+	return strcmp(((const struct ifser *)e)->name, name);
+}
+
 static struct ifser *iface_get(struct lr_prom *p, const char *name)
 {
-	size_t lo = 0, hi = p->n_ifs;
+	bool added;
+	struct ifser *e = lr_array_sorted_get(&p->ifs, &p->n_ifs, &p->cap_ifs, sizeof(*e), name,
+					      cmp_ifser, &added);
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = strcmp(p->ifs[mid].name, name);
-
-		if (!c)
-			return &p->ifs[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
+	if (e && added) {
+		lr_strlcpy(e->name, name, sizeof(e->name));
+		e->ifindex = -1;	/* no device yet */
 	}
-	if (p->n_ifs == p->cap_ifs) {
-		size_t ncap = p->cap_ifs ? p->cap_ifs * 2 : 16;
-		struct ifser *g = realloc(p->ifs, ncap * sizeof(*g));
-
-		if (!g)
-			return NULL;
-		p->ifs = g;
-		p->cap_ifs = ncap;
-	}
-	memmove(&p->ifs[lo + 1], &p->ifs[lo], (p->n_ifs - lo) * sizeof(*p->ifs));
-	p->n_ifs++;
-	memset(&p->ifs[lo], 0, sizeof(p->ifs[lo]));
-	lr_strlcpy(p->ifs[lo].name, name, sizeof(p->ifs[lo].name));
-	p->ifs[lo].ifindex = -1;	/* no device yet */
-	return &p->ifs[lo];
+	return e;
 }
 
 /* Adds what one interface counted since the last snapshot fed. The kernel's stats64 counters

@@ -14,6 +14,7 @@
 
 #include "linerate/sample/drvstats.h"
 #include "linerate/sample/iftable.h"
+#include "linerate/core/array.h"
 #include "linerate/core/log.h"
 #include "linerate/collect/nllink.h"
 #include "linerate/sample/rate.h"
@@ -106,25 +107,14 @@ void lr_iftable_close(struct lr_iftable *t)
 	free(t);
 }
 
+static int cmp_ent(const void *e, const void *name)
+{
+	return strcmp((*(struct ifent *const *)e)->s.name, name);
+}
+
 static size_t find_pos(const struct lr_iftable *t, const char *name, bool *found)
 {
-	size_t lo = 0, hi = t->n;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = strcmp(t->ent[mid]->s.name, name);
-
-		if (!c) {
-			*found = true;
-			return mid;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*found = false;
-	return lo;
+	return lr_array_find(t->ent, t->n, sizeof(*t->ent), name, cmp_ent, found);
 }
 
 static struct ifent *find_ifindex(const struct lr_iftable *t, int ifindex)

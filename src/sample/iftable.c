@@ -144,7 +144,7 @@ static void ent_reset_generation(struct ifent *e, int ifindex)
 
 static struct ifent *get_or_add(struct lr_iftable *t, const char *name, int ifindex)
 {
-	struct ifent *e, **grown;
+	struct ifent *e;
 	bool found;
 	size_t pos = find_pos(t, name, &found);
 
@@ -159,15 +159,8 @@ static struct ifent *get_or_add(struct lr_iftable *t, const char *name, int ifin
 		}
 		return e;
 	}
-	if (t->n == t->cap) {
-		size_t ncap = t->cap ? t->cap * 2 : 16;
-
-		grown = realloc(t->ent, ncap * sizeof(*grown));
-		if (!grown)
-			return NULL;
-		t->ent = grown;
-		t->cap = ncap;
-	}
+	if (lr_array_grow(&t->ent, &t->cap, t->n + 1, sizeof(*t->ent)))
+		return NULL;
 	e = calloc(1, sizeof(*e));
 	if (!e)
 		return NULL;
@@ -387,17 +380,7 @@ static void compute(struct ifent *e, uint64_t now_ns, uint64_t dt_ns, bool histo
 
 static int grow_out(struct lr_iftable *t)
 {
-	struct lr_iface_snap *p;
-
-	if (t->n <= t->out_cap)
-		return 0;
-	p = realloc(t->out, t->n * sizeof(*p));
-	if (!p)
-		return -ENOMEM;
-	memset(p + t->out_cap, 0, (t->n - t->out_cap) * sizeof(*p));
-	t->out = p;
-	t->out_cap = t->n;
-	return 0;
+	return lr_array_grow_zero(&t->out, &t->out_cap, t->n, sizeof(*t->out));
 }
 
 int lr_iftable_finish(struct lr_iftable *t, uint64_t now_ns, uint64_t dt_ns, bool first,
@@ -469,14 +452,8 @@ int lr_iftable_set_serving(struct lr_iftable *t, const char *name, const int *cp
 	if (!found)
 		return -ENOENT;
 	s = &t->ent[pos]->s;
-	if (n > s->cap_serving) {
-		int *p = realloc(s->serving_cpus, n * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		s->serving_cpus = p;
-		s->cap_serving = n;
-	}
+	if (lr_array_grow(&s->serving_cpus, &s->cap_serving, n, sizeof(*s->serving_cpus)))
+		return -ENOMEM;
 	if (n)
 		memcpy(s->serving_cpus, cpus, n * sizeof(*cpus));
 	s->n_serving_cpus = n;

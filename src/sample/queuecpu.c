@@ -75,14 +75,8 @@ int lr_queuecpus_set(struct lr_queuecpus *qc, const char *ifname, const struct l
 		return -ENOMEM;
 	if (added)
 		lr_strlcpy(e->name, ifname, sizeof(e->name));
-	if (nq > e->cap) {
-		int *p = realloc(e->cpu, nq * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		e->cpu = p;
-		e->cap = nq;
-	}
+	if (lr_array_grow(&e->cpu, &e->cap, nq, sizeof(*e->cpu)))
+		return -ENOMEM;
 	for (unsigned q = 0; q < nq; q++)
 		e->cpu[q] = lr_irqmap_queue_cpu(m, q);
 	e->n = nq;

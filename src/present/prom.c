@@ -66,7 +66,7 @@ struct lr_prom {
 	struct ifser *ifs;	/* sorted by name */
 	size_t n_ifs, cap_ifs;
 	struct cpuser *cpus;	/* indexed by the kernel's CPU number */
-	size_t n_cpus;
+	size_t n_cpus, cap_cpus;
 	long user_hz;		/* /proc/stat ticks per second */
 	bool have_snap;
 	uint64_t real_ns, interval_ns;
@@ -190,12 +190,9 @@ static int cpus_update(struct lr_prom *p, const struct lr_snapshot *s)
 	size_t need = s->n_cpus ? (size_t)s->cpus[s->n_cpus - 1].cpu + 1 : 0;
 
 	if (need > p->n_cpus) {
-		struct cpuser *g = realloc(p->cpus, need * sizeof(*g));
-
-		if (!g)
+		/* slots past n_cpus are never written, so all of them are still zero */
+		if (lr_array_grow_zero(&p->cpus, &p->cap_cpus, need, sizeof(*p->cpus)))
 			return -ENOMEM;
-		memset(g + p->n_cpus, 0, (need - p->n_cpus) * sizeof(*g));
-		p->cpus = g;
 		p->n_cpus = need;
 	}
 	for (size_t i = 0; i < p->n_cpus; i++)
@@ -218,15 +215,8 @@ static struct strser *stream_get(struct lr_prom *p, const struct lr_stream_snap 
 		if (p->streams[i].id == k->id && p->streams[i].sender == k->sender &&
 		    p->streams[i].udp == k->udp)
 			return &p->streams[i];
-	if (p->n_streams == p->cap_streams) {
-		size_t ncap = p->cap_streams ? p->cap_streams * 2 : 8;
-		struct strser *g = realloc(p->streams, ncap * sizeof(*g));
-
-		if (!g)
-			return NULL;
-		p->streams = g;
-		p->cap_streams = ncap;
-	}
+	if (lr_array_grow(&p->streams, &p->cap_streams, p->n_streams + 1, sizeof(*p->streams)))
+		return NULL;
 	memset(&p->streams[p->n_streams], 0, sizeof(*p->streams));
 	p->streams[p->n_streams].id = k->id;
 	p->streams[p->n_streams].sender = k->sender;
@@ -321,18 +311,13 @@ void lr_prom_put(struct lr_prom_buf *b, const char *fmt, ...)
 			b->len += (size_t)n;
 			return;
 		}
-		size_t ncap = b->cap ? b->cap * 2 : 16384;
+		size_t need = b->len + (size_t)n + 1;
 
-		while (ncap - b->len <= (size_t)n)
-			ncap *= 2;
-		char *g = realloc(b->p, ncap);
-
-		if (!g) {
+		/* the first growth starts at 16 kB, not at a few bytes */
+		if (lr_array_grow(&b->p, &b->cap, need < 16384 ? 16384 : need, 1)) {
 			b->oom = true;
 			return;
 		}
-		b->p = g;
-		b->cap = ncap;
 	}
 }
 

@@ -22,15 +22,8 @@ static struct peer_if *peer_if_get(struct peer_series *q, const char *name)
 	for (size_t i = 0; i < q->n_ifs; i++)
 		if (!strcmp(q->ifs[i].name, name))
 			return &q->ifs[i];
-	if (q->n_ifs == q->cap_ifs) {
-		size_t ncap = q->cap_ifs ? q->cap_ifs * 2 : 4;
-		struct peer_if *g = realloc(q->ifs, ncap * sizeof(*g));
-
-		if (!g)
-			return NULL;
-		q->ifs = g;
-		q->cap_ifs = ncap;
-	}
+	if (lr_array_grow(&q->ifs, &q->cap_ifs, q->n_ifs + 1, sizeof(*q->ifs)))
+		return NULL;
 	memset(&q->ifs[q->n_ifs], 0, sizeof(q->ifs[0]));
 	lr_strlcpy(q->ifs[q->n_ifs].name, name, sizeof(q->ifs[0].name));
 	return &q->ifs[q->n_ifs++];

@@ -15,6 +15,7 @@
 #include "linerate/core/array.h"
 #include "linerate/core/log.h"
 #include "linerate/core/strutil.h"
+#include "linerate/core/sysio.h"
 
 static bool is_blank(char c)
 {
@@ -541,33 +542,17 @@ static int on_irq_line(const struct lr_irq_line *l, void *arg)
 	return 0;
 }
 
-/* Reads a whole proc/sys file into a growing heap buffer. Length or -errno. */
+/* Reads a whole proc/sys file into a growing heap buffer (64 KiB at first, 256 MiB at the
+ * most). Length or -errno. */
 static ssize_t read_whole(const struct lr_sysio *io, const char *path, char **buf, size_t *cap)
 {
 	int fd = io->open_ro(io, path);
-	ssize_t n = -EOVERFLOW;
+	ssize_t n = -ENOMEM;
 
 	if (fd < 0)
 		return fd;
-	if (*cap)
-		n = io->pread_all(io, fd, *buf, *cap);
-	while (n == -EOVERFLOW) {
-		size_t nc = *cap ? *cap * 2 : 64u << 10;
-		char *nb;
-
-		if (nc > (256u << 20)) {
-			n = -EFBIG;
-			break;
-		}
-		nb = realloc(*buf, nc);
-		if (!nb) {
-			n = -ENOMEM;
-			break;
-		}
-		*buf = nb;
-		*cap = nc;
-		n = io->pread_all(io, fd, *buf, *cap);
-	}
+	if (!lr_array_grow(buf, cap, 64u << 10, 1))
+		n = lr_sysio_pread_grow(io, fd, buf, cap, 256u << 20);
 	io->close(io, fd);
 	return n;
 }

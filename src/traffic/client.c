@@ -738,7 +738,7 @@ int lr_client_stream_info(const struct lr_client *c, unsigned i, struct lr_clien
 	out->udp = sp->udp;
 	out->stats = lr_stream_stats(c->streams[i]);
 	{
-		const struct lr_client_omit_mark *m = lr_client_omit_mark(c, i);
+		const struct lr_traffic_omit_mark *m = lr_client_omit_mark(c, i);
 
 		out->omit_bytes = m ? m->bytes : 0;
 		out->omit_retransmits = m ? m->retransmits : 0;

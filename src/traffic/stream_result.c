@@ -1,7 +1,66 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* A stream's result from "mine + the peer's" and the per-direction sums: one rule for the
- * client and the server (the receiver's count is the receiver's, the sender's the sender's). */
+/* The results both ends exchange, one rule for the client and the server: this side's half
+ * (built from its streams' counters on the control or session thread), and a stream's result
+ * from "mine + the peer's" with the per-direction sums (the receiver's count is the
+ * receiver's, the sender's the sender's). */
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/time.h>
+
+#include "linerate/core/clock.h"
+#include "linerate/traffic/stream.h"
 #include "stream_result.h"
+
+static double tv_s(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+void lr_traffic_results_local(struct lr_proto_results *r, struct lr_stream *const *streams,
+			      unsigned n, const struct lr_traffic_omit_mark *marks, bool udp,
+			      const struct rusage *ru0, uint64_t t0_ns)
+{
+	static const struct lr_traffic_omit_mark none;
+	double wall = (double)(lr_clock_mono_ns() - t0_ns) / 1e9;
+	bool any_send = false;
+	struct rusage ru;
+
+	memset(r, 0, sizeof(*r));
+	getrusage(RUSAGE_SELF, &ru);
+	if (wall <= 0)
+		wall = 1e-9;
+	r->cpu_user = (tv_s(ru.ru_utime) - tv_s(ru0->ru_utime)) / wall * 100.0;
+	r->cpu_system = (tv_s(ru.ru_stime) - tv_s(ru0->ru_stime)) / wall * 100.0;
+	r->cpu_total = r->cpu_user + r->cpu_system;
+	for (unsigned i = 0; i < n; i++) {
+		const struct lr_stream_params *sp = lr_stream_params(streams[i]);
+		const struct lr_stream_stats *st = lr_stream_stats(streams[i]);
+		const struct lr_traffic_omit_mark *m = marks ? &marks[i] : &none;
+		struct lr_proto_stream_result *e = &r->streams[i];
+
+		/* iperf3: bytes and retransmits after the omitted seconds; loss and packets
+		 * whole, with the omitted part beside them */
+		e->id = sp->id;
+		e->bytes = atomic_load(&st->bytes);
+		e->bytes -= m->bytes < e->bytes ? m->bytes : e->bytes;
+		e->retransmits = sp->sender && !sp->udp
+					 ? (int64_t)(atomic_load(&st->retransmits) - m->retransmits)
+					 : -1;
+		e->omitted_errors = sp->sender ? 0 : (int64_t)m->lost;
+		e->omitted_packets = (int64_t)(sp->sender ? m->packets : m->max_seq);
+		e->jitter_s = sp->sender ? 0 : (double)atomic_load(&st->jitter_ns) / 1e9;
+		e->errors = sp->sender ? 0 : (int64_t)atomic_load(&st->lost);
+		e->packets = sp->sender ? (int64_t)atomic_load(&st->packets)
+					: (int64_t)atomic_load(&st->max_seq);
+		any_send |= sp->sender;
+	}
+	r->n_streams = n;
+	r->sender_has_retransmits = !any_send ? -1 : (udp ? 0 : 1);
+	/* as iperf3: what a data socket actually uses (a -C the kernel refused is not it) */
+	if (!udp && n)
+		lr_tcp_congestion_read(lr_stream_params(streams[0])->fd, r->congestion_used,
+				       sizeof(r->congestion_used));
+}
 
 /* The peer's omitted datagrams: its own count, or ours when it sent none (3.12 and 3.13 send
  * no "omitted_packets"; iperf3 3.14+ then uses its own omitted count the same way). */

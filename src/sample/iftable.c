@@ -39,7 +39,7 @@ struct ifent {
 	struct lr_drvstats *drv;
 	/* peak folding: a tick shorter than SLIVER_FRAC of the last peak's span (a stop tick, an
 	 * early wake) has no honest per-second rate; its counts wait for the next tick's peak */
-	double pk_carry[4];
+	double pk_carry[LR_SER__COUNT];
 	uint64_t pk_carry_ns, pk_ref_ns;
 };
 
@@ -288,40 +288,49 @@ static void read_sysfs_gauges(const struct lr_iftable *t, struct ifent *e)
 	}
 }
 
-static void update_derived(struct ifent *e, bool history)
+struct lr_iftable_graph lr_iftable_graph(struct lr_iface_snap *s, enum lr_series_id ser)
 {
-	struct lr_iface_snap *s = &e->s;
 	static const struct {
 		enum lr_metric m;
 		double mult;
-		enum lr_series_id ser;
-	} map[] = {
-		{LR_M_RX_BYTES, 8, LR_SER_RX_BPS},
-		{LR_M_TX_BYTES, 8, LR_SER_TX_BPS},
-		{LR_M_RX_PACKETS, 1, LR_SER_RX_PPS},
-		{LR_M_TX_PACKETS, 1, LR_SER_TX_PPS},
+	} map[LR_SER__COUNT] = {
+		[LR_SER_RX_BPS] = {LR_M_RX_BYTES, 8},
+		[LR_SER_TX_BPS] = {LR_M_TX_BYTES, 8},
+		[LR_SER_RX_PPS] = {LR_M_RX_PACKETS, 1},
+		[LR_SER_TX_PPS] = {LR_M_TX_PACKETS, 1},
 	};
-	struct lr_peak *peaks[] = {&s->peak_rx_bps, &s->peak_tx_bps, &s->peak_rx_pps,
-				   &s->peak_tx_pps};
+	struct lr_peak *const peaks[LR_SER__COUNT] = {
+		[LR_SER_RX_BPS] = &s->peak_rx_bps,
+		[LR_SER_TX_BPS] = &s->peak_tx_bps,
+		[LR_SER_RX_PPS] = &s->peak_rx_pps,
+		[LR_SER_TX_PPS] = &s->peak_tx_pps,
+	};
 
+	return (struct lr_iftable_graph){map[ser].m, map[ser].mult, peaks[ser]};
+}
+
+static void update_derived(struct ifent *e, bool history)
+{
+	struct lr_iface_snap *s = &e->s;
 	uint64_t span = e->pk_carry_ns + s->interval_ns;
 	bool sliver = (double)span < SLIVER_FRAC * (double)e->pk_ref_ns;
 
-	for (size_t i = 0; i < LR_ARRAY_SIZE(map); i++) {
-		bool ok = s->valid & LR_M_BIT(map[i].m);
-		double v = s->per_s[map[i].m] * map[i].mult;
-		double count = (double)s->delta[map[i].m] * map[i].mult;
+	for (unsigned i = 0; i < LR_SER__COUNT; i++) {
+		struct lr_iftable_graph g = lr_iftable_graph(s, (enum lr_series_id)i);
+		bool ok = s->valid & LR_M_BIT(g.m);
+		double v = s->per_s[g.m] * g.mult;
+		double count = (double)s->delta[g.m] * g.mult;
 
 		if (history)
-			lr_series_push(&s->hist[map[i].ser], ok ? (float)v : NAN);
+			lr_series_push(&s->hist[i], ok ? (float)v : NAN);
 		if (!ok)
 			continue;
 		if (sliver)
 			e->pk_carry[i] += count;
 		else if (e->pk_carry_ns && span)
-			lr_peak_add(peaks[i], (count + e->pk_carry[i]) * 1e9 / (double)span);
+			lr_peak_add(g.peak, (count + e->pk_carry[i]) * 1e9 / (double)span);
 		else
-			lr_peak_add(peaks[i], v);
+			lr_peak_add(g.peak, v);
 	}
 	if (sliver) {
 		e->pk_carry_ns = span;

@@ -722,3 +722,28 @@ out:
 		lr_log(LR_LOG_WARN, "irqmap %s: %s", ifname, strerror(-c.err));
 	return c.err;
 }
+
+int lr_irqmap_queue_cpu(const struct lr_irqmap *m, unsigned q)
+{
+	static const enum lr_irq_dir pref[] = {LR_IRQ_DIR_BOTH, LR_IRQ_DIR_RX, LR_IRQ_DIR_TX};
+
+	for (size_t k = 0; k < LR_ARRAY_SIZE(pref); k++) {
+		for (size_t i = 0; i < m->n_iq; i++) {
+			const struct lr_irq_queue *e = &m->iq[i];
+
+			if (e->queue == (int)q && e->dir == pref[k] && e->cpu >= 0)
+				return e->cpu;
+		}
+	}
+	return -1;
+}
+
+unsigned lr_irqmap_n_queues(const struct lr_irqmap *m)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < m->n_iq; i++)
+		if (m->iq[i].queue >= 0 && (unsigned)m->iq[i].queue + 1 > n)
+			n = (unsigned)m->iq[i].queue + 1;
+	return n;
+}

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The client's results: its own view of every stream (iperf3's send_results shape), the
  * exchange with the server, and the merge of both views by stream id into
- * struct lr_traffic_results (per stream and per-direction sums). Control thread. */
+ * struct lr_traffic_results (per stream and per-direction sums); stream_result.c builds and
+ * merges them by the rules the server uses too. Control thread. */
 #include <errno.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -62,62 +63,11 @@ static void local_results(struct lr_client *c, struct lr_proto_results *r)
 				    lr_stream_params(c->streams[i])->sender ? 0 : c->test_end_ns);
 }
 
-static void sock_ports(int fd, uint16_t *local, uint16_t *remote)
-{
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof(ss);
-	char port[8];
-
-	if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0 &&
-	    getnameinfo((struct sockaddr *)&ss, sl, NULL, 0, port, sizeof(port), NI_NUMERICSERV) ==
-		    0)
-		*local = (uint16_t)strtoul(port, NULL, 10);	/* NI_NUMERICSERV: digits */
-	sl = sizeof(ss);
-	if (getpeername(fd, (struct sockaddr *)&ss, &sl) == 0 &&
-	    getnameinfo((struct sockaddr *)&ss, sl, NULL, 0, port, sizeof(port), NI_NUMERICSERV) ==
-		    0)
-		*remote = (uint16_t)strtoul(port, NULL, 10);	/* NI_NUMERICSERV: digits */
-}
-
 static void merge_results(struct lr_client *c, const struct lr_proto_results *loc,
 			  const struct lr_proto_results *peer)
 {
-	struct lr_traffic_results *R = c->res;
-
-	R->n_streams = loc->n_streams;
-	R->local_cpu_total = loc->cpu_total;
-	R->local_cpu_user = loc->cpu_user;
-	R->local_cpu_system = loc->cpu_system;
-	memcpy(R->local_congestion, loc->congestion_used, sizeof(R->local_congestion));
-	if (peer) {
-		R->remote_cpu_total = peer->cpu_total;
-		R->remote_cpu_user = peer->cpu_user;
-		R->remote_cpu_system = peer->cpu_system;
-		memcpy(R->remote_congestion, peer->congestion_used, sizeof(R->remote_congestion));
-	}
-	for (unsigned i = 0; i < loc->n_streams; i++) {
-		const struct lr_stream_params *sp = lr_stream_params(c->streams[i]);
-		const struct lr_stream_stats *st = lr_stream_stats(c->streams[i]);
-		const struct lr_proto_stream_result *l = &loc->streams[i], *p = NULL;
-		struct lr_traffic_stream_result *e = &R->streams[i];
-		const struct lr_traffic_omit_mark *m = lr_client_omit_mark(c, i);
-
-		for (unsigned k = 0; peer && k < peer->n_streams; k++)
-			if (peer->streams[k].id == l->id)
-				p = &peer->streams[k];
-		memset(e, 0, sizeof(*e));
-		e->client_sends = sp->sender;
-		e->udp = sp->udp;
-		sock_ports(sp->fd, &e->local_port, &e->remote_port);
-		lr_traffic_stream_fill(e, sp->sender, l, p,
-				       (int64_t)(atomic_load(&st->out_of_order) -
-						 (m ? m->out_of_order : 0)));
-		lr_traffic_sum_add(e->client_sends ? &R->sum_up : &R->sum_down, e);
-	}
-	if (R->sum_up.n_streams)
-		R->sum_up.jitter_s /= R->sum_up.n_streams;
-	if (R->sum_down.n_streams)
-		R->sum_down.jitter_s /= R->sum_down.n_streams;
+	lr_traffic_results_merge(c->res, loc, peer, c->streams,
+				 lr_client_omit_over(c, NULL) ? c->omit : NULL, true);
 }
 
 void lr_client_fill_addrs(struct lr_client *c)

@@ -30,6 +30,15 @@ void lr_traffic_results_local(struct lr_proto_results *r, struct lr_stream *cons
 			      unsigned n, const struct lr_traffic_omit_mark *marks, bool udp,
 			      const struct rusage *ru0, uint64_t t0_ns);
 
+/* R's CPU use and congestion control of both ends, its streams (lr_traffic_stream_fill, by
+ * stream id; peer NULL: no exchange) and its per-direction sums with their mean jitter, from
+ * this side's results loc of streams[0..loc->n_streams) and their -O marks (NULL: none). On
+ * the client side a stream that sends is the client's (client_sends), on the server side the
+ * other way round. R's other fields are the caller's. */
+void lr_traffic_results_merge(struct lr_traffic_results *R, const struct lr_proto_results *loc,
+			      const struct lr_proto_results *peer, struct lr_stream *const *streams,
+			      const struct lr_traffic_omit_mark *marks, bool client_side);
+
 /* Fills e's id, counts and have_peer from this side's result l (sender: this side sent) and the
  * peer's p for the same id (NULL: no exchange): the sender's bytes and retransmits, the
  * receiver's bytes, loss and jitter, each from the end that counted them, -O's omitted

@@ -564,15 +564,7 @@ const struct lr_snapshot *lr_replay_peer(const struct lr_replay *rp, const char 
 
 void lr_replay_reset_totals(struct lr_replay *rp)
 {
-	for (size_t i = 0; i < rp->n_series; i++) {
-		struct lr_iface_snap *s = &rp->series[i].st;
-
-		memset(s->total, 0, sizeof(s->total));
-		s->total_valid = 0;
-		memset(&s->peak_rx_bps, 0, sizeof(s->peak_rx_bps));
-		memset(&s->peak_tx_bps, 0, sizeof(s->peak_tx_bps));
-		memset(&s->peak_rx_pps, 0, sizeof(s->peak_rx_pps));
-		memset(&s->peak_tx_pps, 0, sizeof(s->peak_tx_pps));
-	}
+	for (size_t i = 0; i < rp->n_series; i++)
+		lr_iftable_snap_reset_totals(&rp->series[i].st);
 	rp->dirty = rp->built != RP_NONE;
 }

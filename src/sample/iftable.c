@@ -309,6 +309,14 @@ struct lr_iftable_graph lr_iftable_graph(struct lr_iface_snap *s, enum lr_series
 	return (struct lr_iftable_graph){map[ser].m, map[ser].mult, peaks[ser]};
 }
 
+void lr_iftable_snap_reset_totals(struct lr_iface_snap *s)
+{
+	memset(s->total, 0, sizeof(s->total));
+	s->total_valid = 0;
+	for (unsigned i = 0; i < LR_SER__COUNT; i++)
+		memset(lr_iftable_graph(s, (enum lr_series_id)i).peak, 0, sizeof(struct lr_peak));
+}
+
 static void update_derived(struct ifent *e, bool history)
 {
 	struct lr_iface_snap *s = &e->s;
@@ -434,16 +442,9 @@ int lr_iftable_finish(struct lr_iftable *t, uint64_t now_ns, uint64_t dt_ns, boo
 void lr_iftable_reset_totals(struct lr_iftable *t)
 {
 	for (size_t i = 0; i < t->n; i++) {
-		struct lr_iface_snap *s = &t->ent[i]->s;
-
-		memset(s->total, 0, sizeof(s->total));
-		s->total_valid = 0;
-		memset(&s->peak_rx_bps, 0, sizeof(s->peak_rx_bps));
-		memset(&s->peak_tx_bps, 0, sizeof(s->peak_tx_bps));
-		memset(&s->peak_rx_pps, 0, sizeof(s->peak_rx_pps));
-		memset(&s->peak_tx_pps, 0, sizeof(s->peak_tx_pps));
+		lr_iftable_snap_reset_totals(&t->ent[i]->s);
 		if (t->ent[i]->drv)
-			lr_drvstats_reset(t->ent[i]->drv, s);
+			lr_drvstats_reset(t->ent[i]->drv, &t->ent[i]->s);
 	}
 }
 

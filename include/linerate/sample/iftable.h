@@ -74,5 +74,7 @@ struct lr_iftable_graph {
 	struct lr_peak *peak;	/* its peak, in s */
 };
 struct lr_iftable_graph lr_iftable_graph(struct lr_iface_snap *s, enum lr_series_id ser);
+/* Key r on one interface: its totals and its graphs' peaks back to zero. [any] */
+void lr_iftable_snap_reset_totals(struct lr_iface_snap *s);
 
 #endif

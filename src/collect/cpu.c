@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "linerate/collect/cpu.h"
+#include "linerate/core/array.h"
 #include "linerate/core/log.h"
 #include "linerate/core/strutil.h"
 
@@ -32,24 +33,11 @@ void lr_cpu_table_free(struct lr_cpu_table *t)
 
 int lr_cpu_table_reserve(struct lr_cpu_table *t, size_t ncpu)
 {
-	struct lr_cpu_raw *p;
-	size_t cap;
-
 	if (ncpu > LR_CPU_MAX)
 		return -ERANGE;
-	if (ncpu > t->cap) {
-		cap = t->cap ? t->cap : 8;
-		while (cap < ncpu)
-			cap *= 2;
-		if (cap > LR_CPU_MAX)
-			cap = LR_CPU_MAX;
-		p = realloc(t->cpu, cap * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		memset(p + t->cap, 0, (cap - t->cap) * sizeof(*p));
-		t->cpu = p;
-		t->cap = cap;
-	}
+	/* doubling from 8 stops at LR_CPU_MAX (8 << 11) at the most */
+	if (lr_array_grow_zero(&t->cpu, &t->cap, ncpu, sizeof(*t->cpu)))
+		return -ENOMEM;
 	if (ncpu > t->n)
 		t->n = ncpu;
 	return 0;

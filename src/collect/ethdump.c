@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "linerate/collect/ethdump.h"
+#include "linerate/core/array.h"
 
 static bool is_blank(char c)
 {
@@ -23,15 +24,8 @@ static int add_entry(struct lr_ethdump *d, size_t *cap, const char *name, size_t
 	struct lr_ethdump_entry *e;
 	char *copy;
 
-	if (d->n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 64;
-
-		e = realloc(d->entries, ncap * sizeof(*e));
-		if (!e)
-			return -ENOMEM;
-		d->entries = e;
-		*cap = ncap;
-	}
+	if (lr_array_grow(&d->entries, cap, d->n + 1, sizeof(*d->entries)))
+		return -ENOMEM;
 	copy = malloc(nlen + 1);
 	if (!copy)
 		return -ENOMEM;

@@ -12,8 +12,10 @@
 #include <string.h>
 
 #include "linerate/collect/irqmap.h"
+#include "linerate/core/array.h"
 #include "linerate/core/log.h"
 #include "linerate/core/strutil.h"
+#include "linerate/core/sysio.h"
 
 static bool is_blank(char c)
 {
@@ -63,24 +65,6 @@ bool lr_cpuset_has(const struct lr_cpuset *s, int cpu)
 	return i < s->n && s->cpu[i] == cpu;
 }
 
-static int grow_ints(int **a, size_t *cap, size_t need)
-{
-	size_t nc;
-	int *p;
-
-	if (need <= *cap)
-		return 0;
-	nc = *cap ? *cap : 8;
-	while (nc < need)
-		nc *= 2;
-	p = realloc(*a, nc * sizeof(*p));
-	if (!p)
-		return -ENOMEM;
-	*a = p;
-	*cap = nc;
-	return 0;
-}
-
 /* Sorted insert into a[0..*n); duplicates ignored. */
 static int sorted_add(int **a, size_t *n, size_t *cap, int v)
 {
@@ -94,7 +78,7 @@ static int sorted_add(int **a, size_t *n, size_t *cap, int v)
 		if (i < *n && (*a)[i] == v)
 			return 0;
 	}
-	err = grow_ints(a, cap, *n + 1);
+	err = lr_array_grow(a, cap, *n + 1, sizeof(**a));
 	if (err)
 		return err;
 	memmove(*a + i + 1, *a + i, (*n - i) * sizeof(**a));
@@ -237,26 +221,15 @@ void lr_irq_scratch_free(struct lr_irq_scratch *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* count[] and cpu[] share s->cap: each grows from it by the same rule to the same size */
 static int scratch_reserve(struct lr_irq_scratch *s, size_t n)
 {
-	uint64_t *c;
-	int *cpu;
-	size_t cap;
+	size_t cap_count = s->cap, cap_cpu = s->cap;
 
-	if (n <= s->cap)
-		return 0;
-	cap = s->cap ? s->cap : 16;
-	while (cap < n)
-		cap *= 2;
-	c = realloc(s->count, cap * sizeof(*c));
-	if (!c)
+	if (lr_array_grow(&s->count, &cap_count, n, sizeof(*s->count)) ||
+	    lr_array_grow(&s->cpu, &cap_cpu, n, sizeof(*s->cpu)))
 		return -ENOMEM;
-	s->count = c;
-	cpu = realloc(s->cpu, cap * sizeof(*cpu));
-	if (!cpu)
-		return -ENOMEM;
-	s->cpu = cpu;
-	s->cap = cap;
+	s->cap = cap_cpu;
 	return 0;
 }
 
@@ -503,15 +476,8 @@ static int add_irq_queue(struct lr_irqmap *m, const struct lr_irq_line *l)
 {
 	struct lr_irq_queue *q;
 
-	if (m->n_iq == m->cap_iq) {
-		size_t nc = m->cap_iq ? m->cap_iq * 2 : 16;
-
-		q = realloc(m->iq, nc * sizeof(*q));
-		if (!q)
-			return -ENOMEM;
-		m->iq = q;
-		m->cap_iq = nc;
-	}
+	if (lr_array_grow(&m->iq, &m->cap_iq, m->n_iq + 1, sizeof(*m->iq)))
+		return -ENOMEM;
 	q = &m->iq[m->n_iq++];
 	q->irq = l->irq;
 	q->queue = lr_irq_desc_queue(l->desc, l->desc_len, m->ifname, m->virtio, &q->dir);
@@ -569,48 +535,24 @@ static int on_irq_line(const struct lr_irq_line *l, void *arg)
 
 		if (!l->count[i])
 			continue;
-		if (cpu >= m->per_cpu_cap) {
-			size_t nn = cpu + 1 > m->per_cpu_cap * 2 ? cpu + 1 : m->per_cpu_cap * 2;
-			uint64_t *pc = realloc(m->per_cpu, nn * sizeof(*pc));
-
-			if (!pc)
-				return c->err = -ENOMEM;
-			memset(pc + m->per_cpu_cap, 0, (nn - m->per_cpu_cap) * sizeof(*pc));
-			m->per_cpu = pc;
-			m->per_cpu_cap = nn;
-		}
+		if (lr_array_grow_zero(&m->per_cpu, &m->per_cpu_cap, cpu + 1, sizeof(*m->per_cpu)))
+			return c->err = -ENOMEM;
 		m->per_cpu[cpu] += l->count[i];
 	}
 	return 0;
 }
 
-/* Reads a whole proc/sys file into a growing heap buffer. Length or -errno. */
+/* Reads a whole proc/sys file into a growing heap buffer (64 KiB at first, 256 MiB at the
+ * most). Length or -errno. */
 static ssize_t read_whole(const struct lr_sysio *io, const char *path, char **buf, size_t *cap)
 {
 	int fd = io->open_ro(io, path);
-	ssize_t n = -EOVERFLOW;
+	ssize_t n = -ENOMEM;
 
 	if (fd < 0)
 		return fd;
-	if (*cap)
-		n = io->pread_all(io, fd, *buf, *cap);
-	while (n == -EOVERFLOW) {
-		size_t nc = *cap ? *cap * 2 : 64u << 10;
-		char *nb;
-
-		if (nc > (256u << 20)) {
-			n = -EFBIG;
-			break;
-		}
-		nb = realloc(*buf, nc);
-		if (!nb) {
-			n = -ENOMEM;
-			break;
-		}
-		*buf = nb;
-		*cap = nc;
-		n = io->pread_all(io, fd, *buf, *cap);
-	}
+	if (!lr_array_grow(buf, cap, 64u << 10, 1))
+		n = lr_sysio_pread_grow(io, fd, buf, cap, 256u << 20);
 	io->close(io, fd);
 	return n;
 }
@@ -737,20 +679,11 @@ int lr_irqmap_build(const struct lr_sysio *io, const char *ifname, struct lr_irq
 			goto out;
 	}
 	for (i = 0; i < m->per_cpu_cap; i++) {
-		struct lr_irq_cpu_count *t;
-
 		if (!m->per_cpu[i])
 			continue;
-		if (m->n_took == m->cap_took) {
-			size_t nc = m->cap_took ? m->cap_took * 2 : 8;
-
-			t = realloc(m->took, nc * sizeof(*t));
-			if (!t) {
-				c.err = -ENOMEM;
-				goto out;
-			}
-			m->took = t;
-			m->cap_took = nc;
+		if (lr_array_grow(&m->took, &m->cap_took, m->n_took + 1, sizeof(*m->took))) {
+			c.err = -ENOMEM;
+			goto out;
 		}
 		m->took[m->n_took].cpu = (int)i;
 		m->took[m->n_took++].count = m->per_cpu[i];
@@ -788,4 +721,29 @@ out:
 	if (c.err)
 		lr_log(LR_LOG_WARN, "irqmap %s: %s", ifname, strerror(-c.err));
 	return c.err;
+}
+
+int lr_irqmap_queue_cpu(const struct lr_irqmap *m, unsigned q)
+{
+	static const enum lr_irq_dir pref[] = {LR_IRQ_DIR_BOTH, LR_IRQ_DIR_RX, LR_IRQ_DIR_TX};
+
+	for (size_t k = 0; k < LR_ARRAY_SIZE(pref); k++) {
+		for (size_t i = 0; i < m->n_iq; i++) {
+			const struct lr_irq_queue *e = &m->iq[i];
+
+			if (e->queue == (int)q && e->dir == pref[k] && e->cpu >= 0)
+				return e->cpu;
+		}
+	}
+	return -1;
+}
+
+unsigned lr_irqmap_n_queues(const struct lr_irqmap *m)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < m->n_iq; i++)
+		if (m->iq[i].queue >= 0 && (unsigned)m->iq[i].queue + 1 > n)
+			n = (unsigned)m->iq[i].queue + 1;
+	return n;
 }

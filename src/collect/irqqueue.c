@@ -8,8 +8,6 @@
  */
 #include <string.h>
 
-#include "linerate/core/common.h"
-
 #include "linerate/collect/irqmap.h"
 
 static bool is_sep(char c)
@@ -137,29 +135,4 @@ int lr_irq_desc_queue(const char *desc, size_t len, const char *ifname, const ch
 	if (dir)
 		*dir = found >= 0 ? d : LR_IRQ_DIR_BOTH;
 	return found;
-}
-
-int lr_irqmap_queue_cpu(const struct lr_irqmap *m, unsigned q)
-{
-	static const enum lr_irq_dir pref[] = {LR_IRQ_DIR_BOTH, LR_IRQ_DIR_RX, LR_IRQ_DIR_TX};
-
-	for (size_t k = 0; k < LR_ARRAY_SIZE(pref); k++) {
-		for (size_t i = 0; i < m->n_iq; i++) {
-			const struct lr_irq_queue *e = &m->iq[i];
-
-			if (e->queue == (int)q && e->dir == pref[k] && e->cpu >= 0)
-				return e->cpu;
-		}
-	}
-	return -1;
-}
-
-unsigned lr_irqmap_n_queues(const struct lr_irqmap *m)
-{
-	unsigned n = 0;
-
-	for (size_t i = 0; i < m->n_iq; i++)
-		if (m->iq[i].queue >= 0 && (unsigned)m->iq[i].queue + 1 > n)
-			n = (unsigned)m->iq[i].queue + 1;
-	return n;
 }

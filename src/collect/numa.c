@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "linerate/collect/numa.h"
+#include "linerate/core/array.h"
 
 #define NODE_DIR "/sys/devices/system/node"
 #define LIST_LIMIT (1u << 20) /* a cpulist of 16384 CPUs listed one by one is ~90 KB */
@@ -89,18 +90,8 @@ int lr_numa_parse_node_id(const char *buf, size_t len, int *node)
 
 static int grow_cpus(struct lr_numa *t, size_t n)
 {
-	if (n > t->cap_cpu) {
-		size_t cap = t->cap_cpu ? t->cap_cpu : 64;
-		int *p;
-
-		while (cap < n)
-			cap *= 2;
-		p = realloc(t->cpu_node, cap * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		t->cpu_node = p;
-		t->cap_cpu = cap;
-	}
+	if (lr_array_grow(&t->cpu_node, &t->cap_cpu, n, sizeof(*t->cpu_node)))
+		return -ENOMEM;
 	for (size_t i = t->n_cpu; i < n; i++)
 		t->cpu_node[i] = -1;
 	if (n > t->n_cpu)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "linerate/present/frame.h"
+#include "linerate/core/array.h"
 
 /* Unchanged cells between two changed ones that a run bridges: rewriting a few cells costs
  * fewer bytes than a cursor-movement sequence. */
@@ -55,14 +56,8 @@ int lr_frame_resize(struct lr_frame *f, int w, int h)
 	if (w < 0 || h < 0 || w > 10000 || h > 10000)
 		return -EINVAL;
 	n = (size_t)w * (size_t)h;
-	if (n > f->cap) {
-		struct lr_cell *c = realloc(f->cells, n * sizeof(*c));
-
-		if (!c)
-			return -ENOMEM;
-		f->cells = c;
-		f->cap = n;
-	}
+	if (lr_array_grow(&f->cells, &f->cap, n, sizeof(*f->cells)))
+		return -ENOMEM;
 	f->w = w;
 	f->h = h;
 	lr_frame_clear(f);

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "linerate/core/array.h"
 #include "linerate/present/prom.h"
 #include "linerate/sample/rate.h"
 #include "linerate/sample/snapshot.h"
@@ -65,7 +66,7 @@ struct lr_prom {
 	struct ifser *ifs;	/* sorted by name */
 	size_t n_ifs, cap_ifs;
 	struct cpuser *cpus;	/* indexed by the kernel's CPU number */
-	size_t n_cpus;
+	size_t n_cpus, cap_cpus;
 	long user_hz;		/* /proc/stat ticks per second */
 	bool have_snap;
 	uint64_t real_ns, interval_ns;
@@ -99,36 +100,22 @@ void lr_prom_close(struct lr_prom *p)
 	free(p);
 }
 
+static int cmp_ifser(const void *e, const void *name)
+{
+	return strcmp(((const struct ifser *)e)->name, name);
+}
+
 static struct ifser *iface_get(struct lr_prom *p, const char *name)
 {
-	size_t lo = 0, hi = p->n_ifs;
+	bool added;
+	struct ifser *e = lr_array_sorted_get(&p->ifs, &p->n_ifs, &p->cap_ifs, sizeof(*e), name,
+					      cmp_ifser, &added);
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = strcmp(p->ifs[mid].name, name);
-
-		if (!c)
-			return &p->ifs[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
+	if (e && added) {
+		lr_strlcpy(e->name, name, sizeof(e->name));
+		e->ifindex = -1;	/* no device yet */
 	}
-	if (p->n_ifs == p->cap_ifs) {
-		size_t ncap = p->cap_ifs ? p->cap_ifs * 2 : 16;
-		struct ifser *g = realloc(p->ifs, ncap * sizeof(*g));
-
-		if (!g)
-			return NULL;
-		p->ifs = g;
-		p->cap_ifs = ncap;
-	}
-	memmove(&p->ifs[lo + 1], &p->ifs[lo], (p->n_ifs - lo) * sizeof(*p->ifs));
-	p->n_ifs++;
-	memset(&p->ifs[lo], 0, sizeof(p->ifs[lo]));
-	lr_strlcpy(p->ifs[lo].name, name, sizeof(p->ifs[lo].name));
-	p->ifs[lo].ifindex = -1;	/* no device yet */
-	return &p->ifs[lo];
+	return e;
 }
 
 /* Adds what one interface counted since the last snapshot fed. The kernel's stats64 counters
@@ -203,12 +190,9 @@ static int cpus_update(struct lr_prom *p, const struct lr_snapshot *s)
 	size_t need = s->n_cpus ? (size_t)s->cpus[s->n_cpus - 1].cpu + 1 : 0;
 
 	if (need > p->n_cpus) {
-		struct cpuser *g = realloc(p->cpus, need * sizeof(*g));
-
-		if (!g)
+		/* slots past n_cpus are never written, so all of them are still zero */
+		if (lr_array_grow_zero(&p->cpus, &p->cap_cpus, need, sizeof(*p->cpus)))
 			return -ENOMEM;
-		memset(g + p->n_cpus, 0, (need - p->n_cpus) * sizeof(*g));
-		p->cpus = g;
 		p->n_cpus = need;
 	}
 	for (size_t i = 0; i < p->n_cpus; i++)
@@ -231,15 +215,8 @@ static struct strser *stream_get(struct lr_prom *p, const struct lr_stream_snap 
 		if (p->streams[i].id == k->id && p->streams[i].sender == k->sender &&
 		    p->streams[i].udp == k->udp)
 			return &p->streams[i];
-	if (p->n_streams == p->cap_streams) {
-		size_t ncap = p->cap_streams ? p->cap_streams * 2 : 8;
-		struct strser *g = realloc(p->streams, ncap * sizeof(*g));
-
-		if (!g)
-			return NULL;
-		p->streams = g;
-		p->cap_streams = ncap;
-	}
+	if (lr_array_grow(&p->streams, &p->cap_streams, p->n_streams + 1, sizeof(*p->streams)))
+		return NULL;
 	memset(&p->streams[p->n_streams], 0, sizeof(*p->streams));
 	p->streams[p->n_streams].id = k->id;
 	p->streams[p->n_streams].sender = k->sender;
@@ -334,18 +311,13 @@ void lr_prom_put(struct lr_prom_buf *b, const char *fmt, ...)
 			b->len += (size_t)n;
 			return;
 		}
-		size_t ncap = b->cap ? b->cap * 2 : 16384;
+		size_t need = b->len + (size_t)n + 1;
 
-		while (ncap - b->len <= (size_t)n)
-			ncap *= 2;
-		char *g = realloc(b->p, ncap);
-
-		if (!g) {
+		/* the first growth starts at 16 kB, not at a few bytes */
+		if (lr_array_grow(&b->p, &b->cap, need < 16384 ? 16384 : need, 1)) {
 			b->oom = true;
 			return;
 		}
-		b->p = g;
-		b->cap = ncap;
 	}
 }
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linerate/core/array.h"
 #include "linerate/core/strutil.h"
 #include "prom_priv.h"
 
@@ -21,15 +22,8 @@ static struct peer_if *peer_if_get(struct peer_series *q, const char *name)
 	for (size_t i = 0; i < q->n_ifs; i++)
 		if (!strcmp(q->ifs[i].name, name))
 			return &q->ifs[i];
-	if (q->n_ifs == q->cap_ifs) {
-		size_t ncap = q->cap_ifs ? q->cap_ifs * 2 : 4;
-		struct peer_if *g = realloc(q->ifs, ncap * sizeof(*g));
-
-		if (!g)
-			return NULL;
-		q->ifs = g;
-		q->cap_ifs = ncap;
-	}
+	if (lr_array_grow(&q->ifs, &q->cap_ifs, q->n_ifs + 1, sizeof(*q->ifs)))
+		return NULL;
 	memset(&q->ifs[q->n_ifs], 0, sizeof(q->ifs[0]));
 	lr_strlcpy(q->ifs[q->n_ifs].name, name, sizeof(q->ifs[0].name));
 	return &q->ifs[q->n_ifs++];
@@ -54,34 +48,22 @@ static void peer_if_update(struct peer_if *e, const struct lr_iface_snap *f)
 	e->generation = f->generation;
 }
 
+static int cmp_peer_cpu(const void *e, const void *cpu)
+{
+	int a = ((const struct peer_cpu *)e)->cpu, b = *(const int *)cpu;
+
+	return (a > b) - (a < b);
+}
+
 static struct peer_cpu *peer_cpu_get(struct peer_series *q, int cpu)
 {
-	size_t lo = 0, hi = q->n_cpus;
+	bool added;
+	struct peer_cpu *c = lr_array_sorted_get(&q->cpus, &q->n_cpus, &q->cap_cpus, sizeof(*c),
+						 &cpu, cmp_peer_cpu, &added);
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (q->cpus[mid].cpu == cpu)
-			return &q->cpus[mid];
-		if (q->cpus[mid].cpu < cpu)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (q->n_cpus == q->cap_cpus) {
-		size_t ncap = q->cap_cpus ? q->cap_cpus * 2 : 16;
-		struct peer_cpu *g = realloc(q->cpus, ncap * sizeof(*g));
-
-		if (!g)
-			return NULL;
-		q->cpus = g;
-		q->cap_cpus = ncap;
-	}
-	memmove(&q->cpus[lo + 1], &q->cpus[lo], (q->n_cpus - lo) * sizeof(*q->cpus));
-	q->n_cpus++;
-	memset(&q->cpus[lo], 0, sizeof(q->cpus[lo]));
-	q->cpus[lo].cpu = cpu;
-	return &q->cpus[lo];
+	if (c && added)
+		c->cpu = cpu;
+	return c;
 }
 
 static void peer_cpu_add(struct peer_cpu *c, const struct lr_cpu_snap *k, double dt)

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linerate/core/array.h"
 #include "linerate/core/strutil.h"
 #include "prom_priv.h"
 
@@ -35,44 +36,33 @@ struct prom_queues {
 	size_t n, cap;
 };
 
-static int cmp_key(const struct qser *e, const char *iface, unsigned queue)
-{
-	int c = strcmp(e->iface, iface);
+struct qkey {
+	const char *iface;
+	unsigned queue;
+};
 
-	return c ? c : (e->queue > queue) - (e->queue < queue);
+static int cmp_qser(const void *entry, const void *key)
+{
+	const struct qser *e = entry;
+	const struct qkey *k = key;
+	int c = strcmp(e->iface, k->iface);
+
+	return c ? c : (e->queue > k->queue) - (e->queue < k->queue);
 }
 
 static struct qser *qser_get(struct prom_queues *t, const char *iface, unsigned queue)
 {
-	size_t lo = 0, hi = t->n;
+	const struct qkey k = {iface, queue};
+	bool added;
+	struct qser *e =
+		lr_array_sorted_get(&t->q, &t->n, &t->cap, sizeof(*e), &k, cmp_qser, &added);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = cmp_key(&t->q[mid], iface, queue);
-
-		if (!c)
-			return &t->q[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
+	if (e && added) {
+		lr_strlcpy(e->iface, iface, sizeof(e->iface));
+		e->queue = queue;
+		e->ifindex = -1;
 	}
-	if (t->n == t->cap) {
-		size_t ncap = t->cap ? t->cap * 2 : 64;
-		struct qser *g = realloc(t->q, ncap * sizeof(*g));
-
-		if (!g)
-			return NULL;
-		t->q = g;
-		t->cap = ncap;
-	}
-	memmove(&t->q[lo + 1], &t->q[lo], (t->n - lo) * sizeof(*t->q));
-	t->n++;
-	memset(&t->q[lo], 0, sizeof(t->q[lo]));
-	lr_strlcpy(t->q[lo].iface, iface, sizeof(t->q[lo].iface));
-	t->q[lo].queue = queue;
-	t->q[lo].ifindex = -1;
-	return &t->q[lo];
+	return e;
 }
 
 static void qser_update(struct qser *e, const struct lr_iface_snap *f, const struct lr_queue_snap *k)

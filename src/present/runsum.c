@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "linerate/present/runsum.h"
+#include "linerate/core/array.h"
 #include "linerate/sample/snapshot.h"
 
 void lr_runsum_init(struct lr_runsum *rs)
@@ -29,15 +30,8 @@ static struct lr_runsum_iface *iface_of(struct lr_runsum *rs, const char *name)
 	for (size_t i = 0; i < rs->n_ifs; i++)
 		if (!strcmp(rs->ifs[i].name, name))
 			return &rs->ifs[i];
-	if (rs->n_ifs == rs->cap_ifs) {
-		size_t cap = rs->cap_ifs ? 2 * rs->cap_ifs : 8;
-		struct lr_runsum_iface *n = realloc(rs->ifs, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		rs->ifs = n;
-		rs->cap_ifs = cap;
-	}
+	if (lr_array_grow(&rs->ifs, &rs->cap_ifs, rs->n_ifs + 1, sizeof(*rs->ifs)))
+		return NULL;
 	memset(&rs->ifs[rs->n_ifs], 0, sizeof(rs->ifs[0]));
 	snprintf(rs->ifs[rs->n_ifs].name, sizeof(rs->ifs[0].name), "%s", name);
 	rs->ifs[rs->n_ifs].peak_rx_bps = rs->ifs[rs->n_ifs].peak_tx_bps = -1;
@@ -50,15 +44,8 @@ static struct lr_runsum_cpu *cpu_of(struct lr_runsum *rs, int cpu)
 	for (size_t i = 0; i < rs->n_cpus; i++)
 		if (rs->cpus[i].cpu == cpu)
 			return &rs->cpus[i];
-	if (rs->n_cpus == rs->cap_cpus) {
-		size_t cap = rs->cap_cpus ? 2 * rs->cap_cpus : 16;
-		struct lr_runsum_cpu *n = realloc(rs->cpus, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		rs->cpus = n;
-		rs->cap_cpus = cap;
-	}
+	if (lr_array_grow(&rs->cpus, &rs->cap_cpus, rs->n_cpus + 1, sizeof(*rs->cpus)))
+		return NULL;
 	memset(&rs->cpus[rs->n_cpus], 0, sizeof(rs->cpus[0]));
 	rs->cpus[rs->n_cpus].cpu = cpu;
 	rs->cpus[rs->n_cpus].softirq_peak = rs->cpus[rs->n_cpus].busy_peak = -1;

@@ -20,6 +20,7 @@
 
 #include "linerate/run/peer.h"
 #include "linerate/collect/route.h"
+#include "linerate/core/array.h"
 #include "linerate/core/clock.h"
 #include "linerate/core/log.h"
 #include "linerate/sample/board.h"
@@ -50,7 +51,7 @@ struct lr_peer_server {
 	/* the sender's own: cumulative CPU values by CPU number */
 	struct lr_peer_cpu *acc;
 	bool *acc_seen;
-	size_t n_acc;
+	size_t n_acc, cap_acc;	/* both arrays: by CPU number up to n_acc, room for cap_acc */
 };
 
 /* ---- snapshot -> frame ---- */
@@ -62,20 +63,15 @@ static int acc_cpu(struct lr_peer_server *ps, const struct lr_cpu_snap *k, doubl
 	if (k->cpu < 0 || k->cpu >= (1 << 20))
 		return 0;
 	if ((size_t)k->cpu >= ps->n_acc) {
-		size_t n = (size_t)k->cpu + 1;
-		struct lr_peer_cpu *p = realloc(ps->acc, n * sizeof(*p));
-		bool *s;
+		size_t cap_acc = ps->cap_acc, cap_seen = ps->cap_acc;
 
-		if (!p)
+		/* zeroed: slots past n_acc are never written, so all of them are still zero */
+		if (lr_array_grow_zero(&ps->acc, &cap_acc, (size_t)k->cpu + 1, sizeof(*ps->acc)) ||
+		    lr_array_grow_zero(&ps->acc_seen, &cap_seen, (size_t)k->cpu + 1,
+				       sizeof(*ps->acc_seen)))
 			return -ENOMEM;
-		ps->acc = p;
-		s = realloc(ps->acc_seen, n * sizeof(*s));
-		if (!s)
-			return -ENOMEM;
-		ps->acc_seen = s;
-		memset(ps->acc + ps->n_acc, 0, (n - ps->n_acc) * sizeof(*p));
-		memset(ps->acc_seen + ps->n_acc, 0, (n - ps->n_acc) * sizeof(*s));
-		ps->n_acc = n;
+		ps->cap_acc = cap_acc;
+		ps->n_acc = (size_t)k->cpu + 1;
 	}
 	a = &ps->acc[k->cpu];
 	a->cpu = k->cpu;
@@ -321,7 +317,7 @@ static void stop_sampling(struct lr_peer_server *ps)
 	free(ps->acc_seen);
 	ps->acc = NULL;
 	ps->acc_seen = NULL;
-	ps->n_acc = 0;
+	ps->n_acc = ps->cap_acc = 0;
 }
 
 static int hook_begin(void *arg, const struct lr_server_peer_test *t)

@@ -17,6 +17,7 @@
 #include "linerate/collect/classify.h"
 #include "linerate/core/clock.h"
 #include "linerate/sample/report_read.h"
+#include "linerate/sample/iftable.h"
 #include "linerate/sample/snapshot.h"
 #include "replay_priv.h"
 
@@ -217,20 +218,8 @@ static void apply_iface(struct lr_replay *rp, const struct rp_ifrow *r)
 		{18, LR_M_RX_OVER_ERRORS, -1, 1}, {19, LR_M_NIC_FIFO, -1, 1},
 		{20, LR_M_NIC_DROP, -1, 1},
 	};
-	static const struct {
-		enum lr_metric m;
-		double mult;
-		enum lr_series_id ser;
-	} graph[] = {
-		{LR_M_RX_BYTES, 8, LR_SER_RX_BPS},
-		{LR_M_TX_BYTES, 8, LR_SER_TX_BPS},
-		{LR_M_RX_PACKETS, 1, LR_SER_RX_PPS},
-		{LR_M_TX_PACKETS, 1, LR_SER_TX_PPS},
-	};
 	struct rp_series *se = &rp->series[r->series];
 	struct lr_iface_snap *s = &se->st;
-	struct lr_peak *peaks[] = {&s->peak_rx_bps, &s->peak_tx_bps, &s->peak_rx_pps,
-				   &s->peak_tx_pps};
 	double iv = r->v[3];
 	bool sliver;
 
@@ -257,20 +246,21 @@ static void apply_iface(struct lr_replay *rp, const struct rp_ifrow *r)
 	/* a sliver (the stop tick's 0.5 ms) has no honest per-second rate: its counts wait for
 	 * the next row's peak, as the report folds them (LR_REP_SLIVER_FRAC) */
 	sliver = iv < LR_REP_SLIVER_FRAC * rp->typical_interval;
-	for (size_t i = 0; i < LR_ARRAY_SIZE(graph); i++) {
-		bool ok = s->valid & LR_M_BIT(graph[i].m);
-		double v = s->per_s[graph[i].m] * graph[i].mult;
-		double count = (double)s->delta[graph[i].m] * graph[i].mult;
+	for (unsigned i = 0; i < LR_SER__COUNT; i++) {
+		struct lr_iftable_graph g = lr_iftable_graph(s, (enum lr_series_id)i);
+		bool ok = s->valid & LR_M_BIT(g.m);
+		double v = s->per_s[g.m] * g.mult;
+		double count = (double)s->delta[g.m] * g.mult;
 
-		lr_series_push(&s->hist[graph[i].ser], ok ? v : NAN);
+		lr_series_push(&s->hist[i], ok ? v : NAN);
 		if (!ok)
 			continue;
 		if (sliver)
 			se->carry[i] += count;
 		else if (se->carry_secs > 0)
-			lr_peak_add(peaks[i], (count + se->carry[i]) / (iv + se->carry_secs));
+			lr_peak_add(g.peak, (count + se->carry[i]) / (iv + se->carry_secs));
 		else
-			lr_peak_add(peaks[i], v);
+			lr_peak_add(g.peak, v);
 	}
 	if (sliver) {
 		se->carry_secs += iv;
@@ -574,15 +564,7 @@ const struct lr_snapshot *lr_replay_peer(const struct lr_replay *rp, const char 
 
 void lr_replay_reset_totals(struct lr_replay *rp)
 {
-	for (size_t i = 0; i < rp->n_series; i++) {
-		struct lr_iface_snap *s = &rp->series[i].st;
-
-		memset(s->total, 0, sizeof(s->total));
-		s->total_valid = 0;
-		memset(&s->peak_rx_bps, 0, sizeof(s->peak_rx_bps));
-		memset(&s->peak_tx_bps, 0, sizeof(s->peak_tx_bps));
-		memset(&s->peak_rx_pps, 0, sizeof(s->peak_rx_pps));
-		memset(&s->peak_tx_pps, 0, sizeof(s->peak_tx_pps));
-	}
+	for (size_t i = 0; i < rp->n_series; i++)
+		lr_iftable_snap_reset_totals(&rp->series[i].st);
 	rp->dirty = rp->built != RP_NONE;
 }

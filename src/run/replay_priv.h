@@ -75,7 +75,7 @@ struct rp_series {
 	struct lr_drv_counter moved[2];	/* nic_fifo, nic_drop: the CSV's driver sums */
 	double last_time, last_interval;	/* last_time < 0: no row yet */
 	/* a sliver row's counts (bits, packets) and time, folded into the next row's peak */
-	double carry[4], carry_secs;
+	double carry[LR_SER__COUNT], carry_secs;
 	struct rp_queue *q;	/* sorted by queue (replay_queues.c) */
 	size_t n_q;
 	struct lr_queue_snap *qview;	/* [n_q]: the queues shown (st.queues points here) */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "linerate/run/replay.h"
+#include "linerate/core/array.h"
 #include "linerate/core/strutil.h"
 #include "linerate/sample/report_read.h"
 #include "replay_priv.h"
@@ -19,21 +20,6 @@
 static int side_of(const char *side)
 {
 	return !strcmp(side, "peer") ? RP_PEER : RP_LOCAL;
-}
-
-/* Grows an array of size-byte items to hold n + 1; NULL when out of memory. */
-static void *grow(void *p, size_t *cap, size_t n, size_t size)
-{
-	size_t ncap;
-	void *np;
-
-	if (n < *cap)
-		return p;
-	ncap = *cap ? *cap * 2 : 64;
-	np = realloc(p, ncap * size);
-	if (np)
-		*cap = ncap;
-	return np;
 }
 
 static int too_many(char *why, size_t len, const char *what)
@@ -63,11 +49,9 @@ static int series_of(struct lr_replay *rp, const char *name, int side, char *why
 		snprintf(why, len, "iface '%.40s' is longer than an interface name", name);
 		return -EINVAL;
 	}
-	p = grow(rp->series, &rp->cap_series, rp->n_series, sizeof(*p));
-	if (!p)
+	if (lr_array_grow(&rp->series, &rp->cap_series, rp->n_series + 1, sizeof(*rp->series)))
 		return -ENOMEM;
-	rp->series = p;
-	p = &p[rp->n_series];
+	p = &rp->series[rp->n_series];
 	memset(p, 0, sizeof(*p));
 	lr_strlcpy(p->name, name, sizeof(p->name));
 	p->side = side;
@@ -98,11 +82,9 @@ static int iface_row(struct lr_replay *rp, const struct lr_rep_row *row, char *w
 	rp->series_hint = (size_t)s + 1;
 	if (rp->n_ifrows >= LR_REPLAY_ROWS_MAX)
 		return too_many(why, len, "interface");
-	r = grow(rp->ifrows, &rp->cap_ifrows, rp->n_ifrows, sizeof(*r));
-	if (!r)
+	if (lr_array_grow(&rp->ifrows, &rp->cap_ifrows, rp->n_ifrows + 1, sizeof(*rp->ifrows)))
 		return -ENOMEM;
-	rp->ifrows = r;
-	r = &r[rp->n_ifrows];
+	r = &rp->ifrows[rp->n_ifrows];
 	r->seq = (uint32_t)rp->n_ifrows++;
 	r->series = (uint32_t)s;
 	for (unsigned i = 0; i < RP_IF_COLS; i++)
@@ -120,11 +102,9 @@ static int cpu_row(struct lr_replay *rp, const struct lr_rep_row *row, char *why
 
 	if (rp->n_cpurows >= LR_REPLAY_ROWS_MAX)
 		return too_many(why, len, "CPU");
-	r = grow(rp->cpurows, &rp->cap_cpurows, rp->n_cpurows, sizeof(*r));
-	if (!r)
+	if (lr_array_grow(&rp->cpurows, &rp->cap_cpurows, rp->n_cpurows + 1, sizeof(*rp->cpurows)))
 		return -ENOMEM;
-	rp->cpurows = r;
-	r = &r[rp->n_cpurows];
+	r = &rp->cpurows[rp->n_cpurows];
 	r->seq = (uint32_t)rp->n_cpurows++;
 	r->side = (uint8_t)side;
 	for (unsigned i = 0; i < RP_CPU_COLS; i++)
@@ -144,11 +124,9 @@ static int stream_row(struct lr_replay *rp, const struct lr_rep_row *row, char *
 
 	if (rp->n_strows >= LR_REPLAY_ROWS_MAX)
 		return too_many(why, len, "stream");
-	r = grow(rp->strows, &rp->cap_strows, rp->n_strows, sizeof(*r));
-	if (!r)
+	if (lr_array_grow(&rp->strows, &rp->cap_strows, rp->n_strows + 1, sizeof(*rp->strows)))
 		return -ENOMEM;
-	rp->strows = r;
-	r = &r[rp->n_strows];
+	r = &rp->strows[rp->n_strows];
 	r->seq = (uint32_t)rp->n_strows++;
 	for (unsigned i = 0; i < RP_ST_COLS; i++)
 		r->v[i] = i >= 2 && i <= 4 ? NAN : lr_rep_row_num(row, i);
@@ -175,11 +153,9 @@ static int queue_row(struct lr_replay *rp, const struct lr_rep_row *row, char *w
 		return s;
 	if (rp->n_qrows >= LR_REPLAY_ROWS_MAX)
 		return too_many(why, len, "queue");
-	r = grow(rp->qrows, &rp->cap_qrows, rp->n_qrows, sizeof(*r));
-	if (!r)
+	if (lr_array_grow(&rp->qrows, &rp->cap_qrows, rp->n_qrows + 1, sizeof(*rp->qrows)))
 		return -ENOMEM;
-	rp->qrows = r;
-	r = &r[rp->n_qrows];
+	r = &rp->qrows[rp->n_qrows];
 	r->seq = (uint32_t)rp->n_qrows++;
 	r->series = (uint32_t)s;
 	for (unsigned i = 0; i < RP_Q_COLS; i++)

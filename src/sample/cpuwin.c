@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "linerate/sample/cpuwin.h"
+#include "linerate/core/array.h"
 #include "linerate/sample/rate.h"
 #include "linerate/sample/snapshot.h"
 
@@ -130,14 +131,8 @@ int lr_cpuwin_build(struct lr_cpuwin *w, struct lr_snapshot *work, uint64_t dt_n
 	base = bi >= 0 ? &w->slot[w->order[bi]] : NULL;
 	if (base)
 		span = w->at_ns[w->order[w->n - 1]] - w->at_ns[w->order[bi]];
-	if (c->n > work->cap_cpus) {
-		struct lr_cpu_snap *g = realloc(work->cpus, c->n * sizeof(*g));
-
-		if (!g)
-			return -ENOMEM;
-		work->cpus = g;
-		work->cap_cpus = c->n;
-	}
+	if (lr_array_grow(&work->cpus, &work->cap_cpus, c->n, sizeof(*work->cpus)))
+		return -ENOMEM;
 	for (size_t i = 0; i < c->n; i++) {
 		const struct lr_cpu_raw *b = &c->cpu[i];
 		struct lr_cpu_snap *o;

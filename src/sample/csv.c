@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "linerate/sample/csv.h"
+#include "linerate/core/array.h"
 #include "linerate/core/log.h"
 #include "linerate/collect/metrics.h"
 #include "linerate/sample/snapshot.h"
@@ -260,15 +261,8 @@ static struct last_row *last_for(struct lr_csv *c, const struct lr_iface_snap *i
 			*fresh = false;
 			return &c->rows[k];
 		}
-	if (c->n_rows == c->cap_rows) {
-		size_t ncap = c->cap_rows ? c->cap_rows * 2 : 16;
-		struct last_row *p = realloc(c->rows, ncap * sizeof(*p));
-
-		if (!p)
-			return NULL;
-		c->rows = p;
-		c->cap_rows = ncap;
-	}
+	if (lr_array_grow(&c->rows, &c->cap_rows, c->n_rows + 1, sizeof(*c->rows)))
+		return NULL;
 	*fresh = true;
 	memset(&c->rows[c->n_rows], 0, sizeof(c->rows[0]));
 	lr_strlcpy(c->rows[c->n_rows].name, i->name, sizeof(c->rows[0].name));
@@ -386,15 +380,8 @@ static struct last_stream *last_stream_for(struct lr_csv *c, uint32_t gen,
 			return l;
 		}
 	}
-	if (c->n_streams == c->cap_streams) {
-		size_t ncap = c->cap_streams ? c->cap_streams * 2 : 16;
-		struct last_stream *p = realloc(c->streams, ncap * sizeof(*p));
-
-		if (!p)
-			return NULL;
-		c->streams = p;
-		c->cap_streams = ncap;
-	}
+	if (lr_array_grow(&c->streams, &c->cap_streams, c->n_streams + 1, sizeof(*c->streams)))
+		return NULL;
 	*fresh = true;
 	memset(&c->streams[c->n_streams], 0, sizeof(c->streams[0]));
 	c->streams[c->n_streams].generation = gen;
@@ -454,15 +441,8 @@ static struct last_queue *last_queue_for(struct lr_csv *c, const struct lr_iface
 			*fresh = false;
 			return &c->queues[k];
 		}
-	if (c->n_queues == c->cap_queues) {
-		size_t ncap = c->cap_queues ? c->cap_queues * 2 : 16;
-		struct last_queue *p = realloc(c->queues, ncap * sizeof(*p));
-
-		if (!p)
-			return NULL;
-		c->queues = p;
-		c->cap_queues = ncap;
-	}
+	if (lr_array_grow(&c->queues, &c->cap_queues, c->n_queues + 1, sizeof(*c->queues)))
+		return NULL;
 	*fresh = true;
 	memset(&c->queues[c->n_queues], 0, sizeof(c->queues[0]));
 	lr_strlcpy(c->queues[c->n_queues].name, i->name, sizeof(c->queues[0].name));

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "linerate/sample/gencol.h"
+#include "linerate/core/array.h"
 #include "linerate/sample/rate.h"
 #include "linerate/sample/snapshot.h"
 #include "linerate/core/streamstats.h"
@@ -65,23 +66,15 @@ void lr_gencol_set_source(struct lr_gencol *g, const struct lr_gen_source *src)
 	pthread_mutex_unlock(&g->lock);
 }
 
+/* prev[] and out[] share g->cap: each grows from it by the same rule to the same size */
 static int reserve(struct lr_gencol *g, size_t n)
 {
-	struct prev *p;
-	struct lr_stream_snap *o;
+	size_t cap_prev = g->cap, cap_out = g->cap;
 
-	if (n <= g->cap)
-		return 0;
-	p = realloc(g->prev, n * sizeof(*p));
-	if (!p)
+	if (lr_array_grow_zero(&g->prev, &cap_prev, n, sizeof(*g->prev)) ||
+	    lr_array_grow(&g->out, &cap_out, n, sizeof(*g->out)))
 		return -ENOMEM;
-	g->prev = p;
-	o = realloc(g->out, n * sizeof(*o));
-	if (!o)
-		return -ENOMEM;
-	g->out = o;
-	memset(&g->prev[g->cap], 0, (n - g->cap) * sizeof(*p));
-	g->cap = n;
+	g->cap = cap_prev;
 	return 0;
 }
 

@@ -14,6 +14,7 @@
 
 #include "linerate/sample/drvstats.h"
 #include "linerate/sample/iftable.h"
+#include "linerate/core/array.h"
 #include "linerate/core/log.h"
 #include "linerate/collect/nllink.h"
 #include "linerate/sample/rate.h"
@@ -38,7 +39,7 @@ struct ifent {
 	struct lr_drvstats *drv;
 	/* peak folding: a tick shorter than SLIVER_FRAC of the last peak's span (a stop tick, an
 	 * early wake) has no honest per-second rate; its counts wait for the next tick's peak */
-	double pk_carry[4];
+	double pk_carry[LR_SER__COUNT];
 	uint64_t pk_carry_ns, pk_ref_ns;
 };
 
@@ -106,25 +107,14 @@ void lr_iftable_close(struct lr_iftable *t)
 	free(t);
 }
 
+static int cmp_ent(const void *e, const void *name)
+{
+	return strcmp((*(struct ifent *const *)e)->s.name, name);
+}
+
 static size_t find_pos(const struct lr_iftable *t, const char *name, bool *found)
 {
-	size_t lo = 0, hi = t->n;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = strcmp(t->ent[mid]->s.name, name);
-
-		if (!c) {
-			*found = true;
-			return mid;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*found = false;
-	return lo;
+	return lr_array_find(t->ent, t->n, sizeof(*t->ent), name, cmp_ent, found);
 }
 
 static struct ifent *find_ifindex(const struct lr_iftable *t, int ifindex)
@@ -154,7 +144,7 @@ static void ent_reset_generation(struct ifent *e, int ifindex)
 
 static struct ifent *get_or_add(struct lr_iftable *t, const char *name, int ifindex)
 {
-	struct ifent *e, **grown;
+	struct ifent *e;
 	bool found;
 	size_t pos = find_pos(t, name, &found);
 
@@ -169,15 +159,8 @@ static struct ifent *get_or_add(struct lr_iftable *t, const char *name, int ifin
 		}
 		return e;
 	}
-	if (t->n == t->cap) {
-		size_t ncap = t->cap ? t->cap * 2 : 16;
-
-		grown = realloc(t->ent, ncap * sizeof(*grown));
-		if (!grown)
-			return NULL;
-		t->ent = grown;
-		t->cap = ncap;
-	}
+	if (lr_array_grow(&t->ent, &t->cap, t->n + 1, sizeof(*t->ent)))
+		return NULL;
 	e = calloc(1, sizeof(*e));
 	if (!e)
 		return NULL;
@@ -305,40 +288,57 @@ static void read_sysfs_gauges(const struct lr_iftable *t, struct ifent *e)
 	}
 }
 
-static void update_derived(struct ifent *e, bool history)
+struct lr_iftable_graph lr_iftable_graph(struct lr_iface_snap *s, enum lr_series_id ser)
 {
-	struct lr_iface_snap *s = &e->s;
 	static const struct {
 		enum lr_metric m;
 		double mult;
-		enum lr_series_id ser;
-	} map[] = {
-		{LR_M_RX_BYTES, 8, LR_SER_RX_BPS},
-		{LR_M_TX_BYTES, 8, LR_SER_TX_BPS},
-		{LR_M_RX_PACKETS, 1, LR_SER_RX_PPS},
-		{LR_M_TX_PACKETS, 1, LR_SER_TX_PPS},
+	} map[LR_SER__COUNT] = {
+		[LR_SER_RX_BPS] = {LR_M_RX_BYTES, 8},
+		[LR_SER_TX_BPS] = {LR_M_TX_BYTES, 8},
+		[LR_SER_RX_PPS] = {LR_M_RX_PACKETS, 1},
+		[LR_SER_TX_PPS] = {LR_M_TX_PACKETS, 1},
 	};
-	struct lr_peak *peaks[] = {&s->peak_rx_bps, &s->peak_tx_bps, &s->peak_rx_pps,
-				   &s->peak_tx_pps};
+	struct lr_peak *const peaks[LR_SER__COUNT] = {
+		[LR_SER_RX_BPS] = &s->peak_rx_bps,
+		[LR_SER_TX_BPS] = &s->peak_tx_bps,
+		[LR_SER_RX_PPS] = &s->peak_rx_pps,
+		[LR_SER_TX_PPS] = &s->peak_tx_pps,
+	};
 
+	return (struct lr_iftable_graph){map[ser].m, map[ser].mult, peaks[ser]};
+}
+
+void lr_iftable_snap_reset_totals(struct lr_iface_snap *s)
+{
+	memset(s->total, 0, sizeof(s->total));
+	s->total_valid = 0;
+	for (unsigned i = 0; i < LR_SER__COUNT; i++)
+		memset(lr_iftable_graph(s, (enum lr_series_id)i).peak, 0, sizeof(struct lr_peak));
+}
+
+static void update_derived(struct ifent *e, bool history)
+{
+	struct lr_iface_snap *s = &e->s;
 	uint64_t span = e->pk_carry_ns + s->interval_ns;
 	bool sliver = (double)span < SLIVER_FRAC * (double)e->pk_ref_ns;
 
-	for (size_t i = 0; i < LR_ARRAY_SIZE(map); i++) {
-		bool ok = s->valid & LR_M_BIT(map[i].m);
-		double v = s->per_s[map[i].m] * map[i].mult;
-		double count = (double)s->delta[map[i].m] * map[i].mult;
+	for (unsigned i = 0; i < LR_SER__COUNT; i++) {
+		struct lr_iftable_graph g = lr_iftable_graph(s, (enum lr_series_id)i);
+		bool ok = s->valid & LR_M_BIT(g.m);
+		double v = s->per_s[g.m] * g.mult;
+		double count = (double)s->delta[g.m] * g.mult;
 
 		if (history)
-			lr_series_push(&s->hist[map[i].ser], ok ? (float)v : NAN);
+			lr_series_push(&s->hist[i], ok ? (float)v : NAN);
 		if (!ok)
 			continue;
 		if (sliver)
 			e->pk_carry[i] += count;
 		else if (e->pk_carry_ns && span)
-			lr_peak_add(peaks[i], (count + e->pk_carry[i]) * 1e9 / (double)span);
+			lr_peak_add(g.peak, (count + e->pk_carry[i]) * 1e9 / (double)span);
 		else
-			lr_peak_add(peaks[i], v);
+			lr_peak_add(g.peak, v);
 	}
 	if (sliver) {
 		e->pk_carry_ns = span;
@@ -397,17 +397,7 @@ static void compute(struct ifent *e, uint64_t now_ns, uint64_t dt_ns, bool histo
 
 static int grow_out(struct lr_iftable *t)
 {
-	struct lr_iface_snap *p;
-
-	if (t->n <= t->out_cap)
-		return 0;
-	p = realloc(t->out, t->n * sizeof(*p));
-	if (!p)
-		return -ENOMEM;
-	memset(p + t->out_cap, 0, (t->n - t->out_cap) * sizeof(*p));
-	t->out = p;
-	t->out_cap = t->n;
-	return 0;
+	return lr_array_grow_zero(&t->out, &t->out_cap, t->n, sizeof(*t->out));
 }
 
 int lr_iftable_finish(struct lr_iftable *t, uint64_t now_ns, uint64_t dt_ns, bool first,
@@ -452,16 +442,9 @@ int lr_iftable_finish(struct lr_iftable *t, uint64_t now_ns, uint64_t dt_ns, boo
 void lr_iftable_reset_totals(struct lr_iftable *t)
 {
 	for (size_t i = 0; i < t->n; i++) {
-		struct lr_iface_snap *s = &t->ent[i]->s;
-
-		memset(s->total, 0, sizeof(s->total));
-		s->total_valid = 0;
-		memset(&s->peak_rx_bps, 0, sizeof(s->peak_rx_bps));
-		memset(&s->peak_tx_bps, 0, sizeof(s->peak_tx_bps));
-		memset(&s->peak_rx_pps, 0, sizeof(s->peak_rx_pps));
-		memset(&s->peak_tx_pps, 0, sizeof(s->peak_tx_pps));
+		lr_iftable_snap_reset_totals(&t->ent[i]->s);
 		if (t->ent[i]->drv)
-			lr_drvstats_reset(t->ent[i]->drv, s);
+			lr_drvstats_reset(t->ent[i]->drv, &t->ent[i]->s);
 	}
 }
 
@@ -479,14 +462,8 @@ int lr_iftable_set_serving(struct lr_iftable *t, const char *name, const int *cp
 	if (!found)
 		return -ENOENT;
 	s = &t->ent[pos]->s;
-	if (n > s->cap_serving) {
-		int *p = realloc(s->serving_cpus, n * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		s->serving_cpus = p;
-		s->cap_serving = n;
-	}
+	if (lr_array_grow(&s->serving_cpus, &s->cap_serving, n, sizeof(*s->serving_cpus)))
+		return -ENOMEM;
 	if (n)
 		memcpy(s->serving_cpus, cpus, n * sizeof(*cpus));
 	s->n_serving_cpus = n;

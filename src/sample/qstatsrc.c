@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "linerate/collect/qstats.h"
+#include "linerate/core/array.h"
 #include "linerate/core/log.h"
 #include "linerate/sample/qstatsrc.h"
 #include "linerate/sample/queuetab.h"
@@ -68,15 +69,8 @@ static struct dev *dev_get(struct lr_qstatsrc *q, int ifindex)
 	for (size_t i = 0; i < q->n_dev; i++)
 		if (q->dev[i].ifindex == ifindex)
 			return &q->dev[i];
-	if (q->n_dev == q->cap_dev) {
-		size_t ncap = q->cap_dev ? q->cap_dev * 2 : 4;
-		struct dev *p = realloc(q->dev, ncap * sizeof(*p));
-
-		if (!p)
-			return NULL;
-		q->dev = p;
-		q->cap_dev = ncap;
-	}
+	if (lr_array_grow(&q->dev, &q->cap_dev, q->n_dev + 1, sizeof(*q->dev)))
+		return NULL;
 	q->dev[q->n_dev] = (struct dev){ .ifindex = ifindex, .tab = lr_queuetab_new() };
 	if (!q->dev[q->n_dev].tab)
 		return NULL;
@@ -107,12 +101,8 @@ static int read_all(struct lr_qstatsrc *q, size_t *n)
 	int rc = lr_qstats_read(q->qs, 0, q->buf, q->cap, n);
 
 	if (!rc && *n > q->cap) {	/* more queues than room: grow once, read again */
-		struct lr_qstat *p = realloc(q->buf, *n * 2 * sizeof(*p));
-
-		if (!p)
+		if (lr_array_grow(&q->buf, &q->cap, *n * 2, sizeof(*q->buf)))
 			return -ENOMEM;
-		q->buf = p;
-		q->cap = *n * 2;
 		rc = lr_qstats_read(q->qs, 0, q->buf, q->cap, n);
 		if (*n > q->cap)
 			*n = q->cap;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "linerate/collect/irqmap.h"
+#include "linerate/core/array.h"
 #include "linerate/core/strutil.h"
 #include "linerate/sample/queuecpu.h"
 
@@ -39,25 +40,14 @@ void lr_queuecpus_free(struct lr_queuecpus *qc)
 	free(qc);
 }
 
+static int cmp_entry(const void *e, const void *name)
+{
+	return strcmp(((const struct entry *)e)->name, name);
+}
+
 static size_t find(const struct lr_queuecpus *qc, const char *name, bool *found)
 {
-	size_t lo = 0, hi = qc->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(qc->e[mid].name, name);
-
-		if (!c) {
-			*found = true;
-			return mid;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*found = false;
-	return lo;
+	return lr_array_find(qc->e, qc->n, sizeof(*qc->e), name, cmp_entry, found);
 }
 
 static void remove_at(struct lr_queuecpus *qc, size_t i)
@@ -70,40 +60,23 @@ static void remove_at(struct lr_queuecpus *qc, size_t i)
 int lr_queuecpus_set(struct lr_queuecpus *qc, const char *ifname, const struct lr_irqmap *m)
 {
 	unsigned nq = lr_irqmap_n_queues(m);
-	bool found;
-	size_t pos = find(qc, ifname, &found);
 	struct entry *e;
+	bool found, added;
 
 	if (!nq) {
+		size_t pos = find(qc, ifname, &found);
+
 		if (found)
 			remove_at(qc, pos);
 		return 0;
 	}
-	if (!found) {
-		if (qc->n == qc->cap) {
-			size_t nc = qc->cap ? qc->cap * 2 : 4;
-			struct entry *p = realloc(qc->e, nc * sizeof(*p));
-
-			if (!p)
-				return -ENOMEM;
-			qc->e = p;
-			qc->cap = nc;
-		}
-		memmove(qc->e + pos + 1, qc->e + pos, (qc->n - pos) * sizeof(*qc->e));
-		qc->n++;
-		e = &qc->e[pos];
-		memset(e, 0, sizeof(*e));
+	e = lr_array_sorted_get(&qc->e, &qc->n, &qc->cap, sizeof(*e), ifname, cmp_entry, &added);
+	if (!e)
+		return -ENOMEM;
+	if (added)
 		lr_strlcpy(e->name, ifname, sizeof(e->name));
-	}
-	e = &qc->e[pos];
-	if (nq > e->cap) {
-		int *p = realloc(e->cpu, nq * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		e->cpu = p;
-		e->cap = nq;
-	}
+	if (lr_array_grow(&e->cpu, &e->cap, nq, sizeof(*e->cpu)))
+		return -ENOMEM;
 	for (unsigned q = 0; q < nq; q++)
 		e->cpu[q] = lr_irqmap_queue_cpu(m, q);
 	e->n = nq;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "linerate/sample/queuetab.h"
+#include "linerate/core/array.h"
 #include "linerate/sample/rate.h"
 #include "linerate/sample/snapshot.h"
 
@@ -62,27 +63,19 @@ void lr_queuetab_free(struct lr_queuetab *q)
 
 static int reserve(struct lr_queuetab *q, unsigned queue)
 {
-	size_t ncap;
-	struct slot *p;
-	struct lr_queue_snap *o;
+	size_t ncap = q->cap, out_cap = q->out_cap;
 
 	if (queue > MAX_QUEUE)
 		return -ERANGE;
 	if (queue < q->cap)
 		return 0;
-	ncap = queue < 8 ? 8 : (size_t)queue + 1 + queue / 2;
-	p = realloc(q->slot, ncap * sizeof(*p));
-	if (!p)
+	if (lr_array_grow_zero(&q->slot, &ncap, (size_t)queue + 1, sizeof(*q->slot)))
 		return -ENOMEM;
-	memset(p + q->cap, 0, (ncap - q->cap) * sizeof(*p));
 	for (size_t i = q->cap; i < ncap; i++)
-		p[i].snap.queue = (unsigned)i;
-	q->slot = p;
-	o = realloc(q->out, ncap * sizeof(*o));
-	if (!o)
+		q->slot[i].snap.queue = (unsigned)i;
+	if (lr_array_grow(&q->out, &out_cap, ncap, sizeof(*q->out)))
 		return -ENOMEM;	/* slot grew; cap stays, so the next call retries */
-	q->out = o;
-	q->out_cap = ncap;
+	q->out_cap = out_cap;
 	q->cap = ncap;
 	return 0;
 }

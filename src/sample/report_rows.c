@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "linerate/sample/report_read.h"
+#include "linerate/core/array.h"
 #include "linerate/core/strutil.h"
 #include "report_priv.h"
 
@@ -46,22 +47,13 @@ static int cpu_num(const char *s, double *v)
 	return rc < 0 || (!rc && (*v != floor(*v) || *v > 1 << 20)) ? -1 : rc;
 }
 
+/* The array p of n entries with room for one more, or NULL: at max entries, or out of memory
+ * (p as it was). */
 static void *grow(void *p, size_t *cap, size_t n, size_t size, size_t max)
 {
-	size_t ncap;
-	void *np;
-
-	if (n < *cap)
-		return p;
-	if (n >= max)
+	if (n >= max || lr_array_grow(&p, cap, n + 1, size))
 		return NULL;
-	ncap = *cap ? *cap * 2 : 16;
-	if (ncap > max)
-		ncap = max;
-	np = realloc(p, ncap * size);
-	if (np)
-		*cap = ncap;
-	return np;
+	return p;
 }
 
 static void band_reset(struct lr_rep_band *b)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "linerate/sample/snapshot.h"
+#include "linerate/core/array.h"
 
 void lr_snapshot_init(struct lr_snapshot *s)
 {
@@ -51,24 +52,6 @@ void lr_snapshot_free(struct lr_snapshot *s)
 	lr_snapshot_init(s);
 }
 
-/* Grows *arr (of elem-sized items, capacity *cap) to hold n; new items zeroed. */
-static int reserve(void **arr, size_t *cap, size_t n, size_t elem)
-{
-	void *p;
-	size_t ncap;
-
-	if (n <= *cap)
-		return 0;
-	ncap = n < 8 ? 8 : n + n / 2;
-	p = realloc(*arr, ncap * elem);
-	if (!p)
-		return -ENOMEM;
-	memset((char *)p + *cap * elem, 0, (ncap - *cap) * elem);
-	*arr = p;
-	*cap = ncap;
-	return 0;
-}
-
 static int iface_copy(struct lr_iface_snap *dst, const struct lr_iface_snap *src)
 {
 	int *serving = dst->serving_cpus;
@@ -78,9 +61,9 @@ static int iface_copy(struct lr_iface_snap *dst, const struct lr_iface_snap *src
 	size_t cap_queues = dst->cap_queues;
 	int rc = 0;
 
-	if (reserve((void **)&serving, &cap_serving, src->n_serving_cpus, sizeof(*serving)) ||
-	    reserve((void **)&moved, &cap_moved, src->n_moved, sizeof(*moved)) ||
-	    reserve((void **)&queues, &cap_queues, src->n_queues, sizeof(*queues)))
+	if (lr_array_grow_zero(&serving, &cap_serving, src->n_serving_cpus, sizeof(*serving)) ||
+	    lr_array_grow_zero(&moved, &cap_moved, src->n_moved, sizeof(*moved)) ||
+	    lr_array_grow_zero(&queues, &cap_queues, src->n_queues, sizeof(*queues)))
 		rc = -ENOMEM;
 	else
 		lr_iface_snap_assign(dst, src);
@@ -112,17 +95,17 @@ int lr_snapshot_copy(struct lr_snapshot *dst, const struct lr_snapshot *src)
 
 	if (dst == src)
 		return 0;
-	err = reserve((void **)&ifaces, &cap_ifaces, src->n_ifaces, sizeof(*ifaces));
+	err = lr_array_grow_zero(&ifaces, &cap_ifaces, src->n_ifaces, sizeof(*ifaces));
 	dst->ifaces = ifaces;
 	dst->cap_ifaces = cap_ifaces;
 	if (err)
 		return err;
-	err = reserve((void **)&cpus, &cap_cpus, src->n_cpus, sizeof(*cpus));
+	err = lr_array_grow_zero(&cpus, &cap_cpus, src->n_cpus, sizeof(*cpus));
 	dst->cpus = cpus;
 	dst->cap_cpus = cap_cpus;
 	if (err)
 		return err;
-	err = reserve((void **)&streams, &cap_streams, src->n_streams, sizeof(*streams));
+	err = lr_array_grow_zero(&streams, &cap_streams, src->n_streams, sizeof(*streams));
 	dst->streams = streams;
 	dst->cap_streams = cap_streams;
 	if (err)

@@ -738,13 +738,27 @@ int lr_client_stream_info(const struct lr_client *c, unsigned i, struct lr_clien
 	out->udp = sp->udp;
 	out->stats = lr_stream_stats(c->streams[i]);
 	{
-		const struct lr_client_omit_mark *m = lr_client_omit_mark(c, i);
+		const struct lr_traffic_omit_mark *m = lr_client_omit_mark(c, i);
 
 		out->omit_bytes = m ? m->bytes : 0;
 		out->omit_retransmits = m ? m->retransmits : 0;
 		out->omit_lost = m ? m->lost : 0;
 	}
 	return 0;
+}
+
+/* TCP_INFO on demand: the app cuts -J's intervals and samples each TCP socket at their ends,
+ * as iperf3 does. */
+void lr_client_stream_tcp(struct lr_client *c, unsigned i, struct lr_tcp_sample *out)
+{
+	const struct lr_stream_params *sp;
+
+	out->valid = false;
+	if (i >= lr_client_nstreams(c) || !c->streams[i])
+		return;
+	sp = lr_stream_params(c->streams[i]);
+	if (!sp->udp)
+		lr_tcp_sample_read(sp->fd, out);
 }
 
 char *lr_client_server_output(struct lr_client *c, bool *json)

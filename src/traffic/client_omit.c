@@ -24,13 +24,14 @@ uint64_t lr_client_omit_poll(struct lr_client *c, uint64_t now)
 	for (unsigned i = 0; i < lr_client_nstreams(c); i++) {
 		const struct lr_stream_stats *st = lr_stream_stats(c->streams[i]);
 
-		c->omit[i] = (struct lr_client_omit_mark){
+		c->omit[i] = (struct lr_traffic_omit_mark){
 			.bytes = atomic_load(&st->bytes),
 			.packets = atomic_load(&st->packets),
 			.retransmits = atomic_load(&st->retransmits),
 			.lost = atomic_load(&st->lost),
 			.max_seq = atomic_load(&st->max_seq),
 			.out_of_order = atomic_load(&st->out_of_order),
+			.at_ns = now,
 		};
 		lr_stream_omit_mark(c->streams[i]);
 	}
@@ -39,7 +40,7 @@ uint64_t lr_client_omit_poll(struct lr_client *c, uint64_t now)
 	return UINT64_MAX;
 }
 
-const struct lr_client_omit_mark *lr_client_omit_mark(const struct lr_client *c, unsigned i)
+const struct lr_traffic_omit_mark *lr_client_omit_mark(const struct lr_client *c, unsigned i)
 {
 	if (!c->omit || !atomic_load_explicit(&c->omit_at_ns, memory_order_acquire) ||
 	    i >= lr_client_nstreams(c))

@@ -14,6 +14,7 @@
 #include "linerate/traffic/proto.h"
 #include "linerate/traffic/stream.h"
 #include "linerate/traffic/traffic.h"
+#include "stream_result.h"
 
 /* Every wait is bounded so that a silent server, a blackholed link or a server that stopped
  * reading ends the test within its length + 10 s (issue 22):
@@ -66,9 +67,7 @@ struct lr_client {
 	uint64_t t0_ns;
 	/* -O (client_omit.c): each stream's counters when the omitted seconds ended, published
 	 * by omit_at_ns (release) */
-	struct lr_client_omit_mark {
-		uint64_t bytes, packets, retransmits, lost, max_seq, out_of_order;
-	} *omit;
+	struct lr_traffic_omit_mark *omit;
 	_Atomic uint64_t omit_at_ns; /* 0 = not yet (or no -O) */
 	/* when the test ended (TEST_END): the receivers' seconds end here, as iperf3's do; 0 =
 	 * not yet. Control thread. */
@@ -105,7 +104,7 @@ void lr_client_partial_results(struct lr_client *c);
  * without -O); returns how long the caller may wait before it is due (UINT64_MAX: never). */
 uint64_t lr_client_omit_poll(struct lr_client *c, uint64_t now);
 /* The stream's mark, or NULL before the omitted seconds ended. */
-const struct lr_client_omit_mark *lr_client_omit_mark(const struct lr_client *c, unsigned i);
+const struct lr_traffic_omit_mark *lr_client_omit_mark(const struct lr_client *c, unsigned i);
 /* client_peer.c: reads the offer that followed the state byte LR_PEER_OFFER_STATE. 0 or
  * -errno (error set). */
 int lr_client_peer_read_offer(struct lr_client *c);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The client's results: its own view of every stream (iperf3's send_results shape), the
  * exchange with the server, and the merge of both views by stream id into
- * struct lr_traffic_results (per stream and per-direction sums). Control thread. */
+ * struct lr_traffic_results (per stream and per-direction sums); stream_result.c builds and
+ * merges them by the rules the server uses too. Control thread. */
 #include <errno.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -29,24 +30,6 @@
 #include "client_priv.h"
 #include "stream_result.h"
 
-static double tv_s(struct timeval tv)
-{
-	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
-}
-
-static void cpu_util(struct lr_client *c, double *total, double *user, double *sys)
-{
-	struct rusage ru;
-	double wall = (double)(lr_clock_mono_ns() - c->t0_ns) / 1e9;
-
-	getrusage(RUSAGE_SELF, &ru);
-	if (wall <= 0)
-		wall = 1e-9;
-	*user = (tv_s(ru.ru_utime) - tv_s(c->ru0.ru_utime)) / wall * 100.0;
-	*sys = (tv_s(ru.ru_stime) - tv_s(c->ru0.ru_stime)) / wall * 100.0;
-	*total = *user + *sys;
-}
-
 /* from its start, or from -O's mark when taken; a receiver's to the test's end (test_end, 0 =
  * not known: its last byte) */
 static double stream_secs(const struct lr_stream_stats *st, uint64_t omit_at, uint64_t test_end)
@@ -65,104 +48,26 @@ static double stream_secs(const struct lr_stream_stats *st, uint64_t omit_at, ui
 	return b > a ? (double)(b - a) / 1e9 : 0;
 }
 
-/* Local view of every stream, iperf3's send_results shape. */
+/* Local view of every stream, iperf3's send_results shape (stream_result.c), timed from the
+ * test's -O mark to each stream's end. */
 static void local_results(struct lr_client *c, struct lr_proto_results *r)
 {
 	unsigned n = lr_client_nstreams(c);
-	bool any_send = false;
+	uint64_t omit_at = atomic_load(&c->omit_at_ns);
 
-	memset(r, 0, sizeof(*r));
-	cpu_util(c, &r->cpu_total, &r->cpu_user, &r->cpu_system);
-	for (unsigned i = 0; i < n; i++) {
-		const struct lr_stream_params *sp = lr_stream_params(c->streams[i]);
-		const struct lr_stream_stats *st = lr_stream_stats(c->streams[i]);
-		struct lr_proto_stream_result *e = &r->streams[i];
-		const struct lr_client_omit_mark *m = lr_client_omit_mark(c, i);
-		static const struct lr_client_omit_mark none;
-
-		if (!m)
-			m = &none;
-		/* iperf3: bytes and retransmits after the omitted seconds; loss and packets
-		 * whole, with the omitted part beside them */
-		e->id = sp->id;
-		e->bytes = atomic_load(&st->bytes) - m->bytes;
-		e->retransmits = sp->sender && !sp->udp
-					 ? (int64_t)(atomic_load(&st->retransmits) - m->retransmits)
-					 : -1;
-		e->omitted_errors = sp->sender ? 0 : (int64_t)m->lost;
-		e->omitted_packets = (int64_t)(sp->sender ? m->packets : m->max_seq);
-		e->jitter_s = sp->sender ? 0 : (double)atomic_load(&st->jitter_ns) / 1e9;
-		e->errors = sp->sender ? 0 : (int64_t)atomic_load(&st->lost);
-		e->packets = sp->sender ? (int64_t)atomic_load(&st->packets)
-					: (int64_t)atomic_load(&st->max_seq);
-		e->end_time_s = stream_secs(st, atomic_load(&c->omit_at_ns),
-					    sp->sender ? 0 : c->test_end_ns);
-		any_send |= sp->sender;
-	}
-	r->n_streams = n;
-	r->sender_has_retransmits = !any_send ? -1 : (c->tc.udp ? 0 : 1);
-	/* as iperf3: what a data socket actually uses (a -C the kernel refused is not it) */
-	if (!c->tc.udp && n)
-		lr_tcp_congestion_read(lr_stream_params(c->streams[0])->fd, r->congestion_used,
-				       sizeof(r->congestion_used));
-}
-
-static void sock_ports(int fd, uint16_t *local, uint16_t *remote)
-{
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof(ss);
-	char port[8];
-
-	if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0 &&
-	    getnameinfo((struct sockaddr *)&ss, sl, NULL, 0, port, sizeof(port), NI_NUMERICSERV) ==
-		    0)
-		*local = (uint16_t)strtoul(port, NULL, 10);	/* NI_NUMERICSERV: digits */
-	sl = sizeof(ss);
-	if (getpeername(fd, (struct sockaddr *)&ss, &sl) == 0 &&
-	    getnameinfo((struct sockaddr *)&ss, sl, NULL, 0, port, sizeof(port), NI_NUMERICSERV) ==
-		    0)
-		*remote = (uint16_t)strtoul(port, NULL, 10);	/* NI_NUMERICSERV: digits */
+	lr_traffic_results_local(r, c->streams, n, lr_client_omit_over(c, NULL) ? c->omit : NULL,
+				 c->tc.udp, &c->ru0, c->t0_ns);
+	for (unsigned i = 0; i < n; i++)
+		r->streams[i].end_time_s =
+			stream_secs(lr_stream_stats(c->streams[i]), omit_at,
+				    lr_stream_params(c->streams[i])->sender ? 0 : c->test_end_ns);
 }
 
 static void merge_results(struct lr_client *c, const struct lr_proto_results *loc,
 			  const struct lr_proto_results *peer)
 {
-	struct lr_traffic_results *R = c->res;
-
-	R->n_streams = loc->n_streams;
-	R->local_cpu_total = loc->cpu_total;
-	R->local_cpu_user = loc->cpu_user;
-	R->local_cpu_system = loc->cpu_system;
-	memcpy(R->local_congestion, loc->congestion_used, sizeof(R->local_congestion));
-	if (peer) {
-		R->remote_cpu_total = peer->cpu_total;
-		R->remote_cpu_user = peer->cpu_user;
-		R->remote_cpu_system = peer->cpu_system;
-		memcpy(R->remote_congestion, peer->congestion_used, sizeof(R->remote_congestion));
-	}
-	for (unsigned i = 0; i < loc->n_streams; i++) {
-		const struct lr_stream_params *sp = lr_stream_params(c->streams[i]);
-		const struct lr_stream_stats *st = lr_stream_stats(c->streams[i]);
-		const struct lr_proto_stream_result *l = &loc->streams[i], *p = NULL;
-		struct lr_traffic_stream_result *e = &R->streams[i];
-		const struct lr_client_omit_mark *m = lr_client_omit_mark(c, i);
-
-		for (unsigned k = 0; peer && k < peer->n_streams; k++)
-			if (peer->streams[k].id == l->id)
-				p = &peer->streams[k];
-		memset(e, 0, sizeof(*e));
-		e->client_sends = sp->sender;
-		e->udp = sp->udp;
-		sock_ports(sp->fd, &e->local_port, &e->remote_port);
-		lr_traffic_stream_fill(e, sp->sender, l, p,
-				       (int64_t)(atomic_load(&st->out_of_order) -
-						 (m ? m->out_of_order : 0)));
-		lr_traffic_sum_add(e->client_sends ? &R->sum_up : &R->sum_down, e);
-	}
-	if (R->sum_up.n_streams)
-		R->sum_up.jitter_s /= R->sum_up.n_streams;
-	if (R->sum_down.n_streams)
-		R->sum_down.jitter_s /= R->sum_down.n_streams;
+	lr_traffic_results_merge(c->res, loc, peer, c->streams,
+				 lr_client_omit_over(c, NULL) ? c->omit : NULL, true);
 }
 
 void lr_client_fill_addrs(struct lr_client *c)

@@ -15,6 +15,7 @@
 #include "linerate/traffic/proto.h"
 #include "linerate/traffic/stream.h"
 #include "linerate/traffic/traffic.h"
+#include "stream_result.h"
 
 #define MAX_PENDING	  64
 #define COOKIE_TIMEOUT_NS (10 * LR_NSEC_PER_SEC)
@@ -29,13 +30,6 @@
 #define DRAIN_MAX_NS	  (500 * LR_NSEC_PER_MSEC)
 
 enum phase { PH_SETUP, PH_ACCEPT, PH_RUN, PH_FINISH, PH_DONE };
-
-/* A stream's counters when the client's omitted seconds (-O) ended: the results leave them out,
- * as iperf3 resets its counters then. */
-struct omit_mark {
-	uint64_t bytes, packets, lost, max_seq, out_of_order;
-	uint64_t at_ns; /* 0 = not taken (no -O, or the test ended first) */
-};
 
 struct pending {
 	int fd;
@@ -59,7 +53,7 @@ struct session {
 	struct lr_proto_params p;
 	unsigned n_recv, n_send, n;
 	struct lr_stream **streams;
-	struct omit_mark *omit; /* per stream */
+	struct lr_traffic_omit_mark *omit; /* per stream: the client's -O (stream_result.h) */
 	bool omit_taken;
 	/* TEST_END's arrival: the receivers' seconds end here, as iperf3's do (a paced sender's
 	 * last block may come ~100 ms earlier, its in-flight bytes later); 0 = none came */

@@ -116,42 +116,8 @@ void lr_server_merge_results(struct session *ss, const struct lr_proto_results *
 	memcpy(R->cookie, ss->cookie, sizeof(R->cookie));
 	fd_names(ss->ctl_fd, R->local_host, R->remote_host, sizeof(R->local_host), &R->local_port,
 		 &R->remote_port);
-	R->local_cpu_total = loc->cpu_total;
-	R->local_cpu_user = loc->cpu_user;
-	R->local_cpu_system = loc->cpu_system;
 	R->server_view = true;
-	memcpy(R->local_congestion, loc->congestion_used, sizeof(R->local_congestion));
-	if (peer) {
-		R->remote_cpu_total = peer->cpu_total;
-		R->remote_cpu_user = peer->cpu_user;
-		R->remote_cpu_system = peer->cpu_system;
-		memcpy(R->remote_congestion, peer->congestion_used, sizeof(R->remote_congestion));
-	}
-	R->sum_up.retransmits = R->sum_down.retransmits = 0;
-	R->n_streams = loc->n_streams;
-	for (unsigned i = 0; i < loc->n_streams; i++) {
-		const struct lr_stream_params *sp = lr_stream_params(ss->streams[i]);
-		const struct lr_stream_stats *st = lr_stream_stats(ss->streams[i]);
-		const struct lr_proto_stream_result *l = &loc->streams[i], *p = NULL;
-		struct lr_traffic_stream_result *e = &R->streams[i];
-		char h[64];
-
-		for (unsigned k = 0; peer && k < peer->n_streams; k++)
-			if (peer->streams[k].id == l->id)
-				p = &peer->streams[k];
-		memset(e, 0, sizeof(*e));
-		e->client_sends = !sp->sender;
-		e->udp = sp->udp;
-		fd_names(sp->fd, h, h, sizeof(h), &e->local_port, &e->remote_port);
-		lr_traffic_stream_fill(e, sp->sender, l, p,
-				       (int64_t)(atomic_load(&st->out_of_order) -
-						 ss->omit[i].out_of_order));
-		lr_traffic_sum_add(e->client_sends ? &R->sum_up : &R->sum_down, e);
-	}
-	if (R->sum_up.n_streams)
-		R->sum_up.jitter_s /= R->sum_up.n_streams;
-	if (R->sum_down.n_streams)
-		R->sum_down.jitter_s /= R->sum_down.n_streams;
+	lr_traffic_results_merge(R, loc, peer, ss->streams, ss->omit, false);
 }
 
 void lr_server_watch_results(struct session *ss, const struct lr_proto_results *loc,

@@ -95,11 +95,6 @@ static void shutdown_data(struct session *ss, int which, int how)
 			shutdown(lr_stream_params(ss->streams[i])->fd, how);
 }
 
-static double tv_s(struct timeval tv)
-{
-	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
-}
-
 /* The omitted seconds are over: every stream's counters now, left out of its results. */
 static void take_omit_marks(struct session *ss)
 {
@@ -107,8 +102,10 @@ static void take_omit_marks(struct session *ss)
 
 	for (unsigned i = 0; i < ss->n; i++) {
 		const struct lr_stream_stats *st = lr_stream_stats(ss->streams[i]);
-		struct omit_mark *m = &ss->omit[i];
+		struct lr_traffic_omit_mark *m = &ss->omit[i];
 
+		/* retransmits stay unmarked (0): the server's results count them whole, the
+		 * client's from the mark */
 		m->bytes = atomic_load(&st->bytes);
 		m->packets = atomic_load(&st->packets);
 		m->lost = atomic_load(&st->lost);
@@ -122,50 +119,21 @@ static void take_omit_marks(struct session *ss)
 	       (long long)ss->p.omit_s);
 }
 
+/* This side's results (stream_result.c), each stream timed from its -O mark to its end. */
 static void local_results(struct session *ss, struct lr_proto_results *r)
 {
-	struct rusage ru;
-	double wall = (double)(lr_clock_mono_ns() - ss->t0_ns) / 1e9;
-
-	memset(r, 0, sizeof(*r));
-	getrusage(RUSAGE_SELF, &ru);
-	if (wall <= 0)
-		wall = 1e-9;
-	r->cpu_user = (tv_s(ru.ru_utime) - tv_s(ss->ru0.ru_utime)) / wall * 100.0;
-	r->cpu_system = (tv_s(ru.ru_stime) - tv_s(ss->ru0.ru_stime)) / wall * 100.0;
-	r->cpu_total = r->cpu_user + r->cpu_system;
-	r->sender_has_retransmits = !ss->n_send ? -1 : (ss->p.udp ? 0 : 1);
+	lr_traffic_results_local(r, ss->streams, ss->n, ss->omit, ss->p.udp, &ss->ru0, ss->t0_ns);
 	for (unsigned i = 0; i < ss->n; i++) {
 		const struct lr_stream_stats *st = lr_stream_stats(ss->streams[i]);
 		const struct lr_stream_params *sp = lr_stream_params(ss->streams[i]);
-		struct lr_proto_stream_result *e = &r->streams[i];
 		uint64_t a = atomic_load(&st->start_ns), b = atomic_load(&st->end_ns);
 
-		const struct omit_mark *m = &ss->omit[i];
-
-		e->id = sp->id;
-		e->bytes = atomic_load(&st->bytes);
-		e->bytes -= m->bytes < e->bytes ? m->bytes : e->bytes;
-		e->retransmits =
-			sp->sender && !sp->udp ? (int64_t)atomic_load(&st->retransmits) : -1;
-		e->jitter_s = sp->sender ? 0 : (double)atomic_load(&st->jitter_ns) / 1e9;
-		e->errors = sp->sender ? 0 : (int64_t)atomic_load(&st->lost);
-		e->packets = sp->sender ? (int64_t)atomic_load(&st->packets)
-					: (int64_t)atomic_load(&st->max_seq);
-		/* iperf3: totals stay whole, the omitted part goes beside them */
-		e->omitted_errors = sp->sender ? 0 : (int64_t)m->lost;
-		e->omitted_packets = (int64_t)(sp->sender ? m->packets : m->max_seq);
-		if (m->at_ns > a)
-			a = m->at_ns;
+		if (ss->omit[i].at_ns > a)
+			a = ss->omit[i].at_ns;
 		if (!sp->sender && ss->test_end_ns)
 			b = ss->test_end_ns;
-		e->end_time_s = a && b > a ? (double)(b - a) / 1e9 : 0;
+		r->streams[i].end_time_s = a && b > a ? (double)(b - a) / 1e9 : 0;
 	}
-	r->n_streams = ss->n;
-	/* as iperf3: what a data socket actually uses (a -C the kernel refused is not it) */
-	if (!ss->p.udp && ss->n)
-		lr_tcp_congestion_read(lr_stream_params(ss->streams[0])->fd, r->congestion_used,
-				       sizeof(r->congestion_used));
 }
 
 void lr_server_local_results(struct session *ss, struct lr_proto_results *r)

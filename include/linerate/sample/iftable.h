@@ -10,13 +10,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "linerate/collect/metrics.h"
 #include "linerate/core/common.h"
+#include "linerate/sample/snapshot.h"
 
 struct lr_iftable;
 struct lr_sysio;
 struct lr_link_info;
 struct lr_link_counters;
-struct lr_snapshot;
 
 struct lr_iftable_opts {
 	const struct lr_sysio *io;
@@ -64,5 +65,16 @@ size_t lr_iftable_missing(const struct lr_iftable *t, char *first, size_t len);
 
 /* Key r: zero totals and peaks of every interface. */
 void lr_iftable_reset_totals(struct lr_iftable *t);
+
+/* What an interface's rate graph plots: the one map from counters to the graphs' history
+ * (s->hist[ser]) and peaks, for the sampler and for replay. [any] */
+struct lr_iftable_graph {
+	enum lr_metric m;	/* the counter: per_s[m] and delta[m] */
+	double mult;		/* to the graph's unit: 8 turns bytes into bits */
+	struct lr_peak *peak;	/* its peak, in s */
+};
+struct lr_iftable_graph lr_iftable_graph(struct lr_iface_snap *s, enum lr_series_id ser);
+/* Key r on one interface: its totals and its graphs' peaks back to zero. [any] */
+void lr_iftable_snap_reset_totals(struct lr_iface_snap *s);
 
 #endif

@@ -17,6 +17,7 @@
 #include "linerate/diagnose/peer_loss.h"
 #include "linerate/present/peer_out.h"
 #include "linerate/present/iperf3_out.h"
+#include "linerate/present/ledger_out.h"
 #include "linerate/present/verdict_out.h"
 #include "linerate/core/log.h"
 #include "linerate/collect/route.h"
@@ -384,6 +385,12 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 			if (v)
 				json_object_set_new(j, "linerate_verdict", v);
 		}
+		if (verdict && ses->have_ledger) {
+			json_t *l = lr_ledger_json(&ses->ledger);
+
+			if (l)
+				json_object_set_new(j, "linerate_ledger", l);
+		}
 		if (ran && peer) {
 			json_t *p = lr_peer_report_json(peer, &cfg->traffic);
 
@@ -393,7 +400,7 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 		if (cfg->json_stream) {	/* iperf3's closing events, then ours, "end" last */
 			static const char *const tail[] = {"error", "server_output_json",
 							   "server_output_text", "linerate_verdict",
-							   "linerate_peer"};
+							   "linerate_ledger", "linerate_peer"};
 			json_t *e = json_incref(json_object_get(j, "end"));
 
 			for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]); i++) {
@@ -420,6 +427,10 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 		}
 		if (peer)
 			lr_peer_report_text(out->text, peer, &cfg->traffic);
+		if (verdict && ses->have_ledger) {
+			fputc('\n', out->text);
+			lr_ledger_print(out->text, &ses->ledger);
+		}
 	}
 	fflush(out->text);
 }

@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "linerate/core/clock.h"
+#include "linerate/diagnose/peer_loss.h"
 #include "linerate/run/peer.h"
 #include "linerate/core/log.h"
 #include "linerate/run/session.h"
@@ -111,7 +113,7 @@ int lr_session_start(struct lr_session *s, const struct lr_traffic_config *tc,
 {
 	int err;
 
-	s->stop_asked = s->failed = s->have_res = s->have_verdict = false;
+	s->stop_asked = s->failed = s->have_res = s->have_verdict = s->have_ledger = false;
 	s->running_ns = s->done_ns = s->elapsed_at_end_ns = 0;
 	s->samples = 0;
 	s->error[0] = '\0';
@@ -209,6 +211,9 @@ void lr_session_sample(struct lr_session *s, const struct lr_snapshot *snap)
 static void compute_verdict(struct lr_session *s)
 {
 	struct lr_verdict_traffic *vt = &s->vt;
+	struct lr_peer_summary peer;
+	struct utsname u;
+	bool have_peer;
 
 	if (s->have_res && s->res->n_streams) {
 		lr_verdict_traffic_from(s->res, vt);
@@ -222,6 +227,15 @@ static void compute_verdict(struct lr_session *s)
 	vt->window_bytes = s->window;	/* -w: socket-buffer advice names the test's own */
 	lr_verdict_compute(s->acc, vt, &s->verdict);
 	s->have_verdict = true;
+	/* the ledger reads both ends: the peer's totals while its view is still open */
+	have_peer = s->peer && lr_peer_rx_summary(s->peer, &peer) == 0;
+	if (uname(&u) != 0)
+		u.nodename[0] = '\0';
+	s->have_ledger = s->samples &&
+			 lr_verdict_ledger(s->acc, vt, have_peer ? &peer : NULL, u.nodename,
+					   &s->ledger);
+	if (s->have_ledger)
+		lr_verdict_conclude(&s->verdict, &s->ledger);
 }
 
 static void close_client(struct lr_session *s)

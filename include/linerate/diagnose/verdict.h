@@ -151,12 +151,24 @@ struct lr_verdict {
 	int hot_cpu;				/* -1 unknown */
 	bool hot_saturated;			/* above 95 % for a quarter of the blocks */
 	char loss[320];				/* every witness that saw loss, "" none */
-	char loss_where[240];			/* where it happened, by the evidence, "" none */
+	char loss_where[400];			/* where it happened, by the evidence, "" none */
 	char next_step[320];			/* the one next step, or why there is none */
 };
 
 void lr_verdict_compute(const struct lr_verdict_acc *a, const struct lr_verdict_traffic *t,
 			struct lr_verdict *v);
+/* The loss ledger of the test's one direction from these books (this host's end) and the
+ * peer's totals (NULL: a plain iperf3 or --no-peer-stats: its stages unknown); host is this
+ * host's name. false when there is none to build (no test, or --bidir, whose directions share
+ * every counter). verdict_ledger.c */
+struct lr_ledger;
+struct lr_peer_summary;
+bool lr_verdict_ledger(const struct lr_verdict_acc *a, const struct lr_verdict_traffic *t,
+		       const struct lr_peer_summary *peer, const char *host, struct lr_ledger *out);
+/* Where the ledger puts the loss becomes the verdict's place and next step (both ends'
+ * evidence outranks this host's alone). */
+void lr_verdict_conclude(struct lr_verdict *v, const struct lr_ledger *l);
+
 /* "182 Mbit/s", "9.41 Gbit/s", "512 bit/s": the unit the verdict's sentences use. */
 void lr_verdict_fmt_bps(char *buf, size_t len, double bps);
 

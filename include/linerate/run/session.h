@@ -13,6 +13,7 @@
 #include "linerate/core/common.h"
 #include "linerate/sample/gencol.h"
 #include "linerate/traffic/traffic.h"
+#include "linerate/diagnose/ledger.h"
 #include "linerate/diagnose/verdict.h"
 
 struct lr_snapsrc;
@@ -38,8 +39,10 @@ struct lr_session {
 	struct lr_traffic_results *res;	/* heap: large */
 	struct lr_verdict_acc *acc;	/* heap: large */
 	struct lr_verdict_traffic vt;
-	struct lr_verdict verdict;	/* verdict.iface points into acc */
+	struct lr_verdict verdict;	/* verdict.iface points into acc; concluded from ledger */
 	bool have_verdict;
+	struct lr_ledger ledger;	/* where the packets went, both ends (docs/design.md §14) */
+	bool have_ledger;		/* a one-direction test ran */
 	/* the peer view (docs/wire.md, part 2): opened by lr_session_poll once the server offered,
 	 * closed with the client; NULL against a plain iperf3 or with --no-peer-stats */
 	struct lr_peer_rx *peer;
@@ -61,7 +64,8 @@ enum lr_client_state lr_session_poll(struct lr_session *s);
 /* A new snapshot: the verdict counts it when the test has been running. */
 void lr_session_sample(struct lr_session *s, const struct lr_snapshot *snap);
 /* The test has ended (and the snapshot that saw its last bytes was fed): results, error,
- * verdict (when it ran), then the source lets go of the streams and the client closes. */
+ * verdict and loss ledger (when it ran, with the peer's totals when it shared them), then the
+ * source lets go of the streams and the client closes. */
 void lr_session_finish(struct lr_session *s);
 /* Quit or a signal mid-test: stop and wait up to wait_ns for the end. false on a time-out. */
 bool lr_session_shutdown(struct lr_session *s, uint64_t wait_ns);

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The loss ledger (docs/design.md §14): where the packets of one direction of a test went,
+ * from the sender's application to the receiver's. Every stage is witnessed by its own
+ * counter on its own end, given in that counter's unit and in datagrams (UDP) or segments
+ * (TCP), converted with the datagrams per skb measured on that end's interface over the
+ * test's window (marked approx when converted). What no stage explains is `unaccounted`,
+ * always given; the conclusion names the largest stage or says the loss is unaccounted.
+ * A counter the end cannot read (a plain iperf3 peer, an older linerate) is unknown, never 0.
+ * Pure: no I/O. [any] */
+#ifndef LINERATE_LEDGER_H
+#define LINERATE_LEDGER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "linerate/core/common.h"
+
+enum lr_ledger_stage {
+	LR_LS_SOCKET,		/* sender: the socket refused the datagram (SndbufErrors) */
+	LR_LS_QDISC,		/* sender: a qdisc on the egress interface dropped it */
+	LR_LS_DRIVER_TX,	/* sender: the driver dropped it (tx_dropped, tx errors) */
+	LR_LS_WIRE,		/* sent by one interface, never received by the other */
+	LR_LS_NIC_RX,		/* receiver: the NIC had no room (missed, FIFO, overrun) */
+	LR_LS_BACKLOG,		/* receiver: the softirq backlog was full (softnet dropped) */
+	LR_LS_TRANSPORT,	/* receiver: the socket was full (RcvbufErrors) or UDP refused it */
+	LR_LS__COUNT
+};
+
+/* One end's counters over the test's window; -1: unknown on that end. */
+struct lr_ledger_end {
+	char host[64];			/* "" unknown */
+	char iface[LR_IFNAMSIZ];	/* the test interface, "" unknown */
+	int64_t if_tx_packets, if_rx_packets;	/* the interface's skbs */
+	int64_t tx_dropped, tx_errors;
+	int64_t rx_missed, rx_fifo, rx_over, nic_drop, nic_fifo;
+	int64_t qdisc_drops;		/* every qdisc of the egress interface */
+	char qdisc[40];			/* "tbf 8001:", "" unknown */
+	int64_t softnet_dropped;	/* every CPU's backlog */
+	int64_t udp_sndbuf, udp_rcvbuf, udp_in_errors;	/* host-wide */
+	uint64_t window_bytes;		/* -w that sized its socket, 0 unset */
+};
+
+struct lr_ledger_input {
+	bool udp;
+	bool sender_local;	/* this host sent (its end is `snd`) */
+	bool one_link;		/* the two interfaces face each other: the wire stage applies */
+	int64_t sent;		/* datagrams (UDP) / segments (TCP) the sending engine counted */
+	int64_t lost;		/* UDP: the receiver's sequence count; TCP: retransmitted segments */
+	struct lr_ledger_end snd, rcv;
+};
+
+#define LR_LEDGER_STAGES 12
+
+struct lr_ledger_row {
+	enum lr_ledger_stage stage;
+	bool peer;		/* witnessed on the peer (else this host) */
+	bool sender;		/* on the sending end */
+	const char *counter;	/* "RcvbufErrors", "rx_missed_errors", "qdisc drops", ... */
+	bool known;		/* the end could read it */
+	int64_t count;		/* in unit (the wire's may be negative: other traffic) */
+	const char *unit;	/* "skbs", "packets", "datagrams", "segments" */
+	double datagrams;	/* in the test's unit */
+	bool approx;		/* converted with a measured ratio */
+};
+
+struct lr_ledger {
+	bool udp;
+	int64_t sent, received, lost;		/* -1 unknown */
+	const char *unit;			/* "datagrams" / "segments" */
+	double snd_per_skb, rcv_per_skb;	/* measured ratios, < 0 unknown */
+	struct lr_ledger_row rows[LR_LEDGER_STAGES];
+	unsigned n_rows;
+	bool unaccounted_known;
+	double unaccounted;			/* lost - sum of the known stages */
+	bool far_unknown;			/* the peer's stages could not be read */
+	const struct lr_ledger_row *largest;	/* NULL: none explains the loss */
+	char snd_host[64], rcv_host[64];
+	char conclusion[400];			/* where the loss went, with its numbers */
+	char advice[200];			/* what to do about it, "" nothing to say */
+};
+
+/* A stage that explains at least this share of the loss is named as its cause. */
+#define LR_LEDGER_CAUSE_SHARE 0.5
+
+void lr_ledger_end_init(struct lr_ledger_end *e);	/* every counter unknown */
+void lr_ledger_build(const struct lr_ledger_input *in, struct lr_ledger *out);
+const char *lr_ledger_stage_name(enum lr_ledger_stage s);	/* "qdisc", "transport", ... */
+
+#endif

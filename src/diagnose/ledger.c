@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The loss ledger of one direction (docs/design.md §14): each stage's own counter on its own
+ * end, converted from the kernel's unit (an skb: a GSO or GRO skb carries many datagrams) to
+ * the test's with the ratio measured on that end's interface, the remainder no stage
+ * explains, and the conclusion that names the stage which lost most of it. Pure; any thread.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "linerate/diagnose/ledger.h"
+
+static const char *const stage_names[LR_LS__COUNT] = {
+	[LR_LS_SOCKET] = "socket",	   [LR_LS_QDISC] = "qdisc",
+	[LR_LS_DRIVER_TX] = "driver tx",   [LR_LS_WIRE] = "wire",
+	[LR_LS_NIC_RX] = "nic rx",	   [LR_LS_BACKLOG] = "backlog",
+	[LR_LS_TRANSPORT] = "transport",
+};
+
+const char *lr_ledger_stage_name(enum lr_ledger_stage s)
+{
+	return (unsigned)s < LR_LS__COUNT ? stage_names[s] : "?";
+}
+
+void lr_ledger_end_init(struct lr_ledger_end *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->if_tx_packets = e->if_rx_packets = -1;
+	e->tx_dropped = e->tx_errors = -1;
+	e->rx_missed = e->rx_fifo = e->rx_over = e->nic_drop = e->nic_fifo = -1;
+	e->qdisc_drops = e->softnet_dropped = -1;
+	e->udp_sndbuf = e->udp_rcvbuf = e->udp_in_errors = -1;
+}
+
+/* a + b over the known ones; -1 when neither is known */
+static int64_t sum_known(int64_t a, int64_t b)
+{
+	if (a < 0)
+		return b;
+	return b < 0 ? a : a + b;
+}
+
+/* count < 0 is unknown, except for the wire, whose difference may be negative */
+static void add_row(struct lr_ledger *l, enum lr_ledger_stage st, bool sender, bool peer,
+		    const char *counter, int64_t count, double per_skb)
+{
+	struct lr_ledger_row *r;
+
+	if (l->n_rows >= LR_LEDGER_STAGES)
+		return;
+	r = &l->rows[l->n_rows++];
+	r->stage = st;
+	r->sender = sender;
+	r->peer = peer;
+	r->counter = counter;
+	r->count = count;
+	r->unit = "skbs";
+	r->known = count >= 0 || st == LR_LS_WIRE;
+	if (!r->known)
+		return;
+	/* a kernel counter counts skbs; without a measured ratio one skb is read as one
+	 * datagram, and said to be a conversion */
+	r->datagrams = (double)count * (per_skb > 0 ? per_skb : 1.0);
+	r->approx = per_skb < 0 || fabs(per_skb - 1.0) > 0.01;
+}
+
+/* The receiver's NIC: the stats64 FIFO family, or the driver's own counters when they say
+ * more (both often count the same packets: the larger, not the sum). */
+static int64_t nic_rx(const struct lr_ledger_end *e, const char **name)
+{
+	int64_t k = sum_known(sum_known(e->rx_missed, e->rx_fifo), e->rx_over);
+	int64_t d = sum_known(e->nic_fifo, e->nic_drop);
+
+	*name = e->rx_missed > 0 ? "rx_missed_errors"
+		: e->rx_fifo > 0 ? "rx_fifo_errors"
+		: e->rx_over > 0 ? "rx_over_errors"
+				 : "rx_missed/fifo/over";
+	if (d > k) {
+		*name = "driver rx drop/fifo counters";
+		return d;
+	}
+	return k;
+}
+
+/* UDP's receive errors: InErrors counts every RcvbufError too, so the larger is the stage,
+ * named by the one that explains it. */
+static int64_t transport(const struct lr_ledger_end *e, const char **name)
+{
+	int64_t rcvbuf = e->udp_rcvbuf > 0 ? e->udp_rcvbuf : 0;
+
+	if (e->udp_in_errors < 0 && e->udp_rcvbuf < 0)
+		return -1;
+	if (e->udp_in_errors - rcvbuf > rcvbuf) {	/* mostly not a full buffer */
+		*name = "UDP InErrors";
+		return e->udp_in_errors;
+	}
+	*name = "UDP RcvbufErrors";
+	return e->udp_rcvbuf >= 0 ? e->udp_rcvbuf : e->udp_in_errors;
+}
+
+static double ratio(int64_t datagrams, int64_t skbs)
+{
+	return datagrams > 0 && skbs > 0 ? (double)datagrams / (double)skbs : -1;
+}
+
+/* The ratio of datagrams (segments) to skbs on the sending interface: what the engine sent
+ * went out as tx packets or died before as the sender's stages, all of them skbs. */
+static double sender_ratio(const struct lr_ledger_input *in, int64_t before_skbs)
+{
+	if (in->snd.if_tx_packets < 0)
+		return -1;
+	return ratio(in->sent, in->snd.if_tx_packets + (before_skbs > 0 ? before_skbs : 0));
+}
+
+static void build_rows(const struct lr_ledger_input *in, struct lr_ledger *l)
+{
+	const struct lr_ledger_end *s = &in->snd, *r = &in->rcv;
+	bool sp = !in->sender_local, rp = in->sender_local;	/* which end is the peer's */
+	int64_t sndbuf = in->udp ? s->udp_sndbuf : -1;
+	int64_t drv = sum_known(s->tx_dropped, s->tx_errors), nic;
+	double gone = 0;
+	const char *name = "";
+	int64_t arrived;
+
+	l->snd_per_skb = sender_ratio(in, sum_known(sum_known(sndbuf, s->qdisc_drops), drv));
+	if (in->udp)
+		add_row(l, LR_LS_SOCKET, true, sp, "UDP SndbufErrors", sndbuf, l->snd_per_skb);
+	add_row(l, LR_LS_QDISC, true, sp, s->qdisc[0] ? s->qdisc : "qdisc drops", s->qdisc_drops,
+		l->snd_per_skb);
+	add_row(l, LR_LS_DRIVER_TX, true, sp, "tx_dropped + tx_errors", drv, l->snd_per_skb);
+	if (in->one_link && s->if_tx_packets >= 0 && r->if_rx_packets >= 0)
+		add_row(l, LR_LS_WIRE, true, sp, "sender tx - receiver rx packets",
+			s->if_tx_packets - r->if_rx_packets, l->snd_per_skb);
+	for (unsigned i = 0; i < l->n_rows; i++)
+		if (l->rows[i].known && l->rows[i].datagrams > 0)
+			gone += l->rows[i].datagrams;
+	/* what reached the receiving interface, over the skbs it took in or its NIC missed */
+	nic = nic_rx(r, &name);
+	arrived = in->sent >= 0 ? in->sent - (int64_t)llround(gone) : -1;
+	l->rcv_per_skb = r->if_rx_packets < 0 ? -1
+			 : ratio(arrived, r->if_rx_packets + (nic > 0 ? nic : 0));
+	add_row(l, LR_LS_NIC_RX, false, rp, name, nic, l->rcv_per_skb);
+	add_row(l, LR_LS_BACKLOG, false, rp, "softnet dropped", r->softnet_dropped,
+		l->rcv_per_skb);
+	if (in->udp) {
+		int64_t t = transport(r, &name);
+
+		add_row(l, LR_LS_TRANSPORT, false, rp, name, t, l->rcv_per_skb);
+	}
+}
+
+static void fmt_count(char *buf, size_t len, double v)
+{
+	snprintf(buf, len, "%.0f", v);
+}
+
+/* What to do about the stage that lost the packets, after its numbers. */
+static void advice(const struct lr_ledger *l, const struct lr_ledger_input *in,
+		   const struct lr_ledger_row *r, char *buf, size_t len)
+{
+	const struct lr_ledger_end *e = r->sender ? &in->snd : &in->rcv;
+
+	switch (r->stage) {
+	case LR_LS_SOCKET:
+		snprintf(buf, len, "the sending socket's buffer was full: raise -w or net.core.wmem_max");
+		break;
+	case LR_LS_QDISC:
+		snprintf(buf, len, "the egress qdisc shapes or limits this traffic (tc -s qdisc show dev %s)",
+			 e->iface[0] ? e->iface : "IFACE");
+		break;
+	case LR_LS_DRIVER_TX:
+		snprintf(buf, len, "the sender's driver dropped on transmit (ethtool -S %s)",
+			 e->iface[0] ? e->iface : "IFACE");
+		break;
+	case LR_LS_WIRE:
+		snprintf(buf, len, "sent but never received: the link between the two interfaces");
+		break;
+	case LR_LS_NIC_RX:
+		snprintf(buf, len, "the receiver's NIC ran out of rx descriptors: a bigger ring "
+			 "(ethtool -G %s rx N) or more queues", e->iface[0] ? e->iface : "IFACE");
+		break;
+	case LR_LS_BACKLOG:
+		snprintf(buf, len, "the receiver's softirq backlog was full: raise "
+			 "net.core.netdev_max_backlog or spread the load (RPS)");
+		break;
+	case LR_LS_TRANSPORT:
+		if (e->window_bytes)
+			snprintf(buf, len, "the receiving socket's buffer, sized by -w %llu, was full: "
+				 "raise -w and net.core.rmem_max",
+				 (unsigned long long)e->window_bytes);
+		else
+			snprintf(buf, len, "the receiving socket's buffer was full: raise -w and "
+				 "net.core.rmem_max");
+		break;
+	default:
+		buf[0] = '\0';
+	}
+	(void)l;
+}
+
+static void conclude(const struct lr_ledger_input *in, struct lr_ledger *l)
+{
+	const struct lr_ledger_row *big = NULL;
+	char lost[32], dg[32], act[200];
+
+	for (unsigned i = 0; i < l->n_rows; i++) {
+		const struct lr_ledger_row *r = &l->rows[i];
+
+		if (r->known && r->datagrams > 0 && (!big || r->datagrams > big->datagrams))
+			big = r;
+	}
+	if (l->lost < 0) {
+		snprintf(l->conclusion, sizeof(l->conclusion),
+			 "loss unknown: the receiver's count did not arrive");
+		return;
+	}
+	fmt_count(lost, sizeof(lost), (double)l->lost);
+	if (l->lost == 0) {
+		snprintf(l->conclusion, sizeof(l->conclusion), "%s",
+			 l->udp ? "no loss: every datagram arrived"
+				: "no loss: no segment was retransmitted");
+		return;
+	}
+	if (big && big->datagrams >= LR_LEDGER_CAUSE_SHARE * (double)l->lost) {
+		const char *host = big->sender ? l->snd_host : l->rcv_host;
+		const struct lr_ledger_end *e = big->sender ? &in->snd : &in->rcv;
+
+		l->largest = big;
+		fmt_count(dg, sizeof(dg), big->datagrams);
+		advice(l, in, big, act, sizeof(act));
+		snprintf(l->conclusion, sizeof(l->conclusion),
+			 "%s of %s lost %s at the %s's %s: %s on %s%s%s %lld %s%s (%.0f %%)", dg,
+			 lost, l->unit, big->sender ? "sender" : "receiver",
+			 lr_ledger_stage_name(big->stage), big->counter, host[0] ? host : "?",
+			 e->iface[0] ? " " : "", e->iface, (long long)big->count, big->unit,
+			 big->approx ? " (converted)" : "",
+			 100.0 * big->datagrams / (double)l->lost);
+		snprintf(l->advice, sizeof(l->advice), "%s", act);
+		return;
+	}
+	if (l->far_unknown) {
+		snprintf(l->advice, sizeof(l->advice), "read the %s's counters (linerate -s shares "
+			 "them)", in->sender_local ? "receiver" : "sender");
+		snprintf(l->conclusion, sizeof(l->conclusion),
+			 "%s %s lost; this host's counters account for %.0f; the %s's are unknown "
+			 "(a plain iperf3 shares none)", lost, l->unit,
+			 (double)l->lost - l->unaccounted, in->sender_local ? "receiver" : "sender");
+		return;
+	}
+	snprintf(l->conclusion, sizeof(l->conclusion),
+		 "unaccounted: no counter on either end saw the %s lost %s (%.0f unaccounted): a "
+		 "filter (nftables, iptables), a policer or the path beyond the link dropped them",
+		 lost, l->unit, l->unaccounted);
+	snprintf(l->advice, sizeof(l->advice), "check the firewall on both ends (nft list "
+		 "ruleset) and any policer on the path");
+}
+
+void lr_ledger_build(const struct lr_ledger_input *in, struct lr_ledger *out)
+{
+	double known = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->udp = in->udp;
+	out->unit = in->udp ? "datagrams" : "segments";
+	out->sent = in->sent;
+	out->lost = in->lost;
+	out->received = in->sent >= 0 && in->lost >= 0 && in->udp ? in->sent - in->lost : -1;
+	snprintf(out->snd_host, sizeof(out->snd_host), "%s", in->snd.host);
+	snprintf(out->rcv_host, sizeof(out->rcv_host), "%s", in->rcv.host);
+	build_rows(in, out);
+	for (unsigned i = 0; i < out->n_rows; i++) {
+		if (out->rows[i].known)
+			known += out->rows[i].datagrams;
+		else if (out->rows[i].peer)
+			out->far_unknown = true;
+	}
+	out->unaccounted_known = in->lost >= 0;
+	out->unaccounted = in->lost >= 0 ? (double)in->lost - known : 0;
+	conclude(in, out);
+}

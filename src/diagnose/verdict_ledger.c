@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The verdict's books as the loss ledger's evidence (this host's interface and stack counters
+ * over the test's window, the peer's from its frames), and the verdict concluded from the
+ * ledger: where the evidence of both ends puts the loss replaces "read the receiver's
+ * counters". Pure; main thread.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "linerate/core/strutil.h"
+#include "linerate/diagnose/ledger.h"
+#include "linerate/diagnose/peer_loss.h"
+#include "linerate/diagnose/verdict.h"
+#include "linerate/sample/snapshot.h"
+
+static int64_t local_ctr(const struct lr_verdict_iface *f, enum lr_metric m)
+{
+	return f && (f->valid & LR_M_BIT(m)) ? (int64_t)f->total[m] : -1;
+}
+
+static void local_end(const struct lr_verdict_acc *a, const char *host, struct lr_ledger_end *e)
+{
+	const struct lr_verdict_iface *f = lr_verdict_pick(a);
+
+	lr_ledger_end_init(e);
+	snprintf(e->host, sizeof(e->host), "%s", host ? host : "");
+	if (f) {
+		snprintf(e->iface, sizeof(e->iface), "%s", f->name);
+		e->if_tx_packets = local_ctr(f, LR_M_TX_PACKETS);
+		e->if_rx_packets = local_ctr(f, LR_M_RX_PACKETS);
+		e->tx_dropped = local_ctr(f, LR_M_TX_DROPPED);
+		e->tx_errors = local_ctr(f, LR_M_TX_ERRORS);
+		e->rx_missed = local_ctr(f, LR_M_RX_MISSED_ERRORS);
+		e->rx_fifo = local_ctr(f, LR_M_RX_FIFO_ERRORS);
+		e->rx_over = local_ctr(f, LR_M_RX_OVER_ERRORS);
+		e->nic_drop = local_ctr(f, LR_M_NIC_DROP);
+		e->nic_fifo = local_ctr(f, LR_M_NIC_FIFO);
+	}
+	if (a->stack_valid & LR_STACKV_UDP_SNDBUF)
+		e->udp_sndbuf = (int64_t)a->udp_sndbuf;
+	if (a->stack_valid & LR_STACKV_UDP_RCVBUF)
+		e->udp_rcvbuf = (int64_t)a->udp_rcvbuf;
+	if (a->stack_valid & LR_STACKV_UDP_IN_ERRORS)
+		e->udp_in_errors = (int64_t)a->udp_in_errors;
+	if (a->softnet_valid)
+		e->softnet_dropped = llround(a->softnet_drops);
+}
+
+static int64_t peer_ctr(const struct lr_peer_iface *p, enum lr_peer_ctr c)
+{
+	return p && (p->known & (1u << c)) ? (int64_t)p->c[c] : -1;
+}
+
+static int64_t peer_stack(const struct lr_peer_summary *ps, enum lr_peer_stack s)
+{
+	return ps->stack_known & (1u << s) ? (int64_t)ps->stack[s] : -1;
+}
+
+/* The peer's test interface: the one that moved most bytes over the test. */
+static const struct lr_peer_iface *peer_iface(const struct lr_peer_summary *ps)
+{
+	const struct lr_peer_iface *best = NULL;
+	uint64_t most = 0;
+
+	for (size_t i = 0; i < ps->n_ifaces; i++) {
+		const struct lr_peer_iface *p = &ps->ifaces[i];
+		uint64_t b = p->c[LR_PC_RX_BYTES] + p->c[LR_PC_TX_BYTES];
+
+		if (!best || b > most) {
+			best = p;
+			most = b;
+		}
+	}
+	return best;
+}
+
+static void peer_end(const struct lr_peer_summary *ps, struct lr_ledger_end *e)
+{
+	const struct lr_peer_iface *p;
+
+	lr_ledger_end_init(e);
+	if (!ps)
+		return;		/* a plain iperf3, or --no-peer-stats: every stage unknown */
+	lr_strlcpy(e->host, ps->host, sizeof(e->host));
+	p = peer_iface(ps);
+	if (p) {
+		snprintf(e->iface, sizeof(e->iface), "%s", p->name);
+		e->if_tx_packets = peer_ctr(p, LR_PC_TX_PACKETS);
+		e->if_rx_packets = peer_ctr(p, LR_PC_RX_PACKETS);
+		e->tx_dropped = peer_ctr(p, LR_PC_TX_DROPPED);
+		e->rx_missed = peer_ctr(p, LR_PC_RX_MISSED);
+		e->rx_fifo = peer_ctr(p, LR_PC_RX_FIFO);
+		e->rx_over = peer_ctr(p, LR_PC_RX_OVER);
+		e->nic_drop = peer_ctr(p, LR_PC_NIC_DROP);
+		e->nic_fifo = peer_ctr(p, LR_PC_NIC_FIFO);
+	}
+	e->udp_sndbuf = peer_stack(ps, LR_PS_UDP_SNDBUF_ERRORS);
+	e->udp_rcvbuf = peer_stack(ps, LR_PS_UDP_RCVBUF_ERRORS);
+	e->udp_in_errors = peer_stack(ps, LR_PS_UDP_IN_ERRORS);
+	if (ps->softnet_known)
+		e->softnet_dropped = (int64_t)ps->softnet_dropped;
+}
+
+bool lr_verdict_ledger(const struct lr_verdict_acc *a, const struct lr_verdict_traffic *t,
+		       const struct lr_peer_summary *peer, const char *host, struct lr_ledger *out)
+{
+	struct lr_ledger_input in;
+	struct lr_ledger_end local, far;
+
+	memset(out, 0, sizeof(*out));
+	/* both directions share every interface and host counter: no stage is one direction's */
+	if (!t->ran || t->bidir)
+		return false;
+	memset(&in, 0, sizeof(in));
+	in.udp = t->udp;
+	in.sender_local = !t->reverse;
+	in.sent = t->udp ? t->udp_packets : -1;
+	in.lost = t->udp ? t->udp_lost : t->retransmits;
+	local_end(a, host, &local);
+	peer_end(peer, &far);
+	local.window_bytes = far.window_bytes = t->window_bytes;	/* -w sizes both ends */
+	in.snd = in.sender_local ? local : far;
+	in.rcv = in.sender_local ? far : local;
+	lr_ledger_build(&in, out);
+	return true;
+}
+
+void lr_verdict_conclude(struct lr_verdict *v, const struct lr_ledger *l)
+{
+	if (l->lost <= 0)
+		return;
+	/* the ledger reads both ends: where it puts the loss is the place, its advice the step */
+	lr_strlcpy(v->loss_where, l->conclusion, sizeof(v->loss_where));
+	if (l->advice[0])
+		lr_strlcpy(v->next_step, l->advice, sizeof(v->next_step));
+}

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# ledger_veth: where did the packets go (docs/design.md §14). Two namespaces joined by a veth
+# pair, `linerate -s` in the server's, headless `linerate -c ... -J` in the client's; each case
+# makes the loss somewhere a witness other than linerate sees it, and checks the -J
+# linerate_ledger against that witness and the receiver's own count:
+#   rcvbuf  -u -b 0 -w 32K: the server's socket overflows; its kernel's RcvbufErrors (nstat in
+#           the server's namespace) is the witness: the receiver's transport stage = that delta,
+#           ~ the datagrams lost (within 10 %, converted from skbs), the conclusion names the
+#           receiver's socket buffer and the -w that sized it
+#   nft     an nftables rule at the server drops 1 in 20 of the test's datagrams (its counter is
+#           the witness): every stage ~ 0, unaccounted ~ lost, a conclusion that names no counter
+#   iperf3  the same nft loss against a plain iperf3 -s (its own port, its own rule): the receiver's stages are unknown (null),
+#           never 0, and the conclusion says the receiver's counters are unknown
+source "$(dirname "$0")/../lib.sh"
+need_root ledger_veth
+for t in nft jq nstat; do
+	command -v "$t" >/dev/null || { fail ledger_veth "$t not installed (scripts/deps.sh)"; exit 0; }
+done
+[ -x "$LR_BIN" ] || { fail ledger_veth "$LR_BIN not built"; exit 0; }
+
+u=$(lr_uniq)
+NC=${u}c NS=${u}s IC=${u}c0 IS=${u}s0 CA=10.213.31.1 SA=10.213.31.2
+lr_netns_pair "$NC" "$NS" "$IC" "$IS" "$CA" "$SA" 1500 || { fail ledger_veth "netns"; exit 0; }
+tmp=$(mktemp -d) && lr_cleanup_add "rm -rf $tmp"
+PORT=5301
+
+lr_bg ip netns exec "$NS" "$LR_BIN" -s --headless -p $PORT
+lr_wait_listen $PORT "$NS" || { fail ledger_veth "the server did not listen"; exit 0; }
+
+# nstat's absolute value of one counter in a namespace
+ctr() { ip netns exec "$1" nstat -az "$2" | awk -v k="$2" '$1 == k { print $2 }'; }
+# a number of the -J ledger: ledger FILE JQ
+ledger() { jq -r ".linerate_ledger$2" "$1"; }
+# within A B PCT: both numbers and |A - B| <= PCT % of B
+within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { n = "^-?[0-9]+([.][0-9]+)?$";
+	if (a !~ n || b !~ n) exit 1; d = a - b; if (d < 0) d = -d;
+	exit !(d <= p / 100 * (b < 0 ? -b : b)) }'; }
+
+# --- rcvbuf: the receiver's socket buffer, sized by -w
+r0=$(ctr "$NS" UdpRcvbufErrors)
+ip netns exec "$NC" "$LR_BIN" -c "$SA" -p $PORT -u -b 0 -l 1400 -w 32K -t 2 --headless -J \
+	>"$tmp/rcvbuf.json" 2>"$tmp/rcvbuf.err"
+r1=$(ctr "$NS" UdpRcvbufErrors)
+lost=$(ledger "$tmp/rcvbuf.json" .lost)
+st=$(ledger "$tmp/rcvbuf.json" '.stages[] | select(.stage == "transport")')
+tcount=$(jq -r .count <<<"$st") tdg=$(jq -r .datagrams <<<"$st")
+echo "rcvbuf: kernel RcvbufErrors +$((r1 - r0)), ledger transport $tcount skbs ~ $tdg," \
+	"lost $lost: $(ledger "$tmp/rcvbuf.json" .conclusion)"
+if [ "$((r1 - r0))" -gt 0 ] && [ "$tcount" = "$((r1 - r0))" ]; then
+	pass "rcvbuf: the receiver's transport stage = its kernel's RcvbufErrors delta ($tcount)"
+else
+	fail "rcvbuf: the receiver's transport stage = its kernel's RcvbufErrors delta" \
+		"ledger $tcount, kernel +$((r1 - r0))"
+fi
+if [ "$lost" -gt 0 ] 2>/dev/null && within "$tdg" "$lost" 10; then
+	pass "rcvbuf: the transport stage in datagrams ~ the datagrams lost ($tdg ~ $lost)"
+else
+	fail "rcvbuf: the transport stage in datagrams ~ the datagrams lost" "$tdg vs $lost"
+fi
+c=$(ledger "$tmp/rcvbuf.json" .conclusion) a=$(ledger "$tmp/rcvbuf.json" .advice)
+check "rcvbuf: the conclusion names the receiver's socket buffer on the server's host" \
+	grep -q "at the receiver's transport: UDP RcvbufErrors on " <<<"$c"
+check "rcvbuf: the advice names the -w that sized it" grep -q -- "-w 32768" <<<"$a"
+check "rcvbuf: the verdict says what the ledger says" \
+	grep -qF "$c" <<<"$(jq -r .linerate_verdict.loss.where "$tmp/rcvbuf.json")"
+
+# --- nft: a filter drops 1 in 20 at the server: no counter sees it
+lr_nft_udp_drop "$NS" lrledger $PORT 20 || { fail "nft: cannot add the rule"; exit 0; }
+ip netns exec "$NC" "$LR_BIN" -c "$SA" -p $PORT -u -b 100M -l 1400 --no-gso -t 2 --headless -J \
+	>"$tmp/nft.json" 2>"$tmp/nft.err"
+dropped=$(ip netns exec "$NS" nft -j list table inet lrledger |
+	jq '[.nftables[].rule? // empty | .expr[] | .counter? // empty | .packets] | add')
+lost=$(ledger "$tmp/nft.json" .lost) una=$(ledger "$tmp/nft.json" .unaccounted)
+echo "nft: nft dropped $dropped, lost $lost, unaccounted $una: $(ledger "$tmp/nft.json" .conclusion)"
+if [ "$dropped" -gt 0 ] 2>/dev/null && within "$lost" "$dropped" 2; then
+	pass "nft: the receiver's lost count ~ nft's counter ($lost ~ $dropped)"
+else
+	fail "nft: the receiver's lost count ~ nft's counter" "$lost vs $dropped"
+fi
+if within "$una" "$lost" 5; then
+	pass "nft: unaccounted ~ lost ($una ~ $lost)"
+else
+	fail "nft: unaccounted ~ lost" "$una vs $lost ($(ledger "$tmp/nft.json" '.stages'))"
+fi
+check "nft: the conclusion says unaccounted and names no counter" \
+	bash -c '[[ $1 == unaccounted:* && $1 != *Errors* && $1 != *qdisc* ]]' _ \
+	"$(ledger "$tmp/nft.json" .conclusion)"
+
+# --- iperf3: a plain iperf3 -s shares no counters: its stages are unknown, never 0
+if command -v iperf3 >/dev/null; then
+	lr_nft_udp_drop "$NS" lrledger3 $((PORT + 1)) 20 || { fail "iperf3: cannot add the rule"; exit 0; }
+	lr_bg ip netns exec "$NS" iperf3 -s -p $((PORT + 1))
+	lr_wait_listen $((PORT + 1)) "$NS" || { fail "iperf3: did not listen"; exit 0; }
+	ip netns exec "$NC" "$LR_BIN" -c "$SA" -p $((PORT + 1)) -u -b 50M -l 1400 --no-gso -t 1 --headless -J \
+		>"$tmp/ip3.json" 2>"$tmp/ip3.err"
+	n=$(ledger "$tmp/ip3.json" ' | [.stages[] | select(.side == "peer" and .count == null)] | length')
+	m=$(ledger "$tmp/ip3.json" ' | [.stages[] | select(.side == "peer")] | length')
+	if [ "$m" -gt 0 ] 2>/dev/null && [ "$n" = "$m" ]; then
+		pass "iperf3: the receiver's $m stages are unknown (null), never 0"
+	else
+		fail "iperf3: the receiver's stages are unknown" "$n of $m null"
+	fi
+	check "iperf3: the conclusion says the receiver's counters are unknown" \
+		grep -q "receiver's are unknown" <<<"$(ledger "$tmp/ip3.json" .conclusion)"
+else
+	fail "iperf3: not installed (scripts/deps.sh)"
+fi
+lr_summary

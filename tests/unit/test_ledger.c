@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* diagnose/ledger: each stage in its counter's unit and in datagrams, the ratio measured on
+ * each end's interface, the unaccounted remainder, and a conclusion that names the stage
+ * that lost the packets or says that none did. The figures are those of three runs on two
+ * namespaces joined by a veth pair (issue "Where did the packets go"): a tbf on the sender,
+ * a receiver with -w 32K, an nftables rule dropping 5 % at the receiver. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <string.h>
+
+#include "linerate/diagnose/ledger.h"
+
+static void ends(struct lr_ledger_input *in)
+{
+	memset(in, 0, sizeof(*in));
+	lr_ledger_end_init(&in->snd);
+	lr_ledger_end_init(&in->rcv);
+	in->udp = true;
+	in->sender_local = true;
+	in->one_link = true;
+	strcpy(in->snd.host, "ns-a");
+	strcpy(in->snd.iface, "veth-a");
+	strcpy(in->rcv.host, "ns-b");
+	strcpy(in->rcv.iface, "veth-b");
+}
+
+/* Every counter of an end read, none moved. */
+static void quiet(struct lr_ledger_end *e)
+{
+	e->tx_dropped = e->tx_errors = 0;
+	e->rx_missed = e->rx_fifo = e->rx_over = e->nic_drop = e->nic_fifo = 0;
+	e->qdisc_drops = e->softnet_dropped = 0;
+	e->udp_sndbuf = e->udp_rcvbuf = e->udp_in_errors = 0;
+}
+
+static const struct lr_ledger_row *row(const struct lr_ledger *l, enum lr_ledger_stage st)
+{
+	for (unsigned i = 0; i < l->n_rows; i++)
+		if (l->rows[i].stage == st)
+			return &l->rows[i];
+	return NULL;
+}
+
+/* -u -b 1G -l 1400 --no-gso -t 2 through `tbf rate 200mbit burst 20k limit 30k` on the
+ * sender's veth: the receiver lost 143,910 of 178,643; tc -s said dropped 143,924. */
+static void test_sender_qdisc(void **state)
+{
+	struct lr_ledger_input in;
+	struct lr_ledger l;
+	const struct lr_ledger_row *q;
+
+	(void)state;
+	ends(&in);
+	quiet(&in.snd);
+	quiet(&in.rcv);
+	in.sent = 178643;
+	in.lost = 143910;
+	in.snd.qdisc_drops = 143924;
+	strcpy(in.snd.qdisc, "tbf 8001:");
+	in.snd.if_tx_packets = 178643 - 143924 + 6;	/* a few ARP/ND packets beside */
+	in.rcv.if_rx_packets = in.snd.if_tx_packets;
+	lr_ledger_build(&in, &l);
+	q = row(&l, LR_LS_QDISC);
+	assert_non_null(q);
+	assert_true(q->known && q->sender && !q->peer);
+	assert_int_equal(q->count, 143924);
+	assert_true(fabs(q->datagrams - 143924) < 0.01 * 143924);
+	assert_ptr_equal(l.largest, q);
+	assert_true(fabs(l.unaccounted) < 0.02 * 143910);
+	assert_non_null(strstr(l.conclusion, "sender's qdisc"));
+	assert_non_null(strstr(l.conclusion, "tbf 8001:"));
+	assert_non_null(strstr(l.conclusion, "ns-a veth-a"));
+	assert_non_null(strstr(l.conclusion, "143924"));
+	assert_false(l.far_unknown);
+}
+
+/* -u -b 0 -l 1400 -w 32K -t 2, GSO on: 809,830 lost; the receiver's RcvbufErrors 17,605
+ * skbs of about 46 datagrams each (the veth carries the GSO skbs whole). */
+static void test_receiver_socket(void **state)
+{
+	struct lr_ledger_input in;
+	struct lr_ledger l;
+	const struct lr_ledger_row *t;
+
+	(void)state;
+	ends(&in);
+	quiet(&in.snd);
+	quiet(&in.rcv);
+	in.sent = 2100000;
+	in.lost = 809830;
+	in.snd.if_tx_packets = 45650;	/* 2,100,000 / 46 */
+	in.rcv.if_rx_packets = 45650;
+	in.rcv.udp_rcvbuf = in.rcv.udp_in_errors = 17605;
+	in.rcv.window_bytes = 32768;
+	lr_ledger_build(&in, &l);
+	t = row(&l, LR_LS_TRANSPORT);
+	assert_non_null(t);
+	assert_true(t->peer && !t->sender && t->approx);
+	assert_string_equal(t->counter, "UDP RcvbufErrors");
+	assert_true(fabs(l.rcv_per_skb - 46.0) < 0.1);
+	assert_true(fabs(t->datagrams - 809830) < 0.10 * 809830);
+	assert_ptr_equal(l.largest, t);
+	assert_non_null(strstr(l.conclusion, "receiver's transport"));
+	assert_non_null(strstr(l.advice, "-w 32768"));
+}
+
+/* an nftables rule dropping 5 % at the receiver: every packet reached its NIC and no counter
+ * moved; the loss is unaccounted and the conclusion names no counter */
+static void test_unaccounted(void **state)
+{
+	struct lr_ledger_input in;
+	struct lr_ledger l;
+
+	(void)state;
+	ends(&in);
+	quiet(&in.snd);
+	quiet(&in.rcv);
+	in.sent = 100000;
+	in.lost = 5012;
+	in.snd.if_tx_packets = in.rcv.if_rx_packets = 100000;
+	lr_ledger_build(&in, &l);
+	assert_null(l.largest);
+	assert_true(fabs(l.unaccounted - 5012) < 1);
+	assert_non_null(strstr(l.conclusion, "unaccounted"));
+	assert_null(strstr(l.conclusion, "RcvbufErrors"));
+	assert_null(strstr(l.conclusion, "qdisc"));
+}
+
+/* against a plain iperf3 server the receiver's stages are unknown, never 0 */
+static void test_far_end_unknown(void **state)
+{
+	struct lr_ledger_input in;
+	struct lr_ledger l;
+	const struct lr_ledger_row *t;
+
+	(void)state;
+	ends(&in);
+	quiet(&in.snd);
+	in.rcv.host[0] = '\0';
+	in.sent = 10000;
+	in.lost = 300;
+	in.snd.if_tx_packets = 10000;
+	lr_ledger_build(&in, &l);
+	t = row(&l, LR_LS_TRANSPORT);
+	assert_non_null(t);
+	assert_false(t->known);
+	assert_null(row(&l, LR_LS_WIRE));	/* the receiver's rx is unknown */
+	assert_true(l.far_unknown);
+	assert_null(l.largest);
+	assert_non_null(strstr(l.conclusion, "receiver's are unknown"));
+}
+
+/* host-wide counters that also counted other traffic: more drops than loss make the
+ * remainder negative, and it is said as it is */
+static void test_negative_remainder(void **state)
+{
+	struct lr_ledger_input in;
+	struct lr_ledger l;
+
+	(void)state;
+	ends(&in);
+	quiet(&in.snd);
+	quiet(&in.rcv);
+	in.sent = 1000;
+	in.lost = 10;
+	in.snd.if_tx_packets = in.rcv.if_rx_packets = 1000;
+	in.rcv.softnet_dropped = 25;
+	lr_ledger_build(&in, &l);
+	assert_true(l.unaccounted < -14 && l.unaccounted > -16);
+	assert_int_equal(row(&l, LR_LS_BACKLOG)->count, 25);
+}
+
+/* A sender-side drop is taken out of what the receiving interface was sent before its
+ * ratio is measured: a GSO run whose qdisc dropped half keeps 46 datagrams per skb on both
+ * ends. */
+static void test_ratios(void **state)
+{
+	struct lr_ledger_input in;
+	struct lr_ledger l;
+
+	(void)state;
+	ends(&in);
+	quiet(&in.snd);
+	quiet(&in.rcv);
+	in.sent = 46000;
+	in.lost = 23000;
+	in.snd.qdisc_drops = 500;
+	in.snd.if_tx_packets = in.rcv.if_rx_packets = 500;
+	lr_ledger_build(&in, &l);
+	assert_true(fabs(l.snd_per_skb - 46) < 0.01);
+	assert_true(fabs(l.rcv_per_skb - 46) < 0.01);
+	assert_true(fabs(row(&l, LR_LS_QDISC)->datagrams - 23000) < 1);
+}
+
+static void test_no_loss(void **state)
+{
+	struct lr_ledger_input in;
+	struct lr_ledger l;
+
+	(void)state;
+	ends(&in);
+	quiet(&in.snd);
+	quiet(&in.rcv);
+	in.sent = 1000;
+	in.lost = 0;
+	lr_ledger_build(&in, &l);
+	assert_string_equal(l.conclusion, "no loss: every datagram arrived");
+	assert_null(l.largest);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sender_qdisc),	  cmocka_unit_test(test_receiver_socket),
+		cmocka_unit_test(test_unaccounted),	  cmocka_unit_test(test_far_end_unknown),
+		cmocka_unit_test(test_negative_remainder), cmocka_unit_test(test_ratios),
+		cmocka_unit_test(test_no_loss),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -127,8 +127,7 @@ def bidir():
 run("lrc-lrs-bidir-sums", bidir)
 def ours():
     # -J carries linerate_verdict, linerate_ledger and linerate_peer: the stream carries them as
-    # events, with
-    # the same keys, the peer (the receiving server) witnessing at least what was sent
+    # events, with the same keys, the peer (the receiving server) witnessing at least what was sent
     got = {e["event"]: e["data"] for e in ev if e["event"].startswith("linerate_")}
     j, sent = load(sys.argv[2]), ev[-1]["data"]["sum_sent"]["bytes"]
     print("# linerate events: %s" % sorted(got))

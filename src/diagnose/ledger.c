@@ -147,7 +147,23 @@ static void build_rows(const struct lr_ledger_input *in, struct lr_ledger *l)
 		int64_t t = transport(r, &name);
 
 		add_row(l, LR_LS_TRANSPORT, false, rp, name, t, l->rcv_per_skb);
+	} else {	/* TcpExt's drop counters are not sampled yet: unknown, never 0 */
+		add_row(l, LR_LS_TRANSPORT, false, rp, "TcpExt drops (not sampled)", -1,
+			l->rcv_per_skb);
 	}
+}
+
+/* "qdisc (sender), transport (receiver)": the stages no counter could be read for. */
+static void unread(const struct lr_ledger *l, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < l->n_rows && n < len; i++)
+		if (!l->rows[i].known)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s (%s)", n ? ", " : "",
+					      lr_ledger_stage_name(l->rows[i].stage),
+					      l->rows[i].sender ? "sender" : "receiver");
 }
 
 static void fmt_count(char *buf, size_t len, double v)
@@ -202,7 +218,7 @@ static void advice(const struct lr_ledger *l, const struct lr_ledger_input *in,
 static void conclude(const struct lr_ledger_input *in, struct lr_ledger *l)
 {
 	const struct lr_ledger_row *big = NULL;
-	char lost[32], dg[32], act[200];
+	char lost[32], dg[32], act[200], notread[160];
 
 	for (unsigned i = 0; i < l->n_rows; i++) {
 		const struct lr_ledger_row *r = &l->rows[i];
@@ -248,10 +264,17 @@ static void conclude(const struct lr_ledger_input *in, struct lr_ledger *l)
 			 (double)l->lost - l->unaccounted, in->sender_local ? "receiver" : "sender");
 		return;
 	}
-	snprintf(l->conclusion, sizeof(l->conclusion),
-		 "unaccounted: no counter on either end saw the %s lost %s (%.0f unaccounted): a "
-		 "filter (nftables, iptables), a policer or the path beyond the link dropped them",
-		 lost, l->unit, l->unaccounted);
+	unread(l, notread, sizeof(notread));
+	if (notread[0])	/* a stage not read may hold it: say so, claim nothing more */
+		snprintf(l->conclusion, sizeof(l->conclusion),
+			 "unaccounted: the counters read saw none of the %s lost %s (%.0f "
+			 "unaccounted); not read: %s. A filter (nftables, iptables), a policer, "
+			 "the path, or a stage not read", lost, l->unit, l->unaccounted, notread);
+	else
+		snprintf(l->conclusion, sizeof(l->conclusion),
+			 "unaccounted: no counter on either end saw the %s lost %s (%.0f "
+			 "unaccounted): a filter (nftables, iptables), a policer or the path beyond "
+			 "the link dropped them", lost, l->unit, l->unaccounted);
 	snprintf(l->advice, sizeof(l->advice), "check the firewall on both ends (nft list "
 		 "ruleset) and any policer on the path");
 }
@@ -269,12 +292,11 @@ void lr_ledger_build(const struct lr_ledger_input *in, struct lr_ledger *out)
 	snprintf(out->snd_host, sizeof(out->snd_host), "%s", in->snd.host);
 	snprintf(out->rcv_host, sizeof(out->rcv_host), "%s", in->rcv.host);
 	build_rows(in, out);
-	for (unsigned i = 0; i < out->n_rows; i++) {
+	for (unsigned i = 0; i < out->n_rows; i++)
 		if (out->rows[i].known)
 			known += out->rows[i].datagrams;
-		else if (out->rows[i].peer)
-			out->far_unknown = true;
-	}
+	/* the peer shared nothing (a plain iperf3): an end without a host name */
+	out->far_unknown = !(in->sender_local ? in->rcv.host : in->snd.host)[0];
 	out->unaccounted_known = in->lost >= 0;
 	out->unaccounted = in->lost >= 0 ? (double)in->lost - known : 0;
 	conclude(in, out);

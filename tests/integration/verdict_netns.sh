@@ -107,8 +107,12 @@ if window_checks udp_local 3 down; then
 	check "udp_local: this host's kernel saw it (RcvbufErrors +$((a1 - a0)))" test $((a1 - a0)) -gt 0
 	check "udp_local: the verdict's socket count ($sock) is in the kernel's (+$((a1 - a0)))" \
 		awk -v v="$sock" -v k=$((a1 - a0)) 'BEGIN { exit !(v > 0 && v <= k) }'
-	check "udp_local: the place is this host's UDP sockets" grep -q "this host's UDP sockets" \
+	# the place is the ledger's (both ends read): this host, the receiver, its sockets
+	check "udp_local: the place is the receiver's sockets, on this host" \
+		grep -q "at the receiver's transport: UDP RcvbufErrors on $(hostname)" \
 		<<<"$(v udp_local '.linerate_verdict.loss.where')"
+	check "udp_local: the ledger's transport stage is this host's" test "$(v udp_local \
+		'.linerate_ledger.stages[] | select(.stage == "transport") | .side')" = local
 	check "udp_local: the next step is the socket buffer" grep -q "rmem_max" \
 		<<<"$(v udp_local '.linerate_verdict.next_step')"
 fi
@@ -134,9 +138,11 @@ if window_checks tcp_drop 3 up; then
 		test "$(v tcp_drop '.linerate_verdict.loss.tcp_retransmits')" = "$retr"
 	check "tcp_drop: the witness is named" grep -q "retransmitted" \
 		<<<"$(v tcp_drop '.linerate_verdict.loss.witnesses')"
-	check "tcp_drop: the place is the path or the receiver" grep -q "path or at the receiver" \
+	# no counter read on either end saw the nft drop: unaccounted, the firewall next
+	check "tcp_drop: the place is unaccounted, of the $retr retransmitted segments" \
+		grep -q "unaccounted: the counters read saw none of the $retr lost segments" \
 		<<<"$(v tcp_drop '.linerate_verdict.loss.where')"
-	check "tcp_drop: the next step speaks of it" grep -q "TCP retransmitted $retr segments" \
+	check "tcp_drop: the next step is the firewall" grep -q "nft list ruleset" \
 		<<<"$(v tcp_drop '.linerate_verdict.next_step')"
 fi
 

@@ -10,7 +10,7 @@
 
 lr_plan "the receiver's sockets dropped (peer kernel)" "the panel names the receiving host" \
 	"the panel's RcvbufErrors == the peer kernel's delta" "the panel does not name the local host" \
-	"the panel's where line still speaks for this host" \
+	"the panel's where line is the ledger's: the receiver's socket on peerhost" \
 	"after q the printed result names peerhost and the same count"
 need_root "tui_peer_verdict"
 command -v tmux >/dev/null || { lr_skip_plan tui_peer_verdict "tmux not installed"; exit 0; }
@@ -59,7 +59,9 @@ check "the receiver's sockets dropped (peer kernel)" test $((rb1 - rb0)) -gt 0
 check "the panel names the receiving host" grep -q '^on the receiver, peerhost: ' <<<"$peer"
 check "the panel's RcvbufErrors == the peer kernel's delta" test "${shown:--1}" -eq $((rb1 - rb0))
 check "the panel does not name the local host" bash -c "[ $seen -eq 0 ] && ! grep -q lrclient <<<'$peer'"
-check "the panel's where line still speaks for this host" grep -q "this host" <<<"$where"
+# one ledger over both ends: the place is the receiving host's socket, not "this host"
+check "the panel's where line is the ledger's: the receiver's socket on peerhost" \
+	grep -q "at the receiver's transport: UDP RcvbufErrors on peerhost" <<<"$where"
 # q: the result stays on the terminal, the peer's part as headless prints it
 T send-keys -t pv q
 wait_screen 'loss on the receiver, peerhost' 30

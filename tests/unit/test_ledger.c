@@ -196,6 +196,30 @@ static void test_ratios(void **state)
 	assert_true(fabs(row(&l, LR_LS_QDISC)->datagrams - 23000) < 1);
 }
 
+/* TCP: the receiver's TcpExt drops are not sampled: its transport stage is unknown, and a
+ * loss no read counter saw is said to be unaccounted with that stage named as not read */
+static void test_tcp_not_read(void **state)
+{
+	struct lr_ledger_input in;
+	struct lr_ledger l;
+
+	(void)state;
+	ends(&in);
+	quiet(&in.snd);
+	quiet(&in.rcv);
+	in.udp = false;
+	in.sent = -1;
+	in.lost = 15340;
+	in.snd.if_tx_packets = in.rcv.if_rx_packets = 400000;
+	lr_ledger_build(&in, &l);
+	assert_false(l.far_unknown);
+	assert_false(row(&l, LR_LS_TRANSPORT)->known);
+	assert_null(row(&l, LR_LS_SOCKET));
+	assert_string_equal(l.unit, "segments");
+	assert_non_null(strstr(l.conclusion, "unaccounted: the counters read saw none"));
+	assert_non_null(strstr(l.conclusion, "not read: transport (receiver)"));
+}
+
 static void test_no_loss(void **state)
 {
 	struct lr_ledger_input in;
@@ -218,7 +242,7 @@ int main(void)
 		cmocka_unit_test(test_sender_qdisc),	  cmocka_unit_test(test_receiver_socket),
 		cmocka_unit_test(test_unaccounted),	  cmocka_unit_test(test_far_end_unknown),
 		cmocka_unit_test(test_negative_remainder), cmocka_unit_test(test_ratios),
-		cmocka_unit_test(test_no_loss),
+		cmocka_unit_test(test_tcp_not_read),	  cmocka_unit_test(test_no_loss),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

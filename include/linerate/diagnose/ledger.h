@@ -29,7 +29,7 @@ enum lr_ledger_stage {
 
 /* One end's counters over the test's window; -1: unknown on that end. */
 struct lr_ledger_end {
-	char host[64];			/* "" unknown */
+	char host[64];			/* "": the end shared nothing (a plain iperf3) */
 	char iface[LR_IFNAMSIZ];	/* the test interface, "" unknown */
 	int64_t if_tx_packets, if_rx_packets;	/* the interface's skbs */
 	int64_t tx_dropped, tx_errors;
@@ -73,7 +73,7 @@ struct lr_ledger {
 	unsigned n_rows;
 	bool unaccounted_known;
 	double unaccounted;			/* lost - sum of the known stages */
-	bool far_unknown;			/* the peer's stages could not be read */
+	bool far_unknown;			/* the peer shared no counters (no host) */
 	const struct lr_ledger_row *largest;	/* NULL: none explains the loss */
 	char snd_host[64], rcv_host[64];
 	char conclusion[400];			/* where the loss went, with its numbers */

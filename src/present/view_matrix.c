@@ -76,10 +76,10 @@ void lr_view_matrix(struct lr_frame *f, struct lr_rect r, const struct lr_view_c
 		snprintf(eta, sizeof(eta), ", ETA %.0f s", v->eta_s);
 	if (v->running)
 		snprintf(buf, sizeof(buf), " %u of %u done%s%s ", v->n_rows, v->n_cases, eta,
-			 v->no_keys ? "" : "  s skips, q ends");
+			 v->replay ? "" : "  s skips, q ends");
 	else
 		snprintf(buf, sizeof(buf), " %u of %u cases: %s ", v->n_rows, v->n_cases,
-			 v->ended_text ? v->ended_text : "ended");
+			 v->untimed ? "no times: all shown finished" : "ended");
 	lr_frame_text(f, r.x + 9, r.y, r.w - 10, LR_ROLE_LABEL, buf);
 	last = r.y + r.h - 1;
 	y = r.y + 1;

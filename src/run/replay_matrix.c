@@ -215,12 +215,12 @@ void lr_replay_matrix_view(const struct lr_replay *rp, double pos, struct lr_mat
 	memset(v, 0, sizeof(*v));
 	v->rows = rp->mx;
 	v->eta_s = v->running_s = -1;
-	v->no_keys = true;
+	v->replay = true;
 	name[0] = '\0';
 	v->running_name = name;
 	if (!rp->mx_timed) {
 		v->n_rows = v->n_cases = rp->n_mx;
-		v->ended_text = "no times: all shown finished";
+		v->untimed = true;
 		return;
 	}
 	v->n_cases = (unsigned)rp->n_mx_blocks;

@@ -413,7 +413,7 @@ static void frame_row(const struct lr_frame *f, int y, char *out)
 static void test_pane(void **state)
 {
 	struct lr_matrix_row rows[2] = {sample_row(), sample_row()};
-	struct lr_matrix_progress v = {rows, 2, 5, 3, "P=4 u=udp", 12.4, 1.5, NULL, false};
+	struct lr_matrix_progress v = {rows, 2, 5, 3, "P=4 u=udp", 12.4, 1.5, false, false};
 	struct lr_view_ctx ctx;
 	struct lr_frame f;
 	char line[81];

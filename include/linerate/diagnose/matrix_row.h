@@ -54,8 +54,8 @@ struct lr_matrix_progress {
 	const char *running_name;	/* "P=2 u=tcp" */
 	double eta_s;			/* < 0 unknown */
 	double running_s;		/* the running case's seconds so far, < 0 unknown */
-	const char *ended_text;		/* the title's word once nothing runs; NULL "ended" */
-	bool no_keys;			/* a replay: no "s skips, q ends" in the title */
+	bool replay;			/* a recording played back: nothing can be skipped */
+	bool untimed;			/* the rows have no times: all are shown finished */
 };
 
 /* The verdict in one line: every witness of loss (this host's, then the peer's drops and FIFO

@@ -168,3 +168,49 @@ lr_nft_udp_drop() {
 	EOF
 	lr_cleanup_add "ip netns exec $1 nft delete table inet $2 2>/dev/null"
 }
+
+# lr_build_at COMMIT: this repository's linerate as it was at COMMIT, for checks against an
+# older build (a peer from before a wire change). Built once from `git archive COMMIT` (plain
+# -O2, warnings not errors; nothing of the caller's make or sanitizer flags) and cached by the
+# full commit id in $LR_TOP/build/at-<id>/linerate, so later runs reuse it. Sets LR_AT_BIN to
+# the binary and LR_AT_WHY to how it came ("built in N s", "cached"); returns 1 when it cannot
+# (the commit is not in this clone, or the build failed) with the reason in LR_AT_WHY: the
+# caller fails its checks by name. CI clones the whole history.
+lr_build_at() {
+	local c dir tmp rc t0=$SECONDS
+	LR_AT_BIN=
+	local git=(git -c safe.directory="$LR_TOP" -C "$LR_TOP")	# root in a clone it does not own
+	if ! c=$("${git[@]}" rev-parse -q --verify "$1^{commit}" 2>/dev/null); then
+		LR_AT_WHY="commit $1 is not in this clone ($("${git[@]}" rev-parse --is-shallow-repository 2>/dev/null | sed 's/true/a shallow clone/; s/false/a full clone/'))"
+		return 1
+	fi
+	dir=$LR_TOP/build/at-$c LR_AT_BIN=$LR_TOP/build/at-$c/linerate
+	if [ -x "$LR_AT_BIN" ]; then
+		LR_AT_WHY="cached in ${dir#"$LR_TOP"/}"
+		return 0
+	fi
+	mkdir -p "$dir" || { LR_AT_WHY="cannot create $dir"; return 1; }
+	(
+		# one build at a time per commit; a second caller waits and finds it built
+		command -v flock >/dev/null && flock 9
+		[ -x "$dir/linerate" ] && exit 3
+		exec >"$dir/build.log" 2>&1
+		tmp=$(mktemp -d "$dir/src.XXXXXX") || exit 1
+		trap 'rm -rf "$tmp"' EXIT
+		"${git[@]}" archive "$c" | tar -x -C "$tmp" || exit 1
+		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u CFLAGS -u LDFLAGS -u CC \
+			make -C "$tmp" -j"$(nproc 2>/dev/null || echo 2)" B=build CC=gcc CFLAGS='-O2' LDFLAGS= \
+			WERROR=0 VERSION="at-${c:0:12}" build/linerate || exit 1
+		mv -f "$tmp/build/linerate" "$dir/linerate"
+	) 9>"$dir/lock"
+	rc=$?
+	if [ "$rc" -eq 3 ]; then
+		LR_AT_WHY="cached in ${dir#"$LR_TOP"/}"
+	elif [ "$rc" -eq 0 ] && [ -x "$LR_AT_BIN" ]; then
+		LR_AT_WHY="built in $((SECONDS - t0)) s into ${dir#"$LR_TOP"/}"
+	else
+		LR_AT_WHY="the build of ${c:0:12} failed (${dir#"$LR_TOP"/}/build.log): $(tail -n 3 "$dir/build.log" | tr '\n' ' ')"
+		LR_AT_BIN=
+		return 1
+	fi
+}

@@ -3,7 +3,8 @@
 # tests/selftest, tests/integration, tests/tui and tests/interop (LR_SCRIPT_DIRS overrides the
 # list), and ends with the skipped checks by name in one block and a plain
 # "N passed, N failed[, N skipped]" line. Scripts report with lines "PASS name", "FAIL name: why",
-# "SKIP name: why" (tests/lib.sh). The counting rules are in scripts/count.sh: a cmocka skip is a
+# "SKIP name: why" (tests/lib.sh). The counting rules are in scripts/count.sh (in CI, CI=true, every
+# skip is a failure, listed by name, and the run exits non-zero): a cmocka skip is a
 # skip, a script that exits non-zero without a FAIL line is one failure, a binary that prints no
 # cmocka summary failed.
 set -u

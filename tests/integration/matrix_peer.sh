@@ -8,8 +8,14 @@
 # real CPU. Against `linerate -s --no-peer-stats` the peer columns are empty (unknown, never 0).
 # The one-line verdict of each row against the same witnesses: an nft rule in the receiver's
 # namespace drops some of case 1's datagrams (its counter is the witness), the verdict quotes that
-# loss, this host's forced stack drops and the receiver's with the kernels' numbers; a clean paced
-# case says the test reached its own -b. Timings are never asserted.
+# loss, this host's forced stack drops and the receiver's with the kernels' numbers; a paced case
+# that the kernels saw clean (no drop, FIFO, UDP socket error or retransmits that matter, read
+# case by case by a sampler outside linerate) says the test reached its own -b when its
+# receiver's veth carried 95 % of it, and never says so under 85 %. Pacing: each case of a
+# 2x2x2 grid puts -b x streams x -t within 5 % on the receiver's veth (its kernel's bytes, less
+# headers) and by the receiver's own count, on a loaded host too: the pacer repays the time it
+# lost waiting for a CPU. No check here skips on a figure linerate measured. Timings are never
+# asserted.
 source "$(dirname "$0")/../lib.sh"
 lr_plan "peer: grid exits 0" "peer: 2 rows" "peer: every row's peer columns filled"
 for i in 1 2; do
@@ -28,11 +34,11 @@ lr_plan "verdict: case 1's lost datagrams == what nft dropped at the receiver" \
 	"verdict: case 1 names the receiver's UDP loss with the row's (nft-checked) count" \
 	"verdict: case 1 names this host's stack drops with the kernel's count" \
 	"verdict: case 1 names the receiver's forced drops with its kernel's count" \
-	"verdict: case 2 (clean, paced) says the test reached its own -b"
+	"verdict: case 2, clean by the kernels, says it reached its own -b as the receiver's veth shows"
 lr_plan "grid 2x2x2: exits 0" "grid 2x2x2: 8 rows in SPEC order" \
-	"grid 2x2x2: every paced case within 5 % of its target" \
+	"grid 2x2x2: every paced case within 5 % of its target (receiver veth and count)" \
 	"grid 2x2x2: the Markdown table reads back into the CSV's numbers and verdicts" \
-	"grid 2x2x2: every clean row's verdict says the test reached its own -b" \
+	"grid 2x2x2: every row clean by the kernels says it reached its own -b as the receiver's veth shows" \
 	"grid 2x2x2: peer columns filled in every row" \
 	"sighup: exit 1" "sighup: finished rows only, each whole" "sighup: Markdown has the same rows"
 need_root "matrix_peer"
@@ -94,6 +100,20 @@ ip netns exec "$B" timeout 120 "$LR_BIN" -s -p 5299 >"$work/server.log" 2>&1 &
 srv=$!; lr_cleanup_add "kill $srv 2>/dev/null; wait $srv 2>/dev/null"
 wait_listen
 
+# The kernels' counters case by case, read by a sampler outside linerate in $A (its own
+# /proc/net) and through the server's process in $B (/proc/PID/net): matrix_witness.py kernel.
+witness="$LR_TOP/tests/integration/matrix_witness.py"
+ksample() {	# OUT CSV ROWS: started before the grid, it stops once the CSV has ROWS rows
+	ip netns exec "$A" python3 "$witness" kernel "$1" 150 "$2" "$3" "$srv" "$IA" "$IB" 2>"$1.err" &
+	ks=$!; lr_cleanup_add "kill $ks 2>/dev/null"
+	lr_wait_lines "$1" 1 100 || { echo "    the kernel sampler did not start: $(head -c 300 "$1.err")"; }
+}
+kstop() {	# the grid ended: its sampler stops by itself on its last row (else now)
+	local i
+	for ((i = 0; i < 40; i++)); do kill -0 "$ks" 2>/dev/null || break; sleep 0.05; done
+	kill "$ks" 2>/dev/null; wait "$ks" 2>/dev/null
+}
+
 # case 1's datagrams (UDP -l 1400 to the server's port), 1 in 50 of the packets dropped at the
 # receiver by nft in its namespace; its counter is the witness of the loss. A veth carries a
 # UDP GSO super-packet whole: datagrams = (bytes - 28 per packet) / 1400.
@@ -109,6 +129,7 @@ nft_dgrams() {
 injector 150 "$A" "$IA" "$mac_b" "$mac_a"; inj_b=$LR_PID	# onto the peer's veth
 injector 90 "$B" "$IB" "$mac_a" "$mac_b"; inj_a=$LR_PID	# and onto ours: the local columns
 for _ in $(seq 300); do [ -e "$work/go.up.$IA" ] && [ -e "$work/go.up.$IB" ] && break; sleep 0.02; done
+ksample "$work/grid.ks" "$work/grid.csv" 2
 read -r d0 f0 <<<"$(peer_dev)"; read -r b0 t0 <<<"$(cpu_stat)"; read -r ld0 lf0 <<<"$(local_dev)"; ue0=$(peer_udp_errors)
 ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_B" -p 5299 --matrix "u=udp,tcp" -b 50M -l 1400 -t 3 \
 	-i 0.2 --matrix-csv "$work/grid.csv" >"$work/grid.md" 2>"$work/grid.err" &
@@ -133,6 +154,7 @@ done
 read -r d1 f1 <<<"$(peer_dev)"; read -r b1 t1 <<<"$(cpu_stat)"; read -r ld1 lf1 <<<"$(local_dev)"; ue1=$(peer_udp_errors)
 wait "$cli"; rc=$?
 read -r d2 f2 <<<"$(peer_dev)"; read -r b2 t2 <<<"$(cpu_stat)"; read -r ld2 lf2 <<<"$(local_dev)"
+kstop
 nft_lost=-1
 if [ "$have_nft" = 1 ]; then
 	nft_lost=$(nft_dgrams)
@@ -176,17 +198,20 @@ check "local: case 1 local CPU busy % within 20 points of /proc/stat over the ca
 
 # --- the verdicts of that grid, against the witnesses: nft's count of the datagrams it dropped at
 # the receiver (case 1), the local kernel's count of the frames dropped here, a clean case 2 ------
-witness="$LR_TOP/tests/integration/matrix_witness.py"
 vcol() { python3 -c 'import csv, sys; print(list(csv.DictReader(open(sys.argv[1])))[int(sys.argv[2]) - 1][sys.argv[3]])' \
 	"$work/grid.csv" "$@" 2>/dev/null; }
-judge_clean() {	# NAME CSV [CASE...]: matrix_witness.py clean; no clean row: skipped
-	local name=$1 out rc; shift
-	out=$(python3 "$witness" clean "$@"); rc=$?
+# judge_clean NAME SAMPLES CSV [CASE...]: matrix_witness.py clean over the rows (all when
+# none): those the kernels saw clean say the test reached its own -b when the receiver's veth
+# carried it, never when it carried far less. Which rows are clean, and what reached the wire,
+# is the kernels' word, never the rows' own; none clean: a skip with the kernels' reasons.
+judge_clean() {
+	local name=$1 samples=$2 csv=$3 out rc; shift 3
+	out=$(python3 "$witness" clean "$samples" "$csv" 3 "$@"); rc=$?
 	[ -n "$out" ] && echo "$out"
 	case $rc in
 	0) pass "$name" ;;
-	3) skip "$name" "no clean row to judge (loss, drops or retransmits in each)" ;;
-	*) fail "$name" "a clean row's verdict is not a clean case's" ;;
+	3) skip "$name" "the kernels saw no case clean: $(sed 's/^ *//' <<<"$out" | paste -sd ';' -)" ;;
+	*) fail "$name" "a verdict of a case the kernels saw clean disagrees with them" ;;
 	esac
 }
 v1=$(vcol 1 verdict); lost1=$(vcol 1 lost)
@@ -218,19 +243,18 @@ names_peer_drops() { [[ "$v1" == "loss: "*"the receiver's test interfaces: ${kd[
 check "verdict: case 1 names the receiver's forced drops with its kernel's count" names_peer_drops
 echo "    local kernel: case 2 drops $((ld2 - ld1)) fifo $((lf2 - lf1))"
 if [ "$((ld2 - ld1 + lf2 - lf1))" -ne 0 ]; then
-	fail "verdict: case 2 (clean, paced) says the test reached its own -b" "the local kernel dropped in case 2"
-elif awk -F, 'NR == 3 && $18 >= 90 { busy = 1 } END { exit !busy }' "$work/grid.csv"; then
-	skip "verdict: case 2 (clean, paced) says the test reached its own -b" \
-		"the host was saturated (local CPU busy $(vcol 2 local_cpu_busy_pct) % >= 90 %): -b may not be reached"
+	fail "verdict: case 2, clean by the kernels, says it reached its own -b as the receiver's veth shows" "the local kernel dropped in case 2"
 else
-	judge_clean "verdict: case 2 (clean, paced) says the test reached its own -b" "$work/grid.csv" 2
+	judge_clean "verdict: case 2, clean by the kernels, says it reached its own -b as the receiver's veth shows" "$work/grid.ks" "$work/grid.csv" 2
 fi
 
 # --- a 2x2x2 grid of paced cases: every row, each within 5 % of its target, the Markdown table
 # reads back into the CSV's numbers, the peer's columns in every row ---------------------------
+ksample "$work/g8.ks" "$work/g8.csv" 8
 ip netns exec "$A" timeout 120 "$LR_BIN" --headless -c "$ADDR_B" -p 5299 --matrix "P=1,2;u=udp,tcp;b=10M,20M" \
 	-t 3 -i 0.2 --matrix-csv "$work/g8.csv" >"$work/g8.md" 2>"$work/g8.err"
 rc=$?
+kstop
 check "grid 2x2x2: exits 0" test "$rc" -eq 0
 [ "$rc" -eq 0 ] || sed 's/^/    /' "$work/g8.err"
 cases=$(awk -F, 'NR > 1 { printf "%s%s/%s/%s/%s", sep, $1, $3, $2, $6; sep = " " }' "$work/g8.csv")
@@ -238,22 +262,12 @@ check "grid 2x2x2: 8 rows in SPEC order" test "$cases" = "1/1/udp/10000000 2/1/u
 # (-t 3: TCP's first second runs ahead of -b while the socket buffer fills, by ~4 %, and the
 # server's receiver seconds start at its first byte: at -t 2 a 10M TCP case reads +5.2 %)
 awk -F, 'NR > 1 { printf "    case %s: P=%s %s b=%s: sent %.3f, received %.3f Mbit/s in %s s (local CPU busy %s%%)\n", $1, $3, $2, $6, $11 / 1e6, $12 / 1e6, $10, $18 }' "$work/g8.csv"
-# pacing is judged on a host with CPU to spare only: on a saturated one (other loads) the
-# pacer's threads wait for a CPU and fall behind, which says nothing of the pacer
-# (the busiest case's local CPU, printed either way: the normal path must be seen to run)
-hot=$(awk -F, 'NR > 1 && $18 != "" && $18 + 0 >= m { m = $18 + 0; c = $1 } END { printf "%.1f %% in case %s", m, c }' "$work/g8.csv")
-echo "    local CPU busy, the busiest case: $hot"
-if awk -F, 'NR > 1 && $18 >= 90 { busy = 1 } END { exit !busy }' "$work/g8.csv"; then
-	skip "grid 2x2x2: every paced case within 5 % of its target" \
-		"the host was saturated (local CPU busy $hot, >= 90 %): pacing not judged"
-	skip "grid 2x2x2: every clean row's verdict says the test reached its own -b" \
-		"the host was saturated (local CPU busy $hot, >= 90 %): -b may not be reached"
-else
-	check "grid 2x2x2: every paced case within 5 % of its target" \
-		awk -F, 'NR > 1 { n++; t = $3 * $6; d = $12 - t; if (d < 0) d = -d; if (!(t > 0 && d <= 0.05 * t)) bad = 1 }
-			END { exit bad || n != 8 }' "$work/g8.csv"
-	judge_clean "grid 2x2x2: every clean row's verdict says the test reached its own -b" "$work/g8.csv"
-fi
+# judged on every host, loaded or not: the pacer repays what it fell behind while its thread
+# waited for a CPU (up to 1 s of debt, at a bounded catch-up pace), so the bytes of -t seconds
+# are on the wire whatever the load; the witnesses are the receiver's kernel and its own count
+check "grid 2x2x2: every paced case within 5 % of its target (receiver veth and count)" \
+	python3 "$witness" pace "$work/g8.ks" "$work/g8.csv" 3 5
+judge_clean "grid 2x2x2: every row clean by the kernels says it reached its own -b as the receiver's veth shows" "$work/g8.ks" "$work/g8.csv"
 md_readback() {
 	python3 "$witness" verdicts "$work/g8.csv" "$work/g8.md" && md_numbers
 }

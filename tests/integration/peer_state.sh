@@ -13,7 +13,10 @@
 #          peer's --queues-csv rows (side=peer), summed per queue, equal the deltas of the server
 #          kernel's own per-queue counters (`ethtool -S` before and after);
 #  hostile: a fake server sending oversized queue tables / malformed state fields cannot
-#          crash or bloat the client, and its malformed frames end the channel with a warning.
+#          crash or bloat the client, and its malformed frames end the channel with a warning;
+#  old:    linerate as it was before the state fields (built from git once, cached under
+#          build/), as the server and as the client: the test and the counters still work and
+#          the state it never sent stays unknown.
 source "$(dirname "$0")/../lib.sh"
 lr_plan "link: client exits 0" "link: mtu == ip link (peer ns)" "link: speed == ethtool (peer ns)" \
 	"link: rings == ethtool -g (peer ns), unknown stays null" "link: driver == ethtool -i (peer ns)" \
@@ -236,10 +239,22 @@ echo "# hostile oddstate: $n_rows peer queue rows; report: $(grep -m1 'fk0' "$wo
 check "hostile oddstate: accepted at the bounds, control characters neutralised" bash -c "
 	[ $n_rows -ge 1024 ] && ! grep -q 'the server sent' '$work/h-oddstate.err' &&
 	grep -q 'fk0: rx' '$work/h-oddstate.out' && ! LC_ALL=C grep -q \$'\\x1b' '$work/h-oddstate.out' '$work/h-oddstate.q.csv'"
-# ---- an older linerate at either end (LR_OLD_BIN: a build from before the state fields) ----
+# ---- an older linerate at either end: the tree just before the state fields ----
+# (0473abe added them to the frames: `git log -S'"ring_rx_max"' -- src`; this is its parent,
+# built once and cached under build/ by lr_build_at; LR_OLD_BIN names another build instead)
 old_checks=("old server: the test completes, the peer's counters arrive"
 	"old server: its link state and tuning stay unknown (null), never 0"
 	"old client: the test completes against this server, with peer rows")
+OLD_COMMIT=fc8febc0833cc057f0e42da5519ad0426942c272
+if [ -n "${LR_OLD_BIN:-}" ]; then
+	old_why="LR_OLD_BIN=$LR_OLD_BIN"
+	[ -x "$LR_OLD_BIN" ] || old_why="LR_OLD_BIN=$LR_OLD_BIN is not an executable"
+elif lr_build_at "$OLD_COMMIT"; then
+	LR_OLD_BIN=$LR_AT_BIN old_why="linerate at ${OLD_COMMIT:0:12}: $LR_AT_WHY"
+else
+	old_why=$LR_AT_WHY
+fi
+echo "# old linerate: $old_why"
 if [ -x "${LR_OLD_BIN:-}" ]; then
 	ip netns exec "$S" unshare -u sh -c "hostname peerhost; exec $LR_OLD_BIN -s -1" >"$work/old-srv.log" 2>&1 &
 	srv=$!; lr_cleanup_add "kill $srv 2>/dev/null"
@@ -267,7 +282,7 @@ print(len(p["interfaces"]), sum(i["rx_bytes"] for i in p["interfaces"]),
 	echo "# old client: rc $rc, $peer_rows peer rows; $(grep -m1 'peer' "$work/old-cli.out")"
 	check "${old_checks[2]}" [ "$rc" -eq 0 -a "$peer_rows" -gt 0 ]
 else
-	for c in "${old_checks[@]}"; do skip "$c" "set LR_OLD_BIN to a linerate built before the state fields"; done
+	for c in "${old_checks[@]}"; do fail "$c" "no linerate from before the state fields: $old_why"; done
 fi
 
 # ---- softnet: the peer's per-CPU backlog drops in the verdict's loss sentence and -J ----

@@ -3,7 +3,9 @@
 # UDP loss forced with a tiny receive buffer at the peer (its kernel's RcvbufErrors rise) and
 # at this host (-R), TCP loss forced with an nftables drop rule inside the receiver's namespace
 # (the rule's own counter): the verdict names the witness and the place, never "none". A test
-# capped by its own -b gets no "more streams" advice. In every verdict, the goodput the test
+# capped by its own -b gets no "more streams" advice: whether -b reached the wire and whether TCP
+# retransmitted enough to speak first is the kernel's word (this host's veth bytes and packets,
+# its namespace's RetransSegs), never the test's own count. In every verdict, the goodput the test
 # reports never exceeds the interface's bytes of the same window x 8 / seconds, the window is
 # the test's own seconds, and its bytes are inside the kernel's delta over the whole run.
 # The same steady load reads the same hottest-CPU softirq at -i 0.01 and -i 0.5 (5 points).
@@ -40,15 +42,26 @@ v() {	# NAME JQ-EXPR -> value from the run's JSON
 	jq -r "$2" "$work/$1.json"
 }
 
-# run NAME SECONDS ARGS...: a headless -J test from A to B; kernel bytes before and after
+tcp_retrans() {	# NS -> the namespace's TCP RetransSegs (its kernel's own count)
+	ip netns exec "$1" awk '/^Tcp:/ { if (!h) { for (i = 1; i <= NF; i++) if ($i == "RetransSegs") c = i; h = 1 }
+		else print $c }' /proc/net/snmp
+}
+if_packets() {	# NS IF rx|tx
+	ip netns exec "$1" cat "/sys/class/net/$2/statistics/$3_packets"
+}
+
+# run NAME SECONDS ARGS...: a headless -J test from A to B; the kernel's deltas over the run in
+# $work/NAME.kern: "rx_bytes tx_bytes tx_packets RetransSegs" (A's veth, A's TCP)
 run() {
 	local name=$1 secs=$2; shift 2
-	local rx0 tx0
+	local rx0 tx0 tp0 re0
 	rx0=$(if_bytes "$A" "$IA" rx); tx0=$(if_bytes "$A" "$IA" tx)
+	tp0=$(if_packets "$A" "$IA" tx); re0=$(tcp_retrans "$A")
 	ip netns exec "$A" timeout $((secs + 20)) "$LR_BIN" --headless -c "$ADDR_B" -p "$PORT" \
 		-t "$secs" -J "$@" >"$work/$name.json" 2>"$work/$name.err"
 	echo $? >"$work/$name.rc"
-	echo "$(($(if_bytes "$A" "$IA" rx) - rx0)) $(($(if_bytes "$A" "$IA" tx) - tx0))" >"$work/$name.kern"
+	echo "$(($(if_bytes "$A" "$IA" rx) - rx0)) $(($(if_bytes "$A" "$IA" tx) - tx0))" \
+		"$(($(if_packets "$A" "$IA" tx) - tp0)) $(($(tcp_retrans "$A") - re0))" >"$work/$name.kern"
 }
 
 # The test-window checks, for every verdict: DIR is up (client sends) or down (-R).
@@ -62,7 +75,7 @@ window_checks() {
 	goodput=$(v "$name" '.end.sum_received.bits_per_second')
 	bytes=$(v "$name" ".linerate_verdict.$col")
 	seconds=$(v "$name" '.linerate_verdict.seconds')
-	read -r krx ktx <"$work/$name.kern"
+	read -r krx ktx _ <"$work/$name.kern"
 	kbytes=$ktx; [ "$dir" = down ] && kbytes=$krx
 	check "$name: the verdict covers the test's own window" \
 		test "$(v "$name" '.linerate_verdict.test_window')" = true
@@ -147,18 +160,48 @@ if window_checks tcp_drop 3 up; then
 fi
 
 # --- TCP capped by its own -b, no loss ---
+# What the verdict must say is read off the kernel, never off the test's own counts: the payload
+# this host's veth sent over the run (bytes less 66 a packet: Ethernet, IP, TCP with timestamps)
+# against -b x -t, and the namespace's TCP retransmits (RetransSegs) against that payload (the
+# verdict's rule: 0.1 %, in 1448-byte segments). -b on the wire (95 % of it): capped; far from
+# it (under 85 %: the sender did not get the CPU): not capped. Retransmits under 0.05 %: the next
+# step is to raise -b when capped (never "more streams"), and not when not; over 0.2 %: they
+# speak first. Between those bounds the kernel cannot tell the verdict's rule apart from its own
+# count, so the verdict must follow its rule on the test's own figures.
 run tcp_capped 2 -b 200M
 if window_checks tcp_capped 2 up; then
+	read -r _ ktx kpk kre <"$work/tcp_capped.kern"
+	kpay=$((ktx - 66 * kpk))
+	kwire=$(awk -v p="$kpay" 'BEGIN { printf "%.4f", p * 8 / (200e6 * 2) }')
+	kretr=$(awk -v r="$kre" -v p="$kpay" 'BEGIN { printf "%.6f", (p > 0 ? r * 1448 / p : 1) }')
 	retr=$(v tcp_capped '.end.sum_sent.retransmits')
 	sent=$(v tcp_capped '.end.sum_sent.bytes')
-	if awk -v r="$retr" -v b="$sent" 'BEGIN { exit !(r * 1448 >= 0.001 * b) }'; then
-		skip "tcp_capped: advice" "$retr retransmits on a clean veth (a loaded host): the loss rule speaks first"
-	else
-		check "tcp_capped: capped" test "$(v tcp_capped '.linerate_verdict.capped_by_bitrate')" = true
-		next=$(v tcp_capped '.linerate_verdict.next_step')
-		check "tcp_capped: raise -b" has "$next" 'raise -b'
-		check "tcp_capped: no \"more streams\"" lacks "$next" 'more streams'
+	sent_bps=$(v tcp_capped '.end.sum_sent.bits_per_second')
+	capped=$(v tcp_capped '.linerate_verdict.capped_by_bitrate')
+	next=$(v tcp_capped '.linerate_verdict.next_step')
+	echo "    tcp_capped: the kernel: $kpay payload bytes ($kwire of -b x -t), $kre segments retransmitted ($kretr of the payload); the test's own: $retr retransmits, $sent_bps bit/s sent; capped $capped; next: $next"
+	within() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x < hi) }'; }
+	if within "$kwire" 0.95 1e9; then want_capped=true
+	elif within "$kwire" -1e9 0.85; then want_capped=false
+	elif within "$sent_bps" 180e6 1e12; then want_capped=true	# the verdict's rule, 90 % of -b
+	else want_capped=false
 	fi
+	check "tcp_capped: capped_by_bitrate as the kernel's bytes say -b reached the wire ($want_capped)" \
+		test "$capped" = "$want_capped"
+	if within "$kretr" 0.002 1e9; then want_next='TCP retransmitted'
+	elif within "$kretr" 0.0005 0.002 && awk -v r="$retr" -v b="$sent" 'BEGIN { exit !(r * 1448 >= 0.001 * b) }'; then
+		want_next='TCP retransmitted'	# the verdict's rule on its own count
+	elif [ "$capped" = true ]; then want_next='raise -b'
+	else want_next='not raise -b'
+	fi
+	next_as_witnessed() {
+		case $want_next in
+		'not raise -b') lacks "$next" 'raise -b' ;;
+		*) has "$next" "$want_next" ;;
+		esac && { [ "$capped" != true ] || lacks "$next" 'more streams'; }
+	}
+	check "tcp_capped: the next step as the kernel's retransmits call for ($want_next; capped: never \"more streams\")" \
+		next_as_witnessed
 	check "tcp_capped: the veth's 10000 Mbit/s is nominal (link kind veth)" \
 		test "$(v tcp_capped '.linerate_verdict.link_nominal_why')" = veth
 fi

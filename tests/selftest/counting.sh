@@ -4,9 +4,12 @@
 # scripts (passes; a whole script skipped when not root, counted by its planned check names; a
 # non-zero exit without a FAIL line), and scripts/test-all.sh's stage() with a stage that passes,
 # one that only printed SKIP, a build that fails, a nested runner with skips and a stage whose
-# closing line says 0 failed but that exited 1. A second or so, no root, no build.
+# closing line says 0 failed but that exited 1. In CI (CI=true) the same skips are failures,
+# each named, in run.sh's report and in test-all's (a nested runner's counted once); outside CI
+# (CI unset or false) they stay skips. A second or so, no root, no build.
 set -u
 source "$(dirname "$0")/../lib.sh"
+unset CI	# each case below says where it runs: outside CI unless it sets CI itself
 cd "$LR_TOP"
 t=$(mktemp -d); lr_cleanup_add "rm -rf $t"
 mkdir -p "$t/scripts"
@@ -55,6 +58,23 @@ rc=$?
 check "run.sh: skips alone do not fail the run ($(tail -n1 "$t/run2.out"), rc $rc)" \
 	test "$(tail -n1 "$t/run2.out")" = "6 passed, 0 failed, 5 skipped" -a "$rc" -eq 0
 
+# the same runs in CI: every skip is a failure, named, and the run exits non-zero
+CI=true LR_SCRIPT_DIRS="$t/scripts" tests/run.sh "$t/unit_ok" "$t/unit_skip" >"$t/ci.out" 2>&1
+rc=$?
+last=$(tail -n1 "$t/ci.out")
+check "run.sh in CI: each skip is a failure, the closing line has no skipped ($last, rc $rc)" \
+	test "$last" = "6 passed, 5 failed" -a "$rc" -ne 0
+check "run.sh in CI: the skipped checks are named as failures" \
+	test "$(grep -c '^FAIL (skipped in CI) b_notroot.sh: b_notroot: .*: needs root' "$t/ci.out")" -eq 3 -a \
+	"$(grep -c '^FAIL (skipped in CI) unit_skip: test_[bc]: cmocka skip()$' "$t/ci.out")" -eq 2
+check "run.sh in CI: no skip block, the places that skipped are failures" \
+	test "$(grep -c '^SKIPPED \|^skipped (' "$t/ci.out")" -eq 0 -a \
+	"$(grep -x 'failures in: .*' "$t/ci.out")" = "failures in: unit_skip; b_notroot.sh"
+CI=false LR_SCRIPT_DIRS="$t/scripts" tests/run.sh "$t/unit_ok" "$t/unit_skip" >"$t/noci.out" 2>&1
+rc=$?
+check "run.sh with CI=false: skips stay skips ($(tail -n1 "$t/noci.out"), rc $rc)" \
+	test "$(tail -n1 "$t/noci.out")" = "6 passed, 0 failed, 5 skipped" -a "$rc" -eq 0
+
 # test-all.sh's stage(), sourced without running the real stages
 (
 	LR_TEST_ALL_SOURCED=1 source scripts/test-all.sh
@@ -76,8 +96,27 @@ check "test-all: a nested runner's skips keep their names, listed once" \
 	test "$(grep -c 'test_c: cmocka skip()' "$t/all.out")" -eq 1
 check "test-all: the failures are named" grep -q '^failures in: build fails; says 0 failed, exits 1$' "$t/all.out"
 
+# test-all in CI: a SKIP-only stage and a nested runner's skips (which it already listed as
+# failures, exiting 1) are each one failure of the whole run, named once
+(
+	export CI=true
+	LR_TEST_ALL_SOURCED=1 source scripts/test-all.sh
+	stage "passes" bash -c 'echo "layers ok"'
+	stage "only SKIP" bash -c 'echo "SKIP soak: needs root"'
+	stage "nested runner" env LR_SCRIPT_DIRS=/nonexistent tests/run.sh "$t/unit_skip"
+	lr_count_report
+	echo "report rc $?"
+) >"$t/allci.out" 2>&1
+last=$(grep -E '^[0-9]+ passed' "$t/allci.out" | tail -n1)
+check "test-all in CI: skips, nested ones too, are failures counted once ($last)" \
+	test "$last" = "2 passed, 3 failed"
+check "test-all in CI: the run fails" grep -qx 'report rc 1' "$t/allci.out"
+check "test-all in CI: each skip named once as a failure" \
+	test "$(grep -c '^FAIL (skipped in CI) only SKIP: soak: needs root$' "$t/allci.out")" -eq 1 -a \
+	"$(grep -c '^FAIL (skipped in CI) nested runner: unit_skip: test_c: cmocka skip()$' "$t/allci.out")" -eq 1
+
 # tests/lib.sh on its own (a CI stage script): its closing line carries the skips
 out=$(bash -c "source '$LR_TOP/tests/lib.sh'; pass a; skip b why; lr_summary")
 check "lib.sh: lr_summary counts skips" test "$(echo "$out" | tail -n1)" = "1 passed, 0 failed, 1 skipped"
-[ -n "${LR_SELFTEST_KEEP:-}" ] && cat "$t/run.out" "$t/all.out"
+[ -n "${LR_SELFTEST_KEEP:-}" ] && cat "$t/run.out" "$t/all.out" "$t/ci.out" "$t/allci.out"
 lr_summary

@@ -17,7 +17,9 @@ that case (whole seconds of a value that only falls; between cases a new measure
 length may raise it). falls: the last sample's ETA is below the first's. near: each ETA within
 50 % (at least 1.5 s) of the wall-clock time that remained until the end.
 
-Prints the figures on one line; exit 0 held, 1 not, 3 too few samples (the caller skips).
+Prints the figures on one line; exit 0 held, 1 not, 3 too few samples (the caller fails: the
+samples are chosen by what the pane itself shows, a figure of linerate's, never a witness to
+skip on).
 """
 import re
 import sys

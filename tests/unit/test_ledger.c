@@ -37,6 +37,14 @@ static void quiet(struct lr_ledger_end *e)
 	e->udp_sndbuf = e->udp_rcvbuf = e->udp_in_errors = 0;
 }
 
+/* Both ends read, nothing moved yet. */
+static void read_ends(struct lr_ledger_input *in)
+{
+	ends(in);
+	quiet(&in->snd);
+	quiet(&in->rcv);
+}
+
 static const struct lr_ledger_row *row(const struct lr_ledger *l, enum lr_ledger_stage st)
 {
 	for (unsigned i = 0; i < l->n_rows; i++)
@@ -54,9 +62,7 @@ static void test_sender_qdisc(void **state)
 	const struct lr_ledger_row *q;
 
 	(void)state;
-	ends(&in);
-	quiet(&in.snd);
-	quiet(&in.rcv);
+	read_ends(&in);
 	in.sent = 178643;
 	in.lost = 143910;
 	in.snd.qdisc_drops = 143924;
@@ -87,9 +93,7 @@ static void test_receiver_socket(void **state)
 	const struct lr_ledger_row *t;
 
 	(void)state;
-	ends(&in);
-	quiet(&in.snd);
-	quiet(&in.rcv);
+	read_ends(&in);
 	in.sent = 2100000;
 	in.lost = 809830;
 	in.snd.if_tx_packets = 45650;	/* 2,100,000 / 46 */
@@ -116,9 +120,7 @@ static void test_unaccounted(void **state)
 	struct lr_ledger l;
 
 	(void)state;
-	ends(&in);
-	quiet(&in.snd);
-	quiet(&in.rcv);
+	read_ends(&in);
 	in.sent = 100000;
 	in.lost = 5012;
 	in.snd.if_tx_packets = in.rcv.if_rx_packets = 100000;
@@ -162,9 +164,7 @@ static void test_negative_remainder(void **state)
 	struct lr_ledger l;
 
 	(void)state;
-	ends(&in);
-	quiet(&in.snd);
-	quiet(&in.rcv);
+	read_ends(&in);
 	in.sent = 1000;
 	in.lost = 10;
 	in.snd.if_tx_packets = in.rcv.if_rx_packets = 1000;
@@ -183,9 +183,7 @@ static void test_ratios(void **state)
 	struct lr_ledger l;
 
 	(void)state;
-	ends(&in);
-	quiet(&in.snd);
-	quiet(&in.rcv);
+	read_ends(&in);
 	in.sent = 46000;
 	in.lost = 23000;
 	in.snd.qdisc_drops = 500;
@@ -204,9 +202,7 @@ static void test_tcp_not_read(void **state)
 	struct lr_ledger l;
 
 	(void)state;
-	ends(&in);
-	quiet(&in.snd);
-	quiet(&in.rcv);
+	read_ends(&in);
 	in.udp = false;
 	in.sent = -1;
 	in.lost = 15340;
@@ -226,9 +222,7 @@ static void test_no_loss(void **state)
 	struct lr_ledger l;
 
 	(void)state;
-	ends(&in);
-	quiet(&in.snd);
-	quiet(&in.rcv);
+	read_ends(&in);
 	in.sent = 1000;
 	in.lost = 0;
 	lr_ledger_build(&in, &l);

@@ -171,8 +171,9 @@ static int parse_stat(const char *buf, size_t len, struct lr_cpu_table *t)
 		if (!parse_stat_line(line, eol, &cpu, v, &k))
 			continue;
 		any_cpu_line = true;
-		c = cpu < 0 ? &t->all : slot(t, (uint64_t)cpu, &err);
-		if (!c) {
+		if (cpu < 0) {
+			c = &t->all;
+		} else if (!(c = slot(t, (uint64_t)cpu, &err))) {
 			if (err)
 				return err;
 			continue;

@@ -66,6 +66,7 @@ static void reset_states(struct lr_replay *rp)
 		memset(&s->st, 0, sizeof(s->st));
 		memset(s->moved, 0, sizeof(s->moved));
 		memcpy(s->st.name, s->name, sizeof(s->st.name));
+		memcpy(s->st.driver, s->driver, sizeof(s->st.driver));
 		s->st.ifindex = (int)i + 1;
 		s->st.mtu = s->st.speed_mbps = -1;
 		s->st.duplex = -1;

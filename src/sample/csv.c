@@ -21,6 +21,7 @@
 #include "linerate/core/array.h"
 #include "linerate/core/log.h"
 #include "linerate/collect/metrics.h"
+#include "linerate/sample/ifrate.h"
 #include "linerate/sample/snapshot.h"
 #include "linerate/core/strutil.h"
 
@@ -288,6 +289,7 @@ static int write_iface(struct lr_csv *c, const struct lr_snapshot *s,
 	bool fresh;
 	struct last_row *last = last_for(c, i, &fresh);
 	double secs, speed_bps;
+	int64_t line;
 	uint64_t ok;
 
 	if (!last)
@@ -322,7 +324,8 @@ static int write_iface(struct lr_csv *c, const struct lr_snapshot *s,
 		fputc(',', c->f);
 	put_u64(c->f, i->speed_mbps > 0, (uint64_t)i->speed_mbps);
 	put_u64(c->f, i->mtu >= 0, (uint64_t)i->mtu);
-	speed_bps = (double)i->speed_mbps * 1e6;
+	line = lr_ifrate_line_mbps(i);	/* link_mbps is the kernel's; a % is of a line rate */
+	speed_bps = (double)line * 1e6;
 	{
 		const uint64_t need = LR_M_BIT(LR_M_RX_BYTES) | LR_M_BIT(LR_M_TX_BYTES) |
 				      LR_M_BIT(LR_M_RX_PACKETS) | LR_M_BIT(LR_M_TX_PACKETS);
@@ -330,7 +333,7 @@ static int write_iface(struct lr_csv *c, const struct lr_snapshot *s,
 		double rx = (double)(d[LR_M_RX_BYTES] + 24 * d[LR_M_RX_PACKETS]) * 8;
 		double tx = (double)(d[LR_M_TX_BYTES] + 24 * d[LR_M_TX_PACKETS]) * 8;
 
-		put_dbl(c->f, i->speed_mbps > 0 && (ok & need) == need,
+		put_dbl(c->f, line > 0 && (ok & need) == need,
 			(rx > tx ? rx : tx) / secs / speed_bps * 100, 2);
 	}
 	fputs(c->suffix, c->f);

@@ -338,6 +338,7 @@ static void apply_stream(struct lr_replay *rp, const struct rp_strow *r)
 	s->bytes = (uint64_t)pct(r->v[5]);
 	s->bps = pct(r->v[6]);
 	s->packets = (uint64_t)pct(r->v[7]);
+	s->packets_unknown = !known(r->v[7]);
 	s->pps = pct(r->v[8]);
 	s->retransmits = (uint64_t)pct(r->v[9]);
 	s->lost = (uint64_t)pct(r->v[10]);

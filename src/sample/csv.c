@@ -413,9 +413,10 @@ static int write_stream(struct lr_csv *c, const struct lr_snapshot *s,
 	secs = (double)dt / 1e9;
 	bytes = st->total_bytes - l->bytes;
 	packets = st->total_packets - l->packets;
-	fprintf(c->f, "%s%d,%s,%s,%llu,%.1f,%llu,%.1f", prefix, st->id, st->sender ? "send" : "recv",
-		st->udp ? "udp" : "tcp", (unsigned long long)bytes, (double)bytes * 8 / secs,
-		(unsigned long long)packets, (double)packets / secs);
+	fprintf(c->f, "%s%d,%s,%s,%llu,%.1f", prefix, st->id, st->sender ? "send" : "recv",
+		st->udp ? "udp" : "tcp", (unsigned long long)bytes, (double)bytes * 8 / secs);
+	put_u64(c->f, !st->packets_unknown, packets);
+	put_dbl(c->f, !st->packets_unknown, (double)packets / secs, 1);
 	put_u64(c->f, !st->udp && st->sender, st->total_retransmits - l->retrans);
 	put_u64(c->f, st->udp && !st->sender, st->total_lost - l->lost);
 	put_u64(c->f, st->udp && !st->sender, st->total_out_of_order - l->ooo);

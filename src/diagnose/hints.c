@@ -2,7 +2,8 @@
 /*
  * Diagnosis hints: one line each, only where the evidence in the snapshot is clear: FIFO
  * misses rising with the rx ring below its maximum, one CPU pinned in softirq while the others
- * idle, UDP receive-buffer errors rising, MTU 1500 on a >= 10G link at its goodput ceiling.
+ * idle, UDP receive-buffer errors rising, MTU 1500 on a >= 10G link at its goodput ceiling
+ * (a line rate only: lr_ifrate_line_mbps, the verdict's rule).
  * The dashboard shows them under the interface table. Pure; any thread.
  */
 #include <stdio.h>
@@ -94,8 +95,9 @@ size_t lr_hints_live(const struct lr_snapshot *s, const struct lr_iface_snap *if
 		snprintf(out[n++], LR_HINT_MAX,
 			 "UDP rcvbuf errors %s/s: raise net.core.rmem_max%s and SO_RCVBUF", r, m);
 	}
-	if (n < max && ifs->mtu > 0 && ifs->mtu <= 1500 && ifs->speed_mbps >= 10000) {
-		double ceil = lr_ifrate_ceiling_bps(ifs->speed_mbps, ifs->mtu, false);
+	/* a nominal speed (veth, lo, virtio_net...) has no ceiling to be near */
+	if (n < max && ifs->mtu > 0 && ifs->mtu <= 1500 && lr_ifrate_line_mbps(ifs) >= 10000) {
+		double ceil = lr_ifrate_ceiling_bps(lr_ifrate_line_mbps(ifs), ifs->mtu, false);
 		double rx = lr_ifrate_bps(ifs, false), tx = lr_ifrate_bps(ifs, true);
 		char c[24];
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "linerate/sample/ifrate.h"
 #include "linerate/sample/snapshot.h"
 #include "linerate/core/strutil.h"
 #include "linerate/diagnose/verdict.h"
@@ -19,79 +20,6 @@
 /* A link that carried more than this share of its speed cannot be a real line: a kind we do
  * not know of yet. A guard only; the kind and driver decide. */
 #define CONTRADICTED_PCT 105.0
-
-struct kind_why {
-	const char *key, *why;
-};
-
-/* netlink link kinds (IFLA_INFO_KIND) whose speed, when they report one, is set by software */
-static const struct kind_why nominal_kinds[] = {
-	{"veth", "veth"},
-	{"tun", "tun/tap"},
-	{"tap", "tun/tap"},
-	{"bridge", "bridge"},
-	{"dummy", "dummy"},
-	{"bond", "bond (its members' speeds added)"},
-	{"team", "team (its members' speeds added)"},
-	{"macvlan", "macvlan"},
-	{"macvtap", "macvtap"},
-	{"ipvlan", "ipvlan"},
-	{"ipvtap", "ipvtap"},
-	{"vxlan", "vxlan"},
-	{"geneve", "geneve"},
-	{"gre", "tunnel"},
-	{"gretap", "tunnel"},
-	{"ip6gre", "tunnel"},
-	{"ip6gretap", "tunnel"},
-	{"ipip", "tunnel"},
-	{"ip6tnl", "tunnel"},
-	{"sit", "tunnel"},
-	{"vti", "tunnel"},
-	{"vti6", "tunnel"},
-	{"erspan", "tunnel"},
-	{"bareudp", "tunnel"},
-	{"wireguard", "wireguard"},
-	{"vrf", "vrf"},
-	{"ifb", "ifb"},
-	{"nlmon", "nlmon"},
-	{"netkit", "netkit"},
-	{"vcan", "vcan"},
-	{"vxcan", "vxcan"},
-	{"virt_wifi", "virt_wifi"},
-	{"xfrm", "xfrm"},
-	{"batadv", "batadv"},
-};
-
-/* drivers (ethtool -i) whose speed is advertised by a host or made up by the driver */
-static const struct kind_why nominal_drivers[] = {
-	{"veth", "veth"},
-	{"tun", "tun/tap"},
-	{"bridge", "bridge"},
-	{"dummy", "dummy"},
-	{"bonding", "bond (its members' speeds added)"},
-	{"team", "team (its members' speeds added)"},
-	{"virtio_net", "paravirtual NIC (virtio_net)"},
-	{"vmxnet3", "paravirtual NIC (vmxnet3)"},
-	{"hv_netvsc", "paravirtual NIC (hv_netvsc)"},
-	{"netvsc", "paravirtual NIC (netvsc)"},
-	{"vif", "paravirtual NIC (xen netfront)"},
-	{"xen_netfront", "paravirtual NIC (xen)"},
-};
-
-const char *lr_verdict_link_nominal(const char *name, const char *kind, const char *driver)
-{
-	if (name && !strcmp(name, "lo"))
-		return "loopback";
-	for (size_t i = 0; kind && kind[0] && i < sizeof(nominal_kinds) / sizeof(nominal_kinds[0]);
-	     i++)
-		if (!strcmp(kind, nominal_kinds[i].key))
-			return nominal_kinds[i].why;
-	for (size_t i = 0;
-	     driver && driver[0] && i < sizeof(nominal_drivers) / sizeof(nominal_drivers[0]); i++)
-		if (!strcmp(driver, nominal_drivers[i].key))
-			return nominal_drivers[i].why;
-	return NULL;
-}
 
 static uint64_t tot(const struct lr_verdict_iface *v, enum lr_metric m)
 {
@@ -361,7 +289,7 @@ static void next_step(const struct lr_verdict_acc *a, const struct lr_verdict_tr
 static void judge_link(const struct lr_verdict_traffic *t, struct lr_verdict *v)
 {
 	const struct lr_verdict_iface *f = v->iface;
-	const char *why = lr_verdict_link_nominal(f->name, f->kind, f->driver);
+	const char *why = lr_ifrate_nominal_why(f->name, f->kind, f->driver);
 	double wire_rx, wire_tx, speed = (double)f->speed_mbps * 1e6, goodput;
 
 	if (why)
@@ -380,10 +308,8 @@ static void judge_link(const struct lr_verdict_traffic *t, struct lr_verdict *v)
 		v->line_pct = -1;
 		return;
 	}
-	if (f->mtu > 52) {
-		double hdr = t->ran && t->udp ? 28 : 52; /* IP+UDP, or IP+TCP+timestamps */
-
-		v->ceiling_bps = speed * ((double)f->mtu - hdr) / ((double)f->mtu + 38);
+	v->ceiling_bps = lr_ifrate_ceiling_bps(f->speed_mbps, f->mtu, t->ran && t->udp);
+	if (v->ceiling_bps > 0) {
 		goodput = t->ran ? fmax(t->up_bps, t->down_bps) : fmax(v->rx_bps, v->tx_bps);
 		v->ceiling_pct = goodput / v->ceiling_bps * 100;
 	}

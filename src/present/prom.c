@@ -17,6 +17,7 @@
 
 #include "linerate/core/array.h"
 #include "linerate/present/prom.h"
+#include "linerate/sample/ifrate.h"
 #include "linerate/sample/rate.h"
 #include "linerate/sample/snapshot.h"
 #include "linerate/core/strutil.h"
@@ -33,7 +34,7 @@ struct ifser {
 	uint64_t have;		/* LR_M_BIT: last[] holds a reading of this device */
 	uint64_t known;		/* LR_M_BIT: acc[] is rendered */
 	uint64_t last[LR_M__COUNT], acc[LR_M__COUNT];
-	int64_t mtu, speed_mbps;
+	int64_t mtu, line_mbps;	/* line_mbps: lr_ifrate_line_mbps, -1 none */
 	uint8_t operstate;
 };
 
@@ -151,7 +152,7 @@ static void iface_update(struct ifser *e, const struct lr_iface_snap *f)
 		e->ifindex = f->ifindex > 0 ? f->ifindex : 0;
 	e->generation = f->generation;
 	e->mtu = f->mtu;
-	e->speed_mbps = f->speed_mbps;
+	e->line_mbps = lr_ifrate_line_mbps(f);
 	e->operstate = f->operstate;
 }
 
@@ -422,7 +423,8 @@ enum gauge { G_SPEED, G_MTU, G_UP };
 
 static const struct prom_fam iface_gauges[] = {
 	[G_SPEED] = {"linerate_iface_link_speed_bps", false,
-		     "Negotiated link speed in bits per second (absent: unknown, e.g. lo, veth)."},
+		     "Link speed in bits per second when it is a line rate (absent: unknown, or nominal "
+		     "as on lo, veth, bridge, virtio_net)."},
 	[G_MTU] = {"linerate_iface_mtu_bytes", false, "MTU in bytes."},
 	[G_UP] = {"linerate_iface_up", false,
 		  "1 when the operational state (RFC 2863) is up, 0 otherwise (absent: unknown)."},
@@ -432,8 +434,8 @@ static bool gauge_value(const struct ifser *e, enum gauge g, long long *v)
 {
 	switch (g) {
 	case G_SPEED:
-		*v = e->speed_mbps * 1000000;
-		return e->speed_mbps > 0;
+		*v = e->line_mbps * 1000000;
+		return e->line_mbps > 0;
 	case G_MTU:
 		*v = e->mtu;
 		return e->mtu >= 0;

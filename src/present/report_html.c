@@ -15,6 +15,7 @@
 
 #include "linerate/present/report.h"
 #include "linerate/present/report_svg.h"
+#include "linerate/sample/ifrate.h"
 
 static const char css[] =
 	"body{font:14px/1.4 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1b1f24;"
@@ -319,6 +320,7 @@ static void facts(FILE *f, const struct lr_report *r)
 		fputs("<tr><th>Interfaces</th><td>", f);
 	for (size_t i = 0; i < r->n_ifaces; i++) {
 		const struct lr_rep_iface *s = &r->ifaces[i];
+		const char *nominal;
 		char link[48];
 
 		fputs(i ? "; " : "", f);
@@ -327,11 +329,14 @@ static void facts(FILE *f, const struct lr_report *r)
 			fputs(" on ", f);
 			who(f, s->side, s->host);
 		}
+		nominal = lr_ifrate_nominal_why(s->name, NULL, s->driver);
 		if (s->link_mbps > 0)
 			lr_rep_fmt_si(link, sizeof(link), s->link_mbps * 1e6, "bit/s");
 		else
 			snprintf(link, sizeof(link), "link speed unknown");
 		fprintf(f, ": %s%s", link, s->link_changed ? " (changed during the run)" : "");
+		if (s->link_mbps > 0 && nominal)	/* a veth's 10G: not a line rate */
+			fprintf(f, " nominal (%s)", nominal);
 		if (s->mtu >= 0)
 			fprintf(f, ", MTU %.0f%s", s->mtu, s->mtu_changed ? " (changed)" : "");
 		fputs(", <span data-k=\"driver\">", f);
@@ -413,6 +418,8 @@ static void iface_table(FILE *f, const struct lr_report *r)
 				   "%.2f</span> / <span data-k=\"util_peak_pct\" data-v=\"%.17g\">"
 				   "%.2f %%</span></td>", s->util_sum / s->util_secs,
 				s->util_sum / s->util_secs, s->util_peak, s->util_peak);
+		else if (lr_ifrate_nominal_why(s->name, NULL, s->driver))
+			fputs("<td class=\"n muted\">no line rate (nominal speed)</td>", f);
 		else
 			fputs("<td class=\"n muted\">no link speed</td>", f);
 		fputs("</tr>\n", f);

@@ -11,6 +11,7 @@
 
 #include "linerate/present/runsum.h"
 #include "linerate/core/array.h"
+#include "linerate/sample/ifrate.h"
 #include "linerate/sample/snapshot.h"
 
 void lr_runsum_init(struct lr_runsum *rs)
@@ -116,6 +117,7 @@ static void add_iface(struct lr_runsum_iface *ri, const struct lr_iface_snap *if
 	if (ifs->valid & LR_M_BIT(LR_M_TX_PACKETS))
 		peak(&ri->peak_tx_pps, (double)ifs->delta[LR_M_TX_PACKETS] / secs);
 	ri->speed_mbps = ifs->speed_mbps;
+	ri->line_mbps = lr_ifrate_line_mbps(ifs);
 	ri->mtu = ifs->mtu;
 }
 

@@ -24,8 +24,9 @@ static void num(char *buf, size_t len, double v, int decimals)
 		snprintf(buf, len, "%.*f", decimals, v);
 }
 
-/* % of the link over the busier direction, with the 24 bytes per frame a counter never sees
- * (preamble, FCS, gap), as the CSV's wire_util_pct; -1 unknown. */
+/* % of the line rate over the busier direction, with the 24 bytes per frame a counter never
+ * sees (preamble, FCS, gap), as the CSV's wire_util_pct; -1 unknown or no line rate (mbps
+ * from lr_ifrate_line_mbps: a veth's nominal speed is none). */
 static double util(double rx_Bps, double tx_Bps, double rx_pps, double tx_pps, int64_t mbps)
 {
 	double rx, tx;
@@ -76,7 +77,7 @@ void lr_sar_print_tick(FILE *f, const struct lr_snapshot *s)
 
 		row(f, when, ifs->name, rxB < 0 ? -1 : rxB * 8, txB < 0 ? -1 : txB * 8, rxp, txp,
 		    lr_ifrate_drops_per_s(ifs), lr_ifrate_fifo_per_s(ifs),
-		    util(rxB, txB, rxp, txp, ifs->speed_mbps));
+		    util(rxB, txB, rxp, txp, lr_ifrate_line_mbps(ifs)));
 	}
 	fflush(f);
 }
@@ -93,7 +94,7 @@ void lr_sar_print_average(FILE *f, const struct lr_runsum *rs)
 
 		row(f, "Average:", ri->name, rxB < 0 ? -1 : rxB * 8, txB < 0 ? -1 : txB * 8, rxp, txp,
 		    lr_runsum_rate(ri, LR_RS_DROPS), lr_runsum_rate(ri, LR_RS_FIFO),
-		    util(rxB, txB, rxp, txp, ri->speed_mbps));
+		    util(rxB, txB, rxp, txp, ri->line_mbps));
 	}
 	fflush(f);
 }

@@ -2,7 +2,9 @@
 /*
  * The Bitrate pane: rx and tx rate with % of link and total, a graph each (auto, link-speed or
  * log scale), avg/min/max/peak, wire utilisation and the goodput ceiling at this MTU, so 9.41
- * Gbit/s at MTU 1500 on 10G reads as the ceiling, not a fault. Main thread; pure drawing.
+ * Gbit/s at MTU 1500 on 10G reads as the ceiling, not a fault. Every figure of the link speed
+ * is of its line rate (lr_ifrate_line_mbps): a veth's nominal 10G gets none. Main thread; pure
+ * drawing.
  */
 #include <math.h>
 #include <stdio.h>
@@ -24,7 +26,8 @@ static void fmt_short(char *buf, size_t len, double bps, bool bytes)
 static double scale_top(const struct lr_view_ctx *ctx, const struct lr_iface_snap *ifs,
 			const struct lr_series *ser, int w)
 {
-	double link = ifs->speed_mbps > 0 ? (double)ifs->speed_mbps * 1e6 : -1;
+	int64_t line = lr_ifrate_line_mbps(ifs);
+	double link = line > 0 ? (double)line * 1e6 : -1;
 
 	return lr_view_scale_top(ctx->app->scale, lr_view_series_max(ser, (uint32_t)w), link);
 }
@@ -43,12 +46,13 @@ static void cur_line(struct lr_frame *f, int x, int y, int w, const struct lr_vi
 {
 	enum lr_metric mb = tx ? LR_M_TX_BYTES : LR_M_RX_BYTES;
 	double bps = lr_ifrate_bps(ifs, tx);
+	int64_t line = lr_ifrate_line_mbps(ifs);
 	char rate[32], pct[16], tot[24], sc[32], buf[48];
 	int n = 0;
 
 	lr_view_fmt_rate(rate, sizeof(rate), bps, ctx->app->bytes);
-	if (bps >= 0 && ifs->speed_mbps > 0)
-		snprintf(pct, sizeof(pct), "%.1f%%", bps * 100 / ((double)ifs->speed_mbps * 1e6));
+	if (bps >= 0 && line > 0)
+		snprintf(pct, sizeof(pct), "%.1f%%", bps * 100 / ((double)line * 1e6));
 	else
 		snprintf(pct, sizeof(pct), "-");
 	lr_view_fmt_bytes(tot, sizeof(tot),
@@ -90,15 +94,17 @@ static void stats_line(struct lr_frame *f, int x, int y, int w, const struct lr_
 	}
 }
 
-/* "wire 97.2%/0.6%  tcp ceiling 39.6G @9000" */
+/* "wire 97.2%/0.6%  tcp ceiling 39.6G @9000"; on a link whose speed is nominal (veth...)
+ * "wire -/-  ceiling -  nominal: veth": no figure of a speed it does not have */
 static void ceiling_line(struct lr_frame *f, int x, int y, int w, const struct lr_view_ctx *ctx,
 			 const struct lr_iface_snap *ifs)
 {
+	const char *nominal = lr_ifrate_nominal_why(ifs->name, ifs->kind, ifs->driver);
 	double wrx = lr_ifrate_wire_pct(ifs, false), wtx = lr_ifrate_wire_pct(ifs, true);
-	double tcp = lr_ifrate_ceiling_bps(ifs->speed_mbps, ifs->mtu, false);
-	double udp = lr_ifrate_ceiling_bps(ifs->speed_mbps, ifs->mtu, true);
+	double tcp = lr_ifrate_ceiling_bps(lr_ifrate_line_mbps(ifs), ifs->mtu, false);
+	double udp = lr_ifrate_ceiling_bps(lr_ifrate_line_mbps(ifs), ifs->mtu, true);
 	double rx = lr_ifrate_bps(ifs, false), tx = lr_ifrate_bps(ifs, true);
-	char a[16], b[16], t[24], u[24], buf[40];
+	char a[16], b[16], t[24], u[24], buf[80];
 	const char *label;
 	int n = 0;
 
@@ -109,6 +115,10 @@ static void ceiling_line(struct lr_frame *f, int x, int y, int w, const struct l
 	lr_view_field(f, x, y, &n, w, LR_ROLE_VALUE, buf);
 	if (tcp < 0) {
 		lr_view_field(f, x, y, &n, w, LR_ROLE_LABEL, "  ceiling -");
+		if (nominal && ifs->speed_mbps > 0) {
+			snprintf(buf, sizeof(buf), "  nominal: %s", nominal);
+			lr_view_field(f, x, y, &n, w, LR_ROLE_LABEL, buf);
+		}
 		return;
 	}
 	fmt_short(t, sizeof(t), tcp, ctx->app->bytes);

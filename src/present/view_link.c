@@ -80,6 +80,8 @@ void lr_view_link_line(struct lr_frame *f, struct lr_rect r, const struct lr_vie
 	lr_view_fmt_speed(speed, sizeof(speed), ifs->speed_mbps);
 	if (ifs->speed_mbps <= 0)
 		snprintf(buf, sizeof(buf), "speed -");
+	else if (lr_ifrate_line_mbps(ifs) < 0)	/* veth, bridge, virtio_net...: not a line rate */
+		snprintf(buf, sizeof(buf), "%s nominal", speed);
 	else
 		snprintf(buf, sizeof(buf), "%s %s", speed,
 			 ifs->duplex == 1 ? "full" : ifs->duplex == 0 ? "half" : "");

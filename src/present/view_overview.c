@@ -320,7 +320,8 @@ static void history(struct lr_frame *f, struct lr_rect r, const struct lr_view_c
 		    const struct lr_iface_snap *ifs, bool tx)
 {
 	const struct lr_series *ser = &ifs->hist[tx ? LR_SER_TX_BPS : LR_SER_RX_BPS];
-	double link = ifs->speed_mbps > 0 ? (double)ifs->speed_mbps * 1e6 : -1;
+	int64_t line = lr_ifrate_line_mbps(ifs);
+	double link = line > 0 ? (double)line * 1e6 : -1;
 	int gw = r.w - 8;
 	double top;
 	char n[24];

@@ -7,7 +7,6 @@
  * rate. Main thread; pure drawing.
  */
 #include <stdio.h>
-#include <string.h>
 
 #include "linerate/sample/ifrate.h"
 #include "linerate/sample/snapshot.h"
@@ -18,23 +17,20 @@
 
 static double link_pps(const struct lr_iface_snap *ifs)
 {
-	return ifs->speed_mbps > 0 ? (double)ifs->speed_mbps * 1e6 / (MIN_FRAME_WIRE_BYTES * 8)
-				   : -1;
+	int64_t line = lr_ifrate_line_mbps(ifs);
+
+	return line > 0 ? (double)line * 1e6 / (MIN_FRAME_WIRE_BYTES * 8) : -1;
 }
 
 /* Do this interface's packet counters count skbs rather than wire frames? Software links
- * by kind, driver or name; any link whose average packet is far larger than a frame. */
+ * (the links whose speed is nominal: lr_ifrate_nominal_why); any link whose average packet is
+ * far larger than a frame. */
 static bool counts_skbs(const struct lr_iface_snap *ifs)
 {
-	static const char *const soft[] = {"veth", "tun", "tap", "bridge", "dummy", "vxlan",
-					   "geneve", "macvlan", "ipvlan", "netkit", "virtio_net"};
 	double mtu = ifs->mtu > 0 ? (double)ifs->mtu : -1;
 
-	if (!strcmp(ifs->name, "lo") || !strcmp(ifs->kind, "loopback"))
+	if (lr_ifrate_nominal_why(ifs->name, ifs->kind, ifs->driver))
 		return true;
-	for (size_t i = 0; i < LR_ARRAY_SIZE(soft); i++)
-		if (!strcmp(ifs->kind, soft[i]) || !strcmp(ifs->driver, soft[i]))
-			return true;
 	for (int tx = 0; tx < 2 && mtu > 0; tx++) {
 		double pps = lr_ifrate_per_s(ifs, tx ? LR_M_TX_PACKETS : LR_M_RX_PACKETS);
 		double bytes = lr_ifrate_per_s(ifs, tx ? LR_M_TX_BYTES : LR_M_RX_BYTES);

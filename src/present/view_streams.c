@@ -176,7 +176,7 @@ static void since_reset(const struct lr_view_traffic *t, const struct lr_snapsho
 struct sums {
 	double bps, pps;
 	uint64_t retr, lost;
-	bool any_rate, tcp_send, udp_recv;
+	bool any_rate, pps_unknown, tcp_send, udp_recv;
 };
 
 static void stream_row(struct lr_frame *f, int x0, int y, int w, const struct lr_view_ctx *ctx,
@@ -199,7 +199,7 @@ static void stream_row(struct lr_frame *f, int x0, int y, int w, const struct lr
 	cell(f, x0, y, w, E_TARGET, LR_ROLE_LABEL, b);
 	lr_view_fmt_rate(b, sizeof(b), s->valid ? s->bps : -1, ctx->app->bytes);
 	cell(f, x0, y, w, E_RATE, s->sender ? LR_ROLE_TX : LR_ROLE_RX, b);
-	fmt_count(b, sizeof(b), s->valid, s->pps);
+	fmt_count(b, sizeof(b), s->valid && !s->packets_unknown, s->pps);
 	cell(f, x0, y, w, E_PPS, LR_ROLE_VALUE, b);
 	since_reset(t, ctx->snap, s, &retr, &lost);
 	fmt_count(b, sizeof(b), tcp_send, (double)retr);
@@ -236,6 +236,7 @@ static void add_sum(struct sums *sum, const struct lr_view_traffic *t,
 		sum->bps += s->bps;
 		sum->pps += s->pps;
 		sum->any_rate = true;
+		sum->pps_unknown |= s->packets_unknown;	/* a sum missing a part is no sum */
 	}
 	sum->retr += retr;
 	sum->lost += lost;
@@ -256,7 +257,7 @@ static void sum_row(struct lr_frame *f, int x0, int y, int w, const struct lr_vi
 	}
 	lr_view_fmt_rate(b, sizeof(b), sum->any_rate ? sum->bps : -1, ctx->app->bytes);
 	cell(f, x0, y, w, E_RATE, LR_ROLE_TITLE, b);
-	fmt_count(b, sizeof(b), sum->any_rate, sum->pps);
+	fmt_count(b, sizeof(b), sum->any_rate && !sum->pps_unknown, sum->pps);
 	cell(f, x0, y, w, E_PPS, LR_ROLE_VALUE, b);
 	fmt_count(b, sizeof(b), sum->tcp_send, (double)sum->retr);
 	cell(f, x0, y, w, E_RETR, sum->retr ? LR_ROLE_WARN : LR_ROLE_VALUE, b);

@@ -66,6 +66,7 @@ static void reset_states(struct lr_replay *rp)
 		memset(&s->st, 0, sizeof(s->st));
 		memset(s->moved, 0, sizeof(s->moved));
 		memcpy(s->st.name, s->name, sizeof(s->st.name));
+		memcpy(s->st.driver, s->driver, sizeof(s->st.driver));
 		s->st.ifindex = (int)i + 1;
 		s->st.mtu = s->st.speed_mbps = -1;
 		s->st.duplex = -1;
@@ -337,6 +338,7 @@ static void apply_stream(struct lr_replay *rp, const struct rp_strow *r)
 	s->bytes = (uint64_t)pct(r->v[5]);
 	s->bps = pct(r->v[6]);
 	s->packets = (uint64_t)pct(r->v[7]);
+	s->packets_unknown = !known(r->v[7]);
 	s->pps = pct(r->v[8]);
 	s->retransmits = (uint64_t)pct(r->v[9]);
 	s->lost = (uint64_t)pct(r->v[10]);

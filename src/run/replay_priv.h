@@ -70,6 +70,7 @@ struct rp_tick {
 /* One interface of one side, as a live sampler would hold it by now. */
 struct rp_series {
 	char name[LR_IFNAMSIZ];
+	char driver[32];	/* the CSV's driver column, the last one given; "" none */
 	int side;
 	struct lr_iface_snap st;
 	struct lr_drv_counter moved[2];	/* nic_fifo, nic_drop: the CSV's driver sums */

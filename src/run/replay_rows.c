@@ -80,6 +80,8 @@ static int iface_row(struct lr_replay *rp, const struct lr_rep_row *row, char *w
 	if (s < 0)
 		return s;
 	rp->series_hint = (size_t)s + 1;
+	if (row->driver[0])	/* whether its speed is a line rate goes by its driver */
+		lr_strlcpy(rp->series[s].driver, row->driver, sizeof(rp->series[s].driver));
 	if (rp->n_ifrows >= LR_REPLAY_ROWS_MAX)
 		return too_many(why, len, "interface");
 	if (lr_array_grow(&rp->ifrows, &rp->cap_ifrows, rp->n_ifrows + 1, sizeof(*rp->ifrows)))

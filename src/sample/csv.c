@@ -21,6 +21,7 @@
 #include "linerate/core/array.h"
 #include "linerate/core/log.h"
 #include "linerate/collect/metrics.h"
+#include "linerate/sample/ifrate.h"
 #include "linerate/sample/snapshot.h"
 #include "linerate/core/strutil.h"
 
@@ -288,6 +289,7 @@ static int write_iface(struct lr_csv *c, const struct lr_snapshot *s,
 	bool fresh;
 	struct last_row *last = last_for(c, i, &fresh);
 	double secs, speed_bps;
+	int64_t line;
 	uint64_t ok;
 
 	if (!last)
@@ -322,7 +324,8 @@ static int write_iface(struct lr_csv *c, const struct lr_snapshot *s,
 		fputc(',', c->f);
 	put_u64(c->f, i->speed_mbps > 0, (uint64_t)i->speed_mbps);
 	put_u64(c->f, i->mtu >= 0, (uint64_t)i->mtu);
-	speed_bps = (double)i->speed_mbps * 1e6;
+	line = lr_ifrate_line_mbps(i);	/* link_mbps is the kernel's; a % is of a line rate */
+	speed_bps = (double)line * 1e6;
 	{
 		const uint64_t need = LR_M_BIT(LR_M_RX_BYTES) | LR_M_BIT(LR_M_TX_BYTES) |
 				      LR_M_BIT(LR_M_RX_PACKETS) | LR_M_BIT(LR_M_TX_PACKETS);
@@ -330,7 +333,7 @@ static int write_iface(struct lr_csv *c, const struct lr_snapshot *s,
 		double rx = (double)(d[LR_M_RX_BYTES] + 24 * d[LR_M_RX_PACKETS]) * 8;
 		double tx = (double)(d[LR_M_TX_BYTES] + 24 * d[LR_M_TX_PACKETS]) * 8;
 
-		put_dbl(c->f, i->speed_mbps > 0 && (ok & need) == need,
+		put_dbl(c->f, line > 0 && (ok & need) == need,
 			(rx > tx ? rx : tx) / secs / speed_bps * 100, 2);
 	}
 	fputs(c->suffix, c->f);
@@ -410,9 +413,10 @@ static int write_stream(struct lr_csv *c, const struct lr_snapshot *s,
 	secs = (double)dt / 1e9;
 	bytes = st->total_bytes - l->bytes;
 	packets = st->total_packets - l->packets;
-	fprintf(c->f, "%s%d,%s,%s,%llu,%.1f,%llu,%.1f", prefix, st->id, st->sender ? "send" : "recv",
-		st->udp ? "udp" : "tcp", (unsigned long long)bytes, (double)bytes * 8 / secs,
-		(unsigned long long)packets, (double)packets / secs);
+	fprintf(c->f, "%s%d,%s,%s,%llu,%.1f", prefix, st->id, st->sender ? "send" : "recv",
+		st->udp ? "udp" : "tcp", (unsigned long long)bytes, (double)bytes * 8 / secs);
+	put_u64(c->f, !st->packets_unknown, packets);
+	put_dbl(c->f, !st->packets_unknown, (double)packets / secs, 1);
 	put_u64(c->f, !st->udp && st->sender, st->total_retransmits - l->retrans);
 	put_u64(c->f, st->udp && !st->sender, st->total_lost - l->lost);
 	put_u64(c->f, st->udp && !st->sender, st->total_out_of_order - l->ooo);

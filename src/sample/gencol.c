@@ -108,6 +108,7 @@ static void read_one(struct prev *p, const struct lr_gen_stream *gs, uint64_t dt
 	o->sender = gs->sender;
 	o->udp = gs->udp;
 	o->valid = p->have && dt_ns;
+	o->packets_unknown = ld(&st->packets_unknown);
 	if (o->valid) {
 		o->bytes = step(p->bytes, bytes);
 		o->packets = step(p->packets, packets);

@@ -82,6 +82,7 @@ static int pass_row(struct reader *rd, const struct fields *fs)
 		.side = rd->side_col >= 0 && *fs->f[rd->side_col] ? fs->f[rd->side_col] : "local",
 		.host = rd->host_col >= 0 ? fs->f[rd->host_col] : "",
 		.target_bps = rd->target_col >= 0 ? fs->f[rd->target_col] : NULL,
+		.driver = rd->driver_col >= 0 ? fs->f[rd->driver_col] : "",
 		.file = rd->name,
 		.line = rd->line,
 	};

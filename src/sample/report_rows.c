@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "linerate/sample/report_read.h"
+#include "linerate/sample/ifrate.h"
 #include "linerate/core/array.h"
 #include "linerate/core/strutil.h"
 #include "report_priv.h"
@@ -348,6 +349,9 @@ int lr_rep_iface_row(struct reader *rd, const struct fields *fs)
 	if ((err = name_field(rd, field(rd, fs, rd->driver_col), "driver", driver, sizeof(driver),
 			      true)))
 		return err;
+	/* a file written before the rule (or by hand) may hold a % of a nominal speed */
+	if (lr_ifrate_nominal_why(name, NULL, driver))
+		v[UTIL] = NAN;
 	for (size_t n = 0; n < r->n_ifaces && !s; n++) {
 		size_t k = (rd->hint + n) % r->n_ifaces;
 

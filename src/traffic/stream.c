@@ -235,12 +235,37 @@ err_fd:
 	return err;
 }
 
+/* Where a TCP stream's packets count from, taken as it starts (lr_stream_start), where its
+ * bytes do: the data connection's cookie, sent before, is not the stream's. */
+static void tcp_segs_base(struct lr_stream *s)
+{
+	struct lr_tcp_sample ts;
+
+	lr_tcp_sample_read(s->p.fd, &ts);
+	s->segs_seen = s->p.sender ? ts.data_segs_out : ts.data_segs_in;
+	/* no count is no count: never the write() calls, never a 0 that reads as none sent */
+	atomic_store_explicit(&s->st.packets_unknown, !ts.have_segs, relaxed);
+}
+
+/* TCP_INFO of the data socket: a sender's retransmits, cwnd and RTT, and either end's packets:
+ * the data segments it sent (tcpi_data_segs_out) or received (tcpi_data_segs_in), counted per
+ * segment whatever TSO, GSO or GRO made of the skbs, as a capture would see them. The kernel's
+ * count is 32 bits: the stream adds its deltas, read often enough never to lap it, from the
+ * baseline tcp_segs_base took. */
 static void tcp_sample_info(struct lr_stream *s)
 {
 	struct lr_tcp_sample ts;
 
 	lr_tcp_sample_read(s->p.fd, &ts);
 	if (!ts.valid)
+		return;
+	if (ts.have_segs) {
+		uint32_t segs = s->p.sender ? ts.data_segs_out : ts.data_segs_in;
+
+		atomic_fetch_add_explicit(&s->st.packets, (uint32_t)(segs - s->segs_seen), relaxed);
+		s->segs_seen = segs;
+	}
+	if (!s->p.sender)
 		return;
 	atomic_store_explicit(&s->st.retransmits, ts.retransmits, relaxed);
 	atomic_store_explicit(&s->st.cwnd_bytes, ts.snd_cwnd, relaxed);
@@ -332,7 +357,6 @@ static void tcp_send_loop(struct lr_stream *s)
 		now = lr_clock_mono_ns();
 		if (n > 0) {
 			atomic_fetch_add_explicit(&s->st.bytes, (uint64_t)n, relaxed);
-			atomic_fetch_add_explicit(&s->st.packets, 1, relaxed);
 			atomic_store_explicit(&s->st.last_ns, now, relaxed);
 			lr_stream_note_cpu(s);
 			off = (off + (size_t)n) % s->buf_len;
@@ -363,23 +387,30 @@ static void tcp_send_loop(struct lr_stream *s)
 
 static void tcp_recv_loop(struct lr_stream *s)
 {
+	uint64_t next_info = 0;
+
 	while (!lr_stream_stopping(s)) {
 		/* --skip-rx-copy: TCP's MSG_TRUNC consumes the bytes without copying them */
 		ssize_t n = recv(s->p.fd, s->buf, s->buf_len, s->p.skip_rx_copy ? MSG_TRUNC : 0);
+		uint64_t now = lr_clock_mono_ns();
 
 		if (n > 0) {
-			s->last_rx_ns = lr_clock_mono_ns();
+			s->last_rx_ns = now;
 			atomic_store_explicit(&s->st.last_ns, s->last_rx_ns, relaxed);
 			lr_stream_note_cpu(s);
 			atomic_fetch_add_explicit(&s->st.bytes, (uint64_t)n, relaxed);
-			atomic_fetch_add_explicit(&s->st.packets, 1, relaxed);
 		} else if (n == 0) {
 			break; /* peer closed: the stream ends by itself */
 		} else if (errno != EAGAIN && errno != EINTR) {
 			lr_stream_fail(s, -errno);
 			break;
 		}
+		if (now >= next_info) {
+			tcp_sample_info(s);
+			next_info = now + LR_TCP_INFO_EVERY_NS;
+		}
 	}
+	tcp_sample_info(s);
 }
 
 static void *stream_main(void *arg)
@@ -449,6 +480,8 @@ int lr_stream_start(struct lr_stream *s)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &set, &old);
+	if (!s->p.udp)
+		tcp_segs_base(s);
 	atomic_store(&s->st.start_ns, lr_clock_mono_ns());
 	rc = pthread_create(&s->thread, NULL, stream_main, s);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);

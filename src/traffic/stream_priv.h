@@ -24,7 +24,9 @@
 #define LR_UDP_GRO_BUF	     65536
 #define LR_TCP_RX_MAX	     (1u << 20) /* TCP receiver: longest read */
 #define LR_TCP_RX_BUDGET     (16u << 20) /* ... shared by all of a test's receivers */
-#define LR_TCP_INFO_EVERY_NS 250000000ULL /* TCP_INFO sampling period */
+/* TCP_INFO sampling period: a stream's packets (its data segments) lag its bytes by at most
+ * this; one getsockopt per period per stream */
+#define LR_TCP_INFO_EVERY_NS 10000000ULL
 
 struct lr_stream {
 	struct lr_stream_params p;
@@ -69,6 +71,7 @@ struct lr_stream {
 	uint64_t setup_dgrams; /* receiver: late 4-byte setup datagrams, not counted as data */
 
 	/* TCP */
+	uint32_t segs_seen; /* the data segments TCP_INFO last gave (32 bits, wrapping) */
 	bool zc;
 	uint32_t zc_pending; /* zerocopy sends not yet reaped */
 	int sf_fd; /* memfd holding the pattern for sendfile(), -1 = not used */

@@ -2,7 +2,8 @@
 /*
  * TCP_INFO and TCP_CONGESTION of a data socket, read where iperf3 reads them (each report
  * interval's end, and a data socket once the streams run), for -J's snd_cwnd, snd_wnd, rtt,
- * rttvar, pmtu, reorder and the congestion control actually in use. The kernel's own header:
+ * rttvar, pmtu, reorder and the congestion control actually in use; and by the stream threads
+ * for their data segments (a TCP stream's packets). The kernel's own header:
  * glibc's struct tcp_info stops before tcpi_snd_wnd and tcpi_reord_seen.
  */
 #include <string.h>
@@ -36,6 +37,11 @@ void lr_tcp_sample_read(int fd, struct lr_tcp_sample *out)
 		out->reorder = ti.tcpi_reord_seen;
 	if (sl >= offsetof(struct tcp_info, tcpi_snd_wnd) + sizeof(ti.tcpi_snd_wnd))
 		out->snd_wnd = ti.tcpi_snd_wnd;
+	if (sl >= offsetof(struct tcp_info, tcpi_data_segs_out) + sizeof(ti.tcpi_data_segs_out)) {
+		out->data_segs_out = ti.tcpi_data_segs_out;
+		out->data_segs_in = ti.tcpi_data_segs_in;
+		out->have_segs = true;
+	}
 }
 
 void lr_tcp_congestion_read(int fd, char *buf, size_t len)

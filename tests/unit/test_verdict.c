@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linerate/sample/ifrate.h"
 #include "linerate/sample/snapshot.h"
 #include "linerate/diagnose/verdict.h"
 #include "linerate/present/verdict_out.h"
@@ -230,15 +231,15 @@ static void test_veth_below_its_speed_is_still_nominal(void **state)
 static void test_link_kinds(void **state)
 {
 	(void)state;
-	assert_string_equal(lr_verdict_link_nominal("lo", "", ""), "loopback");
-	assert_string_equal(lr_verdict_link_nominal("br0", "bridge", "bridge"), "bridge");
-	assert_string_equal(lr_verdict_link_nominal("tun0", "tun", "tun"), "tun/tap");
-	assert_non_null(lr_verdict_link_nominal("bond0", "bond", "bonding"));
-	assert_non_null(lr_verdict_link_nominal("dummy0", "dummy", ""));
-	assert_non_null(strstr(lr_verdict_link_nominal("ens3", "", "virtio_net"), "virtio_net"));
-	assert_null(lr_verdict_link_nominal("eth1", "", "ixgbe"));
-	assert_null(lr_verdict_link_nominal("eth1.100", "vlan", "802.1Q VLAN Support"));
-	assert_null(lr_verdict_link_nominal("eth0", "", ""));
+	assert_string_equal(lr_ifrate_nominal_why("lo", "", ""), "loopback");
+	assert_string_equal(lr_ifrate_nominal_why("br0", "bridge", "bridge"), "bridge");
+	assert_string_equal(lr_ifrate_nominal_why("tun0", "tun", "tun"), "tun/tap");
+	assert_non_null(lr_ifrate_nominal_why("bond0", "bond", "bonding"));
+	assert_non_null(lr_ifrate_nominal_why("dummy0", "dummy", ""));
+	assert_non_null(strstr(lr_ifrate_nominal_why("ens3", "", "virtio_net"), "virtio_net"));
+	assert_null(lr_ifrate_nominal_why("eth1", "", "ixgbe"));
+	assert_null(lr_ifrate_nominal_why("eth1.100", "vlan", "802.1Q VLAN Support"));
+	assert_null(lr_ifrate_nominal_why("eth0", "", ""));
 }
 
 /* Issue 20: "loss none in the counters" two lines above "UDP lost 5926 of 1381242", and "next

@@ -5,6 +5,7 @@
  * softirq) and compared with golden frames in tests/fixtures/frames/ at 80x24 and 132x43.
  * LR_UPDATE_GOLDEN=1 rewrites the goldens (then read them: they are the spec).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -688,6 +689,94 @@ static void test_hints_need_evidence(void **state)
 	assert_int_equal(lr_hints_live(&fx->snap, e1, hints, 4), 0);
 }
 
+/* The largest "N%" (a number right before a percent sign) in the rendered frame, -1 none. */
+static double frame_max_pct(const struct lr_frame *f)
+{
+	char *t = lr_frame_to_text(f);
+	double max = -1;
+
+	assert_non_null(t);
+	for (char *p = strchr(t, '%'); p; p = strchr(p + 1, '%')) {
+		char *b = p;
+
+		while (b > t && (isdigit((unsigned char)b[-1]) || b[-1] == '.'))
+			b--;
+		if (b < p && strtod(b, NULL) > max)
+			max = strtod(b, NULL);
+	}
+	free(t);
+	return max;
+}
+
+/* Issue 28: the live figures follow the verdict's rule. A veth says 10000 Mbit/s and carried
+ * 11.87 Gbit/s; lo (given a speed here: its name alone decides); an ixgbe at 10G is a line
+ * rate. Only the ixgbe gets a % of link, a wire %, a goodput ceiling and the jumbo hint. */
+static void test_nominal_links(void **state)
+{
+	static const struct {
+		const char *name, *kind, *driver;
+		bool line;
+	} links[] = {
+		{"veth0", "veth", "veth", false},
+		{"lo", "", "", false},
+		{"ens3", "", "virtio_net", false},
+		{"eth1", "", "ixgbe", true},
+	};
+	struct fixture *fx = *state;
+	struct lr_iface_snap *e1 = &fx->snap.ifaces[1];
+	char hints[4][LR_HINT_MAX];
+	int col;
+
+	fx->snap.cpus[2].softirq_pct = 40;	/* no lone hot CPU: the MTU hint alone */
+	set_rate(e1, LR_M_RX_MISSED_ERRORS, 0, 0.5);
+	set_rate(e1, LR_M_NIC_FIFO, 0, 0.5);
+	e1->n_moved = 0;
+	e1->speed_mbps = 10000;
+	e1->mtu = 1500;
+	set_rate(e1, LR_M_RX_BYTES, 0.21e9 / 8, 0.5);	/* the acks */
+	set_rate(e1, LR_M_TX_PACKETS, 1.02e6, 0.5);
+	fill_series(&e1->hist[LR_SER_RX_BPS], 0.21e9, 300);
+	fill_series(&e1->hist[LR_SER_TX_BPS], 11.87e9, 300);
+	fx->app.view = LR_VIEW_DETAIL;
+	fx->app.sel = 1;
+	for (size_t i = 0; i < LR_ARRAY_SIZE(links); i++) {
+		size_t nh;
+
+		lr_strlcpy(e1->name, links[i].name, sizeof(e1->name));
+		lr_strlcpy(e1->kind, links[i].kind, sizeof(e1->kind));
+		lr_strlcpy(e1->driver, links[i].driver, sizeof(e1->driver));
+		/* a line rate carries no more than its speed: the ixgbe at its TCP ceiling */
+		set_rate(e1, LR_M_TX_BYTES, (links[i].line ? 9.41e9 : 11.87e9) / 8, 0.5);
+		nh = lr_hints_live(&fx->snap, e1, hints, 4);
+		if (links[i].line) {
+			assert_int_equal(nh, 1);
+			assert_non_null(strstr(hints[0], "jumbo frames"));
+			assert_true(fabs(lr_ifrate_line_pct(e1) - 94.1) < 0.01);
+			assert_true(lr_ifrate_wire_pct(e1, true) > 94.1);
+			assert_null(lr_ifrate_nominal_why(e1->name, e1->kind, e1->driver));
+			assert_int_equal(lr_ifrate_line_mbps(e1), 10000);
+			continue;
+		}
+		assert_int_equal(nh, 0);
+		assert_true(lr_ifrate_line_pct(e1) < 0);
+		assert_true(lr_ifrate_wire_pct(e1, true) < 0);
+		assert_true(lr_ifrate_wire_pct(e1, false) < 0);
+		for (int big = 0; big < 2; big++) {	/* 80x24, 132x43 */
+			fx->app.sel_name[0] = '\0';
+			lr_ui_sync(&fx->app, &fx->snap);
+			assert_int_equal(lr_frame_resize(&fx->frame, big ? 132 : 80, big ? 43 : 24), 0);
+			lr_view_render(&fx->frame, &fx->ctx);
+			assert_int_equal(golden_find(&fx->frame, "jumbo", &col), -1);
+			assert_int_equal(golden_find(&fx->frame, "ceil tcp", &col), -1);
+			assert_int_equal(golden_find(&fx->frame, "10G nominal", &col), 0);
+			assert_true(frame_max_pct(&fx->frame) <= 100);
+			if (big)	/* room to say why */
+				assert_true(golden_find(&fx->frame, "ceiling -  nominal: ", &col) > 0);
+		}
+		assert_int_equal(lr_ifrate_line_mbps(e1), -1);
+	}
+}
+
 /* Text that does not fit is left out a whole word at a time and marked, never cut inside a word
  * or a number. */
 static void test_text_words(void **state)
@@ -753,6 +842,7 @@ int main(void)
 		cmocka_unit_test(test_graph_magnitudes),
 		cmocka_unit_test_setup_teardown(test_derived, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hints_need_evidence, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nominal_links, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,7 +15,8 @@
  * are published once per receive batch. */
 struct lr_stream_stats {
 	_Atomic uint64_t bytes; /* payload bytes sent or received */
-	_Atomic uint64_t packets; /* UDP datagrams sent/received; TCP: write/read calls */
+	_Atomic uint64_t packets; /* UDP datagrams sent/received; TCP: data segments (TCP_INFO) */
+	_Atomic uint64_t packets_unknown; /* TCP: the kernel gives no segment count (before 4.6) */
 	_Atomic uint64_t retransmits; /* TCP sender: TCP_INFO tcpi_total_retrans */
 	_Atomic uint64_t cwnd_bytes; /* TCP sender: snd_cwnd * snd_mss */
 	_Atomic uint64_t rtt_us; /* TCP sender: tcpi_rtt */

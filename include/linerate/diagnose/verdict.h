@@ -124,11 +124,6 @@ void lr_verdict_add(struct lr_verdict_acc *a, const struct lr_snapshot *s);
 /* The interface the verdict speaks of: the wanted one, else the one that moved most bytes. */
 const struct lr_verdict_iface *lr_verdict_pick(const struct lr_verdict_acc *a);
 
-/* Why a link's reported speed is nominal (it carries whatever the CPUs move): "veth",
- * "loopback", "bridge", "paravirtual NIC (virtio_net)", ... or NULL when the speed is a real
- * line rate. From the link kind, the driver and the name; never from the rate carried. */
-const char *lr_verdict_link_nominal(const char *name, const char *kind, const char *driver);
-
 struct lr_verdict {
 	const struct lr_verdict_iface *iface;	/* NULL: nothing was sampled */
 	double seconds;				/* the test's measured seconds (else sampled) */

@@ -28,6 +28,7 @@ struct lr_runsum_iface {
 	uint32_t known;			/* 1 << col: at least one interval knew it */
 	double peak_rx_bps, peak_tx_bps, peak_rx_pps, peak_tx_pps;	/* per tick, -1 unknown */
 	int64_t speed_mbps, mtu;	/* the last seen, -1 unknown */
+	int64_t line_mbps;		/* the last seen line rate (lr_ifrate_line_mbps), -1 */
 };
 
 struct lr_runsum_cpu {

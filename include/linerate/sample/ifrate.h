@@ -22,12 +22,23 @@ double lr_ifrate_sum_per_s(const struct lr_iface_snap *ifs, const enum lr_metric
  * FIFO/s (rx fifo + missed + over, or the driver's fifo counters), -1 unknown. */
 double lr_ifrate_drops_per_s(const struct lr_iface_snap *ifs);
 double lr_ifrate_fifo_per_s(const struct lr_iface_snap *ifs);
-/* Percent of link speed of max(rx, tx) bits/s; -1 when speed or rate unknown. */
+/* Why a link's reported speed is nominal (it carries whatever the CPUs move): "veth",
+ * "loopback", "bridge", "paravirtual NIC (virtio_net)", ... or NULL when the speed is a real
+ * line rate. From the link kind (netlink), the driver (ethtool -i) and the name; never from the
+ * rate carried. The one rule every line-rate figure follows: verdict, hints, views, CSV, report,
+ * Prometheus. Any argument may be NULL or "". */
+const char *lr_ifrate_nominal_why(const char *name, const char *kind, const char *driver);
+/* The link speed in Mbit/s when it is a line rate; -1 when unknown or nominal. What every %
+ * of link, wire utilisation and goodput ceiling is taken against. */
+int64_t lr_ifrate_line_mbps(const struct lr_iface_snap *ifs);
+/* Percent of the line rate of max(rx, tx) bits/s; -1 when the line rate or rate unknown. */
 double lr_ifrate_line_pct(const struct lr_iface_snap *ifs);
-/* Wire utilisation %: (bytes + 24 * packets) * 8 / speed for one direction; -1 unknown. */
+/* Wire utilisation % of the line rate: (bytes + 24 * packets) * 8 / speed for one direction;
+ * -1 unknown (no line rate). */
 double lr_ifrate_wire_pct(const struct lr_iface_snap *ifs, bool tx);
 /* Goodput ceiling in bits/s at this MTU: TCP with timestamps (MTU-52)/(MTU+38), UDP
- * (MTU-28)/(MTU+38) of the link speed; -1 when speed or MTU unknown. */
+ * (MTU-28)/(MTU+38) of the link speed; -1 when speed or MTU unknown. Pass a line rate
+ * (lr_ifrate_line_mbps): a nominal speed has no ceiling. */
 double lr_ifrate_ceiling_bps(int64_t speed_mbps, int64_t mtu, bool udp);
 
 #endif

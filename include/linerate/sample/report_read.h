@@ -143,6 +143,7 @@ struct lr_rep_row {
 	unsigned n_known;		/* known columns (later ones are the file's appended ones) */
 	const char *side, *host;	/* "local" and "" when the file has no such column */
 	const char *target_bps;		/* streams: the appended column ("" unknown), NULL none */
+	const char *driver;		/* interfaces: the appended column, "" unknown or none */
 	const char *file;
 	unsigned long line;
 };

@@ -157,6 +157,7 @@ struct lr_stream_snap {
 	bool sender;		/* this side sends on it */
 	bool udp;
 	bool valid;		/* the per-interval fields are known (not the stream's first read) */
+	bool packets_unknown;	/* a TCP stream on a kernel without TCP_INFO's segment count */
 	uint64_t bytes, packets;	/* this interval */
 	double bps, pps;
 	uint64_t retransmits, lost, out_of_order;	/* this interval */

@@ -83,6 +83,11 @@ struct lr_tcp_sample {
 	uint32_t pmtu;		/* tcpi_pmtu */
 	uint32_t reorder;	/* tcpi_reord_seen: reordering events so far */
 	uint32_t retransmits;	/* tcpi_total_retrans: segments retransmitted so far */
+	/* tcpi_data_segs_out / _in: data segments sent / received so far, one per MSS-sized
+	 * segment whatever TSO, GSO or GRO made of the skbs; 32 bits, wrapping. have_segs:
+	 * the kernel filled them (4.6+) */
+	uint32_t data_segs_out, data_segs_in;
+	bool have_segs;
 };
 /* Reads fd's TCP_INFO into *out (out->valid false on failure). [any] */
 void lr_tcp_sample_read(int fd, struct lr_tcp_sample *out);

@@ -56,7 +56,8 @@ int main(int argc, char **argv)
 	char err[256];
 	int rc;
 
-	if (lr_cli_parse(argc, argv, &cfg, err, sizeof(err))) {
+	if (lr_cli_parse(argc, argv, isatty(STDIN_FILENO) && isatty(STDOUT_FILENO), &cfg, err,
+			 sizeof(err))) {
 		fprintf(stderr, "linerate: %s (see linerate --help)\n", err);
 		exit(2);
 	}

@@ -45,10 +45,7 @@ struct lr_server_app {
 
 bool lr_server_app_dashboard(const struct lr_config *cfg)
 {
-	/* -T, --timestamps, --forceflush ask for iperf3's text: they choose it */
-	return !cfg->headless && !cfg->daemon && !cfg->logfile && !cfg->json && !cfg->title &&
-	       !cfg->timestamps && !cfg->forceflush && isatty(STDOUT_FILENO) &&
-	       isatty(STDIN_FILENO);
+	return !cfg->headless;	/* cli.c: also -J, --logfile, -T, -D, or no terminal */
 }
 
 const char *lr_server_app_unused(const struct lr_config *cfg, bool dash, char *why, size_t len)
@@ -61,7 +58,7 @@ const char *lr_server_app_unused(const struct lr_config *cfg, bool dash, char *w
 	if (cfg->theme || cfg->ascii) {
 		o = cfg->theme ? "--theme" : "--ascii";
 		snprintf(why, len,
-			 "%s: -s prints iperf3's lines here (--headless, or stdout is not a "
+			 "%s: -s prints iperf3's lines here (--headless, -J, --logfile, or no "
 			 "terminal): only the dashboard draws",
 			 o);
 	} else if (!rec &&

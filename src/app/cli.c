@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "linerate/app/cli.h"
 #include "linerate/app/cli_iperf3.h"
@@ -215,6 +216,18 @@ static int parse_uint(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
 	if (lr_parse_u64(s, &v) || v < lo || v > hi)
 		return -EINVAL;
 	*out = v;
+	return 0;
+}
+
+/* --procfs/--sysfs DIR: an input named on the command line that is not there is bad usage. */
+static int check_tree(const char *opt, const char *dir, char *err, size_t len)
+{
+	struct stat st;
+
+	if (stat(dir, &st))
+		return lr_err_inval(err, len, "%s %s: %s", opt, dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return lr_err_inval(err, len, "%s %s: not a directory", opt, dir);
 	return 0;
 }
 
@@ -471,10 +484,10 @@ int lr_cli_parse(int argc, char **argv, bool tty, struct lr_config *cfg, char *e
 				return lr_err_inval(err, len, "--source: '%s' is not netlink or proc", optarg);
 			break;
 		case OPT_PROCFS:
-			cfg->procfs = optarg;
-			break;
 		case OPT_SYSFS:
-			cfg->sysfs = optarg;
+			if (check_tree(c == OPT_PROCFS ? "--procfs" : "--sysfs", optarg, err, len))
+				return -EINVAL;
+			*(c == OPT_PROCFS ? &cfg->procfs : &cfg->sysfs) = optarg;
 			break;
 		case OPT_HEADLESS:
 			cfg->headless = true;

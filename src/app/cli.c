@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "linerate/app/cli.h"
 #include "linerate/app/cli_iperf3.h"
@@ -149,7 +150,8 @@ static const char usage[] =
 	"      --source netlink|proc   counter source (default netlink)\n"
 	"      --procfs DIR, --sysfs DIR   read a captured tree instead of /proc and /sys\n"
 	"Headless:\n"
-	"      --headless         no dashboard; log samples as CSV (stdout without --csv)\n"
+	"      --headless         no dashboard; log samples as CSV (stdout without --csv); implied by\n"
+	"                         -J, --json-stream, --logfile and by no terminal on stdin/stdout\n"
 	"  -t, --time SEC         stop after SEC seconds; with traffic the test's length (headless\n"
 	"                         default 10 s; the dashboard runs a test until s or q without -t)\n"
 	"      --csv FILE         per-interface CSV ('-' = stdout); --cpu-csv FILE per-CPU CSV\n"
@@ -214,6 +216,18 @@ static int parse_uint(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
 	if (lr_parse_u64(s, &v) || v < lo || v > hi)
 		return -EINVAL;
 	*out = v;
+	return 0;
+}
+
+/* --procfs/--sysfs DIR: an input named on the command line that is not there is bad usage. */
+static int check_tree(const char *opt, const char *dir, char *err, size_t len)
+{
+	struct stat st;
+
+	if (stat(dir, &st))
+		return lr_err_inval(err, len, "%s %s: %s", opt, dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return lr_err_inval(err, len, "%s %s: not a directory", opt, dir);
 	return 0;
 }
 
@@ -288,6 +302,33 @@ static int matrix_spec_valid(const struct lr_config *cfg, char *err, size_t len)
 	return rc;
 }
 
+/* No dashboard where iperf3 has none (-J, --json-stream, --logfile; -T, --timestamps and
+ * --forceflush shape iperf3's text lines) or where there is no terminal to draw on: -c, -s
+ * and plain sampling take their headless form. --demo has none: a run of it without a terminal,
+ * or asking it for iperf3's output, is bad usage (--replay says so once its files are read). */
+static int pick_headless(struct lr_config *cfg, bool tty, char *err, size_t len)
+{
+	const char *o = cfg->json_stream ? "--json-stream" : cfg->json ? "-J"
+			: cfg->logfile ? "--logfile" : cfg->title ? "-T"
+			: cfg->timestamps ? "--timestamps" : cfg->forceflush ? "--forceflush" : NULL;
+
+	if (cfg->mode != LR_MODE_DASHBOARD && cfg->mode != LR_MODE_HEADLESS &&
+	    cfg->mode != LR_MODE_SERVER)
+		return 0;
+	if (cfg->traffic.demo && (cfg->headless || o))
+		return lr_err_inval(err, len, "--demo runs in the dashboard: it has no %s (run linerate -s "
+				    "and linerate -c 127.0.0.1)", cfg->headless ? "--headless" : o);
+	if (cfg->traffic.demo && !tty)
+		return lr_err_inval(err, len, "--demo runs in the dashboard: it needs a terminal on "
+				    "stdin and stdout");
+	if (o || cfg->daemon || !tty) {
+		cfg->headless = true;
+		if (cfg->mode == LR_MODE_DASHBOARD)
+			cfg->mode = LR_MODE_HEADLESS;
+	}
+	return 0;
+}
+
 /* Checks that need every option seen. */
 static int validate(struct lr_config *cfg, bool traffic_opt, const char *opt_name, char *err,
 		    size_t len)
@@ -309,13 +350,17 @@ static int validate(struct lr_config *cfg, bool traffic_opt, const char *opt_nam
 	 * without its dashboard says so itself (mode_server.c) */
 	if ((cfg->theme || cfg->ascii || cfg->graph) && cfg->mode != LR_MODE_DASHBOARD &&
 	    cfg->mode != LR_MODE_SERVER && cfg->mode != LR_MODE_REPLAY)
-		return lr_err_inval(err, len, "%s: only the dashboard and --replay draw (this run has no screen)",
+		return lr_err_inval(err, len, "%s: only the dashboard and --replay draw (this run has no "
+				    "screen: --headless, -J, --logfile, or no terminal)",
 				    cfg->theme ? "--theme" : cfg->ascii ? "--ascii" : "--graph");
+	if (t->no_start && cfg->mode == LR_MODE_HEADLESS)
+		return lr_err_inval(err, len, "--no-start waits for s in the dashboard (this run has no "
+				    "screen: --headless, -J, --logfile, or no terminal)");
 	if (cfg->daemon && cfg->mode != LR_MODE_SERVER)
 		return lr_err_inval(err, len, "-D runs a server in the background: it needs -s");
 	if ((cfg->title || cfg->timestamps || cfg->logfile || cfg->forceflush) &&
 	    cfg->mode != LR_MODE_SERVER && !(cfg->mode == LR_MODE_HEADLESS && t->host))
-		return lr_err_inval(err, len, "%s shapes iperf3's text output: it needs -s, or -c with --headless",
+		return lr_err_inval(err, len, "%s shapes iperf3's text output: it needs -s or -c",
 			    cfg->title ? "-T" : cfg->timestamps ? "--timestamps"
 			    : cfg->logfile ? "--logfile" : "--forceflush");
 	if (t->length) {
@@ -343,7 +388,7 @@ static int validate(struct lr_config *cfg, bool traffic_opt, const char *opt_nam
 	return rc || !cfg->matrix ? rc : matrix_spec_valid(cfg, err, len);
 }
 
-int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t len)
+int lr_cli_parse(int argc, char **argv, bool tty, struct lr_config *cfg, char *err, size_t len)
 {
 	struct lr_traffic_config *t = &cfg->traffic;
 	const char *traffic_opt = NULL;
@@ -439,10 +484,10 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 				return lr_err_inval(err, len, "--source: '%s' is not netlink or proc", optarg);
 			break;
 		case OPT_PROCFS:
-			cfg->procfs = optarg;
-			break;
 		case OPT_SYSFS:
-			cfg->sysfs = optarg;
+			if (check_tree(c == OPT_PROCFS ? "--procfs" : "--sysfs", optarg, err, len))
+				return -EINVAL;
+			*(c == OPT_PROCFS ? &cfg->procfs : &cfg->sysfs) = optarg;
 			break;
 		case OPT_HEADLESS:
 			cfg->headless = true;
@@ -671,5 +716,7 @@ int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t
 	}
 	cfg->traffic.peer_interval_ns = cfg->interval_ns;	/* the peer samples at our pace */
 	cfg->traffic.report_interval_ns = cfg->interval_set ? cfg->interval_ns : 0;	/* -J */
+	if (pick_headless(cfg, tty, err, len))
+		return -EINVAL;
 	return validate(cfg, traffic_opt != NULL, traffic_opt ? traffic_opt : "", err, len);
 }

@@ -2,8 +2,10 @@
 /* Questions every run mode asks of the command line's configuration, the engines' own options
  * taken from it, and the output stream of the traffic modes. [main] */
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "linerate/app/config.h"
 #include "linerate/core/exporter.h"
@@ -70,6 +72,32 @@ int lr_config_sampling_open(struct lr_sampling **out, const struct lr_config *cf
 	return lr_sampling_open(out, &o);
 }
 
+int lr_config_sampling_traffic(struct lr_sampling **out, const struct lr_config *cfg)
+{
+	bool needed = lr_config_csv_named(cfg) || cfg->listen;
+	int err;
+
+	*out = NULL;
+	err = lr_config_sampling_open(out, cfg, false);
+	if (!err) {
+		err = lr_sampling_start(*out);
+		if (err)
+			lr_sampling_close(*out);
+	}
+	if (err)
+		*out = NULL;
+	return needed ? err : 0;
+}
+
+int lr_config_sampling_status(const struct lr_config *cfg, int err)
+{
+	if (err == -ENODEV && cfg->ifaces)	/* -I naming no interface */
+		return 2;
+	if ((err == -ENOENT || err == -EACCES) && cfg->procfs)	/* a tree without net/dev */
+		return 2;
+	return 1;
+}
+
 int lr_config_metrics_open(struct lr_metrics_http **out, const struct lr_config *cfg, char *err,
 			   size_t errlen)
 {
@@ -121,6 +149,7 @@ int lr_output_open(struct lr_output *o, const struct lr_config *cfg)
 
 int lr_output_close(struct lr_output *o, const struct lr_config *cfg)
 {
+	bool std = !o->file && o->json == stdout;
 	int err = 0;
 
 	if (o->text && o->text != o->json && fclose(o->text))
@@ -128,10 +157,37 @@ int lr_output_close(struct lr_output *o, const struct lr_config *cfg)
 	/* a log file is closed; stdout (or stderr) stays open and is only flushed */
 	if ((o->file ? fclose(o->file) : fflush(o->json)) && !err)
 		err = -errno;
+	if (!err && !o->file && ferror(o->json))	/* a write that failed earlier */
+		err = -EIO;
+	if (err && std && lr_output_stdout_gone())
+		err = 0;
 	if (err)
 		fprintf(stderr, "linerate: writing %s: %s\n", cfg->logfile ? cfg->logfile : "stdout",
 			strerror(-err));
 	o->text = o->json = NULL;
 	o->file = NULL;
+	return err;
+}
+
+bool lr_output_stdout_gone(void)
+{
+	struct pollfd p = {.fd = STDOUT_FILENO, .events = POLLOUT};
+
+	/* a pipe's writer polls POLLERR once no reader is left, a socket POLLHUP: SIGPIPE is
+	 * ignored (main.c), so the write itself only failed with EPIPE */
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP));
+}
+
+int lr_output_flush_stdout(void)
+{
+	int err = 0;
+
+	if (fflush(stdout))
+		err = -errno;
+	else if (ferror(stdout))
+		err = -EIO;
+	if (!err || lr_output_stdout_gone())
+		return 0;
+	fprintf(stderr, "linerate: writing stdout: %s\n", strerror(-err));
 	return err;
 }

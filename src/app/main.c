@@ -56,7 +56,8 @@ int main(int argc, char **argv)
 	char err[256];
 	int rc;
 
-	if (lr_cli_parse(argc, argv, &cfg, err, sizeof(err))) {
+	if (lr_cli_parse(argc, argv, isatty(STDIN_FILENO) && isatty(STDOUT_FILENO), &cfg, err,
+			 sizeof(err))) {
 		fprintf(stderr, "linerate: %s (see linerate --help)\n", err);
 		exit(2);
 	}
@@ -70,11 +71,11 @@ int main(int argc, char **argv)
 	switch (cfg.mode) {
 	case LR_MODE_HELP:
 		fputs(lr_cli_usage(), stdout);
-		rc = 0;
+		rc = lr_output_flush_stdout() ? 1 : 0;
 		break;
 	case LR_MODE_VERSION:
 		printf("linerate %s\n", lr_version());
-		rc = 0;
+		rc = lr_output_flush_stdout() ? 1 : 0;
 		break;
 	case LR_MODE_EXPLAIN:
 		rc = lr_run_explain(&cfg);

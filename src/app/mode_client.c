@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Headless `linerate -c`: one test session beside a sampling run (CSV files, the verdict's
  * snapshots), iperf3's per-second lines or -J intervals from the streams' live counters, then
- * iperf3's summary and linerate's verdict. Runs on the main thread; polls lr_stop_signal. */
+ * iperf3's summary and linerate's verdict. Runs on the main thread; polls lr_stop_signal and,
+ * when its lines go to stdout, whether stdout's reader has gone (`| head`: the test then ends
+ * as on a signal, exit 0). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -288,25 +290,6 @@ static void intervals_paths(const struct intervals *iv, struct lr_traffic_result
 				R->streams[j].path = iv->path[i];
 }
 
-/* Without CSV files or --listen sampling is a bonus: when it cannot start, the test runs
- * without it. */
-static int sampling_open(struct lr_sampling **out, const struct lr_config *cfg)
-{
-	bool files = lr_config_csv_named(cfg) || cfg->listen;
-
-	*out = NULL;
-	if (lr_config_sampling_open(out, cfg, false) < 0) {
-		*out = NULL;
-		return files ? -EIO : 0;
-	}
-	if (lr_sampling_start(*out) < 0) {
-		lr_sampling_close(*out);
-		*out = NULL;
-		return files ? -EIO : 0;
-	}
-	return 0;
-}
-
 /* The interface the verdict speaks of: -I's when it names one, else the route's. */
 static const char *verdict_iface(const struct lr_config *cfg, char *buf, size_t len)
 {
@@ -315,13 +298,18 @@ static const char *verdict_iface(const struct lr_config *cfg, char *buf, size_t 
 	return lr_route_iface(cfg->traffic.host, buf, len) ? NULL : buf;
 }
 
+/* Why the run stops writing: a write error (reported: exit 1), or stdout's reader gone (`|
+ * head`: the test ends as on a signal, exit 0, nothing said of it). */
+enum stop_out { OUT_OK, OUT_FAILED, OUT_GONE };
+
 /* Waits up to wait_ns for the client, writing CSV rows and feeding the verdict as snapshots
- * come. A write error (reported) ends the test. */
-static void pump(struct lr_sampling *sm, struct lr_session *ses, uint64_t wait_ns, bool *failed)
+ * come. A write error or stdout's reader gone ends the test. */
+static void pump(struct lr_sampling *sm, struct lr_session *ses, uint64_t wait_ns,
+		 enum stop_out *st)
 {
 	int got;
 
-	if (!sm || *failed) {
+	if (!sm || *st) {
 		lr_client_wait(ses->client, wait_ns);
 		return;
 	}
@@ -331,18 +319,21 @@ static void pump(struct lr_sampling *sm, struct lr_session *ses, uint64_t wait_n
 	if (got > 0)
 		lr_session_sample(ses, lr_sampling_last(sm));
 	if (got < 0) {
-		*failed = true;
+		*st = got == -EPIPE ? OUT_GONE : OUT_FAILED;
 		lr_session_stop(ses);
 	}
 }
 
 /* The sampler's last reading after the test: the books of the CSVs are closed. */
-static void sampling_finish(struct lr_sampling *sm, struct lr_session *ses, bool *failed)
+static void sampling_finish(struct lr_sampling *sm, struct lr_session *ses, enum stop_out *st)
 {
-	if (!sm || *failed)
+	int e;
+
+	if (!sm || *st)
 		return;
-	if (lr_sampling_finish(sm, true) < 0)
-		*failed = true;
+	e = lr_sampling_finish(sm, true);
+	if (e < 0)
+		*st = e == -EPIPE ? OUT_GONE : OUT_FAILED;
 	else if (lr_sampling_last(sm))
 		lr_session_sample(ses, lr_sampling_last(sm));
 }
@@ -445,13 +436,17 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv, const s
 	struct lr_session ses;
 	uint64_t log_seen = 0;
 	char ifbuf[LR_IFNAMSIZ];
-	bool failed = false, have_peer;
+	enum stop_out st = OUT_OK;
+	/* iperf3's lines go to stdout: a reader that leaves ends the test */
+	bool on_stdout = !out->file && out->json == stdout;
+	bool have_peer;
 	struct lr_peer_summary peer;
 	struct server_output so = {0};
 	int rc;
 
-	if (sampling_open(&sm, cfg) < 0)
-		return 1;
+	rc = lr_config_sampling_traffic(&sm, cfg);
+	if (rc < 0)
+		return lr_config_sampling_status(cfg, rc);
 	if (lr_session_init(&ses, sm ? lr_sampling_snapsrc(sm) : NULL,
 			    verdict_iface(cfg, ifbuf, sizeof(ifbuf)))) {
 		fprintf(stderr, "linerate: out of memory\n");
@@ -471,9 +466,11 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv, const s
 		return 1;
 	}
 	while (!lr_client_wait(ses.client, 1)) {
-		if (lr_stop_signal)
+		if (!st && on_stdout && lr_output_stdout_gone())
+			st = OUT_GONE;
+		if (lr_stop_signal || st == OUT_GONE)
 			lr_session_stop(&ses);
-		pump(sm, &ses, intervals_wait(iv), &failed);
+		pump(sm, &ses, intervals_wait(iv), &st);
 		intervals_tick(iv, ses.client, cfg->json, false);
 		drain_log(&log_seen);
 	}
@@ -484,7 +481,7 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv, const s
 	 * for one would only delay the error */
 	if (sm && lr_client_state(ses.client) != LR_CLIENT_DONE)
 		lr_sampling_set_peer(sm, NULL);
-	sampling_finish(sm, &ses, &failed);
+	sampling_finish(sm, &ses, &st);
 	if (sm)
 		lr_sampling_set_peer(sm, NULL);	/* lr_session_finish closes the peer view */
 	have_peer = ses.peer && lr_peer_rx_summary(ses.peer, &peer) == 0;
@@ -494,7 +491,7 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv, const s
 	lr_session_finish(&ses);
 	if (!ses.have_res) {
 		fprintf(stderr, "linerate: out of memory\n");
-		failed = true;
+		st = OUT_FAILED;
 	}
 	if (ses.have_res)
 		intervals_paths(iv, ses.res);
@@ -502,7 +499,7 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv, const s
 	free(so.text);
 	if (ses.failed)
 		fprintf(stderr, "linerate: %s\n", ses.error);
-	rc = ses.failed || failed ? 1 : 0;
+	rc = ses.failed || st == OUT_FAILED ? 1 : 0;
 	if (lr_sampling_close(sm) < 0)
 		rc = 1;
 	lr_session_free(&ses);

@@ -455,8 +455,7 @@ static int run(const struct lr_config *cfg, struct lr_server_app *sapp, struct l
 		if (lr_log_errors_echoed() == logged)	/* else the cause is on stderr already */
 			snprintf(d.fatal, sizeof(d.fatal), "cannot start sampling: %s",
 				 strerror(-err));
-		if (err == -ENODEV && cfg->ifaces)	/* -I naming no interface is bad usage */
-			d.rc = 2;
+		d.rc = lr_config_sampling_status(cfg, err);
 		goto out;
 	}
 	d.tr.ses.src = d.src;

@@ -5,6 +5,7 @@
  * reads files and prints its one-line errors to stderr itself. Main thread only.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,14 +27,15 @@ static int slurp(const char *path, char **buf, size_t *len)
 
 	if (!f)
 		return -errno;
+	errno = 0;
 	b = malloc(cap);
 	while (b) {
 		size_t got = fread(b + n, 1, cap - n, f);
 
 		n += got;
 		if (n < cap) {
-			if (ferror(f))
-				err = -EIO;
+			if (ferror(f))	/* a directory: EISDIR */
+				err = errno ? -errno : -EIO;
 			break;
 		}
 		if (cap >= DUMP_MAX) {
@@ -65,6 +67,8 @@ static int slurp(const char *path, char **buf, size_t *len)
 	return 0;
 }
 
+/* 0, or the exit status with one line said: 2 for a dump that is missing, unreadable or not
+ * `ethtool -S` output (bad input named on the command line, as --report's), 1 out of memory. */
 static int load(const char *path, struct lr_ethdump *d)
 {
 	char *text = NULL;
@@ -73,7 +77,7 @@ static int load(const char *path, struct lr_ethdump *d)
 
 	if (err) {
 		fprintf(stderr, "linerate: cannot read %s: %s\n", path, strerror(-err));
-		return 1;
+		return err == -ENOMEM ? 1 : 2;
 	}
 	err = lr_ethdump_parse(d, text, len);
 	free(text);
@@ -87,9 +91,19 @@ static int load(const char *path, struct lr_ethdump *d)
 			"understood)\n",
 			path, d->garbage);
 		lr_ethdump_free(d);
-		return 1;
+		return 2;
 	}
 	return 0;
+}
+
+/* A write error: 0 when it was stdout's and its reader has gone (`| head`), else 1 with one
+ * line naming it. */
+static int write_failed(bool on_stdout, const char *name, int err)
+{
+	if (on_stdout && lr_output_stdout_gone())
+		return 0;
+	fprintf(stderr, "linerate: writing %s: %s\n", name, strerror(-err));
+	return 1;
 }
 
 int lr_run_explain(const struct lr_config *cfg)
@@ -110,8 +124,12 @@ int lr_run_explain(const struct lr_config *cfg)
 		fprintf(stderr, "linerate: --explain: only one dump can come from stdin\n");
 		return 2;
 	}
-	if (load(p1, &d1) || (p2 && load(p2, &d2)))
+	rc = load(p1, &d1);
+	if (!rc && p2)
+		rc = load(p2, &d2);
+	if (rc)
 		goto out;
+	rc = 1;
 	o.label1 = p1;
 	o.label2 = p2;
 	/* --csv -: CSV alone on stdout; --csv FILE: the text on stdout, the CSV in FILE */
@@ -126,12 +144,13 @@ int lr_run_explain(const struct lr_config *cfg)
 	if (!cfg->csv || csv) {
 		err = lr_explain_write(stdout, &d1, p2 ? &d2 : NULL, &o);
 		if (err) {
-			fprintf(stderr, "linerate: writing the explanation: %s\n", strerror(-err));
+			rc = write_failed(true, "the explanation", err);
 			goto out;
 		}
 	}
 	if (cfg->csv) {
 		const char *name = csv ? cfg->csv : "stdout";
+		bool to_stdout = !csv;
 
 		o.csv = true;
 		err = lr_explain_write(csv ? csv : stdout, &d1, p2 ? &d2 : NULL, &o);
@@ -141,7 +160,7 @@ int lr_run_explain(const struct lr_config *cfg)
 			csv = NULL;
 		}
 		if (err) {
-			fprintf(stderr, "linerate: writing %s: %s\n", name, strerror(-err));
+			rc = write_failed(to_stdout, name, err);
 			goto out;
 		}
 	}

@@ -3,7 +3,8 @@
  * `linerate --headless` without traffic: every snapshot until -t runs out or a signal arrives,
  * as CSV rows (the files asked for, or stdout when piped), as sar-style text on a terminal, and
  * with -J as the run's JSON at the end. On a signal the snapshot in flight is part of the run
- * and the files are closed; a write error is one line and exit 1. [app]
+ * and the files are closed; a write error is one line and exit 1; stdout's reader gone (`|
+ * head`) ends the run as a signal does, without that last row. [app]
  */
 #include <errno.h>
 #include <stdio.h>
@@ -63,11 +64,7 @@ static int finish_output(enum out_kind k, const struct lr_runsum *rs)
 		fputc('\n', stdout);
 		json_decref(j);
 	}
-	if (fflush(stdout)) {
-		fprintf(stderr, "linerate: writing stdout: %s\n", strerror(errno));
-		return 1;
-	}
-	return 0;
+	return lr_output_flush_stdout() ? 1 : 0;
 }
 
 int lr_run_headless(const struct lr_config *cfg)
@@ -77,13 +74,14 @@ int lr_run_headless(const struct lr_config *cfg)
 	struct lr_sampling *h;
 	struct lr_runsum rs;
 	uint64_t seen = 0;
+	bool gone = false;
 	int rc = 0, err;
 
 	lr_log_set_echo(LR_LOG_WARN);	/* no status line here: warnings go to stderr */
 	/* a metrics endpoint is an output of its own: CSV to stdout only when asked (--csv -) */
 	err = lr_config_sampling_open(&h, cfg, k == OUT_CSV && !cfg->listen);
-	if (err)	/* -I naming no interface at all is bad usage */
-		return err == -ENODEV && cfg->ifaces ? 2 : 1;
+	if (err)
+		return lr_config_sampling_status(cfg, err);
 	if (lr_sampling_start(h)) {
 		lr_sampling_close(h);
 		return 1;
@@ -92,8 +90,10 @@ int lr_run_headless(const struct lr_config *cfg)
 	while (!lr_stop_signal) {
 		int got = lr_sampling_pump(h, 100 * LR_NSEC_PER_MSEC);
 
+		if (got == -EPIPE)	/* stdout's reader has gone: the end, the files whole */
+			gone = true;
 		if (got < 0) {
-			rc = 1;
+			rc = gone ? 0 : 1;
 			break;
 		}
 		if (!got)
@@ -110,7 +110,7 @@ int lr_run_headless(const struct lr_config *cfg)
 			break;
 	}
 	/* a signal: the row that was in flight is part of the run */
-	if (rc == 0 && lr_sampling_finish(h, false))
+	if (rc == 0 && !gone && lr_sampling_finish(h, false))
 		rc = 1;
 	last = lr_sampling_last(h);
 	if (rc == 0 && last && last->seq != seen && show(k, &rs, last))

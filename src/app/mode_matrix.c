@@ -89,12 +89,16 @@ int lr_matrix_app_report(struct lr_matrix_app *a, FILE *f)
 	const struct lr_config *cfg = a->cfg;
 	unsigned n, cases = lr_matrix_run_cases(a->run), ended = lr_matrix_run_ended(a->run);
 	const struct lr_matrix_row *rows = lr_matrix_run_rows(a->run, &n);
-	int rc = lr_matrix_run_status(a->run);
+	int rc = lr_matrix_run_status(a->run), err;
 
-	if (lr_matrix_report(f, cfg->json, cfg->traffic.host, lr_matrix_run_keys(a->run), rows, n,
-			     cases, (double)lr_matrix_run_case_ns(a->run) / 1e9,
-			     (double)cfg->omit_ns / 1e9))
+	err = lr_matrix_report(f, cfg->json, cfg->traffic.host, lr_matrix_run_keys(a->run), rows, n,
+			       cases, (double)lr_matrix_run_case_ns(a->run) / 1e9,
+			       (double)cfg->omit_ns / 1e9);
+	/* stdout's reader gone (`| head`) is the end of the table, not an error */
+	if (err && !(f == stdout && lr_output_stdout_gone())) {
+		fprintf(stderr, "linerate: writing the matrix table: %s\n", strerror(-err));
 		rc = 1;
+	}
 	if (ended < cases)
 		fprintf(stderr, "linerate: matrix ended after %u of %u cases\n", ended, cases);
 	return rc;
@@ -124,24 +128,6 @@ static void drain_log(uint64_t *seen)
 			if (e[i].level >= LR_LOG_WARN)
 				fprintf(stderr, "linerate: %s%s\n",
 					e[i].level == LR_LOG_WARN ? "warning: " : "", e[i].msg);
-}
-
-/* Without CSV files sampling is a bonus: when it cannot start, the CPU columns stay empty. */
-static int open_sampling(struct lr_sampling **sm, const struct lr_config *cfg)
-{
-	bool files = lr_config_csv_named(cfg);
-
-	*sm = NULL;
-	if (lr_config_sampling_open(sm, cfg, false) < 0) {
-		*sm = NULL;
-		return files ? -EIO : 0;
-	}
-	if (lr_sampling_start(*sm) < 0) {
-		lr_sampling_close(*sm);
-		*sm = NULL;
-		return files ? -EIO : 0;
-	}
-	return 0;
 }
 
 static void progress(struct lr_matrix_run *m, unsigned *shown)
@@ -186,8 +172,9 @@ int lr_run_matrix(const struct lr_config *cfg)
 		fprintf(stderr, "linerate: %s\n", err);
 		return rc;
 	}
-	if (open_sampling(&sm, cfg) < 0)
-		return 1;
+	rc = lr_config_sampling_traffic(&sm, cfg);	/* a bonus: else CPU columns are empty */
+	if (rc < 0)
+		return lr_config_sampling_status(cfg, rc);
 	rc = lr_matrix_app_open(&a, cfg, sm ? lr_sampling_snapsrc(sm) : NULL, err, sizeof(err));
 	m = a.run;
 	if (rc) {

@@ -361,12 +361,14 @@ int lr_run_replay(const struct lr_config *cfg)
 	rc = 1;
 	err = lr_tui_open(&u.tui);
 	if (err) {
-		if (err == -ENOTTY)
+		if (err == -ENOTTY) {	/* no headless form: bad usage here, as --demo's */
 			snprintf(u.fatal, sizeof(u.fatal), "--replay needs a terminal on stdin and "
 				 "stdout (--report writes HTML)");
-		else
+			rc = 2;
+		} else {
 			snprintf(u.fatal, sizeof(u.fatal), "cannot use the terminal: %s",
 				 strerror(-err));
+		}
 		goto out;
 	}
 	load_theme(&u);

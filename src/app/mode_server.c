@@ -45,10 +45,7 @@ struct lr_server_app {
 
 bool lr_server_app_dashboard(const struct lr_config *cfg)
 {
-	/* -T, --timestamps, --forceflush ask for iperf3's text: they choose it */
-	return !cfg->headless && !cfg->daemon && !cfg->logfile && !cfg->json && !cfg->title &&
-	       !cfg->timestamps && !cfg->forceflush && isatty(STDOUT_FILENO) &&
-	       isatty(STDIN_FILENO);
+	return !cfg->headless;	/* cli.c: also -J, --logfile, -T, -D, or no terminal */
 }
 
 const char *lr_server_app_unused(const struct lr_config *cfg, bool dash, char *why, size_t len)
@@ -61,7 +58,7 @@ const char *lr_server_app_unused(const struct lr_config *cfg, bool dash, char *w
 	if (cfg->theme || cfg->ascii) {
 		o = cfg->theme ? "--theme" : "--ascii";
 		snprintf(why, len,
-			 "%s: -s prints iperf3's lines here (--headless, or stdout is not a "
+			 "%s: -s prints iperf3's lines here (--headless, -J, --logfile, or no "
 			 "terminal): only the dashboard draws",
 			 o);
 	} else if (!rec &&
@@ -161,7 +158,7 @@ int lr_server_app_run(struct lr_server_app *a, struct lr_server *s, FILE *text)
 {
 	struct lr_server_test_view *v = lr_server_watch_view_new();
 	struct lr_server_text *tx = NULL;
-	bool stopping = false;
+	bool stopping = false, gone = false;
 	char banner[256];
 	int err = 0, rc;
 
@@ -201,9 +198,14 @@ int lr_server_app_run(struct lr_server_app *a, struct lr_server *s, FILE *text)
 		uint64_t now = lr_clock_mono_ns(), due = lr_server_text_next_ns(tx);
 		uint64_t wait = due <= now ? 0 : due - now < POLL_NS ? due - now : POLL_NS;
 
-		if (a->smp && !err) {
-			if (lr_sampling_pump(a->smp, wait) < 0) {
-				err = -EIO; /* reported; stop serving rather than lose rows */
+		if (a->smp && !err && !gone) {
+			int got = lr_sampling_pump(a->smp, wait);
+
+			/* reported; stop serving rather than lose rows. The CSV's reader gone
+			 * (`--csv - | head`) is the end of the run, not an error. */
+			if (got < 0) {
+				gone = got == -EPIPE;
+				err = gone ? 0 : -EIO;
 				lr_server_stop(s);
 				stopping = true;
 			}
@@ -218,7 +220,7 @@ int lr_server_app_run(struct lr_server_app *a, struct lr_server *s, FILE *text)
 		(void)poll_text(tx, a->watch, v); /* a test that ended with the server */
 	lr_server_text_close(tx);
 	free(v);
-	if (a->smp && !err && lr_sampling_finish(a->smp, true) < 0)
+	if (a->smp && !err && !gone && lr_sampling_finish(a->smp, true) < 0)
 		err = -EIO;
 	return err ? err : rc;
 }
@@ -395,9 +397,10 @@ int lr_run_server(const struct lr_config *cfg)
 		lr_peer_server_close(peer);
 		return 2;
 	}
-	if (lr_server_app_open(&app, cfg, !dash)) {
+	rc = lr_server_app_open(&app, cfg, !dash);
+	if (rc) {
 		lr_peer_server_close(peer);
-		return 1;
+		return lr_config_sampling_status(cfg, rc);
 	}
 	o.watch = lr_server_app_hooks(app);
 	lr_log_set_echo(LR_LOG_INFO);

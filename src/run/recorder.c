@@ -16,11 +16,41 @@ enum { SINK_IFACES, SINK_CPUS, SINK_STREAMS, SINK_QUEUES, SINK__COUNT };
 struct lr_recorder {
 	struct lr_csv *sink[SINK__COUNT];
 	bool failed;	/* an error was reported: do not report the same file again at close */
+	bool stdout_gone;	/* stdout's reader has gone: the run ends, no error */
 };
+
+static bool is_stdout(const struct lr_csv *c)
+{
+	return !strcmp(lr_csv_path(c), "-");
+}
 
 static const char *shown(const struct lr_csv *c)
 {
-	return strcmp(lr_csv_path(c), "-") ? lr_csv_path(c) : "stdout";
+	return is_stdout(c) ? "stdout" : lr_csv_path(c);
+}
+
+/* A sink's write error in err, after which nothing more is written. EPIPE on stdout is its
+ * reader gone (`| head` has read enough): the end of the rows, not an error, and no words. */
+static int write_failed(struct lr_recorder *r, const struct lr_csv *c, int e, char *err,
+			size_t errlen)
+{
+	r->failed = true;
+	if (e == -EPIPE && is_stdout(c)) {
+		r->stdout_gone = true;
+		if (errlen)
+			err[0] = '\0';
+		return e;
+	}
+	snprintf(err, errlen, "writing %s: %s", shown(c), strerror(-e));
+	return e;
+}
+
+/* A write after the error: said already. */
+static int write_refused(const struct lr_recorder *r, char *err, size_t errlen)
+{
+	if (errlen)
+		err[0] = '\0';
+	return r->stdout_gone ? -EPIPE : -EIO;
 }
 
 static int open_sink(struct lr_recorder *r, int i, const char *opt, const char *path,
@@ -74,18 +104,15 @@ int lr_recorder_write(struct lr_recorder *r, const struct lr_snapshot *s, char *
 	if (!r)
 		return 0;
 	if (r->failed)
-		return -EIO;
+		return write_refused(r, err, errlen);
 	for (int i = 0; i < SINK__COUNT; i++) {
 		int e;
 
 		if (!r->sink[i])
 			continue;
 		e = lr_csv_write(r->sink[i], s);
-		if (e) {
-			snprintf(err, errlen, "writing %s: %s", shown(r->sink[i]), strerror(-e));
-			r->failed = true;
-			return e;
-		}
+		if (e)
+			return write_failed(r, r->sink[i], e, err, errlen);
 	}
 	return 0;
 }
@@ -96,18 +123,15 @@ int lr_recorder_write_peer(struct lr_recorder *r, const struct lr_snapshot *s, c
 	if (!r)
 		return 0;
 	if (r->failed)
-		return -EIO;
+		return write_refused(r, err, errlen);
 	for (int i = 0; i < SINK__COUNT; i++) {
 		int e;
 
 		if (!r->sink[i] || i == SINK_STREAMS)
 			continue;
 		e = lr_csv_write_peer(r->sink[i], s, host);
-		if (e) {
-			snprintf(err, errlen, "writing %s: %s", shown(r->sink[i]), strerror(-e));
-			r->failed = true;
-			return e;
-		}
+		if (e)
+			return write_failed(r, r->sink[i], e, err, errlen);
 	}
 	return 0;
 }
@@ -122,12 +146,16 @@ int lr_recorder_close(struct lr_recorder *r, char *err, size_t errlen)
 		return 0;
 	for (int i = 0; i < SINK__COUNT; i++) {
 		char name[256];
+		bool out;
 		int e;
 
 		if (!r->sink[i])
 			continue;
+		out = is_stdout(r->sink[i]);
 		snprintf(name, sizeof(name), "%s", shown(r->sink[i]));
 		e = lr_csv_close(r->sink[i]);
+		if (e == -EPIPE && out)	/* its reader left: the end, not an error */
+			e = 0;
 		if (e && !r->failed && !ret && err)
 			snprintf(err, errlen, "closing %s: %s", name, strerror(-e));
 		if (e && !ret)

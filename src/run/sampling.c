@@ -75,18 +75,25 @@ int lr_sampling_start(struct lr_sampling *h)
 	return err;
 }
 
+/* A write error: its line on stderr; -EPIPE (stdout's reader gone) has none and stays. */
+static int reported(int e, const char *msg)
+{
+	if (msg[0])
+		fprintf(stderr, "linerate: %s\n", msg);
+	return e == -EPIPE ? e : -EIO;
+}
+
 /* The peer's newest frame, on this local tick's clock (docs/wire.md (part 2) §5). */
 static int write_peer(struct lr_sampling *h)
 {
-	char msg[320];
-
+	char msg[320] = "";
 	const char *host = NULL;
 	const struct lr_snapshot *ps;
+	int e;
 
-	if (lr_peer_rx_record(h->peer, h->rec, &h->snap, msg, sizeof(msg))) {
-		fprintf(stderr, "linerate: %s\n", msg);
-		return -EIO;
-	}
+	e = lr_peer_rx_record(h->peer, h->rec, &h->snap, msg, sizeof(msg));
+	if (e)
+		return reported(e, msg);
 	ps = h->metrics && h->peer ? lr_peer_rx_snapshot(h->peer, &host) : NULL;
 	if (ps && lr_metrics_http_publish_peer(h->metrics, ps, host))	/* side="peer" */
 		lr_log(LR_LOG_WARN, "--listen: out of memory: the peer's metrics lag");
@@ -96,18 +103,18 @@ static int write_peer(struct lr_sampling *h)
 static int read_and_write(struct lr_sampling *h)
 {
 	char msg[320];
-	int got = lr_snapsrc_read(h->src, &h->snap, &h->seen);
+	int got = lr_snapsrc_read(h->src, &h->snap, &h->seen), e;
 
 	if (got <= 0)
 		return got;
 	h->have_snap = true;
 	if (h->metrics && lr_metrics_http_publish(h->metrics, &h->snap))
 		lr_log(LR_LOG_WARN, "--listen: out of memory: the metrics lag");
-	if (lr_recorder_write(h->rec, &h->snap, msg, sizeof(msg))) {
-		fprintf(stderr, "linerate: %s\n", msg);
-		return -EIO;
-	}
-	return write_peer(h) < 0 ? -EIO : 1;
+	e = lr_recorder_write(h->rec, &h->snap, msg, sizeof(msg));
+	if (e)
+		return reported(e, msg);
+	e = write_peer(h);
+	return e < 0 ? e : 1;
 }
 
 void lr_sampling_set_peer(struct lr_sampling *h, struct lr_peer_rx *peer)

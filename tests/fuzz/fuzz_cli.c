@@ -122,7 +122,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			check_numbers(argv[i]);
 
 	memset(err_a, 'x', sizeof(err_a));
-	ra = lr_cli_parse(argc, argv, &a, err_a, sizeof(err_a));
+	ra = lr_cli_parse(argc, argv, true, &a, err_a, sizeof(err_a));
 	if (ra) {
 		/* one line naming the problem */
 		if (ra != -EINVAL || !memchr(err_a, '\0', sizeof(err_a)) || !err_a[0] ||
@@ -131,7 +131,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		check_config(&a);
 	}
-	rb = lr_cli_parse(argc, argv, &b, err_b, sizeof(err_b));
+	rb = lr_cli_parse(argc, argv, true, &b, err_b, sizeof(err_b));
 	if (ra != rb || (ra && strcmp(err_a, err_b)) ||
 	    (!ra && (a.mode != b.mode || a.interval_ns != b.interval_ns)))
 		abort();

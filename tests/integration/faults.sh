@@ -6,7 +6,8 @@
 # 65534); ethtool as a non-root user; SIGHUP from kill and from a closing terminal (tmux);
 # the traffic peer killed with SIGKILL mid-test in both directions (server_hostile.sh covers
 # scripted hostile peers; here a real `linerate -c` and `linerate -s` over veth); and the
-# other documented exits (usage 2; refused, port in use, missing CSV directory 1). About 25 s.
+# other documented exits (usage 2, also a --procfs tree without a readable net/dev; refused, port
+# in use, missing CSV directory 1). About 25 s.
 source "$(dirname "$0")/../lib.sh"
 need_root faults
 [ -x "$LR_BIN" ] || { skip faults "$LR_BIN not built"; exit 0; }
@@ -88,11 +89,11 @@ run_tree() {	# run_tree TREE NAME [extra args]: headless 0.5 s on the proc sourc
 
 mk_tree nodev; rm "$work/nodev/net/dev"
 run_tree nodev nodev; rc=$?
-check "procfs without net/dev: exit 1 (rc $rc)" test "$rc" -eq 1
+check "procfs without net/dev: exit 2, a bad input named (rc $rc)" test "$rc" -eq 2
 check "procfs without net/dev: one line naming net/dev ($(grep -c . "$work/nodev.err") lines)" \
 	sh -c "grep -q 'nodev/net/dev: No such file' '$work/nodev.err' && [ \$(grep -c . '$work/nodev.err') -eq 1 ]"
 timeout 10 "$LR_BIN" --headless --procfs "$work/nodev" -t 0.3 --csv /dev/null 2>/dev/null
-check "procfs without net/dev, netlink source: exit 1" test $? -eq 1
+check "procfs without net/dev, netlink source: exit 2" test $? -eq 2
 
 mk_tree trunc
 # net/dev cut in the middle of its fourth line (ifb0); /proc/stat replaced by random bytes.
@@ -122,8 +123,8 @@ chmod 000 "$work/unr/net/dev"
 nobody timeout 10 "$NOBODY_BIN" --headless --source proc --procfs "$work/unr" -i 0.1 -t 0.5 \
 	--csv /dev/null >/dev/null 2>"$work/unr2.err"
 rc=$?
-check "unreadable net/dev (uid 65534): exit 1 naming it (rc $rc)" \
-	sh -c "[ $rc -eq 1 ] && grep -q 'unr/net/dev: Permission denied' '$work/unr2.err'"
+check "unreadable net/dev (uid 65534): exit 2 naming it (rc $rc)" \
+	sh -c "[ $rc -eq 2 ] && grep -q 'unr/net/dev: Permission denied' '$work/unr2.err'"
 
 # --- 4. ethtool as a non-root user, on a veth pair in a namespace.
 ns=$(lr_uniq)e

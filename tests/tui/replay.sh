@@ -304,7 +304,8 @@ else
 	fail "SIGTERM: stty unchanged" "$(diff "$work/stty.before" "$work/stty.after" 2>&1 | head -3)"
 fi
 
-# ---- bad input (stdin is no terminal here: a file accepted gets as far as "needs a terminal")
+# ---- bad input (stdin is no terminal here: a file accepted gets as far as "needs a terminal",
+# exit 2: --replay has no headless form)
 one_line() {	# ERRFILE RC WANT_RC PATTERN
 	[ "$2" = "$3" ] && [ "$(wc -l <"$1")" -eq 1 ] && grep -qE -- "$4" "$1"
 }
@@ -328,7 +329,7 @@ awk 'NR == 1 { print $0 ",from_the_future"; next } { print $0 ",42" }' "$work/if
 "$LR_BIN" --replay "$work/newer.csv" </dev/null >/dev/null 2>"$work/e4"
 rc=$?
 check "bad input: a newer header's extra column is accepted (rc $rc: $(head -1 "$work/e4"))" \
-	one_line "$work/e4" "$rc" 1 'needs a terminal'
+	one_line "$work/e4" "$rc" 2 'needs a terminal'
 "$LR_BIN" --report "$work/mixed.html" "$work/if.csv" "$work/client1.csv" 2>"$work/e5"
 rc=$?
 check "report: mixed runs exit 2 and no output file (rc $rc: $(head -1 "$work/e5"))" \

@@ -13,7 +13,7 @@
 
 #define ARGV(...) ((char **)(const char *[]){"linerate", __VA_ARGS__, NULL})
 #define ARGC(...) ((int)(sizeof((const char *[]){"linerate", __VA_ARGS__}) / sizeof(char *)))
-#define PARSE(cfg, err, ...) lr_cli_parse(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), cfg, err, sizeof(err))
+#define PARSE(cfg, err, ...) lr_cli_parse(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), true, cfg, err, sizeof(err))
 
 static void test_defaults(void **state)
 {
@@ -21,7 +21,7 @@ static void test_defaults(void **state)
 	char err[256] = "";
 
 	(void)state;
-	assert_int_equal(lr_cli_parse(1, (char **)(const char *[]){"linerate", NULL}, &cfg, err, sizeof(err)), 0);
+	assert_int_equal(lr_cli_parse(1, (char **)(const char *[]){"linerate", NULL}, true, &cfg, err, sizeof(err)), 0);
 	assert_int_equal(cfg.mode, LR_MODE_DASHBOARD);
 	assert_int_equal(cfg.interval_ns, 500000000ULL);
 	assert_int_equal(cfg.source, LR_SOURCE_NETLINK);
@@ -203,7 +203,7 @@ static void test_iperf3_output_options(void **state)
 	assert_string_equal(cfg.theme, "mono");
 	assert_null(cfg.title);
 	assert_int_equal(PARSE(&cfg, err, "-T", "x"), -EINVAL);
-	assert_string_equal(err, "-T shapes iperf3's text output: it needs -s, or -c with --headless");
+	assert_string_equal(err, "-T shapes iperf3's text output: it needs -s or -c");
 	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-D"), -EINVAL);
 	assert_string_equal(err, "-D runs a server in the background: it needs -s");
 	assert_int_equal(PARSE(&cfg, err, "-s", "--logfile", ""), -EINVAL);
@@ -220,6 +220,43 @@ static void test_iperf3_output_options(void **state)
 	assert_string_equal(err, "-f: invalid format 'x' (one of a A k m g t K M G T)");
 }
 
+#define PARSE_AT(tty, cfg, err, ...)                                                           \
+	lr_cli_parse(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), tty, cfg, err, sizeof(err))
+
+/* iperf3's outputs, or no terminal, pick the headless form; --demo has none. */
+static void test_headless_chosen(void **state)
+{
+	struct lr_config cfg;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(PARSE_AT(false, &cfg, err, "-i", "0.2"), 0);
+	assert_int_equal(cfg.mode, LR_MODE_HEADLESS);
+	assert_int_equal(PARSE_AT(true, &cfg, err, "-c", "h", "-J"), 0);
+	assert_int_equal(cfg.mode, LR_MODE_HEADLESS);
+	assert_int_equal(PARSE_AT(true, &cfg, err, "-c", "h", "--logfile", "l"), 0);
+	assert_int_equal(cfg.mode, LR_MODE_HEADLESS);
+	assert_int_equal(PARSE_AT(true, &cfg, err, "-c", "h", "--json-stream"), 0);
+	assert_int_equal(cfg.mode, LR_MODE_HEADLESS);
+	assert_int_equal(PARSE_AT(true, &cfg, err, "-c", "h"), 0);
+	assert_int_equal(cfg.mode, LR_MODE_DASHBOARD);
+	assert_int_equal(PARSE_AT(false, &cfg, err, "-s"), 0);
+	assert_true(cfg.mode == LR_MODE_SERVER && cfg.headless);
+	assert_int_equal(PARSE_AT(true, &cfg, err, "-s", "-J"), 0);
+	assert_true(cfg.mode == LR_MODE_SERVER && cfg.headless);
+	assert_int_equal(PARSE_AT(true, &cfg, err, "-s"), 0);
+	assert_false(cfg.headless);
+	assert_int_equal(PARSE_AT(false, &cfg, err, "--explain", "d"), 0);
+	assert_int_equal(cfg.mode, LR_MODE_EXPLAIN);
+	assert_int_equal(PARSE_AT(false, &cfg, err, "--demo"), -EINVAL);
+	assert_string_equal(err, "--demo runs in the dashboard: it needs a terminal on stdin and stdout");
+	assert_int_equal(PARSE_AT(true, &cfg, err, "--demo", "--headless"), -EINVAL);
+	assert_string_equal(err, "--demo runs in the dashboard: it has no --headless (run linerate -s "
+				 "and linerate -c 127.0.0.1)");
+	assert_int_equal(PARSE_AT(false, &cfg, err, "--theme", "mono"), -EINVAL);
+	assert_int_equal(PARSE_AT(false, &cfg, err, "-c", "h", "--no-start"), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -232,6 +269,7 @@ int main(void)
 		cmocka_unit_test(test_cluster_errors_name_the_letter),
 		cmocka_unit_test(test_huge_bitrate_exact),
 		cmocka_unit_test(test_iperf3_output_options),
+		cmocka_unit_test(test_headless_chosen),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,7 +17,7 @@
 
 #define ARGV(...) ((char **)(const char *[]){"linerate", __VA_ARGS__, NULL})
 #define ARGC(...) ((int)(sizeof((const char *[]){"linerate", __VA_ARGS__}) / sizeof(char *)))
-#define PARSE(cfg, err, ...) lr_cli_parse(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), cfg, err, sizeof(err))
+#define PARSE(cfg, err, ...) lr_cli_parse(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), true, cfg, err, sizeof(err))
 
 static void test_client_options_reach_the_config(void **state)
 {

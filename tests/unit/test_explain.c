@@ -295,10 +295,13 @@ static void test_run_explain_exit_codes(void **state)
 	(void)state;
 	assert_true(fd >= 0);
 	memset(&cfg, 0, sizeof(cfg));
+	/* a dump named on the command line that is missing, unreadable or not one: usage, 2 */
 	cfg.explain[0] = FIX "no-such-dump.txt";
-	assert_int_equal(lr_run_explain(&cfg), 1);
+	assert_int_equal(lr_run_explain(&cfg), 2);
 	cfg.explain[0] = "/dev/null"; /* readable, but no counters */
-	assert_int_equal(lr_run_explain(&cfg), 1);
+	assert_int_equal(lr_run_explain(&cfg), 2);
+	cfg.explain[0] = "/"; /* a directory: EISDIR */
+	assert_int_equal(lr_run_explain(&cfg), 2);
 	cfg.explain[0] = FIX "mlx5-before.txt";
 	cfg.explain[1] = FIX "mlx5-after.txt";
 	cfg.csv = csv_path;

@@ -165,7 +165,7 @@ static void test_udp_length_checked_per_case(void **state)
 
 #define ARGV(...) ((char **)(const char *[]){"linerate", __VA_ARGS__, NULL})
 #define ARGC(...) ((int)(sizeof((const char *[]){"linerate", __VA_ARGS__}) / sizeof(char *)))
-#define PARSE(cfg, err, ...) lr_cli_parse(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), cfg, err, sizeof(err))
+#define PARSE(cfg, err, ...) lr_cli_parse(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), true, cfg, err, sizeof(err))
 
 /* The command line: --matrix, --matrix-csv and -O, and what each needs. */
 static void test_cli_options(void **state)

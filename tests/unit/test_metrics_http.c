@@ -73,7 +73,7 @@ static void test_listen_values(void **state)
 
 static int parse(struct lr_config *cfg, char *err, size_t len, int argc, const char **argv)
 {
-	return lr_cli_parse(argc, (char **)argv, cfg, err, len);
+	return lr_cli_parse(argc, (char **)argv, true, cfg, err, len);
 }
 
 static void test_cli_listen(void **state)

@@ -638,18 +638,18 @@ static void test_cli(void **state)
 	char err[256];
 
 	(void)state;
-	assert_int_equal(lr_cli_parse(6, ok, &cfg, err, sizeof(err)), 0);
+	assert_int_equal(lr_cli_parse(6, ok, true, &cfg, err, sizeof(err)), 0);
 	assert_int_equal(cfg.mode, LR_MODE_REPLAY);
 	assert_int_equal(cfg.n_report_files, 2);
 	assert_string_equal(cfg.report_files[1], "b.csv");
 	assert_string_equal(cfg.ifaces, "eth0");
-	assert_int_not_equal(lr_cli_parse(2, none, &cfg, err, sizeof(err)), 0);
+	assert_int_not_equal(lr_cli_parse(2, none, true, &cfg, err, sizeof(err)), 0);
 	assert_string_equal(err, "--replay: name the CSVs to play");
-	assert_int_not_equal(lr_cli_parse(4, headless, &cfg, err, sizeof(err)), 0);
+	assert_int_not_equal(lr_cli_parse(4, headless, true, &cfg, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "excludes --headless"));
-	assert_int_not_equal(lr_cli_parse(5, client, &cfg, err, sizeof(err)), 0);
+	assert_int_not_equal(lr_cli_parse(5, client, true, &cfg, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "excludes traffic options"));
-	assert_int_not_equal(lr_cli_parse(5, csv, &cfg, err, sizeof(err)), 0);
+	assert_int_not_equal(lr_cli_parse(5, csv, true, &cfg, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "writes no CSV"));
 }
 

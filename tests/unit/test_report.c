@@ -663,14 +663,14 @@ static void test_cli(void **state)
 	char err[256];
 
 	(void)state;
-	assert_int_equal(lr_cli_parse(5, ok, &cfg, err, sizeof(err)), 0);
+	assert_int_equal(lr_cli_parse(5, ok, true, &cfg, err, sizeof(err)), 0);
 	assert_int_equal(cfg.mode, LR_MODE_REPORT);
 	assert_string_equal(cfg.report_out, "out.html");
 	assert_int_equal(cfg.n_report_files, 2);
 	assert_string_equal(cfg.report_files[1], "b.csv");
-	assert_int_not_equal(lr_cli_parse(3, none, &cfg, err, sizeof(err)), 0);
+	assert_int_not_equal(lr_cli_parse(3, none, true, &cfg, err, sizeof(err)), 0);
 	assert_string_equal(err, "--report out.html: name the CSVs to read");
-	assert_int_not_equal(lr_cli_parse(6, client, &cfg, err, sizeof(err)), 0);
+	assert_int_not_equal(lr_cli_parse(6, client, true, &cfg, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "excludes -c"));
 }
 

@@ -4,6 +4,7 @@
 #ifndef LINERATE_CLI_H
 #define LINERATE_CLI_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "linerate/core/common.h"
@@ -11,10 +12,12 @@
 struct lr_config;
 
 void lr_cli_defaults(struct lr_config *cfg);
-/* Parses argv into cfg (defaults first). 0, or -EINVAL with a one-line message in err that
+/* Parses argv into cfg (defaults first). tty: stdin and stdout are terminals (main.c asks);
+ * without one -c, -s and plain sampling take their headless form, as with -J, --json-stream
+ * or --logfile, and --demo is refused. 0, or -EINVAL with a one-line message in err that
  * names the option and the value ("-i: invalid interval 'x' (0.01 to 60 seconds)"). */
-int lr_cli_parse(int argc, char **argv, struct lr_config *cfg, char *err, size_t errlen)
-	LR_MUST_CHECK;
+int lr_cli_parse(int argc, char **argv, bool tty, struct lr_config *cfg, char *err,
+		 size_t errlen) LR_MUST_CHECK;
 const char *lr_cli_usage(void);
 
 #endif

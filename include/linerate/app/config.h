@@ -81,6 +81,12 @@ void lr_config_files(const struct lr_config *cfg, struct lr_recorder_files *f);
 /* lr_sampling_open with cfg's sampler, files and --listen (served as Prometheus text). */
 int lr_config_sampling_open(struct lr_sampling **out, const struct lr_config *cfg,
 			    bool stdout_default) LR_MUST_CHECK;
+/* A traffic run's sampling, opened and started (no CSV on stdout by default). Without CSV files
+ * or --listen it is a bonus: 0 with *out NULL when it cannot run; else -errno (reported). */
+int lr_config_sampling_traffic(struct lr_sampling **out, const struct lr_config *cfg) LR_MUST_CHECK;
+/* The exit status of a run whose sampling did not open with err: 2 when the command line named
+ * what is not there (-I naming no interface, a --procfs tree without its files), else 1. */
+int lr_config_sampling_status(const struct lr_config *cfg, int err);
 /* lr_metrics_http_open on cfg->listen, serving Prometheus text. */
 int lr_config_metrics_open(struct lr_metrics_http **out, const struct lr_config *cfg, char *err,
 			   size_t errlen) LR_MUST_CHECK;
@@ -96,7 +102,14 @@ struct lr_output {
 
 /* 0, or -errno with "--logfile F: why" printed on stderr. */
 int lr_output_open(struct lr_output *o, const struct lr_config *cfg);
-/* Flushes and closes what was opened (stdout stays open). 0 or -errno (printed). */
+/* Flushes and closes what was opened (stdout stays open). 0 or -errno (printed); stdout's
+ * reader gone is 0 (lr_output_stdout_gone). */
 int lr_output_close(struct lr_output *o, const struct lr_config *cfg);
+/* Whether stdout's reader has gone: a pipe or socket closed at its other end, as `| head`
+ * does once it has read enough. A normal end of the output, never an error, said nothing of. */
+bool lr_output_stdout_gone(void);
+/* Flushes stdout. 0 when it is all written or its reader has gone; else -errno with
+ * "linerate: writing stdout: why" on stderr. */
+int lr_output_flush_stdout(void);
 
 #endif

@@ -29,7 +29,8 @@ struct lr_recorder_files {
 int lr_recorder_open(struct lr_recorder **out, const struct lr_recorder_files *files,
 		     bool stdout_default, char *err, size_t errlen) LR_MUST_CHECK;
 /* Writes the snapshot's rows to every file. 0 or -errno with "writing run.csv: ..." in err;
- * after an error nothing more is written. */
+ * after an error nothing more is written. -EPIPE with err empty: stdout's reader has gone (a
+ * normal end of the run; the files keep their whole rows, and close says nothing of it). */
 int lr_recorder_write(struct lr_recorder *r, const struct lr_snapshot *s, char *err,
 		      size_t errlen) LR_MUST_CHECK;
 /* The peer's rows of the interface and CPU files (side=peer, host), from the peer view's

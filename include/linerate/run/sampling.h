@@ -32,7 +32,8 @@ struct lr_sampling_opts {
 int lr_sampling_open(struct lr_sampling **out, const struct lr_sampling_opts *o) LR_MUST_CHECK;
 int lr_sampling_start(struct lr_sampling *h) LR_MUST_CHECK;
 /* Waits up to timeout_ns for a new snapshot and writes its rows. 1 written, 0 nothing new,
- * -errno on a write error (reported). */
+ * -EIO on a write error (reported), -EPIPE when stdout's reader has gone (not reported: the
+ * run ends normally; nothing more is written). */
 int lr_sampling_pump(struct lr_sampling *h, uint64_t timeout_ns) LR_MUST_CHECK;
 /* Stops the thread; with final_tick, takes one more reading now (traffic has stopped: the
  * books are closed) and writes it; else writes a snapshot still unread. 0 or -errno. */

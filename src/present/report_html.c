@@ -373,7 +373,7 @@ static void iface_table(FILE *f, const struct lr_report *r)
 	      "<th>rx avg</th><th>rx peak</th><th>tx avg</th><th>tx peak</th>"
 	      "<th>rx pps avg</th><th>rx pps peak</th><th>tx pps avg</th><th>tx pps peak</th>"
 	      "<th>drops rx / tx</th><th>FIFO, missed, over</th><th>NIC fifo / drop</th>"
-	      "<th>errors</th><th>% line avg / peak</th></tr>", f);
+	      "<th>qdisc drops</th><th>errors</th><th>% line avg / peak</th></tr>", f);
 	for (size_t i = 0; i < r->n_ifaces; i++) {
 		const struct lr_rep_iface *s = &r->ifaces[i];
 		double bs = s->byte_secs, ps = s->packet_secs;
@@ -407,6 +407,11 @@ static void iface_table(FILE *f, const struct lr_report *r)
 			   "<span data-k=\"nic_drop\" data-v=\"%.17g\">%.0f</span></td>",
 			s->nic_fifo + s->nic_drop > 0 ? " bad" : "", s->nic_fifo, s->nic_fifo,
 			s->nic_drop, s->nic_drop);
+		if (!s->qdisc_col)	/* a CSV from before the qdisc columns */
+			fputs("<td class=\"n muted\" data-k=\"qdisc_drops\">not recorded</td>", f);
+		else
+			cell(f, "qdisc_drops", s->qdisc_known ? s->qdisc_sum[LR_RQ_DROPS] : -1,
+			     "count", true);
 		cell(f, "errors", s->rx_errors + s->tx_errors, "count", true);
 		if (s->util_secs > 0)
 			fprintf(f, "<td class=\"n\"><span data-k=\"util_avg_pct\" data-v=\"%.17g\">"
@@ -419,8 +424,9 @@ static void iface_table(FILE *f, const struct lr_report *r)
 	}
 	fputs("</table></div><p class=\"sub\">avg = the column's bytes or packets over the time the rows "
 	      "cover; peak = the highest row. Drops are stats64 rx/tx_dropped; NIC counters are the "
-	      "driver's own (ethtool -S) classified fifo or drop. On loopback and veth the kernel "
-	      "counts GSO super-packets as one packet.</p>\n", f);
+	      "driver's own (ethtool -S) classified fifo or drop. qdisc drops are the egress root "
+	      "qdisc's (tc -s qdisc), which counts every drop under it. On loopback and veth the "
+	      "kernel counts GSO super-packets as one packet.</p>\n", f);
 }
 
 static int iface_charts(FILE *f, const struct lr_report *r, const struct lr_rep_iface *s)

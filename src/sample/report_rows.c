@@ -332,7 +332,7 @@ int lr_rep_iface_row(struct reader *rd, const struct fields *fs)
 	       NICF, NICD, LINK, MTU, UTIL, N };
 	struct lr_report *r = rd->r;
 	char name[LR_REP_NAME_MAX], side[8], host[LR_REP_NAME_MAX], driver[LR_REP_DRIVER_MAX];
-	double time = 0, elapsed = 0, interval = 0, v[N] = {0}, softirq;
+	double time = 0, elapsed = 0, interval = 0, v[N] = {0}, softirq, qd[LR_RQ__COUNT];
 	struct lr_rep_held row = {0};
 	struct lr_rep_iface *s = NULL;
 	int err;
@@ -348,6 +348,11 @@ int lr_rep_iface_row(struct reader *rd, const struct fields *fs)
 	if ((err = name_field(rd, field(rd, fs, rd->driver_col), "driver", driver, sizeof(driver),
 			      true)))
 		return err;
+	for (int q = 0; q < LR_RQ__COUNT; q++)
+		if (num(field(rd, fs, rd->qdisc_col[q]), &qd[q]) < 0)
+			return lr_rep_bad(rd, "%s '%.40s' is not a number in 0..9.2e18",
+					  lr_rep_qdisc_col_name((enum lr_rep_qdisc_col)q),
+					  field(rd, fs, rd->qdisc_col[q]));
 	for (size_t n = 0; n < r->n_ifaces && !s; n++) {
 		size_t k = (rd->hint + n) % r->n_ifaces;
 
@@ -379,6 +384,7 @@ int lr_rep_iface_row(struct reader *rd, const struct fields *fs)
 		for (unsigned q = 0; q < LR_RM__COUNT; q++)
 			s->peak[q] = s->peak_at[q] = -1;
 		s->util_peak = s->link_mbps = s->mtu = -1;
+		s->qdisc_backlog_peak[0] = s->qdisc_backlog_peak[1] = -1;
 		s->first_elapsed = elapsed;
 	}
 	s->rows++;
@@ -416,6 +422,14 @@ int lr_rep_iface_row(struct reader *rd, const struct fields *fs)
 		s->mtu = v[MTU];
 	}
 	s->driver_col |= rd->driver_col >= 0;
+	s->qdisc_col |= rd->qdisc_col[LR_RQ_DROPS] >= 0;
+	for (int q = 0; q < LR_RQ__COUNT; q++) {
+		s->qdisc_known |= known_num(qd[q]);
+		if (q < LR_RQ_BACKLOG_BYTES)
+			add(&s->qdisc_sum[q], qd[q]);
+		else if (known_num(qd[q]) && qd[q] > s->qdisc_backlog_peak[q - LR_RQ_BACKLOG_BYTES])
+			s->qdisc_backlog_peak[q - LR_RQ_BACKLOG_BYTES] = qd[q];
+	}
 	if (driver[0]) {
 		s->driver_changed |= s->driver[0] && strcmp(s->driver, driver);
 		memcpy(s->driver, driver, sizeof(driver));

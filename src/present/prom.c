@@ -73,6 +73,7 @@ struct lr_prom {
 	uint64_t mono_ns;	/* the last local snapshot's */
 	struct peer_series *peer;	/* the peer view's (side="peer"), NULL until one came */
 	struct prom_queues *queues;	/* per-queue counters (prom_queues.c), NULL until a queue */
+	struct prom_qdiscs *qdiscs;	/* qdisc series (prom_qdisc.c), NULL until a qdisc */
 };
 
 int lr_prom_open(struct lr_prom **out)
@@ -97,6 +98,7 @@ void lr_prom_close(struct lr_prom *p)
 	free(p->streams);
 	lr_prom_peer_free(p->peer);
 	lr_prom_queues_free(p->queues);
+	lr_prom_qdiscs_free(p->qdiscs);
 	free(p);
 }
 
@@ -283,7 +285,8 @@ int lr_prom_update(struct lr_prom *p, const struct lr_snapshot *s)
 	p->mono_ns = s->mono_ns;
 	p->real_ns = s->real_ns;
 	p->interval_ns = s->target_interval_ns;
-	if (streams_update(p, s) || lr_prom_queues_update(&p->queues, s))
+	if (streams_update(p, s) || lr_prom_queues_update(&p->queues, s) ||
+	    lr_prom_qdiscs_update(&p->qdiscs, s))
 		return -ENOMEM;
 	return cpus_update(p, s);
 }
@@ -745,6 +748,7 @@ int lr_prom_render(const struct lr_prom *p, enum lr_prom_format f, struct lr_pro
 		render_iface_counters(p, f, b);
 		render_iface_gauges(p, f, b);
 		lr_prom_queues_render(p->queues, f, b);
+		lr_prom_qdiscs_render(p->qdiscs, f, b);
 		render_cpu_times(p, f, b);
 		render_cpu_counters(p, f, b);
 		render_streams(p, f, b);

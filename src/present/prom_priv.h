@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The exporter's parts beside prom.c: the peer series (prom_peer.c: the peer view's snapshots,
  * docs/wire.md (part 2), kept as counters that never go backwards, labelled side="peer" and the
- * peer's host), the per-queue counters (prom_queues.c), and prom.c's text writers they share.
+ * peer's host), the per-queue counters (prom_queues.c), the qdiscs (prom_qdisc.c), and prom.c's
+ * text writers they share.
  * Private to src/present/prom*.c. [present] */
 #ifndef LINERATE_PROM_PRIV_H
 #define LINERATE_PROM_PRIV_H
@@ -35,6 +36,13 @@ int lr_prom_queues_update(struct prom_queues **q, const struct lr_snapshot *s);
 void lr_prom_queues_render(const struct prom_queues *q, enum lr_prom_format f,
 			   struct lr_prom_buf *b);
 void lr_prom_queues_free(struct prom_queues *q);	/* NULL-safe */
+
+struct prom_qdiscs;
+/* The same for every interface's qdiscs (prom_qdisc.c). */
+int lr_prom_qdiscs_update(struct prom_qdiscs **q, const struct lr_snapshot *s);
+void lr_prom_qdiscs_render(const struct prom_qdiscs *q, enum lr_prom_format f,
+			   struct lr_prom_buf *b);
+void lr_prom_qdiscs_free(struct prom_qdiscs *q);	/* NULL-safe */
 
 /* Rendered while the peer's newest snapshot is this recent on the local clock: a test that
  * ended takes its peer's series with it. */

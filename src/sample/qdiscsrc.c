@@ -252,7 +252,7 @@ static void mark_bad(struct lr_qdiscsrc *q, const struct lr_qdisc_stats *e,
 		       "its qdisc figures are unknown for the rest of the run",
 		       name_of(w, e->ifindex), e->ifindex);
 	if (d)
-		d->bad = true;
+		d->bad = d->seen = true;	/* seen: kept, bad flag and all, while it is dumped */
 }
 
 /* Interfaces neither in the dump nor in the snapshot are forgotten; one in the snapshot keeps

@@ -30,7 +30,7 @@ static void snap_of(struct lr_snapshot *w, size_t n)
 	memset(ifs, 0, sizeof(ifs));
 	for (size_t i = 0; i < n; i++) {
 		ifs[i].ifindex = (int)i + 1;
-		snprintf(ifs[i].name, sizeof(ifs[i].name), "if%zu", i + 1);
+		snprintf(ifs[i].name, sizeof(ifs[i].name), "if%u", (unsigned)(i + 1) % 100);
 	}
 	w->ifaces = ifs;
 	w->n_ifaces = n;
@@ -242,8 +242,20 @@ static void test_bad_reply(void **state)
 		assert_int_equal(ifs[1].n_qdiscs, 0);
 	}
 	assert_int_equal(warnings_since(&seen, "if2 (ifindex 2) does not parse"), 1);
+	/* one about an interface the snapshot does not have yet (born since the link dump): it
+	 * stays unknown once the snapshot has it */
+	q[2] = (struct lr_qdisc_stats){.ifindex = 3, .bad = true};
+	assert_int_equal(lr_qdiscsrc_feed(src, q, 3, 0, 5 * SEC, false, &w), 0);
+	snap_of(&w, 3);
+	q[2] = qd(3, 0x10000, LR_QDISC_PARENT_ROOT, "tbf", 1000, 1);
+	for (int t = 6; t <= 7; t++) {
+		q[2].v[LR_QD_DROPS]++;
+		assert_int_equal(lr_qdiscsrc_feed(src, q, 3, 0, (uint64_t)t * SEC, false, &w), 0);
+		assert_int_equal(ifs[2].qdisc.valid, 0);
+	}
+	assert_true(ifs[0].qdisc.valid & LR_QDV_BIT(LR_QDC_DROPS));
 	q[2] = (struct lr_qdisc_stats){.ifindex = 0, .bad = true};
-	for (int t = 5; t <= 6; t++)
+	for (int t = 8; t <= 9; t++)
 		assert_int_equal(lr_qdiscsrc_feed(src, q, 3, 0, (uint64_t)t * SEC, false, &w), 0);
 	assert_int_equal(ifs[0].qdisc.valid, 0);
 	assert_int_equal(warnings_since(&seen, "names no interface"), 1);

@@ -229,10 +229,7 @@ static struct strser *stream_get(struct lr_prom *p, const struct lr_stream_snap 
 /* A new test (another generation) counts from 0 again: its totals are added, not diffed. */
 static int streams_update(struct lr_prom *p, const struct lr_snapshot *s)
 {
-	size_t kept = 0;
-
-	for (size_t i = 0; i < p->n_streams; i++)
-		p->streams[i].present = false;
+	LR_PROM_ALL_ABSENT(p->streams, p->n_streams);
 	for (size_t i = 0; i < s->n_streams; i++) {
 		const struct lr_stream_snap *k = &s->streams[i];
 		struct strser *e = stream_get(p, k);
@@ -254,19 +251,13 @@ static int streams_update(struct lr_prom *p, const struct lr_snapshot *s)
 		e->rtt_us = k->rtt_us;
 		e->cwnd_bytes = k->cwnd_bytes;
 	}
-	for (size_t i = 0; i < p->n_streams; i++)
-		if (p->streams[i].present || s->mono_ns - p->streams[i].seen_ns < LR_PROM_FORGET_NS)
-			p->streams[kept++] = p->streams[i];
-	p->n_streams = kept;
+	LR_PROM_FORGET(p->streams, p->n_streams, s->mono_ns);
 	return 0;
 }
 
 int lr_prom_update(struct lr_prom *p, const struct lr_snapshot *s)
 {
-	size_t kept = 0;
-
-	for (size_t i = 0; i < p->n_ifs; i++)
-		p->ifs[i].present = false;
+	LR_PROM_ALL_ABSENT(p->ifs, p->n_ifs);
 	for (size_t i = 0; i < s->n_ifaces; i++) {
 		struct ifser *e = iface_get(p, s->ifaces[i].name);
 
@@ -276,11 +267,7 @@ int lr_prom_update(struct lr_prom *p, const struct lr_snapshot *s)
 		e->present = true;
 		e->seen_ns = s->mono_ns;
 	}
-	/* forget names gone for long: a host creating veths by the thousand stays bounded */
-	for (size_t i = 0; i < p->n_ifs; i++)
-		if (p->ifs[i].present || s->mono_ns - p->ifs[i].seen_ns < LR_PROM_FORGET_NS)
-			p->ifs[kept++] = p->ifs[i];
-	p->n_ifs = kept;
+	LR_PROM_FORGET(p->ifs, p->n_ifs, s->mono_ns);
 	p->have_snap = true;
 	p->mono_ns = s->mono_ns;
 	p->real_ns = s->real_ns;

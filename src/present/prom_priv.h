@@ -15,6 +15,24 @@
 #include "linerate/present/prom.h"
 #include "linerate/sample/snapshot.h"
 
+/* A series table's entries (any struct with `bool present` and `uint64_t seen_ns`): all marked
+ * absent before a snapshot is folded in; afterwards the ones neither in it nor seen within
+ * LR_PROM_FORGET_NS of its now_ns are forgotten, the rest kept in order (a host creating
+ * veths by the thousand stays bounded). */
+#define LR_PROM_ALL_ABSENT(arr, n)                                                              \
+	do {                                                                                   \
+		for (size_t i_ = 0; i_ < (n); i_++)                                            \
+			(arr)[i_].present = false;                                             \
+	} while (0)
+#define LR_PROM_FORGET(arr, n, now_ns)                                                          \
+	do {                                                                                   \
+		size_t kept_ = 0;                                                              \
+		for (size_t i_ = 0; i_ < (n); i_++)                                            \
+			if ((arr)[i_].present || (now_ns) - (arr)[i_].seen_ns < LR_PROM_FORGET_NS) \
+				(arr)[kept_++] = (arr)[i_];                                    \
+		(n) = kept_;                                                                   \
+	} while (0)
+
 /* A metric family: its name (counters' samples add _total), kind and # HELP text. */
 struct prom_fam {
 	const char *name;

@@ -117,7 +117,6 @@ static void qdser_update(struct qdser *e, const struct lr_iface_snap *f,
 int lr_prom_qdiscs_update(struct prom_qdiscs **tp, const struct lr_snapshot *s)
 {
 	struct prom_qdiscs *t = *tp;
-	size_t kept = 0;
 
 	if (!t) {
 		bool any = false;
@@ -130,8 +129,7 @@ int lr_prom_qdiscs_update(struct prom_qdiscs **tp, const struct lr_snapshot *s)
 		if (!t)
 			return -ENOMEM;
 	}
-	for (size_t i = 0; i < t->n; i++)
-		t->q[i].present = false;
+	LR_PROM_ALL_ABSENT(t->q, t->n);
 	for (size_t i = 0; i < s->n_ifaces; i++) {
 		const struct lr_iface_snap *f = &s->ifaces[i];
 
@@ -145,10 +143,7 @@ int lr_prom_qdiscs_update(struct prom_qdiscs **tp, const struct lr_snapshot *s)
 			e->seen_ns = s->mono_ns;
 		}
 	}
-	for (size_t i = 0; i < t->n; i++)
-		if (t->q[i].present || s->mono_ns - t->q[i].seen_ns < LR_PROM_FORGET_NS)
-			t->q[kept++] = t->q[i];
-	t->n = kept;
+	LR_PROM_FORGET(t->q, t->n, s->mono_ns);
 	return 0;
 }
 

@@ -307,10 +307,19 @@ static void test_qdiscs(void **state)
 	q[0].raw[LR_QDC_DROPS] = 50;
 	t = render_snap(c, &s, 5 * SEC);
 	assert_int_equal(u64_of(t, QD_DROPS("1:", "root")), 144080);
-	/* a qdisc gone from the snapshot is not rendered */
+	/* a qdisc gone from the snapshot is not rendered; gone for LR_PROM_FORGET_NS, it is
+	 * forgotten: back, it starts again from the kernel's count (20), not from its old
+	 * series (3 + the sampler's 7) */
 	f.n_qdiscs = 1;
 	t = render_snap(c, &s, 6 * SEC);
 	assert_null(strstr(t, "parent=\"1:1\""));
+	t = render_snap(c, &s, 7 * SEC + LR_PROM_FORGET_NS);
+	q[1].raw[LR_QDC_DROPS] = 20;
+	q[1].f.cum[LR_QDC_DROPS] = 7;
+	q[1].f.cum_valid = LR_QDV_BIT(LR_QDC_DROPS);
+	f.n_qdiscs = 2;
+	t = render_snap(c, &s, 8 * SEC + LR_PROM_FORGET_NS);
+	assert_int_equal(u64_of(t, QD_DROPS("0:", "1:1")), 20);
 	s.ifaces = NULL;
 	s.n_ifaces = 0;
 }

@@ -52,6 +52,13 @@ static struct lr_qdisc_stats qd(int ifindex, uint32_t handle, uint32_t parent, c
 	return q;
 }
 
+/* One dump of one qdisc read at sec seconds. */
+static void feed1(struct lr_qdiscsrc *src, struct lr_snapshot *w, struct lr_qdisc_stats q,
+		  uint64_t sec, bool first)
+{
+	assert_int_equal(lr_qdiscsrc_feed(src, &q, 1, 0, sec * SEC, first, w), 0);
+}
+
 static const struct lr_qdisc_snap *entry(const struct lr_iface_snap *f, uint32_t handle)
 {
 	for (size_t i = 0; i < f->n_qdiscs; i++)
@@ -118,10 +125,8 @@ static void test_replaced_qdisc_drops_the_interval(void **state)
 	(void)state;
 	snap_of(&w, 1);
 	assert_int_equal(lr_qdiscsrc_open(&src), 0);
-	q = qd(1, 0x10000, LR_QDISC_PARENT_ROOT, "tbf", 1000000, 500);
-	assert_int_equal(lr_qdiscsrc_feed(src, &q, 1, 0, 1 * SEC, true, &w), 0);
-	q = qd(1, 0x10000, LR_QDISC_PARENT_ROOT, "tbf", 2000000, 800);
-	assert_int_equal(lr_qdiscsrc_feed(src, &q, 1, 0, 2 * SEC, false, &w), 0);
+	feed1(src, &w, qd(1, 0x10000, LR_QDISC_PARENT_ROOT, "tbf", 1000000, 500), 1, true);
+	feed1(src, &w, qd(1, 0x10000, LR_QDISC_PARENT_ROOT, "tbf", 2000000, 800), 2, false);
 	assert_int_equal(f->qdisc.delta[LR_QDC_DROPS], 300);
 	q = qd(1, 0x10000, LR_QDISC_PARENT_ROOT, "tbf", 30000, 40);	/* deleted and re-added */
 	assert_int_equal(lr_qdiscsrc_feed(src, &q, 1, 0, 3 * SEC, false, &w), 0);
@@ -130,23 +135,19 @@ static void test_replaced_qdisc_drops_the_interval(void **state)
 	assert_true(f->qdisc.valid & LR_QDV_BACKLOG_BYTES);	/* a gauge is a gauge */
 	assert_int_equal(f->qdisc.cum[LR_QDC_DROPS], 300);
 	assert_false(f->qdiscs[0].f.valid & LR_QDV_BIT(LR_QDC_DROPS));
-	q = qd(1, 0x10000, LR_QDISC_PARENT_ROOT, "tbf", 40000, 50);
-	assert_int_equal(lr_qdiscsrc_feed(src, &q, 1, 0, 4 * SEC, false, &w), 0);
+	feed1(src, &w, qd(1, 0x10000, LR_QDISC_PARENT_ROOT, "tbf", 40000, 50), 4, false);
 	assert_int_equal(f->qdisc.delta[LR_QDC_DROPS], 10);
 	assert_int_equal(f->qdisc.cum[LR_QDC_DROPS], 310);
 	/* tc qdisc replace: a new handle (8001:), a new kind; the old root is gone */
-	q = qd(1, 0x80010000, LR_QDISC_PARENT_ROOT, "htb", 100, 0);
-	assert_int_equal(lr_qdiscsrc_feed(src, &q, 1, 0, 5 * SEC, false, &w), 0);
+	feed1(src, &w, qd(1, 0x80010000, LR_QDISC_PARENT_ROOT, "htb", 100, 0), 5, false);
 	assert_false(f->qdisc.valid & LR_QDV_BIT(LR_QDC_DROPS));
 	assert_int_equal(f->n_qdiscs, 1);
 	assert_string_equal(f->qdiscs[0].kind, "htb");
-	q = qd(1, 0x80010000, LR_QDISC_PARENT_ROOT, "htb", 200, 4);
-	assert_int_equal(lr_qdiscsrc_feed(src, &q, 1, 0, 6 * SEC, false, &w), 0);
+	feed1(src, &w, qd(1, 0x80010000, LR_QDISC_PARENT_ROOT, "htb", 200, 4), 6, false);
 	assert_int_equal(f->qdisc.delta[LR_QDC_DROPS], 4);
 	assert_int_equal(f->qdisc.cum[LR_QDC_DROPS], 314);
 	/* the same handle, another kind (a kernel that allows it): a restart too */
-	q = qd(1, 0x80010000, LR_QDISC_PARENT_ROOT, "prio", 300, 9);
-	assert_int_equal(lr_qdiscsrc_feed(src, &q, 1, 0, 7 * SEC, false, &w), 0);
+	feed1(src, &w, qd(1, 0x80010000, LR_QDISC_PARENT_ROOT, "prio", 300, 9), 7, false);
 	assert_false(f->qdisc.valid & LR_QDV_BIT(LR_QDC_DROPS));
 	assert_int_equal(f->qdisc.cum[LR_QDC_DROPS], 314);
 	lr_qdiscsrc_close(src);
@@ -185,18 +186,15 @@ static void test_failed_dump(void **state)
 {
 	struct lr_qdiscsrc *src;
 	struct lr_snapshot w;
-	struct lr_qdisc_stats q;
 
 	(void)state;
 	snap_of(&w, 1);
 	assert_int_equal(lr_qdiscsrc_open(&src), 0);
-	q = qd(1, 0x10000, LR_QDISC_PARENT_ROOT, "tbf", 1000, 100);
-	assert_int_equal(lr_qdiscsrc_feed(src, &q, 1, 0, 1 * SEC, true, &w), 0);
+	feed1(src, &w, qd(1, 0x10000, LR_QDISC_PARENT_ROOT, "tbf", 1000, 100), 1, true);
 	assert_int_equal(lr_qdiscsrc_feed(src, NULL, 0, -ENOBUFS, 2 * SEC, false, &w), 0);
 	assert_int_equal(ifs[0].qdisc.valid, 0);
 	assert_int_equal(ifs[0].n_qdiscs, 0);
-	q = qd(1, 0x10000, LR_QDISC_PARENT_ROOT, "tbf", 3000, 160);
-	assert_int_equal(lr_qdiscsrc_feed(src, &q, 1, 0, 3 * SEC, false, &w), 0);
+	feed1(src, &w, qd(1, 0x10000, LR_QDISC_PARENT_ROOT, "tbf", 3000, 160), 3, false);
 	assert_int_equal(ifs[0].qdisc.delta[LR_QDC_DROPS], 60);
 	assert_int_equal(ifs[0].qdisc.interval_ns, 2 * SEC);
 	assert_true(ifs[0].qdisc.drops_per_s > 29.99 && ifs[0].qdisc.drops_per_s < 30.01);
@@ -273,18 +271,15 @@ static void test_interface_without_qdisc(void **state)
 	(void)state;
 	snap_of(&w, 1);
 	assert_int_equal(lr_qdiscsrc_open(&src), 0);
-	q = qd(1, 0, LR_QDISC_PARENT_ROOT, "pfifo_fast", 1000, 5);
-	assert_int_equal(lr_qdiscsrc_feed(src, &q, 1, 0, 1 * SEC, true, &w), 0);
-	q = qd(1, 0, LR_QDISC_PARENT_ROOT, "pfifo_fast", 2000, 8);
-	assert_int_equal(lr_qdiscsrc_feed(src, &q, 1, 0, 2 * SEC, false, &w), 0);
+	feed1(src, &w, qd(1, 0, LR_QDISC_PARENT_ROOT, "pfifo_fast", 1000, 5), 1, true);
+	feed1(src, &w, qd(1, 0, LR_QDISC_PARENT_ROOT, "pfifo_fast", 2000, 8), 2, false);
 	assert_int_equal(ifs[0].qdisc.cum[LR_QDC_DROPS], 3);
 	assert_int_equal(lr_qdiscsrc_feed(src, NULL, 0, 0, 3 * SEC, false, &w), 0);
 	assert_int_equal(ifs[0].qdisc.valid, 0);
 	assert_int_equal(ifs[0].qdisc.cum[LR_QDC_DROPS], 3);	/* kept: a CSV diffs it */
 	q = qd(1, 0, LR_QDISC_PARENT_ROOT, "pfifo_fast", 100, 0);	/* up again, new qdisc */
 	assert_int_equal(lr_qdiscsrc_feed(src, &q, 1, 0, 4 * SEC, false, &w), 0);
-	q = qd(1, 0, LR_QDISC_PARENT_ROOT, "pfifo_fast", 200, 2);
-	assert_int_equal(lr_qdiscsrc_feed(src, &q, 1, 0, 5 * SEC, false, &w), 0);
+	feed1(src, &w, qd(1, 0, LR_QDISC_PARENT_ROOT, "pfifo_fast", 200, 2), 5, false);
 	assert_int_equal(ifs[0].qdisc.cum[LR_QDC_DROPS], 5);
 	lr_qdiscsrc_close(src);
 }

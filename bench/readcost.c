@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * bench helper: the floor under a sampler tick on this machine. Times, per operation, a pread of
- * each /proc file a tick reads, one RTM_GETSTATS netlink dump of every link, the two ethtool
+ * each /proc file a tick reads, one RTM_GETSTATS netlink dump of every link, one RTM_GETQDISC
+ * dump of every qdisc, the two ethtool
  * ioctls per interface (GSSET_INFO, GSTATS), and the CPU one timer wake-up costs a process
  * that does nothing else, all as CPU time of this thread (the machine is shared). Prints
  * "name<TAB>microseconds<TAB>note" lines. Built by bench/run.sh.
@@ -63,21 +64,26 @@ static void time_file(const char *path)
 	close(fd);
 }
 
-/* One RTM_GETSTATS dump (64-bit link stats of every interface); returns the links seen or -1. */
-static int nl_dump(int fd, unsigned int seq)
+/* One RTM_GETSTATS dump (64-bit link stats of every interface) or RTM_GETQDISC dump (every
+ * qdisc); returns the messages seen or -1. */
+static int nl_dump(int fd, unsigned int seq, int type)
 {
 	struct {
 		struct nlmsghdr nh;
-		struct if_stats_msg ifsm;
+		union {
+			struct if_stats_msg ifsm;
+			struct tcmsg tcm;	/* all zero: every device */
+		};
 	} req;
 	int links = 0;
 
 	memset(&req, 0, sizeof(req));
-	req.nh.nlmsg_len = sizeof(req);
-	req.nh.nlmsg_type = RTM_GETSTATS;
+	req.nh.nlmsg_len = NLMSG_LENGTH(type == RTM_GETSTATS ? sizeof(req.ifsm) : sizeof(req.tcm));
+	req.nh.nlmsg_type = (unsigned short)type;
 	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
 	req.nh.nlmsg_seq = seq;
-	req.ifsm.filter_mask = 1U << (IFLA_STATS_LINK_64 - 1);
+	if (type == RTM_GETSTATS)
+		req.ifsm.filter_mask = 1U << (IFLA_STATS_LINK_64 - 1);
 	if (send(fd, &req, sizeof(req), 0) < 0)
 		return -1;
 	for (;;) {
@@ -96,20 +102,19 @@ static int nl_dump(int fd, unsigned int seq)
 	}
 }
 
-static void time_netlink(void)
+static void time_netlink(int type, const char *name, const char *what)
 {
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE), i, links = 0;
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE), i, n = 0;
 	double t0;
 
 	if (fd < 0) {
-		printf("netlink RTM_GETSTATS dump\t-\tno socket\n");
+		printf("netlink %s dump\t-\tno socket\n", name);
 		return;
 	}
 	t0 = now_us();
 	for (i = 0; i < ROUNDS; i++)
-		links = nl_dump(fd, (unsigned int)i + 1);
-	printf("netlink RTM_GETSTATS dump\t%.2f\t%d links per dump\n", (now_us() - t0) / ROUNDS,
-	       links);
+		n = nl_dump(fd, (unsigned int)i + 1, type);
+	printf("netlink %s dump\t%.2f\t%d %s per dump\n", name, (now_us() - t0) / ROUNDS, n, what);
 	close(fd);
 }
 
@@ -185,7 +190,8 @@ int main(int argc, char **argv)
 
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
 		time_file(files[i]);
-	time_netlink();
+	time_netlink(RTM_GETSTATS, "RTM_GETSTATS", "links");
+	time_netlink(RTM_GETQDISC, "RTM_GETQDISC", "qdiscs");
 	if (argc > 1)
 		time_ethtool(argv[1]);
 	time_wakeup();

@@ -77,6 +77,17 @@ lr_netns_pair() {
 	ip -n "$a" link set "$ia" up; ip -n "$b" link set "$ib" up
 }
 
+# lr_quiet_link NS_A NS_B IF_A IF_B ADDR_A ADDR_B: a silent link between the two ends of an
+# lr_netns_pair: no IPv6 (autoconf, MLD) in either namespace and each side's neighbour pinned
+# (no ARP), so the link's counters move only with the test's own traffic.
+lr_quiet_link() {
+	local a=$1 b=$2 ia=$3 ib=$4 addra=$5 addrb=$6 ns
+	for ns in "$a" "$b"; do ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1; done
+	ip -n "$a" neigh replace "$addrb" lladdr "$(_lr_mac "$b" "$ib")" dev "$ia" nud permanent
+	ip -n "$b" neigh replace "$addra" lladdr "$(_lr_mac "$a" "$ia")" dev "$ib" nud permanent
+}
+_lr_mac() { ip -n "$1" -o link show "$2" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p'; }
+
 # Runs a command in the background and registers its PID for kill on exit. Sets LR_PID.
 lr_bg() {
 	"$@" &

@@ -61,3 +61,29 @@ int lr_nldump_run(struct lr_nldump *d, struct nlmsghdr *req, lr_nldump_cb cb, vo
 	}
 	return err;
 }
+
+int lr_nldump_walk(const void *buf, size_t len, lr_nldump_cb cb, void *arg)
+{
+	size_t off = 0;
+
+	while (len - off >= NLMSG_HDRLEN) {
+		uint32_t msg[2048];	/* the aligned copy */
+		struct nlmsghdr h;
+		int rc;
+
+		memcpy(&h, (const char *)buf + off, sizeof(h));
+		if (h.nlmsg_len < NLMSG_HDRLEN || h.nlmsg_len > len - off ||
+		    h.nlmsg_len > sizeof(msg))
+			return -EINVAL;
+		if (h.nlmsg_type == NLMSG_DONE)
+			break;
+		memcpy(msg, (const char *)buf + off, h.nlmsg_len);
+		rc = cb((struct nlmsghdr *)msg, arg);
+		if (rc)
+			return rc;
+		off += NLMSG_ALIGN(h.nlmsg_len);
+		if (off > len)
+			break;
+	}
+	return 0;
+}

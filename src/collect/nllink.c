@@ -170,9 +170,8 @@ static int on_message_cb(struct nlmsghdr *nlh, void *arg)
 	return on_message(nlh, arg);
 }
 
-/* One dump request (rtnetlink header type + a fixed payload) through lr_nldump_run. */
-static int dump(struct lr_nllink *nl, int type, const void *req, size_t len,
-		struct dump_ctx *ctx, const char *what)
+int lr_nllink_dump_raw(struct lr_nllink *nl, int type, const void *req, size_t len,
+		       lr_nldump_cb cb, void *arg, const char *what)
 {
 	struct {
 		struct nlmsghdr nlh;
@@ -187,10 +186,19 @@ static int dump(struct lr_nllink *nl, int type, const void *req, size_t len,
 	memset(&msg, 0, sizeof(msg));
 	msg.nlh.nlmsg_len = (uint32_t)NLMSG_LENGTH(len);
 	msg.nlh.nlmsg_type = (uint16_t)type;
+	if (len > sizeof(msg.payload))
+		return -EINVAL;
 	memcpy(NLMSG_DATA(&msg.nlh), req, len);
-	err = lr_nldump_run(&d, &msg.nlh, on_message_cb, ctx, what);
+	err = lr_nldump_run(&d, &msg.nlh, cb, arg, what);
 	nl->seq = d.seq;
 	return err;
+}
+
+/* One link or stats dump, each message through on_message. */
+static int dump(struct lr_nllink *nl, int type, const void *req, size_t len,
+		struct dump_ctx *ctx, const char *what)
+{
+	return lr_nllink_dump_raw(nl, type, req, len, on_message_cb, ctx, what);
 }
 
 int lr_nllink_dump_links(struct lr_nllink *nl, lr_link_cb cb, void *arg)

@@ -210,38 +210,34 @@ int lr_qstats_parse(const struct nlmsghdr *nlh, struct lr_qstat *out)
 	return 0;
 }
 
+struct walk_ctx {
+	struct lr_qstat *out;
+	size_t cap, n;
+};
+
+static int on_recorded(struct nlmsghdr *nlh, void *arg)
+{
+	struct walk_ctx *c = arg;
+	int rc;
+
+	if (c->n == c->cap)
+		return 0;
+	rc = lr_qstats_parse(nlh, &c->out[c->n]);
+	if (rc == -EINVAL)
+		return rc;
+	if (rc == 0)
+		c->n++;
+	return 0;
+}
+
 int lr_qstats_parse_all(const void *buf, size_t len, struct lr_qstat *out, size_t cap,
 			size_t *n)
 {
-	size_t off = 0;
+	struct walk_ctx c = {.out = out, .cap = cap};
+	int rc = lr_nldump_walk(buf, len, on_recorded, &c);
 
-	*n = 0;
-	while (len - off >= NLMSG_HDRLEN) {
-		struct nlmsghdr h;
-		int rc;
-
-		memcpy(&h, (const char *)buf + off, sizeof(h));	/* a recording may be unaligned */
-		if (h.nlmsg_len < NLMSG_HDRLEN || h.nlmsg_len > len - off)
-			return -EINVAL;
-		if (h.nlmsg_type == NLMSG_DONE)
-			break;
-		if (*n < cap) {
-			uint32_t msg[1024];	/* aligned copy; a reply is ~100 bytes */
-
-			if (h.nlmsg_len > sizeof(msg))
-				return -EINVAL;
-			memcpy(msg, (const char *)buf + off, h.nlmsg_len);
-			rc = lr_qstats_parse((const struct nlmsghdr *)msg, &out[*n]);
-			if (rc == -EINVAL)
-				return rc;
-			if (rc == 0)
-				(*n)++;
-		}
-		off += NLMSG_ALIGN(h.nlmsg_len);
-		if (off > len)
-			break;
-	}
-	return 0;
+	*n = c.n;
+	return rc;
 }
 
 static int on_reply(struct nlmsghdr *nlh, void *arg)

@@ -74,6 +74,7 @@ struct lr_prom {
 	uint64_t mono_ns;	/* the last local snapshot's */
 	struct peer_series *peer;	/* the peer view's (side="peer"), NULL until one came */
 	struct prom_queues *queues;	/* per-queue counters (prom_queues.c), NULL until a queue */
+	struct prom_qdiscs *qdiscs;	/* qdisc series (prom_qdisc.c), NULL until a qdisc */
 };
 
 int lr_prom_open(struct lr_prom **out)
@@ -98,6 +99,7 @@ void lr_prom_close(struct lr_prom *p)
 	free(p->streams);
 	lr_prom_peer_free(p->peer);
 	lr_prom_queues_free(p->queues);
+	lr_prom_qdiscs_free(p->qdiscs);
 	free(p);
 }
 
@@ -228,10 +230,7 @@ static struct strser *stream_get(struct lr_prom *p, const struct lr_stream_snap 
 /* A new test (another generation) counts from 0 again: its totals are added, not diffed. */
 static int streams_update(struct lr_prom *p, const struct lr_snapshot *s)
 {
-	size_t kept = 0;
-
-	for (size_t i = 0; i < p->n_streams; i++)
-		p->streams[i].present = false;
+	LR_PROM_ALL_ABSENT(p->streams, p->n_streams);
 	for (size_t i = 0; i < s->n_streams; i++) {
 		const struct lr_stream_snap *k = &s->streams[i];
 		struct strser *e = stream_get(p, k);
@@ -253,19 +252,13 @@ static int streams_update(struct lr_prom *p, const struct lr_snapshot *s)
 		e->rtt_us = k->rtt_us;
 		e->cwnd_bytes = k->cwnd_bytes;
 	}
-	for (size_t i = 0; i < p->n_streams; i++)
-		if (p->streams[i].present || s->mono_ns - p->streams[i].seen_ns < LR_PROM_FORGET_NS)
-			p->streams[kept++] = p->streams[i];
-	p->n_streams = kept;
+	LR_PROM_FORGET(p->streams, p->n_streams, s->mono_ns);
 	return 0;
 }
 
 int lr_prom_update(struct lr_prom *p, const struct lr_snapshot *s)
 {
-	size_t kept = 0;
-
-	for (size_t i = 0; i < p->n_ifs; i++)
-		p->ifs[i].present = false;
+	LR_PROM_ALL_ABSENT(p->ifs, p->n_ifs);
 	for (size_t i = 0; i < s->n_ifaces; i++) {
 		struct ifser *e = iface_get(p, s->ifaces[i].name);
 
@@ -275,16 +268,13 @@ int lr_prom_update(struct lr_prom *p, const struct lr_snapshot *s)
 		e->present = true;
 		e->seen_ns = s->mono_ns;
 	}
-	/* forget names gone for long: a host creating veths by the thousand stays bounded */
-	for (size_t i = 0; i < p->n_ifs; i++)
-		if (p->ifs[i].present || s->mono_ns - p->ifs[i].seen_ns < LR_PROM_FORGET_NS)
-			p->ifs[kept++] = p->ifs[i];
-	p->n_ifs = kept;
+	LR_PROM_FORGET(p->ifs, p->n_ifs, s->mono_ns);
 	p->have_snap = true;
 	p->mono_ns = s->mono_ns;
 	p->real_ns = s->real_ns;
 	p->interval_ns = s->target_interval_ns;
-	if (streams_update(p, s) || lr_prom_queues_update(&p->queues, s))
+	if (streams_update(p, s) || lr_prom_queues_update(&p->queues, s) ||
+	    lr_prom_qdiscs_update(&p->qdiscs, s))
 		return -ENOMEM;
 	return cpus_update(p, s);
 }
@@ -747,6 +737,7 @@ int lr_prom_render(const struct lr_prom *p, enum lr_prom_format f, struct lr_pro
 		render_iface_counters(p, f, b);
 		render_iface_gauges(p, f, b);
 		lr_prom_queues_render(p->queues, f, b);
+		lr_prom_qdiscs_render(p->qdiscs, f, b);
 		render_cpu_times(p, f, b);
 		render_cpu_counters(p, f, b);
 		render_streams(p, f, b);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The exporter's parts beside prom.c: the peer series (prom_peer.c: the peer view's snapshots,
  * docs/wire.md (part 2), kept as counters that never go backwards, labelled side="peer" and the
- * peer's host), the per-queue counters (prom_queues.c), and prom.c's text writers they share.
+ * peer's host), the per-queue counters (prom_queues.c), the qdiscs (prom_qdisc.c), and prom.c's
+ * text writers they share.
  * Private to src/present/prom*.c. [present] */
 #ifndef LINERATE_PROM_PRIV_H
 #define LINERATE_PROM_PRIV_H
@@ -13,6 +14,24 @@
 #include "linerate/core/common.h"
 #include "linerate/present/prom.h"
 #include "linerate/sample/snapshot.h"
+
+/* A series table's entries (any struct with `bool present` and `uint64_t seen_ns`): all marked
+ * absent before a snapshot is folded in; afterwards the ones neither in it nor seen within
+ * LR_PROM_FORGET_NS of its now_ns are forgotten, the rest kept in order (a host creating
+ * veths by the thousand stays bounded). */
+#define LR_PROM_ALL_ABSENT(arr, n)                                                              \
+	do {                                                                                   \
+		for (size_t i_ = 0; i_ < (n); i_++)                                            \
+			(arr)[i_].present = false;                                             \
+	} while (0)
+#define LR_PROM_FORGET(arr, n, now_ns)                                                          \
+	do {                                                                                   \
+		size_t kept_ = 0;                                                              \
+		for (size_t i_ = 0; i_ < (n); i_++)                                            \
+			if ((arr)[i_].present || (now_ns) - (arr)[i_].seen_ns < LR_PROM_FORGET_NS) \
+				(arr)[kept_++] = (arr)[i_];                                    \
+		(n) = kept_;                                                                   \
+	} while (0)
 
 /* A metric family: its name (counters' samples add _total), kind and # HELP text. */
 struct prom_fam {
@@ -35,6 +54,13 @@ int lr_prom_queues_update(struct prom_queues **q, const struct lr_snapshot *s);
 void lr_prom_queues_render(const struct prom_queues *q, enum lr_prom_format f,
 			   struct lr_prom_buf *b);
 void lr_prom_queues_free(struct prom_queues *q);	/* NULL-safe */
+
+struct prom_qdiscs;
+/* The same for every interface's qdiscs (prom_qdisc.c). */
+int lr_prom_qdiscs_update(struct prom_qdiscs **q, const struct lr_snapshot *s);
+void lr_prom_qdiscs_render(const struct prom_qdiscs *q, enum lr_prom_format f,
+			   struct lr_prom_buf *b);
+void lr_prom_qdiscs_free(struct prom_qdiscs *q);	/* NULL-safe */
 
 /* Rendered while the peer's newest snapshot is this recent on the local clock: a test that
  * ended takes its peer's series with it. */

@@ -92,7 +92,6 @@ static void qser_update(struct qser *e, const struct lr_iface_snap *f, const str
 int lr_prom_queues_update(struct prom_queues **tp, const struct lr_snapshot *s)
 {
 	struct prom_queues *t = *tp;
-	size_t kept = 0;
 
 	if (!t) {
 		bool any = false;
@@ -105,8 +104,7 @@ int lr_prom_queues_update(struct prom_queues **tp, const struct lr_snapshot *s)
 		if (!t)
 			return -ENOMEM;
 	}
-	for (size_t i = 0; i < t->n; i++)
-		t->q[i].present = false;
+	LR_PROM_ALL_ABSENT(t->q, t->n);
 	for (size_t i = 0; i < s->n_ifaces; i++) {
 		const struct lr_iface_snap *f = &s->ifaces[i];
 
@@ -120,10 +118,7 @@ int lr_prom_queues_update(struct prom_queues **tp, const struct lr_snapshot *s)
 			e->seen_ns = s->mono_ns;
 		}
 	}
-	for (size_t i = 0; i < t->n; i++)
-		if (t->q[i].present || s->mono_ns - t->q[i].seen_ns < LR_PROM_FORGET_NS)
-			t->q[kept++] = t->q[i];
-	t->n = kept;
+	LR_PROM_FORGET(t->q, t->n, s->mono_ns);
 	return 0;
 }
 

@@ -377,7 +377,7 @@ static void iface_table(FILE *f, const struct lr_report *r)
 	fputs("<div class=\"wide\"><table class=\"sum\" id=\"iface-table\"><tr><th>Interface</th>"
 	      "<th>rx avg</th><th>rx peak</th><th>tx avg</th><th>tx peak</th>"
 	      "<th>rx pps avg</th><th>rx pps peak</th><th>tx pps avg</th><th>tx pps peak</th>"
-	      "<th>drops rx / tx</th><th>FIFO, missed, over</th><th>NIC fifo / drop</th>"
+	      "<th>drops rx / tx / qdisc</th><th>FIFO, missed, over</th><th>NIC fifo / drop</th>"
 	      "<th>errors</th><th>% line avg / peak</th></tr>", f);
 	for (size_t i = 0; i < r->n_ifaces; i++) {
 		const struct lr_rep_iface *s = &r->ifaces[i];
@@ -403,10 +403,18 @@ static void iface_table(FILE *f, const struct lr_report *r)
 		cell(f, "rx_peak_pps", s->peak[LR_RM_RX_PPS], "pkt/s", false);
 		cell(f, "tx_avg_pps", ps > 0 ? s->tx_packets / ps : -1, "pkt/s", false);
 		cell(f, "tx_peak_pps", s->peak[LR_RM_TX_PPS], "pkt/s", false);
-		fputs("<td class=\"n\">", f);
+		fprintf(f, "<td class=\"n%s\">", s->qdisc_known && s->qdisc_sum[LR_RQ_DROPS] > 0 ? " bad"
+										       : "");
 		fprintf(f, "<span data-k=\"rx_dropped\" data-v=\"%.17g\">%.0f</span> / "
-			   "<span data-k=\"tx_dropped\" data-v=\"%.17g\">%.0f</span></td>",
+			   "<span data-k=\"tx_dropped\" data-v=\"%.17g\">%.0f</span> / ",
 			s->rx_dropped, s->rx_dropped, s->tx_dropped, s->tx_dropped);
+		if (!s->qdisc_col)	/* a CSV from before the qdisc columns */
+			fputs("<span data-k=\"qdisc_drops\">&ndash;</span></td>", f);
+		else if (!s->qdisc_known)
+			fputs("<span data-k=\"qdisc_drops\">unknown</span></td>", f);
+		else
+			fprintf(f, "<span data-k=\"qdisc_drops\" data-v=\"%.17g\">%.0f</span></td>",
+				s->qdisc_sum[LR_RQ_DROPS], s->qdisc_sum[LR_RQ_DROPS]);
 		cell(f, "fifo_missed_over", s->rx_fifo + s->rx_missed + s->rx_over, "count", true);
 		fprintf(f, "<td class=\"n%s\"><span data-k=\"nic_fifo\" data-v=\"%.17g\">%.0f</span> / "
 			   "<span data-k=\"nic_drop\" data-v=\"%.17g\">%.0f</span></td>",
@@ -426,8 +434,10 @@ static void iface_table(FILE *f, const struct lr_report *r)
 	}
 	fputs("</table></div><p class=\"sub\">avg = the column's bytes or packets over the time the rows "
 	      "cover; peak = the highest row. Drops are stats64 rx/tx_dropped; NIC counters are the "
-	      "driver's own (ethtool -S) classified fifo or drop. On loopback and veth the kernel "
-	      "counts GSO super-packets as one packet.</p>\n", f);
+	      "driver's own (ethtool -S) classified fifo or drop; qdisc drops are the egress root "
+	      "qdisc's (tc -s qdisc), which counts every drop under it (&ndash;: a CSV from before "
+	      "the qdisc columns). On loopback and veth the kernel counts GSO super-packets as one "
+	      "packet.</p>\n", f);
 }
 
 static int iface_charts(FILE *f, const struct lr_report *r, const struct lr_rep_iface *s)

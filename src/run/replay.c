@@ -202,6 +202,35 @@ static void moved_add(struct rp_series *se, enum lr_metric m, const char *name,
 	c->per_s = s->per_s[m];
 }
 
+/* A row's qdisc columns into the interface's root-qdisc figures (snapshot.h), as the sampler
+ * would have published them; empty stays unknown. */
+static void apply_qdisc(struct lr_qdisc_figures *q, const double *col, double iv)
+{
+	static const enum lr_qdisc_counter counter[] = {
+		[LR_RQ_DROPS] = LR_QDC_DROPS, [LR_RQ_OVERLIMITS] = LR_QDC_OVERLIMITS,
+		[LR_RQ_REQUEUES] = LR_QDC_REQUEUES,
+	};
+
+	q->valid = 0;
+	q->interval_ns = (uint64_t)(iv * 1e9);
+	for (unsigned k = 0; k < LR_ARRAY_SIZE(counter); k++) {
+		enum lr_qdisc_counter c = counter[k];
+
+		if (!known(col[k]))
+			continue;
+		q->delta[c] = (uint64_t)col[k];
+		q->cum[c] += q->delta[c];
+		q->valid |= LR_QDV_BIT(c);
+	}
+	q->cum_valid |= q->valid;
+	q->drops_per_s = known(col[LR_RQ_DROPS]) ? col[LR_RQ_DROPS] / iv : 0;
+	q->backlog_bytes = known(col[LR_RQ_BACKLOG_BYTES]) ? (uint64_t)col[LR_RQ_BACKLOG_BYTES] : 0;
+	q->backlog_packets =
+		known(col[LR_RQ_BACKLOG_PACKETS]) ? (uint64_t)col[LR_RQ_BACKLOG_PACKETS] : 0;
+	q->valid |= known(col[LR_RQ_BACKLOG_BYTES]) ? LR_QDV_BACKLOG_BYTES : 0;
+	q->valid |= known(col[LR_RQ_BACKLOG_PACKETS]) ? LR_QDV_BACKLOG_PACKETS : 0;
+}
+
 static void apply_iface(struct lr_replay *rp, const struct rp_ifrow *r)
 {
 	/* counter column -> metric, and the column holding its recorded rate (-1: delta / s) */
@@ -273,6 +302,7 @@ static void apply_iface(struct lr_replay *rp, const struct rp_ifrow *r)
 	s->softirq_cpu = known(r->v[22]) ? (int)r->v[22] : -1;
 	s->speed_mbps = known(r->v[23]) && r->v[23] > 0 ? (int64_t)r->v[23] : -1;
 	s->mtu = known(r->v[24]) ? (int64_t)r->v[24] : -1;
+	apply_qdisc(&s->qdisc, r->qdisc, iv);
 	s->n_moved = 0;
 	moved_add(se, LR_M_NIC_FIFO, "nic_fifo", LR_CAT_FIFO);
 	moved_add(se, LR_M_NIC_DROP, "nic_drop", LR_CAT_DROP);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "linerate/core/common.h"
+#include "linerate/sample/report_read.h"
 #include "linerate/sample/snapshot.h"
 
 struct lr_report;
@@ -26,6 +27,7 @@ struct rp_ifrow {
 	double time;
 	uint32_t seq, series;
 	double v[RP_IF_COLS];
+	double qdisc[LR_RQ__COUNT];	/* the appended qdisc columns; NAN unknown or absent */
 };
 
 /* The most numerous rows (CPUs x ticks): percentages and rates as float (7 digits, more than a

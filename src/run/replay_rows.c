@@ -91,6 +91,8 @@ static int iface_row(struct lr_replay *rp, const struct lr_rep_row *row, char *w
 	r->series = (uint32_t)s;
 	for (unsigned i = 0; i < RP_IF_COLS; i++)
 		r->v[i] = i == 2 ? NAN : lr_rep_row_num(row, i);
+	for (unsigned q = 0; q < LR_RQ__COUNT; q++)	/* the reader checked: a number or empty */
+		r->qdisc[q] = row->qdisc[q] && *row->qdisc[q] ? strtod(row->qdisc[q], NULL) : NAN;
 	r->time = r->v[0];
 	set_host(rp, side, row->host);
 	rp->have[side] = true;

@@ -48,8 +48,10 @@ static const char iface_header[] =
 	"time,elapsed,iface,interval,rx_bytes,tx_bytes,rx_packets,tx_packets,rx_bps,tx_bps,"
 	"rx_pps,tx_pps,rx_dropped,tx_dropped,rx_errors,tx_errors,rx_fifo,rx_missed,rx_over,"
 	"nic_fifo,nic_drop,softirq_max_pct,softirq_cpu,link_mbps,mtu,wire_util_pct,side,host,"
-	/* appended since: numa_node, driver (ethtool -i) */
-	"numa_node,driver";
+	/* appended since, in the order they landed: numa_node, driver (ethtool -i); the root
+	 * qdisc's counts in the interval and its backlog as read (docs/design.md §14) */
+	"numa_node,driver,qdisc_drops,qdisc_overlimits,qdisc_requeues,qdisc_backlog_bytes,"
+	"qdisc_backlog_packets";
 static const char cpu_header[] =
 	"time,elapsed,cpu,interval,user_pct,system_pct,irq_pct,softirq_pct,idle_pct,"
 	"net_rx_per_s,net_tx_per_s,softnet_processed_per_s,softnet_dropped_per_s,"
@@ -91,6 +93,7 @@ struct last_row {	/* what was last written for one interface generation */
 	char name[LR_IFNAMSIZ];
 	uint32_t generation;
 	uint64_t cum[LR_M__COUNT];
+	uint64_t qdisc_cum[LR_QDC__COUNT], qdisc_base_ns;	/* lr_iface_snap.qdisc's */
 	uint64_t mono_ns;
 	uint64_t seen_seq;	/* snapshot that last carried it: stale entries are dropped */
 };
@@ -282,6 +285,27 @@ static void prune_rows(struct lr_csv *c, uint64_t seq)
 	c->n_rows = w;
 }
 
+/* ,qdisc_drops,qdisc_overlimits,qdisc_requeues: the root qdisc's counts since the last row, from
+ * its sums (a missed snapshot folds in); ,qdisc_backlog_bytes,qdisc_backlog_packets: as read. */
+static void put_qdisc(FILE *f, const struct lr_qdisc_figures *q, struct last_row *last)
+{
+	static const enum lr_qdisc_counter cols[] = {LR_QDC_DROPS, LR_QDC_OVERLIMITS,
+						     LR_QDC_REQUEUES};
+	/* sums that began anew (cannot happen while the interface lives, but never a wrap) */
+	bool same = !last->qdisc_base_ns || last->qdisc_base_ns == q->base_ns;
+
+	for (size_t k = 0; k < LR_ARRAY_SIZE(cols); k++) {
+		uint32_t bit = LR_QDV_BIT(cols[k]);
+
+		put_u64(f, same && (q->valid & q->cum_valid & bit),
+			q->cum[cols[k]] - last->qdisc_cum[cols[k]]);
+	}
+	put_u64(f, q->valid & LR_QDV_BACKLOG_BYTES, q->backlog_bytes);
+	put_u64(f, q->valid & LR_QDV_BACKLOG_PACKETS, q->backlog_packets);
+	memcpy(last->qdisc_cum, q->cum, sizeof(last->qdisc_cum));
+	last->qdisc_base_ns = q->base_ns;
+}
+
 static int write_iface(struct lr_csv *c, const struct lr_snapshot *s,
 		       const struct lr_iface_snap *i, const char *prefix)
 {
@@ -342,6 +366,7 @@ static int write_iface(struct lr_csv *c, const struct lr_snapshot *s,
 	else
 		fputc(',', c->f);
 	put_word(c->f, i->driver, sizeof(i->driver));	/* "" unknown (loopback has none) */
+	put_qdisc(c->f, &i->qdisc, last);
 	fputc('\n', c->f);
 	return 0;
 }

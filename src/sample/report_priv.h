@@ -26,6 +26,7 @@ struct reader {
 	int side_col, host_col;	/* appended columns, -1 absent */
 	int target_col;		/* streams' appended target_bps, -1 absent */
 	int driver_col;		/* interfaces' appended driver, -1 absent */
+	int qdisc_col[LR_RQ__COUNT];	/* interfaces' appended qdisc columns, -1 absent */
 	int length_col, cc_col;	/* streams' appended length and congestion, -1 absent */
 	unsigned ncols;
 	double elapsed_seen;	/* the largest elapsed so far in this file */
@@ -34,6 +35,8 @@ struct reader {
 
 /* Formats "NAME:LINE: why" into the reader's error buffer; returns -EINVAL. */
 int lr_rep_bad(struct reader *rd, const char *fmt, ...) LR_PRINTF(2, 3);
+/* The name of an appended qdisc column (for errors). */
+const char *lr_rep_qdisc_col_name(enum lr_rep_qdisc_col q);
 /* The name of column idx of a kind's known prefix (for errors). */
 const char *lr_rep_col_name(enum lr_rep_kind kind, unsigned idx);
 

@@ -44,6 +44,25 @@ static const char *const matrix_cols[] = {
 	"case", "proto", "streams", "length", "reverse", "bitrate_target", "window", "mss",
 	"congestion", "seconds", "sender_bps", "receiver_bps", NULL};
 
+/* The interface CSV's appended qdisc columns, by enum lr_rep_qdisc_col. */
+static const char *const qdisc_cols[LR_RQ__COUNT] = {
+	"qdisc_drops", "qdisc_overlimits", "qdisc_requeues", "qdisc_backlog_bytes",
+	"qdisc_backlog_packets",
+};
+
+const char *lr_rep_qdisc_col_name(enum lr_rep_qdisc_col q)
+{
+	return qdisc_cols[q];
+}
+
+static int qdisc_col_of(const char *name)
+{
+	for (int q = 0; q < LR_RQ__COUNT; q++)
+		if (!strcmp(qdisc_cols[q], name))
+			return q;
+	return -1;
+}
+
 static const char *const *const known[] = {
 	[LR_REP_IFACES] = iface_cols, [LR_REP_CPUS] = cpu_cols, [LR_REP_STREAMS] = stream_cols,
 	[LR_REP_QUEUES] = queue_cols, [LR_REP_MATRIX] = matrix_cols,
@@ -83,6 +102,7 @@ static int pass_row(struct reader *rd, const struct fields *fs)
 		.host = rd->host_col >= 0 ? fs->f[rd->host_col] : "",
 		.target_bps = rd->target_col >= 0 ? fs->f[rd->target_col] : NULL,
 		.driver = rd->driver_col >= 0 ? fs->f[rd->driver_col] : "",
+		.qdisc = {NULL},
 		.file = rd->name,
 		.line = rd->line,
 	};
@@ -91,6 +111,8 @@ static int pass_row(struct reader *rd, const struct fields *fs)
 
 	while (known[row.kind][row.n_known])
 		row.n_known++;
+	for (int q = 0; q < LR_RQ__COUNT; q++)
+		row.qdisc[q] = rd->qdisc_col[q] >= 0 ? fs->f[rd->qdisc_col[q]] : NULL;
 	rc = r->row_fn(r->row_arg, &row, why, sizeof(why));
 	if (rc == -EINVAL)
 		return lr_rep_bad(rd, "%s", why[0] ? why : "row refused");
@@ -233,7 +255,16 @@ static int header(struct reader *rd, struct fields *fs)
 	rd->ncols = fs->n;
 	rd->side_col = rd->host_col = rd->target_col = rd->driver_col = -1;
 	rd->length_col = rd->cc_col = -1;
+	for (int q = 0; q < LR_RQ__COUNT; q++)
+		rd->qdisc_col[q] = -1;
 	for (unsigned i = n; i < fs->n; i++) {
+		int q = k == LR_REP_IFACES ? qdisc_col_of(fs->f[i]) : -1;
+
+		if (q >= 0 && rd->qdisc_col[q] < 0) {
+			rd->qdisc_col[q] = (int)i;
+			rd->file->extra_columns--;
+			continue;
+		}
 		if (!strcmp(fs->f[i], "side") && rd->side_col < 0)
 			rd->side_col = (int)i;
 		else if (!strcmp(fs->f[i], "host") && rd->host_col < 0)

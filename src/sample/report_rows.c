@@ -333,7 +333,7 @@ int lr_rep_iface_row(struct reader *rd, const struct fields *fs)
 	       NICF, NICD, LINK, MTU, UTIL, N };
 	struct lr_report *r = rd->r;
 	char name[LR_REP_NAME_MAX], side[8], host[LR_REP_NAME_MAX], driver[LR_REP_DRIVER_MAX];
-	double time = 0, elapsed = 0, interval = 0, v[N] = {0}, softirq;
+	double time = 0, elapsed = 0, interval = 0, v[N] = {0}, softirq, qd[LR_RQ__COUNT];
 	struct lr_rep_held row = {0};
 	struct lr_rep_iface *s = NULL;
 	int err;
@@ -352,6 +352,11 @@ int lr_rep_iface_row(struct reader *rd, const struct fields *fs)
 	/* a file written before the rule (or by hand) may hold a % of a nominal speed */
 	if (lr_ifrate_nominal_why(name, NULL, driver))
 		v[UTIL] = NAN;
+	for (int q = 0; q < LR_RQ__COUNT; q++)
+		if (num(field(rd, fs, rd->qdisc_col[q]), &qd[q]) < 0)
+			return lr_rep_bad(rd, "%s '%.40s' is not a number in 0..9.2e18",
+					  lr_rep_qdisc_col_name((enum lr_rep_qdisc_col)q),
+					  field(rd, fs, rd->qdisc_col[q]));
 	for (size_t n = 0; n < r->n_ifaces && !s; n++) {
 		size_t k = (rd->hint + n) % r->n_ifaces;
 
@@ -383,6 +388,7 @@ int lr_rep_iface_row(struct reader *rd, const struct fields *fs)
 		for (unsigned q = 0; q < LR_RM__COUNT; q++)
 			s->peak[q] = s->peak_at[q] = -1;
 		s->util_peak = s->link_mbps = s->mtu = -1;
+		s->qdisc_backlog_peak[0] = s->qdisc_backlog_peak[1] = -1;
 		s->first_elapsed = elapsed;
 	}
 	s->rows++;
@@ -420,6 +426,14 @@ int lr_rep_iface_row(struct reader *rd, const struct fields *fs)
 		s->mtu = v[MTU];
 	}
 	s->driver_col |= rd->driver_col >= 0;
+	s->qdisc_col |= rd->qdisc_col[LR_RQ_DROPS] >= 0;
+	for (int q = 0; q < LR_RQ__COUNT; q++) {
+		s->qdisc_known |= known_num(qd[q]);
+		if (q < LR_RQ_BACKLOG_BYTES)
+			add(&s->qdisc_sum[q], qd[q]);
+		else if (known_num(qd[q]) && qd[q] > s->qdisc_backlog_peak[q - LR_RQ_BACKLOG_BYTES])
+			s->qdisc_backlog_peak[q - LR_RQ_BACKLOG_BYTES] = qd[q];
+	}
 	if (driver[0]) {
 		s->driver_changed |= s->driver[0] && strcmp(s->driver, driver);
 		memcpy(s->driver, driver, sizeof(driver));

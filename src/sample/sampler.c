@@ -21,6 +21,7 @@
 #include "linerate/sample/cpuwin.h"
 #include "linerate/sample/gencol.h"
 #include "linerate/sample/iftable.h"
+#include "linerate/sample/qdiscsrc.h"
 #include "linerate/sample/qstatsrc.h"
 #include "linerate/sample/queuetab.h"
 #include "linerate/collect/irqmap.h"
@@ -55,6 +56,7 @@ struct lr_sampler {
 	struct lr_snmp_raw snmp_prev, snmp_cur;
 	struct lr_gencol *gen;		/* traffic streams of this process */
 	struct lr_qstatsrc *qstats;	/* per-queue counters; NULL: kernel without qstats-get */
+	struct lr_qdiscsrc *qdisc;	/* every qdisc, on nl's socket; NULL: not a live kernel */
 	struct lr_irqmap irq;		/* scratch for one interface at a time */
 	struct lr_numa numa;		/* CPU -> node, re-read with the tuning */
 	struct lr_queuecpus *qcpus;	/* queue -> CPU per interface, from the IRQ maps */
@@ -299,6 +301,7 @@ int lr_sampler_tick(struct lr_sampler *s, uint64_t now_ns)
 	if (err)
 		return err;
 	lr_qstatsrc_tick(s->qstats, now_ns, dt_ns, first, &s->work);
+	lr_qdiscsrc_tick(s->qdisc, s->nl, now_ns, first, &s->work);
 	if (!first) {
 		err = lr_cpuwin_build(&s->cpuwin, &s->work, dt_ns);
 		if (err)
@@ -395,6 +398,8 @@ static int open_sources(struct lr_sampler *s, const struct lr_sampler_opts *cfg)
 			return err;
 		if (o.ethtool && lr_qstatsrc_open(&s->qstats))	/* live kernel only */
 			s->qstats = NULL;	/* before 6.8: the drivers' ethtool names only */
+		if (o.ethtool && lr_qdiscsrc_open(&s->qdisc))
+			return -ENOMEM;
 	} else {
 		s->procnet_fd = s->io.open_ro(&s->io, "/proc/net/dev");
 		if (s->procnet_fd < 0) {
@@ -493,6 +498,7 @@ void lr_sampler_close(struct lr_sampler *s)
 	lr_sampler_stop(s);
 	lr_nllink_close(s->nl);
 	lr_qstatsrc_close(s->qstats);
+	lr_qdiscsrc_close(s->qdisc);
 	if (s->procnet_fd >= 0)
 		s->io.close(&s->io, s->procnet_fd);
 	free(s->procnet_buf);

@@ -27,6 +27,7 @@ void lr_iface_snap_assign(struct lr_iface_snap *dst, const struct lr_iface_snap 
 	dst->cap_serving = src->cap_serving;
 	dst->cap_moved = src->cap_moved;
 	dst->cap_queues = src->cap_queues;
+	dst->cap_qdiscs = src->cap_qdiscs;
 }
 
 static void iface_free(struct lr_iface_snap *i)
@@ -34,10 +35,12 @@ static void iface_free(struct lr_iface_snap *i)
 	free(i->serving_cpus);
 	free(i->moved);
 	free(i->queues);
+	free(i->qdiscs);
 	i->serving_cpus = NULL;
 	i->moved = NULL;
 	i->queues = NULL;
-	i->cap_serving = i->cap_moved = i->cap_queues = 0;
+	i->qdiscs = NULL;
+	i->cap_serving = i->cap_moved = i->cap_queues = i->cap_qdiscs = 0;
 }
 
 void lr_snapshot_free(struct lr_snapshot *s)
@@ -57,13 +60,15 @@ static int iface_copy(struct lr_iface_snap *dst, const struct lr_iface_snap *src
 	int *serving = dst->serving_cpus;
 	struct lr_drv_counter *moved = dst->moved;
 	struct lr_queue_snap *queues = dst->queues;
+	struct lr_qdisc_snap *qdiscs = dst->qdiscs;
 	size_t cap_serving = dst->cap_serving, cap_moved = dst->cap_moved;
-	size_t cap_queues = dst->cap_queues;
+	size_t cap_queues = dst->cap_queues, cap_qdiscs = dst->cap_qdiscs;
 	int rc = 0;
 
 	if (lr_array_grow_zero(&serving, &cap_serving, src->n_serving_cpus, sizeof(*serving)) ||
 	    lr_array_grow_zero(&moved, &cap_moved, src->n_moved, sizeof(*moved)) ||
-	    lr_array_grow_zero(&queues, &cap_queues, src->n_queues, sizeof(*queues)))
+	    lr_array_grow_zero(&queues, &cap_queues, src->n_queues, sizeof(*queues)) ||
+	    lr_array_grow_zero(&qdiscs, &cap_qdiscs, src->n_qdiscs, sizeof(*qdiscs)))
 		rc = -ENOMEM;
 	else
 		lr_iface_snap_assign(dst, src);
@@ -74,10 +79,14 @@ static int iface_copy(struct lr_iface_snap *dst, const struct lr_iface_snap *src
 	dst->cap_moved = cap_moved;
 	dst->queues = queues;
 	dst->cap_queues = cap_queues;
+	dst->qdiscs = qdiscs;
+	dst->cap_qdiscs = cap_qdiscs;
 	if (rc)
 		return rc;
 	if (src->n_queues)
 		memcpy(queues, src->queues, src->n_queues * sizeof(*queues));
+	if (src->n_qdiscs)
+		memcpy(qdiscs, src->qdiscs, src->n_qdiscs * sizeof(*qdiscs));
 	if (src->n_serving_cpus)
 		memcpy(serving, src->serving_cpus, src->n_serving_cpus * sizeof(*serving));
 	if (src->n_moved)

@@ -30,11 +30,7 @@ LPORT=9100 PPORT=9090	# inside namespace A: nothing else listens there
 work=$(mktemp -d); [ -n "${LR_KEEP:-}" ] || lr_cleanup_add "rm -rf $work"; echo "work dir $work"
 
 lr_netns_pair "$A" "$B" "$IA" "$IB" "$ADDR_A" "$ADDR_B" 1500
-# a silent link: no IPv6 autoconf/MLD, no ARP, so the counters move only with the test's traffic
-for ns in "$A" "$B"; do ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1; done
-mac() { ip -n "$1" -o link show "$2" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p'; }
-ip -n "$A" neigh replace "$ADDR_B" lladdr "$(mac "$B" "$IB")" dev "$IA" nud permanent
-ip -n "$B" neigh replace "$ADDR_A" lladdr "$(mac "$A" "$IA")" dev "$IB" nud permanent
+lr_quiet_link "$A" "$B" "$IA" "$IB" "$ADDR_A" "$ADDR_B"
 add_second_pair() {	# IC (in A) <-> ID (in B), 10.203.0.0/24
 	ip link add "$IC" netns "$A" type veth peer name "$ID" netns "$B"
 	ip -n "$A" addr add 10.203.0.1/24 dev "$IC"; ip -n "$B" addr add 10.203.0.2/24 dev "$ID"

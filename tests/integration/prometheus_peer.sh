@@ -33,10 +33,7 @@ ADDR_A=10.206.0.1 ADDR_S=10.206.0.2
 LPORT=9102 PPORT=9092	# inside namespace A
 work=$(mktemp -d); [ -n "${LR_KEEP:-}" ] || lr_cleanup_add "rm -rf $work"; echo "work dir $work"
 lr_netns_pair "$A" "$S" "$IA" "$IS" "$ADDR_A" "$ADDR_S" 1500
-for ns in "$A" "$S"; do ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1; done
-mac() { ip -n "$1" -o link show "$2" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p'; }
-ip -n "$A" neigh replace "$ADDR_S" lladdr "$(mac "$S" "$IS")" dev "$IA" nud permanent
-ip -n "$S" neigh replace "$ADDR_A" lladdr "$(mac "$A" "$IA")" dev "$IS" nud permanent
+lr_quiet_link "$A" "$S" "$IA" "$IS" "$ADDR_A" "$ADDR_S"
 ncpu=$(grep -c '^cpu[0-9]' /proc/stat)
 inA() { ip netns exec "$A" "$@"; }
 peer_rx() { ip netns exec "$S" cat "/sys/class/net/$IS/statistics/rx_bytes"; }

@@ -98,6 +98,10 @@ def iface_expect(rows):
     e["nic_fifo"] = tot("nic_fifo")
     e["nic_drop"] = tot("nic_drop")
     e["errors"] = tot("rx_errors", "tx_errors")
+    # the root qdisc's drops (appended columns): summed where known; no value when the CSV
+    # has no such column or never knew it
+    known = [float(r["qdisc_drops"]) for r in rows if r.get("qdisc_drops", "") != ""]
+    e["qdisc_drops"] = sum(known) if known else None
     urows = [r for r in rows if r.get("wire_util_pct", "") != ""]
     if urows:
         us = sum(float(r["interval"]) for r in urows)

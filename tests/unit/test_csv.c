@@ -87,12 +87,81 @@ static void test_rows_and_missed_snapshot(void **state)
 	assert_memory_equal(text, lr_csv_header(LR_CSV_IFACES), strlen(lr_csv_header(LR_CSV_IFACES)));
 	snprintf(want, sizeof(want),
 		 "1700000000.500000,0.500000,\"eth,1\",0.500000,1000,,10,,16000.0,,"
-		 "20.0,,,,,,,,,,,,,1000,1500,,local,%s,,\n"
+		 "20.0,,,,,,,,,,,,,1000,1500,,local,%s,,,,,,,\n"
 		 "1700000001.500000,1.500000,\"eth,1\",1.000000,3000,,30,,24000.0,,"
-		 "30.0,,,,,,,,,,,,,1000,1500,,local,%s,,\n",
+		 "30.0,,,,,,,,,,,,,1000,1500,,local,%s,,,,,,,\n",
 		 nodename(), nodename());
 	assert_string_equal(line2, want);
 	(void)line3;
+}
+
+/* Fails unless the line at row ends with tail (its newline included); returns the next line. */
+static char *row_ends(char *row, const char *tail)
+{
+	char *nl = strchr(row, '\n');
+	size_t n = strlen(tail);
+
+	assert_non_null(nl);
+	if ((size_t)(nl + 1 - row) < n || memcmp(nl + 1 - n, tail, n))
+		fail_msg("row %.*s does not end with %s", (int)(nl - row), row, tail);
+	return nl + 1;
+}
+
+/* The qdisc columns (issue 27): the root's counts since the row before (a missed snapshot
+ * folds into the next row, as the kernel counters do), the backlog as read; an interval in
+ * which the root was replaced is empty, and the sums go on after it. */
+static void test_qdisc_columns(void **state)
+{
+	char path[] = "/tmp/lr-csv-XXXXXX";
+	int fd = mkstemp(path);
+	struct lr_csv *c;
+	struct lr_snapshot s;
+	struct lr_iface_snap i;
+	struct lr_qdisc_figures *q = &i.qdisc;
+	char *text, *row;
+	const uint32_t all = LR_QDV_BIT(LR_QDC_DROPS) | LR_QDV_BIT(LR_QDC_OVERLIMITS) |
+			     LR_QDV_BIT(LR_QDC_REQUEUES) | LR_QDV_BACKLOG_BYTES |
+			     LR_QDV_BACKLOG_PACKETS;
+
+	(void)state;
+	close(fd);
+	memset(&i, 0, sizeof(i));
+	strcpy(i.name, "veth0");
+	i.mtu = i.speed_mbps = i.softirq_max_pct = i.softirq_cpu = -1;
+	assert_int_equal(lr_csv_open(&c, path, LR_CSV_IFACES), 0);
+	q->base_ns = 100 * SEC;
+	q->valid = q->cum_valid = all;
+	q->cum[LR_QDC_DROPS] = 143;
+	q->cum[LR_QDC_OVERLIMITS] = 200;
+	q->backlog_bytes = 15000;
+	q->backlog_packets = 10;
+	snap_at(&s, &i, 1, SEC, 1000);
+	assert_int_equal(lr_csv_write(c, &s), 0);
+	q->cum[LR_QDC_DROPS] = 143924;	/* seq 2 missed: seq 3 carries both intervals */
+	q->cum[LR_QDC_OVERLIMITS] = 250;
+	q->cum[LR_QDC_REQUEUES] = 1;
+	q->backlog_bytes = q->backlog_packets = 0;
+	snap_at(&s, &i, 3, 3 * SEC, 2000);
+	assert_int_equal(lr_csv_write(c, &s), 0);
+	q->valid = LR_QDV_BACKLOG_BYTES | LR_QDV_BACKLOG_PACKETS;	/* the root was replaced */
+	snap_at(&s, &i, 4, 4 * SEC, 3000);
+	assert_int_equal(lr_csv_write(c, &s), 0);
+	q->valid = all;
+	q->cum[LR_QDC_DROPS] = 143930;
+	snap_at(&s, &i, 5, 5 * SEC, 4000);
+	assert_int_equal(lr_csv_write(c, &s), 0);
+	memset(q, 0, sizeof(*q));	/* unknown: --source proc, a bad reply */
+	snap_at(&s, &i, 6, 6 * SEC, 5000);
+	assert_int_equal(lr_csv_write(c, &s), 0);
+	assert_int_equal(lr_csv_close(c), 0);
+	text = slurp(path);
+	unlink(path);
+	row = strchr(text, '\n') + 1;	/* after driver: drops, overlimits, requeues, backlog */
+	row = row_ends(row, ",,143,200,0,15000,10\n");
+	row = row_ends(row, ",,143781,50,1,0,0\n");
+	row = row_ends(row, ",,,,,0,0\n");
+	row = row_ends(row, ",,6,0,0,0,0\n");
+	row_ends(row, ",,,,,,\n");
 }
 
 static void test_header_is_the_contract(void **state)
@@ -102,7 +171,9 @@ static void test_header_is_the_contract(void **state)
 			    "time,elapsed,iface,interval,rx_bytes,tx_bytes,rx_packets,tx_packets,"
 			    "rx_bps,tx_bps,rx_pps,tx_pps,rx_dropped,tx_dropped,rx_errors,tx_errors,"
 			    "rx_fifo,rx_missed,rx_over,nic_fifo,nic_drop,softirq_max_pct,softirq_cpu,"
-			    "link_mbps,mtu,wire_util_pct,side,host,numa_node,driver");
+			    "link_mbps,mtu,wire_util_pct,side,host,numa_node,driver,qdisc_drops,"
+			    "qdisc_overlimits,qdisc_requeues,qdisc_backlog_bytes,"
+			    "qdisc_backlog_packets");
 	assert_string_equal(lr_csv_header(LR_CSV_CPUS),
 			    "time,elapsed,cpu,interval,user_pct,system_pct,irq_pct,softirq_pct,"
 			    "idle_pct,net_rx_per_s,net_tx_per_s,softnet_processed_per_s,"
@@ -201,8 +272,8 @@ static void test_wire_utilisation(void **state)
 	last = strstr(text, ",100.00,local,");
 	assert_non_null(last);
 	assert_non_null(strchr(last, '\n'));
-	/* numa_node, then the driver: the last column */
-	assert_memory_equal(strchr(last, '\n') - 8, ",1,ixgbe\n", 9);
+	/* numa_node, then the driver, then the qdisc columns: unknown here */
+	assert_memory_equal(strchr(last, '\n') - 13, ",1,ixgbe,,,,,\n", 14);
 	assert_non_null(strstr(text, ",97.2,3,10000,1500,"));
 
 	/* the same second on a veth: its 10000 Mbit/s is the kernel's word (link_mbps), not a
@@ -249,13 +320,13 @@ static void test_peer_rows(void **state)
 	unlink(path);
 	snprintf(want, sizeof(want),
 		 "1700000001.000000,1.000000,eth0,1.000000,1000,,10,,8000.0,,10.0,,,,,,,,,,,,,,1500,,"
-		 "local,%s,,\n"
+		 "local,%s,,,,,,,\n"
 		 "1700000001.000000,1.000000,eth0,1.000000,500,,5,,4000.0,,5.0,,,,,,,,,,,,,,1500,,"
-		 "peer,\"peer,host\",,veth\n"
+		 "peer,\"peer,host\",,veth,,,,,\n"
 		 "1700000002.000000,2.000000,eth0,1.000000,2000,,20,,16000.0,,20.0,,,,,,,,,,,,,,1500,,"
-		 "local,%s,,\n"
+		 "local,%s,,,,,,,\n"
 		 "1700000002.000000,2.000000,eth0,1.000000,100,,1,,800.0,,1.0,,,,,,,,,,,,,,1500,,"
-		 "peer,\"peer,host\",,veth\n",
+		 "peer,\"peer,host\",,veth,,,,,\n",
 		 nodename(), nodename());
 	assert_string_equal(strchr(text, '\n') + 1, want);
 
@@ -453,7 +524,7 @@ static void test_stream_length_congestion(void **state)
 	assert_int_equal(lr_csv_close(c), 0);
 	text = slurp(path);
 	unlink(path);
-	assert_non_null(strstr(text, ",x??y??\n"));
+	assert_non_null(strstr(text, ",x??y??,,,,,\n"));
 	assert_null(strchr(strstr(text, ",x?"), '\r'));
 }
 
@@ -507,6 +578,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows_and_missed_snapshot),
 		cmocka_unit_test(test_header_is_the_contract),
+		cmocka_unit_test(test_qdisc_columns),
 		cmocka_unit_test(test_wire_utilisation),
 		cmocka_unit_test(test_peer_rows),
 		cmocka_unit_test(test_full_disk_is_an_error),

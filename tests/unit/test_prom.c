@@ -239,6 +239,91 @@ static void test_queues(void **state)
 	s.n_ifaces = 0;
 }
 
+#define QD_DROPS(h, p) "linerate_qdisc_drops_total{iface=\"eth9\",qdisc=\"tbf\",handle=\"" h \
+			"\",parent=\"" p "\"}"
+
+/* Qdisc series (issue 27): a counter starts at the kernel's own value (tc -s's) and then adds
+ * what the sampler's sums grew by, so a qdisc that restarted under the same handle (its raw
+ * count back near 0, the sampler's interval dropped) never makes it go backwards; mq's
+ * children, all handle 0:, are told apart by parent; unknown figures are absent. */
+static void test_qdiscs(void **state)
+{
+	struct ctx *c = *state;
+	struct lr_iface_snap f;
+	struct lr_qdisc_snap q[3];
+	struct lr_snapshot s;
+	const char *t;
+
+	lr_snapshot_init(&s);
+	memset(&f, 0, sizeof(f));
+	memset(q, 0, sizeof(q));
+	snprintf(f.name, sizeof(f.name), "eth9");
+	f.ifindex = 3;
+	f.mtu = f.speed_mbps = -1;
+	q[0] = (struct lr_qdisc_snap){.handle = 0x10000, .parent = 0xffffffff, .kind = "tbf",
+				      .raw_valid = 0x1f, .raw = {143924, 7, 0, 5000, 10}};
+	q[0].f.base_ns = SEC;
+	q[0].f.valid = LR_QDV_BACKLOG_BYTES | LR_QDV_BACKLOG_PACKETS;
+	q[0].f.backlog_bytes = 15000;
+	q[0].f.backlog_packets = 10;
+	q[1] = (struct lr_qdisc_snap){.handle = 0, .parent = 0x10001, .kind = "tbf",
+				      .raw_valid = LR_QDV_BIT(LR_QDC_DROPS), .raw = {3}};
+	q[2] = (struct lr_qdisc_snap){.handle = 0, .parent = 0x10002, .kind = "tbf"};
+	f.qdiscs = q;
+	f.n_qdiscs = 3;
+	s.ifaces = &f;
+	s.n_ifaces = 1;
+	t = render_snap(c, &s, SEC);
+	assert_int_equal(u64_of(t, QD_DROPS("1:", "root")), 143924);
+	assert_int_equal(u64_of(t, "linerate_qdisc_overlimits_total{iface=\"eth9\",qdisc=\"tbf\","
+				   "handle=\"1:\",parent=\"root\"}"), 7);
+	assert_int_equal(u64_of(t, QD_DROPS("0:", "1:1")), 3);
+	assert_null(strstr(t, "parent=\"1:2\"}"));	/* nothing known of it: absent */
+	assert_null(strstr(t, "linerate_qdisc_requeues_total{iface=\"eth9\",qdisc=\"tbf\",handle="
+			      "\"0:\""));
+	assert_int_equal(u64_of(t, "linerate_qdisc_backlog_bytes{iface=\"eth9\",qdisc=\"tbf\","
+				   "handle=\"1:\",parent=\"root\"}"), 15000);
+	assert_int_equal(count(t, "# TYPE linerate_qdisc_drops_total counter"), 1);
+	assert_int_equal(count(t, "# TYPE linerate_qdisc_backlog_packets gauge"), 1);
+
+	/* 100 more drops counted by the sampler */
+	q[0].raw[LR_QDC_DROPS] = 144024;
+	q[0].f.cum[LR_QDC_DROPS] = 100;
+	q[0].f.cum_valid = LR_QDV_BIT(LR_QDC_DROPS);
+	t = render_snap(c, &s, 2 * SEC);
+	assert_int_equal(u64_of(t, QD_DROPS("1:", "root")), 144024);
+	/* deleted and added back under 1:: the raw count restarts, the sampler drops that
+	 * interval (its sums unchanged), the series stays; then 6 more */
+	q[0].raw[LR_QDC_DROPS] = 40;
+	t = render_snap(c, &s, 3 * SEC);
+	assert_int_equal(u64_of(t, QD_DROPS("1:", "root")), 144024);
+	q[0].raw[LR_QDC_DROPS] = 46;
+	q[0].f.cum[LR_QDC_DROPS] = 106;
+	t = render_snap(c, &s, 4 * SEC);
+	assert_int_equal(u64_of(t, QD_DROPS("1:", "root")), 144030);
+	/* the sampler lost it and found it again (a new reading, new sums): all it counted */
+	q[0].f.base_ns = 5 * SEC;
+	q[0].f.cum[LR_QDC_DROPS] = 0;
+	q[0].raw[LR_QDC_DROPS] = 50;
+	t = render_snap(c, &s, 5 * SEC);
+	assert_int_equal(u64_of(t, QD_DROPS("1:", "root")), 144080);
+	/* a qdisc gone from the snapshot is not rendered; gone for LR_PROM_FORGET_NS, it is
+	 * forgotten: back, it starts again from the kernel's count (20), not from its old
+	 * series (3 + the sampler's 7) */
+	f.n_qdiscs = 1;
+	t = render_snap(c, &s, 6 * SEC);
+	assert_null(strstr(t, "parent=\"1:1\""));
+	t = render_snap(c, &s, 7 * SEC + LR_PROM_FORGET_NS);
+	q[1].raw[LR_QDC_DROPS] = 20;
+	q[1].f.cum[LR_QDC_DROPS] = 7;
+	q[1].f.cum_valid = LR_QDV_BIT(LR_QDC_DROPS);
+	f.n_qdiscs = 2;
+	t = render_snap(c, &s, 8 * SEC + LR_PROM_FORGET_NS);
+	assert_int_equal(u64_of(t, QD_DROPS("0:", "1:1")), 20);
+	s.ifaces = NULL;
+	s.n_ifaces = 0;
+}
+
 /* sysstat's capture: every number below is the file's own. */
 static void test_captured_tree_values(void **state)
 {
@@ -505,6 +590,7 @@ int main(void)
 		cmocka_unit_test(test_negotiation),
 		cmocka_unit_test_setup_teardown(test_streams, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_queues, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_qdiscs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_empty_before_first_snapshot, setup, teardown),
 	};
 

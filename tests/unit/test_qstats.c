@@ -16,17 +16,7 @@
 #include <string.h>
 
 #include "linerate/collect/qstats.h"
-
-static size_t slurp(const char *path, char *buf, size_t cap)
-{
-	FILE *f = fopen(path, "rb");
-	size_t n;
-
-	assert_non_null(f);
-	n = fread(buf, 1, cap, f);
-	fclose(f);
-	return n;
-}
+#include "fakes/slurp.h"
 
 static void test_recorded_virtio(void **state)
 {

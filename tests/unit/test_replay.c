@@ -232,6 +232,49 @@ static void test_appended_columns(void **state)
 	free(st.text);
 }
 
+/* A CSV with the qdisc columns (issue 27: a tbf that dropped most of a UDP test): replayed to
+ * the end, the veth's root-qdisc sums are the columns' sums and its figures the last row's; lo's
+ * noqueue is a known 0. */
+static void test_qdisc_columns(void **state)
+{
+	static const char *const files[] = {FIX "qdisc_ifaces.csv"};
+	struct csv ifc;
+	struct lr_snapshot s;
+	struct lr_replay *rp;
+	const struct lr_iface_snap *v;
+	uint64_t seen = 0;
+	char err[512];
+	double drops = 0, over = 0;
+	unsigned last = 0;
+
+	(void)state;
+	csv_load(&ifc, files[0]);
+	for (unsigned k = 0; k < ifc.n; k++)
+		if (!strcmp(col(&ifc, k, "iface"), "lr19651272x")) {
+			drops += num(&ifc, k, "qdisc_drops");
+			over += num(&ifc, k, "qdisc_overlimits");
+			last = k;
+		}
+	rp = open_files(files, 1, err);
+	lr_snapshot_init(&s);
+	assert_int_equal(lr_replay_read(rp, when(rp, lr_replay_last_time(rp)), &s, &seen), 1);
+	v = lr_snapshot_iface(&s, "lr19651272x");
+	assert_non_null(v);
+	assert_true(drops > 20000);
+	assert_near((double)v->qdisc.cum[LR_QDC_DROPS], drops, 0.5);
+	assert_near((double)v->qdisc.cum[LR_QDC_OVERLIMITS], over, 0.5);
+	assert_true(v->qdisc.valid & LR_QDV_BIT(LR_QDC_DROPS));
+	assert_near((double)v->qdisc.delta[LR_QDC_DROPS], num(&ifc, last, "qdisc_drops"), 0.5);
+	assert_near((double)v->qdisc.backlog_bytes, num(&ifc, last, "qdisc_backlog_bytes"), 0.5);
+	v = lr_snapshot_iface(&s, "lo");
+	assert_non_null(v);
+	assert_true(v->qdisc.valid & LR_QDV_BIT(LR_QDC_DROPS));
+	assert_int_equal(v->qdisc.cum[LR_QDC_DROPS], 0);
+	lr_snapshot_free(&s);
+	lr_replay_close(rp);
+	free(ifc.text);
+}
+
 /* The loopback run's last row is the stop tick's 0.5 ms sliver: replayed to the end, lo's peak
  * holds only the full intervals' rates (the sliver's 0 bit/s is no minimum of a run that carried
  * traffic throughout), while its bytes are in the totals. */
@@ -665,6 +708,7 @@ int main(void)
 		cmocka_unit_test(test_iface_filter),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_appended_columns),
+		cmocka_unit_test(test_qdisc_columns),
 		cmocka_unit_test(test_matrix_rows),
 		cmocka_unit_test(test_cli),
 	};

@@ -147,6 +147,54 @@ static void test_kinds(void **state)
 	assert_int_equal(lr_report_kind_of_header("time,elapsed,iface", NULL), -1);
 }
 
+/* The qdisc columns appended to --csv (issue 27) are known by name, wherever they sit after
+ * the known prefix: summed over the rows that knew them, an empty field unknown, a bad value
+ * refused; a file without them reads as before and its table cell says "not recorded". */
+static void test_qdisc_columns(void **state)
+{
+	static const char with[] =
+		"time,elapsed,iface,interval,rx_bytes,tx_bytes,rx_packets,tx_packets,rx_bps,tx_bps,"
+		"rx_pps,tx_pps,rx_dropped,tx_dropped,rx_errors,tx_errors,rx_fifo,rx_missed,rx_over,"
+		"nic_fifo,nic_drop,softirq_max_pct,softirq_cpu,link_mbps,mtu,wire_util_pct,side,host,"
+		"numa_node,driver,qdisc_drops,qdisc_overlimits,qdisc_requeues,qdisc_backlog_bytes,"
+		"qdisc_backlog_packets\n"
+		"1800000000.5,0.5,eth0,0.5,100,0,1,0,1600.0,0.0,2.0,0.0,0,0,0,0,0,0,0,,,1.0,0,,1500,,"
+		"local,h,,veth,143000,160000,0,15000,10\n"
+		"1800000001.0,1.0,eth0,0.5,100,0,1,0,1600.0,0.0,2.0,0.0,0,0,0,0,0,0,0,,,1.0,0,,1500,,"
+		"local,h,,veth,,,,,\n"
+		"1800000001.5,1.5,eth0,0.5,100,0,1,0,1600.0,0.0,2.0,0.0,0,0,0,0,0,0,0,,,1.0,0,,1500,,"
+		"local,h,,veth,924,1000,2,0,0\n";
+	char err[LR_REP_ERR_MAX], text[4096], *html;
+	struct lr_report *r;
+
+	(void)state;
+	assert_int_equal(lr_report_new(&r), 0);
+	assert_int_equal(report_read_text(r, "q.csv", with, err), 0);
+	/* known, not "newer columns": only numa_node is (the report has no use for it) */
+	assert_int_equal(r->files[0].extra_columns, 1);
+	assert_true(r->ifaces[0].qdisc_col && r->ifaces[0].qdisc_known);
+	assert_near(r->ifaces[0].qdisc_sum[LR_RQ_DROPS], 143924, 0);
+	assert_near(r->ifaces[0].qdisc_sum[LR_RQ_OVERLIMITS], 161000, 0);
+	assert_near(r->ifaces[0].qdisc_sum[LR_RQ_REQUEUES], 2, 0);
+	assert_near(r->ifaces[0].qdisc_backlog_peak[0], 15000, 0);
+	html = report_html(r);
+	assert_near(report_table_value(html, "data-iface=\"eth0\"", "qdisc_drops"), 143924, 0);
+	free(html);
+	lr_report_free(r);
+	/* without them: read as before, the cell says so */
+	snprintf(text, sizeof(text), "%s\n" ROW(1800000000.5, 0.5), iface_hdr);
+	assert_int_equal(lr_report_new(&r), 0);
+	assert_int_equal(report_read_text(r, "old.csv", text, err), 0);
+	assert_false(r->ifaces[0].qdisc_col);
+	html = report_html(r);
+	assert_non_null(strstr(html, "<span data-k=\"qdisc_drops\">&ndash;</span>"));
+	free(html);
+	lr_report_free(r);
+	snprintf(text, sizeof(text), "%s", with);
+	memcpy(strstr(text, ",924,") + 1, "-92", 3);
+	expect_error(text, "in.csv:4: qdisc_drops '-92' is not a number");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -155,6 +203,7 @@ int main(void)
 		cmocka_unit_test(test_two_runs_across_files),
 		cmocka_unit_test(test_newer_columns),
 		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_qdisc_columns),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

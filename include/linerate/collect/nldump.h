@@ -30,4 +30,10 @@ struct lr_nldump {
 int lr_nldump_run(struct lr_nldump *d, struct nlmsghdr *req, lr_nldump_cb cb, void *arg,
 		  const char *what) LR_MUST_CHECK;
 
+/* Replies back to back in buf, as a dump receives them or a test recorded them (perhaps
+ * unaligned): each message, copied aligned, to cb, until NLMSG_DONE or the end. 0, cb's first
+ * non-zero value (the walk stops there), or -EINVAL when the framing is broken (a length below
+ * the header, past the end, or over 8 KiB: no reply a collector reads is that long). */
+int lr_nldump_walk(const void *buf, size_t len, lr_nldump_cb cb, void *arg);
+
 #endif

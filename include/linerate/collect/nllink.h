@@ -11,6 +11,7 @@
 
 #include "linerate/core/common.h"
 #include "linerate/collect/metrics.h"
+#include "linerate/collect/nldump.h"
 
 struct lr_nllink;	/* opaque: the dump socket and the notification socket */
 struct nlmsghdr;
@@ -43,6 +44,11 @@ void lr_nllink_close(struct lr_nllink *nl);	/* NULL-safe */
 int lr_nllink_dump_links(struct lr_nllink *nl, lr_link_cb cb, void *arg) LR_MUST_CHECK;
 /* Counters of every link: RTM_GETSTATS, or the link dump's stats64. 0 or -errno. */
 int lr_nllink_dump_counters(struct lr_nllink *nl, lr_counters_cb cb, void *arg) LR_MUST_CHECK;
+/* Any other rtnetlink dump on the same socket and buffer (the qdisc collector's
+ * RTM_GETQDISC): req is the request's payload after the netlink header (at most 64 bytes);
+ * every reply message goes to cb. 0, cb's first non-zero value, or -errno (nldump.h). */
+int lr_nllink_dump_raw(struct lr_nllink *nl, int type, const void *req, size_t len,
+		       lr_nldump_cb cb, void *arg, const char *what) LR_MUST_CHECK;
 /* Drains link notifications without blocking; true when links changed since the last call
  * (also when the notification queue overflowed). */
 bool lr_nllink_links_changed(struct lr_nllink *nl);

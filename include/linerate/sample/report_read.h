@@ -31,6 +31,16 @@
 
 enum lr_rep_kind { LR_REP_IFACES, LR_REP_CPUS, LR_REP_STREAMS, LR_REP_QUEUES, LR_REP_MATRIX };
 
+/* The qdisc columns appended to the interface CSV (docs/csv.md §2), in their order. */
+enum lr_rep_qdisc_col {
+	LR_RQ_DROPS,		/* qdisc_drops: counts in the row's interval */
+	LR_RQ_OVERLIMITS,	/* qdisc_overlimits */
+	LR_RQ_REQUEUES,		/* qdisc_requeues */
+	LR_RQ_BACKLOG_BYTES,	/* qdisc_backlog_bytes: a gauge, as read */
+	LR_RQ_BACKLOG_PACKETS,	/* qdisc_backlog_packets */
+	LR_RQ__COUNT
+};
+
 /* The per-second series of an interface that are charted. */
 enum lr_rep_metric {
 	LR_RM_RX_BPS,
@@ -78,6 +88,11 @@ struct lr_rep_iface {
 	 * file has the column (an older one does not record it) */
 	char driver[LR_REP_DRIVER_MAX];
 	bool driver_col, driver_changed;
+	/* the qdisc columns (appended since): qdisc_col, the file has them; qdisc_known, a row
+	 * knew them; the counts summed over the rows that knew them; the highest backlog read */
+	bool qdisc_col, qdisc_known;
+	double qdisc_sum[LR_RQ_BACKLOG_BYTES];	/* by enum lr_rep_qdisc_col: the three counts */
+	double qdisc_backlog_peak[2];	/* bytes, packets; -1 never known */
 	double interval_ref;	/* the longest interval seen: slivers are measured against it */
 	struct lr_rep_held held;
 	struct lr_rep_band (*band)[LR_RM__COUNT];	/* [LR_REP_BUCKETS] */
@@ -144,6 +159,7 @@ struct lr_rep_row {
 	const char *side, *host;	/* "local" and "" when the file has no such column */
 	const char *target_bps;		/* streams: the appended column ("" unknown), NULL none */
 	const char *driver;		/* interfaces: the appended column, "" unknown or none */
+	const char *qdisc[LR_RQ__COUNT];	/* interfaces: the qdisc columns, likewise */
 	const char *file;
 	unsigned long line;
 };

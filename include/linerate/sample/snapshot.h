@@ -67,6 +67,52 @@ struct lr_queue_snap {
 	uint64_t base_ns;	/* CLOCK_MONOTONIC of the first reading cum[] starts from */
 };
 
+/* Qdisc figures (docs/design.md §14, stage "qdisc"; collect/qdisc.h reads them). The kernel
+ * counts skbs: one GSO packet that a qdisc drops whole is one drop, one datagram only when the
+ * qdisc (tbf) or the path segmented it first. */
+enum lr_qdisc_counter {	/* the cumulative ones, in the order of delta[], cum[] and raw[] */
+	LR_QDC_DROPS,		/* packets this qdisc (or, at a root, any qdisc under it) dropped */
+	LR_QDC_OVERLIMITS,	/* times this qdisc itself throttled: a shaper over its rate */
+	LR_QDC_REQUEUES,	/* packets the driver handed back (its ring was full) */
+	LR_QDC_BYTES,		/* bytes sent on */
+	LR_QDC_PACKETS,		/* packets sent on */
+	LR_QDC__COUNT
+};
+
+#define LR_QDV_BIT(c) (1u << (c))	/* struct lr_qdisc_figures.valid bit of a counter */
+enum {	/* ... and of the two gauges */
+	LR_QDV_BACKLOG_BYTES = 1u << LR_QDC__COUNT,
+	LR_QDV_BACKLOG_PACKETS = 1u << (LR_QDC__COUNT + 1),
+};
+
+struct lr_qdisc_figures {
+	uint32_t valid;		/* LR_QDV_BIT(c) and LR_QDV_BACKLOG_*: known this interval. A
+				 * counter is unknown on the first reading, and over an interval in
+				 * which the qdisc was replaced (its counters restarted): dropped,
+				 * never negative */
+	uint64_t interval_ns;	/* what delta[] covers: the tick, or since the last good dump */
+	uint64_t delta[LR_QDC__COUNT];	/* this interval's counts */
+	double drops_per_s;	/* delta[LR_QDC_DROPS] over interval_ns; known with its bit */
+	uint64_t backlog_bytes, backlog_packets;	/* gauges: queued at this tick's read */
+	/* each counter's sum of every known interval since base_ns, never reset: a consumer that
+	 * missed a snapshot diffs these and loses nothing (CSV) */
+	uint32_t cum_valid;	/* LR_QDV_BIT(c): cum[c] has been known */
+	uint64_t cum[LR_QDC__COUNT];
+	uint64_t base_ns;	/* CLOCK_MONOTONIC of the first reading cum[] starts from; 0 none */
+};
+
+/* One qdisc of an interface as the kernel listed it (`tc -s qdisc show dev IF`). */
+struct lr_qdisc_snap {
+	uint32_t handle;	/* major << 16 | minor (tc's "1:" is 0x10000; 0 for a default) */
+	uint32_t parent;	/* LR_QDISC_PARENT_ROOT (collect/qdisc.h) for the egress root,
+				 * LR_QDISC_PARENT_INGRESS for ingress/clsact, else a class */
+	char kind[16];		/* "tbf", "htb", "pfifo_fast", "mq", "noqueue", ... */
+	struct lr_qdisc_figures f;
+	uint32_t raw_valid;	/* LR_QDV_BIT(c): raw[c] known */
+	uint64_t raw[LR_QDC__COUNT];	/* the kernel's own counters as read (tc -s's numbers);
+					 * what an exporter's _total counters start from */
+};
+
 struct lr_peak {	/* of a per-second rate since start or reset; valid once n > 0 */
 	double min, max, sum;	/* avg = sum / n */
 	uint64_t n;
@@ -123,9 +169,26 @@ struct lr_iface_snap {
 	struct lr_queue_snap *queues;	/* by queue index; none when queue_source is NONE */
 	size_t n_queues;
 
+	/* Egress qdiscs. qdisc: the interface's total, which is its root qdisc's figures alone:
+	 * the kernel makes a root count every drop under it (mq and mqprio add up their children
+	 * when dumped; htb, prio, tbf, drr, hfsc count a child's refused enqueue as their own drop,
+	 * and a child's later drops reach every ancestor through qdisc_tree_reduce_backlog), so
+	 * adding any child would count its drops twice. Backlog and requeues add up the same
+	 * way; overlimits are the root's own throttling only (a shaping child's are in its entry
+	 * of qdiscs[]). A root replaced mid-run drops that interval. The root of a veth or lo is
+	 * noqueue: it cannot queue or drop, so its 0 is a real 0.
+	 * qdiscs[]: every qdisc of the interface in the kernel's order (root first), ingress and
+	 * clsact too (not on the egress path: never in the total).
+	 * Unknown (qdisc.valid 0, no qdiscs): --source proc, a captured tree, a replay or a peer
+	 * (not carried yet), an interface with no qdisc (down), or one a kernel reply about did
+	 * not parse (unknown for the rest of the run). */
+	struct lr_qdisc_figures qdisc;
+	struct lr_qdisc_snap *qdiscs;
+	size_t n_qdiscs;
+
 	struct lr_series hist[LR_SER__COUNT];
 
-	size_t cap_serving, cap_moved, cap_queues;	/* capacities: owned by lr_snapshot_* */
+	size_t cap_serving, cap_moved, cap_queues, cap_qdiscs;	/* capacities: lr_snapshot_* */
 };
 
 struct lr_cpu_snap {

@@ -118,6 +118,10 @@ static void build_rows(const struct lr_ledger_input *in, struct lr_ledger *l)
 	const struct lr_ledger_end *s = &in->snd, *r = &in->rcv;
 	bool sp = !in->sender_local, rp = in->sender_local;	/* which end is the peer's */
 	int64_t sndbuf = in->udp ? s->udp_sndbuf : -1;
+	/* UDP counts every datagram its qdisc dropped (NET_XMIT_DROP) as a SndbufError too: the
+	 * socket's own refusals are what is left */
+	if (sndbuf > 0 && s->qdisc_drops > 0)
+		sndbuf = sndbuf > s->qdisc_drops ? sndbuf - s->qdisc_drops : 0;
 	int64_t drv = sum_known(s->tx_dropped, s->tx_errors), nic;
 	double gone = 0;
 	const char *name = "";
@@ -125,9 +129,10 @@ static void build_rows(const struct lr_ledger_input *in, struct lr_ledger *l)
 
 	l->snd_per_skb = sender_ratio(in, sum_known(sum_known(sndbuf, s->qdisc_drops), drv));
 	if (in->udp)
-		add_row(l, LR_LS_SOCKET, true, sp, "UDP SndbufErrors", sndbuf, l->snd_per_skb);
-	add_row(l, LR_LS_QDISC, true, sp, s->qdisc[0] ? s->qdisc : "qdisc drops", s->qdisc_drops,
-		l->snd_per_skb);
+		add_row(l, LR_LS_SOCKET, true, sp, "UDP SndbufErrors, not qdisc", sndbuf,
+			l->snd_per_skb);
+	snprintf(l->snd_qdisc, sizeof(l->snd_qdisc), "%s", s->qdisc[0] ? s->qdisc : "qdisc drops");
+	add_row(l, LR_LS_QDISC, true, sp, l->snd_qdisc, s->qdisc_drops, l->snd_per_skb);
 	add_row(l, LR_LS_DRIVER_TX, true, sp, "tx_dropped + tx_errors", drv, l->snd_per_skb);
 	if (in->one_link && s->if_tx_packets >= 0 && r->if_rx_packets >= 0)
 		add_row(l, LR_LS_WIRE, true, sp, "sender tx - receiver rx packets",

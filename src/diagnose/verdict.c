@@ -7,8 +7,10 @@
  * counts come from the never-reset sums (cum[]), so a snapshot the caller missed loses
  * nothing. Judging is in verdict_judge.c, output in verdict_out.c.
  */
+#include <stdio.h>
 #include <string.h>
 
+#include "linerate/collect/qdisc.h"
 #include "linerate/sample/snapshot.h"
 #include "linerate/core/strutil.h"
 #include "linerate/diagnose/verdict.h"
@@ -85,6 +87,28 @@ static bool tick_delta(const struct lr_verdict_iface *v, const struct lr_iface_s
 	return true;
 }
 
+/* The root qdisc's drops of this tick, from its never-reset sum when both readings have it (a
+ * missed snapshot loses nothing), else the tick's own; and its name as tc prints it. */
+static void take_qdisc(struct lr_verdict_iface *v, const struct lr_iface_snap *i, bool same)
+{
+	const struct lr_qdisc_figures *q = &i->qdisc;
+
+	if (same && v->prev_qdisc_valid && (q->cum_valid & LR_QDV_BIT(LR_QDC_DROPS)) &&
+	    q->cum[LR_QDC_DROPS] >= v->prev_qdisc_cum) {
+		v->qdisc_drops += q->cum[LR_QDC_DROPS] - v->prev_qdisc_cum;
+		v->qdisc_known = true;
+	} else if (q->valid & LR_QDV_BIT(LR_QDC_DROPS)) {	/* else the tick's own */
+		v->qdisc_drops += q->delta[LR_QDC_DROPS];
+		v->qdisc_known = true;
+	}
+	for (size_t k = 0; k < i->n_qdiscs; k++)
+		if (i->qdiscs[k].parent == LR_QDISC_PARENT_ROOT) {
+			snprintf(v->qdisc_name, sizeof(v->qdisc_name), "%s %x:", i->qdiscs[k].kind,
+				 i->qdiscs[k].handle >> 16);
+			break;
+		}
+}
+
 static void add_iface(struct lr_verdict_acc *a, const struct lr_iface_snap *i, bool take)
 {
 	struct lr_verdict_iface *v = acc_iface(a, i->name);
@@ -109,7 +133,10 @@ static void add_iface(struct lr_verdict_acc *a, const struct lr_iface_snap *i, b
 			v->tick_hot_cpu = i->softirq_cpu;
 		}
 		note_drivers(v, i);
+		take_qdisc(v, i, same);
 	}
+	v->prev_qdisc_valid = i->qdisc.cum_valid & LR_QDV_BIT(LR_QDC_DROPS);
+	v->prev_qdisc_cum = i->qdisc.cum[LR_QDC_DROPS];
 	memcpy(v->prev_cum, i->cum, sizeof(v->prev_cum));
 	v->prev_cum_valid = i->cum_valid;
 	v->prev_ifindex = i->ifindex;
@@ -169,6 +196,8 @@ static void restart_books(struct lr_verdict_acc *a)
 		v->others_idle = false;
 		memset(v->top_drv, 0, sizeof(v->top_drv));
 		memset(v->top_drv_total, 0, sizeof(v->top_drv_total));
+		v->qdisc_drops = 0;
+		v->qdisc_known = false;
 	}
 	a->ticks_left_out += a->ticks;
 	a->ticks = 0;
@@ -201,11 +230,16 @@ static bool in_window(struct lr_verdict_acc *a, const struct lr_snapshot *s, uin
 		else if (t->end_ns > end)
 			end = t->end_ns;
 	}
-	if (!started) /* no test (sampling only: every tick), not started yet, or a
-		       * source that does not know its start (moving: take it) */
-		return !a->win_start_ns && (!s->n_streams || moving);
+	if (!started) { /* no test (sampling only: every tick), not started yet, or a
+			 * source that does not know its start (moving: take it) */
+		if (a->win_start_ns || (s->n_streams && !moving))
+			return false;
+		a->took_moving |= moving;
+		return true;
+	}
 	if (!a->win_start_ns || start < a->win_start_ns) {
-		if (!a->win_start_ns)
+		/* what came before is not the test's, unless it was its own moving streams */
+		if (!a->win_start_ns && !a->took_moving)
 			restart_books(a);
 		a->win_start_ns = start;
 	}

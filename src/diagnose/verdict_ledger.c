@@ -37,6 +37,10 @@ static void local_end(const struct lr_verdict_acc *a, const char *host, struct l
 		e->rx_over = local_ctr(f, LR_M_RX_OVER_ERRORS);
 		e->nic_drop = local_ctr(f, LR_M_NIC_DROP);
 		e->nic_fifo = local_ctr(f, LR_M_NIC_FIFO);
+		if (f->qdisc_known) {
+			e->qdisc_drops = (int64_t)f->qdisc_drops;
+			lr_strlcpy(e->qdisc, f->qdisc_name, sizeof(e->qdisc));
+		}
 	}
 	if (a->stack_valid & LR_STACKV_UDP_SNDBUF)
 		e->udp_sndbuf = (int64_t)a->udp_sndbuf;

@@ -3,6 +3,9 @@
 # pair, `linerate -s` in the server's, headless `linerate -c ... -J` in the client's; each case
 # makes the loss somewhere a witness other than linerate sees it, and checks the -J
 # linerate_ledger against that witness and the receiver's own count:
+#   tbf     a tbf root on the client's veth (`tc -s qdisc` is the witness): the sender's qdisc
+#           stage within 2 % of tc's dropped delta, the conclusion naming that qdisc on that
+#           interface of that host
 #   rcvbuf  -u -b 0 -w 32K: the server's socket overflows; its kernel's RcvbufErrors (nstat in
 #           the server's namespace) is the witness: the receiver's transport stage = that delta,
 #           ~ the datagrams lost (within 10 %, converted from skbs), the conclusion names the
@@ -35,6 +38,32 @@ ledger() { jq -r ".linerate_ledger$2" "$1"; }
 within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { n = "^-?[0-9]+([.][0-9]+)?$";
 	if (a !~ n || b !~ n) exit 1; d = a - b; if (d < 0) d = -d;
 	exit !(d <= p / 100 * (b < 0 ? -b : b)) }'; }
+
+# --- tbf: the sender's own qdisc drops most of a UDP test
+tcdrops() { ip netns exec "$NC" tc -s qdisc show dev "$IC" | awk '/dropped/ { sub(",", "", $7);
+	print $7; exit }'; }
+ip netns exec "$NC" tc qdisc replace dev "$IC" root handle 8001: tbf rate 100mbit burst 20k \
+	limit 30k || { fail "tbf: cannot add the qdisc"; exit 0; }
+d0=$(tcdrops)
+ip netns exec "$NC" "$LR_BIN" -c "$SA" -p $PORT -u -b 500M -l 1400 --no-gso -t 1 --headless -J \
+	>"$tmp/tbf.json" 2>"$tmp/tbf.err"
+d1=$(tcdrops)
+ip netns exec "$NC" tc qdisc del dev "$IC" root
+st=$(ledger "$tmp/tbf.json" '.stages[] | select(.stage == "qdisc")')
+qcount=$(jq -r .count <<<"$st") lost=$(ledger "$tmp/tbf.json" .lost)
+c=$(ledger "$tmp/tbf.json" .conclusion)
+echo "tbf: tc dropped +$((d1 - d0)), ledger qdisc $qcount, lost $lost: $c"
+if [ "$((d1 - d0))" -gt 0 ] && within "$qcount" "$((d1 - d0))" 2; then
+	pass "tbf: the sender's qdisc stage ~ tc -s qdisc's dropped delta ($qcount ~ $((d1 - d0)))"
+else
+	fail "tbf: the sender's qdisc stage ~ tc -s qdisc's dropped delta" "$qcount vs +$((d1 - d0))"
+fi
+check "tbf: the conclusion names the sender's qdisc tbf 8001: on its interface and host" \
+	grep -q "at the sender's qdisc: tbf 8001: on $(hostname) $IC " <<<"$c"
+check "tbf: the qdisc stage is this host's (the sender)" test "$(jq -r .side <<<"$st")" = local
+# UDP counts each datagram its qdisc dropped as a SndbufError too: not twice in the ledger
+check "tbf: the qdisc's drops are not counted again as the socket's" test "$(ledger "$tmp/tbf.json" \
+	' | .stages[] | select(.stage == "socket") | .count')" -lt $(((d1 - d0) / 20))
 
 # --- rcvbuf: the receiver's socket buffer, sized by -w
 r0=$(ctr "$NS" UdpRcvbufErrors)

@@ -76,6 +76,7 @@ struct lr_ledger {
 	bool far_unknown;			/* the peer shared no counters (no host) */
 	const struct lr_ledger_row *largest;	/* NULL: none explains the loss */
 	char snd_host[64], rcv_host[64];
+	char snd_qdisc[40];			/* the qdisc row's counter: the input's name */
 	char conclusion[400];			/* where the loss went, with its numbers */
 	char advice[200];			/* what to do about it, "" nothing to say */
 };

@@ -47,6 +47,13 @@ struct lr_verdict_iface {
 	double tick_hot_pct;		/* the highest tick's, for a test shorter than a block */
 	int tick_hot_cpu;
 	char top_drv[3][33];		/* driver fifo/drop counters that moved most */
+	/* its egress root qdisc's drops inside the window (the kernel's skbs), and its name
+	 * ("tbf 8001:"); known once a tick inside the window had them */
+	uint64_t qdisc_drops;
+	bool qdisc_known;
+	char qdisc_name[32];
+	uint64_t prev_qdisc_cum;	/* the never-reset sum at the last reading */
+	bool prev_qdisc_valid;
 	uint64_t top_drv_total[3];
 	/* the last reading of the never-reset sums: a missed snapshot loses nothing */
 	uint64_t prev_cum[LR_M__COUNT];
@@ -87,6 +94,9 @@ struct lr_verdict_acc {
 	 * once every started stream has ended. 0 = not seen. Without streams (sampling only)
 	 * every tick counts. */
 	uint64_t win_start_ns, win_end_ns;
+	/* ticks were taken in for streams that moved data before their start was known: they
+	 * are the test's own, kept when the start shows up */
+	bool took_moving;
 	struct lr_verdict_iface ifs[LR_VERDICT_IFACES];
 	unsigned n_ifs;
 	uint64_t tcp_retrans, udp_rcvbuf, udp_in_errors, udp_sndbuf;	/* stack, in the window */

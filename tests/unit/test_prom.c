@@ -489,9 +489,9 @@ static void test_empty_before_first_snapshot(void **state)
 static void test_streams(void **state)
 {
 	struct ctx *c = *state;
-	struct lr_stream_snap st[2];
+	struct lr_stream_snap st[3];
 	struct lr_snapshot s;
-	const char *t;
+	const char *t, *v;
 
 	lr_snapshot_init(&s);
 	memset(st, 0, sizeof(st));
@@ -500,8 +500,11 @@ static void test_streams(void **state)
 	st[1] = (struct lr_stream_snap){.id = 7, .udp = true, .total_bytes = 4000,
 					.total_packets = 4, .total_lost = 1, .total_out_of_order = 2,
 					.rtt_us = -1, .cwnd_bytes = -1};
+	/* a TCP sender whose TCP_INFO was not read yet: RTT and cwnd unknown */
+	st[2] = (struct lr_stream_snap){.id = 9, .sender = true, .total_bytes = 10, .rtt_us = -1,
+					.cwnd_bytes = -1};
 	s.streams = st;
-	s.n_streams = 2;
+	s.n_streams = 3;
 	s.traffic_generation = 1;
 	s.mono_ns = SEC;
 	assert_int_equal(lr_prom_update(c->prom, &s), 0);
@@ -516,8 +519,16 @@ static void test_streams(void **state)
 	assert_int_equal(u64_of(t, "linerate_stream_retransmits_total{stream=\"5\",direction=\"send\","
 				   "protocol=\"tcp\"}"),
 			 3);
-	assert_non_null(value_of(t, "linerate_stream_rtt_seconds{stream=\"5\",direction=\"send\","
-				    "protocol=\"tcp\"}"));
+	/* tcpi_rtt 1500 us is 1.5 ms, in the family's seconds; cwnd in bytes */
+	v = value_of(t, "linerate_stream_rtt_seconds{stream=\"5\",direction=\"send\","
+			"protocol=\"tcp\"}");
+	assert_non_null(v);
+	assert_int_equal(strncmp(v, "0.001500\n", 9), 0);
+	assert_int_equal(u64_of(t, "linerate_stream_cwnd_bytes{stream=\"5\",direction=\"send\","
+				   "protocol=\"tcp\"}"),
+			 65536);
+	assert_null(strstr(t, "linerate_stream_rtt_seconds{stream=\"9\""));
+	assert_null(strstr(t, "linerate_stream_cwnd_bytes{stream=\"9\""));
 	assert_int_equal(u64_of(t, "linerate_stream_lost_total{stream=\"7\",direction=\"recv\","
 				   "protocol=\"udp\"}"),
 			 1);

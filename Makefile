@@ -9,6 +9,7 @@ LDFLAGS ?=
 B       ?= build
 WERROR  ?= 1
 FUZZ_SECONDS ?= 30
+MUTATIONS ?= tests/mutations.tsv
 
 PKGS      = libnl-3.0 libnl-route-3.0 libnl-genl-3.0 jansson libmicrohttpd libcrypto
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) ncursesw 2>/dev/null)
@@ -49,7 +50,7 @@ FUZZ_SRCS  = $(wildcard tests/fuzz/fuzz_*.c)
 
 .PHONY: all test test-unit test-all asan tsan fuzz bench lint check-layers install uninstall \
 	clean help valgrind clang soak format-check
-.PHONY: bench-classify bench-queues
+.PHONY: bench-classify bench-queues mutate
 all: linerate
 
 linerate: $(B)/linerate
@@ -139,6 +140,12 @@ $(B)/bench/queues_scale: bench/queues_scale.c $(LIB) $(B)/tests/fakes/fake_sysio
 bench-queues: $(B)/bench/queues_scale
 	@$<
 
+# Mutation testing (docs/design.md §15): each mutation of MUTATIONS applied to a scratch copy of
+# the tree and its build/, rebuilt, and the checks tests/mutations.map gives the file run until
+# one fails: killed or survived, then "N killed, N survived".
+mutate:
+	@scripts/mutate.sh $(MUTATIONS)
+
 valgrind:
 	@LR_BUILD=$(B) scripts/stage-valgrind.sh
 
@@ -187,6 +194,7 @@ help:
 	@echo 'valgrind     memcheck on headless and client/server runs'
 	@echo 'lint         cppcheck and clang-tidy (what CI gates); format-check: clang-format'
 	@echo 'check-layers the layer table of docs/design.md §2, from the compiler'
+	@echo 'mutate       each mutation of MUTATIONS=$(MUTATIONS) killed by a check, or not'
 	@echo 'install      PREFIX=$(PREFIX) DESTDIR= ; uninstall'
 	@echo 'V=1          print the full compiler commands'
 

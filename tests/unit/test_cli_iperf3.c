@@ -86,6 +86,9 @@ static void test_bad_values_name_the_option(void **state)
 	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--dscp", "AF51"), -EINVAL);
 	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-n", "1M", "-t", "3"), -EINVAL);
 	assert_string_equal(err, "-n and -t exclude each other");
+	/* iperf3 3.12: "only one test end condition (-t, -n, -k) may be specified" */
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-n", "1M", "-k", "10"), -EINVAL);
+	assert_string_equal(err, "-n and -k exclude each other");
 	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-L", "0"), -EINVAL);
 	assert_string_equal(err, "-L/--flowlabel: invalid flow label '0' (1 to 0xfffff)");
 	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-L", "0x100000"), -EINVAL);

@@ -46,7 +46,7 @@ static void receiver_line(const char *text, char *out, size_t len)
 	}
 }
 
-static void check_fixture(const char *file, bool udp)
+static void check_fixture(const char *file, bool udp, char unit)
 {
 	json_error_t jerr;
 	json_t *j = json_load_file(file, 0, &jerr), *rcv, *snd;
@@ -81,7 +81,7 @@ static void check_fixture(const char *file, bool udp)
 	e->jitter_s = num(rcv, "jitter_ms") / 1e3;
 	f = open_memstream(&buf, &blen);
 	assert_non_null(f);
-	lr_iperf3_print_server_summary(f, R, 'a');
+	lr_iperf3_print_server_summary(f, R, unit);
 	fclose(f);
 	receiver_line(json_string_value(json_object_get(j, "server_output_text")), want,
 		      sizeof(want));
@@ -96,13 +96,21 @@ static void check_fixture(const char *file, bool udp)
 static void test_udp_receiver_line(void **state)
 {
 	(void)state;
-	check_fixture(FIX "udp.json", true);
+	check_fixture(FIX "udp.json", true, 'a');
 }
 
 static void test_tcp_receiver_line(void **state)
 {
 	(void)state;
-	check_fixture(FIX "tcp.json", false);
+	check_fixture(FIX "tcp.json", false, 'a');
+}
+
+/* A server run with -f K (issue 29: 1000-byte "KBytes" once went unseen): iperf3's fixed
+ * byte units are 1024-based. */
+static void test_tcp_receiver_line_fK(void **state)
+{
+	(void)state;
+	check_fixture(FIX "tcp_fK.json", false, 'K');
 }
 
 int main(void)
@@ -110,6 +118,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_udp_receiver_line),
 		cmocka_unit_test(test_tcp_receiver_line),
+		cmocka_unit_test(test_tcp_receiver_line_fK),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -25,6 +25,11 @@
 static const char params_tcp_312[] =
 	"{\"tcp\":true,\"omit\":0,\"time\":1,\"num\":0,\"blockcount\":0,\"parallel\":1,"
 	"\"len\":131072,\"pacing_timer\":1000,\"client_version\":\"3.12\"}";
+/* -O 2, as iperf3 -s -d printed what it received (a client that drops -O leaves the server's
+ * counts including the omitted seconds) */
+static const char params_omit_312[] =
+	"{\"tcp\":true,\"omit\":2,\"time\":1,\"num\":0,\"blockcount\":0,\"parallel\":1,"
+	"\"len\":131072,\"pacing_timer\":1000,\"client_version\":\"3.12\"}";
 /* -R -P 2 -w 1M -M 1400 -C cubic */
 static const char params_rev_312[] =
 	"{\"tcp\":true,\"omit\":0,\"time\":1,\"num\":0,\"blockcount\":0,\"MSS\":1400,"
@@ -193,6 +198,12 @@ static void test_params_encode_matches_312(void **state)
 	assert_int_equal(len, strlen(params_tcp_312));
 	assert_string_equal(out, params_tcp_312);
 	free(out);
+
+	p.omit_s = 2;
+	assert_int_equal(lr_proto_params_encode(&p, &out, &len), 0);
+	assert_string_equal(out, params_omit_312);
+	free(out);
+	p.omit_s = 0;
 
 	p.mss = 1400;
 	p.parallel = 2;

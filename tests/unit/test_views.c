@@ -665,6 +665,13 @@ static void test_hints_need_evidence(void **state)
 	e1->ring_rx = 4096;
 	assert_int_equal(lr_hints_live(&fx->snap, e1, hints, 4), 1);
 	assert_non_null(strstr(hints[0], "softirq"));
+	/* the README's "one CPU over 95 % softirq": 90 % is not, 96 % is */
+	fx->snap.cpus[2].softirq_pct = 90;
+	assert_int_equal(lr_hints_live(&fx->snap, e1, hints, 4), 0);
+	fx->snap.cpus[2].softirq_pct = 96;
+	assert_int_equal(lr_hints_live(&fx->snap, e1, hints, 4), 1);
+	assert_non_null(strstr(hints[0], "cpu2 96% softirq, others idle"));
+	fx->snap.cpus[2].softirq_pct = 99;
 	/* the others busy: no spread hint either */
 	for (size_t k = 0; k < fx->snap.n_cpus; k++)
 		if (k != 2)

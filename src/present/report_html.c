@@ -427,7 +427,7 @@ static void iface_table(FILE *f, const struct lr_report *r)
 				   "%.2f %%</span></td>", s->util_sum / s->util_secs,
 				s->util_sum / s->util_secs, s->util_peak, s->util_peak);
 		else if (lr_ifrate_nominal_why(s->name, NULL, s->driver))
-			fputs("<td class=\"n muted\">no line rate (nominal speed)</td>", f);
+			fputs("<td class=\"n muted\">nominal speed</td>", f);
 		else
 			fputs("<td class=\"n muted\">no link speed</td>", f);
 		fputs("</tr>\n", f);

@@ -227,12 +227,14 @@ if [ "$have_nft" = 1 ]; then
 		check "verdict: case 1's lost datagrams == what nft dropped at the receiver" \
 			awk -v l="${lost1:--9}" -v n="$nft_lost" 'BEGIN { exit !(n > 0 && (l == n || l == n - 1)) }'
 	fi
-	# the witness first, by the receiver's count; then the next step names the receiver
+	# the witness first, by the receiver's count; then the ledger's next step: no counter on
+	# either end saw an nft drop, so the firewall (never "read the receiver's counters")
 	names_udp_loss() {
 		[[ "$v1" == "loss: UDP $lost1 of "*" datagrams ("*"%, the receiver's count)"* &&
-			"$v1" == *"; the receiver counted $lost1 datagrams lost"* ]]
+			"$v1" == *"; check the firewall on both ends (nft list ruleset)"* &&
+			"$v1" != *"read the receiver's counters"* ]]
 	}
-	check "verdict: case 1 names the receiver's UDP loss with the row's (nft-checked) count" names_udp_loss
+	check "verdict: case 1 names the receiver's UDP loss (nft-checked) and the firewall" names_udp_loss
 else
 	skip "verdict: case 1's lost datagrams == what nft dropped at the receiver" "nft (nftables) not installed"
 	skip "verdict: case 1 names the receiver's UDP loss with the row's (nft-checked) count" "nft (nftables) not installed"

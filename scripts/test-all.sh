@@ -37,6 +37,8 @@ if [ -z "${LR_TEST_ALL_SOURCED:-}" ]; then	# tests/selftest/counting.sh sources 
 	# iperf3, at full speed); ASan+UBSan runs the unit tests again and every script that drives
 	# the binary in namespaces or tmux. The -O2 binary is also what valgrind, the soak and the
 	# bench run. `make test` alone runs everything with gcc.
+	# iperf3 3.18 and 3.22 from Debian's trixie and sid, for the interop scripts (docs/design.md §9)
+	stage "upstream iperf3" sh scripts/upstream-iperf3.sh
 	stage "suite (gcc): unit, selftest, interop" \
 		env LR_SCRIPT_DIRS="tests/selftest tests/interop" make -j"$JOBS" CC=gcc test
 	stage "suite (ASan+UBSan): unit, integration, tui" \

@@ -225,3 +225,21 @@ lr_build_at() {
 		return 1
 	fi
 }
+
+# The iperf3 builds the interop tests hold linerate against (docs/design.md §9): Debian 12's own
+# (3.12, first in PATH) and the upstream releases scripts/upstream-iperf3.sh unpacked from
+# Debian's newer suites (trixie: 3.18, sid: the newest, 3.22 when written).
+LR_UPSTREAM_IPERF3=${LR_UPSTREAM_IPERF3:-/opt/linerate-iperf3}
+LR_IPERF3_SUITES=${LR_IPERF3_SUITES:-bookworm trixie sid}
+# lr_iperf3_path SUITE: a directory to put first in PATH so that `iperf3` is that suite's build
+# (empty for bookworm, the system's); non-zero when that build is not installed.
+lr_iperf3_path() {
+	[ "$1" = bookworm ] && { command -v iperf3 >/dev/null; return; }
+	[ -x "$LR_UPSTREAM_IPERF3/path-$1/iperf3" ] && echo "$LR_UPSTREAM_IPERF3/path-$1"
+}
+# lr_iperf3_version SUITE: "3.22" and the like, from the build's own --version line
+lr_iperf3_version() {
+	local d
+	d=$(lr_iperf3_path "$1") || return 1
+	PATH=${d:+$d:}$PATH iperf3 --version 2>/dev/null | sed -n '1s/^iperf \([0-9.]*\).*/\1/p'
+}

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# linerate <-> Debian iperf3 in both roles, through a veth pair between two network
-# namespaces: TCP -P 1 and -P 4, UDP at a fixed -b, -R and --bidir. For every run the byte
-# counts of the two ends (each from its own side's -J output, or the peer's results that
-# iperf3 prints) must agree within 1%, and the exit codes must be 0. Root only.
+# linerate <-> iperf3 in both roles, through a veth pair between two network namespaces: TCP -P 1
+# and -P 4, UDP at a fixed -b, -R and --bidir. For every run the byte counts of the two ends (each
+# from its own side's -J output, or the peer's results that iperf3 prints) must agree within 1%,
+# and the exit codes must be 0. Held against every iperf3 build of tests/lib.sh's
+# LR_IPERF3_SUITES: Debian 12's 3.12 for -t 3 (LR_INTEROP_SECONDS), trixie's 3.18 and sid's
+# 3.22 (scripts/upstream-iperf3.sh) for -t 1; each check names its version. The server's
+# socket options and affinity are checked once, against Debian's. Root only.
 . "$(dirname "$0")/../lib.sh"
 need_root iperf3_interop
 command -v iperf3 >/dev/null || { skip iperf3_interop "iperf3 not installed"; exit 0; }
 command -v python3 >/dev/null || { skip iperf3_interop "python3 not installed"; exit 0; }
 [ -x "$LR_BIN" ] || { skip iperf3_interop "$LR_BIN not built"; exit 0; }
 
-export T=${LR_INTEROP_SECONDS:-3}
 u=$(lr_uniq)
 A=${u}a B=${u}b
 lr_netns_pair "$A" "$B" "${u}x" "${u}y" 10.201.7.1 10.201.7.2 1500 || { fail iperf3_interop "netns setup"; exit 0; }
@@ -46,8 +48,9 @@ if mode == "lr-client":
         # the server sends until our TEST_END: iperf3's own clock says the test lasted -t (a
         # 50 ms pause before TEST_END made it 1.8 % longer at -t 3)
         secs, want = eb["sum_sent"]["seconds"], float(os.environ.get("T", "3"))
-        if abs(secs - want) > 0.015 * want:
-            print(f"FAIL {name}: iperf3 -s sent for {secs:.4f} s, not -t {want:g} (1.5 %)"); sys.exit(0)
+        # 1.5 %, at least 30 ms at -t 1: a scheduling hiccup is not the 50 ms pause
+        if abs(secs - want) > max(0.015 * want, 0.03):
+            print(f"FAIL {name}: iperf3 -s sent for {secs:.4f} s, not -t {want:g} (1.5 %, 30 ms)"); sys.exit(0)
         print(f"# {name}: iperf3 -s sent for {secs:.4f} s")
     else:
         pairs.append(("up", ea["sum_sent"]["bytes"], eb["sum_received"]["bytes"]))
@@ -97,29 +100,32 @@ PY
 cases=("tcp-P1:" "tcp-P4:-P 4" "udp-50M:-u -b 50M" "tcp-R:-R" "tcp-bidir:--bidir"
 	"udp-R:-u -b 50M -R" "udp-bidir:-u -b 50M --bidir")
 
-# 1. linerate client -> iperf3 server
+# lr_client_runs V: linerate client -> iperf3 server, each case
+lr_client_runs() {
+local c n args rc spid i
 for c in "${cases[@]}"; do
 	n=${c%%:*} args=${c#*:}
 	ip netns exec "$B" iperf3 -s -1 -J -p 5201 >"$tmp/s-$n.json" 2>&1 &
 	spid=$!
 	lr_cleanup_add "kill $spid 2>/dev/null"
-	if ! wait_listen "$B" 5201; then fail "lr-client-$n" "iperf3 server did not start"; continue; fi
+	if ! wait_listen "$B" 5201; then fail "lr-client-$n (iperf3 $1)" "iperf3 server did not start"; continue; fi
 	# shellcheck disable=SC2086
 	ip netns exec "$A" timeout 30 "$LR_BIN" -c 10.201.7.2 --headless -t "$T" -J $args \
 		>"$tmp/c-$n.json" 2>"$tmp/c-$n.err"
 	rc=$?
 	for ((i = 0; i < 100; i++)); do kill -0 $spid 2>/dev/null || break; sleep 0.05; done
 	if kill -0 $spid 2>/dev/null; then
-		fail "lr-client-$n" "iperf3 server still running 5 s after the test"
+		fail "lr-client-$n (iperf3 $1)" "iperf3 server still running 5 s after the test"
 		kill $spid
 	fi
 	wait $spid 2>/dev/null
 	if [ $rc -ne 0 ]; then
-		fail "lr-client-$n" "linerate exited $rc: $(head -c 300 "$tmp/c-$n.err")"
+		fail "lr-client-$n (iperf3 $1)" "linerate exited $rc: $(head -c 300 "$tmp/c-$n.err")"
 		continue
 	fi
-	agree "lr-client-$n" lr-client "$tmp/c-$n.json" "$tmp/s-$n.json"
+	agree "lr-client-$n (iperf3 $1)" lr-client "$tmp/c-$n.json" "$tmp/s-$n.json"
 done
+}
 
 # linerate's -A n,m asks the server for CPU m: iperf3 pins itself there.
 if [ "$(nproc)" -ge 2 ]; then
@@ -140,23 +146,51 @@ if [ "$(nproc)" -ge 2 ]; then
 	wait $spid 2>/dev/null
 fi
 
-# 2. iperf3 client -> linerate server (one server for all cases, as in real use)
-ip netns exec "$B" "$LR_BIN" -s -p 5201 >"$tmp/lrs.out" 2>"$tmp/lrs.err" &
-lpid=$!
-lr_cleanup_add "kill $lpid 2>/dev/null"
-if wait_listen "$B" 5201; then
+# lr_server_runs V: iperf3 client -> linerate server, each case
+lr_server_runs() {
+	local c n args rc
 	for c in "${cases[@]}"; do
 		n=${c%%:*} args=${c#*:}
-		t=$T
 		# shellcheck disable=SC2086
-		ip netns exec "$A" timeout 30 iperf3 -c 10.201.7.2 -t "$t" -J $args >"$tmp/i-$n.json" 2>&1
+		ip netns exec "$A" timeout 30 iperf3 -c 10.201.7.2 -t "$T" -J $args >"$tmp/i-$n.json" 2>&1
 		rc=$?
 		if [ $rc -ne 0 ]; then
-			fail "i3-client-$n" "iperf3 exited $rc: $(grep -m1 '"error"' "$tmp/i-$n.json")"
+			fail "i3-client-$n (iperf3 $1)" "iperf3 exited $rc: $(grep -m1 '"error"' "$tmp/i-$n.json")"
 			continue
 		fi
-		agree "i3-client-$n" i3-client "$tmp/i-$n.json"
+		agree "i3-client-$n (iperf3 $1)" i3-client "$tmp/i-$n.json"
 	done
+}
+
+# every build, both roles: one linerate server for all the cases of a build, as in real use;
+# Debian's own last, its server kept for the socket checks below
+lpid=
+for suite in $(printf '%s\n' $LR_IPERF3_SUITES | grep -vx bookworm) bookworm; do
+	if ! d=$(lr_iperf3_path "$suite"); then
+		skip "iperf3-$suite" "not installed (scripts/upstream-iperf3.sh fetches it)"
+		continue
+	fi
+	export T=1
+	[ "$suite" = bookworm ] && T=${LR_INTEROP_SECONDS:-3}
+	PATH=${d:+$d:}$PATH
+	v=$(lr_iperf3_version "$suite")
+	echo "# iperf3 $v ($suite, $(command -v iperf3)), -t $T"
+	lr_client_runs "$v"
+	ip netns exec "$B" "$LR_BIN" -s -p 5201 >"$tmp/lrs-$suite.out" 2>"$tmp/lrs-$suite.err" &
+	lpid=$!
+	lr_cleanup_add "kill $lpid 2>/dev/null"
+	if ! wait_listen "$B" 5201; then
+		fail "i3-client (iperf3 $v)" "linerate -s did not listen: $(head -c 300 "$tmp/lrs-$suite.err")"
+		lpid=
+		continue
+	fi
+	lr_server_runs "$v"
+	[ "$suite" = bookworm ] && break
+	kill $lpid; wait $lpid 2>/dev/null
+	lpid=
+	PATH=${PATH#"$d":}
+done
+if [ -n "$lpid" ]; then
 	# -M/-w reach the data sockets from the listener (the MSS the SYN-ACK announced, the buffer
 	# the window was sized for), and the next test gets a fresh listener; -A n,m pins the
 	# server's stream thread to m. Looked at 1 s into a 2 s test.
@@ -189,6 +223,4 @@ if wait_listen "$B" 5201; then
 		wait $lpid; rc=$?
 		check lr-server-sigterm test $rc -eq 0
 	fi
-else
-	fail i3-client "linerate -s did not listen: $(head -c 300 "$tmp/lrs.err")"
 fi

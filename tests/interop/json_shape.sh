@@ -7,8 +7,9 @@
 # arithmetic: the congestion control against the namespace's sysctl (or the -C given, as the
 # iperf3 server's own document names it), pmtu against the veth's MTU, snd_cwnd as a whole
 # number of MSS, the RTTs ordered and non-zero, and UDP datagram counts against the iperf3
-# peer's own count. Whichever iperf3 is first in PATH is the reference (Debian's 3.12, or a
-# 3.21 build put first by the caller). Two namespaces joined by a veth; ports 5470-5471.
+# peer's own count. The reference is the newest upstream iperf3, sid's (3.22 when written, from
+# scripts/upstream-iperf3.sh; LR_SHAPE_SUITE=bookworm holds it against Debian 12's 3.12). Two
+# namespaces joined by a veth; ports 5470-5471.
 . "$(dirname "$0")/../lib.sh"
 cases="tcp tcp-R bidir udp udp-R"
 for c in $cases; do lr_plan "shape-client-$c" "shape-server-$c"; done
@@ -19,6 +20,9 @@ need_root json_shape
 command -v python3 >/dev/null || { lr_skip_plan json_shape "python3 not installed"; exit 0; }
 command -v iperf3 >/dev/null || { lr_skip_plan json_shape "iperf3 not installed"; exit 0; }
 [ -x "$LR_BIN" ] || { lr_skip_plan json_shape "$LR_BIN not built"; exit 0; }
+suite=${LR_SHAPE_SUITE:-sid}
+d=$(lr_iperf3_path "$suite") || { lr_skip_plan json_shape "iperf3 of $suite not installed (scripts/upstream-iperf3.sh)"; exit 0; }
+PATH=${d:+$d:}$PATH
 echo "# reference: $(iperf3 --version 2>/dev/null | head -n 1) ($(command -v iperf3))"
 
 tmp=$(mktemp -d) && lr_cleanup_add "rm -rf $tmp"

@@ -6,7 +6,8 @@
 # count per target. A target that does not build or that crashes is a failure, and so is a
 # library source that does not build with the fuzzing flags (one failure each, by name: never
 # "left out"); the crashing input's path is printed. Extra libFuzzer flags can be passed in
-# FUZZ_FLAGS.
+# FUZZ_FLAGS. The library builds, and the targets run, as many at a time as there are CPUs (each
+# target still gets its SECONDS of wall clock).
 set -u
 cd "$(dirname "$0")/.."
 
@@ -38,60 +39,81 @@ for f in src/core/*.c src/collect/*.c src/sample/*.c src/traffic/*.c src/diagnos
 done
 passed=0 failed=0
 objs=()
+jobs_max=$(nproc 2>/dev/null || echo 2)
+pool_wait() {	# at most jobs_max jobs at once (both cores: the build and the runs are CPU-bound)
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done
+}
 for f in "${lib_srcs[@]}"; do
 	o="$out/obj/$(echo "${f#src/}" | tr / _).o"
-	if [ ! -f "$o" ] || [ "$f" -nt "$o" ] || [ -n "$(find include -newer "$o" -name '*.h' 2>/dev/null | head -1)" ]; then
-		if ! $cc $cflags -fsanitize=fuzzer-no-link -c -o "$o" "$f" 2>"$out/logs/build-lib.log.tmp"; then
-			# A library source that does not build fails the run, by name.
-			echo "FAIL fuzz build $f: does not build with the fuzzing flags"
-			sed 's/^/    /' "$out/logs/build-lib.log.tmp" | head -5
-			failed=$((failed + 1))
-			continue
-		fi
-	fi
 	objs+=("$o")
+	if [ ! -f "$o" ] || [ "$f" -nt "$o" ] || [ -n "$(find include -newer "$o" -name '*.h' 2>/dev/null | head -1)" ]; then
+		pool_wait
+		rm -f "$o"
+		$cc $cflags -fsanitize=fuzzer-no-link -c -o "$o" "$f" >"$o.log" 2>&1 &
+	fi
 done
-rm -f "$out/logs/build-lib.log.tmp"
+wait
+built=()
+for i in "${!lib_srcs[@]}"; do
+	f=${lib_srcs[i]} o=${objs[i]}
+	if [ -f "$o" ]; then
+		built+=("$o")
+	else
+		# A library source that does not build fails the run, by name.
+		echo "FAIL fuzz build $f: does not build with the fuzzing flags"
+		sed 's/^/    /' "$o.log" | head -5
+		failed=$((failed + 1))
+	fi
+	rm -f "$o.log"
+done
+objs=("${built[@]}")
 # An archive, as the binary links: a target that defines a stand-in (fuzz_cli's address
 # parser) keeps the library's member out of its link.
 lib="$out/liblinerate-fuzz.a"
 rm -f "$lib"
 ar rcs "$lib" "${objs[@]}"
 
-for src in tests/fuzz/fuzz_*.c; do
-	[ -f "$src" ] || continue
-	name=$(basename "$src" .c)
-	name=${name#fuzz_}
-	bin="$out/fuzz_$name"
-	log="$out/logs/$name.log"
-	if ! $cc $cflags -fsanitize=fuzzer -o "$bin" "$src" "$lib" $pkg_libs -lm \
-			>"$log" 2>&1; then
-		echo "FAIL fuzz_$name: does not build (see $log)"
-		sed 's/^/    /' "$log" | head -10
-		failed=$((failed + 1))
-		continue
+# fuzz_one NAME: builds and runs one target; its verdict (PASS/FAIL lines) in $out/logs/NAME.res
+fuzz_one() {
+	local name=$1 src="tests/fuzz/fuzz_$1.c" bin="$out/fuzz_$1" log="$out/logs/$1.log"
+	local res="$out/logs/$1.res" work="$out/corpus/$1" art="$out/artifacts/$1/" rc crash runs
+	if ! $cc $cflags -fsanitize=fuzzer -o "$bin" "$src" "$lib" $pkg_libs -lm >"$log" 2>&1; then
+		{ echo "FAIL fuzz_$name: does not build (see $log)"
+		  sed 's/^/    /' "$log" | head -10; } >"$res"
+		return
 	fi
-	work="$out/corpus/$name"
-	rm -rf "$work"
-	mkdir -p "$work"
+	rm -rf "$work" "$art"
+	mkdir -p "$work" "$art"
 	[ -d "tests/fuzz/corpus/$name" ] && cp -R "tests/fuzz/corpus/$name/." "$work/"
-	art="$out/artifacts/$name/"
-	rm -rf "$art"
-	mkdir -p "$art"
 	# shellcheck disable=SC2086
 	"$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
 		-artifact_prefix="$art" ${FUZZ_FLAGS:-} "$work" >"$log" 2>&1
 	rc=$?
 	crash=$(find "$art" -type f 2>/dev/null | head -1)
 	if [ "$rc" -ne 0 ] || [ -n "$crash" ]; then
-		echo "FAIL fuzz_$name: exit $rc${crash:+, crashing input: $crash}"
-		grep -E 'ERROR|SUMMARY|runtime error|==[0-9]+==' "$log" | head -8 | sed 's/^/    /'
-		failed=$((failed + 1))
+		{ echo "FAIL fuzz_$name: exit $rc${crash:+, crashing input: $crash}"
+		  grep -E 'ERROR|SUMMARY|runtime error|==[0-9]+==' "$log" | head -8 | sed 's/^/    /'; } >"$res"
 	else
 		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-		echo "PASS fuzz_$name: ${runs:-?} runs in ${secs}s"
-		passed=$((passed + 1))
+		echo "PASS fuzz_$name: ${runs:-?} runs in ${secs}s" >"$res"
 	fi
+}
+# Two targets at a time on two cores: each still gets its SECONDS of wall clock.
+names=()
+for src in tests/fuzz/fuzz_*.c; do
+	[ -f "$src" ] || continue
+	name=$(basename "$src" .c)
+	names+=("${name#fuzz_}")
+	rm -f "$out/logs/${name#fuzz_}.res"
+	pool_wait
+	fuzz_one "${name#fuzz_}" &
+done
+wait
+for name in "${names[@]}"; do
+	res="$out/logs/$name.res"
+	[ -s "$res" ] || echo "FAIL fuzz_$name: no result (the job died)" >"$res"
+	cat "$res"
+	if head -n 1 "$res" | grep -q '^PASS '; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
 
 echo "$passed passed, $failed failed"

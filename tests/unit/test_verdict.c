@@ -13,6 +13,9 @@
 #include <string.h>
 
 #include "fakes/fake_driver.h"
+#include "linerate/collect/qdisc.h"
+#include "linerate/diagnose/ledger.h"
+#include "linerate/diagnose/peer_loss.h"
 #include "linerate/sample/ifrate.h"
 #include "linerate/sample/snapshot.h"
 #include "linerate/diagnose/verdict.h"
@@ -585,6 +588,126 @@ static void test_nothing_sampled(void **state)
 	assert_string_equal(v.next_step, "nothing was sampled");
 }
 
+/* The verdict concludes from the ledger over both ends (issue 27), fed as the session feeds it:
+ * this host's ticks (its snapshots), the engine's counts, the peer's summary. */
+static const struct lr_ledger_row *ledger_row(const struct lr_ledger *l, enum lr_ledger_stage st)
+{
+	for (unsigned i = 0; i < l->n_rows; i++)
+		if (l->rows[i].stage == st)
+			return &l->rows[i];
+	return NULL;
+}
+
+/* A peer that read every counter of its veth and its UDP stack, rx_packets received. */
+static void quiet_peer(struct lr_peer_summary *ps, uint64_t rx_packets)
+{
+	memset(ps, 0, sizeof(*ps));
+	strcpy(ps->host, "peerhost");
+	ps->n_ifaces = 1;
+	strcpy(ps->ifaces[0].name, "veth1");
+	ps->ifaces[0].known = 1u << LR_PC_RX_PACKETS | 1u << LR_PC_TX_PACKETS |
+			      1u << LR_PC_RX_DROPPED | 1u << LR_PC_RX_MISSED;
+	ps->ifaces[0].c[LR_PC_RX_PACKETS] = rx_packets;
+	ps->ifaces[0].c[LR_PC_RX_BYTES] = rx_packets * 1442;
+	ps->stack_known = 1u << LR_PS_UDP_RCVBUF_ERRORS | 1u << LR_PS_UDP_IN_ERRORS |
+			  1u << LR_PS_UDP_SNDBUF_ERRORS;
+	ps->softnet_known = true;
+}
+
+/* The wave's first story: a tbf on the sender's veth dropped 80 % of a UDP test and the verdict
+ * said "read the receiver's counters". Figures of a real run (-u -b 1G -l 1400 --no-gso -t 2
+ * through `tbf rate 200mbit burst 20k limit 30k`): the receiver lost 143,910 of 178,643, tc -s
+ * said dropped 143,924 over 4 ticks. The qdisc's drops over the test's window are tc's, from
+ * its never-reset sums, and the verdict names the sender's qdisc. */
+static void test_ledger_names_the_senders_qdisc(void **state)
+{
+	struct run r;
+	struct lr_verdict_acc a;
+	struct lr_verdict v;
+	static struct lr_ledger l;
+	static struct lr_peer_summary ps;
+	struct lr_qdisc_snap root;
+	const struct lr_ledger_row *q;
+	const uint64_t tc_dropped = 143924, ticks = 4;
+	struct lr_verdict_traffic t = {.ran = true, .udp = true, .parallel = 1,
+				       .bitrate_bps = 1e9, .up_bps = 2e8, .down_bps = -1,
+				       .sent_up_bps = 1e9, .sent_down_bps = -1, .retransmits = -1,
+				       .udp_lost = 143910, .udp_packets = 178643};
+
+	(void)state;
+	make_run(&r, -1, 1500, 25000000, 0, -1, -1, 20);
+	strcpy(r.i.kind, "veth");
+	r.i.ifindex = 7;
+	r.i.cum_valid = 1;
+	memset(&root, 0, sizeof(root));
+	strcpy(root.kind, "tbf");
+	root.handle = 0x80010000u;
+	root.parent = LR_QDISC_PARENT_ROOT;
+	r.i.qdiscs = &root;
+	r.i.n_qdiscs = 1;
+	lr_verdict_init(&a, "eth1");
+	for (uint64_t k = 1; k <= ticks; k++) {
+		uint64_t upto = tc_dropped * k / ticks;	/* tc's running count at this tick */
+
+		r.i.qdisc.valid = LR_QDV_BIT(LR_QDC_DROPS);
+		r.i.qdisc.cum_valid = LR_QDV_BIT(LR_QDC_DROPS);
+		r.i.qdisc.delta[LR_QDC_DROPS] = upto - tc_dropped * (k - 1) / ticks;
+		r.i.qdisc.cum[LR_QDC_DROPS] = upto;
+		r.s.mono_ns = 100 * SEC + k * SEC;
+		lr_verdict_add(&a, &r.s);
+	}
+	lr_verdict_compute(&a, &t, &v);
+	quiet_peer(&ps, 178643 - 143924);
+	assert_true(lr_verdict_ledger(&a, &t, &ps, "thishost", &l));
+	lr_verdict_conclude(&v, &l);
+	q = ledger_row(&l, LR_LS_QDISC);
+	assert_non_null(q);
+	assert_true(q->known && q->sender && !q->peer);
+	assert_int_equal(q->count, tc_dropped);
+	assert_ptr_equal(l.largest, q);
+	assert_string_equal(l.snd_host, "thishost");
+	assert_string_equal(l.rcv_host, "peerhost");
+	assert_non_null(strstr(v.loss_where, "sender's qdisc"));
+	assert_non_null(strstr(v.loss_where, "tbf 8001:"));
+	assert_null(strstr(v.loss_where, "receiver's counters"));
+	assert_null(strstr(v.next_step, "receiver's counters"));
+}
+
+/* The wave's second story: the receiver's RcvbufErrors explained every lost datagram, on screen,
+ * and the verdict did not say so. This host sent; the peer received and its UDP receive
+ * buffer overflowed 5,000 times (--no-gso: one datagram an skb) of 5,000 lost. */
+static void test_ledger_names_the_peers_rcvbuf(void **state)
+{
+	struct run r;
+	struct lr_verdict_acc a;
+	struct lr_verdict v;
+	static struct lr_ledger l;
+	static struct lr_peer_summary ps;
+	const struct lr_ledger_row *tr;
+	struct lr_verdict_traffic t = {.ran = true, .udp = true, .parallel = 1,
+				       .bitrate_bps = 1e9, .up_bps = 9.5e8, .down_bps = -1,
+				       .sent_up_bps = 1e9, .sent_down_bps = -1, .retransmits = -1,
+				       .udp_lost = 5000, .udp_packets = 100000};
+
+	(void)state;
+	make_run(&r, -1, 1500, 125000000, 0, -1, -1, 20);
+	strcpy(r.i.kind, "veth");
+	judge(&r, 4, &t, &a, &v);
+	quiet_peer(&ps, 100000);
+	ps.stack[LR_PS_UDP_RCVBUF_ERRORS] = ps.stack[LR_PS_UDP_IN_ERRORS] = 5000;
+	assert_true(lr_verdict_ledger(&a, &t, &ps, "thishost", &l));
+	lr_verdict_conclude(&v, &l);
+	tr = ledger_row(&l, LR_LS_TRANSPORT);
+	assert_non_null(tr);
+	assert_true(tr->known && tr->peer && !tr->sender);
+	assert_string_equal(tr->counter, "UDP RcvbufErrors");	/* named, not InErrors */
+	assert_int_equal(tr->count, 5000);
+	assert_ptr_equal(l.largest, tr);
+	assert_non_null(strstr(v.loss_where, "receiver's transport"));
+	assert_non_null(strstr(v.loss_where, "peerhost"));
+	assert_null(strstr(v.next_step, "receiver's counters"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -610,6 +733,8 @@ int main(void)
 		cmocka_unit_test(test_cpu_peak_is_a_block_mean),
 		cmocka_unit_test(test_json_unknowns_are_null),
 		cmocka_unit_test(test_nothing_sampled),
+		cmocka_unit_test(test_ledger_names_the_senders_qdisc),
+		cmocka_unit_test(test_ledger_names_the_peers_rcvbuf),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

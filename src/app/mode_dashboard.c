@@ -447,6 +447,7 @@ static int run(const struct lr_config *cfg, struct lr_server_app *sapp, struct l
 	lr_log_set_echo(LR_LOG_ERR);
 	logged = lr_log_errors_echoed();
 	lr_config_sampler(cfg, &sopts);
+	sopts.history = true;	/* every dashboard draws graphs: -s and --demo's too, not only -I's */
 	err = lr_snapsrc_open(&d.src, &sopts);
 	if (!err)
 		err = lr_snapsrc_start(d.src);

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # `linerate -s` on a terminal is the dashboard (tmux, 80x24) and a plain iperf3 client's test
-# shows in its Streams pane: running, with the rate the iperf3 client itself reports (loosely:
+# shows in its Streams pane and its graphs: running, with the rate the iperf3 client itself reports (loosely:
 # the screen is one tick, the client's figure the whole test); the test ends as done; a second
 # test cut by `q` mid-run: linerate exits 0, the iperf3 client is told (server terminated) and
 # ends at once, the terminal is sane again (stty: echo, icanon). Loopback only, a free port.
 . "$(dirname "$0")/../lib.sh"
 lr_plan "server dashboard: Streams pane shows the incoming test running" \
 	"server dashboard: rate on screen within 30% of iperf3's report" \
+	"server dashboard: the graphs draw the incoming test" \
 	"server dashboard: the test ends as done" "server dashboard: q mid-test exits 0" \
 	"server dashboard: the iperf3 client is told and ends" "server dashboard: terminal sane after q"
 command -v tmux >/dev/null || { lr_skip_plan server_dashboard "tmux not installed"; exit 0; }
@@ -48,6 +49,12 @@ fi
 sleep 2
 seen=$(achieved)
 screen | grep -A3 ' Streams '
+# issue 28: the numbers moved while the Bitrate and Packets graphs stayed blank (the sampler kept
+# no history for -s): 2 s of 200 Mbit/s leave dots in the graphs (braille cells, U+2801-U+28FF)
+screen >"$work/graphs.txt"
+dots=$(python3 -c 'import sys; print(sum(0x2801 <= ord(c) <= 0x28ff for c in open(sys.argv[1], encoding="utf-8").read()))' "$work/graphs.txt")
+[ "$dots" -ge 4 ] || cat "$work/graphs.txt"
+check "server dashboard: the graphs draw the incoming test" test "$dots" -ge 4
 wait "$cli"
 want=$(jq '.end.sum_received.bits_per_second' "$work/i1.json")
 echo "on screen: ${seen:-nothing} bit/s; iperf3 client reports $want bit/s"

@@ -274,6 +274,22 @@ static bool update_status(struct dash *d)
 	return changed;
 }
 
+/* What P answers when there is no peer's side to show, NULL when there is one. */
+static const char *no_peer_why(const struct dash *d)
+{
+	if (d->ctx.peer)
+		return NULL;
+	if (d->cfg->traffic.demo)
+		return "P: the demo's server is this process; its counters are these";
+	if (d->srv)
+		return "P: no peer view on the server (the client's counters stay there)";
+	if (d->tr.on && d->app.test_running)
+		return "P: the peer shares no counters (a plain iperf3, or --no-peer-stats)";
+	if (d->tr.on)
+		return "P: the peer's side shows while a test runs against a linerate -s";
+	return "P: no peer (the peer's side comes with a test: -c HOST)";
+}
+
 static void render(struct dash *d)
 {
 	int w, h;
@@ -283,6 +299,7 @@ static void render(struct dash *d)
 		return;
 	d->ctx.snap = d->have_shown ? &d->shown : NULL;
 	d->ctx.peer = lr_dash_peer_view(d, &d->ctx.peer_host);
+	d->app.no_peer = no_peer_why(d);
 	d->ctx.theme_name = d->theme.name;
 	if (d->tr.on)
 		lr_dash_tr_update_view(d);

@@ -212,6 +212,11 @@ bool lr_ui_handle(struct lr_ui *app, enum lr_action act)
 			move_sel(app, act == LR_ACT_NEXT_IFACE ? 1 : -1, true);
 		return true;
 	case LR_ACT_PEER:	/* from either view, one key: the peer's detail, then ours */
+		if (app->no_peer) {	/* never this host's own interfaces under the peer's name */
+			app->peer_side = false;
+			set_msg(app, "%s", app->no_peer);
+			return true;
+		}
 		app->peer_side = !(app->peer_side && app->view == LR_VIEW_DETAIL);
 		app->view = LR_VIEW_DETAIL;
 		set_msg(app, "%s", app->peer_side ? "the peer's side (P: ours again)"

@@ -120,6 +120,7 @@ int lr_session_start(struct lr_session *s, const struct lr_traffic_config *tc,
 	s->udp = tc->udp;
 	s->parallel = tc->parallel ? tc->parallel : 1;
 	s->window = tc->window;
+	s->demo = tc->demo;
 	err = lr_client_open(&s->client, tc, duration_ns);
 	if (err) {
 		s->client = NULL;
@@ -188,7 +189,9 @@ enum lr_client_state lr_session_poll(struct lr_session *s)
 		peer_open(s);
 	if (st == LR_CLIENT_RUNNING && !s->running_ns) {
 		s->running_ns = now;
-		if (!s->peer)	/* the offer comes before the streams: it would be here by now */
+		/* the offer comes before the streams: it would be here by now. The demo's server
+		 * is this process: its counters are the ones on screen, nothing to share */
+		if (!s->peer && !s->demo)
 			lr_log(LR_LOG_INFO, "the peer shares no counters (a plain iperf3, or "
 					    "--no-peer-stats at either end)");
 	}

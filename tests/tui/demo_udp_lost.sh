@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Issue 28: the demo's status line never says its peer "shares no counters" (its server is this
+# process) while the test starts, and P says so instead of showing this host's lo as the peer's.
 # Issue 17: with --demo this process is also the UDP receiver, so the Streams pane's lost
 # column shows the receiver's live count, not "-". The witness is the kernel: on loopback a
 # datagram the receiver misses was dropped by the kernel's UDP receive path, which counts it in
@@ -6,7 +8,8 @@
 # exceed that count's rise over the run. Loopback only, tmux on its own socket, stopped by q.
 . "$(dirname "$0")/../lib.sh"
 lr_plan "demo udp lost: the lost column is the receiver's count" \
-	"demo udp lost: no more than the kernel dropped" "demo udp lost: q exits 0"
+	"demo udp lost: no more than the kernel dropped" "demo: no 'shares no counters' at the start" \
+	"demo: P says the server is this process" "demo udp lost: q exits 0"
 command -v tmux >/dev/null || { lr_skip_plan demo_udp_lost "tmux not installed"; exit 0; }
 [ -x "$LR_BIN" ] || { lr_skip_plan demo_udp_lost "no binary at $LR_BIN (run make)"; exit 0; }
 
@@ -25,8 +28,9 @@ echo \$? >"$work/rc"
 sleep 600
 EOF
 lr_tmux_new 100 40 "bash $work/run.sh"
-for ((i = 0; i < 100; i++)); do T capture-pane -t dul -p | grep -qE '^ sum ' && break; sleep 0.1; done
-sleep 4
+for ((i = 0; i < 100; i++)); do T capture-pane -t dul -p | tee -a "$work/early.txt" | grep -qE '^ sum ' && break; sleep 0.1; done
+for ((i = 0; i < 20; i++)); do T capture-pane -t dul -p >>"$work/early.txt"; sleep 0.1; done
+sleep 2
 T capture-pane -t dul -p >"$work/screen.txt"
 after=$(rcvbuf)
 grep -A4 ' Streams ' "$work/screen.txt"
@@ -47,6 +51,15 @@ if [[ "$sum" =~ ^[0-9.]+[kMG]?$ ]]; then
 		-v k="$((after - before))" 'BEGIN { exit !(s <= k * 1.01 + 1) }'
 else
 	fail "demo udp lost: no more than the kernel dropped" "sum lost '$sum'"
+fi
+check "demo: no 'shares no counters' at the start" sh -c "! grep -q 'shares no counters' '$work/early.txt'"
+T send-keys -t dul P
+sleep 0.5
+T capture-pane -t dul -p >"$work/peer.txt"
+if grep -q "the demo's server is this process" "$work/peer.txt"; then
+	pass "demo: P says the server is this process"
+else
+	fail "demo: P says the server is this process" "$(tail -n 1 "$work/peer.txt")"
 fi
 T send-keys -t dul q
 for ((i = 0; i < 50; i++)); do [ -s "$work/rc" ] && break; sleep 0.1; done

@@ -346,6 +346,26 @@ static void test_verdict_panel(void **state)
 	assert_true(app.quit);
 }
 
+/* P with no peer to show (issue 28: the demo's P showed this host's lo as the peer's): the
+ * run loop's reason on the status line, the view stays this host's; with a peer, the toggle. */
+static void test_peer_key(void **state)
+{
+	struct lr_ui app;
+
+	(void)state;
+	lr_ui_init(&app, 500 * MS, 3, NULL);
+	app.no_peer = "P: the demo's server is this process; its counters are these";
+	lr_ui_handle(&app, LR_ACT_PEER);
+	assert_false(app.peer_side);
+	assert_string_equal(app.msg, app.no_peer);
+	app.no_peer = NULL;
+	lr_ui_handle(&app, LR_ACT_PEER);
+	assert_true(app.peer_side);
+	assert_int_equal(app.view, LR_VIEW_DETAIL);
+	lr_ui_handle(&app, LR_ACT_PEER);
+	assert_false(app.peer_side);
+}
+
 static void test_fmt_rate(void **state)
 {
 	char b[32];
@@ -375,6 +395,7 @@ int main(void)
 		cmocka_unit_test(test_traffic_restart_keys),
 		cmocka_unit_test(test_verdict_panel),
 		cmocka_unit_test(test_fmt_rate),
+		cmocka_unit_test(test_peer_key),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -76,6 +76,8 @@ struct lr_ui {
 	bool have_verdict;		/* a test has ended with a verdict (set by the run loop) */
 	bool test_running;		/* a test is running (set by the run loop): Esc does not quit */
 	bool peer_side;			/* the detail view shows the peer's interface (P) */
+	const char *no_peer;		/* why P has no peer to show (set by the run loop each
+					 * frame), NULL: the peer's view is there */
 	bool queues;			/* Q: the Queues pane replaces Packets where it has no
 					 * room of its own */
 	int peer_sel;			/* which of the peer's (Tab on its side; views wrap it) */

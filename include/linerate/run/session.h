@@ -27,6 +27,7 @@ struct lr_session {
 	bool udp;			/* the running test's protocol and streams, for a verdict */
 	unsigned parallel;		/* without results */
 	uint64_t window;		/* -w, 0 unset */
+	bool demo;			/* --demo: the server is this process, on this host */
 	uint64_t running_ns;		/* mono when RUNNING was first seen, 0 before */
 	uint64_t done_ns;		/* mono when DONE/ERROR was first seen, 0 before */
 	uint64_t elapsed_at_end_ns;	/* running_ns .. done_ns */

@@ -601,10 +601,12 @@ int lr_client_create_streams(struct lr_client *c)
 				stream_failed(c, i, rc, &u);
 			return rc;
 		}
-		if (u.tries > 1 || u.by_test_start)
+		/* TEST_START before the reply datagram is a normal start (the server had every
+		 * stream's datagram; its reply is still on the way): only a resend is news */
+		if (u.tries > 1)
 			lr_log(LR_LOG_INFO, "client: UDP data stream %u set up after %u tries%s",
 			       i + 1, u.tries,
-			       u.by_test_start ? " (reply lost; TEST_START answered)" : "");
+			       u.by_test_start ? " (the server's TEST_START confirmed it)" : "");
 		sp.fd = fd;
 		pthread_mutex_lock(&c->lock);
 		sp.rate_bps = c->rate_bps;

@@ -154,12 +154,14 @@ void lr_view_verdict(struct lr_frame *f, const struct lr_view_ctx *ctx,
 	} else {
 		char host[48] = "";
 
+		/* the test's figure is its senders' count: with --bidir both ends' summed, with -R
+		 * the peer's; the host-wide one is every TCP socket of this host */
 		if (vv->acc && (vv->acc->stack_valid & LR_STACKV_TCP_RETRANS))
-			snprintf(host, sizeof(host), ", %llu host-wide",
+			snprintf(host, sizeof(host), ", %llu this host's TCP",
 				 (unsigned long long)vv->acc->tcp_retrans);
 		if (t && t->ran && t->retransmits >= 0)
-			snprintf(b, sizeof(b), "%lld in the test%s", (long long)t->retransmits,
-				 host);
+			snprintf(b, sizeof(b), "%lld in the test%s%s", (long long)t->retransmits,
+				 t->bidir ? " (both ends)" : t->reverse ? " (the peer's)" : "", host);
 		else
 			snprintf(b, sizeof(b), "-%s", host);
 		row(f, x, &y, tw, "TCP retr",

@@ -346,6 +346,21 @@ static void test_verdict_panel_80x24(void **state)
 	assert_true(golden_find(&fx->frame, "cpu1, 97% softirq at peak (saturated)", &col) == y);
 	assert_true(golden_find(&fx->frame, "14 in the test", &col) > 0);
 	assert_true(golden_find(&fx->frame, "next step", &col) > 0);
+	/* issue 28: "TCP retr 14133 in the test, 6017 host-wide" under --bidir: the test's figure
+	 * sums both ends' senders, the host-wide one is this host's own TCP; each says so */
+	t.bidir = true;
+	acc->stack_valid |= LR_STACKV_TCP_RETRANS;
+	acc->tcp_retrans = 6;
+	render(fx, 80, 24);
+	lr_view_verdict(&fx->frame, &fx->ctx, &vv);
+	assert_true(golden_find(&fx->frame, "14 in the test (both ends), 6 this host's TCP", &col) > 0);
+	t.bidir = false;
+	t.reverse = true;
+	render(fx, 80, 24);
+	lr_view_verdict(&fx->frame, &fx->ctx, &vv);
+	assert_true(golden_find(&fx->frame, "14 in the test (the peer's), 6 this host's TCP", &col) > 0);
+	t.reverse = false;
+	acc->stack_valid &= ~LR_STACKV_TCP_RETRANS;
 	assert_true(golden_find(&fx->frame, "Esc/Enter closes", &col) > 0);
 	/* nothing sampled: the panel says so instead of inventing numbers */
 	lr_verdict_init(acc, "eth1");

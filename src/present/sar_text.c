@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * sar-style text for headless runs on a terminal: rates as plain numbers in fixed columns so
- * that a person can read them and awk can cut them; "-" where a counter is unknown.
+ * that a person can read them and awk can cut them, their unit in the header as sar's (bit
+ * rates in Mbit/s with two decimals, as sar gives kB/s: the CSV keeps raw bit/s); each tick
+ * stamped to the interval's precision (-i 0.5: 12:00:00.5, never the same second twice); "-"
+ * where a counter is unknown.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -24,6 +28,23 @@ static void num(char *buf, size_t len, double v, int decimals)
 		snprintf(buf, len, "%.*f", decimals, v);
 }
 
+/* HH:MM:SS of a wall-clock time, with the decimals an interval below a second needs. */
+static void stamp(char *buf, size_t len, uint64_t real_ns, uint64_t interval_ns)
+{
+	time_t t = (time_t)(real_ns / 1000000000ULL);
+	uint64_t frac = real_ns % 1000000000ULL;
+	int decimals = interval_ns >= 1000000000ULL ? 0 : interval_ns >= 100000000ULL ? 1 : 2;
+	struct tm tm;
+	size_t n;
+
+	localtime_r(&t, &tm);
+	n = strftime(buf, len, "%H:%M:%S", &tm);
+	if (decimals == 1)
+		snprintf(buf + n, len - n, ".%01u", (unsigned)(frac / 100000000ULL));
+	else if (decimals == 2)
+		snprintf(buf + n, len - n, ".%02u", (unsigned)(frac / 10000000ULL));
+}
+
 /* % of the line rate over the busier direction, with the 24 bytes per frame a counter never
  * sees (preamble, FCS, gap), as the CSV's wire_util_pct; -1 unknown or no line rate (mbps
  * from lr_ifrate_line_mbps: a veth's nominal speed is none). */
@@ -43,8 +64,8 @@ static void row(FILE *f, const char *when, const char *name, double rx_bps, doub
 {
 	char c[7][24];
 
-	num(c[0], sizeof(c[0]), rx_bps, 0);
-	num(c[1], sizeof(c[1]), tx_bps, 0);
+	num(c[0], sizeof(c[0]), rx_bps < 0 ? -1 : rx_bps / 1e6, 2);
+	num(c[1], sizeof(c[1]), tx_bps < 0 ? -1 : tx_bps / 1e6, 2);
 	num(c[2], sizeof(c[2]), rx_pps, 1);
 	num(c[3], sizeof(c[3]), tx_pps, 1);
 	num(c[4], sizeof(c[4]), drops, 1);
@@ -55,18 +76,16 @@ static void row(FILE *f, const char *when, const char *name, double rx_bps, doub
 
 static void header(FILE *f, const char *when)
 {
-	fprintf(f, HEADER, when, "IFACE", "rxbit/s", "txbit/s", "rxpck/s", "txpck/s", "drop/s",
+	fprintf(f, HEADER, when, "IFACE", "rxMbit/s", "txMbit/s", "rxpck/s", "txpck/s", "drop/s",
 		"fifo/s", "%util");
 }
 
 void lr_sar_print_tick(FILE *f, const struct lr_snapshot *s)
 {
-	time_t t = (time_t)(s->real_ns / 1000000000ULL);
-	struct tm tm;
-	char when[16];
+	char when[24];
 
-	localtime_r(&t, &tm);
-	strftime(when, sizeof(when), "%H:%M:%S", &tm);
+	stamp(when, sizeof(when), s->real_ns,
+	      s->target_interval_ns ? s->target_interval_ns : s->interval_ns);
 	fputc('\n', f);
 	header(f, when);
 	for (size_t i = 0; i < s->n_ifaces; i++) {

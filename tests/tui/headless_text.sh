@@ -2,9 +2,11 @@
 # Headless without traffic, as a person meets it (issue 21): on a terminal sar's shape (a
 # header and aligned rows per tick, an Average block at the end), CSV when piped, and -J the
 # run's JSON. The text's Average and the JSON's totals are checked against the CSV the same run
-# wrote (whose sums the integration tests hold to the kernel's counters). Loopback only.
+# wrote (whose sums the integration tests hold to the kernel's counters), and each tick's stamp
+# against the CSV row's own time: at -i 0.5 to the tenth of a second (issue 28: the same second
+# stamped twice), rates in the header's Mbit/s (issue 28: raw bit/s). Loopback only.
 . "$(dirname "$0")/../lib.sh"
-lr_plan headless_text "text-blocks text-average-vs-csv json-totals-vs-csv piped-is-csv"
+lr_plan headless_text "text-blocks text-average-vs-csv text-stamps-vs-csv json-totals-vs-csv piped-is-csv"
 command -v script >/dev/null || { lr_skip_plan "script (util-linux) not installed"; exit 0; }
 command -v python3 >/dev/null || { lr_skip_plan "python3 not installed"; exit 0; }
 [ -x "$LR_BIN" ] || { lr_skip_plan "no binary at $LR_BIN (run make)"; exit 0; }
@@ -26,7 +28,7 @@ res=$(python3 - "$tmp/text" "$tmp/a.csv" "$tmp/run.json" "$tmp/b.csv" <<'PY'
 import csv, json, sys
 text, a_csv, js, b_csv = sys.argv[1:5]
 lines = [l for l in open(text).read().split("\n") if l.strip()]
-heads = [l for l in lines if "IFACE" in l and "rxbit/s" in l]
+heads = [l for l in lines if "IFACE" in l and "rxMbit/s" in l]
 rows = [l.split() for l in lines if l.split()[1:2] == ["lo"]]
 ticks = [r for r in rows if r[0] != "Average:"]
 avg = [r for r in rows if r[0] == "Average:"]
@@ -37,10 +39,16 @@ print(("PASS" if ok else "FAIL") + f" text-blocks: {len(heads)} headers, {len(ti
 secs = sum(float(r["interval"]) for r in a)
 rx = sum(int(r["rx_bytes"]) for r in a) * 8 / secs
 txp = sum(int(r["tx_packets"]) for r in a) / secs
-got_rx, got_txp = float(avg[0][2]) if avg else -1, float(avg[0][5]) if avg else -1
-# the CSV rounds each interval to a microsecond: equal within a millionth
-ok = avg and abs(got_rx - rx) <= 1e-6 * rx + 1 and abs(got_txp - txp) <= 1e-6 * txp + 0.1 and rx > 0
+got_rx, got_txp = float(avg[0][2]) * 1e6 if avg else -1, float(avg[0][5]) if avg else -1
+# the text gives Mbit/s to 2 decimals (5 kbit/s); the CSV rounds each interval to a microsecond
+ok = avg and abs(got_rx - rx) <= 1e-6 * rx + 5000 and abs(got_txp - txp) <= 1e-6 * txp + 0.1 and rx > 0
 print(("PASS" if ok else "FAIL") + f" text-average-vs-csv: Average rx {got_rx:.0f} bit/s txpck {got_txp} vs CSV {rx:.0f} {txp:.1f}")
+import time
+want = [time.strftime("%H:%M:%S", time.localtime(int(float(r["time"])))) + "." +
+        str(int(round(float(r["time"]) % 1, 6) * 10)) for r in a]
+got = [r[0] for r in ticks]
+ok = got == want and len(set(got)) == len(got) and len(got) >= 3
+print(("PASS" if ok else "FAIL") + f" text-stamps-vs-csv: text {got} CSV {want}")
 try:
     j = json.load(open(js))["linerate_run"]
     lo = [i for i in j["interfaces"] if i["iface"] == "lo"][0]

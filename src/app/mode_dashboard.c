@@ -274,20 +274,21 @@ static bool update_status(struct dash *d)
 	return changed;
 }
 
-/* What P answers when there is no peer's side to show, NULL when there is one. */
+/* What P answers when there is no peer's side to show, NULL when there is one: short
+ * enough for the status line at 80 columns (about 40 characters). */
 static const char *no_peer_why(const struct dash *d)
 {
 	if (d->ctx.peer)
 		return NULL;
 	if (d->cfg->traffic.demo)
-		return "P: the demo's server is this process; its counters are these";
+		return "P: the demo's peer is this host";
 	if (d->srv)
-		return "P: no peer view on the server (the client's counters stay there)";
+		return "P: no peer view on a server";
 	if (d->tr.on && d->app.test_running)
-		return "P: the peer shares no counters (a plain iperf3, or --no-peer-stats)";
+		return "P: the peer shares no counters";
 	if (d->tr.on)
-		return "P: the peer's side shows while a test runs against a linerate -s";
-	return "P: no peer (the peer's side comes with a test: -c HOST)";
+		return "P: the peer's side comes with a test";
+	return "P: no peer (-c HOST brings one)";
 }
 
 static void render(struct dash *d)

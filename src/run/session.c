@@ -192,8 +192,7 @@ enum lr_client_state lr_session_poll(struct lr_session *s)
 		/* the offer comes before the streams: it would be here by now. The demo's server
 		 * is this process: its counters are the ones on screen, nothing to share */
 		if (!s->peer && !s->demo)
-			lr_log(LR_LOG_INFO, "the peer shares no counters (a plain iperf3, or "
-					    "--no-peer-stats at either end)");
+			lr_log(LR_LOG_INFO, "the peer shares no counters");	/* 80 columns */
 	}
 	if ((st == LR_CLIENT_DONE || st == LR_CLIENT_ERROR) && !s->done_ns) {
 		s->done_ns = now;

@@ -9,7 +9,7 @@
 . "$(dirname "$0")/../lib.sh"
 lr_plan "demo udp lost: the lost column is the receiver's count" \
 	"demo udp lost: no more than the kernel dropped" "demo: no 'shares no counters' at the start" \
-	"demo: P says the server is this process" "demo udp lost: q exits 0"
+	"demo: P says the peer is this host" "demo udp lost: q exits 0"
 command -v tmux >/dev/null || { lr_skip_plan demo_udp_lost "tmux not installed"; exit 0; }
 [ -x "$LR_BIN" ] || { lr_skip_plan demo_udp_lost "no binary at $LR_BIN (run make)"; exit 0; }
 
@@ -56,10 +56,10 @@ check "demo: no 'shares no counters' at the start" sh -c "! grep -q 'shares no c
 T send-keys -t dul P
 sleep 0.5
 T capture-pane -t dul -p >"$work/peer.txt"
-if grep -q "the demo's server is this process" "$work/peer.txt"; then
-	pass "demo: P says the server is this process"
+if grep -q "the demo's peer is this host" "$work/peer.txt"; then
+	pass "demo: P says the peer is this host"
 else
-	fail "demo: P says the server is this process" "$(tail -n 1 "$work/peer.txt")"
+	fail "demo: P says the peer is this host" "$(tail -n 1 "$work/peer.txt")"
 fi
 T send-keys -t dul q
 for ((i = 0; i < 50; i++)); do [ -s "$work/rc" ] && break; sleep 0.1; done

@@ -354,7 +354,7 @@ static void test_peer_key(void **state)
 
 	(void)state;
 	lr_ui_init(&app, 500 * MS, 3, NULL);
-	app.no_peer = "P: the demo's server is this process; its counters are these";
+	app.no_peer = "P: the demo's peer is this host";
 	lr_ui_handle(&app, LR_ACT_PEER);
 	assert_false(app.peer_side);
 	assert_string_equal(app.msg, app.no_peer);

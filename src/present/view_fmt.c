@@ -167,6 +167,24 @@ void lr_view_pane_title(struct lr_frame *f, struct lr_rect r, const char *title,
 	lr_frame_put(f, r.x + 1 + n, r.y, ' ', LR_ROLE_BORDER);
 }
 
+void lr_view_overlay(struct lr_frame *f, struct lr_rect r, bool ascii)
+{
+	lr_frame_fill(f, r, ' ', LR_ROLE_HELP);
+	if (r.w < 2 || r.h < 2)
+		return;
+	lr_frame_fill(f, (struct lr_rect){r.x, r.y, r.w, 1}, ascii ? '-' : 0x2500, LR_ROLE_HELP);
+	lr_frame_fill(f, (struct lr_rect){r.x, r.y + r.h - 1, r.w, 1}, ascii ? '-' : 0x2500,
+		      LR_ROLE_HELP);
+	for (int y = r.y + 1; y < r.y + r.h - 1; y++) {
+		lr_frame_put(f, r.x, y, ascii ? '|' : 0x2502, LR_ROLE_HELP);
+		lr_frame_put(f, r.x + r.w - 1, y, ascii ? '|' : 0x2502, LR_ROLE_HELP);
+	}
+	lr_frame_put(f, r.x, r.y, ascii ? '+' : 0x250c, LR_ROLE_HELP);		/* ┌ */
+	lr_frame_put(f, r.x + r.w - 1, r.y, ascii ? '+' : 0x2510, LR_ROLE_HELP);	/* ┐ */
+	lr_frame_put(f, r.x, r.y + r.h - 1, ascii ? '+' : 0x2514, LR_ROLE_HELP);	/* └ */
+	lr_frame_put(f, r.x + r.w - 1, r.y + r.h - 1, ascii ? '+' : 0x2518, LR_ROLE_HELP); /* ┘ */
+}
+
 void lr_view_vline(struct lr_frame *f, int x, int y0, int h, bool ascii)
 {
 	for (int y = y0; y < y0 + h; y++)

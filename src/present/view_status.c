@@ -100,7 +100,7 @@ void lr_view_help(struct lr_frame *f, const struct lr_view_ctx *ctx)
 		h = f->h;
 	if (y0 < 0)
 		y0 = 0;
-	lr_frame_fill(f, (struct lr_rect){x0, y0, w, h}, ' ', LR_ROLE_HELP);
+	lr_view_overlay(f, (struct lr_rect){x0, y0, w, h}, ctx->ascii);
 	snprintf(title, sizeof(title), " linerate keys   theme %s   scale %s ",
 		 ctx->theme_name ? ctx->theme_name : "-", lr_scale_name(ctx->app->scale));
 	lr_frame_text(f, x0 + 1, y0, w - 2, LR_ROLE_HELP, title);

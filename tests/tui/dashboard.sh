@@ -100,6 +100,21 @@ help_ok() {
 	done
 }
 check "help lists every key" help_ok
+# issue 28: the help box left the screen beside its lines readable as part of them ("(sampling,
+# CSV go on) ts once"): every row of the box is closed by a border on both sides
+help_boxed() {
+	screen | python3 -c '
+import sys
+rows = sys.stdin.read().split("\n")
+top = [i for i, r in enumerate(rows) if "linerate keys" in r]
+if not top: sys.exit("no help box")
+t = top[0]; l = rows[t].index("\u250c"); r = rows[t].rindex("\u2510")
+bot = [i for i in range(t + 1, len(rows)) if rows[i][l:l + 1] == "\u2514"]
+if not bot or rows[bot[0]][r:r + 1] != "\u2518": sys.exit("box not closed below")
+bad = [i for i in range(t + 1, bot[0]) if rows[i][l:l + 1] != "\u2502" or rows[i][r:r + 1] != "\u2502"]
+sys.exit("rows without a border: %s" % bad if bad else 0)'
+}
+check "help is a closed box" help_boxed
 key Escape
 check "Esc closes help" wait_gone 'linerate keys'
 key b

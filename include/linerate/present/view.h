@@ -217,5 +217,8 @@ double lr_view_series_max(const struct lr_series *s, uint32_t n);
 void lr_view_pane_title(struct lr_frame *f, struct lr_rect r, const char *title, bool ascii);
 /* A vertical separator column at x from y0 to y0 + h - 1. */
 void lr_view_vline(struct lr_frame *f, int x, int y0, int h, bool ascii);
+/* A box drawn over the screen (help, verdict): cleared, with a border, so what lies beside
+ * it never reads as part of its lines. */
+void lr_view_overlay(struct lr_frame *f, struct lr_rect r, bool ascii);
 
 #endif

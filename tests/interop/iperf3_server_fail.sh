@@ -7,13 +7,15 @@
 #   50M/3 runs to its end on iperf3 (the average is taken only once a whole window has passed);
 #   under 50M/1 it is ended after its first second.
 # - -J's error object: start, intervals and end as far as known, and "error", for a test over
-#   the limit, one asking more than it, a refused authentication, a client killed mid-test.
+#   the limit, one asking more than it, a refused authentication, a client killed mid-test;
+#   --json-stream's events for a test over the limit (its intervals, "error", "end" {}).
 # - -1 after a refused authentication: 3.22 exits (status 0); 3.18 stays up for another client
 #   (iperf3 3.21 stopped sending SERVER_ERROR 142 for a refused token and so no longer tells
 #   the refusal apart, upstream a15c64a1).
 . "$(dirname "$0")/../lib.sh"
 lr_plan iperf3_server_fail "limit-window-default limit-window-slash limit-window-1s \
-json-error-limit json-error-asked json-error-auth json-error-vanished one-off-exits-after-auth"
+json-error-limit json-stream-error-limit json-error-asked json-error-auth json-error-vanished \
+one-off-exits-after-auth"
 no() { lr_skip_plan iperf3_server_fail "$1"; exit 0; }
 [ -x "$LR_BIN" ] || no "$LR_BIN not built"
 command -v python3 >/dev/null || no "python3 not installed"
@@ -32,7 +34,7 @@ AUTH_S=(--rsa-private-key-path "$tmp/priv.pem" --authorized-users-path "$tmp/use
 AUTH_C=(--username alice --rsa-public-key-path "$tmp/pub.pem")
 
 # pair CASE 'SERVER ARGS' 'CLIENT ARGS' [KILL_AFTER]: iperf3 -s (i3) and linerate -s (lr), each
-# -1 -J on its own port, and iperf3's client -J against each at once (killed by SIGKILL KILL_AFTER
+# -1 -J (or $SJ) on its own port, and iperf3's client -J against each at once (killed by SIGKILL KILL_AFTER
 # s after its start when given). Files $tmp/CASE.{i3,lr}.{srv,cli}; each server's fate in
 # $tmp/CASE.{i3,lr}.exit: "exit N" within 5 s of its client's end, else "up".
 pair() {
@@ -46,7 +48,7 @@ pair() {
 			set -- "$LR_BIN"
 		fi
 		# shellcheck disable=SC2086
-		"$@" -s -1 -J -p $p $sargs >"$tmp/$c.$w.srv" 2>"$tmp/$c.$w.err" &
+		"$@" -s -1 "${SJ:--J}" -p $p $sargs >"$tmp/$c.$w.srv" 2>"$tmp/$c.$w.err" &
 		pids+=($!)
 		lr_cleanup_add "kill $! 2>/dev/null"
 		lr_wait_listen "$p" "" 60 || echo "# $w -s for $c did not listen"
@@ -132,6 +134,16 @@ judge limit-window-slash "$same_outcome" "$tmp/lim3.i3.cli" "$tmp/lim3.lr.cli" r
 pair lim1 "--server-bitrate-limit 50M/1" "-t 2"
 judge limit-window-1s "$same_outcome" "$tmp/lim1.i3.cli" "$tmp/lim1.lr.cli" ended
 judge json-error-limit "$same_error" "$tmp/lim1.i3.srv" "$tmp/lim1.lr.srv"
+SJ=--json-stream pair jslim "--server-bitrate-limit 50M/1" "-t 2"
+judge json-stream-error-limit '
+ev = [[json.loads(l) for l in open(f) if l.strip()] for f in sys.argv[1:3]]
+names = [[e.get("event") for e in x] for x in ev]
+err = [[e["data"] for e in x if e.get("event") == "error"] for x in ev]
+end = [[e["data"] for e in x if e.get("event") == "end"] for x in ev]
+print("# iperf3 -s: %s %s; linerate -s: %s %s" % (" ".join(names[0]), err[0], " ".join(names[1]),
+      err[1]))
+print("ok" if names[0] == names[1] and err[0] == err[1] != [] and end[0] == end[1] == [{}]
+      else "the events differ")' "$tmp/jslim.i3.srv" "$tmp/jslim.lr.srv"
 pair asked "--server-bitrate-limit 100M" "-t 1 -b 500M"	# refused at its parameters
 judge json-error-asked "$same_error" "$tmp/asked.i3.srv" "$tmp/asked.lr.srv"
 # a wrong password: 3.22's -J says "error - no error" (3.21's change lost the reason); linerate

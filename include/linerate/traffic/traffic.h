@@ -172,6 +172,10 @@ void lr_traffic_sum_add(struct lr_traffic_sum *s, const struct lr_traffic_stream
 struct lr_traffic_results {
 	bool complete; /* results were exchanged with the peer */
 	bool stopped; /* lr_client_stop (or a signal) ended the test early */
+	/* server view: the test failed, iperf3 -s's "error" text ("" none); server_error_end:
+	 * the results stand for its end anyway (the client terminated it) */
+	char server_error[160];
+	bool server_error_end;
 	bool udp, reverse, bidir;
 	unsigned parallel;
 	uint64_t len; /* block / datagram size used */

@@ -33,46 +33,50 @@ printf 'alice,%s\n' "$(printf '%s' '{alice}s3cret' | sha256sum | cut -d' ' -f1)"
 AUTH_S=(--rsa-private-key-path "$tmp/priv.pem" --authorized-users-path "$tmp/users.csv")
 AUTH_C=(--username alice --rsa-public-key-path "$tmp/pub.pem")
 
-# pair CASE 'SERVER ARGS' 'CLIENT ARGS' [KILL_AFTER]: iperf3 -s (i3) and linerate -s (lr), each
-# -1 -J (or $SJ) on its own port, and iperf3's client -J against each at once (killed by SIGKILL KILL_AFTER
-# s after its start when given). Files $tmp/CASE.{i3,lr}.{srv,cli}; each server's fate in
-# $tmp/CASE.{i3,lr}.exit: "exit N" within 5 s of its client's end, else "up".
+# pair CASE 'SERVER ARGS' 'CLIENT ARGS' [KILL_AFTER]: starts iperf3 -s (i3) and linerate -s (lr),
+# each -1 -J (or $SJ) on its own port, and iperf3's client -J against each (killed by SIGKILL
+# KILL_AFTER s after its start when given); settle waits for every pair started. Files
+# $tmp/CASE.{i3,lr}.{srv,cli}; each server's fate in $tmp/CASE.{i3,lr}.exit: "exit N" within 5 s
+# of the clients' end, else "up" (then ended).
+SPIDS=() SNAMES=() CPIDS=()
 pair() {
-	local c=$1 sargs=$2 cargs=$3 kill_after=${4:-} w p pids=() cpids=()
+	local c=$1 sargs=$2 cargs=$3 kill_after=${4:-} w
 	for w in i3 lr; do
 		port=$((port + 1))
-		p=$port
 		if [ $w = i3 ]; then
 			set -- "$I3"
 		else
 			set -- "$LR_BIN"
 		fi
 		# shellcheck disable=SC2086
-		"$@" -s -1 "${SJ:--J}" -p $p $sargs >"$tmp/$c.$w.srv" 2>"$tmp/$c.$w.err" &
-		pids+=($!)
+		"$@" -s -1 "${SJ:--J}" -p $port $sargs >"$tmp/$c.$w.srv" 2>"$tmp/$c.$w.err" &
+		SPIDS+=($!)
+		SNAMES+=("$c.$w")
 		lr_cleanup_add "kill $! 2>/dev/null"
-		lr_wait_listen "$p" "" 60 || echo "# $w -s for $c did not listen"
+		lr_wait_listen "$port" "" 60 || echo "# $w -s for $c did not listen"
 		# shellcheck disable=SC2086
 		IPERF3_PASSWORD=${PW:-s3cret} timeout -s KILL "${kill_after:-20}" "$I3" \
-			-c 127.0.0.1 -p $p -J $cargs >"$tmp/$c.$w.cli" 2>&1 &
-		cpids+=($!)
+			-c 127.0.0.1 -p $port -J $cargs >"$tmp/$c.$w.cli" 2>&1 &
+		CPIDS+=($!)
 	done
-	wait "${cpids[@]}" 2>/dev/null
-	for w in 0 1; do
-		local name=i3 i
-		[ $w = 1 ] && name=lr
-		echo up >"$tmp/$c.$name.exit"
+}
+settle() {
+	local k i
+	wait "${CPIDS[@]}" 2>/dev/null
+	for k in "${!SPIDS[@]}"; do
+		echo up >"$tmp/${SNAMES[$k]}.exit"
 		for ((i = 0; i < 100; i++)); do
-			if ! kill -0 "${pids[$w]}" 2>/dev/null; then
-				wait "${pids[$w]}"
-				echo "exit $?" >"$tmp/$c.$name.exit"
+			if ! kill -0 "${SPIDS[$k]}" 2>/dev/null; then
+				wait "${SPIDS[$k]}"
+				echo "exit $?" >"$tmp/${SNAMES[$k]}.exit"
 				break
 			fi
 			sleep 0.05
 		done
-		kill "${pids[$w]}" 2>/dev/null
-		wait "${pids[$w]}" 2>/dev/null
+		kill "${SPIDS[$k]}" 2>/dev/null
+		wait "${SPIDS[$k]}" 2>/dev/null
 	done
+	SPIDS=() SNAMES=() CPIDS=()
 }
 
 # judge NAME PYTHON ARGS...: the python prints "# notes" and last "ok" or why not.
@@ -127,14 +131,20 @@ for x in d[:6]:
 want = sys.argv[3] if len(sys.argv) > 3 else ea
 print("ok" if ea and eb == want and not d else "the -J error objects differ")'
 
+# the limit's cases at once (each over 50M by far, whatever the load), then the others
 pair lim5 "--server-bitrate-limit 50M" "-t 2"
-judge limit-window-default "$same_outcome" "$tmp/lim5.i3.cli" "$tmp/lim5.lr.cli" ran
 pair lim3 "--server-bitrate-limit 50M/3" "-t 2"
-judge limit-window-slash "$same_outcome" "$tmp/lim3.i3.cli" "$tmp/lim3.lr.cli" ran
 pair lim1 "--server-bitrate-limit 50M/1" "-t 2"
+SJ=--json-stream pair jslim "--server-bitrate-limit 50M/1" "-t 2"
+settle
+pair asked "--server-bitrate-limit 100M" "-t 1 -b 500M"	# refused at its parameters
+PW=wrong pair auth "${AUTH_S[*]}" "-t 1 ${AUTH_C[*]}"
+pair vanish "" "-t 3" 1.5
+settle
+judge limit-window-default "$same_outcome" "$tmp/lim5.i3.cli" "$tmp/lim5.lr.cli" ran
+judge limit-window-slash "$same_outcome" "$tmp/lim3.i3.cli" "$tmp/lim3.lr.cli" ran
 judge limit-window-1s "$same_outcome" "$tmp/lim1.i3.cli" "$tmp/lim1.lr.cli" ended
 judge json-error-limit "$same_error" "$tmp/lim1.i3.srv" "$tmp/lim1.lr.srv"
-SJ=--json-stream pair jslim "--server-bitrate-limit 50M/1" "-t 2"
 judge json-stream-error-limit '
 ev = [[json.loads(l) for l in open(f) if l.strip()] for f in sys.argv[1:3]]
 names = [[e.get("event") for e in x] for x in ev]
@@ -144,17 +154,14 @@ print("# iperf3 -s: %s %s; linerate -s: %s %s" % (" ".join(names[0]), err[0], " 
       err[1]))
 print("ok" if names[0] == names[1] and err[0] == err[1] != [] and end[0] == end[1] == [{}]
       else "the events differ")' "$tmp/jslim.i3.srv" "$tmp/jslim.lr.srv"
-pair asked "--server-bitrate-limit 100M" "-t 1 -b 500M"	# refused at its parameters
 judge json-error-asked "$same_error" "$tmp/asked.i3.srv" "$tmp/asked.lr.srv"
 # a wrong password: 3.22's -J says "error - no error" (3.21's change lost the reason); linerate
 # says what 3.18 and earlier say
-PW=wrong pair auth "${AUTH_S[*]}" "-t 1 ${AUTH_C[*]}"
 judge json-error-auth "$same_error" "$tmp/auth.i3.srv" "$tmp/auth.lr.srv" \
 	"error - test authorization failed"
 echo "# -1 after the refusal: iperf3 -s $(cat "$tmp/auth.i3.exit"), linerate -s" \
 	"$(cat "$tmp/auth.lr.exit")"
 check one-off-exits-after-auth [ "$(cat "$tmp/auth.i3.exit") $(cat "$tmp/auth.lr.exit")" = \
 	"exit 0 exit 0" ]
-pair vanish "" "-t 3" 1.5
 judge json-error-vanished "$same_error" "$tmp/vanish.i3.srv" "$tmp/vanish.lr.srv"
 lr_summary

@@ -127,13 +127,15 @@ static int parse_ka(const char *arg, struct lr_traffic_config *t)
 	return p && *p ? -EINVAL : 0;
 }
 
-/* --server-bitrate-limit RATE[/SECONDS] */
+/* --server-bitrate-limit RATE[/SECONDS]: SECONDS within iperf3's 0.1 to 60 (its report interval
+ * bounds), fractions allowed; no /SECONDS is iperf3's 5 s. iperf3 also takes /0, which ends
+ * every test at its first interval (an average over no intervals): refused here. */
 static int parse_limit(const char *arg, struct lr_traffic_config *t)
 {
-	char rate[32];
+	char rate[32], *end;
 	const char *slash = strchr(arg, '/');
 	size_t n = slash ? (size_t)(slash - arg) : strlen(arg);
-	long secs = 0;
+	double secs = 5;
 
 	if (n >= sizeof(rate))
 		return -EINVAL;
@@ -141,9 +143,13 @@ static int parse_limit(const char *arg, struct lr_traffic_config *t)
 	rate[n] = '\0';
 	if (lr_parse_rate_bps(rate, &t->server_rate_limit_bps) || !t->server_rate_limit_bps)
 		return -EINVAL;
-	if (slash && parse_int(slash + 1, 1, 3600, &secs))
-		return -EINVAL;
-	t->server_rate_limit_s = (uint32_t)secs;
+	if (slash) {
+		errno = 0;
+		secs = strtod(slash + 1, &end);
+		if (errno || end == slash + 1 || *end || !(secs >= 0.1 && secs <= 60))
+			return -EINVAL;
+	}
+	t->server_rate_limit_ms = (uint32_t)(secs * 1000 + 0.5);
 	return 0;
 }
 
@@ -239,7 +245,8 @@ int lr_cli_iperf3_opt(int c, const char *arg, struct lr_config *cfg, const char 
 	case OPT_SERVER_RATE_LIMIT:
 		if (parse_limit(arg, t))
 			return lr_err_inval(err, len,
-				    "--server-bitrate-limit: invalid '%s' (RATE[/SECONDS], e.g. 1G/5)",
+				    "--server-bitrate-limit: invalid '%s' (RATE[/SECONDS], "
+				    "SECONDS 0.1 to 60, e.g. 1G/5)",
 				    arg);
 		return 0;
 	case OPT_SKIP_RX_COPY:

@@ -286,13 +286,27 @@ static json_t *report_json(const struct report_ctx *x, const struct lr_server_re
 	}
 	tc.host = r->res->remote_host;
 	tc.omit_s = r->omit_s;
-	j = lr_iperf3_json(&tc, r->res, arr, NULL);
+	j = lr_iperf3_json(&tc, r->res, arr, r->error);
+	if (r->error && !r->have_end)	/* iperf3: an end it never reached is {} */
+		json_object_set_new(j, "end", json_object());
 	start = json_object_get(j, "start");
-	/* a server was not connecting: iperf3 -s says whom it accepted */
-	json_object_del(start, "connecting_to");
-	acc = json_pack("{s:s,s:i}", "host", r->res->remote_host, "port", r->res->remote_port);
-	if (acc)
-		json_object_set_new(start, "accepted_connection", acc);
+	if (!r->started) {	/* refused at its parameters: iperf3 knows only these */
+		json_t *keep = json_pack("{s:o,s:O,s:O}", "connected", json_array(), "version",
+					 json_object_get(start, "version"), "system_info",
+					 json_object_get(start, "system_info"));
+
+		if (keep && r->res->bitrate_bps)	/* the client's -b, as it sent it */
+			json_object_set_new(keep, "target_bitrate",
+					    json_integer((json_int_t)r->res->bitrate_bps));
+		json_object_set_new(j, "start", keep ? keep : json_object());
+	} else {
+		/* a server was not connecting: iperf3 -s says whom it accepted */
+		json_object_del(start, "connecting_to");
+		acc = json_pack("{s:s,s:i}", "host", r->res->remote_host, "port",
+				r->res->remote_port);
+		if (acc)
+			json_object_set_new(start, "accepted_connection", acc);
+	}
 	if (x->cfg->title)
 		json_object_set_new(j, "title", json_string(x->cfg->title));
 	return j;
@@ -324,7 +338,8 @@ static char *report_text(const struct report_ctx *x, const struct lr_server_repo
 }
 
 /* [session thread] iperf3 -s's report of each test at its end: with -J one JSON document on
- * stdout; the text or JSON goes to the client when it asked (--get-server-output). */
+ * stdout, with an "error" when the test failed; the text or JSON goes to the client when it
+ * asked (--get-server-output). */
 static char *server_report(void *arg, const struct lr_server_report *r, bool *json)
 {
 	struct report_ctx *x = arg;
@@ -372,7 +387,7 @@ int lr_run_server(const struct lr_config *cfg)
 		.interval_ns = cfg->interval_set ? cfg->interval_ns : 0,
 		.idle_timeout_s = tc->idle_timeout_s,
 		.rate_limit_bps = tc->server_rate_limit_bps,
-		.rate_limit_s = tc->server_rate_limit_s,
+		.rate_limit_ms = tc->server_rate_limit_ms,
 		.auth = tc->auth,	/* --rsa-private-key-path etc.: checked by the CLI */
 		/* no should_stop: the server runs on its own thread and the main thread, which
 		 * sees the signals, stops it (mode_server.c, dash_server.c) */

@@ -246,13 +246,23 @@ int lr_server_text_poll(struct lr_server_text *t, const struct lr_server_test_vi
 		}
 	} else {
 		uint64_t end = end_of(v);
+		/* --json-stream of a failed test, as iperf3 3.22's: its whole intervals, "error",
+		 * then an "end" that is {} unless the results stand for it */
+		bool failed = t->json_tc && v->res.server_error[0];
 		bool moved = false;
 
 		for (unsigned i = 0; i < v->info.n_streams; i++)
 			moved |= v->c[i].bytes != t->prev[i].bytes;
-		if (moved) /* every byte in some interval: they add up to the summary */
+		if (failed && !v->res.server_error_end)	/* the whole intervals it reached */
+			while (lr_server_text_next_ns(t) <= end)
+				print_interval(t, lr_server_text_next_ns(t));
+		else if (moved)	/* every byte in some interval: they add up to the summary */
 			print_interval(t, end > t->last_ns ? end : t->last_ns);
-		if (t->json_tc)
+		if (failed)
+			json_event(t, "error", json_string(v->res.server_error));
+		if (failed && !v->res.server_error_end)
+			json_event(t, "end", json_object());
+		else if (t->json_tc)
 			json_event(t, "end", json_end(t));
 		else
 			lr_iperf3_print_server_summary(t->f, &v->res, t->unit);

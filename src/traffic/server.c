@@ -298,12 +298,12 @@ int lr_server_run(struct lr_server *s)
 		uint64_t now = lr_clock_mono_ns();
 		nfds_t n = 0;
 
+		/* -1: any test ends the server, a refused token too (iperf3 3.21+; 3.20 and older
+		 * wait for another client) */
 		if (s->sess && atomic_load(&s->sess->phase) == PH_DONE) {
-			bool denied = s->sess->auth_denied;
-
 			lr_server_session_end(s);
 			active_ns = now;
-			if (s->o.one_off && !denied)
+			if (s->o.one_off)
 				break;
 		}
 		if (s->sess)

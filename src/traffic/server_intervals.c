@@ -159,41 +159,58 @@ void lr_server_local_facts(struct session *ss, struct lr_traffic_results *R)
 			     &R->rcvbuf_actual, &R->tcp_mss_default);
 }
 
-void lr_server_report(struct session *ss, struct lr_proto_results *loc,
-		      const struct lr_proto_results *peer)
+/* The app's hook with what is known of the test: results (R, both ends' or this side's), its
+ * intervals from the ticks; error NULL for a test that ran to its results. Returns the hook's
+ * output for the client (malloc'd) or NULL, *json its kind. */
+static char *report(struct session *ss, struct lr_traffic_results *R, const char *error,
+		    bool started, bool have_end, bool *json)
 {
-	struct lr_traffic_results *R = calloc(1, sizeof(*R));
 	unsigned n_iv = ss->n_ticks ? ss->n_ticks - 1 : 0;
 	struct lr_server_interval *iv = calloc(n_iv + 1, sizeof(*iv));
 	uint64_t *deltas = calloc(TICK_VALS * (size_t)ss->n * (n_iv + 1), sizeof(*deltas));
 	double *jitter = calloc((size_t)ss->n * (n_iv + 1) + 1, sizeof(*jitter));
 	uint64_t now = lr_clock_mono_ns();
+	char *out = NULL;
+
+	if (iv && deltas && jitter) {
+		if (started) {
+			lr_server_local_facts(ss, R);
+			R->start_real_ns = lr_clock_real_ns() - (now - ss->t0_ns);
+			R->duration_ns = now - (ss->omit_taken ? ss->omit[0].at_ns : ss->t0_ns);
+		}
+		n_iv = started ? intervals(ss, iv, deltas, jitter) : 0;
+		out = ss->srv->o.report(ss->srv->o.report_arg,
+					&(struct lr_server_report){
+						.error = error,
+						.started = started,
+						.have_end = have_end,
+						.res = R,
+						.n_intervals = n_iv,
+						.iv = iv,
+						.omit_s = (unsigned)ss->p.omit_s,
+						.time_s = ss->p.time_s,
+						.want_output = !error && ss->p.get_server_output,
+						.client_version = ss->p.client_version,
+					},
+					json);
+	}
+	free(iv);
+	free(deltas);
+	free(jitter);
+	return out;
+}
+
+void lr_server_report(struct session *ss, struct lr_proto_results *loc,
+		      const struct lr_proto_results *peer)
+{
+	struct lr_traffic_results *R;
 	bool json = false;
 	char *out;
 
-	if (!ss->srv->o.report || !R || !iv || !deltas || !jitter) {
-		free(R);
-		free(iv);
-		free(deltas);
-		free(jitter);
+	if (!ss->srv->o.report || !(R = calloc(1, sizeof(*R))))
 		return;
-	}
 	lr_server_merge_results(ss, loc, peer, R);
-	lr_server_local_facts(ss, R);
-	R->start_real_ns = lr_clock_real_ns() - (now - ss->t0_ns);
-	R->duration_ns = now - (ss->omit_taken ? ss->omit[0].at_ns : ss->t0_ns);
-	n_iv = intervals(ss, iv, deltas, jitter);
-	out = ss->srv->o.report(ss->srv->o.report_arg,
-				&(struct lr_server_report){
-					.res = R,
-					.n_intervals = n_iv,
-					.iv = iv,
-					.omit_s = (unsigned)ss->p.omit_s,
-					.time_s = ss->p.time_s,
-					.want_output = ss->p.get_server_output,
-					.client_version = ss->p.client_version,
-				},
-				&json);
+	out = report(ss, R, NULL, true, true, &json);
 	if (out && ss->p.get_server_output) {
 		loc->server_output = out;
 		loc->server_output_json = json;
@@ -201,7 +218,27 @@ void lr_server_report(struct session *ss, struct lr_proto_results *loc,
 		free(out);
 	}
 	free(R);
-	free(iv);
-	free(deltas);
-	free(jitter);
+}
+
+void lr_server_report_failed(struct session *ss)
+{
+	struct lr_traffic_results *R;
+	struct lr_proto_results *loc;
+	bool json = false, started = ss->t0_ns != 0;
+
+	if (!ss->srv->o.report || !(R = calloc(1, sizeof(*R))))
+		return;
+	loc = started ? calloc(1, sizeof(*loc)) : NULL;
+	if (loc) {
+		lr_server_local_results(ss, loc);
+		lr_server_merge_results(ss, loc, NULL, R);
+	} else {	/* refused at its parameters: what the client asked */
+		R->udp = ss->p.udp;
+		R->parallel = ss->p.parallel;
+		R->bitrate_bps = ss->p.bandwidth_bps;
+		started = false;
+	}
+	free(report(ss, R, ss->fail, started, started && ss->fail_end, &json));
+	free(loc);
+	free(R);
 }

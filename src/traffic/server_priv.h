@@ -28,6 +28,7 @@
 #define STREAMS_GONE_NS	   (2 * LR_NSEC_PER_SEC) /* data streams failed, no word on control */
 #define RCV_TIMEOUT_DEF_MS 120000 /* iperf3's --rcv-timeout default */
 #define DRAIN_MAX_NS	  (500 * LR_NSEC_PER_MSEC)
+#define RATE_IV_MAX	  600 /* --server-bitrate-limit: 60 s of 0.1 s intervals */
 
 enum phase { PH_SETUP, PH_ACCEPT, PH_RUN, PH_FINISH, PH_DONE };
 
@@ -68,10 +69,16 @@ struct session {
 	} *ticks;
 	unsigned n_ticks, cap_ticks;
 	uint64_t next_tick_ns;
-	/* --server-bitrate-limit: the streams' total bytes once a second, newest last */
-	uint64_t rate_hist[64];
-	unsigned rate_n;
-	uint64_t rate_next_ns;
+	/* --server-bitrate-limit: every stream's bytes (both ways) in each of the last report
+	 * intervals, a ring of the window's count (iperf3's rule: server_session.c) */
+	uint64_t rate_iv[RATE_IV_MAX];
+	unsigned rate_at, rate_seen;
+	uint64_t rate_prev, rate_next_ns;
+	/* a failed test: iperf3 -s's -J "error" text (NULL none), and whether this side's results
+	 * stand in for its end (the client terminated it), as iperf3 reports them */
+	const char *fail;
+	bool fail_end;
+	char fail_buf[160];
 	struct rusage ru0;
 	uint64_t t0_ns;
 	/* peer view (server_peer.c) */
@@ -81,7 +88,6 @@ struct session {
 	/* the app's view (server_report.c), session thread only */
 	bool watch_begun, watch_ended, wres_filled;
 	struct lr_traffic_results *wres;	/* heap: large */
-	bool auth_denied;	/* refused for its token: -1 waits for another client, as iperf3 */
 };
 
 struct lr_server {
@@ -129,6 +135,9 @@ void lr_server_sock_facts(struct session *ss, bool *have, uint64_t *bufsize, int
  * the client asked for. */
 void lr_server_report(struct session *ss, struct lr_proto_results *loc,
 		      const struct lr_proto_results *peer);
+/* [session] The report of a test that failed (ss->fail), with what is known of it: the app's
+ * hook, as iperf3 -s -J prints its error object. The streams have stopped. */
+void lr_server_report_failed(struct session *ss);
 void lr_server_report_free(struct session *ss);
 /* Peer view (server_peer.c, docs/wire.md (part 2)). [session] Sends the offer when the client
  * asked and the app's begin() agrees; 0, or -errno when the control write failed. */

@@ -3,6 +3,7 @@
  * stream counters once the streams run, and its results, merged with the client's by stream
  * id, once they stopped. Runs on the session thread; owns the results it hands over. */
 #include <netdb.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -147,6 +148,10 @@ void lr_server_watch_end(struct session *ss)
 		}
 		if (ss->wres)
 			ss->wres->stopped = true;
+	}
+	if (ss->wres && ss->fail) {
+		snprintf(ss->wres->server_error, sizeof(ss->wres->server_error), "%s", ss->fail);
+		ss->wres->server_error_end = ss->fail_end;
 	}
 	if (ss->wres && h->test_end)
 		h->test_end(h->arg, ss->wres);

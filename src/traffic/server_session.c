@@ -27,6 +27,12 @@
 #include "linerate/traffic/traffic.h"
 #include "server_priv.h"
 
+/* iperf3 -s's -J "error" texts for the failures it reports (its i_errno strings, "error - "
+ * where iperf3 prints that prefix) */
+#define FAIL_RATE  "error - total required bandwidth is larger than server limit"
+#define FAIL_AUTH  "error - test authorization failed"
+#define FAIL_CLOSE "the client has unexpectedly closed the connection"
+
 /* ---------------- session (one test, own thread) ---------------- */
 
 struct lr_proto_conn lr_server_sess_conn(struct session *ss)
@@ -244,6 +250,7 @@ static int check_streams(struct session *ss, uint64_t now, uint64_t *trouble_ns)
 		       "server: test from %s: no data for %.1f s (--rcv-timeout); ended", ss->peer,
 		       (double)rcv_to / 1e9);
 		lr_server_send_error(ss, 144 /* IENOMSG */);
+		ss->fail = "error - idle timeout for receiving data";
 		return 1;
 	}
 	if (!failed && !(ss->n_recv && ended == ss->n_recv)) {
@@ -254,6 +261,12 @@ static int check_streams(struct session *ss, uint64_t now, uint64_t *trouble_ns)
 		*trouble_ns = now;
 	if (now - *trouble_ns < STREAMS_GONE_NS)
 		return 0;
+	ss->fail = FAIL_CLOSE;
+	if (failed) {
+		snprintf(ss->fail_buf, sizeof(ss->fail_buf),
+			 "error - unable to read from stream socket: %s", strerror(-err));
+		ss->fail = ss->fail_buf;
+	}
 	if (failed && err == -ETIMEDOUT && ss->srv->o.snd_timeout_ms)
 		lr_log(LR_LOG_WARN,
 		       "server: test from %s: the client acknowledged nothing for %u ms "
@@ -281,34 +294,43 @@ static bool asks_too_much(struct session *ss)
 	return lim && ss->p.bandwidth_bps && ss->p.bandwidth_bps > lim / streams;
 }
 
-/* --server-bitrate-limit while it runs: the average over the last rate_limit_s seconds (or the
- * whole test) of every stream's bytes. true = over the limit (logged). */
+/* --server-bitrate-limit while it runs, iperf3's rule: at the end of each report interval the
+ * bytes of every stream (both ways) over the last N whole intervals, N the window in intervals
+ * (rounded, at least 1), make an average over N nominal intervals; none is taken before N have
+ * passed, so a test shorter than the window is never ended. true = over the limit (logged). */
 static bool over_limit(struct session *ss, uint64_t now)
 {
-	unsigned win = ss->srv->o.rate_limit_s, cap = LR_ARRAY_SIZE(ss->rate_hist), k;
-	uint64_t total = 0, first;
+	uint64_t every = ss->srv->o.interval_ns ? ss->srv->o.interval_ns : LR_NSEC_PER_SEC;
+	uint64_t win = (uint64_t)(ss->srv->o.rate_limit_ms ? ss->srv->o.rate_limit_ms : 5000) *
+		       LR_NSEC_PER_MSEC;
+	uint64_t n = win <= every ? 1 : (win + every / 2) / every, total = 0, sum = 0;
 	double bps;
 
 	if (!ss->srv->o.rate_limit_bps || now < ss->rate_next_ns)
 		return false;
-	ss->rate_next_ns = now + LR_NSEC_PER_SEC;
+	ss->rate_next_ns += every;
+	if (ss->rate_next_ns <= now)	/* late: the next boundary from here */
+		ss->rate_next_ns = now + every;
+	if (n > RATE_IV_MAX)
+		n = RATE_IV_MAX;
 	for (unsigned i = 0; i < ss->n; i++)
 		total += atomic_load(&lr_stream_stats(ss->streams[i])->bytes);
-	if (ss->rate_n == cap)
-		memmove(ss->rate_hist, ss->rate_hist + 1, (cap - 1) * sizeof(ss->rate_hist[0]));
-	else
-		ss->rate_n++;
-	ss->rate_hist[ss->rate_n - 1] = total;
-	k = win && win < ss->rate_n ? win : ss->rate_n - 1;	/* seconds in the window */
-	if (!k)
+	ss->rate_iv[ss->rate_at] = total - ss->rate_prev;
+	ss->rate_prev = total;
+	ss->rate_at = (ss->rate_at + 1) % (unsigned)n;
+	if (++ss->rate_seen < n)
 		return false;
-	first = win && win < ss->rate_n ? ss->rate_hist[ss->rate_n - 1 - win] : ss->rate_hist[0];
-	bps = (double)(total - first) * 8 / k;
+	ss->rate_seen = (unsigned)n;
+	for (unsigned i = 0; i < n; i++)
+		sum += ss->rate_iv[i];
+	bps = (double)sum * 8 / ((double)(n * every) / 1e9);
 	if (bps <= (double)ss->srv->o.rate_limit_bps)
 		return false;
 	lr_log(LR_LOG_WARN,
-	       "server: test from %s: %.0f bit/s over %u s is above --server-bitrate-limit %llu; "
-	       "ended", ss->peer, bps, k, (unsigned long long)ss->srv->o.rate_limit_bps);
+	       "server: test from %s: %.0f bit/s over the last %.1f s is above "
+	       "--server-bitrate-limit %llu; ended",
+	       ss->peer, bps, (double)(n * every) / 1e9,
+	       (unsigned long long)ss->srv->o.rate_limit_bps);
 	return true;
 }
 
@@ -343,11 +365,13 @@ static int run_phase(struct session *ss)
 			       ss->peer, (long long)(GRACE_NS / LR_NSEC_PER_SEC),
 			       (long long)(ss->p.time_s + ss->p.omit_s));
 			lr_server_send_error(ss, 160 /* IESERVERTESTDURATIONEXPIRED */);
+			ss->fail = "error - server test duration expired";
 			return 1;
 		}
 		lr_server_tick(ss, now, false, false);
 		if (over_limit(ss, now)) {
 			lr_server_send_error(ss, 27 /* IETOTALRATE */);
+			ss->fail = FAIL_RATE;
 			return 1;
 		}
 		if (ss->next_tick_ns > now && ss->next_tick_ns - now < wait)
@@ -358,6 +382,11 @@ static int run_phase(struct session *ss)
 				return 1;
 			continue;
 		}
+		if (rc == -ECONNRESET)
+			ss->fail = FAIL_CLOSE;
+		else if (rc < 0 && rc != -ECANCELED)
+			ss->fail = "error - unable to receive control message - port may not be "
+				   "available, the other side may have stopped running, etc.";
 		if (rc < 0)
 			return rc;
 		switch (st) {
@@ -367,6 +396,10 @@ static int run_phase(struct session *ss)
 		case LR_PROTO_TEST_START: /* iperf3 ignores it too */ continue;
 		case LR_PROTO_CLIENT_TERMINATE:
 			lr_log(LR_LOG_INFO, "server: client %s terminated the test", ss->peer);
+			/* iperf3 reports its side's results up to here, the last interval cut short */
+			ss->fail = "the client has terminated";
+			ss->fail_end = true;
+			lr_server_tick(ss, lr_clock_mono_ns(), true, false);
 			return 1;
 		case LR_PROTO_IPERF_DONE:
 			lr_log(LR_LOG_INFO, "server: client %s ended the test (IPERF_DONE)",
@@ -375,6 +408,8 @@ static int run_phase(struct session *ss)
 		default:
 			lr_log(LR_LOG_WARN, "server: client %s sent unexpected byte %d; test ended",
 			       ss->peer, st);
+			ss->fail = "error - received an unknown control message (ensure other "
+				   "side is iperf3 and not iperf)";
 			return 1;
 		}
 	}
@@ -438,7 +473,7 @@ static bool authorized(struct session *ss)
 	}
 	lr_log(LR_LOG_WARN, "server: client %s: test authorization failed: %s", ss->peer, why);
 	lr_server_send_error(ss, LR_AUTH_IEAUTHTEST);
-	ss->auth_denied = true;
+	ss->fail = FAIL_AUTH;
 	return false;
 }
 
@@ -458,6 +493,7 @@ static void *session_thread(void *arg)
 		       ss->p.parallel * (ss->p.bidir ? 2 : 1),
 		       (unsigned long long)ss->p.bandwidth_bps);
 		lr_server_send_error(ss, 27 /* IETOTALRATE */);
+		ss->fail = FAIL_RATE;
 		goto out;
 	}
 	if (lr_server_peer_offer(ss) < 0)
@@ -470,7 +506,8 @@ static void *session_thread(void *arg)
 		goto out;
 	getrusage(RUSAGE_SELF, &ss->ru0);
 	ss->t0_ns = lr_clock_mono_ns();
-	ss->rate_next_ns = ss->t0_ns;
+	ss->rate_next_ns = ss->t0_ns + (ss->srv->o.interval_ns ? ss->srv->o.interval_ns
+							       : LR_NSEC_PER_SEC);
 	lr_server_tick(ss, ss->t0_ns, true, false);
 	atomic_store(&ss->count_taken, 0);
 	for (unsigned i = 0; i < ss->n; i++) {
@@ -513,6 +550,8 @@ out:
 	}
 	if (ss->streams)
 		stop_streams(ss, -1);
+	if (ss->fail && !stopped)
+		lr_server_report_failed(ss);
 	lr_server_peer_end(ss);
 	lr_server_watch_end(ss);
 	if (stopped)

@@ -70,7 +70,13 @@ static void test_server_options(void **state)
 			 0);
 	assert_int_equal(cfg.traffic.idle_timeout_s, 5);
 	assert_int_equal(cfg.traffic.server_rate_limit_bps, 1000000000ULL);
-	assert_int_equal(cfg.traffic.server_rate_limit_s, 3);
+	assert_int_equal(cfg.traffic.server_rate_limit_ms, 3000);
+	assert_int_equal(PARSE(&cfg, err, "-s", "--server-bitrate-limit", "1G/2.5"), 0);
+	assert_int_equal(cfg.traffic.server_rate_limit_ms, 2500);
+	assert_int_equal(PARSE(&cfg, err, "-s", "--server-bitrate-limit", "1G"), 0);
+	assert_int_equal(cfg.traffic.server_rate_limit_ms, 5000);	/* iperf3's default */
+	assert_int_equal(PARSE(&cfg, err, "-s", "--server-bitrate-limit", "1G/0"), -EINVAL);
+	assert_int_equal(PARSE(&cfg, err, "-s", "--server-bitrate-limit", "1G/61"), -EINVAL);
 	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--idle-timeout", "5"), -EINVAL);
 	assert_string_equal(err, "--idle-timeout is a server option: it needs -s");
 }

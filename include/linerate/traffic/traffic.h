@@ -56,7 +56,7 @@ struct lr_traffic_config {	/* iperf3's options, same meanings */
 	int ka_idle, ka_intv, ka_cnt;	/* 0 = the system's */
 	uint32_t idle_timeout_s;	/* server --idle-timeout, 0 unset */
 	uint64_t server_rate_limit_bps;	/* server --server-bitrate-limit, 0 unset */
-	uint32_t server_rate_limit_s;	/* ... averaged over this many seconds, 0 = the test */
+	uint32_t server_rate_limit_ms;	/* ... averaged over this window, 0 = iperf3's 5 s */
 	bool one_off;		/* -1 (server) */
 	bool no_gso;		/* --no-gso: plain sendmmsg/recvmmsg path */
 	bool no_start;		/* --no-start: dashboard waits for `s` */
@@ -172,6 +172,10 @@ void lr_traffic_sum_add(struct lr_traffic_sum *s, const struct lr_traffic_stream
 struct lr_traffic_results {
 	bool complete; /* results were exchanged with the peer */
 	bool stopped; /* lr_client_stop (or a signal) ended the test early */
+	/* server view: the test failed, iperf3 -s's "error" text ("" none); server_error_end:
+	 * the results stand for its end anyway (the client terminated it) */
+	char server_error[160];
+	bool server_error_end;
 	bool udp, reverse, bidir;
 	unsigned parallel;
 	uint64_t len; /* block / datagram size used */
@@ -266,8 +270,12 @@ struct lr_server_interval {
 	const struct lr_tcp_sample *tcp; /* TCP: each socket's TCP_INFO at the interval's end */
 };
 
-/* A finished test for the server's report. */
+/* A finished test for the server's report, or a failed one (error). */
 struct lr_server_report {
+	/* the test failed: iperf3 -s's -J "error" text; NULL = it ran to its results exchange */
+	const char *error;
+	bool started; /* its streams ran: res has its facts and iv its whole intervals so far */
+	bool have_end; /* res has results (this side's alone after a failure); else none known */
 	const struct lr_traffic_results *res; /* both ends' views merged by stream id */
 	unsigned n_intervals;
 	const struct lr_server_interval *iv;
@@ -295,7 +303,8 @@ struct lr_server_opts {
 				  * one_off: return), 0 = never */
 	uint64_t rate_limit_bps; /* --server-bitrate-limit: a test asking more, or averaging more
 				  * (both directions), fails with IETOTALRATE; 0 = none */
-	uint32_t rate_limit_s; /* ... the average over this many seconds, 0 = the whole test */
+	uint32_t rate_limit_ms; /* ... the average over the last report intervals that make this
+				 * window (iperf3's rule), 0 = iperf3's 5 s */
 	/* [session thread] A test ended with results: the app writes its report, and when
 	 * r->want_output returns it (malloc'd, freed by the server) for the client, *json
 	 * saying it is one JSON object rather than text. NULL = no reports. */

@@ -373,8 +373,8 @@ static int check_streams(struct lr_client *c, uint64_t now)
 /* A UDP sender that stops at the count (linerate servers before issue 30, iperf3 -s with -b 0
  * or --burst) never makes up a datagram lost at its end: the receivers' highest sequence
  * numbers say it sent the count (all but each stream's last datagram), and nothing came for
- * 250 ms or 4 datagrams' time at the asked rate. The results then show the loss. Anything
- * short of that is left to --rcv-timeout, as in iperf3. */
+ * 250 ms or 4 datagrams' time at the asked rate, whichever is longer. The results then show
+ * the loss. Anything short of that is left to --rcv-timeout, as in iperf3. */
 static bool udp_sender_done(struct lr_client *c, uint64_t now, uint64_t limit)
 {
 	uint64_t seqs = 0, last = 0, quiet = COUNT_QUIET_NS, len = c->params.len;
@@ -392,9 +392,10 @@ static bool udp_sender_done(struct lr_client *c, uint64_t now, uint64_t limit)
 	}
 	if (!c->tc.udp || !nrx || !last || now < last)
 		return false;
-	if (c->params.bandwidth_bps && 4 * len * 8 * nrx * LR_NSEC_PER_SEC /
-					       c->params.bandwidth_bps > quiet)
-		quiet = 4 * len * 8 * nrx * LR_NSEC_PER_SEC / c->params.bandwidth_bps;
+	/* -b is per stream, as iperf3's */
+	if (c->params.bandwidth_bps &&
+	    4 * len * 8 * LR_NSEC_PER_SEC / c->params.bandwidth_bps > quiet)
+		quiet = 4 * len * 8 * LR_NSEC_PER_SEC / c->params.bandwidth_bps;
 	if (now - last < quiet || seqs * len < limit)
 		return false;
 	lr_log(LR_LOG_INFO,

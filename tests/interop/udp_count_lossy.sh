@@ -9,15 +9,15 @@
 # linerate's arithmetic: the client's exit status 0 within the outer bound (below); the client
 # (the receiver) received at least the count, as iperf3's end condition asks; the server's own
 # sent count is what nft saw arrive (dropped + passed, one rule each); what the client received
-# is what passed less the kernel's RcvbufErrors, up to 10 ms at -b read after TEST_END (iperf3
-# counts nothing after it).
+# is what passed less the kernel's RcvbufErrors: exactly for a linerate client, which reads on
+# until the server stopped; at most that for iperf3, which counts nothing after its TEST_END.
 # One more case: a sender that does stop at the count, iperf3 3.22 -s unpaced (`-b 0`: iperf3
 # checks the count in its multi-send loop only): a datagram lost there is never made up, and
 # iperf3 3.22's own client waits for it until --rcv-timeout (120 s). linerate -c ends when the
 # sequence numbers say the count was sent and the link went quiet: it received exactly what
 # passed, less than the count. Bound: the count at -b, plus 1 s (iperf3 3.16+ clients look at
-# the count only on their 1 s report tick), plus 3 s of setup and end; a hang is killed at
-# 15 s. Root only.
+# the count only on their 1 s report tick), plus 5 s of setup and end (a loaded host); a hang
+# is killed at 15 s. Root only.
 . "$(dirname "$0")/../lib.sh"
 RUNS=()	# "CLIENT SERVER ARGS": lr, or the iperf3 build of that Debian suite
 for p in "lr bookworm" "lr trixie" "lr sid" "lr lr" "trixie lr" "sid lr"; do
@@ -97,9 +97,9 @@ for r in "${RUNS[@]}"; do
 	read -r d1 a1 <<<"$(counters)"
 	r1=$(rcvbuf_errors)
 	echo "# $(name_of "$cs") -c -R $m -> $(name_of "$ss") -s: exit $rc in $(awk "BEGIN { printf \"%.2f\", $t1 - $t0 }") s, nft dropped $((d1 - d0)) passed $((a1 - a0)), RcvbufErrors +$((r1 - r0))"
-	out=$(python3 - "$tmp/c.json" "$rc" "$t0" "$t1" "$((d1 - d0))" "$m" "$((r1 - r0))" "$((a1 - a0))" <<'PY'
+	out=$(python3 - "$tmp/c.json" "$rc" "$t0" "$t1" "$((d1 - d0))" "$m" "$((r1 - r0))" "$((a1 - a0))" "$cs" <<'PY'
 import json, sys
-f, rc, t0, t1, drop, mode, rbe, passed = sys.argv[1:]
+f, rc, t0, t1, drop, mode, rbe, passed, client = sys.argv[1:]
 rc, took, drop, rbe, passed = int(rc), float(t1) - float(t0), int(drop), int(rbe), int(passed)
 _, rate, num, unit = mode.split()
 rate_bps = int(rate.rstrip("M")) * 1000000
@@ -117,13 +117,13 @@ except Exception as e:
 count = int(unit[:-1]) * (1 << 20 if unit.endswith("M") else 1 << 10)
 if num == "-k":
     count *= blk
-bound = (count * 8 / rate_bps if rate_bps else 0) + 1 + 3
-# read after the receiver stopped counting at TEST_END (iperf3 counts nothing after it): what
-# the sender sends in the time TEST_END takes to reach and stop it, 10 ms at -b at most
+bound = (count * 8 / rate_bps if rate_bps else 0) + 1 + 5
+# read after the receiver stopped counting: an iperf3 client counts nothing after its TEST_END,
+# so what the server sent while TEST_END reached it is never counted (how much depends on the
+# host's scheduling: shown, not judged); a linerate client reads on until the server has
+# stopped (docs/wire.md §5), so it counts every datagram that arrived
 late = passed - rbe - got // blk
-late_max = rate_bps // 100 // (8 * blk)
-if not rate_bps:  # the sender stopped at the count: everything that passed was read
-    late_max = 0
+late_max = 0 if client == "lr" else passed
 txt = ("received %d, server sent %d, nft dropped %d passed %d x %d, RcvbufErrors +%d, %d read "
        "after TEST_END, %.2f s" % (got, sent, drop, passed, blk, rbe, late, took))
 if took > bound:
@@ -138,8 +138,8 @@ elif not rate_bps and (sent < count or got >= count):
 elif sent != (drop + passed) * blk:
     print("BAD the server's sent count is not what reached the client's namespace: " + txt)
 elif got % blk or late < 0 or late > late_max:
-    print("BAD received is not what passed nft less RcvbufErrors, up to %d datagrams read "
-          "after TEST_END: %s" % (late_max, txt))
+    print("BAD received is not what passed nft less RcvbufErrors%s: %s"
+          % ("" if late_max == 0 else " or less", txt))
 else:
     print("OK " + txt)
 PY

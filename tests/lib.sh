@@ -164,16 +164,17 @@ lr_wait_lines() {
 	return 1
 }
 
-# lr_nft_udp_drop NS TABLE PORT N: in NS's own nftables, a table TABLE whose input chain "in"
-# drops 1 in N of the UDP datagrams to PORT and counts them (a loss whose witness is nft's
-# counter); removed at exit. Non-zero when nft cannot (the caller skips by name).
+# lr_nft_udp_drop NS TABLE PORT N [dport|sport]: in NS's own nftables, a table TABLE whose input
+# chain "in" drops 1 in N of the UDP datagrams to PORT (sport: from PORT, a reverse test's data)
+# and counts them (a loss whose witness is nft's counter); removed at exit. Non-zero when nft
+# cannot (the caller skips by name).
 lr_nft_udp_drop() {
 	command -v nft >/dev/null || return 1
 	ip netns exec "$1" nft -f - <<-EOF || return 1
 	table inet $2 {
 		chain in {
 			type filter hook input priority 0; policy accept;
-			udp dport $3 udp length > 100 numgen inc mod $4 == $(($4 / 2)) counter drop
+			udp ${5:-dport} $3 udp length > 100 numgen inc mod $4 == $(($4 / 2)) counter drop
 		}
 	}
 	EOF

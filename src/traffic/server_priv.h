@@ -118,6 +118,14 @@ void lr_server_send_error(struct session *ss, int ierrno);
 const char *lr_server_io_what(int rc);
 /* --snd-timeout (TCP_USER_TIMEOUT) on a control or TCP data socket; ms 0 = leave it. */
 void lr_server_snd_timeout(struct session *ss, int fd, unsigned int ms);
+/* The client's -n/-k stops this side's senders: TCP only. The client ends a counted test when
+ * it has sent or received the count (iperf3); a UDP datagram lost on the way is never sent
+ * again, so a UDP sender that stopped at the count could leave the client waiting for it.
+ * UDP senders go on until TEST_END, as iperf3's paced senders do (docs/wire.md §5.1). */
+static inline bool lr_server_count_shared(const struct session *ss)
+{
+	return !ss->p.udp && (ss->p.num_bytes || ss->p.blockcount);
+}
 /* CREATE_STREAMS, then every data stream of the test in accept order. 0 (phase PH_RUN) or
  * -errno (logged). */
 int lr_server_create_streams(struct session *ss);

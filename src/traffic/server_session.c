@@ -512,7 +512,7 @@ static void *session_thread(void *arg)
 	atomic_store(&ss->count_taken, 0);
 	for (unsigned i = 0; i < ss->n; i++) {
 		/* the client's -n/-k over all the streams this side sends on, as iperf3 counts */
-		if (lr_stream_params(ss->streams[i])->sender)
+		if (lr_stream_params(ss->streams[i])->sender && lr_server_count_shared(ss))
 			lr_stream_share_count(ss->streams[i], &ss->count_taken,
 					      ss->p.num_bytes ? ss->p.num_bytes
 							      : ss->p.blockcount * ss->p.len);

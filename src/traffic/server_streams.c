@@ -104,8 +104,9 @@ static int add_stream(struct session *ss, unsigned i, int fd)
 		.zerocopy = ss->p.zerocopy,
 		.repeating_payload = ss->p.repeating_payload,
 		.skip_rx_copy = ss->p.skip_rx_copy,
-		/* the client's -n/-k, shared by the streams this side sends on */
-		.max_bytes = ss->n_send && (ss->p.num_bytes || ss->p.blockcount)
+		/* the client's -n/-k, shared by the streams this side sends on (TCP only:
+		 * lr_server_count_shared) */
+		.max_bytes = lr_server_count_shared(ss) && ss->n_send
 				     ? ((ss->p.num_bytes ? ss->p.num_bytes
 							 : ss->p.blockcount * ss->p.len) +
 					ss->n_send - 1) / ss->n_send

@@ -5,7 +5,10 @@
  *    results carry exactly the bytes this test sent);
  *  - a receiving stream does not count setup datagrams;
  *  - the client resends its UDP setup datagram until --connect-timeout, then fails naming it;
- *  - a server that goes silent after TEST_RUNNING ends the test within its bound. */
+ *  - a server that goes silent after TEST_RUNNING ends the test within its bound;
+ *  - -R -n over UDP against a sender that stops at the count (issue 30): the datagrams its
+ *    sequence numbers say it sent, the last one lost, end the test (TEST_END) after a quiet
+ *    while; a sender that stalls short of the count is left to --rcv-timeout. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -229,15 +232,37 @@ static void test_receiver_ignores_setup(void **state)
 
 /* ---- a fake server for the client's side ---- */
 
-enum fake_mode { FAKE_NO_UDP_REPLY, FAKE_SILENT_AFTER_START };
+enum fake_mode { FAKE_NO_UDP_REPLY, FAKE_SILENT_AFTER_START, FAKE_COUNT_STOPS };
 
 struct fake {
 	enum fake_mode mode;
 	int lfd, ufd;
 	uint16_t port;
 	int setup_dgrams; /* "9876" datagrams that reached the fake */
+	/* FAKE_COUNT_STOPS: the data datagrams sent (seq 1..), a bit set = not sent ("lost") */
+	unsigned n_data, lost_mask;
+	uint64_t test_end_ms; /* TEST_END came this long after the last datagram; 0: never */
 	pthread_t t;
 };
+
+/* -R: datagrams 1..n_data to the client, those in lost_mask left out, then silence */
+static uint64_t fake_send_data(struct fake *f)
+{
+	uint8_t d[LEN] = {0};
+
+	for (unsigned i = 1; i <= f->n_data; i++) {
+		struct lr_udp_hdr h = {.seq = i};
+
+		if (f->lost_mask & (1u << i))
+			continue;
+		lr_udp_hdr_set_time(&h, lr_clock_mono_ns());
+		lr_udp_hdr_encode(d, &h, false);
+		if (send(f->ufd, d, sizeof(d), 0) != LEN)
+			break;
+		usleep(1000);
+	}
+	return lr_clock_mono_ns();
+}
 
 static bool readable(int fd, int ms)
 {
@@ -253,7 +278,7 @@ static void *fake_main(void *arg)
 	char cookie[LR_PROTO_COOKIE_LEN], *buf;
 	size_t len;
 	uint8_t d[2048];
-	uint64_t t0 = lr_clock_mono_ns();
+	uint64_t t0 = lr_clock_mono_ns(), last;
 
 	if (!readable(f->lfd, 5000))
 		return NULL;
@@ -290,10 +315,18 @@ static void *fake_main(void *arg)
 		    lr_proto_state_send(&cc, LR_PROTO_TEST_START) < 0 ||
 		    lr_proto_state_send(&cc, LR_PROTO_TEST_RUNNING) < 0)
 			break;
+		last = f->mode == FAKE_COUNT_STOPS ? fake_send_data(f) : 0;
 		/* silent from now on: read whatever comes until the client closes */
-		while (lr_clock_mono_ns() - t0 < 10000 * MS)
-			if (readable(cc.fd, 100) && recv(cc.fd, d, sizeof(d), MSG_DONTWAIT) <= 0)
+		while (lr_clock_mono_ns() - t0 < 10000 * MS) {
+			ssize_t got = readable(cc.fd, 100) ? recv(cc.fd, d, 1, MSG_DONTWAIT) : -1;
+
+			if (got == 1 && (int8_t)d[0] == LR_PROTO_TEST_END && last) {
+				f->test_end_ms = (lr_clock_mono_ns() - last) / MS;
+				break;	/* the client then finds the control connection closed */
+			}
+			if (got == 0)
 				break;
+		}
 		break;
 	}
 out:
@@ -302,10 +335,15 @@ out:
 	return NULL;
 }
 
+/* f's n_data and lost_mask are the caller's (set before the fake's thread starts) */
 static void fake_start(struct fake *f, enum fake_mode mode)
 {
+	unsigned n_data = f->n_data, lost_mask = f->lost_mask;
+
 	memset(f, 0, sizeof(*f));
 	f->mode = mode;
+	f->n_data = n_data;
+	f->lost_mask = lost_mask;
 	for (int tries = 0; tries < 50; tries++) {
 		struct sockaddr_in a = lo_addr(0);
 		socklen_t al = sizeof(a);
@@ -361,7 +399,7 @@ static uint64_t run_client(struct fake *f, struct lr_traffic_config *tc, uint64_
 static void test_client_resends_setup(void **state)
 {
 	struct lr_traffic_config tc = {.connect_timeout_ms = 800};
-	struct fake f;
+	struct fake f = {0};
 	char err[256];
 	uint64_t ms;
 
@@ -379,7 +417,7 @@ static void test_client_resends_setup(void **state)
 static void test_client_silent_server(void **state)
 {
 	struct lr_traffic_config tc = {.rcv_timeout_ms = 400};
-	struct fake f;
+	struct fake f = {0};
 	char err[256];
 	uint64_t ms;
 
@@ -394,6 +432,39 @@ static void test_client_silent_server(void **state)
 	assert_non_null(strstr(err, "--rcv-timeout"));
 }
 
+/* -R -n 10 datagrams: the fake sends seq 1..10 but 4 and 10 (the last) are lost on the way */
+static void test_client_count_sender_stops(void **state)
+{
+	struct lr_traffic_config tc = {.reverse = true, .num_bytes = 10 * LEN,
+				       .rcv_timeout_ms = 3000};
+	struct fake f = {.n_data = 10, .lost_mask = 1u << 4 | 1u << 10};
+	char err[256];
+
+	(void)state;
+	fake_start(&f, FAKE_COUNT_STOPS);
+	run_client(&f, &tc, 0, err, sizeof(err));
+	fake_stop(&f);
+	/* 250 ms of quiet at most a poll late; --rcv-timeout (3 s) would be far later */
+	assert_true(f.test_end_ms >= 240 && f.test_end_ms < 1500);
+}
+
+/* -R -n 10 datagrams: the fake stalls after seq 5, short of the count: no TEST_END, the test
+ * ends on --rcv-timeout as iperf3's does */
+static void test_client_count_sender_stalls(void **state)
+{
+	struct lr_traffic_config tc = {.reverse = true, .num_bytes = 10 * LEN,
+				       .rcv_timeout_ms = 600};
+	struct fake f = {.n_data = 5};
+	char err[256];
+
+	(void)state;
+	fake_start(&f, FAKE_COUNT_STOPS);
+	run_client(&f, &tc, 0, err, sizeof(err));
+	fake_stop(&f);
+	assert_int_equal(f.test_end_ms, 0);
+	assert_non_null(strstr(err, "--rcv-timeout"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -401,6 +472,8 @@ int main(void)
 		cmocka_unit_test(test_receiver_ignores_setup),
 		cmocka_unit_test(test_client_resends_setup),
 		cmocka_unit_test(test_client_silent_server),
+		cmocka_unit_test(test_client_count_sender_stops),
+		cmocka_unit_test(test_client_count_sender_stalls),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -91,14 +91,17 @@ static void print_line(FILE *f, char unit, const char *tag, double secs, uint64_
 }
 
 /* A stream stopped early has only this side's count: the other line is left out. This side is
- * the client, or the server (server: it sends where the client does not). A TCP sender's line
+ * the client, or the server (server: it sends where the client does not), which prints only
+ * its own line of each stream, as iperf3 -s does (the peer's count stays in -J and in the
+ * client's lines). A TCP sender's line
  * has 12 blanks after its retransmits, a sum's 13 (report_bw_retrans_format and
  * report_sum_bw_retrans_format). */
 static void print_stream(FILE *f, char unit, const char *tag,
 			 const struct lr_traffic_stream_result *e, bool udp, bool server, bool sum)
 {
 	bool local_sends = server ? !e->client_sends : e->client_sends;
-	bool snd = e->have_peer || local_sends, rcv = e->have_peer || !local_sends;
+	bool snd = (e->have_peer && !server) || local_sends;
+	bool rcv = (e->have_peer && !server) || !local_sends;
 	int64_t total;
 	char extra[96];
 
@@ -164,8 +167,10 @@ static void print_results(FILE *f, const struct lr_traffic_results *R, char unit
 			  bool verbose)
 {
 	const char *up = server ? "RX-S" : "TX-C", *down = server ? "TX-S" : "RX-C";
-	bool udp = R->udp;
+	bool udp = R->udp, retr = !server;
 
+	for (unsigned i = 0; i < R->n_streams; i++)
+		retr |= !R->streams[i].client_sends;	/* a server's Retr: where it sends */
 	fprintf(f, "- - - - - - - - - - - - - - - - - - - - - - - - -\n");
 	if (verbose)
 		fprintf(f, "Test Complete. Summary Results:\n");
@@ -174,8 +179,8 @@ static void print_results(FILE *f, const struct lr_traffic_results *R, char unit
 		       "Lost/Total Datagrams\n",
 		       R->bidir ? "[Role]" : "");
 	else
-		fprintf(f, "[ ID]%s Interval           Transfer     Bitrate         Retr\n",
-		       R->bidir ? "[Role]" : "");
+		fprintf(f, "[ ID]%s Interval           Transfer     Bitrate%s\n",
+			R->bidir ? "[Role]" : "", retr ? "         Retr" : "");
 	for (int pass = 0; pass < 2; pass++) {
 		bool sends = pass == 0;	/* client -> server: what a client sends, a server receives */
 		const struct lr_traffic_sum *sum = sends ? &R->sum_up : &R->sum_down;
@@ -221,7 +226,7 @@ void lr_iperf3_print_summary(FILE *f, const struct lr_traffic_results *R, char u
 }
 
 /* iperf3's interval header, from the first stream (print_interval_results): a TCP client,
- * or a TCP server that sends, has the Retr and Cwnd columns; a UDP sender Total Datagrams,
+ * or a TCP server that sends (also under --bidir), has the Retr and Cwnd columns; a UDP sender Total Datagrams,
  * a UDP receiver (or --bidir) Jitter and Lost/Total. */
 static void print_interval_header(FILE *f, const struct lr_iperf3_interval *st, bool bidir)
 {
@@ -229,7 +234,7 @@ static void print_interval_header(FILE *f, const struct lr_iperf3_interval *st, 
 	const char *cols;
 
 	if (!st[0].udp)
-		cols = !st[0].server || st[0].sender ? "         Retr  Cwnd" : "";
+		cols = !st[0].server || st[0].sender || bidir ? "         Retr  Cwnd" : "";
 	else if (st[0].sender && !bidir)
 		cols = "         Total Datagrams";
 	else

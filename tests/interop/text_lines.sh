@@ -23,12 +23,13 @@ cases=("tcp:-t 1 -i 0.5" "tcp-R:-t 1 -R" "udp:-t 1 -u -b 50M" "udp-R:-t 1 -u -b 
 for c in "${cases[@]}"; do
 	lr_plan "client text = iperf3 3.22's: ${c%%:*}" "server text = iperf3 3.22's: ${c%%:*}"
 done
-lr_plan "no zero-length interval in linerate's lines"
+lr_plan "no zero-length interval in linerate's lines" "server -J: 2 intervals in -t 1 at -i 0.5"
 need_root text_lines
 dir=$(lr_iperf3_path sid) || { lr_skip_plan text_lines "iperf3 3.22 (sid) not installed: scripts/upstream-iperf3.sh"; exit 0; }
 ver=$(lr_iperf3_version sid)
 [ "$ver" = 3.22 ] || { lr_skip_plan text_lines "sid's iperf3 is $ver, not 3.22"; exit 0; }
 [ -x "$LR_BIN" ] || { lr_skip_plan text_lines "$LR_BIN not built"; exit 0; }
+command -v jq >/dev/null || { lr_skip_plan text_lines "jq not installed (scripts/deps.sh)"; exit 0; }
 I3=$dir/iperf3
 
 A=lrtA$$ B=lrtB$$
@@ -87,6 +88,14 @@ for c in "${cases[@]}"; do
 	slr=$!
 	lr_cleanup_add "kill $si3 $slr 2>/dev/null"
 	lr_wait_listen 5321 "$B"; lr_wait_listen 5322 "$B"
+	if [ "$name" = tcp ]; then	# and our server's -J intervals for the same test
+		ip netns exec "$B" timeout 20 "$LR_BIN" -s -1 -J -i 0.5 -p 5323 >"$work/sj.json" 2>"$work/sj.err" &
+		sj=$!
+		lr_cleanup_add "kill $sj 2>/dev/null"
+		lr_wait_listen 5323 "$B"
+		ip netns exec "$A" "$I3" -c 10.209.0.2 -p 5323 "${opts[@]}" >/dev/null 2>&1 &
+		c3=$!
+	fi
 	# all four tests at once: the clients' pair and the servers' pair
 	ip netns exec "$A" "$I3" -c 10.209.0.2 -p 5321 "${opts[@]}" >/dev/null 2>&1 &
 	c1=$!
@@ -105,6 +114,13 @@ for c in "${cases[@]}"; do
 		compare "$name" client "$work/$name.i3" "$work/$name.lr" "$work/$name.i3s" "$work/$name.lrs"
 	fi
 	wait "$c1"; wait "$c2"; wait "$si3"; irc=$?; wait "$slr"; lrc=$?
+	if [ "$name" = tcp ]; then
+		# the client's -t 1 in -i 0.5 steps is two intervals, the last up to the test's end
+		wait "$c3"; wait "$sj"
+		spans=$(jq -r '[.intervals[].sum | "\(.start)-\(.end)"] | join(" ")' "$work/sj.json" 2>&1)
+		echo "# our server's -J intervals for -t 1 -i 0.5: $spans"
+		check "server -J: 2 intervals in -t 1 at -i 0.5" test "$(wc -w <<<"$spans")" -eq 2
+	fi
 	if [ "$irc" -ne 0 ] || [ "$lrc" -ne 0 ]; then
 		fail "server text = iperf3 3.22's: $name" "exit iperf3 -s $irc, linerate -s $lrc: $(head -c 300 "$work/$name.serr")"
 	else

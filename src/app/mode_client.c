@@ -49,7 +49,7 @@ static void drain_log(uint64_t *seen)
  * they add up to the end totals. */
 struct intervals {
 	uint64_t every_ns;		/* the report interval: -i when given, else iperf3's 1 s */
-	uint64_t length_ns;		/* the test's nominal length (-t), 0 = by count (-n, -k) */
+	uint64_t length_ns;		/* the nominal length (-t), 0: by count (-n, -k) */
 	uint64_t t0_ns, next_ns, last_ns;
 	uint64_t omit_end_ns;	/* -O: when the omitted seconds end nominally, 0 = done/none */
 	unsigned n;

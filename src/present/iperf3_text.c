@@ -182,7 +182,8 @@ static void print_results(FILE *f, const struct lr_traffic_results *R, char unit
 		fprintf(f, "[ ID]%s Interval           Transfer     Bitrate%s\n",
 			R->bidir ? "[Role]" : "", retr ? "         Retr" : "");
 	for (int pass = 0; pass < 2; pass++) {
-		bool sends = pass == 0;	/* client -> server: what a client sends, a server receives */
+		/* client -> server first: what a client sends, what a server receives */
+		bool sends = pass == 0;
 		const struct lr_traffic_sum *sum = sends ? &R->sum_up : &R->sum_down;
 		char tag[24];
 
@@ -225,9 +226,9 @@ void lr_iperf3_print_summary(FILE *f, const struct lr_traffic_results *R, char u
 	fprintf(f, "\nlinerate Done.\n");
 }
 
-/* iperf3's interval header, from the first stream (print_interval_results): a TCP client,
- * or a TCP server that sends (also under --bidir), has the Retr and Cwnd columns; a UDP sender Total Datagrams,
- * a UDP receiver (or --bidir) Jitter and Lost/Total. */
+/* iperf3's interval header, from the first stream (print_interval_results): a TCP client, or
+ * a TCP server that sends (also under --bidir), has the Retr and Cwnd columns; a UDP sender
+ * Total Datagrams; a UDP receiver (or --bidir) Jitter and Lost/Total. */
 static void print_interval_header(FILE *f, const struct lr_iperf3_interval *st, bool bidir)
 {
 	const char *id = bidir ? "[ ID][Role]" : "[ ID]";

@@ -419,7 +419,7 @@ void lr_dash_print_result(struct dash *d)
 	if (!d->tr.on)
 		return;
 	if (ses->have_res && ses->res->n_streams && (ses->res->complete || ses->res->stopped))
-		lr_iperf3_print_summary(stdout, ses->res, d->cfg->format);
+		lr_iperf3_print_summary(stdout, ses->res, d->cfg->format, d->cfg->verbose);
 	if (ses->have_verdict && ses->samples) {
 		fputc('\n', stdout);
 		lr_verdict_print(stdout, ses->acc, &ses->verdict);

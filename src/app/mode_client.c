@@ -49,6 +49,7 @@ static void drain_log(uint64_t *seen)
  * they add up to the end totals. */
 struct intervals {
 	uint64_t every_ns;		/* the report interval: -i when given, else iperf3's 1 s */
+	uint64_t length_ns;		/* the nominal length (-t), 0: by count (-n, -k) */
 	uint64_t t0_ns, next_ns, last_ns;
 	uint64_t omit_end_ns;	/* -O: when the omitted seconds end nominally, 0 = done/none */
 	unsigned n;
@@ -68,12 +69,23 @@ struct intervals {
 	const struct lr_config *cfg;
 };
 
+/* The interval due next ends the test (within a tenth of an interval of its nominal end): it
+ * waits for the streams' own end, so the test's last bytes are in it rather than in a tail
+ * interval of their own. iperf3 cuts its last interval at the test's end the same way. */
+static bool intervals_last(const struct intervals *iv)
+{
+	return iv->length_ns && !iv->omit_end_ns &&
+	       iv->next_ns + iv->every_ns / 10 >= iv->t0_ns + iv->length_ns;
+}
+
 /* How long the main loop may wait: 100 ms, less when the next interval line is due sooner. */
 static uint64_t intervals_wait(const struct intervals *iv)
 {
 	uint64_t now = lr_clock_mono_ns(), w = 100 * LR_NSEC_PER_MSEC;
 
-	if (iv->t0_ns && iv->next_ns > now && iv->next_ns - now < w)
+	if (iv->t0_ns && intervals_last(iv))
+		;	/* the streams' end brings it */
+	else if (iv->t0_ns && iv->next_ns > now && iv->next_ns - now < w)
 		w = iv->next_ns - now;
 	else if (iv->t0_ns && iv->omit_end_ns && iv->next_ns >= iv->omit_end_ns)
 		w = 5 * LR_NSEC_PER_MSEC;	/* the engine's -O mark is due */
@@ -128,6 +140,20 @@ static void print_verbose_head(FILE *f)
 	gmtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%a, %d %b %Y %H:%M:%S GMT", &tm);
 	fprintf(f, "Time: %s\n", when);
+}
+
+/* iperf3's lines once the streams are connected: each stream's "[ id] local ... connected to
+ * ..." (report_connected). */
+static void print_connected(FILE *f, struct lr_client *c)
+{
+	struct lr_traffic_results *R = calloc(1, sizeof(*R));
+
+	if (R && lr_client_start_info(c, R) == 0)
+		for (unsigned i = 0; i < R->n_streams; i++)
+			fprintf(f, "[%3d] local %s port %u connected to %s port %u\n",
+				R->streams[i].id, R->local_host, R->streams[i].local_port,
+				R->remote_host, R->streams[i].remote_port);
+	free(R);
 }
 
 /* One interval from the last one to `now`: each stream's counters now (or at -O's mark when
@@ -253,6 +279,8 @@ static void intervals_tick(struct intervals *iv, struct lr_client *c, bool json,
 		iv->n = lr_client_stream_count(c);	/* every stream exists once the test runs */
 		if (iv->cfg->traffic.omit_s)
 			iv->omit_end_ns = iv->t0_ns + iv->cfg->traffic.omit_s * LR_NSEC_PER_SEC;
+		if (!json)
+			print_connected(iv->out, c);
 		if (iv->cfg->verbose && !json)
 			print_starting(iv->out, iv->cfg, iv->n);
 		if (json && iv->cfg->json_stream)
@@ -265,7 +293,7 @@ static void intervals_tick(struct intervals *iv, struct lr_client *c, bool json,
 	/* an interval that would reach past the omitted seconds waits for the engine's mark */
 	if (!final && iv->omit_end_ns && iv->next_ns >= iv->omit_end_ns)
 		return;
-	if (!final && now < iv->next_ns)
+	if (!final && (now < iv->next_ns || intervals_last(iv)))
 		return;
 	omitted = iv->omit_end_ns != 0;
 	if (!final)
@@ -407,9 +435,7 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 		}
 		json_decref(j);
 	} else if (ran) {
-		if (cfg->verbose)
-			fprintf(out->text, "Test Complete. Summary Results:\n");
-		lr_iperf3_print_summary(out->text, R, cfg->format);
+		lr_iperf3_print_summary(out->text, R, cfg->format, cfg->verbose);
 		if (so->text)	/* iperf3 prints either form as it came */
 			fprintf(out->text, "\nServer output:\n%s\n", so->text);
 		if (verdict) {
@@ -458,6 +484,8 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv, const s
 	if (!cfg->json)
 		fprintf(out->text, "Connecting to host %s, port %u\n", tc->host,
 			tc->port ? tc->port : 5201u);
+	if (!cfg->json && tc->reverse && !tc->bidir)
+		fprintf(out->text, "Reverse mode, remote host %s is sending\n", tc->host);
 	fflush(out->text);
 	if (lr_session_start(&ses, tc, dur) < 0) {
 		fprintf(stderr, "linerate: %s\n", ses.error);
@@ -518,6 +546,8 @@ int lr_run_client(const struct lr_config *cfg)
 		return 1;
 	}
 	iv->every_ns = cfg->interval_set ? cfg->interval_ns : LR_NSEC_PER_SEC;
+	iv->length_ns = cfg->traffic.num_bytes || cfg->traffic.blockcount ? 0
+			: cfg->duration_set ? cfg->duration_ns : DEFAULT_TRAFFIC_NS;
 	if (lr_output_open(&out, cfg)) {
 		json_decref(iv->arr);
 		free(iv);

@@ -326,7 +326,7 @@ static char *report_text(const struct report_ctx *x, const struct lr_server_repo
 	for (unsigned k = 0; k < r->n_intervals; k++)
 		lr_iperf3_print_interval(f, r->iv[k].start_s, r->iv[k].end_s, st,
 					 interval_streams(r, k, st), x->cfg->format);
-	lr_iperf3_print_summary(f, r->res, x->cfg->format);
+	lr_iperf3_print_summary(f, r->res, x->cfg->format, x->cfg->verbose);
 	if (fclose(f) != 0) {
 		free(buf);
 		return NULL;

@@ -28,6 +28,7 @@ struct lr_server_text {
 	uint64_t last_ns; /* the end of the last interval printed (mono) */
 	uint64_t base_ns; /* the intervals' 0.00: the start, then the end of -O's omit */
 	uint64_t omit_end_ns; /* -O: the omitted seconds end here, 0 none */
+	uint64_t length_ns; /* the client's -t, 0 with -n or -k */
 	bool printed; /* an interval of this test is out (the header with it) */
 	struct lr_server_test_counts prev[LR_PROTO_MAX_RESULTS];
 	const struct lr_server_test_view *v;	/* the caller's, during a poll */
@@ -130,11 +131,20 @@ int lr_server_text_open(struct lr_server_text **out, FILE *f, uint64_t interval_
 	return 0;
 }
 
+/* The interval due next ends the test (within a tenth of an interval of -t's end, -O's
+ * seconds over): it waits for the test's end, so the streams' last bytes are in it and not in
+ * a short tail interval of their own. */
+static bool last_held(const struct lr_server_text *t)
+{
+	return t->length_ns && t->omit_end_ns <= t->last_ns &&
+	       t->last_ns + t->interval_ns + t->interval_ns / 10 >= t->base_ns + t->length_ns;
+}
+
 uint64_t lr_server_text_next_ns(const struct lr_server_text *t)
 {
 	uint64_t next;
 
-	if (!t || !t->seq || t->done)
+	if (!t || !t->seq || t->done || last_held(t))
 		return UINT64_MAX;
 	next = t->last_ns + t->interval_ns;
 	/* an interval never straddles the omit's end: iperf3 starts the clock again there */
@@ -171,6 +181,7 @@ static void print_begin(struct lr_server_text *t)
 	}
 	t->last_ns = t->base_ns = in->start_ns;
 	t->omit_end_ns = in->omit_s > 0 ? in->start_ns + (uint64_t)in->omit_s * LR_NSEC_PER_SEC : 0;
+	t->length_ns = in->time_s > 0 ? (uint64_t)in->time_s * LR_NSEC_PER_SEC : 0;
 	t->printed = false;
 	memset(t->prev, 0, sizeof(t->prev));
 	t->done = false;
@@ -200,6 +211,7 @@ static void print_interval(struct lr_server_text *t, uint64_t to_ns)
 			.jitter_s = (double)c->jitter_ns / 1e9,
 			.omitted = omitted,
 			.no_header = t->printed,
+			.tcp = {.valid = c->cwnd_bytes != 0, .snd_cwnd = c->cwnd_bytes},
 		};
 		t->prev[i] = *c;
 	}
@@ -240,7 +252,7 @@ int lr_server_text_poll(struct lr_server_text *t, const struct lr_server_test_vi
 		/* due: print the counts read now as the interval that just ended */
 		uint64_t due = lr_server_text_next_ns(t);
 
-		if (v->now_ns >= due) {
+		if (v->now_ns >= due && !last_held(t)) {
 			print_interval(t, due);
 			any = true;
 		}

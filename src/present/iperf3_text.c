@@ -91,12 +91,17 @@ static void print_line(FILE *f, char unit, const char *tag, double secs, uint64_
 }
 
 /* A stream stopped early has only this side's count: the other line is left out. This side is
- * the client, or the server (server: it sends where the client does not). */
+ * the client, or the server (server: it sends where the client does not), which prints only
+ * its own line of each stream, as iperf3 -s does (the peer's count stays in -J and in the
+ * client's lines). A TCP sender's line
+ * has 12 blanks after its retransmits, a sum's 13 (report_bw_retrans_format and
+ * report_sum_bw_retrans_format). */
 static void print_stream(FILE *f, char unit, const char *tag,
-			 const struct lr_traffic_stream_result *e, bool udp, bool server)
+			 const struct lr_traffic_stream_result *e, bool udp, bool server, bool sum)
 {
 	bool local_sends = server ? !e->client_sends : e->client_sends;
-	bool snd = e->have_peer || local_sends, rcv = e->have_peer || !local_sends;
+	bool snd = (e->have_peer && !server) || local_sends;
+	bool rcv = (e->have_peer && !server) || !local_sends;
 	int64_t total;
 	char extra[96];
 
@@ -115,9 +120,9 @@ static void print_stream(FILE *f, char unit, const char *tag,
 				   e->received_bytes, extra, "receiver");
 		return;
 	}
-	/* iperf3's columns: "  %3u" retransmits then 13 blanks, or 18 blanks, before the role */
 	if (e->retransmits >= 0)
-		snprintf(extra, sizeof(extra), "%3" PRId64 "             ", e->retransmits);
+		snprintf(extra, sizeof(extra), "%3" PRId64 "%s", e->retransmits,
+			 sum ? "             " : "            ");
 	else
 		snprintf(extra, sizeof(extra), "%16s", "");
 	if (snd)
@@ -152,111 +157,181 @@ static void print_sum(FILE *f, char unit, const char *tag, const struct lr_traff
 	lr_iperf3_sum_result(s, udp, &e);
 	e.client_sends = sends;
 	e.have_peer = complete;
-	print_stream(f, unit, tag, &e, udp, server);
+	print_stream(f, unit, tag, &e, udp, server, true);
 }
 
-/* The streams and sums; the roles (bidir) named from this side, as iperf3 does. */
-static void print_results(FILE *f, const struct lr_traffic_results *R, char unit, bool server)
+/* The streams and sums in iperf3's order: one direction's streams then its [SUM] (only with
+ * more than one stream that way), a client's sending direction first, a server's receiving
+ * one; the roles (bidir) named from this side. verbose: -V's "Test Complete" line. */
+static void print_results(FILE *f, const struct lr_traffic_results *R, char unit, bool server,
+			  bool verbose)
 {
 	const char *up = server ? "RX-S" : "TX-C", *down = server ? "TX-S" : "RX-C";
-	bool udp = R->udp;
+	bool udp = R->udp, retr = !server;
 
+	for (unsigned i = 0; i < R->n_streams; i++)
+		retr |= !R->streams[i].client_sends;	/* a server's Retr: where it sends */
 	fprintf(f, "- - - - - - - - - - - - - - - - - - - - - - - - -\n");
+	if (verbose)
+		fprintf(f, "Test Complete. Summary Results:\n");
 	if (udp)
 		fprintf(f, "[ ID]%s Interval           Transfer     Bitrate         Jitter    "
 		       "Lost/Total Datagrams\n",
 		       R->bidir ? "[Role]" : "");
 	else
-		fprintf(f, "[ ID]%s Interval           Transfer     Bitrate         Retr\n",
-		       R->bidir ? "[Role]" : "");
-	for (unsigned i = 0; i < R->n_streams; i++) {
-		const struct lr_traffic_stream_result *e = &R->streams[i];
+		fprintf(f, "[ ID]%s Interval           Transfer     Bitrate%s\n",
+			R->bidir ? "[Role]" : "", retr ? "         Retr" : "");
+	for (int pass = 0; pass < 2; pass++) {
+		/* client -> server first: what a client sends, what a server receives */
+		bool sends = pass == 0;
+		const struct lr_traffic_sum *sum = sends ? &R->sum_up : &R->sum_down;
 		char tag[24];
 
-		if (R->bidir)
-			snprintf(tag, sizeof(tag), "[%3d][%s]", e->id, e->client_sends ? up : down);
-		else
-			snprintf(tag, sizeof(tag), "[%3d]", e->id);
-		print_stream(f, unit, tag, e, udp, server);
-	}
-	if (R->n_streams > 1 || R->bidir) {
-		char tag[16];
+		for (unsigned i = 0; i < R->n_streams; i++) {
+			const struct lr_traffic_stream_result *e = &R->streams[i];
 
-		snprintf(tag, sizeof(tag), "[SUM]%s%s%s", R->bidir ? "[" : "", R->bidir ? up : "",
-			 R->bidir ? "]" : "");
-		if (R->sum_up.n_streams)
-			print_sum(f, unit, tag, &R->sum_up, udp, true, R->complete, server);
-		snprintf(tag, sizeof(tag), "[SUM]%s%s%s", R->bidir ? "[" : "", R->bidir ? down : "",
-			 R->bidir ? "]" : "");
-		if (R->sum_down.n_streams)
-			print_sum(f, unit, tag, &R->sum_down, udp, false, R->complete, server);
+			if (e->client_sends != sends)
+				continue;
+			if (R->bidir)
+				snprintf(tag, sizeof(tag), "[%3d][%s]", e->id, sends ? up : down);
+			else
+				snprintf(tag, sizeof(tag), "[%3d]", e->id);
+			print_stream(f, unit, tag, e, udp, server, false);
+		}
+		snprintf(tag, sizeof(tag), "[SUM]%s%s%s", R->bidir ? "[" : "",
+			 R->bidir ? (sends ? up : down) : "", R->bidir ? "]" : "");
+		if (sum->n_streams > 1)
+			print_sum(f, unit, tag, sum, udp, sends, R->complete, server);
 	}
 }
 
 void lr_iperf3_print_server_summary(FILE *f, const struct lr_traffic_results *R, char unit)
 {
-	print_results(f, R, unit, true);
+	print_results(f, R, unit, true, false);
 	if (R->stopped)
 		fprintf(f, "(test ended early: this side's counts only)\n");
 }
 
-void lr_iperf3_print_summary(FILE *f, const struct lr_traffic_results *R, char unit)
+void lr_iperf3_print_summary(FILE *f, const struct lr_traffic_results *R, char unit, bool verbose)
 {
-	print_results(f, R, unit, false);
-	fprintf(f, "CPU Utilization: local/%s %.1f%% (%.1f%%u/%.1f%%s), remote/%s %.1f%% "
-	       "(%.1f%%u/%.1f%%s)\n",
-	       R->reverse ? "receiver" : "sender", R->local_cpu_total, R->local_cpu_user,
-	       R->local_cpu_system, R->reverse ? "sender" : "receiver", R->remote_cpu_total,
-	       R->remote_cpu_user, R->remote_cpu_system);
+	print_results(f, R, unit, false, verbose);
+	/* iperf3 -V only, and only where this side sends (not under -R) */
+	if (verbose && (!R->reverse || R->bidir))
+		fprintf(f, "CPU Utilization: local/%s %.1f%% (%.1f%%u/%.1f%%s), remote/%s %.1f%% "
+		       "(%.1f%%u/%.1f%%s)\n",
+		       "sender", R->local_cpu_total, R->local_cpu_user, R->local_cpu_system,
+		       "receiver", R->remote_cpu_total, R->remote_cpu_user, R->remote_cpu_system);
 	if (R->stopped)
 		fprintf(f, "(test stopped early: this side's counts only)\n");
 	fprintf(f, "\nlinerate Done.\n");
 }
 
+/* iperf3's interval header, from the first stream (print_interval_results): a TCP client, or
+ * a TCP server that sends (also under --bidir), has the Retr and Cwnd columns; a UDP sender
+ * Total Datagrams; a UDP receiver (or --bidir) Jitter and Lost/Total. */
+static void print_interval_header(FILE *f, const struct lr_iperf3_interval *st, bool bidir)
+{
+	const char *id = bidir ? "[ ID][Role]" : "[ ID]";
+	const char *cols;
+
+	if (!st[0].udp)
+		cols = !st[0].server || st[0].sender || bidir ? "         Retr  Cwnd" : "";
+	else if (st[0].sender && !bidir)
+		cols = "         Total Datagrams";
+	else
+		cols = "         Jitter    Lost/Total Datagrams";
+	fprintf(f, "%s Interval           Transfer     Bitrate%s\n", id, cols);
+}
+
+/* One stream's interval line in iperf3's formats (report_bw_*_format); role is "[TX-C]" and
+ * the like under --bidir, else "". */
+static void print_interval_stream(FILE *f, double a, double b, const struct lr_iperf3_interval *s,
+				  const char *role, bool bidir, char unit)
+{
+	const char *om = s->omitted ? "(omitted)" : "";
+	char bb[32], rr[32], cw[32];
+
+	fmt_bytes(bb, sizeof(bb), (double)s->bytes);
+	fmt_rate(rr, sizeof(rr), rate(s->bytes, b - a), unit);
+	fprintf(f, "[%3d]%s %6.2f-%-6.2f sec  %s  %s", s->id, role, a, b, bb, rr);
+	if (!s->udp && s->sender) {
+		fmt_bytes(cw, sizeof(cw), (double)s->tcp.snd_cwnd);
+		fprintf(f, "  %3llu   %s       %s\n", (unsigned long long)s->retransmits, cw, om);
+	} else if (!s->udp) {
+		fprintf(f, "                  %s\n", om);
+	} else if (s->sender) {
+		fprintf(f, " %s %llu  %s\n", bidir ? "          " : "",
+			(unsigned long long)s->packets, om);
+	} else {
+		fprintf(f, "  %5.3f ms  %llu/%llu (%.2g%%)  %s\n", s->jitter_s * 1e3,
+			(unsigned long long)s->lost, (unsigned long long)s->packets,
+			pct((int64_t)s->lost, (int64_t)s->packets), om);
+	}
+}
+
+/* One direction's [SUM] interval line (report_sum_bw_*_format; a UDP sender's has ten blanks
+ * before its count even without --bidir, as iperf3's). */
+static void print_interval_sum(FILE *f, double a, double b, const struct lr_iperf3_interval *st,
+			       unsigned n, bool sender, const char *role, char unit)
+{
+	uint64_t by = 0, rt = 0, lo = 0, pk = 0;
+	double jit = 0;
+	unsigned m = 0;
+	bool udp = st[0].udp;
+	const char *om = st[0].omitted ? "(omitted)" : "";
+	char bb[32], rr[32];
+
+	for (unsigned i = 0; i < n; i++) {
+		if (st[i].sender != sender)
+			continue;
+		by += st[i].bytes;
+		rt += st[i].retransmits;
+		lo += st[i].lost;
+		pk += st[i].packets;
+		jit += st[i].jitter_s;
+		m++;
+	}
+	fmt_bytes(bb, sizeof(bb), (double)by);
+	fmt_rate(rr, sizeof(rr), rate(by, b - a), unit);
+	fprintf(f, "[SUM]%s %6.2f-%-6.2f sec  %s  %s", role, a, b, bb, rr);
+	if (!udp && sender)
+		fprintf(f, "  %3llu             %s\n", (unsigned long long)rt, om);
+	else if (!udp)
+		fprintf(f, "                  %s\n", om);
+	else if (sender)
+		fprintf(f, " %s %llu  %s\n", "          ", (unsigned long long)pk, om);
+	else
+		fprintf(f, "  %5.3f ms  %llu/%llu (%.2g%%)  %s\n", m ? jit / m * 1e3 : 0.0,
+			(unsigned long long)lo, (unsigned long long)pk,
+			pct((int64_t)lo, (int64_t)pk), om);
+}
+
 void lr_iperf3_print_interval(FILE *f, double a, double b, const struct lr_iperf3_interval *st,
 			      unsigned n, char unit)
 {
-	uint64_t sum = 0;
-	char bb[32], rr[32];
+	unsigned n_snd = 0, per_dir;
+	bool bidir, server = n && st[0].server;
 
-	if (a == 0 && n && st[0].no_header)
-		;
-	else if (a == 0 && n && st[0].server)
-		fprintf(f, "[ ID] Interval           Transfer     Bitrate%s\n",
-			st[0].udp && !st[0].sender ? "         Jitter    Lost/Total Datagrams"
-			: st[0].udp ? "         Total Datagrams" : st[0].sender ? "         Retr" : "");
-	else if (a == 0)
-		fprintf(f, "[ ID] Interval           Transfer     Bitrate         Retr/Lost\n");
-	for (unsigned i = 0; i < n; i++) {
-		const struct lr_iperf3_interval *s = &st[i];
-		char tag[16], extra[48] = "";
+	if (!n)
+		return;
+	for (unsigned i = 0; i < n; i++)
+		n_snd += st[i].sender;
+	bidir = n_snd && n_snd < n;
+	per_dir = bidir ? n_snd : n;	/* iperf3's num_streams: -P */
+	if (a == 0 && !st[0].no_header)
+		print_interval_header(f, st, bidir);
+	else if (per_dir > 1)
+		fprintf(f, "- - - - - - - - - - - - - - - - - - - - - - - - -\n");
+	/* iperf3's order: a client's sending streams first, a server's receiving ones */
+	for (int pass = 0; pass < (bidir ? 2 : 1); pass++) {
+		bool snd = bidir ? (pass == 0) != server : st[0].sender;
+		const char *role = !bidir ? "" : snd ? (server ? "[TX-S]" : "[TX-C]")
+						       : (server ? "[RX-S]" : "[RX-C]");
 
-		snprintf(tag, sizeof(tag), "[%3d]", s->id);
-		if (s->server && s->udp && !s->sender)
-			snprintf(extra, sizeof(extra), "%.3f ms  %llu/%llu (%.2g%%)", s->jitter_s * 1e3,
-				 (unsigned long long)s->lost, (unsigned long long)s->packets,
-				 pct((int64_t)s->lost, (int64_t)s->packets));
-		else if (s->server && s->udp)
-			snprintf(extra, sizeof(extra), "%llu", (unsigned long long)s->packets);
-		else if (s->sender && !s->udp)
-			snprintf(extra, sizeof(extra), "%5llu", (unsigned long long)s->retransmits);
-		else if (!s->sender && s->udp)
-			snprintf(extra, sizeof(extra), "%5llu lost", (unsigned long long)s->lost);
-		fmt_bytes(bb, sizeof(bb), (double)s->bytes);
-		fmt_rate(rr, sizeof(rr), rate(s->bytes, b - a), unit);
-		bool blank = s->server && !extra[0];
-
-		if (blank)	/* iperf3's blank Retr column */
-			snprintf(extra, sizeof(extra), "%16s", "");
-		fprintf(f, "%s %6.2f-%-6.2f sec  %s  %s  %s%s\n", tag, a, b, bb, rr, extra,
-			s->omitted ? (blank ? "(omitted)" : "  (omitted)")
-			: s->sender || s->server ? "" : "  (received)");
-		sum += s->bytes;
-	}
-	if (n > 1) {
-		fmt_bytes(bb, sizeof(bb), (double)sum);
-		fmt_rate(rr, sizeof(rr), rate(sum, b - a), unit);
-		fprintf(f, "[SUM] %6.2f-%-6.2f sec  %s  %s%s\n", a, b, bb, rr,
-			st[0].omitted ? "  (omitted)" : "");
+		for (unsigned i = 0; i < n; i++)
+			if (st[i].sender == snd)
+				print_interval_stream(f, a, b, &st[i], role, bidir, unit);
+		if (per_dir > 1)
+			print_interval_sum(f, a, b, st, n, snd, role, unit);
 	}
 }

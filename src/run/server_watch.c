@@ -231,6 +231,7 @@ static void counts_of(const struct lr_stream_stats *s, struct lr_server_test_cou
 	c->out_of_order = ld(&s->out_of_order);
 	c->max_seq = ld(&s->max_seq);
 	c->jitter_ns = ld(&s->jitter_ns);
+	c->cwnd_bytes = ld(&s->cwnd_bytes);
 	c->start_ns = ld(&s->start_ns);
 	c->end_ns = ld(&s->end_ns);
 }

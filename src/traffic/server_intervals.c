@@ -24,6 +24,17 @@
  * receiver's highest sequence), jitter_ns (a level, not a count) */
 #define TICK_VALS 5
 
+/* The tick due next would end the test's last interval (within a tenth of an interval of -t's
+ * end, -O's seconds over): the forced tick at the test's end takes its place, so the streams'
+ * last bytes are in that interval and not in a short tail interval of their own. */
+static bool last_held(const struct session *ss, uint64_t every)
+{
+	uint64_t base = ss->omit_taken ? ss->omit[0].at_ns : ss->t0_ns;
+
+	return ss->p.time_s > 0 && (!ss->p.omit_s || ss->omit_taken) && ss->n_ticks &&
+	       ss->next_tick_ns + every / 10 >= base + (uint64_t)ss->p.time_s * LR_NSEC_PER_SEC;
+}
+
 void lr_server_tick(struct session *ss, uint64_t now, bool force, bool omit_end)
 {
 	uint64_t every = ss->srv->o.interval_ns ? ss->srv->o.interval_ns : LR_NSEC_PER_SEC;
@@ -31,7 +42,7 @@ void lr_server_tick(struct session *ss, uint64_t now, bool force, bool omit_end)
 
 	if (!ss->srv->o.report || !ss->streams)
 		return;
-	if (!force && now < ss->next_tick_ns)
+	if (!force && (now < ss->next_tick_ns || last_held(ss, every)))
 		return;
 	if (ss->n_ticks == ss->cap_ticks) {
 		unsigned cap = ss->cap_ticks ? 2 * ss->cap_ticks : 16;

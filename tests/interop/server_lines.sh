@@ -4,13 +4,18 @@
 # -J report of the same test (the witness): the summary's receiver transfer is the client's
 # sum_received.bytes in iperf3's units, UDP lost/total are its lost_packets/packets exactly,
 # and the interval lines add up to the summary (UDP datagrams exactly, bytes within rounding).
+# Under -R the server sends and, as iperf3 -s, prints only its sender line: its transfer is the
+# client's sum_sent (the server's count as the client got it), its UDP total the datagrams
+# the client's receiver counted (sum_received.packets; none lost on the veth).
 source "$(dirname "$0")/../lib.sh"
 cases=(udp udp-R tcp tcp-R)
 for c in "${cases[@]}"; do
-	lr_plan "$c: server exits 0" "$c: accepted + connected lines" "$c: receiver transfer = client's sum_received" \
+	side="receiver transfer = client's sum_received"
+	[ "${c#*-}" = R ] && side="sender transfer = client's sum_sent"
+	lr_plan "$c: server exits 0" "$c: accepted + connected lines" "$c: $side" \
 		"$c: interval bytes add up to the summary"
 done
-lr_plan "udp: lost/total = client's lost_packets/packets" "udp-R: lost/total = client's lost_packets/packets" \
+lr_plan "udp: lost/total = client's lost_packets/packets" "udp-R: sender's 0/total = client's 0/sum_received.packets" \
 	"udp: interval datagrams add up to the summary"
 need_root "server_lines"
 command -v iperf3 >/dev/null || { lr_skip_plan server_lines "iperf3 not installed"; exit 0; }
@@ -38,26 +43,33 @@ for c in "${cases[@]}"; do
 	check "$c: accepted + connected lines" grep -q "^Accepted connection from 10.206.0.1, port" "$work/srv.txt"
 	grep -q "local 10.206.0.2 port 5291 connected to 10.206.0.1 port" "$work/srv.txt" ||
 		fail "$c: accepted + connected lines" "no '[  1] local ... connected to' line"
-	got=$(grep ' receiver$' "$work/srv.txt" | tail -1 | grep -oP 'sec\s+\K[0-9.]+ \S*Bytes')
-	rb=$(jq '.end.sum_received.bytes' "$work/cli.json")
+	role=receiver sum=sum_received side="receiver transfer = client's sum_received"
+	[ "${c#*-}" = R ] && role=sender sum=sum_sent side="sender transfer = client's sum_sent"
+	got=$(grep " $role\$" "$work/srv.txt" | tail -1 | grep -oP 'sec\s+\K[0-9.]+ \S*Bytes')
+	rb=$(jq ".end.$sum.bytes" "$work/cli.json")
 	want=$(awk "$fmt"' BEGIN { print fmt('"$rb"') }' | sed 's/^ *//')
-	echo "$c: server's receiver line says '$got'; the iperf3 client's sum_received is $rb bytes = '$want'"
-	check "$c: receiver transfer = client's sum_received" test "$got" = "$want"
+	echo "$c: server's $role line says '$got'; the iperf3 client's $sum is $rb bytes = '$want'"
+	check "$c: $side" test "$got" = "$want"
 	# the interval lines (before the "- - -" line), [SUM] lines left out when there are streams
 	isum=$(awk "$fmt"' /^- - -/ { exit } /sec/ && !/SUM/ { for (i = 1; i < NF; i++) if ($i == "sec") { s += bytes($(i + 1), $(i + 2)); break } }
 		END { printf "%.0f", s }' "$work/srv.txt")
 	# -R: the server's intervals count what it sent (sum_sent: its count less what was still
 	# queued at the end, so 1 %); else what it received (the 3-digit rounding, 0.5 %)
 	tol=0.005; ib=$rb
-	[ "${c#*-}" = R ] && { tol=0.01; ib=$(jq '.end.sum_sent.bytes' "$work/cli.json"); }
+	[ "${c#*-}" = R ] && tol=0.01
 	echo "$c: interval lines add up to $isum bytes; the summary's side $ib"
 	check "$c: interval bytes add up to the summary" awk -v a="$isum" -v b="$ib" -v t="$tol" \
 		'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= t * b + 1024) }'
-	if [ "${c%-R}" = udp ]; then
+	if [ "$c" = udp ]; then
 		lt=$(grep ' receiver$' "$work/srv.txt" | grep -oP '[0-9]+/[0-9]+ \(' | tr -d ' (')
 		want="$(jq -r '"\(.end.sum_received.lost_packets // .end.sum.lost_packets)/\(.end.sum_received.packets // .end.sum.packets)"' "$work/cli.json")"
 		echo "$c: server's lost/total $lt; iperf3 client's $want"
 		check "$c: lost/total = client's lost_packets/packets" test "$lt" = "$want"
+	elif [ "$c" = udp-R ]; then
+		lt=$(grep ' sender$' "$work/srv.txt" | grep -oP '[0-9]+/[0-9]+ \(' | tr -d ' (')
+		want="0/$(jq -r '.end.sum_received.packets // .end.sum.packets' "$work/cli.json")"
+		echo "$c: server's sender line 0/total $lt; iperf3 client's 0/received $want"
+		check "$c: sender's 0/total = client's 0/sum_received.packets" test "$lt" = "$want"
 	fi
 	if [ "$c" = udp ]; then
 		it=$(awk '/^- - -/ { exit } / ms +[0-9]+\/[0-9]+ / { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\/[0-9]+$/) { split($i, p, "/"); l += p[1]; t += p[2] } }

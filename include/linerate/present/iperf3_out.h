@@ -37,15 +37,17 @@ struct lr_iperf3_interval {
 
 /* unit: iperf3's -f for the bitrate column ('a' adaptive bits, the default; 'A' adaptive
  * bytes; k m g t fixed bits; K M G T fixed bytes); the transfer column stays adaptive bytes.
- * Text: the "[ ID] Interval ..." header first when a == 0, one line per stream, a [SUM] line
- * when there is more than one stream. */
+ * Text: iperf3's "[ ID] Interval ..." header first when a == 0 (else its "- - -" line when a
+ * direction has more than one stream), one line per stream, a direction's [SUM] line when it
+ * has more than one stream. */
 void lr_iperf3_print_interval(FILE *f, double a, double b, const struct lr_iperf3_interval *st,
 			      unsigned n, char unit);
 /* -J: one element of iperf3's "intervals" array ({"streams": [...], "sum": {...}}). */
 json_t *lr_iperf3_json_interval(double a, double b, const struct lr_iperf3_interval *st,
 				unsigned n);
-/* The end-of-test summary in iperf3's text layout, "linerate Done." last. */
-void lr_iperf3_print_summary(FILE *f, const struct lr_traffic_results *R, char unit);
+/* The end-of-test summary in iperf3's text layout, "linerate Done." last; verbose (-V) adds
+ * iperf3 -V's "Test Complete" and CPU lines. */
+void lr_iperf3_print_summary(FILE *f, const struct lr_traffic_results *R, char unit, bool verbose);
 /* The same for the server's side of a test: its own view of the roles, no CPU line. */
 void lr_iperf3_print_server_summary(FILE *f, const struct lr_traffic_results *R, char unit);
 /* A direction's sum as one stream's result, so sums print like streams (out_of_order unknown). */

@@ -14,6 +14,7 @@
 /* One stream's counters, read at one moment. */
 struct lr_server_test_counts {
 	uint64_t bytes, packets, retransmits, lost, out_of_order, max_seq, jitter_ns;
+	uint64_t cwnd_bytes;	/* a TCP sender's last TCP_INFO snd_cwnd, 0 not read yet */
 	uint64_t start_ns, end_ns;
 };
 

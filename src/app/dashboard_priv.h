@@ -94,6 +94,7 @@ struct dash {
 	size_t n_themes;
 	struct lr_theme theme;
 	char status[LR_LOG_MSG_MAX];
+	char no_queues[48];	/* Q's answer for the selected interface (no_queues_why) */
 	uint64_t log_seen, app_msg_seq, sticky_until_ns;
 	uint64_t status_until_ns;	/* the status message is cleared then (stale news misleads) */
 	bool status_is_verdict;		/* it says the verdict is shown: cleared when it closes */

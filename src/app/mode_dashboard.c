@@ -274,6 +274,21 @@ static bool update_status(struct dash *d)
 	return changed;
 }
 
+/* What Q answers when the selected interface has no per-queue counter, NULL when it has. */
+static const char *no_queues_why(struct dash *d)
+{
+	struct lr_view_queue_stats st;
+	const struct lr_iface_snap *ifs;
+
+	if (!d->have_shown || d->app.sel >= d->shown.n_ifaces || d->ctx.peer_detail)
+		return NULL;
+	ifs = &d->shown.ifaces[d->app.sel];
+	if (lr_view_queue_stats(ifs, &st))
+		return NULL;
+	snprintf(d->no_queues, sizeof(d->no_queues), "Q: %s has no per-queue counters", ifs->name);
+	return d->no_queues;
+}
+
 /* What P answers when there is no peer's side to show, NULL when there is one: short
  * enough for the status line at 80 columns (about 40 characters). */
 static const char *no_peer_why(const struct dash *d)
@@ -301,6 +316,7 @@ static void render(struct dash *d)
 	d->ctx.snap = d->have_shown ? &d->shown : NULL;
 	d->ctx.peer = lr_dash_peer_view(d, &d->ctx.peer_host);
 	d->app.no_peer = no_peer_why(d);
+	d->app.no_queues = no_queues_why(d);
 	d->ctx.theme_name = d->theme.name;
 	if (d->tr.on)
 		lr_dash_tr_update_view(d);

@@ -223,6 +223,10 @@ bool lr_ui_handle(struct lr_ui *app, enum lr_action act)
 						  : "this host's side (P: the peer's)");
 		return true;
 	case LR_ACT_QUEUES:	/* from either view: the detail view with the Queues pane */
+		if (app->no_queues && !app->queues) {	/* a pane of "unknown": say so instead */
+			set_msg(app, "%s", app->no_queues);
+			return true;
+		}
 		app->queues = !(app->queues && app->view == LR_VIEW_DETAIL);
 		app->view = LR_VIEW_DETAIL;
 		set_msg(app, "%s", app->queues ? "Queues pane (Q: Packets again)"

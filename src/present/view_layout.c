@@ -59,8 +59,11 @@ static void detail(struct lr_frame *f, struct lr_rect r, const struct lr_view_ct
 	int sl = hl == 2 && ctx->peer_detail && tuning_known(&ctx->snap->tuning) ? 1 : 0;
 	int ph = r.h - hl - (int)nh - band - pl - sl, top, ltop, lw = (r.w - 1) / 2;
 	int y = r.y + hl;
-	/* Queues: its own band when the panes keep their rows, else in place of Packets (Q) */
-	int qband = (ifs->n_queues || ctx->app->queues) && ph - QUEUES_BAND_ROWS >= PANES_MIN_ROWS
+	/* Queues: its own band when the panes keep their rows, else in place of Packets (Q); folded
+	 * away while no queue has a known counter (issue 28: 7 rows saying "unknown") */
+	struct lr_view_queue_stats qst;
+	bool qknown = lr_view_queue_stats(ifs, &qst);
+	int qband = (qknown || ctx->app->queues) && ph - QUEUES_BAND_ROWS >= PANES_MIN_ROWS
 			    ? QUEUES_BAND_ROWS
 			    : 0;
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Issue 28: the demo's status line never says its peer "shares no counters" (its server is this
-# process) while the test starts, and P says so instead of showing this host's lo as the peer's.
+# process) while the test starts, and P says so instead of showing this host's lo as the peer's;
+# Q on lo (no per-queue counters) says so and keeps the Packets pane, not a pane of "unknown".
 # Issue 17: with --demo this process is also the UDP receiver, so the Streams pane's lost
 # column shows the receiver's live count, not "-". The witness is the kernel: on loopback a
 # datagram the receiver misses was dropped by the kernel's UDP receive path, which counts it in
@@ -9,7 +10,8 @@
 . "$(dirname "$0")/../lib.sh"
 lr_plan "demo udp lost: the lost column is the receiver's count" \
 	"demo udp lost: no more than the kernel dropped" "demo: no 'shares no counters' at the start" \
-	"demo: P says the peer is this host" "demo udp lost: q exits 0"
+	"demo: P says the peer is this host" "demo: Q on lo says it has no queues, Packets stays" \
+	"demo udp lost: q exits 0"
 command -v tmux >/dev/null || { lr_skip_plan demo_udp_lost "tmux not installed"; exit 0; }
 [ -x "$LR_BIN" ] || { lr_skip_plan demo_udp_lost "no binary at $LR_BIN (run make)"; exit 0; }
 
@@ -60,6 +62,15 @@ if grep -q "the demo's peer is this host" "$work/peer.txt"; then
 	pass "demo: P says the peer is this host"
 else
 	fail "demo: P says the peer is this host" "$(tail -n 1 "$work/peer.txt")"
+fi
+T send-keys -t dul Q
+sleep 0.5
+T capture-pane -t dul -p >"$work/queues.txt"
+if grep -q "Q: lo has no per-queue counters" "$work/queues.txt" && grep -q " Packets " "$work/queues.txt" &&
+	! grep -q " Queues " "$work/queues.txt"; then
+	pass "demo: Q on lo says it has no queues, Packets stays"
+else
+	fail "demo: Q on lo says it has no queues, Packets stays" "$(grep -E 'Packets|Queues' "$work/queues.txt" | head -2; tail -n 1 "$work/queues.txt")"
 fi
 T send-keys -t dul q
 for ((i = 0; i < 50; i++)); do [ -s "$work/rc" ] && break; sleep 0.1; done

@@ -183,6 +183,31 @@ static void test_unknown_queues(void **state)
 	e->n_queues = n;
 }
 
+/* Issue 28: a veth lists its queues (sysfs) with no per-queue counter known, and the detail
+ * view at 132x43 spent a band of 8 rows saying so. Folded; Q says why and opens nothing. */
+static void test_unknown_queues_folded(void **state)
+{
+	struct fixture *fx = *state;
+	struct lr_iface_snap *e = &fx->snap.ifaces[0];
+	int col;
+
+	for (size_t i = 0; i < e->n_queues; i++)
+		e->queues[i].valid = 0;
+	fx->app.view = LR_VIEW_DETAIL;
+	assert_int_equal(lr_frame_resize(&fx->frame, 132, 43), 0);
+	lr_view_render(&fx->frame, &fx->ctx);
+	assert_true(golden_find(&fx->frame, "Packets", &col) > 0);
+	assert_int_equal(golden_find(&fx->frame, "Queues", &col), -1);
+	assert_int_equal(golden_find(&fx->frame, "per-queue counters: unknown", &col), -1);
+	fx->app.no_queues = "Q: eth1 has no per-queue counters";
+	lr_ui_handle(&fx->app, LR_ACT_QUEUES);
+	assert_false(fx->app.queues);
+	assert_string_equal(fx->app.msg, fx->app.no_queues);
+	fx->app.no_queues = NULL;
+	lr_ui_handle(&fx->app, LR_ACT_QUEUES);
+	assert_true(fx->app.queues);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -191,6 +216,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pane_132x43_own_band, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_overview_hot_queue, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_queues, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unknown_queues_folded, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

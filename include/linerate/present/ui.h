@@ -80,6 +80,9 @@ struct lr_ui {
 					 * frame), NULL: the peer's view is there */
 	bool queues;			/* Q: the Queues pane replaces Packets where it has no
 					 * room of its own */
+	const char *no_queues;		/* why Q has no queues to show (set by the run loop each
+					 * frame: the selected interface has no per-queue counter),
+					 * NULL: it has */
 	int peer_sel;			/* which of the peer's (Tab on its side; views wrap it) */
 	uint32_t requests;		/* enum lr_request bits */
 	char msg[LR_UI_MSG_MAX];	/* feedback for the status line, "" none */

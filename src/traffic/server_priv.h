@@ -95,6 +95,10 @@ struct lr_server {
 	struct pending pend[MAX_PENDING];
 	struct session *sess;
 	atomic_bool listener_tuned; /* a test's -w/-M is on lfd (set by the session) */
+	/* a session asks the acceptor for an MPTCP listener (its test's "mptcp", or -s -m); the
+	 * acceptor clears it once lfd is remade, lproto saying what lfd is (0 or IPPROTO_MPTCP) */
+	atomic_bool want_mptcp;
+	_Atomic int lproto;
 	struct lr_auth_server *auth; /* o.auth's keys and users, or NULL: no authentication */
 };
 
@@ -103,6 +107,9 @@ struct lr_server {
 int lr_server_session_start(struct lr_server *srv, struct pending *pd);
 /* [acceptor] Joins and frees a finished session. */
 void lr_server_session_end(struct lr_server *srv);
+
+/* [any] --bind-dev on a listening socket (TCP or a UDP test's). 0 or -errno. */
+int lr_server_bind_dev(const struct lr_server *s, int fd);
 
 /* Session thread helpers shared by server_session.c and server_streams.c. */
 struct lr_proto_conn lr_server_sess_conn(struct session *ss);

@@ -68,6 +68,7 @@ struct lr_proto_params {
 	bool reverse; /* "reverse" */
 	bool bidir; /* "bidirectional" */
 	bool nodelay; /* "nodelay" */
+	bool mptcp; /* "mptcp": the TCP data connections are MPTCP */
 	bool udp_64bit; /* "udp_counters_64bit" */
 	bool repeating_payload; /* "repeating_payload" */
 	bool get_server_output; /* "get_server_output" */
@@ -85,8 +86,8 @@ struct lr_proto_params {
 	uint64_t len; /* "len": block / datagram size (checked per protocol) */
 	uint64_t bandwidth_bps; /* "bandwidth", 0 = unlimited */
 	uint64_t fqrate_bps; /* "fqrate" */
-	int64_t pacing_timer_us; /* "pacing_timer" */
-	int64_t burst; /* "burst" 0..1000 */
+	int64_t pacing_timer_us; /* "pacing_timer" (0: left out); iperf3 3.22 stores it only */
+	int64_t burst; /* "burst" 1..1000 blocks back to back per pacing step, 0 = absent */
 	int server_affinity; /* "server_affinity", -1 = unset */
 	uint32_t flowlabel; /* "flowlabel" (-L) 1..0xfffff, 0 = unset; iperf3's server only stores it */
 	int tos; /* "TOS" 0..255 */

@@ -41,7 +41,7 @@ run() {
 	local k=$1 out=$2 c; shift 2
 	for c in "${CMDS[@]}"; do
 		# shellcheck disable=SC2086	# the command's words
-		ip netns exec "${u}${k}c" timeout 30 "$@" -c srv $c >"$tmp/$k.last" 2>&1
+		ip netns exec "${u}${k}c" timeout 15 "$@" -c srv $c >"$tmp/$k.last" 2>&1
 		echo $?
 	done >"$out"
 }

@@ -38,10 +38,10 @@ pair() {
 }
 # run K OUT CLIENT...: each command by CLIENT from pair K's client namespace, "status" a line
 run() {
-	local k=$1 out=$2 c; shift 2
-	for c in "${CMDS[@]}"; do
+	local k=$1 out=$2 i; shift 2
+	for i in "${!CMDS[@]}"; do
 		# shellcheck disable=SC2086	# the command's words
-		ip netns exec "${u}${k}c" timeout 15 "$@" -c srv $c >"$tmp/$k.last" 2>&1
+		ip netns exec "${u}${k}c" timeout 15 "$@" -c srv ${CMDS[$i]} >"$tmp/$k.$i.out" 2>&1
 		echo $?
 	done >"$out"
 }
@@ -70,5 +70,10 @@ for i in "${!CMDS[@]}"; do
 	echo "# iperf3 $v -c srv $c: exit ${lrs[$i]} against linerate -s, ${i3s[$i]} against iperf3 $v -s; linerate -c: ${lrc[$i]}"
 	check "lrs:$n" [ "${lrs[$i]:-none}" = "${i3s[$i]:-none2}" ]
 	check "lrc:$n" [ "${lrc[$i]:-none}" = "${i3s[$i]:-none2}" ]
+	if [ "${lrs[$i]}" != "${i3s[$i]}" ] || [ "${lrc[$i]}" != "${i3s[$i]}" ]; then
+		for k in 1 2 3; do	# what each said last, for the one that differs
+			echo "#   pair $k: $(tail -n 2 "$tmp/$k.$i.out" | tr '\n' ' ' | cut -c1-300)"
+		done
+	fi
 done
 lr_summary

@@ -115,6 +115,8 @@ int lr_server_bind_dev(const struct lr_server *s, int fd);
 struct lr_proto_conn lr_server_sess_conn(struct session *ss);
 /* SERVER_ERROR and iperf3's i_errno, best effort. */
 void lr_server_send_error(struct session *ss, int ierrno);
+/* ... with the errno iperf3 prints after its message ("Protocol not supported"). */
+void lr_server_send_error_errno(struct session *ss, int ierrno, int err);
 /* A bounded I/O result in words for the log. */
 const char *lr_server_io_what(int rc);
 /* --snd-timeout (TCP_USER_TIMEOUT) on a control or TCP data socket; ms 0 = leave it. */

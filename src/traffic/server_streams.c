@@ -312,7 +312,7 @@ int lr_server_create_streams(struct session *ss)
 	} else {
 		rc = tune_listener(ss);
 		if (rc < 0) {
-			lr_server_send_error(ss, 202 /* IESTREAMLISTEN */);
+			lr_server_send_error_errno(ss, 202 /* IESTREAMLISTEN */, -rc);
 			return rc;
 		}
 		atomic_store(&ss->phase, PH_ACCEPT);

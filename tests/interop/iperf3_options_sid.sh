@@ -7,7 +7,7 @@
 # debug print of the parameters it received. --sctp is refused with one line (no sctp module).
 . "$(dirname "$0")/../lib.sh"
 lr_plan iperf3_options_sid "bind-dev-lrs bind-dev-lrc mptcp-lrs mptcp-lrc burst-lrc burst-lrs \
-pacing-timer-lrc sctp-refused"
+pacing-timer-lrc sctp-refused sctp-lrs"
 need_root iperf3_options_sid
 [ -x "$LR_BIN" ] || { lr_skip_plan iperf3_options_sid "$LR_BIN not built"; exit 0; }
 sid=$(lr_iperf3_path sid) || { lr_skip_plan iperf3_options_sid "iperf3 3.22 (sid) not installed (scripts/upstream-iperf3.sh)"; exit 0; }
@@ -118,7 +118,15 @@ if srv burst-lrs "$b" "$LR_BIN" -s -p "$port"; then
 	srv_stop
 fi
 
-# --- --sctp: one line naming why ---------------------------------------------------------------
+# --- --sctp: one line naming why; an iperf3 client asking for it hears what iperf3 -s says -------
+if srv sctp-lrs "$b" "$LR_BIN" -s -p "$port"; then
+	"${A[@]}" timeout 20 env PATH="$sid:$PATH" iperf3 -c 10.97.0.2 -p "$port" -t 1 --sctp >"$tmp/sc.c" 2>&1
+	rc=$?
+	echo "# iperf3 $v -c --sctp to linerate -s: exit $rc: $(tail -n 1 "$tmp/sc.c")"
+	# iperf3 3.22 -s on this kernel: "unable to start stream listener: Protocol not supported"
+	check sctp-lrs sh -c "[ $rc -eq 1 ] && grep -q 'unable to start stream listener: Protocol not supported' $tmp/sc.c"
+	srv_stop
+fi
 "$LR_BIN" -c 10.97.0.2 --sctp >"$tmp/sctp.out" 2>&1
 rc=$?
 echo "# linerate -c --sctp: exit $rc: $(cat "$tmp/sctp.out")"

@@ -107,7 +107,7 @@ void lr_proto_params_init(struct lr_proto_params *p); /* iperf3's defaults, TCP 
 int lr_proto_params_encode(const struct lr_proto_params *p, char **out,
 			   size_t *out_len) LR_MUST_CHECK;
 /* Decodes len bytes (no NUL needed). Wrong types and out-of-range values are rejected with
- * -EINVAL and a reason in err; unknown keys are ignored; 2^64-1 from <= 3.13 peers reads as
+ * -EINVAL and a reason in err, an SCTP test with -EPROTONOSUPPORT; unknown keys are ignored; 2^64-1 from <= 3.13 peers reads as
  * -1. 0 or -errno. */
 int lr_proto_params_decode(const char *buf, size_t len, struct lr_proto_params *p,
 			   char err[LR_PROTO_ERR_MAX]) LR_MUST_CHECK;

@@ -170,6 +170,9 @@ static const char usage[] =
 	"  -O SEC omit  -n BYTES | -k BLOCKS  -N nodelay  -S TOS | --dscp V  -4 | -6  -Z zerocopy\n"
 	"  --get-server-output  --json-stream  --fq-rate RATE  --dont-fragment  --cport PORT\n"
 	"  -L, --flowlabel N  IPv6 flow label on the data streams (-c, IPv6 tests only)\n"
+	"  -b RATE/BURST  BURST blocks back to back per pacing step;  -m, --mptcp  MPTCP data streams\n"
+	"  --bind-dev DEV (or -c HOST%DEV, -B ADDR%DEV)  SO_BINDTODEVICE;  --pacing-timer US\n"
+	"  --sctp, -X, --nstreams  refused: TCP and UDP only\n"
 	"  --repeating-payload  --extra-data STR  --udp-counters-64bit  --skip-rx-copy  --gsro\n"
 	"  --cntl-ka[=IDLE/INTV/CNT];  -s: --idle-timeout SEC  --server-bitrate-limit RATE[/SEC]\n"
 	"  -c: --username USER --rsa-public-key-path PEM (password: IPERF3_PASSWORD, no prompt)\n"
@@ -543,7 +546,10 @@ int lr_cli_parse(int argc, char **argv, bool tty, struct lr_config *cfg, char *e
 		case 'c':
 			if (!*optarg)
 				return lr_err_inval(err, len, "-c: empty host");
-			t->host = optarg;
+			t->host = lr_cli_iperf3_host_dev(optarg, cfg->host_part,
+							 sizeof(cfg->host_part), t);
+			if (!t->host)
+				return lr_err_inval(err, len, "-c: invalid HOST%%DEV '%s'", optarg);
 			break;
 		case 's':
 			cfg->mode = LR_MODE_SERVER;
@@ -554,7 +560,10 @@ int lr_cli_parse(int argc, char **argv, bool tty, struct lr_config *cfg, char *e
 			t->port = (uint16_t)v;
 			break;
 		case 'B':
-			t->bind = optarg;
+			t->bind = lr_cli_iperf3_host_dev(optarg, cfg->bind_part,
+							 sizeof(cfg->bind_part), t);
+			if (!t->bind)
+				return lr_err_inval(err, len, "-B: invalid ADDR%%DEV '%s'", optarg);
 			break;
 		case '1':
 			t->one_off = true;
@@ -571,9 +580,9 @@ int lr_cli_parse(int argc, char **argv, bool tty, struct lr_config *cfg, char *e
 			traffic_opt = "-P";
 			break;
 		case 'b':
-			if (lr_parse_rate_bps(optarg, &t->bitrate_bps))
-				return lr_err_inval(err, len, "-b: invalid bitrate '%s' (e.g. 100M, 1.5G, 0)",
-					    optarg);
+			if (lr_cli_iperf3_bitrate(optarg, t))
+				return lr_err_inval(err, len, "-b: invalid bitrate '%s' (e.g. 100M, 1.5G, 0; "
+					    "RATE/BURST: BURST 1 to 1000)", optarg);
 			t->bitrate_set = true;
 			traffic_opt = "-b";
 			break;

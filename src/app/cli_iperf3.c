@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 
 #include "linerate/app/cli_iperf3.h"
@@ -35,6 +38,10 @@ enum {
 	OPT_AUTHORIZED_USERS,
 	OPT_SKEW_THRESHOLD,
 	OPT_PKCS1,
+	OPT_BIND_DEV,
+	OPT_PACING_TIMER,
+	OPT_SCTP,
+	OPT_NSTREAMS,
 };
 
 const struct option lr_cli_iperf3_opts[] = {
@@ -66,6 +73,12 @@ const struct option lr_cli_iperf3_opts[] = {
 	{"authorized-users-path", required_argument, NULL, OPT_AUTHORIZED_USERS},
 	{"time-skew-threshold", required_argument, NULL, OPT_SKEW_THRESHOLD},
 	{"use-pkcs1-padding", no_argument, NULL, OPT_PKCS1},
+	{"bind-dev", required_argument, NULL, OPT_BIND_DEV},
+	{"mptcp", no_argument, NULL, 'm'},
+	{"pacing-timer", required_argument, NULL, OPT_PACING_TIMER},
+	{"sctp", no_argument, NULL, OPT_SCTP},
+	{"xbind", required_argument, NULL, 'X'},
+	{"nstreams", required_argument, NULL, OPT_NSTREAMS},
 	{NULL, 0, NULL, 0},
 };
 
@@ -150,6 +163,52 @@ static int parse_limit(const char *arg, struct lr_traffic_config *t)
 			return -EINVAL;
 	}
 	t->server_rate_limit_ms = (uint32_t)(secs * 1000 + 0.5);
+	return 0;
+}
+
+static int set_bind_dev(struct lr_traffic_config *t, const char *dev)
+{
+	if (!*dev || strlen(dev) >= IFNAMSIZ || strlen(dev) >= sizeof(t->bind_dev))
+		return -EINVAL;
+	snprintf(t->bind_dev, sizeof(t->bind_dev), "%s", dev);
+	return 0;
+}
+
+const char *lr_cli_iperf3_host_dev(const char *arg, char *buf, size_t len,
+				   struct lr_traffic_config *t)
+{
+	const char *pct = strchr(arg, '%');
+	struct in6_addr a6;
+	size_t n;
+
+	if (!pct)
+		return arg;
+	n = (size_t)(pct - arg);
+	if (n >= len)
+		return NULL;
+	memcpy(buf, arg, n);
+	buf[n] = '\0';
+	if (inet_pton(AF_INET6, buf, &a6) == 1 && IN6_IS_ADDR_LINKLOCAL(&a6))
+		return arg;
+	return set_bind_dev(t, pct + 1) ? NULL : buf;
+}
+
+int lr_cli_iperf3_bitrate(const char *arg, struct lr_traffic_config *t)
+{
+	const char *slash = strchr(arg, '/');
+	char rate[32];
+	long burst = 0;
+	size_t n = slash ? (size_t)(slash - arg) : strlen(arg);
+
+	if (n >= sizeof(rate))
+		return -EINVAL;
+	memcpy(rate, arg, n);
+	rate[n] = '\0';
+	if (lr_parse_rate_bps(rate, &t->bitrate_bps))
+		return -EINVAL;
+	if (slash && parse_int(slash + 1, 1, 1000, &burst))	/* iperf3's MAX_BURST */
+		return -EINVAL;
+	t->burst = (unsigned)burst;
 	return 0;
 }
 
@@ -287,6 +346,26 @@ int lr_cli_iperf3_opt(int c, const char *arg, struct lr_config *cfg, const char 
 	case OPT_PKCS1:
 		t->auth.pkcs1 = true;
 		return 0;
+	case OPT_BIND_DEV:
+		if (set_bind_dev(t, arg))
+			return lr_err_inval(err, len, "--bind-dev: invalid interface name '%s'", arg);
+		return 0;
+	case 'm':
+		t->mptcp = true;
+		return 0;
+	case OPT_PACING_TIMER:	/* iperf3's K/M/G; it sends it, its 3.22 server ignores it */
+		if (lr_parse_size_bytes(arg, &u) || u > INT32_MAX)
+			return lr_err_inval(err, len, "--pacing-timer: invalid microseconds '%s'", arg);
+		t->pacing_timer_us = (int)u;
+		t->pacing_timer_set = true;
+		*traffic_opt = "--pacing-timer";
+		return 0;
+	case OPT_SCTP:
+	case 'X':
+	case OPT_NSTREAMS:
+		return lr_err_inval(err, len, "%s: no SCTP in linerate: it runs TCP and UDP only (its "
+			    "test kernels have no sctp module to check SCTP against)",
+			    c == 'X' ? "-X/--xbind" : c == OPT_SCTP ? "--sctp" : "--nstreams");
 	default:
 		return 1;
 	}
@@ -340,5 +419,7 @@ int lr_cli_iperf3_validate(struct lr_config *cfg, char *err, size_t len)
 		return lr_err_inval(err, len, "--matrix runs each case for -t seconds: no -n/-k");
 	if (t->udp_64bit && !t->udp && !server)
 		return lr_err_inval(err, len, "--udp-counters-64bit needs -u");
+	if (t->mptcp && t->udp)
+		return lr_err_inval(err, len, "-m/--mptcp is TCP's: it excludes -u");
 	return validate_auth(cfg, err, len);
 }

@@ -375,6 +375,8 @@ int lr_run_server(const struct lr_config *cfg)
 	const struct lr_traffic_config *tc = &cfg->traffic;
 	struct lr_server_opts o = {
 		.bind = tc->bind,
+		.bind_dev = tc->bind_dev[0] ? tc->bind_dev : NULL,
+		.mptcp = tc->mptcp,
 		.port = tc->port,
 		.one_off = tc->one_off,
 		.pin = tc->affinity >= 0,

@@ -49,13 +49,16 @@ static int resolve(const char *host, uint16_t port, int socktype, int family,
 	return 0;
 }
 
-/* -B, and for a data stream --cport (+ the stream's index, as iperf3). */
+/* --bind-dev, -B, and for a data stream --cport (+ the stream's index, as iperf3). */
 static int bind_port(struct lr_client *c, int fd, int socktype, uint16_t port)
 {
 	struct sockaddr_storage ss;
 	socklen_t len = 0;	/* resolve sets it on success */
 	int rc, one = 1;
 
+	if (c->tc.bind_dev[0] && setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, c->tc.bind_dev,
+					    (socklen_t)strlen(c->tc.bind_dev)) < 0)
+		return -errno;
 	if (!c->bind && !port)
 		return 0;
 	rc = resolve(c->bind, port, socktype, c->peer.ss_family, &ss, &len);
@@ -218,7 +221,8 @@ int lr_client_ctl_connect(struct lr_client *c)
 	}
 	rc = bind_local(c, fd, SOCK_STREAM);
 	if (rc < 0) {
-		lr_client_set_err(c, "cannot bind to %s: %s", c->bind, strerror(-rc));
+		lr_client_set_err(c, "cannot bind to %s: %s", c->bind ? c->bind : c->tc.bind_dev,
+				  strerror(-rc));
 		close(fd);
 		return rc;
 	}
@@ -283,6 +287,10 @@ int lr_client_send_params(struct lr_client *c)
 	if (p->num_bytes || p->blockcount)
 		p->time_s = 0;	/* as iperf3: the byte or block count ends the test */
 	p->nodelay = c->tc.nodelay;
+	p->mptcp = c->tc.mptcp;
+	p->burst = c->tc.burst;
+	if (c->tc.pacing_timer_set)
+		p->pacing_timer_us = c->tc.pacing_timer_us;
 	p->tos = c->tc.tos;
 	p->flowlabel = c->tc.flowlabel;
 	p->fqrate_bps = c->tc.fq_rate_bps;
@@ -362,7 +370,9 @@ static int tcp_stream_connect(struct lr_client *c, int *out)
 	struct lr_proto_conn cc;
 	int fd, rc;
 
-	fd = socket(c->peer.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	/* -m: the data connections only, as iperf3's (its control connection is plain TCP) */
+	fd = socket(c->peer.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+		    c->tc.mptcp ? IPPROTO_MPTCP : 0);
 	if (fd < 0)
 		return -errno;
 	apply_tcp_opts(c, fd);
@@ -564,6 +574,7 @@ int lr_client_create_streams(struct lr_client *c)
 			.cpus = c->tc.affinity_cpus,
 			.no_gso = c->tc.no_gso,
 			.rx_len = lr_stream_tcp_read_len((size_t)c->params.len, c->n_max),
+			.burst = c->tc.burst,
 			.udp_64bit_seq = c->tc.udp_64bit,
 			.zerocopy = c->tc.zerocopy,
 			.repeating_payload = c->tc.repeating_payload,

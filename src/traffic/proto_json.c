@@ -223,6 +223,8 @@ int lr_proto_params_encode(const struct lr_proto_params *p, char **out, size_t *
 		rc |= set_int(o, "MSS", p->mss);
 	if (p->nodelay)
 		rc |= json_object_set_new(o, "nodelay", json_true());
+	if (p->mptcp)
+		rc |= json_object_set_new(o, "mptcp", json_true());
 	rc |= set_int(o, "parallel", p->parallel);
 	if (p->reverse)
 		rc |= json_object_set_new(o, "reverse", json_true());
@@ -235,7 +237,8 @@ int lr_proto_params_encode(const struct lr_proto_params *p, char **out, size_t *
 		rc |= set_int(o, "bandwidth", (int64_t)p->bandwidth_bps);
 	if (p->fqrate_bps)
 		rc |= set_int(o, "fqrate", (int64_t)p->fqrate_bps);
-	rc |= set_int(o, "pacing_timer", p->pacing_timer_us);
+	if (p->pacing_timer_us)	/* iperf3 leaves a 0 out */
+		rc |= set_int(o, "pacing_timer", p->pacing_timer_us);
 	if (p->burst)
 		rc |= set_int(o, "burst", p->burst);
 	if (p->tos)
@@ -305,8 +308,9 @@ int lr_proto_params_decode(const char *buf, size_t len, struct lr_proto_params *
 	TRY(get_flag(o, "tcp", &tcp, err));
 	TRY(get_flag(o, "udp", &p->udp, err));
 	TRY(get_flag(o, "sctp", &sctp, err));
-	if (sctp) {
-		rc = seterr(err, "SCTP is not supported");
+	if (sctp) {	/* no sctp module: as iperf3's server, whose SCTP listener fails */
+		seterr(err, "SCTP is not supported");
+		rc = -EPROTONOSUPPORT;
 		goto out;
 	}
 	if (p->udp && tcp) {
@@ -316,7 +320,7 @@ int lr_proto_params_decode(const char *buf, size_t len, struct lr_proto_params *
 	TRY(get_flag(o, "reverse", &p->reverse, err));
 	TRY(get_flag(o, "bidirectional", &p->bidir, err));
 	TRY(get_flag(o, "nodelay", &p->nodelay, err));
-	TRY(get_flag(o, "mptcp", &(bool){false}, err));
+	TRY(get_flag(o, "mptcp", &p->mptcp, err));
 	TRY(get_intflag(o, "udp_counters_64bit", &p->udp_64bit, err));
 	TRY(get_intflag(o, "repeating_payload", &p->repeating_payload, err));
 	TRY(get_intflag(o, "get_server_output", &p->get_server_output, err));
@@ -363,7 +367,7 @@ int lr_proto_params_decode(const char *buf, size_t len, struct lr_proto_params *
 	TRY(get_int(o, "fqrate", 0, INT64_MAX, &v, err));
 	p->fqrate_bps = (uint64_t)v;
 	TRY(get_int(o, "pacing_timer", 0, 1000000000, &p->pacing_timer_us, err));
-	TRY(get_int(o, "burst", 0, 1000, &p->burst, err));
+	TRY(get_int(o, "burst", 1, 1000, &p->burst, err));	/* iperf3: IEBURST outside */
 	v = -1;
 	TRY(get_int(o, "server_affinity", -1, 1024, &v, err));
 	p->server_affinity = (int)v;

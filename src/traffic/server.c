@@ -56,12 +56,28 @@ static void deny(int fd)
 
 /* ---------------- acceptor ---------------- */
 
-static int listen_socket(int family, const struct sockaddr *addr, socklen_t len)
+int lr_server_bind_dev(const struct lr_server *s, int fd)
 {
-	int fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0), one = 1, rc;
+	const char *dev = s->o.bind_dev;
+
+	if (dev && setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, dev, (socklen_t)strlen(dev)) < 0)
+		return -errno;
+	return 0;
+}
+
+/* proto: 0 (TCP) or IPPROTO_MPTCP */
+static int listen_socket(const struct lr_server *s, int family, const struct sockaddr *addr,
+			 socklen_t len, int proto)
+{
+	int fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, proto), one = 1, rc;
 
 	if (fd < 0)
 		return -errno;
+	rc = lr_server_bind_dev(s, fd);
+	if (rc < 0) {
+		close(fd);
+		return rc;
+	}
 	/* without it a restart within TIME_WAIT cannot bind; serving goes on, so only say so */
 	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0)
 		lr_log(LR_LOG_WARN, "server: SO_REUSEADDR: %s", strerror(errno));
@@ -85,18 +101,28 @@ static int listen_socket(int family, const struct sockaddr *addr, socklen_t len)
 /* A test's -w/-M went onto the listener (server_session.c) so its data connections were born
  * with them. Once they are in (or the test is over) anyone else gets a fresh listener, as in
  * iperf3: a socket buffer size cannot be unset. A connection attempt in the gap is refused.
- * 0 or -errno (logged; the server cannot go on). */
+ * A test that asks for MPTCP (want_mptcp, set by its session) gets an MPTCP listener for its
+ * data connections the same way, as iperf3 remakes its listener: control connections stay
+ * plain TCP. 0 or -errno (logged; the server cannot go on). */
 static int listener_reset(struct lr_server *s)
 {
+	int proto = atomic_load(&s->want_mptcp) ? IPPROTO_MPTCP : 0;
 	int fd;
 
-	if (!atomic_load(&s->listener_tuned) ||
-	    (s->sess && atomic_load(&s->sess->phase) < PH_RUN))
+	if (!proto && (!atomic_load(&s->listener_tuned) ||
+		       (s->sess && atomic_load(&s->sess->phase) < PH_RUN)))
 		return 0;
-	atomic_store(&s->listener_tuned, false);
+	atomic_store(&s->listener_tuned, proto != 0);
 	close(s->lfd);
-	fd = listen_socket(s->family, (struct sockaddr *)&s->local, s->local_len);
+	fd = listen_socket(s, s->family, (struct sockaddr *)&s->local, s->local_len, proto);
+	if (fd < 0 && proto) {	/* the session sees lproto 0 and fails its test */
+		lr_log(LR_LOG_ERR, "server: MPTCP listener: %s", strerror(-fd));
+		proto = 0;
+		fd = listen_socket(s, s->family, (struct sockaddr *)&s->local, s->local_len, 0);
+	}
 	s->lfd = fd < 0 ? -1 : fd;
+	atomic_store(&s->lproto, proto);
+	atomic_store(&s->want_mptcp, false);
 	if (fd < 0)
 		lr_log(LR_LOG_ERR, "server: cannot listen again on port %u: %s", s->o.port,
 		       strerror(-fd));
@@ -120,6 +146,8 @@ int lr_server_open(struct lr_server **out, const struct lr_server_opts *o)
 	atomic_init(&s->stop, false);
 	atomic_init(&s->tests_done, 0);
 	atomic_init(&s->listener_tuned, false);
+	atomic_init(&s->want_mptcp, false);
+	atomic_init(&s->lproto, 0);
 	for (int i = 0; i < MAX_PENDING; i++)
 		s->pend[i].fd = -1;
 	snprintf(ports, sizeof(ports), "%u", s->o.port);
@@ -134,7 +162,7 @@ int lr_server_open(struct lr_server **out, const struct lr_server_opts *o)
 		}
 	}
 	for (a = ai; a; a = a->ai_next) {
-		int fd = listen_socket(a->ai_family, a->ai_addr, a->ai_addrlen);
+		int fd = listen_socket(s, a->ai_family, a->ai_addr, a->ai_addrlen, 0);
 
 		if (fd < 0) {
 			rc = fd;

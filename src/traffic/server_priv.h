@@ -101,6 +101,10 @@ struct lr_server {
 	struct pending pend[MAX_PENDING];
 	struct session *sess;
 	atomic_bool listener_tuned; /* a test's -w/-M is on lfd (set by the session) */
+	/* a session asks the acceptor for an MPTCP listener (its test's "mptcp", or -s -m); the
+	 * acceptor clears it once lfd is remade, lproto saying what lfd is (0 or IPPROTO_MPTCP) */
+	atomic_bool want_mptcp;
+	_Atomic int lproto;
 	struct lr_auth_server *auth; /* o.auth's keys and users, or NULL: no authentication */
 };
 
@@ -110,10 +114,15 @@ int lr_server_session_start(struct lr_server *srv, struct pending *pd);
 /* [acceptor] Joins and frees a finished session. */
 void lr_server_session_end(struct lr_server *srv);
 
+/* [any] --bind-dev on a listening socket (TCP or a UDP test's). 0 or -errno. */
+int lr_server_bind_dev(const struct lr_server *s, int fd);
+
 /* Session thread helpers shared by server_session.c and server_streams.c. */
 struct lr_proto_conn lr_server_sess_conn(struct session *ss);
 /* SERVER_ERROR and iperf3's i_errno, best effort. */
 void lr_server_send_error(struct session *ss, int ierrno);
+/* ... with the errno iperf3 prints after its message ("Protocol not supported"). */
+void lr_server_send_error_errno(struct session *ss, int ierrno, int err);
 /* A bounded I/O result in words for the log. */
 const char *lr_server_io_what(int rc);
 /* --snd-timeout (TCP_USER_TIMEOUT) on a control or TCP data socket; ms 0 = leave it. */

@@ -42,9 +42,15 @@ struct lr_proto_conn lr_server_sess_conn(struct session *ss)
 
 void lr_server_send_error(struct session *ss, int ierrno)
 {
+	lr_server_send_error_errno(ss, ierrno, 0);
+}
+
+void lr_server_send_error_errno(struct session *ss, int ierrno, int err)
+{
 	struct lr_proto_conn cc = lr_server_sess_conn(ss);
 	uint8_t b[9] = {(uint8_t)LR_PROTO_SERVER_ERROR, (uint8_t)(ierrno >> 24),
-			(uint8_t)(ierrno >> 16), (uint8_t)(ierrno >> 8), (uint8_t)ierrno};
+			(uint8_t)(ierrno >> 16), (uint8_t)(ierrno >> 8), (uint8_t)ierrno,
+			(uint8_t)(err >> 24), (uint8_t)(err >> 16), (uint8_t)(err >> 8), (uint8_t)err};
 
 	cc.stop = NULL;
 	if (lr_proto_write(&cc, b, sizeof(b), LR_NSEC_PER_SEC) < 0)
@@ -444,7 +450,10 @@ static bool parse_params(struct session *ss)
 	free(buf);
 	if (rc < 0) {
 		lr_log(LR_LOG_WARN, "server: client %s: bad parameters: %s", ss->peer, err);
-		lr_server_send_error(ss, 114 /* IERECVPARAMS */);
+		if (rc == -EPROTONOSUPPORT)	/* iperf3's words for it */
+			lr_server_send_error_errno(ss, 202 /* IESTREAMLISTEN */, EPROTONOSUPPORT);
+		else
+			lr_server_send_error(ss, 114 /* IERECVPARAMS */);
 		return false;
 	}
 	ss->n_recv = ss->p.bidir ? ss->p.parallel : (ss->p.reverse ? 0 : ss->p.parallel);

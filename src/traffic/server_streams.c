@@ -68,10 +68,22 @@ static int sock_opts_data(struct session *ss, int fd)
 /* iperf3 puts -w and -M on the listening socket, so the data connections' SYN-ACK already
  * carries the MSS and a window sized for the buffer; set on the accepted socket they came too
  * late for both. The acceptor makes a fresh listener once they are in. */
-static void tune_listener(struct session *ss)
+static int tune_listener(struct session *ss)
 {
-	int lfd = ss->srv->lfd;
+	struct lr_server *srv = ss->srv;
+	int lfd;
 
+	if (ss->p.mptcp || srv->o.mptcp) {
+		/* the acceptor remakes the listener between two of its polls (50 ms) */
+		atomic_store(&srv->want_mptcp, true);
+		for (int i = 0; i < 200 && atomic_load(&srv->want_mptcp); i++)
+			(void)lr_clock_sleep_until(lr_clock_mono_ns() + 5 * LR_NSEC_PER_MSEC);
+		if (atomic_load(&srv->lproto) != IPPROTO_MPTCP) {
+			lr_log(LR_LOG_WARN, "server: test from %s: no MPTCP listener", ss->peer);
+			return -EPROTONOSUPPORT;
+		}
+	}
+	lfd = srv->lfd;
 	if (ss->p.window_bytes) {
 		set_window(ss, lfd);
 		atomic_store(&ss->srv->listener_tuned, true);
@@ -83,6 +95,7 @@ static void tune_listener(struct session *ss)
 			lr_log(LR_LOG_WARN, "server: MSS %d: %s", v, strerror(errno));
 		atomic_store(&ss->srv->listener_tuned, true);
 	}
+	return 0;
 }
 
 static int add_stream(struct session *ss, unsigned i, int fd)
@@ -94,6 +107,7 @@ static int add_stream(struct session *ss, unsigned i, int fd)
 		.sender = i >= ss->n_recv,
 		.len = (size_t)ss->p.len,
 		.rate_bps = ss->p.bandwidth_bps,
+		.burst = (unsigned)ss->p.burst,
 		.cpu = ss->p.server_affinity >= 0 ? ss->p.server_affinity
 		       : ss->srv->o.pin		  ? ss->srv->o.cpu
 						  : -1,
@@ -127,7 +141,8 @@ static int udp_listener(struct session *ss)
 	if (fd < 0)
 		return -errno;
 	/* the stream sockets hold the port: without it the next listener's bind fails */
-	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0) {
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
+	    lr_server_bind_dev(srv, fd) < 0) {
 		int rc = -errno;
 
 		close(fd);
@@ -296,7 +311,11 @@ int lr_server_create_streams(struct session *ss)
 		}
 		ss->udp_fd = rc;
 	} else {
-		tune_listener(ss);
+		rc = tune_listener(ss);
+		if (rc < 0) {
+			lr_server_send_error_errno(ss, 202 /* IESTREAMLISTEN */, -rc);
+			return rc;
+		}
 		atomic_store(&ss->phase, PH_ACCEPT);
 	}
 	rc = lr_proto_state_send(&cc, LR_PROTO_CREATE_STREAMS);

@@ -335,8 +335,13 @@ static void tcp_send_loop(struct lr_stream *s)
 			now = lr_clock_mono_ns();
 			continue;
 		}
-		if (off == 0 && s->pacer.rate_bps) {
-			uint64_t at = lr_pacer_reserve(&s->pacer, now, s->buf_len);
+		if (off == 0 && s->pacer.rate_bps && !s->burst_left) {
+			/* -b RATE/BURST: the whole burst is charged and waited for at its start;
+			 * its blocks then leave back to back */
+			uint64_t at;
+
+			s->burst_left = s->p.burst ? s->p.burst : 1;
+			at = lr_pacer_reserve(&s->pacer, now, s->burst_left * s->buf_len);
 
 			/* a stop that came while it waited wins over the block now due: the
 			 * peer's count ended there (iperf3 -R sends nothing after TEST_END) */
@@ -360,8 +365,11 @@ static void tcp_send_loop(struct lr_stream *s)
 			atomic_store_explicit(&s->st.last_ns, now, relaxed);
 			lr_stream_note_cpu(s);
 			off = (off + (size_t)n) % s->buf_len;
-			if (!off)
+			if (!off) {
 				have_block = false;
+				if (s->burst_left)
+					s->burst_left--;
+			}
 			if (s->zc) {
 				zc_sent = true;
 				if (++s->zc_pending >= 64)

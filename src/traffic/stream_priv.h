@@ -48,6 +48,7 @@ struct lr_stream {
 
 	struct lr_pacer pacer;
 	uint32_t rate_gen_seen;
+	unsigned burst_left; /* -b RATE/BURST: blocks of this burst still to go out unpaced */
 	/* receiver: when the last byte arrived; the receiver's end time (the drain after the
 	 * sender stopped is not receiving time), 0 = nothing yet */
 	uint64_t last_rx_ns;

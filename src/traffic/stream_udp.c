@@ -286,7 +286,13 @@ void lr_stream_udp_send_loop(struct lr_stream *s)
 		int r, i;
 
 		lr_stream_pace_refresh(s, now);
-		n = lr_pacer_batch(&s->pacer, now, len, s->max_dgrams);
+		if (s->p.burst && s->pacer.rate_bps) {	/* -b RATE/BURST: the burst's rest */
+			n = s->burst_left ? s->burst_left : s->p.burst;
+			if (n > s->max_dgrams)
+				n = s->max_dgrams;
+		} else {
+			n = lr_pacer_batch(&s->pacer, now, len, s->max_dgrams);
+		}
 		if (s->p.max_bytes || s->count_taken) {	/* -n/-k: whole datagrams */
 			n = counted ? lr_stream_count_take(s, n, len) : 0;
 			if (!n) {
@@ -295,8 +301,12 @@ void lr_stream_udp_send_loop(struct lr_stream *s)
 				continue;
 			}
 		}
-		if (s->pacer.rate_bps) {
-			uint64_t at = lr_pacer_reserve(&s->pacer, now, n * len);
+		if (s->pacer.rate_bps && !(s->p.burst && s->burst_left)) {
+			/* a burst is charged and waited for whole at its start (stream.c) */
+			uint64_t at = lr_pacer_reserve(&s->pacer, now,
+						       (s->p.burst ? s->p.burst : n) * len);
+
+			s->burst_left = s->p.burst;
 
 			if (at > now) {
 				lr_pacer_wait(at, LR_STREAM_SLICE_NS, &s->stop, &s->rate_gen,
@@ -333,6 +343,7 @@ void lr_stream_udp_send_loop(struct lr_stream *s)
 		for (i = 0; i < r; i++)
 			sent += s->msgs[i].msg_len / len;
 		s->next_seq += sent;
+		s->burst_left -= sent < s->burst_left ? (unsigned)sent : s->burst_left;
 		lr_stream_count_unsent(s, n - sent, len);
 		atomic_fetch_add_explicit(&s->st.bytes, sent * len, relaxed);
 		atomic_fetch_add_explicit(&s->st.packets, sent, relaxed);

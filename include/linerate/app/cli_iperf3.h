@@ -8,8 +8,9 @@
 #include <stddef.h>
 
 struct lr_config;
+struct lr_traffic_config;
 
-#define LR_CLI_IPERF3_SHORT "n:k:NS:46ZL:"	/* appended to cli.c's short options */
+#define LR_CLI_IPERF3_SHORT "n:k:NS:46ZL:mX:"	/* appended to cli.c's short options */
 #define LR_CLI_IPERF3_BASE  1024		/* long-only codes start here */
 
 /* iperf3's long options, NULL-terminated; cli.c appends them to its own. */
@@ -19,6 +20,13 @@ extern const struct option lr_cli_iperf3_opts[];
  * option's name when it needs -c. */
 int lr_cli_iperf3_opt(int c, const char *arg, struct lr_config *cfg, const char **traffic_opt,
 		      char *err, size_t len);
+/* iperf3's HOST%DEV (-c, -B): DEV is --bind-dev's, except after an IPv6 link-local literal,
+ * where it is the address's scope and stays. Returns arg, or buf holding HOST; NULL when DEV
+ * is empty or longer than an interface name. */
+const char *lr_cli_iperf3_host_dev(const char *arg, char *buf, size_t len,
+				   struct lr_traffic_config *t);
+/* -b RATE[/BURST] into t (BURST 1 to 1000, iperf3's). 0 or -EINVAL. */
+int lr_cli_iperf3_bitrate(const char *arg, struct lr_traffic_config *t);
 /* Checks that need every option: 0 or -EINVAL with the reason. */
 int lr_cli_iperf3_validate(struct lr_config *cfg, char *err, size_t len);
 

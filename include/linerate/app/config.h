@@ -59,6 +59,8 @@ struct lr_config {
 	char *const *report_files;	/* its (or --replay's) CSVs (argv after the options) */
 	int n_report_files;
 	struct lr_traffic_config traffic;
+	char host_part[256];	/* -c HOST%DEV: HOST (traffic.host points here) */
+	char bind_part[256];	/* -B ADDR%DEV: ADDR (traffic.bind points here) */
 	const char *matrix;	/* --matrix SPEC (section 10), NULL = a single test */
 	const char *matrix_csv;	/* --matrix-csv FILE */
 	uint64_t omit_ns;	/* -O: seconds each matrix case runs before it is measured */

@@ -68,6 +68,7 @@ struct lr_proto_params {
 	bool reverse; /* "reverse" */
 	bool bidir; /* "bidirectional" */
 	bool nodelay; /* "nodelay" */
+	bool mptcp; /* "mptcp": the TCP data connections are MPTCP */
 	bool udp_64bit; /* "udp_counters_64bit" */
 	bool repeating_payload; /* "repeating_payload" */
 	bool get_server_output; /* "get_server_output" */
@@ -85,8 +86,8 @@ struct lr_proto_params {
 	uint64_t len; /* "len": block / datagram size (checked per protocol) */
 	uint64_t bandwidth_bps; /* "bandwidth", 0 = unlimited */
 	uint64_t fqrate_bps; /* "fqrate" */
-	int64_t pacing_timer_us; /* "pacing_timer" */
-	int64_t burst; /* "burst" 0..1000 */
+	int64_t pacing_timer_us; /* "pacing_timer" (0: left out); iperf3 3.22 stores it only */
+	int64_t burst; /* "burst" 1..1000 blocks back to back per pacing step, 0 = absent */
 	int server_affinity; /* "server_affinity", -1 = unset */
 	uint32_t flowlabel; /* "flowlabel" (-L) 1..0xfffff, 0 = unset; iperf3's server only stores it */
 	int tos; /* "TOS" 0..255 */
@@ -106,7 +107,7 @@ void lr_proto_params_init(struct lr_proto_params *p); /* iperf3's defaults, TCP 
 int lr_proto_params_encode(const struct lr_proto_params *p, char **out,
 			   size_t *out_len) LR_MUST_CHECK;
 /* Decodes len bytes (no NUL needed). Wrong types and out-of-range values are rejected with
- * -EINVAL and a reason in err; unknown keys are ignored; 2^64-1 from <= 3.13 peers reads as
+ * -EINVAL and a reason in err, an SCTP test with -EPROTONOSUPPORT; unknown keys are ignored; 2^64-1 from <= 3.13 peers reads as
  * -1. 0 or -errno. */
 int lr_proto_params_decode(const char *buf, size_t len, struct lr_proto_params *p,
 			   char err[LR_PROTO_ERR_MAX]) LR_MUST_CHECK;

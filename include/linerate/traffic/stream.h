@@ -24,6 +24,9 @@ struct lr_stream_params {
 	/* sender: target, 0 = unlimited; receiver: the sender's target (a UDP receiver takes 0
 	 * as no per-datagram kernel timestamps, stream_udp.c). Published as the stats' target */
 	uint64_t rate_bps;
+	/* sender with a rate: iperf3's -b RATE/BURST, this many blocks (datagrams) back to back,
+	 * then the wait that keeps the average at rate_bps; 0 = the pacer's own batches */
+	unsigned burst;
 	int cpu; /* pin the thread to this CPU, -1 = no pinning */
 	bool pin_set; /* -A node:N: pin the thread to `cpus` instead (cpu is -1) */
 	cpu_set_t cpus;

@@ -21,10 +21,17 @@ struct lr_traffic_config {	/* iperf3's options, same meanings */
 	const char *host;	/* -c HOST, NULL = no traffic */
 	uint16_t port;		/* -p, 5201 */
 	const char *bind;	/* -B */
+	/* --bind-dev, -c HOST%DEV, -B ADDR%DEV: SO_BINDTODEVICE on every socket, "" = none */
+	char bind_dev[16];
 	bool udp;		/* -u */
+	bool mptcp;		/* -m/--mptcp: TCP data streams are IPPROTO_MPTCP (server: asked of
+				 * every test's data listener) */
 	unsigned parallel;	/* -P, 1..128 */
 	uint64_t bitrate_bps;	/* -b per stream; 0 unlimited; UDP default 1 Mbit/s as iperf3 */
 	bool bitrate_set;
+	unsigned burst;		/* -b RATE/BURST: BURST blocks back to back per pacing step, 0 unset */
+	int pacing_timer_us;	/* --pacing-timer: sent to the server (iperf3 3.22 ignores it) */
+	bool pacing_timer_set;	/* else iperf3's 1000 is sent */
 	uint64_t length;	/* -l; 0 = iperf3's default (TCP 128 KiB, UDP from the MSS) */
 	bool reverse;		/* -R */
 	bool bidir;		/* --bidir */
@@ -287,6 +294,8 @@ struct lr_server_report {
 
 struct lr_server_opts {
 	const char *bind; /* -B address, NULL = any (IPv6 dual-stack, else IPv4) */
+	const char *bind_dev; /* --bind-dev: SO_BINDTODEVICE on every listener, NULL = none */
+	bool mptcp; /* -m: every test's data listener is MPTCP (as a client's "mptcp" asks) */
 	uint16_t port; /* 0 = 5201 */
 	bool one_off; /* -1: return after one test */
 	bool pin; /* -A: stream threads on `cpu` unless the client asks for one (-A n,m) */

@@ -158,6 +158,8 @@ fi
 next_port
 if srv_start "$LR_BIN" -s -p "$port" --headless "${LRS_AUTH[@]}"; then
 	lrc "$tmp/h.out" "${LRC_AUTH[@]}"
+	# the server prints its summary once the client has its results: up to 3 s after
+	for ((i = 0; i < 60; i++)); do grep -q receiver "$tmp/srv.out" && break; sleep 0.05; done
 	if [ "$rc" -eq 0 ] && grep -q receiver "$tmp/h.out" && grep -q receiver "$tmp/srv.out"; then
 		pass lrc-lrs
 	else

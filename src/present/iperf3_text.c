@@ -111,7 +111,7 @@ static void print_stream(FILE *f, char unit, const char *tag,
 		if (snd)
 			print_line(f, unit, tag, e->sender_s, e->sent_bytes, extra, "sender");
 		/* the receiver's line counts the receiver's datagrams (its highest sequence), as
-		 * iperf3's; a sum has only the sender's */
+		 * iperf3's, a sum its streams' (a stopped test has no sender's count: 0/0 once) */
 		total = e->packets_received > 0 ? e->packets_received : e->packets_sent;
 		snprintf(extra, sizeof(extra), "%.3f ms  %" PRId64 "/%" PRId64 " (%.2g%%)  ",
 			 e->jitter_s * 1e3, e->lost, total, pct(e->lost, total));
@@ -143,6 +143,7 @@ void lr_iperf3_sum_result(const struct lr_traffic_sum *s, bool udp,
 		.receiver_s = s->receiver_s,
 		.retransmits = s->retransmits,
 		.packets_sent = s->packets_sent,
+		.packets_received = s->packets_received,
 		.lost = s->lost,
 		.jitter_s = s->jitter_s,
 		.out_of_order = -1,

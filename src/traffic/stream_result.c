@@ -179,6 +179,7 @@ void lr_traffic_sum_add(struct lr_traffic_sum *s, const struct lr_traffic_stream
 	else
 		s->retransmits = -1;
 	s->packets_sent += e->packets_sent;
+	s->packets_received += e->packets_received;
 	s->lost += e->lost;
 	s->jitter_s += e->jitter_s;
 }

@@ -113,12 +113,48 @@ static void test_tcp_receiver_line_fK(void **state)
 	check_fixture(FIX "tcp_fK.json", false, 'K');
 }
 
+/* Issue 28: a UDP -R -P 2 test stopped by s: each stream's line said 0/39144, the [SUM] line
+ * 0/0 (0%): the sum took the sender's count, which a stopped test never got. */
+static void test_stopped_udp_sum(void **state)
+{
+	struct lr_traffic_results *R = calloc(1, sizeof(*R));
+	char *buf = NULL;
+	size_t blen = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(R);
+	R->udp = R->reverse = R->stopped = true;
+	R->parallel = R->n_streams = 2;
+	for (unsigned i = 0; i < 2; i++) {
+		struct lr_traffic_stream_result *e = &R->streams[i];
+
+		e->id = 1 + 2 * (int)i;
+		e->udp = true;
+		e->received_bytes = 39144ULL * 1448;
+		e->receiver_s = e->sender_s = 2.0;
+		e->retransmits = -1;
+		e->packets_received = 39144;
+		lr_traffic_sum_add(&R->sum_down, e);
+	}
+	f = open_memstream(&buf, &blen);
+	assert_non_null(f);
+	lr_iperf3_print_summary(f, R, 'a', false);
+	fclose(f);
+	assert_non_null(strstr(buf, "0/39144 (0%)"));
+	assert_non_null(strstr(buf, "0/78288 (0%)"));
+	assert_null(strstr(buf, " 0/0 "));
+	free(buf);
+	free(R);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_udp_receiver_line),
 		cmocka_unit_test(test_tcp_receiver_line),
 		cmocka_unit_test(test_tcp_receiver_line_fK),
+		cmocka_unit_test(test_stopped_udp_sum),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

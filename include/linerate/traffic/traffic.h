@@ -168,6 +168,7 @@ struct lr_traffic_sum {
 	double receiver_s;
 	int64_t retransmits; /* -1 unknown */
 	int64_t packets_sent;
+	int64_t packets_received; /* the receivers' datagrams (their highest sequences) */
 	int64_t lost;
 	double jitter_s; /* mean over streams */
 };

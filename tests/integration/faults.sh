@@ -63,7 +63,7 @@ exit_line() {	# exit_line NAME RC MAXLINES REGEX CMD...: exit status, stderr lin
 }
 exit_ok() { [ "$1" -eq "$2" ] && [ "$3" -ge 1 ] && [ "$3" -le "$4" ] && grep -qE -- "$5" "$work/exit.err"; }
 exit_line "bad value (-i 0)" 2 1 "-i: invalid interval '0'" "$LR_BIN" --headless -i 0
-exit_line "unknown option in a cluster (-1X)" 2 1 "unknown option '-X'" "$LR_BIN" -1X	# -Z is iperf3's zerocopy now
+exit_line "unknown option in a cluster (-1j)" 2 1 "unknown option '-j'" "$LR_BIN" -1j	# -Z, -X are iperf3's now (zerocopy, SCTP's -X)
 exit_line "--csv in a missing directory" 1 1 "/nonexistent-dir/x.csv" \
 	"$LR_BIN" --headless -t 0.3 --csv "$work/nonexistent-dir/x.csv"
 exit_line "-I naming no interface" 2 1 "-I: no interface named 'nosuch0'" \

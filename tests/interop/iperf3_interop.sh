@@ -3,8 +3,8 @@
 # and -P 4, UDP at a fixed -b, -R and --bidir. For every run the byte counts of the two ends (each
 # from its own side's -J output, or the peer's results that iperf3 prints) must agree within 1%,
 # and the exit codes must be 0. Held against every iperf3 build of tests/lib.sh's
-# LR_IPERF3_SUITES: Debian 12's 3.12 for -t 3 (LR_INTEROP_SECONDS), trixie's 3.18 and sid's
-# 3.22 (scripts/upstream-iperf3.sh) for -t 1; each check names its version. The server's
+# LR_IPERF3_SUITES: Debian 12's 3.12, trixie's 3.18 and sid's 3.22 (scripts/upstream-iperf3.sh),
+# each test -t 1 (LR_INTEROP_SECONDS); each check names its version. The server's
 # socket options and affinity are checked once, against Debian's. Root only.
 . "$(dirname "$0")/../lib.sh"
 need_root iperf3_interop
@@ -170,8 +170,7 @@ for suite in $(printf '%s\n' $LR_IPERF3_SUITES | grep -vx bookworm) bookworm; do
 		skip "iperf3-$suite" "not installed (scripts/upstream-iperf3.sh fetches it)"
 		continue
 	fi
-	export T=1
-	[ "$suite" = bookworm ] && T=${LR_INTEROP_SECONDS:-3}
+	export T=${LR_INTEROP_SECONDS:-1}
 	PATH=${d:+$d:}$PATH
 	v=$(lr_iperf3_version "$suite")
 	echo "# iperf3 $v ($suite, $(command -v iperf3)), -t $T"

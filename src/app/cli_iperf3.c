@@ -3,6 +3,7 @@
  * is carried to the engine, which applies it. [main] */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 
 #include "linerate/app/cli_iperf3.h"
 #include "linerate/app/config.h"
+#include "linerate/core/log.h"
 #include "linerate/core/strutil.h"
 
 enum {
@@ -79,6 +81,7 @@ const struct option lr_cli_iperf3_opts[] = {
 	{"sctp", no_argument, NULL, OPT_SCTP},
 	{"xbind", required_argument, NULL, 'X'},
 	{"nstreams", required_argument, NULL, OPT_NSTREAMS},
+	{"debug", optional_argument, NULL, 'd'},
 	{NULL, 0, NULL, 0},
 };
 
@@ -359,6 +362,11 @@ int lr_cli_iperf3_opt(int c, const char *arg, struct lr_config *cfg, const char 
 		t->pacing_timer_us = (int)u;
 		t->pacing_timer_set = true;
 		*traffic_opt = "--pacing-timer";
+		return 0;
+	case 'd':	/* iperf3's: no level is the most; a negative one too */
+		if (arg && parse_int(arg, INT_MIN, INT_MAX, &v))
+			return lr_err_inval(err, len, "-d/--debug: invalid level '%s' (0 to 4)", arg);
+		cfg->debug = !arg || v < 0 || v > LR_DEBUG_MAX ? LR_DEBUG_MAX : (int)v;
 		return 0;
 	case OPT_SCTP:
 	case 'X':

@@ -149,7 +149,7 @@ int lr_client_open(struct lr_client **out, const struct lr_traffic_config *tc, u
 
 struct lr_proto_conn lr_client_ctl_conn(struct lr_client *c)
 {
-	return (struct lr_proto_conn){.fd = c->ctl_fd, .stop = &c->stop, .side_fd = -1};
+	return (struct lr_proto_conn){.fd = c->ctl_fd, .stop = &c->stop, .side_fd = -1, .role = "client"};
 }
 
 uint64_t lr_client_left(const struct lr_client *c)

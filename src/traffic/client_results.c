@@ -105,6 +105,7 @@ int lr_client_exchange_results(struct lr_client *c)
 		lr_client_set_err(c, "cannot encode results: %s", strerror(-rc));
 		goto out;
 	}
+	lr_proto_debug_json("send_results", buf, len);
 	{
 		uint8_t hdr[4]; /* lr_proto_msg_send's framing, bounded by the phase's deadline */
 
@@ -127,6 +128,7 @@ int lr_client_exchange_results(struct lr_client *c)
 			lr_client_report_io_err(c, "receiving results", rc);
 		goto out;
 	}
+	lr_proto_debug_json("get_results", buf, len);
 	rc = lr_proto_results_decode(buf, len, peer, err);
 	if (rc < 0) {
 		lr_client_set_err(c, "bad results from the server: %s", err);

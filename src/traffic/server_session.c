@@ -37,7 +37,8 @@
 
 struct lr_proto_conn lr_server_sess_conn(struct session *ss)
 {
-	return (struct lr_proto_conn){.fd = ss->ctl_fd, .stop = &ss->stop, .side_fd = -1};
+	return (struct lr_proto_conn){.fd = ss->ctl_fd, .stop = &ss->stop, .side_fd = -1,
+				      .role = "server"};
 }
 
 void lr_server_send_error(struct session *ss, int ierrno)
@@ -194,6 +195,7 @@ static int exchange_results(struct session *ss)
 		       lr_server_io_what(rc));
 		goto out;
 	}
+	lr_proto_debug_json("get_results", buf, len);
 	rc = lr_proto_results_decode(buf, len, peer, err);
 	free(buf);
 	buf = NULL;
@@ -205,8 +207,10 @@ static int exchange_results(struct session *ss)
 	atomic_fetch_add(&ss->srv->tests_done, 1);
 	lr_server_report(ss, loc, peer);
 	rc = lr_proto_results_encode(loc, &buf, &len);
-	if (rc == 0)
+	if (rc == 0) {
+		lr_proto_debug_json("send_results", buf, len);
 		rc = lr_proto_msg_send(&cc, buf, len);
+	}
 	if (rc == 0)
 		rc = lr_proto_state_send(&cc, LR_PROTO_DISPLAY_RESULTS);
 	if (rc == 0)
@@ -446,6 +450,7 @@ static bool parse_params(struct session *ss)
 		       lr_server_io_what(rc));
 		return false;
 	}
+	lr_proto_debug_json("get_parameters:", buf, len);
 	rc = lr_proto_params_decode(buf, len, &ss->p, err);
 	free(buf);
 	if (rc < 0) {

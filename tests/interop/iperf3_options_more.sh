@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# iperf3 3.22's options linerate refused last (issue 30, docs/design.md §9), each held against
+# iperf3 3.22 (sid's build) in a namespace of its own (loopback only) and judged by iperf3's own
+# printout: -d/--debug's parameters object as iperf3 -d received or sent it, the other end's.
+. "$(dirname "$0")/../lib.sh"
+lr_plan iperf3_options_more "debug-lrc debug-lrs"
+need_root iperf3_options_more
+[ -x "$LR_BIN" ] || { lr_skip_plan iperf3_options_more "$LR_BIN not built"; exit 0; }
+sid=$(lr_iperf3_path sid) || { lr_skip_plan iperf3_options_more "iperf3 3.22 (sid) not installed (scripts/upstream-iperf3.sh)"; exit 0; }
+v=$(lr_iperf3_version sid)
+tmp=$(mktemp -d) && lr_cleanup_add "rm -rf $tmp"
+ns=$(lr_uniq)
+lr_netns_lo "$ns" || { lr_skip_plan iperf3_options_more "cannot create a namespace"; exit 0; }
+N=(ip netns exec "$ns")
+port=5201
+
+# srv CHECKS CMD...: a server in the namespace on $port, in the background ($spid), stdout in
+# $tmp/srv.out, stderr in $tmp/srv.err; when it does not listen, CHECKS fail with its words
+srv() {
+	local checks=$1 c; shift
+	"${N[@]}" "$@" >"$tmp/srv.out" 2>"$tmp/srv.err" &
+	spid=$!
+	lr_cleanup_add "kill $spid 2>/dev/null"
+	lr_wait_listen "$port" "$ns" 60 && return 0
+	for c in $checks; do fail "$c" "the server did not listen: $(head -c 200 "$tmp/srv.err")"; done
+	return 1
+}
+srv_wait() {	# the server's own end (-1), bounded
+	local i
+	for i in $(seq 60); do kill -0 "$spid" 2>/dev/null || break; sleep 0.05; done
+	kill "$spid" 2>/dev/null; wait "$spid" 2>/dev/null; port=$((port + 1))
+}
+# jblock FILE LABEL: the JSON object printed after a line LABEL (iperf3 -d's form), compact and
+# with sorted keys, so that two printouts of one object compare equal; nothing when absent
+jblock() {
+	awk -v l="$2" '$0 == l {on = 1; next} on {print} on && /^}/ {exit}' "$1" |
+		jq -cS . 2>/dev/null
+}
+i3() { "${N[@]}" env PATH="$sid:$PATH" timeout 20 iperf3 "$@"; }
+
+# --- -d: the parameters object, as the other end's iperf3 -d printed it --------------------
+if srv debug-lrc env PATH="$sid:$PATH" iperf3 -s -1 -d -p "$port"; then
+	"${N[@]}" timeout 20 "$LR_BIN" -c 127.0.0.1 -p "$port" -t 1 -d -J >"$tmp/dc.out" 2>"$tmp/dc.err"
+	rc=$?
+	srv_wait
+	sent=$(jblock "$tmp/dc.err" send_parameters:) got=$(jblock "$tmp/srv.out" get_parameters:)
+	echo "# linerate -c -d -J to iperf3 $v -s -d: exit $rc; linerate sent $sent; iperf3 got $got"
+	check debug-lrc sh -c "[ $rc -eq 0 ] && jq -e .end.sum_sent.bytes $tmp/dc.out >/dev/null &&
+		[ -n '$got' ] && [ '$sent' = '$got' ] && grep -q '^State change' $tmp/dc.err"
+fi
+if srv debug-lrs "$LR_BIN" -s -1 -d -J -p "$port"; then
+	i3 -c 127.0.0.1 -p "$port" -t 1 -d >"$tmp/ds.out" 2>&1
+	rc=$?
+	srv_wait
+	sent=$(jblock "$tmp/ds.out" send_parameters:) got=$(jblock "$tmp/srv.err" get_parameters:)
+	echo "# iperf3 $v -c -d to linerate -s -d -J: exit $rc; iperf3 sent $sent; linerate got $got"
+	check debug-lrs sh -c "[ $rc -eq 0 ] && jq -e .end $tmp/srv.out >/dev/null &&
+		[ -n '$sent' ] && [ '$sent' = '$got' ] && grep -q '^State change' $tmp/srv.err"
+fi
+lr_summary

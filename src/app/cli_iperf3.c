@@ -44,6 +44,7 @@ enum {
 	OPT_PACING_TIMER,
 	OPT_SCTP,
 	OPT_NSTREAMS,
+	OPT_SERVER_MAX_DURATION,
 };
 
 const struct option lr_cli_iperf3_opts[] = {
@@ -81,6 +82,7 @@ const struct option lr_cli_iperf3_opts[] = {
 	{"sctp", no_argument, NULL, OPT_SCTP},
 	{"xbind", required_argument, NULL, 'X'},
 	{"nstreams", required_argument, NULL, OPT_NSTREAMS},
+	{"server-max-duration", required_argument, NULL, OPT_SERVER_MAX_DURATION},
 	{"debug", optional_argument, NULL, 'd'},
 	{NULL, 0, NULL, 0},
 };
@@ -311,6 +313,12 @@ int lr_cli_iperf3_opt(int c, const char *arg, struct lr_config *cfg, const char 
 				    "SECONDS 0.1 to 60, e.g. 1G/5)",
 				    arg);
 		return 0;
+	case OPT_SERVER_MAX_DURATION:	/* iperf3's 0 (none) to MAX_TIME */
+		if (parse_int(arg, 0, 86400, &v))
+			return lr_err_inval(err, len, "--server-max-duration: invalid seconds '%s' (0 to "
+				    "86400)", arg);
+		t->server_max_duration_s = (uint32_t)v;
+		return 0;
 	case OPT_SKIP_RX_COPY:
 		t->skip_rx_copy = true;
 		*traffic_opt = "--skip-rx-copy";
@@ -416,9 +424,11 @@ int lr_cli_iperf3_validate(struct lr_config *cfg, char *err, size_t len)
 
 	if (t->flowlabel && server)	/* iperf3: "client only"; its server never applies it */
 		return lr_err_inval(err, len, "-L/--flowlabel is a client option: it needs -c");
-	if ((t->idle_timeout_s || t->server_rate_limit_bps) && !server)
+	if ((t->idle_timeout_s || t->server_rate_limit_bps || t->server_max_duration_s) && !server)
 		return lr_err_inval(err, len, "%s is a server option: it needs -s",
-			    t->idle_timeout_s ? "--idle-timeout" : "--server-bitrate-limit");
+			    t->idle_timeout_s ? "--idle-timeout"
+			    : t->server_rate_limit_bps ? "--server-bitrate-limit"
+						       : "--server-max-duration");
 	if (t->num_bytes && t->blockcount)
 		return lr_err_inval(err, len, "-n and -k exclude each other");
 	if ((t->num_bytes || t->blockcount) && cfg->duration_set)

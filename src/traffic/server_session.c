@@ -296,6 +296,15 @@ static int check_streams(struct session *ss, uint64_t now, uint64_t *trouble_ns)
 }
 
 /* --server-bitrate-limit: what the test asks for (streams x rate, both ways in bidir). */
+/* --server-max-duration, iperf3 3.22's rule (get_parameters): -t + -O above the limit, or no
+ * -t at all (a -n/-k test sends time 0), is refused before any stream. */
+static bool asks_too_long(struct session *ss)
+{
+	uint32_t max = ss->srv->o.max_duration_s;
+
+	return max && (ss->p.time_s + ss->p.omit_s > max || !ss->p.time_s);
+}
+
 static bool asks_too_much(struct session *ss)
 {
 	uint64_t lim = ss->srv->o.rate_limit_bps;
@@ -508,6 +517,16 @@ static void *session_thread(void *arg)
 		       (unsigned long long)ss->p.bandwidth_bps);
 		lr_server_send_error(ss, 27 /* IETOTALRATE */);
 		ss->fail = FAIL_RATE;
+		goto out;
+	}
+	if (asks_too_long(ss)) {	/* iperf3 checks both; IETOTALRATE is the one it sends */
+		lr_log(LR_LOG_WARN, "server: test from %s asks %lld s (-t %lld, -O %lld): above "
+		       "--server-max-duration %u s; refused", ss->peer,
+		       (long long)(ss->p.time_s + ss->p.omit_s), (long long)ss->p.time_s,
+		       (long long)ss->p.omit_s, ss->srv->o.max_duration_s);
+		lr_server_send_error(ss, 37 /* IEMAXSERVERTESTDURATIONEXCEEDED */);
+		ss->fail = "error - client's requested duration exceeds the server's maximum "
+			   "permitted limit";
 		goto out;
 	}
 	if (lr_server_peer_offer(ss) < 0)

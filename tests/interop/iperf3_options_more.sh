@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # iperf3 3.22's options linerate refused last (issue 30, docs/design.md §9), each held against
 # iperf3 3.22 (sid's build) in a namespace of its own (loopback only) and judged by iperf3's own
-# printout: -d/--debug's parameters object as iperf3 -d received or sent it, the other end's.
+# printout: -d/--debug's parameters object as iperf3 -d received or sent it, the other end's;
+# --server-max-duration's verdict (iperf3 3.22 -s run the same way: its client's exit status and
+# last line, the wall clock).
 . "$(dirname "$0")/../lib.sh"
-lr_plan iperf3_options_more "debug-lrc debug-lrs"
+lr_plan iperf3_options_more "debug-lrc debug-lrs maxdur-over maxdur-sum maxdur-bytes maxdur-equal \
+maxdur-lrc"
 need_root iperf3_options_more
 [ -x "$LR_BIN" ] || { lr_skip_plan iperf3_options_more "$LR_BIN not built"; exit 0; }
 sid=$(lr_iperf3_path sid) || { lr_skip_plan iperf3_options_more "iperf3 3.22 (sid) not installed (scripts/upstream-iperf3.sh)"; exit 0; }
@@ -56,5 +59,48 @@ if srv debug-lrs "$LR_BIN" -s -1 -d -J -p "$port"; then
 	echo "# iperf3 $v -c -d to linerate -s -d -J: exit $rc; iperf3 sent $sent; linerate got $got"
 	check debug-lrs sh -c "[ $rc -eq 0 ] && jq -e .end $tmp/srv.out >/dev/null &&
 		[ -n '$sent' ] && [ '$sent' = '$got' ] && grep -q '^State change' $tmp/srv.err"
+fi
+
+# --- --server-max-duration: iperf3 3.22's client against iperf3 3.22 -s and linerate -s -----
+# md SERVER MAX CLIENT-ARGS...: iperf3 3.22's client against SERVER (iperf3 or linerate) -s -1
+# --server-max-duration MAX; its exit status in $md_rc, its last line in $md_line, the whole
+# seconds it took in $md_secs
+md() {
+	local which=$1 max=$2 t0; shift 2
+	md_rc=none md_line= md_secs=
+	if [ "$which" = iperf3 ]; then
+		srv "" env PATH="$sid:$PATH" iperf3 -s -1 -p "$port" --server-max-duration "$max"
+	else
+		srv "" "$LR_BIN" -s -1 -p "$port" --server-max-duration "$max"
+	fi || return
+	t0=$SECONDS
+	i3 -c 127.0.0.1 -p "$port" "$@" >"$tmp/md.out" 2>&1
+	md_rc=$? md_line=$(tail -n 1 "$tmp/md.out") md_secs=$((SECONDS - t0))
+	srv_wait
+}
+# NAME MAX CLIENT-ARGS: over (-t 3 > 2), the sum (-t 1 -O 1 > 1), no -t (-n: time 0), equal
+for c in "maxdur-over 2 -t 3" "maxdur-sum 1 -t 1 -O 1" "maxdur-bytes 5 -n 1M" "maxdur-equal 1 -t 1"; do
+	set -- $c
+	name=$1 max=$2; shift 2
+	md iperf3 "$max" "$@"
+	want_rc=$md_rc want_line=$md_line
+	md linerate "$max" "$@"
+	echo "# iperf3 $v -c $* to -s --server-max-duration $max: iperf3 -s: exit $want_rc, $want_line"
+	echo "#   linerate -s: exit $md_rc in $md_secs s, $md_line"
+	ok=0
+	if [ "$md_rc" = "$want_rc" ] && { [ "$md_rc" = 0 ] || [ "$md_line" = "$want_line" ]; }; then
+		# refused before the test: well under its -t (3 s)
+		[ "$name" != maxdur-over ] || [ "$md_secs" -lt 2 ] && ok=1
+	fi
+	check "$name" [ $ok -eq 1 ]
+done
+if srv maxdur-lrc env PATH="$sid:$PATH" iperf3 -s -1 -p "$port" --server-max-duration 2; then
+	t0=$SECONDS
+	"${N[@]}" timeout 20 "$LR_BIN" -c 127.0.0.1 -p "$port" -t 3 >"$tmp/mc.out" 2>&1
+	rc=$? secs=$((SECONDS - t0))
+	srv_wait
+	echo "# linerate -c -t 3 to iperf3 $v -s --server-max-duration 2: exit $rc in ${secs} s: $(tail -n 1 "$tmp/mc.out")"
+	check maxdur-lrc sh -c "[ $rc -eq 1 ] && [ $secs -lt 3 ] &&
+		grep -q \"requested duration exceeds the server's maximum permitted limit\" $tmp/mc.out"
 fi
 lr_summary

@@ -140,6 +140,21 @@ static void test_debug_levels(void **state)
 	assert_non_null(strstr(err, "--nstreams: no SCTP"));
 }
 
+/* --server-max-duration N: a server's, 0 (none) to iperf3's MAX_TIME (86400) */
+static void test_server_max_duration(void **state)
+{
+	struct lr_config cfg;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(&cfg, err, "-s", "--server-max-duration", "30"), 0);
+	assert_int_equal(cfg.traffic.server_max_duration_s, 30);
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--server-max-duration", "30"), -EINVAL);
+	assert_non_null(strstr(err, "--server-max-duration is a server option"));
+	assert_int_equal(PARSE(&cfg, err, "-s", "--server-max-duration", "86401"), -EINVAL);
+	assert_non_null(strstr(err, "--server-max-duration: invalid"));
+}
+
 static void test_auth_options(void **state)
 {
 	struct lr_config cfg;
@@ -191,6 +206,7 @@ int main(void)
 		cmocka_unit_test(test_bad_values_name_the_option),
 		cmocka_unit_test(test_auth_options),
 		cmocka_unit_test(test_debug_levels),
+		cmocka_unit_test(test_server_max_duration),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

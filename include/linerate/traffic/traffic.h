@@ -64,6 +64,7 @@ struct lr_traffic_config {	/* iperf3's options, same meanings */
 	uint32_t idle_timeout_s;	/* server --idle-timeout, 0 unset */
 	uint64_t server_rate_limit_bps;	/* server --server-bitrate-limit, 0 unset */
 	uint32_t server_rate_limit_ms;	/* ... averaged over this window, 0 = iperf3's 5 s */
+	uint32_t server_max_duration_s;	/* server --server-max-duration, 0 unset */
 	bool one_off;		/* -1 (server) */
 	bool no_gso;		/* --no-gso: plain sendmmsg/recvmmsg path */
 	bool no_start;		/* --no-start: dashboard waits for `s` */
@@ -314,6 +315,8 @@ struct lr_server_opts {
 				  * (both directions), fails with IETOTALRATE; 0 = none */
 	uint32_t rate_limit_ms; /* ... the average over the last report intervals that make this
 				 * window (iperf3's rule), 0 = iperf3's 5 s */
+	uint32_t max_duration_s; /* --server-max-duration: a test asking a longer -t + -O, or no
+				  * -t (time 0: -n, -k), is refused with iperf3's error 37; 0 = none */
 	/* [session thread] A test ended with results: the app writes its report, and when
 	 * r->want_output returns it (malloc'd, freed by the server) for the client, *json
 	 * saying it is one JSON object rather than text. NULL = no reports. */

@@ -45,6 +45,7 @@ enum {
 	OPT_SCTP,
 	OPT_NSTREAMS,
 	OPT_SERVER_MAX_DURATION,
+	OPT_JSON_STREAM_FULL,
 };
 
 const struct option lr_cli_iperf3_opts[] = {
@@ -68,6 +69,7 @@ const struct option lr_cli_iperf3_opts[] = {
 	{"server-bitrate-limit", required_argument, NULL, OPT_SERVER_RATE_LIMIT},
 	{"skip-rx-copy", no_argument, NULL, OPT_SKIP_RX_COPY},
 	{"json-stream", no_argument, NULL, OPT_JSON_STREAM},
+	{"json-stream-full-output", no_argument, NULL, OPT_JSON_STREAM_FULL},
 	{"get-server-output", no_argument, NULL, OPT_GET_SERVER_OUTPUT},
 	{"gsro", no_argument, NULL, OPT_GSRO},
 	{"username", required_argument, NULL, OPT_USERNAME},
@@ -327,6 +329,9 @@ int lr_cli_iperf3_opt(int c, const char *arg, struct lr_config *cfg, const char 
 		cfg->json_stream = true;
 		cfg->json = true;
 		return 0;
+	case OPT_JSON_STREAM_FULL:	/* as iperf3: nothing without --json-stream */
+		cfg->json_stream_full = true;
+		return 0;
 	case OPT_GET_SERVER_OUTPUT:
 		t->get_server_output = true;
 		*traffic_opt = "--get-server-output";
@@ -422,6 +427,10 @@ int lr_cli_iperf3_validate(struct lr_config *cfg, char *err, size_t len)
 	struct lr_traffic_config *t = &cfg->traffic;
 	bool server = cfg->mode == LR_MODE_SERVER;
 
+	/* iperf3 -s prints its object after the "end" event; linerate -s's events come from
+	 * another thread than its report: not ordered yet, so refused rather than misplaced */
+	if (cfg->json_stream_full && server)
+		return lr_err_inval(err, len, "--json-stream-full-output is a client option in linerate");
 	if (t->flowlabel && server)	/* iperf3: "client only"; its server never applies it */
 		return lr_err_inval(err, len, "-L/--flowlabel is a client option: it needs -c");
 	if ((t->idle_timeout_s || t->server_rate_limit_bps || t->server_max_duration_s) && !server)

@@ -3,10 +3,10 @@
 # iperf3 3.22 (sid's build) in a namespace of its own (loopback only) and judged by iperf3's own
 # printout: -d/--debug's parameters object as iperf3 -d received or sent it, the other end's;
 # --server-max-duration's verdict (iperf3 3.22 -s run the same way: its client's exit status and
-# last line, the wall clock).
+# last line, the wall clock); --json-stream-full-output's shape against 3.22's own.
 . "$(dirname "$0")/../lib.sh"
 lr_plan iperf3_options_more "debug-lrc debug-lrs maxdur-over maxdur-sum maxdur-bytes maxdur-equal \
-maxdur-lrc"
+maxdur-lrc jsfull-lrc"
 need_root iperf3_options_more
 [ -x "$LR_BIN" ] || { lr_skip_plan iperf3_options_more "$LR_BIN not built"; exit 0; }
 sid=$(lr_iperf3_path sid) || { lr_skip_plan iperf3_options_more "iperf3 3.22 (sid) not installed (scripts/upstream-iperf3.sh)"; exit 0; }
@@ -102,5 +102,47 @@ if srv maxdur-lrc env PATH="$sid:$PATH" iperf3 -s -1 -p "$port" --server-max-dur
 	echo "# linerate -c -t 3 to iperf3 $v -s --server-max-duration 2: exit $rc in ${secs} s: $(tail -n 1 "$tmp/mc.out")"
 	check maxdur-lrc sh -c "[ $rc -eq 1 ] && [ $secs -lt 3 ] &&
 		grep -q \"requested duration exceeds the server's maximum permitted limit\" $tmp/mc.out"
+fi
+
+# --- --json-stream-full-output: the events, then -J's whole object (iperf3 3.22's shape) ------
+# jshape FILE: "events E1,E2,..; object keys K1,K2..; intervals N (events M); end equal 0|1"
+jshape() {
+	python3 - "$1" <<'PY'
+import json, sys
+lines = open(sys.argv[1]).read().split("\n")
+ev = []
+while lines and lines[0].startswith('{"event"'):
+	ev.append(json.loads(lines.pop(0)))
+try:
+	full = json.loads("\n".join(lines))
+except ValueError:
+	full = {}
+names = [e["event"] for e in ev]
+ends = [e["data"] for e in ev if e["event"] == "end"]
+same = int(bool(ends) and ends[-1] == full.get("end"))
+print("events %s; object keys %s; intervals %d (events %d); end equal %d" % (
+	",".join(n for n in names if not n.startswith("linerate_")), ",".join(sorted(full)),
+	len(full.get("intervals", [])), names.count("interval"), same))
+PY
+}
+jsrun() {	# jsrun OUT CLIENT-CMD...: against iperf3 3.22 -s -1
+	local out=$1; shift
+	srv jsfull-lrc env PATH="$sid:$PATH" iperf3 -s -1 -p "$port" || return 1
+	"${N[@]}" timeout 20 "$@" -c 127.0.0.1 -p "$port" -t 1 --json-stream \
+		--json-stream-full-output >"$out" 2>&1
+	srv_wait
+}
+if jsrun "$tmp/js.ref" env PATH="$sid:$PATH" iperf3 && jsrun "$tmp/js.lr" "$LR_BIN"; then
+	want=$(jshape "$tmp/js.ref" | sed 's/; object keys /&*/') got=$(jshape "$tmp/js.lr")
+	echo "# iperf3 $v -c -t 1 --json-stream --json-stream-full-output: $(jshape "$tmp/js.ref")"
+	echo "# linerate -c, the same: $got (linerate_* events and keys are linerate's own)"
+	# iperf3's events in order and its keys among ours; the object's intervals those streamed
+	check jsfull-lrc python3 -c "
+import sys
+w, g = sys.argv[1].split('; '), sys.argv[2].split('; ')
+keys = set(g[1][len('object keys '):].split(','))
+sys.exit(not (w[0] == g[0] and set(w[1][len('object keys *'):].split(',')) <= keys and
+	g[2].split(' (')[0] == 'intervals %s' % g[2].split('events ')[1].rstrip(')') and
+	g[3] == 'end equal 1' and w[3] == 'end equal 1'))" "$want" "$got"
 fi
 lr_summary

@@ -155,6 +155,22 @@ static void test_server_max_duration(void **state)
 	assert_non_null(strstr(err, "--server-max-duration: invalid"));
 }
 
+/* --json-stream-full-output: the client's, with or without --json-stream (iperf3 ignores it
+ * alone); linerate -s refuses it by name */
+static void test_json_stream_full(void **state)
+{
+	struct lr_config cfg;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--json-stream", "--json-stream-full-output"), 0);
+	assert_true(cfg.json_stream && cfg.json_stream_full);
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--json-stream-full-output"), 0);
+	assert_true(cfg.json_stream_full && !cfg.json_stream);
+	assert_int_equal(PARSE(&cfg, err, "-s", "--json-stream", "--json-stream-full-output"), -EINVAL);
+	assert_non_null(strstr(err, "--json-stream-full-output is a client option"));
+}
+
 static void test_auth_options(void **state)
 {
 	struct lr_config cfg;
@@ -207,6 +223,7 @@ int main(void)
 		cmocka_unit_test(test_auth_options),
 		cmocka_unit_test(test_debug_levels),
 		cmocka_unit_test(test_server_max_duration),
+		cmocka_unit_test(test_json_stream_full),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -179,6 +179,7 @@ static const char usage[] =
 	"  --repeating-payload  --extra-data STR  --udp-counters-64bit  --skip-rx-copy  --gsro\n"
 	"  --cntl-ka[=IDLE/INTV/CNT];  -s: --idle-timeout SEC  --server-bitrate-limit RATE[/SEC]\n"
 	"  -s: --server-max-duration N  refuse a test with -t + -O over N s (or no -t)\n"
+	"  -F, --file FILE  TCP payload read from FILE (sender) or written to it (receiver)\n"
 	"  -c: --username USER --rsa-public-key-path PEM (password: IPERF3_PASSWORD, no prompt)\n"
 	"  -s: --rsa-private-key-path PEM --authorized-users-path FILE --time-skew-threshold SEC\n"
 	"  --use-pkcs1-padding  RSA padding of iperf3 <= 3.16 (else OAEP, as 3.17+), both sides\n"

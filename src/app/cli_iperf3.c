@@ -13,6 +13,7 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #include "linerate/app/cli_iperf3.h"
 #include "linerate/app/config.h"
@@ -86,6 +87,7 @@ const struct option lr_cli_iperf3_opts[] = {
 	{"nstreams", required_argument, NULL, OPT_NSTREAMS},
 	{"server-max-duration", required_argument, NULL, OPT_SERVER_MAX_DURATION},
 	{"debug", optional_argument, NULL, 'd'},
+	{"file", required_argument, NULL, 'F'},
 	{NULL, 0, NULL, 0},
 };
 
@@ -376,6 +378,10 @@ int lr_cli_iperf3_opt(int c, const char *arg, struct lr_config *cfg, const char 
 		t->pacing_timer_set = true;
 		*traffic_opt = "--pacing-timer";
 		return 0;
+	case 'F':
+		t->file = arg;
+		*traffic_opt = "-F";
+		return 0;
 	case 'd':	/* iperf3's: no level is the most; a negative one too */
 		if (arg && parse_int(arg, INT_MIN, INT_MAX, &v))
 			return lr_err_inval(err, len, "-d/--debug: invalid level '%s' (0 to 4)", arg);
@@ -438,6 +444,19 @@ int lr_cli_iperf3_validate(struct lr_config *cfg, char *err, size_t len)
 			    t->idle_timeout_s ? "--idle-timeout"
 			    : t->server_rate_limit_bps ? "--server-bitrate-limit"
 						       : "--server-max-duration");
+	if (t->file && t->udp)	/* iperf3's IEUDPFILETRANSFER */
+		return lr_err_inval(err, len, "-F: cannot transfer a file using UDP");
+	if (t->file && !server) {
+		struct stat st;	/* iperf3: no -t/-n/-k: -n the file's size; unreadable: -t */
+		bool sized = stat(t->file, &st) == 0 && st.st_size > 0;
+
+		if (sized && !t->num_bytes && !t->blockcount && !cfg->duration_set)
+			t->num_bytes = (uint64_t)st.st_size;
+		/* iperf3's sender ends the test at the file's end; linerate's sender idles there as
+		 * at -n's count, so a larger -n is cut to the file (-t runs its time) */
+		if (sized && !t->reverse && !t->bidir && t->num_bytes > (uint64_t)st.st_size)
+			t->num_bytes = (uint64_t)st.st_size;
+	}
 	if (t->num_bytes && t->blockcount)
 		return lr_err_inval(err, len, "-n and -k exclude each other");
 	if ((t->num_bytes || t->blockcount) && cfg->duration_set)

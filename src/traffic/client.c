@@ -245,7 +245,8 @@ int lr_client_expect_state(struct lr_client *c, int *st, const char *what)
 			   b[3]);
 		lr_client_set_err(c, "the server reported an error (iperf3 error %d%s) while %s",
 				  ie,
-				  ie == 37 ? ": client's requested duration exceeds the server's maximum "
+				  ie == 34 ? ": cannot transfer file using UDP"
+				  : ie == 37 ? ": client's requested duration exceeds the server's maximum "
 					     "permitted limit"
 				  : ie == 144 ? ": it received no data for its --rcv-timeout"
 				  : ie == 160 ? ": no TEST_END came in time"

@@ -580,6 +580,7 @@ int lr_client_create_streams(struct lr_client *c)
 			.zerocopy = c->tc.zerocopy,
 			.repeating_payload = c->tc.repeating_payload,
 			.skip_rx_copy = c->tc.skip_rx_copy,
+			.file = c->tc.file,
 			.max_bytes = count_share(c),
 		};
 		struct udp_setup u = {0};

@@ -529,6 +529,14 @@ static void *session_thread(void *arg)
 			   "permitted limit";
 		goto out;
 	}
+	/* iperf3: the last error its get_parameters meets wins, 27 over 37 over 34 */
+	if (ss->srv->o.file && ss->p.udp) {
+		lr_log(LR_LOG_WARN, "server: test from %s is UDP: no file (-F) over UDP; refused",
+		       ss->peer);
+		lr_server_send_error(ss, 34 /* IEUDPFILETRANSFER */);
+		ss->fail = "error - cannot transfer file using UDP";
+		goto out;
+	}
 	if (lr_server_peer_offer(ss) < 0)
 		goto out;
 	rc = lr_server_create_streams(ss);

@@ -76,6 +76,7 @@ struct lr_stream {
 	bool zc;
 	uint32_t zc_pending; /* zerocopy sends not yet reaped */
 	int sf_fd; /* memfd holding the pattern for sendfile(), -1 = not used */
+	int file_fd; /* -F's file, -1 = none */
 
 	uint8_t *buf;
 	size_t buf_len;

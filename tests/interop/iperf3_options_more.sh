@@ -3,10 +3,12 @@
 # iperf3 3.22 (sid's build) in a namespace of its own (loopback only) and judged by iperf3's own
 # printout: -d/--debug's parameters object as iperf3 -d received or sent it, the other end's;
 # --server-max-duration's verdict (iperf3 3.22 -s run the same way: its client's exit status and
-# last line, the wall clock); --json-stream-full-output's shape against 3.22's own.
+# last line, the wall clock); --json-stream-full-output's shape against 3.22's own; -F's file
+# as the other end (iperf3 3.22 -F) wrote it or read it, by checksum.
 . "$(dirname "$0")/../lib.sh"
 lr_plan iperf3_options_more "debug-lrc debug-lrs maxdur-over maxdur-sum maxdur-bytes maxdur-equal \
-maxdur-lrc jsfull-lrc"
+maxdur-lrc jsfull-lrc file-lrc \
+file-lrc-R file-lrs file-lrs-R file-udp-lrs"
 need_root iperf3_options_more
 [ -x "$LR_BIN" ] || { lr_skip_plan iperf3_options_more "$LR_BIN not built"; exit 0; }
 sid=$(lr_iperf3_path sid) || { lr_skip_plan iperf3_options_more "iperf3 3.22 (sid) not installed (scripts/upstream-iperf3.sh)"; exit 0; }
@@ -144,5 +146,35 @@ keys = set(g[1][len('object keys '):].split(','))
 sys.exit(not (w[0] == g[0] and set(w[1][len('object keys *'):].split(',')) <= keys and
 	g[2].split(' (')[0] == 'intervals %s' % g[2].split('events ')[1].rstrip(')') and
 	g[3] == 'end equal 1' and w[3] == 'end equal 1'))" "$want" "$got"
+fi
+
+# --- -F: a file's bytes, both roles, both directions: the written copy's checksum -----------
+head -c 300001 /dev/urandom >"$tmp/src.bin"	# not a whole number of 128 KiB blocks
+sum0=$(md5sum <"$tmp/src.bin")
+# fcase NAME SERVER-CMD... -- CLIENT-CMD...: one -1 server, one client; then the copy $tmp/dst
+fcase() {
+	local name=$1 s=() c; shift
+	while [ "$1" != -- ]; do s+=("$1"); shift; done
+	shift
+	rm -f "$tmp/dst"
+	srv "$name" "${s[@]}" -s -1 -p "$port" || return
+	"${N[@]}" timeout 20 "$@" -c 127.0.0.1 -p "$port" >"$tmp/f.c" 2>&1
+	c=$?
+	srv_wait
+	got=$(md5sum <"$tmp/dst" 2>/dev/null)
+	echo "# $name (iperf3 $v): ${s[*]##*/} -s, ${*##*/} -c: exit $c; copy $(stat -c %s "$tmp/dst" 2>/dev/null) bytes"
+	check "$name" [ "$c:$got" = "0:$sum0" ]
+}
+fcase file-lrc env PATH="$sid:$PATH" iperf3 -F "$tmp/dst" -- "$LR_BIN" -F "$tmp/src.bin"
+fcase file-lrc-R env PATH="$sid:$PATH" iperf3 -F "$tmp/src.bin" -- "$LR_BIN" -R -t 1 -F "$tmp/dst"
+fcase file-lrs "$LR_BIN" -F "$tmp/dst" -- env PATH="$sid:$PATH" iperf3 -F "$tmp/src.bin"
+fcase file-lrs-R "$LR_BIN" -F "$tmp/src.bin" -- env PATH="$sid:$PATH" iperf3 -R -t 1 -F "$tmp/dst"
+if srv file-udp-lrs "$LR_BIN" -s -1 -p "$port" -F "$tmp/dst"; then
+	i3 -c 127.0.0.1 -p "$port" -u -t 1 >"$tmp/fu.c" 2>&1
+	rc=$?
+	srv_wait
+	echo "# iperf3 $v -c -u to linerate -s -F: exit $rc: $(tail -n 1 "$tmp/fu.c")"
+	# iperf3 3.22 -s -F says the same (its error 34)
+	check file-udp-lrs sh -c "[ $rc -eq 1 ] && grep -qx 'iperf3: error - cannot transfer file using UDP' $tmp/fu.c"
 fi
 lr_summary

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include "linerate/app/cli.h"
 #include "linerate/app/config.h"
@@ -171,6 +172,33 @@ static void test_json_stream_full(void **state)
 	assert_non_null(strstr(err, "--json-stream-full-output is a client option"));
 }
 
+/* -F FILE as iperf3: no -t/-n/-k on the client is -n the file's size; -t stays -t; no UDP;
+ * a server takes it too */
+static void test_file(void **state)
+{
+	char path[] = "/tmp/lr-test-file-XXXXXX";
+	int fd = mkstemp(path);
+	struct lr_config cfg;
+	char err[256];
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "0123456789", 10), 10);
+	close(fd);
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-F", path), 0);
+	assert_string_equal(cfg.traffic.file, path);
+	assert_int_equal(cfg.traffic.num_bytes, 10);
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--file", path, "-t", "3"), 0);
+	assert_int_equal(cfg.traffic.num_bytes, 0);
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-F", path, "-n", "1M"), 0);
+	assert_int_equal(cfg.traffic.num_bytes, 10);	/* the sender ends at the file's end */
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-F", path, "-u"), -EINVAL);
+	assert_non_null(strstr(err, "cannot transfer a file using UDP"));
+	assert_int_equal(PARSE(&cfg, err, "-s", "-F", path), 0);
+	assert_int_equal(cfg.traffic.num_bytes, 0);
+	unlink(path);
+}
+
 static void test_auth_options(void **state)
 {
 	struct lr_config cfg;
@@ -224,6 +252,7 @@ int main(void)
 		cmocka_unit_test(test_debug_levels),
 		cmocka_unit_test(test_server_max_duration),
 		cmocka_unit_test(test_json_stream_full),
+		cmocka_unit_test(test_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -450,11 +450,8 @@ int lr_cli_iperf3_validate(struct lr_config *cfg, char *err, size_t len)
 		struct stat st;	/* iperf3: no -t/-n/-k: -n the file's size; unreadable: -t */
 		bool sized = stat(t->file, &st) == 0 && st.st_size > 0;
 
+		/* a -t or a larger -n ends earlier: at the file's end (client.c's file_sent) */
 		if (sized && !t->num_bytes && !t->blockcount && !cfg->duration_set)
-			t->num_bytes = (uint64_t)st.st_size;
-		/* iperf3's sender ends the test at the file's end; linerate's sender idles there as
-		 * at -n's count, so a larger -n is cut to the file (-t runs its time) */
-		if (sized && !t->reverse && !t->bidir && t->num_bytes > (uint64_t)st.st_size)
 			t->num_bytes = (uint64_t)st.st_size;
 	}
 	if (t->num_bytes && t->blockcount)

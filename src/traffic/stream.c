@@ -212,6 +212,7 @@ int lr_stream_open(struct lr_stream **out, const struct lr_stream_params *p)
 	s->sf_fd = -1;
 	s->file_fd = -1;
 	atomic_init(&s->stop, false);
+	atomic_init(&s->file_done, false);
 	atomic_init(&s->rate_bps, p->rate_bps);
 	lr_stream_stats_set_target(&s->st, p->rate_bps);
 	/* the stream's constant facts for --streams-csv, before anyone can see the stream */
@@ -351,6 +352,8 @@ static void tcp_send_loop(struct lr_stream *s)
 				}
 				blk = (size_t)r;
 				counted = r > 0;
+				if (!r)	/* a whole number of blocks: this read found the end */
+					atomic_store(&s->file_done, true);
 			}
 		}
 		if (!counted) {
@@ -390,8 +393,10 @@ static void tcp_send_loop(struct lr_stream *s)
 			off = (off + (size_t)n) % blk;
 			/* -F: a short block was the file's last: its end is the stream's (an
 			 * iperf3 receiver reads whole blocks: a short one only at EOF) */
-			if (!off && s->file_fd >= 0 && blk < s->buf_len)
+			if (!off && s->file_fd >= 0 && blk < s->buf_len) {
 				shutdown(s->p.fd, SHUT_WR);
+				atomic_store(&s->file_done, true);
+			}
 			if (!off) {
 				have_block = false;
 				if (s->burst_left)
@@ -649,4 +654,9 @@ const char *lr_stream_path(const struct lr_stream *s)
 int lr_stream_error(const struct lr_stream *s)
 {
 	return atomic_load(&s->err);
+}
+
+bool lr_stream_file_done(const struct lr_stream *s)
+{
+	return atomic_load(&s->file_done);
 }

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/../lib.sh"
 lr_plan iperf3_options_more "debug-lrc debug-lrs maxdur-over maxdur-sum maxdur-bytes maxdur-equal \
 maxdur-lrc jsfull-lrc file-lrc \
-file-lrc-R file-lrs file-lrs-R file-udp-lrs"
+file-lrc-t file-lrc-R file-lrs file-lrs-R file-udp-lrs"
 need_root iperf3_options_more
 [ -x "$LR_BIN" ] || { lr_skip_plan iperf3_options_more "$LR_BIN not built"; exit 0; }
 sid=$(lr_iperf3_path sid) || { lr_skip_plan iperf3_options_more "iperf3 3.22 (sid) not installed (scripts/upstream-iperf3.sh)"; exit 0; }
@@ -153,19 +153,24 @@ head -c 300001 /dev/urandom >"$tmp/src.bin"	# not a whole number of 128 KiB bloc
 sum0=$(md5sum <"$tmp/src.bin")
 # fcase NAME SERVER-CMD... -- CLIENT-CMD...: one -1 server, one client; then the copy $tmp/dst
 fcase() {
-	local name=$1 s=() c; shift
+	local name=$1 s=() c t0; shift
 	while [ "$1" != -- ]; do s+=("$1"); shift; done
 	shift
 	rm -f "$tmp/dst"
 	srv "$name" "${s[@]}" -s -1 -p "$port" || return
+	t0=$SECONDS
 	"${N[@]}" timeout 20 "$@" -c 127.0.0.1 -p "$port" >"$tmp/f.c" 2>&1
-	c=$?
+	c=$? f_secs=$((SECONDS - t0))
 	srv_wait
 	got=$(md5sum <"$tmp/dst" 2>/dev/null)
-	echo "# $name (iperf3 $v): ${s[*]##*/} -s, ${*##*/} -c: exit $c; copy $(stat -c %s "$tmp/dst" 2>/dev/null) bytes"
-	check "$name" [ "$c:$got" = "0:$sum0" ]
+	echo "# $name (iperf3 $v): ${s[*]##*/} -s, ${*##*/} -c: exit $c in $f_secs s; copy $(stat -c %s "$tmp/dst" 2>/dev/null) bytes"
+	# file-lrc-t: ended at the file's end, well before its -t 5
+	check "$name" [ "$c:$got:$([ "$name" != file-lrc-t ] || [ "$f_secs" -lt 4 ] && echo in-time)" = \
+		"0:$sum0:in-time" ]
 }
 fcase file-lrc env PATH="$sid:$PATH" iperf3 -F "$tmp/dst" -- "$LR_BIN" -F "$tmp/src.bin"
+# under -t the client's sender ends the test at the file's end (iperf3 3.22's client: ~1 s)
+fcase file-lrc-t env PATH="$sid:$PATH" iperf3 -F "$tmp/dst" -- "$LR_BIN" -t 5 -F "$tmp/src.bin"
 fcase file-lrc-R env PATH="$sid:$PATH" iperf3 -F "$tmp/src.bin" -- "$LR_BIN" -R -t 1 -F "$tmp/dst"
 fcase file-lrs "$LR_BIN" -F "$tmp/dst" -- env PATH="$sid:$PATH" iperf3 -F "$tmp/src.bin"
 fcase file-lrs-R "$LR_BIN" -F "$tmp/src.bin" -- env PATH="$sid:$PATH" iperf3 -R -t 1 -F "$tmp/dst"

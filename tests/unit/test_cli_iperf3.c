@@ -191,7 +191,7 @@ static void test_file(void **state)
 	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--file", path, "-t", "3"), 0);
 	assert_int_equal(cfg.traffic.num_bytes, 0);
 	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-F", path, "-n", "1M"), 0);
-	assert_int_equal(cfg.traffic.num_bytes, 10);	/* the sender ends at the file's end */
+	assert_int_equal(cfg.traffic.num_bytes, 1 << 20);
 	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-F", path, "-u"), -EINVAL);
 	assert_non_null(strstr(err, "cannot transfer a file using UDP"));
 	assert_int_equal(PARSE(&cfg, err, "-s", "-F", path), 0);

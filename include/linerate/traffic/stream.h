@@ -89,5 +89,7 @@ const struct lr_stream_params *lr_stream_params(const struct lr_stream *s);
 const char *lr_stream_path(const struct lr_stream *s);
 /* -errno that ended the thread early (peer reset, ...), 0 when stopped or still running. */
 int lr_stream_error(const struct lr_stream *s);
+/* -F sender: the whole file went out (its end read, its last block sent). */
+bool lr_stream_file_done(const struct lr_stream *s);
 
 #endif

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/../lib.sh"
 lr_plan iperf3_options_more "debug-lrc debug-lrs maxdur-over maxdur-sum maxdur-bytes maxdur-equal \
 maxdur-lrc jsfull-lrc file-lrc \
-file-lrc-t file-lrc-R file-lrs file-lrs-R file-udp-lrs"
+file-line-lrc file-lrc-t file-lrc-R file-lrs file-lrs-R file-udp-lrs"
 need_root iperf3_options_more
 [ -x "$LR_BIN" ] || { lr_skip_plan iperf3_options_more "$LR_BIN not built"; exit 0; }
 sid=$(lr_iperf3_path sid) || { lr_skip_plan iperf3_options_more "iperf3 3.22 (sid) not installed (scripts/upstream-iperf3.sh)"; exit 0; }
@@ -169,6 +169,15 @@ fcase() {
 		"0:$sum0:in-time" ]
 }
 fcase file-lrc env PATH="$sid:$PATH" iperf3 -F "$tmp/dst" -- "$LR_BIN" -F "$tmp/src.bin"
+# iperf3's "Sent ... of FILE" line under the sender's, as iperf3 3.22's own client prints it
+mine=$(grep -A1 ' sender$' "$tmp/f.c" | grep '^        Sent ')
+if srv file-line-lrc env PATH="$sid:$PATH" iperf3 -s -1 -p "$port"; then
+	i3 -c 127.0.0.1 -p "$port" -F "$tmp/src.bin" >"$tmp/fl.c" 2>&1
+	srv_wait
+	theirs=$(grep -A1 ' sender$' "$tmp/fl.c" | grep '^        Sent ')
+	echo "# iperf3 $v -c -F: '$theirs'; linerate -c -F: '$mine'"
+	check file-line-lrc [ "${theirs:-none}" = "$mine" ]
+fi
 # under -t the client's sender ends the test at the file's end (iperf3 3.22's client: ~1 s)
 fcase file-lrc-t env PATH="$sid:$PATH" iperf3 -F "$tmp/dst" -- "$LR_BIN" -t 5 -F "$tmp/src.bin"
 fcase file-lrc-R env PATH="$sid:$PATH" iperf3 -F "$tmp/src.bin" -- "$LR_BIN" -R -t 1 -F "$tmp/dst"

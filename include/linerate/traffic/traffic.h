@@ -204,6 +204,8 @@ struct lr_traffic_results {
 	uint64_t sock_bufsize; /* -w asked, 0 none */
 	int sndbuf_actual, rcvbuf_actual; /* SO_SNDBUF / SO_RCVBUF of the first data socket */
 	int tcp_mss_default; /* TCP_MAXSEG of the control connection, 0 unknown */
+	const char *file; /* client -F: the file (NULL none) and its size at the end, -1 unknown */
+	int64_t file_size;
 	unsigned n_streams;
 	struct lr_traffic_stream_result streams[LR_PROTO_MAX_RESULTS];
 	struct lr_traffic_sum sum_up; /* client -> server streams */

@@ -19,6 +19,7 @@
 #include "linerate/run/metrics_http.h"
 #include "linerate/collect/numa.h"
 #include "linerate/sample/sampler.h"
+#include "linerate/core/log.h"
 #include "linerate/core/strutil.h"
 #include "linerate/core/sysio.h"
 #include "linerate/traffic/proto.h"
@@ -116,10 +117,11 @@ static const struct option long_opts[] = {
 	{NULL, 0, NULL, 0},
 };
 
-/* cli.c's options, then cli_iperf3.c's: getopt_long needs one table */
+/* cli.c's options, then cli_iperf3.c's: getopt_long needs one table. Room for 64 of
+ * cli_iperf3.c's; one past the room would be an unknown option (the unit tests parse the last). */
 static const struct option *all_opts(void)
 {
-	static struct option all[LR_ARRAY_SIZE(long_opts) + 32];
+	static struct option all[LR_ARRAY_SIZE(long_opts) + 64];
 	size_t n = LR_ARRAY_SIZE(long_opts) - 1, k;
 
 	if (all[0].name)
@@ -168,13 +170,16 @@ static const char usage[] =
 	"  -f a|A|k|m|g|t|K|M|G|T  bitrate unit (A: bytes);  -V, --verbose  more detail\n"
 	"  --connect-timeout MS (5000)  --rcv-timeout MS (120000)  --snd-timeout MS (system)\n"
 	"  -O SEC omit  -n BYTES | -k BLOCKS  -N nodelay  -S TOS | --dscp V  -4 | -6  -Z zerocopy\n"
-	"  --get-server-output  --json-stream  --fq-rate RATE  --dont-fragment  --cport PORT\n"
+	"  --get-server-output  --json-stream [--json-stream-full-output]  --fq-rate RATE\n"
+	"  --dont-fragment  --cport PORT\n"
 	"  -L, --flowlabel N  IPv6 flow label on the data streams (-c, IPv6 tests only)\n"
 	"  -b RATE/BURST  BURST blocks back to back per pacing step;  -m, --mptcp  MPTCP data streams\n"
 	"  --bind-dev DEV (or -c HOST%DEV, -B ADDR%DEV)  SO_BINDTODEVICE;  --pacing-timer US\n"
-	"  --sctp, -X, --nstreams  refused: TCP and UDP only\n"
+	"  --sctp, -X, --nstreams  refused: TCP and UDP only;  -d, --debug[=N]  iperf3's, on stderr\n"
 	"  --repeating-payload  --extra-data STR  --udp-counters-64bit  --skip-rx-copy  --gsro\n"
 	"  --cntl-ka[=IDLE/INTV/CNT];  -s: --idle-timeout SEC  --server-bitrate-limit RATE[/SEC]\n"
+	"  -s: --server-max-duration N  refuse a test with -t + -O over N s (or no -t)\n"
+	"  -F, --file FILE  TCP payload read from FILE (sender) or written to it (receiver)\n"
 	"  -c: --username USER --rsa-public-key-path PEM (password: IPERF3_PASSWORD, no prompt)\n"
 	"  -s: --rsa-private-key-path PEM --authorized-users-path FILE --time-skew-threshold SEC\n"
 	"  --use-pkcs1-padding  RSA padding of iperf3 <= 3.16 (else OAEP, as 3.17+), both sides\n"
@@ -200,6 +205,7 @@ void lr_cli_defaults(struct lr_config *cfg)
 	cfg->traffic.affinity = -1;
 	cfg->traffic.server_affinity = -1;
 	cfg->traffic.affinity_node = -1;
+	cfg->debug = LR_DEBUG_OFF;
 }
 
 static int parse_seconds(const char *s, double lo, double hi, uint64_t *out_ns)
@@ -312,7 +318,7 @@ static int matrix_spec_valid(const struct lr_config *cfg, char *err, size_t len)
 static int pick_headless(struct lr_config *cfg, bool tty, char *err, size_t len)
 {
 	const char *o = cfg->json_stream ? "--json-stream" : cfg->json ? "-J"
-			: cfg->logfile ? "--logfile" : cfg->title ? "-T"
+			: cfg->debug != LR_DEBUG_OFF ? "-d" : cfg->logfile ? "--logfile" : cfg->title ? "-T"
 			: cfg->timestamps ? "--timestamps" : cfg->forceflush ? "--forceflush" : NULL;
 
 	if (cfg->mode != LR_MODE_DASHBOARD && cfg->mode != LR_MODE_HEADLESS &&

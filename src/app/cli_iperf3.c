@@ -3,6 +3,7 @@
  * is carried to the engine, which applies it. [main] */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,9 +13,11 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #include "linerate/app/cli_iperf3.h"
 #include "linerate/app/config.h"
+#include "linerate/core/log.h"
 #include "linerate/core/strutil.h"
 
 enum {
@@ -42,6 +45,8 @@ enum {
 	OPT_PACING_TIMER,
 	OPT_SCTP,
 	OPT_NSTREAMS,
+	OPT_SERVER_MAX_DURATION,
+	OPT_JSON_STREAM_FULL,
 };
 
 const struct option lr_cli_iperf3_opts[] = {
@@ -65,6 +70,7 @@ const struct option lr_cli_iperf3_opts[] = {
 	{"server-bitrate-limit", required_argument, NULL, OPT_SERVER_RATE_LIMIT},
 	{"skip-rx-copy", no_argument, NULL, OPT_SKIP_RX_COPY},
 	{"json-stream", no_argument, NULL, OPT_JSON_STREAM},
+	{"json-stream-full-output", no_argument, NULL, OPT_JSON_STREAM_FULL},
 	{"get-server-output", no_argument, NULL, OPT_GET_SERVER_OUTPUT},
 	{"gsro", no_argument, NULL, OPT_GSRO},
 	{"username", required_argument, NULL, OPT_USERNAME},
@@ -79,6 +85,9 @@ const struct option lr_cli_iperf3_opts[] = {
 	{"sctp", no_argument, NULL, OPT_SCTP},
 	{"xbind", required_argument, NULL, 'X'},
 	{"nstreams", required_argument, NULL, OPT_NSTREAMS},
+	{"server-max-duration", required_argument, NULL, OPT_SERVER_MAX_DURATION},
+	{"debug", optional_argument, NULL, 'd'},
+	{"file", required_argument, NULL, 'F'},
 	{NULL, 0, NULL, 0},
 };
 
@@ -308,6 +317,12 @@ int lr_cli_iperf3_opt(int c, const char *arg, struct lr_config *cfg, const char 
 				    "SECONDS 0.1 to 60, e.g. 1G/5)",
 				    arg);
 		return 0;
+	case OPT_SERVER_MAX_DURATION:	/* iperf3's 0 (none) to MAX_TIME */
+		if (parse_int(arg, 0, 86400, &v))
+			return lr_err_inval(err, len, "--server-max-duration: invalid seconds '%s' (0 to "
+				    "86400)", arg);
+		t->server_max_duration_s = (uint32_t)v;
+		return 0;
 	case OPT_SKIP_RX_COPY:
 		t->skip_rx_copy = true;
 		*traffic_opt = "--skip-rx-copy";
@@ -315,6 +330,9 @@ int lr_cli_iperf3_opt(int c, const char *arg, struct lr_config *cfg, const char 
 	case OPT_JSON_STREAM:
 		cfg->json_stream = true;
 		cfg->json = true;
+		return 0;
+	case OPT_JSON_STREAM_FULL:	/* as iperf3: nothing without --json-stream */
+		cfg->json_stream_full = true;
 		return 0;
 	case OPT_GET_SERVER_OUTPUT:
 		t->get_server_output = true;
@@ -359,6 +377,15 @@ int lr_cli_iperf3_opt(int c, const char *arg, struct lr_config *cfg, const char 
 		t->pacing_timer_us = (int)u;
 		t->pacing_timer_set = true;
 		*traffic_opt = "--pacing-timer";
+		return 0;
+	case 'F':
+		t->file = arg;
+		*traffic_opt = "-F";
+		return 0;
+	case 'd':	/* iperf3's: no level is the most; a negative one too */
+		if (arg && parse_int(arg, INT_MIN, INT_MAX, &v))
+			return lr_err_inval(err, len, "-d/--debug: invalid level '%s' (0 to 4)", arg);
+		cfg->debug = !arg || v < 0 || v > LR_DEBUG_MAX ? LR_DEBUG_MAX : (int)v;
 		return 0;
 	case OPT_SCTP:
 	case 'X':
@@ -406,11 +433,27 @@ int lr_cli_iperf3_validate(struct lr_config *cfg, char *err, size_t len)
 	struct lr_traffic_config *t = &cfg->traffic;
 	bool server = cfg->mode == LR_MODE_SERVER;
 
+	/* iperf3 -s prints its object after the "end" event; linerate -s's events come from
+	 * another thread than its report: not ordered yet, so refused rather than misplaced */
+	if (cfg->json_stream_full && server)
+		return lr_err_inval(err, len, "--json-stream-full-output is a client option in linerate");
 	if (t->flowlabel && server)	/* iperf3: "client only"; its server never applies it */
 		return lr_err_inval(err, len, "-L/--flowlabel is a client option: it needs -c");
-	if ((t->idle_timeout_s || t->server_rate_limit_bps) && !server)
+	if ((t->idle_timeout_s || t->server_rate_limit_bps || t->server_max_duration_s) && !server)
 		return lr_err_inval(err, len, "%s is a server option: it needs -s",
-			    t->idle_timeout_s ? "--idle-timeout" : "--server-bitrate-limit");
+			    t->idle_timeout_s ? "--idle-timeout"
+			    : t->server_rate_limit_bps ? "--server-bitrate-limit"
+						       : "--server-max-duration");
+	if (t->file && t->udp)	/* iperf3's IEUDPFILETRANSFER */
+		return lr_err_inval(err, len, "-F: cannot transfer a file using UDP");
+	if (t->file && !server) {
+		struct stat st;	/* iperf3: no -t/-n/-k: -n the file's size; unreadable: -t */
+		bool sized = stat(t->file, &st) == 0 && st.st_size > 0;
+
+		/* a -t or a larger -n ends earlier: at the file's end (client.c's file_sent) */
+		if (sized && !t->num_bytes && !t->blockcount && !cfg->duration_set)
+			t->num_bytes = (uint64_t)st.st_size;
+	}
 	if (t->num_bytes && t->blockcount)
 		return lr_err_inval(err, len, "-n and -k exclude each other");
 	if ((t->num_bytes || t->blockcount) && cfg->duration_set)

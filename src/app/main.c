@@ -15,6 +15,7 @@
 #include "linerate/app/cli.h"
 #include "linerate/app/config.h"
 #include "linerate/app/run.h"
+#include "linerate/core/log.h"
 
 volatile sig_atomic_t lr_stop_signal;
 
@@ -61,6 +62,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "linerate: %s (see linerate --help)\n", err);
 		exit(2);
 	}
+	lr_log_set_debug(cfg.debug);
 	install_signals();
 	if (cfg.daemon && daemon(1, 0)) {	/* keeps the directory: relative paths still work */
 		fprintf(stderr, "linerate: -D: %s\n", strerror(errno));

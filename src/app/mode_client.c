@@ -233,7 +233,11 @@ static void intervals_emit(struct intervals *iv, bool json, uint64_t from, uint6
 	double a = (double)(from - iv->t0_ns) / 1e9, b = (double)(to - iv->t0_ns) / 1e9;
 
 	if (json && iv->cfg->json_stream) {
-		json_stream_event(iv, "interval", lr_iperf3_json_interval(a, b, iv->st, k));
+		json_t *o = lr_iperf3_json_interval(a, b, iv->st, k);
+
+		if (iv->cfg->json_stream_full && o)	/* kept for the whole object at the end */
+			json_array_append(iv->arr, o);
+		json_stream_event(iv, "interval", o);
 	} else if (json) {
 		json_array_append_new(iv->arr, lr_iperf3_json_interval(a, b, iv->st, k));
 	} else {
@@ -429,7 +433,9 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 					json_stream_event(iv, tail[i], json_incref(v));
 			}
 			json_stream_event(iv, "end", e ? e : json_object());
-		} else {
+		}
+		/* iperf3 3.22: --json-stream-full-output adds -J's whole object after the events */
+		if (!cfg->json_stream || cfg->json_stream_full) {
 			json_dumpf(j, out->json, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 			fputc('\n', out->json);
 		}

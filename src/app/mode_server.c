@@ -390,6 +390,8 @@ int lr_run_server(const struct lr_config *cfg)
 		.idle_timeout_s = tc->idle_timeout_s,
 		.rate_limit_bps = tc->server_rate_limit_bps,
 		.rate_limit_ms = tc->server_rate_limit_ms,
+		.max_duration_s = tc->server_max_duration_s,
+		.file = tc->file,
 		.auth = tc->auth,	/* --rsa-private-key-path etc.: checked by the CLI */
 		/* no should_stop: the server runs on its own thread and the main thread, which
 		 * sees the signals, stops it (mode_server.c, dash_server.c) */

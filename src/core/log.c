@@ -21,10 +21,12 @@ static struct {
 	uint64_t next_seq;	/* seq of the next entry; entries 1..next_seq-1 exist */
 	int echo_level;
 	unsigned errors_echoed;
+	int debug_level;	/* -d: set once by main before any thread */
 } lr_log_ring = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.next_seq = 1,
 	.echo_level = LR_LOG_ERR + 1,
+	.debug_level = LR_DEBUG_OFF,
 };
 
 const char *lr_log_level_name(enum lr_log_level level)
@@ -87,4 +89,35 @@ unsigned lr_log_errors_echoed(void)
 	n = lr_log_ring.errors_echoed;
 	pthread_mutex_unlock(&lr_log_ring.lock);
 	return n;
+}
+
+void lr_log_set_debug(int level)
+{
+	pthread_mutex_lock(&lr_log_ring.lock);
+	lr_log_ring.debug_level = level;
+	pthread_mutex_unlock(&lr_log_ring.lock);
+}
+
+int lr_log_debug_level(void)
+{
+	int level;
+
+	pthread_mutex_lock(&lr_log_ring.lock);
+	level = lr_log_ring.debug_level;
+	pthread_mutex_unlock(&lr_log_ring.lock);
+	return level;
+}
+
+void lr_debug(int level, const char *fmt, ...)
+{
+	va_list ap;
+
+	pthread_mutex_lock(&lr_log_ring.lock);	/* one line at a time from any thread */
+	if (lr_log_ring.debug_level != LR_DEBUG_OFF && lr_log_ring.debug_level >= level) {
+		va_start(ap, fmt);
+		vfprintf(stderr, fmt, ap);
+		va_end(ap);
+		fputc('\n', stderr);
+	}
+	pthread_mutex_unlock(&lr_log_ring.lock);
 }

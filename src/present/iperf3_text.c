@@ -35,6 +35,14 @@ static void fmt_bytes(char *buf, size_t size, double b)
 	fmt_unit(buf, size, b, 1024.0, u, 5);
 }
 
+/* iperf3's unit_snprintf 'A': singular names ("293 KByte") */
+static void fmt_byte(char *buf, size_t size, double b)
+{
+	static const char *const u[] = {"Byte", "KByte", "MByte", "GByte", "TByte"};
+
+	fmt_unit(buf, size, b, 1024.0, u, 5);
+}
+
 static void fmt_bits(char *buf, size_t size, double bps)
 {
 	static const char *const u[] = {"bits/sec", "Kbits/sec", "Mbits/sec", "Gbits/sec",
@@ -96,8 +104,21 @@ static void print_line(FILE *f, char unit, const char *tag, double secs, uint64_
  * client's lines). A TCP sender's line
  * has 12 blanks after its retransmits, a sum's 13 (report_bw_retrans_format and
  * report_sum_bw_retrans_format). */
+/* -F: iperf3's report_diskfile line under a stream's sender line, with what this side sent
+ * (or received) against the file's size at the end; an empty file counts as all of it. */
+static void print_diskfile(FILE *f, const struct lr_traffic_results *R, uint64_t bytes)
+{
+	char b[32], s[32];
+	int p = R->file_size > 0 ? (int)((double)bytes / (double)R->file_size * 100.0) : 100;
+
+	fmt_byte(b, sizeof(b), (double)bytes);
+	fmt_byte(s, sizeof(s), (double)R->file_size);
+	fprintf(f, "        Sent %s / %s (%d%%) of %s\n", b, s, p, R->file);
+}
+
 static void print_stream(FILE *f, char unit, const char *tag,
-			 const struct lr_traffic_stream_result *e, bool udp, bool server, bool sum)
+			 const struct lr_traffic_stream_result *e, bool udp, bool server, bool sum,
+			 const struct lr_traffic_results *R)
 {
 	bool local_sends = server ? !e->client_sends : e->client_sends;
 	bool snd = (e->have_peer && !server) || local_sends;
@@ -127,6 +148,8 @@ static void print_stream(FILE *f, char unit, const char *tag,
 		snprintf(extra, sizeof(extra), "%16s", "");
 	if (snd)
 		print_line(f, unit, tag, e->sender_s, e->sent_bytes, extra, "sender");
+	if (!sum && R->file && R->file_size >= 0)
+		print_diskfile(f, R, local_sends ? e->sent_bytes : e->received_bytes);
 	if (rcv)
 		print_line(f, unit, tag, e->receiver_s ? e->receiver_s : e->sender_s, e->received_bytes,
 			   "                ", "receiver");
@@ -158,7 +181,7 @@ static void print_sum(FILE *f, char unit, const char *tag, const struct lr_traff
 	lr_iperf3_sum_result(s, udp, &e);
 	e.client_sends = sends;
 	e.have_peer = complete;
-	print_stream(f, unit, tag, &e, udp, server, true);
+	print_stream(f, unit, tag, &e, udp, server, true, NULL);
 }
 
 /* The streams and sums in iperf3's order: one direction's streams then its [SUM] (only with
@@ -197,7 +220,7 @@ static void print_results(FILE *f, const struct lr_traffic_results *R, char unit
 				snprintf(tag, sizeof(tag), "[%3d][%s]", e->id, sends ? up : down);
 			else
 				snprintf(tag, sizeof(tag), "[%3d]", e->id);
-			print_stream(f, unit, tag, e, udp, server, false);
+			print_stream(f, unit, tag, e, udp, server, false, R);
 		}
 		snprintf(tag, sizeof(tag), "[SUM]%s%s%s", R->bidir ? "[" : "",
 			 R->bidir ? (sends ? up : down) : "", R->bidir ? "]" : "");

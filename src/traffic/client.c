@@ -149,7 +149,7 @@ int lr_client_open(struct lr_client **out, const struct lr_traffic_config *tc, u
 
 struct lr_proto_conn lr_client_ctl_conn(struct lr_client *c)
 {
-	return (struct lr_proto_conn){.fd = c->ctl_fd, .stop = &c->stop, .side_fd = -1};
+	return (struct lr_proto_conn){.fd = c->ctl_fd, .stop = &c->stop, .side_fd = -1, .role = "client"};
 }
 
 uint64_t lr_client_left(const struct lr_client *c)
@@ -245,7 +245,10 @@ int lr_client_expect_state(struct lr_client *c, int *st, const char *what)
 			   b[3]);
 		lr_client_set_err(c, "the server reported an error (iperf3 error %d%s) while %s",
 				  ie,
-				  ie == 144   ? ": it received no data for its --rcv-timeout"
+				  ie == 34 ? ": cannot transfer file using UDP"
+				  : ie == 37 ? ": client's requested duration exceeds the server's maximum "
+					     "permitted limit"
+				  : ie == 144 ? ": it received no data for its --rcv-timeout"
 				  : ie == 160 ? ": no TEST_END came in time"
 				  : ie == LR_AUTH_IEAUTHTEST ? ": test authorization failed (access denied)"
 							     : "",
@@ -425,6 +428,24 @@ static bool count_reached(struct lr_client *c, uint64_t now)
 	return sent >= limit || rcvd >= limit || udp_sender_done(c, now, limit);
 }
 
+/* -F: iperf3's client sender ends the test at the file's end (under -t too): every sending
+ * stream sent all of it. */
+static bool file_sent(struct lr_client *c)
+{
+	bool any = false;
+
+	if (!c->tc.file)
+		return false;
+	for (unsigned i = 0; i < lr_client_nstreams(c); i++) {
+		if (!lr_stream_params(c->streams[i])->sender)
+			continue;
+		if (!lr_stream_file_done(c->streams[i]))
+			return false;
+		any = true;
+	}
+	return any;
+}
+
 /* Waits for the run to end: duration, stop, a message from the server, a failed stream. 0 when
  * the time is up, 1 when stopped, -errno on a server message/error. */
 static int run_phase(struct lr_client *c)
@@ -442,7 +463,7 @@ static int run_phase(struct lr_client *c)
 			return 1;
 		if (omit_due == UINT64_MAX && c->duration_ns && atomic_load(&c->omit_at_ns))
 			end = atomic_load(&c->omit_at_ns) + c->duration_ns; /* -t after -O's mark */
-		if (now >= end || count_reached(c, now))
+		if (now >= end || count_reached(c, now) || file_sent(c))
 			return 0;
 		rc = check_streams(c, now);
 		if (rc < 0)

@@ -337,6 +337,7 @@ int lr_client_send_params(struct lr_client *c)
 		lr_client_set_err(c, "cannot encode the test parameters: %s", strerror(-rc));
 		return rc;
 	}
+	lr_proto_debug_json("send_parameters:", buf, len);
 	rc = lr_proto_msg_send(&cc, buf, len);
 	free(buf);
 	if (rc < 0)
@@ -579,6 +580,7 @@ int lr_client_create_streams(struct lr_client *c)
 			.zerocopy = c->tc.zerocopy,
 			.repeating_payload = c->tc.repeating_payload,
 			.skip_rx_copy = c->tc.skip_rx_copy,
+			.file = c->tc.file,
 			.max_bytes = count_share(c),
 		};
 		struct udp_setup u = {0};

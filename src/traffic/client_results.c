@@ -11,6 +11,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,6 +106,7 @@ int lr_client_exchange_results(struct lr_client *c)
 		lr_client_set_err(c, "cannot encode results: %s", strerror(-rc));
 		goto out;
 	}
+	lr_proto_debug_json("send_results", buf, len);
 	{
 		uint8_t hdr[4]; /* lr_proto_msg_send's framing, bounded by the phase's deadline */
 
@@ -127,6 +129,7 @@ int lr_client_exchange_results(struct lr_client *c)
 			lr_client_report_io_err(c, "receiving results", rc);
 		goto out;
 	}
+	lr_proto_debug_json("get_results", buf, len);
 	rc = lr_proto_results_decode(buf, len, peer, err);
 	if (rc < 0) {
 		lr_client_set_err(c, "bad results from the server: %s", err);
@@ -134,6 +137,12 @@ int lr_client_exchange_results(struct lr_client *c)
 	}
 	merge_results(c, loc, peer);
 	c->res->complete = true;
+	if (c->tc.file) {	/* iperf3 reports the file's size as it is at the end */
+		struct stat st;
+
+		c->res->file = c->tc.file;
+		c->res->file_size = stat(c->tc.file, &st) == 0 ? (int64_t)st.st_size : -1;
+	}
 	c->server_output = peer->server_output; /* kept for lr_client_server_output */
 	c->server_output_json = peer->server_output_json;
 	peer->server_output = NULL;

@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "linerate/core/clock.h"
+#include "linerate/core/log.h"
 #include "linerate/traffic/proto.h"
 
 const uint8_t lr_proto_udp_connect_msg[4] = {0x39, 0x38, 0x37, 0x36};
@@ -94,6 +95,20 @@ int lr_proto_json_text(json_t *o, int rc, char **out, size_t *len)
 		return -ENOMEM;
 	*len = strlen(*out);
 	return 0;
+}
+
+void lr_proto_debug_json(const char *label, const char *buf, size_t len)
+{
+	json_t *o;
+	char *text;
+
+	if (lr_log_debug_level() == LR_DEBUG_OFF)
+		return;
+	o = json_loadb(buf, len, 0, NULL);
+	text = o ? json_dumps(o, JSON_INDENT(4) | JSON_PRESERVE_ORDER) : NULL;
+	lr_debug(0, "%s\n%.*s", label, text ? (int)strlen(text) : (int)len, text ? text : buf);
+	free(text);
+	json_decref(o);
 }
 
 void lr_proto_len_encode(uint32_t len, uint8_t hdr[4])
@@ -202,6 +217,8 @@ int lr_proto_state_send(const struct lr_proto_conn *c, int state)
 {
 	int8_t b = (int8_t)state;
 
+	lr_debug(LR_DEBUG_INFO, "State change: %s set State to %d-%s", c->role ? c->role : "peer",
+		 state, lr_proto_state_name(state));
 	return lr_proto_write(c, &b, 1, WRITE_TIMEOUT_NS);
 }
 
@@ -210,9 +227,12 @@ int lr_proto_state_recv(const struct lr_proto_conn *c, int *state, uint64_t time
 	int8_t b;
 	int rc = lr_proto_read(c, &b, 1, timeout_ns);
 
-	if (rc == 0)
+	if (rc == 0) {
 		/* NOLINTNEXTLINE(bugprone-signed-char-misuse,cert-str34-c): iperf3's are signed */
 		*state = b;
+		lr_debug(LR_DEBUG_INFO, "State change: %s received and changed State to %d-%s",
+			 c->role ? c->role : "peer", *state, lr_proto_state_name(*state));
+	}
 	return rc;
 }
 

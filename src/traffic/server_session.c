@@ -37,7 +37,8 @@
 
 struct lr_proto_conn lr_server_sess_conn(struct session *ss)
 {
-	return (struct lr_proto_conn){.fd = ss->ctl_fd, .stop = &ss->stop, .side_fd = -1};
+	return (struct lr_proto_conn){.fd = ss->ctl_fd, .stop = &ss->stop, .side_fd = -1,
+				      .role = "server"};
 }
 
 void lr_server_send_error(struct session *ss, int ierrno)
@@ -194,6 +195,7 @@ static int exchange_results(struct session *ss)
 		       lr_server_io_what(rc));
 		goto out;
 	}
+	lr_proto_debug_json("get_results", buf, len);
 	rc = lr_proto_results_decode(buf, len, peer, err);
 	free(buf);
 	buf = NULL;
@@ -205,8 +207,10 @@ static int exchange_results(struct session *ss)
 	atomic_fetch_add(&ss->srv->tests_done, 1);
 	lr_server_report(ss, loc, peer);
 	rc = lr_proto_results_encode(loc, &buf, &len);
-	if (rc == 0)
+	if (rc == 0) {
+		lr_proto_debug_json("send_results", buf, len);
 		rc = lr_proto_msg_send(&cc, buf, len);
+	}
 	if (rc == 0)
 		rc = lr_proto_state_send(&cc, LR_PROTO_DISPLAY_RESULTS);
 	if (rc == 0)
@@ -292,6 +296,15 @@ static int check_streams(struct session *ss, uint64_t now, uint64_t *trouble_ns)
 }
 
 /* --server-bitrate-limit: what the test asks for (streams x rate, both ways in bidir). */
+/* --server-max-duration, iperf3 3.22's rule (get_parameters): -t + -O above the limit, or no
+ * -t at all (a -n/-k test sends time 0), is refused before any stream. */
+static bool asks_too_long(struct session *ss)
+{
+	uint32_t max = ss->srv->o.max_duration_s;
+
+	return max && (ss->p.time_s + ss->p.omit_s > max || !ss->p.time_s);
+}
+
 static bool asks_too_much(struct session *ss)
 {
 	uint64_t lim = ss->srv->o.rate_limit_bps;
@@ -446,6 +459,7 @@ static bool parse_params(struct session *ss)
 		       lr_server_io_what(rc));
 		return false;
 	}
+	lr_proto_debug_json("get_parameters:", buf, len);
 	rc = lr_proto_params_decode(buf, len, &ss->p, err);
 	free(buf);
 	if (rc < 0) {
@@ -503,6 +517,24 @@ static void *session_thread(void *arg)
 		       (unsigned long long)ss->p.bandwidth_bps);
 		lr_server_send_error(ss, 27 /* IETOTALRATE */);
 		ss->fail = FAIL_RATE;
+		goto out;
+	}
+	if (asks_too_long(ss)) {	/* iperf3 checks both; IETOTALRATE is the one it sends */
+		lr_log(LR_LOG_WARN, "server: test from %s asks %lld s (-t %lld, -O %lld): above "
+		       "--server-max-duration %u s; refused", ss->peer,
+		       (long long)(ss->p.time_s + ss->p.omit_s), (long long)ss->p.time_s,
+		       (long long)ss->p.omit_s, ss->srv->o.max_duration_s);
+		lr_server_send_error(ss, 37 /* IEMAXSERVERTESTDURATIONEXCEEDED */);
+		ss->fail = "error - client's requested duration exceeds the server's maximum "
+			   "permitted limit";
+		goto out;
+	}
+	/* iperf3: the last error its get_parameters meets wins, 27 over 37 over 34 */
+	if (ss->srv->o.file && ss->p.udp) {
+		lr_log(LR_LOG_WARN, "server: test from %s is UDP: no file (-F) over UDP; refused",
+		       ss->peer);
+		lr_server_send_error(ss, 34 /* IEUDPFILETRANSFER */);
+		ss->fail = "error - cannot transfer file using UDP";
 		goto out;
 	}
 	if (lr_server_peer_offer(ss) < 0)

@@ -118,6 +118,7 @@ static int add_stream(struct session *ss, unsigned i, int fd)
 		.zerocopy = ss->p.zerocopy,
 		.repeating_payload = ss->p.repeating_payload,
 		.skip_rx_copy = ss->p.skip_rx_copy,
+		.file = ss->srv->o.file,	/* TCP only: a UDP test was refused */
 		/* the client's -n/-k, shared by the streams this side sends on (TCP only:
 		 * lr_server_count_shared) */
 		.max_bytes = lr_server_count_shared(ss) && ss->n_send

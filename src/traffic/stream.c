@@ -21,6 +21,7 @@
 #include <sys/prctl.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -162,6 +163,15 @@ static int tcp_setup(struct lr_stream *s)
 		return -ENOMEM;
 	fill_pattern(s->buf, s->buf_len, s->p.repeating_payload);
 	atomic_store(&s->path, "tcp");
+	if (s->p.file) {	/* the file's bytes themselves: no zero-copy pattern, no MSG_TRUNC */
+		s->file_fd = open(s->p.file, s->p.sender ? O_RDONLY : O_WRONLY | O_CREAT | O_TRUNC,
+				  S_IRUSR | S_IWUSR);
+		if (s->file_fd < 0)
+			return -errno;
+		s->p.zerocopy = false;
+		s->p.skip_rx_copy = false;
+		atomic_store(&s->path, "tcp file");
+	}
 	if (s->p.sender && s->p.zerocopy) {
 		int one = 1, zc_err;
 
@@ -200,7 +210,9 @@ int lr_stream_open(struct lr_stream **out, const struct lr_stream_params *p)
 	}
 	s->p = *p;
 	s->sf_fd = -1;
+	s->file_fd = -1;
 	atomic_init(&s->stop, false);
+	atomic_init(&s->file_done, false);
 	atomic_init(&s->rate_bps, p->rate_bps);
 	lr_stream_stats_set_target(&s->st, p->rate_bps);
 	/* the stream's constant facts for --streams-csv, before anyone can see the stream */
@@ -225,6 +237,8 @@ int lr_stream_open(struct lr_stream **out, const struct lr_stream_params *p)
 err_free:
 	if (s->sf_fd >= 0)
 		close(s->sf_fd);
+	if (s->file_fd >= 0)
+		close(s->file_fd);
 	free(s->msgs);
 	free(s->iov);
 	free(s->ctrl);
@@ -317,7 +331,7 @@ static void tcp_send_loop(struct lr_stream *s)
 	uint64_t now = lr_clock_mono_ns(), next_info = now;
 	bool zc_sent = false, counted = true; /* false once -n/-k is reached */
 	bool have_block = false; /* the block being sent was taken from -n/-k's count */
-	size_t off = 0;
+	size_t off = 0, blk = s->buf_len; /* blk: this block's bytes (-F: what the file gave) */
 
 	while (!lr_stream_stopping(s)) {
 		int flags = MSG_NOSIGNAL | (s->zc ? MSG_ZEROCOPY : 0);
@@ -329,6 +343,18 @@ static void tcp_send_loop(struct lr_stream *s)
 			 * ends the test; wait for its stop */
 			have_block = lr_stream_count_take(s, 1, s->buf_len) == 1;
 			counted = have_block;
+			if (counted && s->file_fd >= 0) {	/* the file's end is -n's */
+				ssize_t r = read(s->file_fd, s->buf, s->buf_len);
+
+				if (r < 0) {
+					lr_stream_fail(s, -errno);
+					break;
+				}
+				blk = (size_t)r;
+				counted = r > 0;
+				if (!r)	/* a whole number of blocks: this read found the end */
+					atomic_store(&s->file_done, true);
+			}
 		}
 		if (!counted) {
 			lr_pacer_wait(now + LR_STREAM_SLICE_NS, 0, &s->stop, NULL, 0);
@@ -357,14 +383,20 @@ static void tcp_send_loop(struct lr_stream *s)
 
 			n = sendfile(s->p.fd, s->sf_fd, &o, s->buf_len - off);
 		} else {
-			n = send(s->p.fd, s->buf + off, s->buf_len - off, flags);
+			n = send(s->p.fd, s->buf + off, blk - off, flags);
 		}
 		now = lr_clock_mono_ns();
 		if (n > 0) {
 			atomic_fetch_add_explicit(&s->st.bytes, (uint64_t)n, relaxed);
 			atomic_store_explicit(&s->st.last_ns, now, relaxed);
 			lr_stream_note_cpu(s);
-			off = (off + (size_t)n) % s->buf_len;
+			off = (off + (size_t)n) % blk;
+			/* -F: a short block was the file's last: its end is the stream's (an
+			 * iperf3 receiver reads whole blocks: a short one only at EOF) */
+			if (!off && s->file_fd >= 0 && blk < s->buf_len) {
+				shutdown(s->p.fd, SHUT_WR);
+				atomic_store(&s->file_done, true);
+			}
 			if (!off) {
 				have_block = false;
 				if (s->burst_left)
@@ -393,6 +425,22 @@ static void tcp_send_loop(struct lr_stream *s)
 		zc_reap(s);
 }
 
+/* -F: all of it, or -errno (iperf3 ignores a short write; a file left short is not the test) */
+static int write_all(int fd, const uint8_t *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
 static void tcp_recv_loop(struct lr_stream *s)
 {
 	uint64_t next_info = 0;
@@ -407,6 +455,10 @@ static void tcp_recv_loop(struct lr_stream *s)
 			atomic_store_explicit(&s->st.last_ns, s->last_rx_ns, relaxed);
 			lr_stream_note_cpu(s);
 			atomic_fetch_add_explicit(&s->st.bytes, (uint64_t)n, relaxed);
+			if (s->file_fd >= 0 && write_all(s->file_fd, s->buf, (size_t)n) < 0) {
+				lr_stream_fail(s, -errno);
+				break;
+			}
 		} else if (n == 0) {
 			break; /* peer closed: the stream ends by itself */
 		} else if (errno != EAGAIN && errno != EINTR) {
@@ -575,6 +627,8 @@ void lr_stream_close(struct lr_stream *s)
 	close(s->p.fd);
 	if (s->sf_fd >= 0)
 		close(s->sf_fd);
+	if (s->file_fd >= 0)
+		close(s->file_fd);
 	free(s->msgs);
 	free(s->iov);
 	free(s->ctrl);
@@ -600,4 +654,9 @@ const char *lr_stream_path(const struct lr_stream *s)
 int lr_stream_error(const struct lr_stream *s)
 {
 	return atomic_load(&s->err);
+}
+
+bool lr_stream_file_done(const struct lr_stream *s)
+{
+	return atomic_load(&s->file_done);
 }

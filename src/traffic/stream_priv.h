@@ -35,6 +35,7 @@ struct lr_stream {
 	bool started;
 	bool joined;
 	atomic_bool stop;
+	atomic_bool file_done; /* -F sender: the file's end reached and sent */
 	_Atomic uint64_t rate_bps; /* wanted rate; the thread applies it to its pacer */
 	_Atomic uint32_t rate_gen; /* bumped on every lr_stream_set_rate */
 	_Atomic int err;
@@ -76,6 +77,7 @@ struct lr_stream {
 	bool zc;
 	uint32_t zc_pending; /* zerocopy sends not yet reaped */
 	int sf_fd; /* memfd holding the pattern for sendfile(), -1 = not used */
+	int file_fd; /* -F's file, -1 = none */
 
 	uint8_t *buf;
 	size_t buf_len;

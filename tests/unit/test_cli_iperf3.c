@@ -11,6 +11,7 @@
 #include <cmocka.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include "linerate/app/cli.h"
 #include "linerate/app/config.h"
@@ -114,6 +115,90 @@ static void test_bad_values_name_the_option(void **state)
 
 /* iperf3's authentication options: each on its side, the password from IPERF3_PASSWORD only,
  * the files read at parse time (test_auth.c covers what is wrong with a file). */
+/* -d[LEVEL] on both sides as iperf3's: no level (or a negative one) is the most, 4; the output
+ * goes to stderr, so -d takes the headless form as -J does. */
+static void test_debug_levels(void **state)
+{
+	struct lr_config cfg;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(&cfg, err, "-c", "h"), 0);
+	assert_int_equal(cfg.debug, -1);
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-d"), 0);
+	assert_int_equal(cfg.debug, 4);
+	assert_true(cfg.headless);
+	assert_int_equal(PARSE(&cfg, err, "-s", "--debug=3"), 0);
+	assert_int_equal(cfg.debug, 3);
+	assert_int_equal(PARSE(&cfg, err, "-s", "-d0"), 0);
+	assert_int_equal(cfg.debug, 0);
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--debug=-2"), 0);
+	assert_int_equal(cfg.debug, 4);
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--debug=x"), -EINVAL);
+	assert_non_null(strstr(err, "-d/--debug"));
+	/* the last of cli_iperf3.c's table is known to getopt: refused by name, not "unknown" */
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--nstreams", "2"), -EINVAL);
+	assert_non_null(strstr(err, "--nstreams: no SCTP"));
+}
+
+/* --server-max-duration N: a server's, 0 (none) to iperf3's MAX_TIME (86400) */
+static void test_server_max_duration(void **state)
+{
+	struct lr_config cfg;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(&cfg, err, "-s", "--server-max-duration", "30"), 0);
+	assert_int_equal(cfg.traffic.server_max_duration_s, 30);
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--server-max-duration", "30"), -EINVAL);
+	assert_non_null(strstr(err, "--server-max-duration is a server option"));
+	assert_int_equal(PARSE(&cfg, err, "-s", "--server-max-duration", "86401"), -EINVAL);
+	assert_non_null(strstr(err, "--server-max-duration: invalid"));
+}
+
+/* --json-stream-full-output: the client's, with or without --json-stream (iperf3 ignores it
+ * alone); linerate -s refuses it by name */
+static void test_json_stream_full(void **state)
+{
+	struct lr_config cfg;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--json-stream", "--json-stream-full-output"), 0);
+	assert_true(cfg.json_stream && cfg.json_stream_full);
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--json-stream-full-output"), 0);
+	assert_true(cfg.json_stream_full && !cfg.json_stream);
+	assert_int_equal(PARSE(&cfg, err, "-s", "--json-stream", "--json-stream-full-output"), -EINVAL);
+	assert_non_null(strstr(err, "--json-stream-full-output is a client option"));
+}
+
+/* -F FILE as iperf3: no -t/-n/-k on the client is -n the file's size; -t stays -t; no UDP;
+ * a server takes it too */
+static void test_file(void **state)
+{
+	char path[] = "/tmp/lr-test-file-XXXXXX";
+	int fd = mkstemp(path);
+	struct lr_config cfg;
+	char err[256];
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "0123456789", 10), 10);
+	close(fd);
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-F", path), 0);
+	assert_string_equal(cfg.traffic.file, path);
+	assert_int_equal(cfg.traffic.num_bytes, 10);
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--file", path, "-t", "3"), 0);
+	assert_int_equal(cfg.traffic.num_bytes, 0);
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-F", path, "-n", "1M"), 0);
+	assert_int_equal(cfg.traffic.num_bytes, 1 << 20);
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-F", path, "-u"), -EINVAL);
+	assert_non_null(strstr(err, "cannot transfer a file using UDP"));
+	assert_int_equal(PARSE(&cfg, err, "-s", "-F", path), 0);
+	assert_int_equal(cfg.traffic.num_bytes, 0);
+	unlink(path);
+}
+
 static void test_auth_options(void **state)
 {
 	struct lr_config cfg;
@@ -164,6 +249,10 @@ int main(void)
 		cmocka_unit_test(test_server_options),
 		cmocka_unit_test(test_bad_values_name_the_option),
 		cmocka_unit_test(test_auth_options),
+		cmocka_unit_test(test_debug_levels),
+		cmocka_unit_test(test_server_max_duration),
+		cmocka_unit_test(test_json_stream_full),
+		cmocka_unit_test(test_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,7 +10,7 @@
 struct lr_config;
 struct lr_traffic_config;
 
-#define LR_CLI_IPERF3_SHORT "n:k:NS:46ZL:mX:"	/* appended to cli.c's short options */
+#define LR_CLI_IPERF3_SHORT "n:k:NS:46ZL:mX:d::F:"	/* appended to cli.c's short options */
 #define LR_CLI_IPERF3_BASE  1024		/* long-only codes start here */
 
 /* iperf3's long options, NULL-terminated; cli.c appends them to its own. */

@@ -54,6 +54,8 @@ struct lr_config {
 	const char *listen;	/* --listen [ADDR:]PORT: Prometheus metrics (checked by cli.c) */
 	bool json;		/* -J */
 	bool json_stream;	/* --json-stream: -J as one JSON object per line, as it happens */
+	bool json_stream_full;	/* --json-stream-full-output: -J's object too, after the events */
+	int debug;		/* -d[LEVEL]: iperf3's debug level; LR_DEBUG_OFF (-1) without -d */
 	const char *explain[2];	/* --explain DUMP [DUMP2] */
 	const char *report_out;	/* --report OUT.html */
 	char *const *report_files;	/* its (or --replay's) CSVs (argv after the options) */

@@ -36,4 +36,13 @@ unsigned lr_log_errors_echoed(void);
 
 const char *lr_log_level_name(enum lr_log_level level);
 
+/* iperf3's -d: its debug output, on stderr (never stdout, so -J stays one JSON document) and
+ * outside the ring (a parameters object is longer than an entry). Levels as iperf3's: any -d
+ * prints the JSON exchanged (level 0 up), 3 (INFO) the control states, 4 everything. */
+enum { LR_DEBUG_OFF = -1, LR_DEBUG_INFO = 3, LR_DEBUG_MAX = 4 };
+void lr_log_set_debug(int level);
+int lr_log_debug_level(void);
+/* Writes the line to stderr when the debug level is at least level. */
+void lr_debug(int level, const char *fmt, ...) LR_PRINTF(2, 3);
+
 #endif

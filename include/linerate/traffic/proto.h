@@ -153,6 +153,9 @@ int lr_proto_results_decode(const char *buf, size_t len, struct lr_proto_results
  * json_object_set_new results OR'ed, non-zero meaning one failed. 0 or -ENOMEM. */
 struct json_t;
 int lr_proto_json_text(struct json_t *o, int rc, char **out, size_t *len) LR_MUST_CHECK;
+/* -d (iperf3's): a control message as iperf3 -d prints it, "LABEL" then the object indented,
+ * on stderr (lr_debug). The text as sent or received; nothing when -d is off. */
+void lr_proto_debug_json(const char *label, const char *buf, size_t len);
 void lr_proto_len_encode(uint32_t len, uint8_t hdr[4]);
 int lr_proto_len_decode(const uint8_t hdr[4], uint32_t max, uint32_t *len) LR_MUST_CHECK;
 
@@ -165,6 +168,7 @@ struct lr_proto_conn {
 	int side_fd;
 	void (*side_cb)(void *arg);
 	void *side_arg;
+	const char *role;	/* "client" or "server": -d's state lines name it */
 };
 
 /* Reads exactly len bytes within timeout_ns (overall). 0, -ETIMEDOUT, -ECONNRESET on EOF

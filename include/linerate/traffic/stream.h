@@ -36,6 +36,10 @@ struct lr_stream_params {
 	size_t rx_len; /* TCP receiver: bytes per read (lr_stream_tcp_read_len), 0 = len */
 	bool repeating_payload; /* sender: "0123456789..." (iperf3's --repeating-payload) */
 	bool skip_rx_copy; /* TCP receiver: MSG_TRUNC, the kernel drops the bytes uncopied */
+	/* TCP, iperf3's -F: a sender's payload is this file's content (blocks read from it; at
+	 * its end the stream idles as at -n's), a receiver writes what it reads into it
+	 * (created or truncated, 0600 as iperf3's). NULL = none */
+	const char *file;
 	/* sender: -n/-k's share of this stream; it sends whole blocks (datagrams) until its
 	 * bytes reach this, then idles until stopped. 0 = no limit */
 	uint64_t max_bytes;
@@ -85,5 +89,7 @@ const struct lr_stream_params *lr_stream_params(const struct lr_stream *s);
 const char *lr_stream_path(const struct lr_stream *s);
 /* -errno that ended the thread early (peer reset, ...), 0 when stopped or still running. */
 int lr_stream_error(const struct lr_stream *s);
+/* -F sender: the whole file went out (its end read, its last block sent). */
+bool lr_stream_file_done(const struct lr_stream *s);
 
 #endif

@@ -56,6 +56,7 @@ struct lr_traffic_config {	/* iperf3's options, same meanings */
 	uint64_t fq_rate_bps;	/* --fq-rate: SO_MAX_PACING_RATE on the data streams, bit/s */
 	uint16_t cport;		/* --cport: data streams from this local port on (+i) */
 	bool repeating_payload;	/* --repeating-payload: "0123456789..." as iperf3 */
+	const char *file;	/* -F: the TCP payload read from, or written to, this file */
 	const char *extra_data;	/* --extra-data: passed to the server, in the JSON */
 	bool udp_64bit;		/* --udp-counters-64bit */
 	bool skip_rx_copy;	/* --skip-rx-copy: TCP receivers discard with MSG_TRUNC */
@@ -64,6 +65,7 @@ struct lr_traffic_config {	/* iperf3's options, same meanings */
 	uint32_t idle_timeout_s;	/* server --idle-timeout, 0 unset */
 	uint64_t server_rate_limit_bps;	/* server --server-bitrate-limit, 0 unset */
 	uint32_t server_rate_limit_ms;	/* ... averaged over this window, 0 = iperf3's 5 s */
+	uint32_t server_max_duration_s;	/* server --server-max-duration, 0 unset */
 	bool one_off;		/* -1 (server) */
 	bool no_gso;		/* --no-gso: plain sendmmsg/recvmmsg path */
 	bool no_start;		/* --no-start: dashboard waits for `s` */
@@ -203,6 +205,8 @@ struct lr_traffic_results {
 	uint64_t sock_bufsize; /* -w asked, 0 none */
 	int sndbuf_actual, rcvbuf_actual; /* SO_SNDBUF / SO_RCVBUF of the first data socket */
 	int tcp_mss_default; /* TCP_MAXSEG of the control connection, 0 unknown */
+	const char *file; /* client -F: the file (NULL none) and its size at the end, -1 unknown */
+	int64_t file_size;
 	unsigned n_streams;
 	struct lr_traffic_stream_result streams[LR_PROTO_MAX_RESULTS];
 	struct lr_traffic_sum sum_up; /* client -> server streams */
@@ -315,6 +319,10 @@ struct lr_server_opts {
 				  * (both directions), fails with IETOTALRATE; 0 = none */
 	uint32_t rate_limit_ms; /* ... the average over the last report intervals that make this
 				 * window (iperf3's rule), 0 = iperf3's 5 s */
+	const char *file; /* -F: each TCP stream's payload read from this file (-R), or what it
+			   * receives written to it; a UDP test is refused (iperf3's error 34) */
+	uint32_t max_duration_s; /* --server-max-duration: a test asking a longer -t + -O, or no
+				  * -t (time 0: -n, -k), is refused with iperf3's error 37; 0 = none */
 	/* [session thread] A test ended with results: the app writes its report, and when
 	 * r->want_output returns it (malloc'd, freed by the server) for the client, *json
 	 * saying it is one JSON object rather than text. NULL = no reports. */

@@ -91,6 +91,8 @@ uint64_t lr_client_left(const struct lr_client *c);
 /* TCP_USER_TIMEOUT (--snd-timeout) on a control or TCP data socket; logged when refused. */
 void lr_client_snd_timeout(struct lr_client *c, int fd);
 unsigned lr_client_nstreams(const struct lr_client *c);	/* [any] */
+/* -n/-k reached or -F's file sent: the data phase ends before -t (client_end.c). [control] */
+bool lr_client_data_done(struct lr_client *c, uint64_t now);
 /* One state byte within the phase's deadline; the server's error bytes become the error text.
  * 0 with *st, or -errno (reported). */
 int lr_client_expect_state(struct lr_client *c, int *st, const char *what);

@@ -106,17 +106,6 @@ MD
 )
 echo "$section"
 if [ "$OUT" != - ]; then
-	python3 - "$OUT" "scrape" "$section" <<'PY'
-import sys
-path, name, text = sys.argv[1], sys.argv[2], sys.argv[3]
-b, e = "<!-- section:%s:begin -->" % name, "<!-- section:%s:end -->" % name
-doc = open(path).read()
-block = b + "\n" + text + "\n" + e
-if b in doc and e in doc:
-    doc = doc[:doc.index(b)] + block + doc[doc.index(e) + len(e):]
-else:
-    doc = doc.rstrip("\n") + "\n\n" + block + "\n"
-open(path, "w").write(doc)
-PY
+	python3 "$TOP/bench/results_section.py" "$OUT" "scrape" "$section"
 	say "wrote its section of $OUT"
 fi

@@ -497,7 +497,7 @@ static int run(const struct lr_config *cfg, struct lr_server_app *sapp, struct l
 	if (sapp && lr_dash_srv_setup(&d, sapp, srv, lr_server_port(srv)))
 		goto out;
 	if (cfg->matrix) {
-		err = lr_matrix_app_open(&d.mxa, cfg, d.src, d.fatal, sizeof(d.fatal));
+		err = lr_matrix_app_open(&d.mxa, cfg, d.src, d.rec, d.fatal, sizeof(d.fatal));
 		d.mx = d.mxa.run;
 		if (err) {
 			d.rc = err;

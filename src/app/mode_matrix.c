@@ -32,6 +32,19 @@ static int csv_row(void *arg, const struct lr_matrix_row *r)
 	return 0;
 }
 
+/* The peer's samples of each case into --csv, --cpu-csv and --queues-csv as `side=peer` rows,
+ * as a plain -c writes them (the runner's on_peer). */
+static int peer_rows(void *arg, const struct lr_snapshot *peer, const char *host)
+{
+	struct lr_matrix_app *a = arg;
+	char err[320] = "";
+	int e = lr_recorder_write_peer(a->rec, peer, host, err, sizeof(err));
+
+	if (e && err[0])
+		lr_log(LR_LOG_ERR, "%s", err);
+	return e;
+}
+
 /* What the command line asks of a grid beside its SPEC: 0, or 2 with one line in err. */
 static int usage_check(const struct lr_config *cfg, char *err, size_t len)
 {
@@ -47,7 +60,7 @@ static int usage_check(const struct lr_config *cfg, char *err, size_t len)
 }
 
 int lr_matrix_app_open(struct lr_matrix_app *a, const struct lr_config *cfg,
-		       struct lr_snapsrc *src, char *err, size_t len)
+		       struct lr_snapsrc *src, struct lr_recorder *rec, char *err, size_t len)
 {
 	struct lr_matrix_opts o = {
 		.spec = cfg->matrix,
@@ -57,12 +70,14 @@ int lr_matrix_app_open(struct lr_matrix_app *a, const struct lr_config *cfg,
 		.omit_ns = cfg->omit_ns,
 		.interval_ns = cfg->interval_ns,
 		.on_row = csv_row,
+		.on_peer = rec ? peer_rows : NULL,
 		.row_arg = a,
 	};
 	int rc;
 
 	memset(a, 0, sizeof(*a));
 	a->cfg = cfg;
+	a->rec = rec;
 	rc = usage_check(cfg, err, len);
 	if (rc)
 		return rc;
@@ -175,7 +190,8 @@ int lr_run_matrix(const struct lr_config *cfg)
 	rc = lr_config_sampling_traffic(&sm, cfg);	/* a bonus: else CPU columns are empty */
 	if (rc < 0)
 		return lr_config_sampling_status(cfg, rc);
-	rc = lr_matrix_app_open(&a, cfg, sm ? lr_sampling_snapsrc(sm) : NULL, err, sizeof(err));
+	rc = lr_matrix_app_open(&a, cfg, sm ? lr_sampling_snapsrc(sm) : NULL,
+				sm ? lr_sampling_recorder(sm) : NULL, err, sizeof(err));
 	m = a.run;
 	if (rc) {
 		fprintf(stderr, "linerate: %s\n", err);

@@ -172,8 +172,11 @@ static void take_peer(struct lr_matrix_run *m, const struct lr_snapshot *local)
 		return;
 	m->peer.win_start_ns = m->acc.win_start_ns;
 	m->peer.win_end_ns = m->acc.win_end_ns;
-	if (lr_peer_rx_build(m->ses.peer, local, &m->peer_snap, host, sizeof(host)) == 1)
-		lr_matrix_acc_add_peer(&m->peer, &m->peer_snap, local->mono_ns);
+	if (lr_peer_rx_build(m->ses.peer, local, &m->peer_snap, host, sizeof(host)) != 1)
+		return;
+	lr_matrix_acc_add_peer(&m->peer, &m->peer_snap, local->mono_ns);
+	if (m->o.on_peer && m->o.on_peer(m->o.row_arg, &m->peer_snap, host))
+		m->io_failed = true;
 }
 
 /* The server sends its last frame before the results: the case's end waits for it (or the

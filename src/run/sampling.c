@@ -152,6 +152,11 @@ struct lr_snapsrc *lr_sampling_snapsrc(struct lr_sampling *h)
 	return h->src;
 }
 
+struct lr_recorder *lr_sampling_recorder(struct lr_sampling *h)
+{
+	return h->rec;
+}
+
 int lr_sampling_close(struct lr_sampling *h)
 {
 	char msg[320];

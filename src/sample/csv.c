@@ -77,6 +77,7 @@ struct last_queue {	/* what was last written for one queue of one interface gene
 	unsigned queue;
 	uint64_t cum[6];
 	uint64_t mono_ns;
+	uint64_t base_ns;	/* as last_row's: a new base starts anew */
 	uint64_t seen_seq;
 };
 
@@ -95,6 +96,8 @@ struct last_row {	/* what was last written for one interface generation */
 	uint64_t cum[LR_M__COUNT];
 	uint64_t qdisc_cum[LR_QDC__COUNT], qdisc_base_ns;	/* lr_iface_snap.qdisc's */
 	uint64_t mono_ns;
+	uint64_t base_ns;	/* when its sums began: a new base is a new start (a peer's next
+				 * session counts from its own start), never a step backwards */
 	uint64_t seen_seq;	/* snapshot that last carried it: stale entries are dropped */
 };
 
@@ -262,7 +265,10 @@ static struct last_row *last_for(struct lr_csv *c, const struct lr_iface_snap *i
 {
 	for (size_t k = 0; k < c->n_rows; k++)
 		if (!strcmp(c->rows[k].name, i->name) && c->rows[k].generation == i->generation) {
-			*fresh = false;
+			*fresh = c->rows[k].base_ns != i->base_ns;
+			if (*fresh)
+				memset(c->rows[k].cum, 0, sizeof(c->rows[k].cum));
+			c->rows[k].base_ns = i->base_ns;
 			return &c->rows[k];
 		}
 	if (lr_array_grow(&c->rows, &c->cap_rows, c->n_rows + 1, sizeof(*c->rows)))
@@ -271,6 +277,7 @@ static struct last_row *last_for(struct lr_csv *c, const struct lr_iface_snap *i
 	memset(&c->rows[c->n_rows], 0, sizeof(c->rows[0]));
 	lr_strlcpy(c->rows[c->n_rows].name, i->name, sizeof(c->rows[0].name));
 	c->rows[c->n_rows].generation = i->generation;
+	c->rows[c->n_rows].base_ns = i->base_ns;
 	return &c->rows[c->n_rows++];
 }
 
@@ -462,12 +469,15 @@ static int write_stream(struct lr_csv *c, const struct lr_snapshot *s,
 }
 
 static struct last_queue *last_queue_for(struct lr_csv *c, const struct lr_iface_snap *i,
-					 unsigned queue, bool *fresh)
+					 unsigned queue, uint64_t base_ns, bool *fresh)
 {
 	for (size_t k = 0; k < c->n_queues; k++)
 		if (c->queues[k].queue == queue && c->queues[k].generation == i->generation &&
 		    !strcmp(c->queues[k].name, i->name)) {
-			*fresh = false;
+			*fresh = c->queues[k].base_ns != base_ns;
+			if (*fresh)
+				memset(c->queues[k].cum, 0, sizeof(c->queues[k].cum));
+			c->queues[k].base_ns = base_ns;
 			return &c->queues[k];
 		}
 	if (lr_array_grow(&c->queues, &c->cap_queues, c->n_queues + 1, sizeof(*c->queues)))
@@ -477,6 +487,7 @@ static struct last_queue *last_queue_for(struct lr_csv *c, const struct lr_iface
 	lr_strlcpy(c->queues[c->n_queues].name, i->name, sizeof(c->queues[0].name));
 	c->queues[c->n_queues].generation = i->generation;
 	c->queues[c->n_queues].queue = queue;
+	c->queues[c->n_queues].base_ns = base_ns;
 	return &c->queues[c->n_queues++];
 }
 
@@ -492,7 +503,7 @@ static int write_queues(struct lr_csv *c, const struct lr_snapshot *s,
 	for (size_t k = 0; k < i->n_queues; k++) {
 		const struct lr_queue_snap *q = &i->queues[k];
 		bool fresh;
-		struct last_queue *l = last_queue_for(c, i, q->queue, &fresh);
+		struct last_queue *l = last_queue_for(c, i, q->queue, q->base_ns, &fresh);
 		uint64_t d[6], dt;
 		double secs;
 

@@ -17,7 +17,9 @@
 # lost waiting for a CPU. No check here skips on a figure linerate measured. Timings are never
 # asserted.
 source "$(dirname "$0")/../lib.sh"
-lr_plan "peer: grid exits 0" "peer: 2 rows" "peer: every row's peer columns filled"
+lr_plan "peer: grid exits 0" "peer: 2 rows" "peer: every row's peer columns filled" \
+	"peer: the grid's --csv has the peer's rows (side=peer, its host name), as a plain -c's" \
+	"peer: the --csv peer rows' drops on its veth sum to its kernel's delta over the grid"
 for i in 1 2; do
 	lr_plan "peer: case $i peer_drops == peer kernel rx+tx drop delta" \
 		"peer: case $i peer_fifo == peer kernel fifo delta" \
@@ -132,7 +134,7 @@ for _ in $(seq 300); do [ -e "$work/go.up.$IA" ] && [ -e "$work/go.up.$IB" ] && 
 ksample "$work/grid.ks" "$work/grid.csv" 2
 read -r d0 f0 <<<"$(peer_dev)"; read -r b0 t0 <<<"$(cpu_stat)"; read -r ld0 lf0 <<<"$(local_dev)"; ue0=$(peer_udp_errors)
 ip netns exec "$A" timeout 60 "$LR_BIN" --headless -c "$ADDR_B" -p 5299 --matrix "u=udp,tcp" -b 50M -l 1400 -t 3 \
-	-i 0.2 --matrix-csv "$work/grid.csv" >"$work/grid.md" 2>"$work/grid.err" &
+	-i 0.2 --matrix-csv "$work/grid.csv" --csv "$work/grid.ifaces.csv" >"$work/grid.md" 2>"$work/grid.err" &
 cli=$!; lr_cleanup_add "kill $cli 2>/dev/null"
 t_launch=$(date +%s.%N)
 # the drops go in once case 1's data is seen flowing on the peer's veth (its window has
@@ -170,6 +172,21 @@ check "peer: every row's peer columns filled" \
 	awk -F, 'NR > 1 { n++; if ($21 == "" || $22 == "" || $23 == "" || $25 == "" || $28 == "" || $29 == "") bad = 1 }
 		END { exit bad || n != 2 }' "$work/grid.csv"
 check "peer: the forced drops were counted by the peer kernel" test "$((d1 - d0))" -ge 150
+# the peer's rows of --csv (docs/csv.md §1 "Both ends"): its veth's drop columns, summed over
+# the grid, against its kernel's /proc/net/dev delta (every forced drop fell inside case 1,
+# while the peer view was up)
+peer_csv() {	# the peer rows of IB: "rows host drops"
+	awk -F, -v i="$IB" 'NR == 1 { for (k = 1; k <= NF; k++) c[$k] = k; next }
+		$c["side"] == "peer" && $c["iface"] == i { n++; h = $c["host"]
+			d += $c["rx_dropped"] + $c["tx_dropped"] + $c["rx_missed"] }
+		END { printf "%d %s %d\n", n, h, d }' "$work/grid.ifaces.csv"
+}
+read -r pn ph pd <<<"$(peer_csv)"
+echo "    --csv: $pn peer rows of $IB (host '$ph'), drops $pd; its kernel: $((d2 - d0))"
+check "peer: the grid's --csv has the peer's rows (side=peer, its host name), as a plain -c's" \
+	test "$pn" -ge 10 -a "$ph" = "$(ip netns exec "$B" uname -n)"
+check "peer: the --csv peer rows' drops on its veth sum to its kernel's delta over the grid" \
+	test "$pd" -eq "$((d2 - d0))"
 echo "    peer kernel: case 1 drops $((d1 - d0)) fifo $((f1 - f0)), case 2 drops $((d2 - d1)) fifo $((f2 - f1))"
 kd=("$((d1 - d0))" "$((d2 - d1))"); kf=("$((f1 - f0))" "$((f2 - f1))")
 kb=("$(awk -v b="$((b1 - b0))" -v t="$((t1 - t0))" 'BEGIN { printf "%.2f", t ? 100 * b / t : -1 }')"

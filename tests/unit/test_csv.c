@@ -395,6 +395,54 @@ static void test_peer_queue_rows(void **state)
 	assert_string_equal(strchr(text, '\n') + 1, want);
 }
 
+/* A matrix's next case is a new peer session whose sums start at its own base: the first row
+ * after it counts from that base (never a 2^64 step back from the last case's sums), for the
+ * interface's columns and its queues' alike. */
+static void test_peer_next_session_starts_anew(void **state)
+{
+	char path[] = "/tmp/lr-csv-XXXXXX";
+	int fd = mkstemp(path);
+	struct lr_csv *c, *q;
+	struct lr_snapshot s;
+	struct lr_iface_snap p;
+	struct lr_queue_snap qp = {.queue = 0, .valid = LR_QV_RX_PACKETS, .cpu = -1,
+				   .cpu_softirq_pct = -1, .base_ns = 100 * SEC};
+	char qpath[] = "/tmp/lr-csv-XXXXXX";
+	int qfd = mkstemp(qpath);
+	char *text;
+
+	(void)state;
+	close(fd);
+	close(qfd);
+	memset(&p, 0, sizeof(p));
+	strcpy(p.name, "eth0");
+	p.mtu = 1500;
+	p.speed_mbps = p.softirq_max_pct = p.softirq_cpu = -1;
+	p.queues = &qp;
+	p.n_queues = 1;
+	p.queue_source = LR_QSRC_ETHTOOL;
+	assert_int_equal(lr_csv_open(&c, path, LR_CSV_IFACES), 0);
+	assert_int_equal(lr_csv_open(&q, qpath, LR_CSV_QUEUES), 0);
+	qp.cum[0] = 9000;
+	snap_at(&s, &p, 1, SEC, 900000);	/* case 1's session: its sums */
+	assert_int_equal(lr_csv_write_peer(c, &s, "peerhost"), 0);
+	assert_int_equal(lr_csv_write_peer(q, &s, "peerhost"), 0);
+	snap_at(&s, &p, 2, 3 * SEC, 400);	/* case 2's session, begun 1 s before */
+	p.base_ns = 102 * SEC;
+	qp.base_ns = 102 * SEC;
+	qp.cum[0] = 40;
+	assert_int_equal(lr_csv_write_peer(c, &s, "peerhost"), 0);
+	assert_int_equal(lr_csv_write_peer(q, &s, "peerhost"), 0);
+	assert_int_equal(lr_csv_close(c), 0);
+	assert_int_equal(lr_csv_close(q), 0);
+	text = slurp(path);
+	unlink(path);
+	assert_non_null(strstr(text, "\n1700000003.000000,3.000000,eth0,1.000000,400,,4,,3200.0,"));
+	text = slurp(qpath);
+	unlink(qpath);
+	assert_non_null(strstr(text, "\n1700000003.000000,3.000000,eth0,0,1.000000,40,"));
+}
+
 static void test_full_disk_is_an_error(void **state)
 {
 	struct lr_csv *c;
@@ -586,6 +634,7 @@ int main(void)
 		cmocka_unit_test(test_stream_rows),
 		cmocka_unit_test(test_stream_length_congestion),
 		cmocka_unit_test(test_peer_queue_rows),
+		cmocka_unit_test(test_peer_next_session_starts_anew),
 		cmocka_unit_test(test_stream_seen_before_start),
 	};
 

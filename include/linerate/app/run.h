@@ -40,9 +40,10 @@ struct lr_matrix_app {
 	const struct lr_config *cfg;
 	struct lr_matrix_run *run;
 	FILE *csv;
+	struct lr_recorder *rec;	/* --csv and co.: the peer's rows go there too; NULL none */
 };
 int lr_matrix_app_open(struct lr_matrix_app *a, const struct lr_config *cfg,
-		       struct lr_snapsrc *src, char *err, size_t len);
+		       struct lr_snapsrc *src, struct lr_recorder *rec, char *err, size_t len);
 int lr_matrix_app_report(struct lr_matrix_app *a, FILE *f);
 int lr_matrix_app_close(struct lr_matrix_app *a);
 

@@ -30,7 +30,10 @@ struct lr_matrix_opts {
 	uint64_t interval_ns;	/* the sampling interval: how long a tail is waited for */
 	/* Each finished row at once; nonzero: it could not be kept (the grid stops, failed). */
 	int (*on_row)(void *arg, const struct lr_matrix_row *r);
-	void *row_arg;
+	/* Each snapshot built from the peer's frames (a linerate server that shares its
+	 * samples), as a plain -c hands them to --csv; nonzero: the grid stops, failed. */
+	int (*on_peer)(void *arg, const struct lr_snapshot *peer, const char *host);
+	void *row_arg;	/* for both */
 };
 
 /* Parses the SPEC and checks the options against it (nothing is sent): 0, 2 (bad usage) or 1,

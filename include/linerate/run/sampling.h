@@ -41,6 +41,8 @@ int lr_sampling_finish(struct lr_sampling *h, bool final_tick) LR_MUST_CHECK;
 /* The newest snapshot written (or read), NULL before the first. Valid until the next pump. */
 const struct lr_snapshot *lr_sampling_last(const struct lr_sampling *h);
 struct lr_snapsrc *lr_sampling_snapsrc(struct lr_sampling *h);
+/* The files it writes, for rows it does not sample itself (a matrix's peer); NULL none. */
+struct lr_recorder *lr_sampling_recorder(struct lr_sampling *h);
 /* The peer view whose rows are written beside each local tick's (NULL: none); clear it before
  * the peer view is closed. lr_sampling_finish waits (<= 2 s) for its last frame. */
 struct lr_peer_rx;

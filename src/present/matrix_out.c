@@ -20,7 +20,8 @@ static const char header[] =
 	"sender_bps,receiver_bps,receiver_pps,retransmits,lost,lost_pct,jitter_ms,"
 	"local_cpu_busy_pct,local_softirq_max_pct,local_softirq_cpu,peer_cpu_busy_pct,"
 	"peer_softirq_max_pct,peer_softirq_cpu,local_service_demand_us_per_kb,"
-	"peer_service_demand_us_per_kb,local_drops,local_fifo,peer_drops,peer_fifo,verdict";
+	"peer_service_demand_us_per_kb,local_drops,local_fifo,peer_drops,peer_fifo,verdict,"
+	"time_start,time_end";
 
 static const char *const dirs[3] = {"0", "1", "bidir"};
 
@@ -94,6 +95,8 @@ int lr_matrix_csv_row(FILE *f, const struct lr_matrix_row *r)
 	put_int(f, r->peer_drops);
 	put_int(f, r->peer_fifo);
 	put_str(f, r->verdict);
+	put_num(f, r->time_start, 6);	/* appended: the case's test on the wall clock */
+	put_num(f, r->time_end, 6);
 	fputc('\n', f);
 	return ferror(f) ? -EIO : 0;
 }

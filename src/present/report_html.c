@@ -15,6 +15,7 @@
 
 #include "linerate/present/report.h"
 #include "linerate/present/report_svg.h"
+#include "report_priv.h"
 #include "linerate/sample/ifrate.h"
 
 static const char css[] =
@@ -29,7 +30,10 @@ static const char css[] =
 	"th{background:#eef2f7;font-weight:600}td.n{text-align:right;"
 	"font-variant-numeric:tabular-nums;white-space:nowrap}td.bad{background:#fde2e1}"
 	"table.facts th{width:170px}.muted{color:#666}"
-	"#matrix td{white-space:nowrap}#matrix td:last-child{white-space:normal;min-width:380px}"
+	"#matrix table{font-size:11.5px;width:100%}#matrix td{white-space:nowrap}"
+	"#matrix td[data-k=settings],#matrix td[data-k=verdict]{white-space:normal}"
+	"#matrix td[data-k=settings]{min-width:120px}#matrix td[data-k=verdict]{min-width:220px}"
+	".cases{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:0 16px}"
 	"figure{margin:8px 0 16px}figcaption{font-weight:600;font-size:13px;margin-bottom:2px}"
 	"svg.chart{width:100%;height:auto;display:block}"
 	"svg text{font:11px system-ui,sans-serif;fill:#333}"
@@ -41,7 +45,7 @@ static const char css[] =
 	"footer{margin-top:32px;color:#666;font-size:12px}"
 	"@media print{body{max-width:none;margin:0;font-size:11px}h2{break-after:avoid}"
 	"figure,table,tr{break-inside:avoid}a{color:inherit}.wide{overflow:visible}"
-	"#matrix table{font-size:8px}}"
+	"#matrix table{font-size:8.5px}}"
 	"@page{margin:12mm}";
 
 static void esc(FILE *f, const char *s)
@@ -50,7 +54,7 @@ static void esc(FILE *f, const char *s)
 }
 
 /* A summary cell: readable text, the exact value in data-v, and its key. */
-static void cell(FILE *f, const char *key, double v, const char *unit, bool alarm)
+void lr_rep_cell(FILE *f, const char *key, double v, const char *unit, bool alarm)
 {
 	char buf[64];
 
@@ -79,7 +83,7 @@ static void utc(char *buf, size_t len, double t)
 		snprintf(buf, len, "unknown");
 }
 
-static void who(FILE *f, const char *side, const char *host)
+void lr_rep_who(FILE *f, const char *side, const char *host)
 {
 	if (host[0])
 		esc(f, host);
@@ -223,6 +227,10 @@ static void traffic_fact(FILE *f, const struct lr_report *r)
 	double target = -1;
 	char buf[64];
 
+	if (r->n_matrix) {	/* a grid: each case has its own settings, in its row */
+		lr_rep_matrix_traffic(f, r);
+		return;
+	}
 	if (!r->n_streams)
 		return;
 	for (size_t i = 0; i < r->n_streams; i++) {
@@ -297,7 +305,7 @@ static void facts(FILE *f, const struct lr_report *r)
 			if (seen)
 				continue;
 			fputs(shown++ ? ", " : "", f);
-			who(f, r->ifaces[i].side, r->ifaces[i].host);
+			lr_rep_who(f, r->ifaces[i].side, r->ifaces[i].host);
 		}
 		for (size_t i = 0; !r->n_ifaces && i < r->n_cpus; i++) {	/* a CPU CSV alone */
 			bool seen = false;
@@ -308,7 +316,7 @@ static void facts(FILE *f, const struct lr_report *r)
 			if (seen)
 				continue;
 			fputs(shown++ ? ", " : "", f);
-			who(f, r->cpus[i].side, r->cpus[i].host);
+			lr_rep_who(f, r->cpus[i].side, r->cpus[i].host);
 		}
 		if (!shown)
 			fputs("<span class=\"muted\">not recorded (no interface or CPU CSV)</span>", f);
@@ -327,7 +335,7 @@ static void facts(FILE *f, const struct lr_report *r)
 		esc(f, s->name);
 		if (strcmp(s->side, "local") || s->host[0]) {
 			fputs(" on ", f);
-			who(f, s->side, s->host);
+			lr_rep_who(f, s->side, s->host);
 		}
 		nominal = lr_ifrate_nominal_why(s->name, NULL, s->driver);
 		if (s->link_mbps > 0)
@@ -391,18 +399,18 @@ static void iface_table(FILE *f, const struct lr_report *r)
 		esc(f, s->name);
 		if (strcmp(s->side, "local") || s->host[0]) {
 			fputs("<br><span class=\"muted\">", f);
-			who(f, s->side, s->host);
+			lr_rep_who(f, s->side, s->host);
 			fputs("</span>", f);
 		}
 		fputs("</th>", f);
-		cell(f, "rx_avg_bps", bs > 0 ? s->rx_bytes * 8 / bs : -1, "bit/s", false);
-		cell(f, "rx_peak_bps", s->peak[LR_RM_RX_BPS], "bit/s", false);
-		cell(f, "tx_avg_bps", bs > 0 ? s->tx_bytes * 8 / bs : -1, "bit/s", false);
-		cell(f, "tx_peak_bps", s->peak[LR_RM_TX_BPS], "bit/s", false);
-		cell(f, "rx_avg_pps", ps > 0 ? s->rx_packets / ps : -1, "pkt/s", false);
-		cell(f, "rx_peak_pps", s->peak[LR_RM_RX_PPS], "pkt/s", false);
-		cell(f, "tx_avg_pps", ps > 0 ? s->tx_packets / ps : -1, "pkt/s", false);
-		cell(f, "tx_peak_pps", s->peak[LR_RM_TX_PPS], "pkt/s", false);
+		lr_rep_cell(f, "rx_avg_bps", bs > 0 ? s->rx_bytes * 8 / bs : -1, "bit/s", false);
+		lr_rep_cell(f, "rx_peak_bps", s->peak[LR_RM_RX_BPS], "bit/s", false);
+		lr_rep_cell(f, "tx_avg_bps", bs > 0 ? s->tx_bytes * 8 / bs : -1, "bit/s", false);
+		lr_rep_cell(f, "tx_peak_bps", s->peak[LR_RM_TX_BPS], "bit/s", false);
+		lr_rep_cell(f, "rx_avg_pps", ps > 0 ? s->rx_packets / ps : -1, "pkt/s", false);
+		lr_rep_cell(f, "rx_peak_pps", s->peak[LR_RM_RX_PPS], "pkt/s", false);
+		lr_rep_cell(f, "tx_avg_pps", ps > 0 ? s->tx_packets / ps : -1, "pkt/s", false);
+		lr_rep_cell(f, "tx_peak_pps", s->peak[LR_RM_TX_PPS], "pkt/s", false);
 		fprintf(f, "<td class=\"n%s\">", s->qdisc_known && s->qdisc_sum[LR_RQ_DROPS] > 0 ? " bad"
 										       : "");
 		fprintf(f, "<span data-k=\"rx_dropped\" data-v=\"%.17g\">%.0f</span> / "
@@ -415,12 +423,12 @@ static void iface_table(FILE *f, const struct lr_report *r)
 		else
 			fprintf(f, "<span data-k=\"qdisc_drops\" data-v=\"%.17g\">%.0f</span></td>",
 				s->qdisc_sum[LR_RQ_DROPS], s->qdisc_sum[LR_RQ_DROPS]);
-		cell(f, "fifo_missed_over", s->rx_fifo + s->rx_missed + s->rx_over, "count", true);
+		lr_rep_cell(f, "fifo_missed_over", s->rx_fifo + s->rx_missed + s->rx_over, "count", true);
 		fprintf(f, "<td class=\"n%s\"><span data-k=\"nic_fifo\" data-v=\"%.17g\">%.0f</span> / "
 			   "<span data-k=\"nic_drop\" data-v=\"%.17g\">%.0f</span></td>",
 			s->nic_fifo + s->nic_drop > 0 ? " bad" : "", s->nic_fifo, s->nic_fifo,
 			s->nic_drop, s->nic_drop);
-		cell(f, "errors", s->rx_errors + s->tx_errors, "count", true);
+		lr_rep_cell(f, "errors", s->rx_errors + s->tx_errors, "count", true);
 		if (s->util_secs > 0)
 			fprintf(f, "<td class=\"n\"><span data-k=\"util_avg_pct\" data-v=\"%.17g\">"
 				   "%.2f</span> / <span data-k=\"util_peak_pct\" data-v=\"%.17g\">"
@@ -462,7 +470,7 @@ static int iface_charts(FILE *f, const struct lr_report *r, const struct lr_rep_
 	esc(f, s->name);
 	if (strcmp(s->side, "local") || s->host[0]) {
 		fputs(" on ", f);
-		who(f, s->side, s->host);
+		lr_rep_who(f, s->side, s->host);
 	}
 	fputs("</h3>", f);
 	if (!carried_traffic(s)) {
@@ -498,16 +506,16 @@ static void cpu_table(FILE *f, const struct lr_report *r)
 		fprintf(f, "\"><th>cpu%d", c->cpu);
 		if (strcmp(c->side, "local") || c->host[0]) {
 			fputs(" <span class=\"muted\">", f);
-			who(f, c->side, c->host);
+			lr_rep_who(f, c->side, c->host);
 			fputs("</span>", f);
 		}
 		fputs("</th>", f);
-		cell(f, "softirq_peak_pct", c->softirq_peak, "%", false);
+		lr_rep_cell(f, "softirq_peak_pct", c->softirq_peak, "%", false);
 		if (c->softirq_peak >= 0)
 			fprintf(f, "<td class=\"n\">%.1f s</td>", c->softirq_peak_at);
 		else
 			fputs("<td></td>", f);
-		cell(f, "softirq_mean_pct", c->softirq_secs > 0 ? c->softirq_sum / c->softirq_secs : -1,
+		lr_rep_cell(f, "softirq_mean_pct", c->softirq_secs > 0 ? c->softirq_sum / c->softirq_secs : -1,
 		     "%", false);
 		fputs("</tr>\n", f);
 	}
@@ -519,7 +527,7 @@ static void cpu_table(FILE *f, const struct lr_report *r)
 static void target_cell(FILE *f, const struct lr_rep_stream *s)
 {
 	if (s->target_bps > 0)
-		cell(f, "target_bps", s->target_bps, "bit/s", false);
+		lr_rep_cell(f, "target_bps", s->target_bps, "bit/s", false);
 	else if (s->target_bps == 0)
 		fputs("<td class=\"n\" data-k=\"target_bps\" data-v=\"0\">unlimited</td>", f);
 	else
@@ -548,18 +556,18 @@ static int streams(FILE *f, const struct lr_report *r)
 		any_target |= s->target_bps > 0;
 		fprintf(f, "<tr data-stream=\"%d\" data-direction=\"%s\"><th>%d %s %s</th>", s->id,
 			s->direction, s->id, s->protocol, s->direction);
-		cell(f, "bytes", s->bytes, "count", false);
-		cell(f, "achieved_bps", achieved, "bit/s", false);
+		lr_rep_cell(f, "bytes", s->bytes, "count", false);
+		lr_rep_cell(f, "achieved_bps", achieved, "bit/s", false);
 		target_cell(f, s);
 		if (s->target_bps > 0 && achieved >= 0)
-			cell(f, "achieved_pct_of_target", achieved / s->target_bps * 100, "%", false);
+			lr_rep_cell(f, "achieved_pct_of_target", achieved / s->target_bps * 100, "%", false);
 		else
 			fputs("<td class=\"n muted\" data-k=\"achieved_pct_of_target\">-</td>", f);
-		cell(f, "peak_bps", s->peak_bps, "bit/s", false);
-		cell(f, "retransmits", !strcmp(s->protocol, "tcp") ? s->retransmits : -1, "count",
+		lr_rep_cell(f, "peak_bps", s->peak_bps, "bit/s", false);
+		lr_rep_cell(f, "retransmits", !strcmp(s->protocol, "tcp") ? s->retransmits : -1, "count",
 		     true);
-		cell(f, "lost", !strcmp(s->protocol, "udp") ? s->lost : -1, "count", true);
-		cell(f, "out_of_order", !strcmp(s->protocol, "udp") ? s->out_of_order : -1, "count",
+		lr_rep_cell(f, "lost", !strcmp(s->protocol, "udp") ? s->lost : -1, "count", true);
+		lr_rep_cell(f, "out_of_order", !strcmp(s->protocol, "udp") ? s->out_of_order : -1, "count",
 		     false);
 		if (s->jitter_max_ms >= 0)
 			fprintf(f, "<td class=\"n\">%.3f ms</td>", s->jitter_max_ms);
@@ -619,7 +627,7 @@ static void queues(FILE *f, const struct lr_report *r)
 		esc(f, q->iface);
 		if (strcmp(q->side, "local") || q->host[0]) {
 			fputs(" <span class=\"muted\">", f);
-			who(f, q->side, q->host);
+			lr_rep_who(f, q->side, q->host);
 			fputs("</span>", f);
 		}
 		fprintf(f, "</th><td class=\"n\">%d</td>", q->queue);
@@ -627,65 +635,16 @@ static void queues(FILE *f, const struct lr_report *r)
 			fprintf(f, "<td class=\"n\">%d</td>", q->cpu);
 		else
 			fputs("<td class=\"n muted\">?</td>", f);
-		cell(f, "rx_packets", q->rx_packets, "count", false);
-		cell(f, "rx_bytes", q->rx_bytes, "count", false);
-		cell(f, "tx_packets", q->tx_packets, "count", false);
-		cell(f, "tx_bytes", q->tx_bytes, "count", false);
-		cell(f, "rx_drops", q->rx_drops, "count", true);
-		cell(f, "tx_drops", q->tx_drops, "count", true);
-		cell(f, "rx_peak_pps", q->peak_rx_pps, "pkt/s", false);
+		lr_rep_cell(f, "rx_packets", q->rx_packets, "count", false);
+		lr_rep_cell(f, "rx_bytes", q->rx_bytes, "count", false);
+		lr_rep_cell(f, "tx_packets", q->tx_packets, "count", false);
+		lr_rep_cell(f, "tx_bytes", q->tx_bytes, "count", false);
+		lr_rep_cell(f, "rx_drops", q->rx_drops, "count", true);
+		lr_rep_cell(f, "tx_drops", q->tx_drops, "count", true);
+		lr_rep_cell(f, "rx_peak_pps", q->peak_rx_pps, "pkt/s", false);
 		fputs("</tr>\n", f);
 	}
 	fputs("</table></section>\n", f);
-}
-
-static int matrix(FILE *f, const struct lr_report *r)
-{
-	const char *labels[LR_REP_MATRIX_MAX];
-	static char names[LR_REP_MATRIX_MAX][48];
-	static double v[LR_REP_MATRIX_MAX][2];
-	static const char *const nm[2] = {"receiver", "sender"};
-
-	fputs("<section id=\"matrix\"><h2>Matrix</h2><div style=\"overflow-x:auto\"><table "
-	      "class=\"sum\"><tr>", f);
-	for (unsigned c = 0; c < r->matrix_cols; c++) {
-		fputs("<th>", f);
-		esc(f, r->matrix_header[c]);
-		fputs("</th>", f);
-	}
-	fputs("</tr>\n", f);
-	for (size_t i = 0; i < r->n_matrix; i++) {
-		const struct lr_rep_matrix_row *m = &r->matrix[i];
-		double sb = -1, rb = -1;
-
-		fputs("<tr>", f);
-		for (unsigned c = 0; c < m->n; c++) {
-			fputs("<td>", f);
-			esc(f, m->field[c]);
-			fputs("</td>", f);
-		}
-		fputs("</tr>\n", f);
-		if (m->n > 11) {
-			sb = strtod(m->field[10], NULL);	/* empty or bad: 0, no bar */
-			rb = strtod(m->field[11], NULL);
-		}
-		{	/* "case 3 udp P4 l1400 R1": the swept keys, empty ones left out */
-			const char *len = m->n > 3 ? m->field[3] : "", *rev = m->n > 4 ? m->field[4] : "";
-
-			snprintf(names[i], sizeof(names[i]), "case %.8s %.4s P%.4s%s%.8s%s%.5s",
-				 m->field[0], m->n > 1 ? m->field[1] : "", m->n > 2 ? m->field[2] : "",
-				 *len ? " l" : "", len, *rev ? " R" : "", rev);
-		}
-		labels[i] = names[i];
-		v[i][0] = rb >= 0 ? rb : 0;
-		v[i][1] = sb >= 0 ? sb : -1;
-	}
-	fputs("</table></div>", f);
-	if (r->n_matrix && lr_svg_bars(f, "Matrix: bitrate by case", "bit/s", labels,
-				       (const double (*)[2])v, (unsigned)r->n_matrix, nm))
-		return -EIO;
-	fputs("</section>\n", f);
-	return 0;
 }
 
 int lr_report_write_html(const struct lr_report *r, FILE *f)
@@ -717,12 +676,17 @@ int lr_report_write_html(const struct lr_report *r, FILE *f)
 		err = lr_svg_heatmap(f, r);
 		fputs("</section>\n", f);
 	}
-	if (!err && r->n_streams)
+	if (!err && r->n_streams && r->n_matrix)	/* one id per stream of every case */
+		fputs("<section id=\"streams\"><h2>Streams</h2><p class=\"sub\">A matrix run: each "
+		      "case's streams are summed in its row of the Matrix section (a stream number "
+		      "comes back in every case, so a table per stream would mix them).</p>"
+		      "</section>\n", f);
+	else if (!err && r->n_streams)
 		err = streams(f, r);
 	if (!err && r->n_queues)
 		queues(f, r);
 	if (!err && r->n_matrix)
-		err = matrix(f, r);
+		err = lr_rep_matrix_section(f, r);
 	fprintf(f, "<footer>linerate %s. Charts reduce the run to at most %d columns per series "
 		   "(here %.3g s each).</footer>\n</body></html>\n", lr_version(), LR_REP_BUCKETS,
 		r->bucket_secs);

@@ -10,7 +10,8 @@
 source "$(dirname "$0")/../lib.sh"
 lr_plan "report_png: report written" "report_png: chromium rendered a PNG" \
 	"report_png: equals the reference within the tolerance" \
-	"report_png: another run's report differs beyond it"
+	"report_png: another run's report differs beyond it" \
+	"report_png: a matrix run's table fits a 1280 px window, every column visible, a chart per case"
 [ -x "$LR_BIN" ] || { lr_skip_plan report_png "$LR_BIN not built"; exit 0; }
 command -v python3 >/dev/null || { lr_skip_plan report_png "python3 missing"; exit 0; }
 command -v chromium >/dev/null || { lr_skip_plan report_png "chromium not installed (scripts/deps.sh)"; exit 0; }
@@ -101,6 +102,44 @@ else
 	lr_summary
 	exit
 fi
+# A matrix run's report (tests/fixtures/report/matrix_times_*, a real 2x2 grid) laid out by
+# chromium in a 1280 px window: a script added to a copy of the page measures, after layout,
+# every cell of the Matrix table against the window and its own container, and counts the
+# per-case charts; chromium prints the page (--dump-dom) with the figures in its title.
+matrix_layout() {
+	local d=$work/mx prof
+	mkdir -p "$d" && cp "$fix"/matrix_times_*.csv "$d/" || return 1
+	(cd "$d" && "$LR_BIN" --report "$d/m.html" matrix_times_ifaces.csv matrix_times_streams.csv \
+		matrix_times_matrix.csv) 2>"$d/err" || return 1
+	python3 - "$d/m.html" <<'PYEOF' || return 1
+import sys
+p = sys.argv[1]
+doc = open(p, encoding="utf-8").read()
+probe = """<script>(function () {
+  var w = document.documentElement.clientWidth, t = document.querySelector('#matrix table');
+  var cells = t.querySelectorAll('th, td'), out = 0, thin = 0, right = 0;
+  cells.forEach(function (c) { var r = c.getBoundingClientRect();
+    right = Math.max(right, r.right); if (r.right > w) out++; if (r.width < 12) thin++; });
+  document.title = 'LRLAYOUT window=' + w + ' table_right=' + Math.ceil(right) + ' outside=' + out +
+    ' thin=' + thin + ' clipped=' + (t.scrollWidth > t.parentElement.clientWidth ? 1 : 0) +
+    ' columns=' + t.rows[0].cells.length + ' rows=' + (t.rows.length - 1) +
+    ' charts=' + document.querySelectorAll('.cases figure').length + ' LREND';
+})();</script>"""
+open(p, "w", encoding="utf-8").write(doc.replace("</body>", probe + "</body>"))
+PYEOF
+	prof=$(mktemp -d /tmp/lr-report-chromium.XXXXXX)
+	timeout 90 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
+		--disable-component-update --disable-sync --no-first-run --user-data-dir="$prof" \
+		--hide-scrollbars --force-device-scale-factor=1 --window-size=1280,2000 \
+		--dump-dom "file://$d/m.html" 2>"$d/chromium.log" | grep -o 'LRLAYOUT[^<]*LREND'
+	rm -rf "$prof"
+}
+lay=$(matrix_layout)
+echo "    matrix report at 1280 px: ${lay:-not measured}"
+check "report_png: a matrix run's table fits a 1280 px window, every column visible, a chart per case" \
+	awk -v l="$lay" 'BEGIN { n = split(l, kv, " "); for (i = 2; i < n; i++) { split(kv[i], p, "="); v[p[1]] = p[2] }
+		exit !(v["window"] == 1280 && v["table_right"] <= 1280 && v["outside"] == 0 && v["thin"] == 0 &&
+			v["clipped"] == 0 && v["columns"] == 10 && v["rows"] == 4 && v["charts"] == 4) }'
 if [ -n "${LR_PNG_UPDATE:-}" ]; then
 	cp "$work/loopback.png" "$ref"
 	echo "reference written: $ref"

@@ -610,7 +610,15 @@ static void test_matrix(void **state)
 	assert_int_equal(r->matrix_cols, 30);
 	sec = strstr(html, "<section id=\"matrix\">");
 	assert_non_null(sec);
-	assert_non_null(strstr(sec, "<td>9410001234.0</td>"));
+	/* per case, in words and units, the exact value kept */
+	assert_non_null(strstr(sec, "data-k=\"receiver_bps\" data-v=\"9410001234\">9.41 Gbit/s<"));
+	assert_non_null(strstr(sec, ">UDP, 1 stream, -l 1400, -b 1.00 Gbit/s each<"));
+	assert_non_null(strstr(sec, "data-k=\"lost\" data-v=\"1234\">1234 (1.25 %)<"));
+	assert_non_null(strstr(sec, "data-k=\"retransmits\" data-v=\"12\">12 retr<"));
+	assert_non_null(strstr(sec, "data-k=\"cpu_busy_pct\">48.9 % / unknown<"));
+	/* the facts: a grid, not one traffic with settings "changed during the run" */
+	assert_non_null(strstr(html, "a matrix of 3 cases: 2 TCP, 1 UDP;"));
+	assert_non_null(strstr(sec, "No chart per case: no interface CSV"));
 	assert_non_null(strstr(sec, "loss: 1.25 % &lt;udp&gt;"));
 	assert_null(strstr(html, "<udp>"));
 	ymax = strtod(strstr(sec, "data-ymax=\"") + strlen("data-ymax=\""), NULL);

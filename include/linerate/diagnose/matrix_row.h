@@ -38,7 +38,7 @@ struct lr_matrix_row {
 	int64_t peer_drops, peer_fifo;
 	char verdict[832];	/* one line: the local and peer witnesses and the next step */
 	/* when the case's test began (its control connection) and ended, wall clock in s since
-	 * the epoch; -J only (the CSV's header is fixed), < 0 unknown */
+	 * the epoch; in -J and appended to the CSV, < 0 unknown */
 	double time_start, time_end;
 };
 

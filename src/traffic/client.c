@@ -206,8 +206,9 @@ void lr_client_report_io_err(struct lr_client *c, const char *what, int rc)
 		return;
 	where_stopped(c, tail, sizeof(tail));
 	if (rc == -ECONNRESET)
-		lr_client_set_err(c, "the server closed or reset the control connection while %s%s",
-				  what, tail);
+		lr_client_set_err(c, "the server closed or reset the control connection while %s%s%s%s",
+				  what, c->close_hint ? " (" : "", c->close_hint ? c->close_hint : "",
+				  c->close_hint ? ")" : "");
 	else if (rc == -ETIMEDOUT)
 		lr_client_set_err(
 			c, "the server went silent while %s (no answer within %.1f s%s)%s", what,
@@ -280,19 +281,22 @@ static int expect_exact(struct lr_client *c, int want, const char *what)
  * (docs/wire.md, part 2); a plain iperf3 server sends CREATE_STREAMS alone. */
 static int expect_create_streams(struct lr_client *c)
 {
-	/* iperf3 3.12 answers a refused token with SERVER_ERROR 139; 3.17+ just closes the
-	 * connection, and its own client then says "no error": name the likely cause. */
-	const char *what = c->auth ? "waiting for CREATE_STREAMS (how an iperf3 3.17+ server "
-				     "refuses a token: check the user, password, RSA padding "
-				     "and clock skew)"
-				   : "waiting for CREATE_STREAMS";
-	int st, rc = lr_client_expect_state(c, &st, what);
+	/* iperf3 up to 3.20 answers a refused token with SERVER_ERROR 142 (said as such); 3.21+
+	 * just closes the connection, and its own client then says "no error": name the likely
+	 * cause then, and only then. */
+	const char *what = "waiting for CREATE_STREAMS";
+	int st, rc;
 
+	c->close_hint = c->auth ? "how an iperf3 3.21+ server refuses a token: check the user, "
+				  "password, RSA padding and clock skew"
+				: NULL;
+	rc = lr_client_expect_state(c, &st, what);
 	if (rc == 0 && st == LR_PEER_OFFER_STATE && c->params.peer_stats) {
 		rc = lr_client_peer_read_offer(c);
 		if (rc == 0)
 			rc = lr_client_expect_state(c, &st, what);
 	}
+	c->close_hint = NULL;
 	if (rc < 0)
 		return rc;
 	if (st != LR_PROTO_CREATE_STREAMS) {

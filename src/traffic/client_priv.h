@@ -50,6 +50,9 @@ struct lr_client {
 	pthread_cond_t done_cond;
 	char err[256];
 	uint64_t rate_bps;
+	/* what a closed control connection most likely means in the phase being waited for
+	 * (NULL: nothing to add); control thread only */
+	const char *close_hint;
 
 	int ctl_fd;
 	char cookie[LR_PROTO_COOKIE_LEN];

@@ -86,9 +86,10 @@ print(best)' "$tmp/srv.out" 2>/dev/null)
 		else
 			fail lrc-i3s "exit $rc: $(tail -n2 "$tmp/a.out" | tr '\n' ' ')"
 		fi
-		# a refusal: 3.12 sends SERVER_ERROR "test authorization failed", 3.17+ closes the
-		# connection after the parameters and linerate names the likely cause
-		refused='test authorization failed\|how an iperf3 3.17+ server refuses a token'
+		# a refusal: 3.12 to 3.20 send SERVER_ERROR 142 "test authorization failed" (and
+		# linerate says so, nothing more); 3.21+ close the connection after the parameters and
+		# linerate names the likely cause
+		refused='error 142: test authorization failed (access denied)) while waiting for CREATE_STREAMS$\|closed or reset the control connection while waiting for CREATE_STREAMS (how an iperf3 3.21+ server refuses a token'
 		IPERF3_PASSWORD=wrong lrc "$tmp/b.out" "${LRC_AUTH[@]}" "${I3PAD[@]}"
 		if [ "$rc" -ne 0 ] && grep -q "$refused" "$tmp/b.out"; then
 			pass lrc-i3s-wrong-password

@@ -15,6 +15,7 @@
 #include "linerate/diagnose/peer_loss.h"
 #include "linerate/run/session.h"
 #include "linerate/core/log.h"
+#include "linerate/present/cpu_hist.h"
 #include "linerate/present/ui.h"
 #include "linerate/present/frame.h"
 #include "linerate/present/theme.h"
@@ -79,6 +80,7 @@ struct traffic {
 
 struct dash {
 	const struct lr_config *cfg;
+	struct lr_cpu_hist cpu_hist;	/* the CPU pane's history of the shown snapshots */
 	struct lr_snapsrc *src;
 	struct lr_tui *tui;
 	struct lr_recorder *rec;

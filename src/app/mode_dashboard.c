@@ -394,6 +394,8 @@ static bool step(struct dash *d, uint64_t *last_mono_ns)
 		if (!d->app.paused) {
 			if (lr_snapshot_copy(&d->shown, &d->fresh) == 0) {
 				d->have_shown = true;
+				if (lr_cpu_hist_push(&d->cpu_hist, &d->shown))
+					lr_log(LR_LOG_WARN, "out of memory: the CPU history stops");
 				lr_ui_sync(&d->app, &d->shown);
 				dirty = true;
 			}
@@ -470,6 +472,7 @@ static int run(const struct lr_config *cfg, struct lr_server_app *sapp, struct l
 	if (gethostname(d.host, sizeof(d.host) - 1))
 		d.host[0] = '\0';
 	d.ctx.app = &d.app;
+	d.ctx.cpu_hist = &d.cpu_hist;
 	d.ctx.host = d.host;
 	d.ctx.status_msg = d.status;
 	d.ctx.ascii = cfg->ascii || !lr_tui_utf8();
@@ -579,6 +582,7 @@ out:
 		d.rc = 1;
 	lr_snapshot_free(&d.fresh);
 	lr_snapshot_free(&d.shown);
+	lr_cpu_hist_free(&d.cpu_hist);
 	lr_frame_free(&d.frame);
 	if (d.theme_err[0])
 		fprintf(stderr, "linerate: %s (used the default theme)\n", d.theme_err);

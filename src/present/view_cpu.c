@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "linerate/sample/snapshot.h"
+#include "linerate/present/cpu_hist.h"
 #include "linerate/present/view.h"
 #include "linerate/present/view_numa.h"
 
@@ -218,6 +219,39 @@ static void cpu_row(struct lr_frame *f, int x, int y, int bw, const struct lr_cp
 			    c->softnet_squeezed_per_s > 0 && sn ? LR_ROLE_WARN : LR_ROLE_LABEL, buf);
 }
 
+#define HIST_ROWS_MAX 8	/* graph rows per CPU in the history block */
+
+/* The rows left under the bars: each shown CPU's busy % (left half) and softirq % (right half)
+ * over time, 0 to 100 % (the newest point at the right), under a line saying so. */
+static void history(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
+		    const size_t *idx, size_t n)
+{
+	const struct lr_snapshot *s = ctx->snap;
+	int g, half = (r.w - 1) / 2, y = r.y + 1;
+	struct lr_series ser;	/* 2 KiB */
+
+	if (!ctx->cpu_hist || !n || r.h < (int)n + 1 || half < 16)
+		return;
+	g = (r.h - 1) / (int)n;
+	g = g > HIST_ROWS_MAX ? HIST_ROWS_MAX : g;
+	lr_frame_text(f, r.x + 1, r.y, r.w - 2, LR_ROLE_LABEL,
+		      "history  busy % (left) and softirq % (right), 0 to 100 %, newest at the right");
+	for (size_t i = 0; i < n; i++, y += g) {
+		int cpu = s->cpus[idx[i]].cpu;
+		char lab[16];
+
+		snprintf(lab, sizeof(lab), "%d", cpu);
+		lr_frame_text_right(f, r.x, y, 6, LR_ROLE_LABEL, lab);
+		for (int side = 0; side < 2; side++) {
+			struct lr_rect gr = {r.x + 7 + side * half, y, half - 8, g};
+
+			if (lr_cpu_hist_series(ctx->cpu_hist, cpu, side, &ser))
+				lr_view_graph_ctx(f, gr, &ser, 100.0, false, 1.0, ctx,
+						  side ? LR_ROLE_CPU_SOFTIRQ : LR_ROLE_CPU_SYSTEM);
+		}
+	}
+}
+
 void lr_view_cpu(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
 		 const struct lr_iface_snap *ifs)
 {
@@ -281,5 +315,7 @@ void lr_view_cpu(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx 
 		else
 			lr_frame_printf(f, r.x, y, r.w, LR_ROLE_LABEL, "  +%zu more CPUs",
 					s->n_cpus - n);
+		return;	/* no rows to spare */
 	}
+	history(f, (struct lr_rect){r.x, y + 1, r.w, r.y + r.h - y - 1}, ctx, idx, n);
 }

@@ -130,6 +130,7 @@ static bool peer_detail(struct lr_frame *f, struct lr_rect r, const struct lr_vi
 	if (!pi)
 		return false;
 	pc.snap = ctx->peer;
+	pc.cpu_hist = NULL;	/* this host's CPUs' history, not the peer's */
 	pc.peer_detail = true;
 	detail(f, r, &pc, ctx, pi);
 	return true;

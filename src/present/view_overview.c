@@ -404,13 +404,14 @@ void lr_view_overview(struct lr_frame *f, struct lr_rect r, const struct lr_view
 	if ((int)ctx->app->sel >= rows)
 		first = (int)ctx->app->sel - rows + 1;
 	/* room to spare: each interface that moved gets graph rows of its rx and tx history
-	 * (issue 17), up to 2 below 30 rows and 10 above, leaving the CPU pane a third */
+	 * (issue 17; an idle one's would be blank rows), up to 2 below 30 rows and half the
+	 * screen above, leaving the CPU pane at least a third: its bars, then each CPU's
+	 * history (issue 28: a 2-CPU host left half a 132x43 screen blank) */
 	if (!more && n) {
 		int cpu_want = (int)s->n_cpus + 3 < (r.h - 3) / 3 ? (int)s->n_cpus + 3 : (r.h - 3) / 3;
 		int spare = r.h - 3 - peer_rows(ctx, r.h) - rows - 1 - cpu_want;
 		size_t mv = n_moving(s, 0, n);
-
-		int cap = r.h < 30 ? 2 : 10;	/* more rows as the screen grows */
+		int cap = r.h < 30 ? 2 : (r.h - 3) / 2;	/* more rows as the screen grows */
 
 		graph_rows = mv && spare > 0 ? spare / (int)mv : 0;
 		graph_rows = graph_rows > cap ? cap : graph_rows;

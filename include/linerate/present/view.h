@@ -28,6 +28,8 @@ struct lr_verdict_traffic;
  * braille (2 samples per cell, 4 dot rows) or ASCII. */
 enum lr_graph_style { LR_GRAPH_BLOCK, LR_GRAPH_BRAILLE, LR_GRAPH_ASCII };
 
+struct lr_cpu_hist;
+
 struct lr_view_ctx {
 	const struct lr_snapshot *snap;	/* NULL: waiting for the first sample */
 	const struct lr_ui *app;
@@ -47,6 +49,9 @@ struct lr_view_ctx {
 	 * ours. NULL: none (no test, or a plain iperf3 peer). */
 	const struct lr_snapshot *peer;
 	const char *peer_host;
+	/* Per-CPU busy and softirq history (cpu_hist.h): the CPU pane draws it in rows it has
+	 * to spare. NULL: none (the peer's CPUs, a test). */
+	const struct lr_cpu_hist *cpu_hist;
 	/* Set by the layout in its copy of the context while it draws the peer's detail view
 	 * (snap is then the peer's): panes that name a host or give advice say "on HOST". */
 	bool peer_detail;

@@ -16,9 +16,11 @@
 #include "linerate/core/clock.h"
 #include "linerate/app/config.h"
 #include "linerate/run/peer.h"
+#include "linerate/diagnose/cycles.h"
 #include "linerate/diagnose/peer_loss.h"
 #include "linerate/present/peer_out.h"
 #include "linerate/present/iperf3_out.h"
+#include "linerate/present/cycles_out.h"
 #include "linerate/present/ledger_out.h"
 #include "linerate/present/verdict_out.h"
 #include "linerate/core/log.h"
@@ -414,6 +416,12 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 			if (l)
 				json_object_set_new(j, "linerate_ledger", l);
 		}
+		if (verdict && ses->have_cycles) {
+			json_t *c = lr_cycles_json(&ses->cycles);
+
+			if (c)
+				json_object_set_new(j, "linerate_cycles", c);
+		}
 		if (ran && peer) {
 			json_t *p = lr_peer_report_json(peer, &cfg->traffic);
 
@@ -423,7 +431,8 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 		if (cfg->json_stream) {	/* iperf3's closing events, then ours, "end" last */
 			static const char *const tail[] = {"error", "server_output_json",
 							   "server_output_text", "linerate_verdict",
-							   "linerate_ledger", "linerate_peer"};
+							   "linerate_ledger", "linerate_cycles",
+							   "linerate_peer"};
 			json_t *e = json_incref(json_object_get(j, "end"));
 
 			for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]); i++) {
@@ -453,6 +462,10 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 		if (verdict && ses->have_ledger) {
 			fputc('\n', out->text);
 			lr_ledger_print(out->text, &ses->ledger);
+		}
+		if (verdict && ses->have_cycles) {
+			fputc('\n', out->text);
+			lr_cycles_print(out->text, &ses->cycles);
 		}
 	}
 	fflush(out->text);

@@ -15,6 +15,7 @@
 #include "linerate/app/cli.h"
 #include "linerate/app/cli_iperf3.h"
 #include "linerate/app/config.h"
+#include "linerate/diagnose/expect.h"
 #include "linerate/run/matrix_spec.h"
 #include "linerate/run/metrics_http.h"
 #include "linerate/collect/numa.h"
@@ -56,6 +57,7 @@ enum {
 	OPT_REPORT,
 	OPT_LISTEN,
 	OPT_REPLAY,
+	OPT_EXPECT,
 };
 
 static const struct option long_opts[] = {
@@ -112,6 +114,7 @@ static const struct option long_opts[] = {
 	{"matrix-csv", required_argument, NULL, OPT_MATRIX_CSV},
 	{"omit", required_argument, NULL, 'O'},
 	{"no-peer-stats", no_argument, NULL, OPT_NO_PEER_STATS},
+	{"expect", required_argument, NULL, OPT_EXPECT},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'v'},
 	{NULL, 0, NULL, 0},
@@ -186,6 +189,8 @@ static const char usage[] =
 	"Matrix: --matrix SPEC  key=v1,v2,... joined by ';', keys P l u R b w M C (R=0,1,bidir)\n"
 	"  --matrix-csv FILE  the rows as CSV;  -O SEC  run each case SEC s before measuring it\n"
 	"  --no-peer-stats  -s: share no samples with a linerate client; -c: do not ask for them\n"
+	"  --expect COND[,COND]  headless -c: exit 3 unless each holds: loss<=0.1% rate>=9.4G\n"
+	"                   retr<=100 cpu<90% (<= < >= >; rate k M G T)\n"
 	"  -h, --help   -v, --version\n";
 
 const char *lr_cli_usage(void)
@@ -291,7 +296,7 @@ static const char *server_drops(const struct lr_config *cfg)
 	       : t->congestion ? "-C" : t->no_start ? "--no-start"
 	       : t->connect_timeout_ms ? "--connect-timeout" : t->server_affinity >= 0 ? "-A n,m"
 	       : cfg->duration_set ? "-t" : cfg->omit_ns ? "-O" : cfg->matrix ? "--matrix"
-	       : cfg->matrix_csv ? "--matrix-csv" : NULL;
+	       : cfg->matrix_csv ? "--matrix-csv" : cfg->expect.n ? "--expect" : NULL;
 }
 
 /* --matrix SPEC against the options it varies: a bad one is bad usage, refused before any
@@ -382,6 +387,9 @@ static int validate(struct lr_config *cfg, bool traffic_opt, const char *opt_nam
 	}
 	if (cfg->matrix && (!t->host || cfg->mode == LR_MODE_SERVER))
 		return lr_err_inval(err, len, "--matrix needs -c HOST");
+	if (cfg->expect.n && (cfg->matrix || cfg->mode != LR_MODE_HEADLESS))
+		return lr_err_inval(err, len, "--expect judges one headless test (-c HOST with "
+				    "--headless, -J or no terminal; not --matrix)");
 	if (cfg->matrix_csv && !cfg->matrix)
 		return lr_err_inval(err, len, "--matrix-csv needs --matrix");
 	if (cfg->omit_ns && cfg->mode == LR_MODE_SERVER)
@@ -669,6 +677,11 @@ int lr_cli_parse(int argc, char **argv, bool tty, struct lr_config *cfg, char *e
 			break;
 		case OPT_MATRIX_CSV:
 			cfg->matrix_csv = optarg;
+			break;
+		case OPT_EXPECT:	/* before any traffic: a bad COND is exit 2 */
+			if (lr_expect_parse(optarg, &cfg->expect, err, len))
+				return -EINVAL;
+			traffic_opt = "--expect";
 			break;
 		case 'O':
 			if (parse_seconds(optarg, 0, 600, &cfg->omit_ns))

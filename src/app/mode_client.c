@@ -16,9 +16,12 @@
 #include "linerate/core/clock.h"
 #include "linerate/app/config.h"
 #include "linerate/run/peer.h"
+#include "linerate/diagnose/cycles.h"
+#include "linerate/diagnose/expect.h"
 #include "linerate/diagnose/peer_loss.h"
 #include "linerate/present/peer_out.h"
 #include "linerate/present/iperf3_out.h"
+#include "linerate/present/cycles_out.h"
 #include "linerate/present/ledger_out.h"
 #include "linerate/present/verdict_out.h"
 #include "linerate/core/log.h"
@@ -379,9 +382,31 @@ struct server_output {
 	bool json;
 };
 
+/* --expect: each condition judged on the test's own results, its line on stderr (stdout may be
+ * -J's document) and in -J as "linerate_expect". 3 when one is not met or cannot be judged. */
+struct expect_run {
+	enum lr_expect_result res[LR_EXPECT_MAX];
+	char line[LR_EXPECT_MAX][200];
+	unsigned n;
+	bool failed;
+};
+
+static json_t *expect_json(const struct expect_run *x)
+{
+	static const char *const word[] = {[LR_EXPECT_MET] = "met",
+					   [LR_EXPECT_NOT_MET] = "not met",
+					   [LR_EXPECT_UNKNOWN] = "cannot be judged"};
+	json_t *a = json_array();
+
+	for (unsigned i = 0; a && i < x->n; i++)
+		json_array_append_new(a, json_pack("{s:s,s:s}", "result", word[x->res[i]], "line",
+						   x->line[i]));
+	return a;
+}
+
 static void report(const struct lr_config *cfg, struct lr_session *ses, struct intervals *iv,
 		   const struct lr_output *out, const struct lr_peer_summary *peer,
-		   const struct server_output *so)
+		   const struct server_output *so, const struct expect_run *x)
 {
 	const struct lr_traffic_results *R = ses->res;
 	bool ran = ses->have_res && R->n_streams && (R->complete || R->stopped);
@@ -414,6 +439,14 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 			if (l)
 				json_object_set_new(j, "linerate_ledger", l);
 		}
+		if (verdict && ses->have_cycles) {
+			json_t *c = lr_cycles_json(&ses->cycles);
+
+			if (c)
+				json_object_set_new(j, "linerate_cycles", c);
+		}
+		if (x->n)
+			json_object_set_new(j, "linerate_expect", expect_json(x));
 		if (ran && peer) {
 			json_t *p = lr_peer_report_json(peer, &cfg->traffic);
 
@@ -423,7 +456,9 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 		if (cfg->json_stream) {	/* iperf3's closing events, then ours, "end" last */
 			static const char *const tail[] = {"error", "server_output_json",
 							   "server_output_text", "linerate_verdict",
-							   "linerate_ledger", "linerate_peer"};
+							   "linerate_ledger", "linerate_cycles",
+							   "linerate_expect",
+							   "linerate_peer"};
 			json_t *e = json_incref(json_object_get(j, "end"));
 
 			for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]); i++) {
@@ -454,8 +489,42 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 			fputc('\n', out->text);
 			lr_ledger_print(out->text, &ses->ledger);
 		}
+		if (verdict && ses->have_cycles) {
+			fputc('\n', out->text);
+			lr_cycles_print(out->text, &ses->cycles);
+		}
 	}
 	fflush(out->text);
+}
+
+static void expect_judge(const struct lr_config *cfg, const struct lr_session *ses,
+			 const struct lr_peer_summary *peer, struct expect_run *x)
+{
+	struct lr_expect_facts f;
+	struct lr_verdict_traffic vt;
+
+	memset(&f, 0, sizeof(f));
+	f.lost = f.packets = f.retransmits = -1;
+	f.rate_bps = -1;
+	f.udp = cfg->traffic.udp;
+	f.peer_shares = peer != NULL;
+	if (ses->have_res && ses->res->n_streams && !ses->failed) {
+		lr_verdict_traffic_from(ses->res, &vt);
+		f.ran = vt.ran;
+		f.udp = vt.udp;
+		f.lost = vt.udp_lost;
+		f.packets = vt.udp_packets;
+		f.retransmits = vt.retransmits;
+		f.rate_bps = vt.bidir ? (vt.up_bps < vt.down_bps ? vt.up_bps : vt.down_bps)
+			     : vt.reverse ? vt.down_bps : vt.up_bps;
+	}
+	if (ses->have_cycles)
+		lr_cycles_expect_facts(&ses->cycles, &f);
+	x->n = cfg->expect.n;
+	for (unsigned i = 0; i < x->n; i++) {
+		x->res[i] = lr_expect_judge(&cfg->expect.c[i], &f, x->line[i], sizeof(x->line[i]));
+		x->failed |= x->res[i] != LR_EXPECT_MET;
+	}
 }
 
 static int run_client(const struct lr_config *cfg, struct intervals *iv, const struct lr_output *out)
@@ -474,6 +543,7 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv, const s
 	bool have_peer;
 	struct lr_peer_summary peer;
 	struct server_output so = {0};
+	struct expect_run x = {0};
 	int rc;
 
 	rc = lr_config_sampling_traffic(&sm, cfg);
@@ -529,11 +599,15 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv, const s
 	}
 	if (ses.have_res)
 		intervals_paths(iv, ses.res);
-	report(cfg, &ses, iv, out, have_peer ? &peer : NULL, &so);
+	if (cfg->expect.n)
+		expect_judge(cfg, &ses, have_peer ? &peer : NULL, &x);
+	report(cfg, &ses, iv, out, have_peer ? &peer : NULL, &so, &x);
 	free(so.text);
 	if (ses.failed)
 		fprintf(stderr, "linerate: %s\n", ses.error);
-	rc = ses.failed || st == OUT_FAILED ? 1 : 0;
+	for (unsigned i = 0; i < x.n; i++)
+		fprintf(stderr, "%s\n", x.line[i]);
+	rc = ses.failed || st == OUT_FAILED ? 1 : x.failed ? 3 : 0;
 	if (lr_sampling_close(sm) < 0)
 		rc = 1;
 	lr_session_free(&ses);

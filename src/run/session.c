@@ -11,6 +11,7 @@
 #include <sys/utsname.h>
 
 #include "linerate/core/clock.h"
+#include "linerate/core/strutil.h"
 #include "linerate/diagnose/peer_loss.h"
 #include "linerate/run/peer.h"
 #include "linerate/core/log.h"
@@ -101,7 +102,8 @@ int lr_session_init(struct lr_session *s, struct lr_snapsrc *src, const char *if
 		snprintf(s->iface, sizeof(s->iface), "%s", iface);
 	s->acc = calloc(1, sizeof(*s->acc));
 	s->res = calloc(1, sizeof(*s->res));
-	if (!s->acc || !s->res) {
+	s->cyc = calloc(1, sizeof(*s->cyc));
+	if (!s->acc || !s->res || !s->cyc) {
 		lr_session_free(s);
 		return -ENOMEM;
 	}
@@ -114,6 +116,7 @@ int lr_session_start(struct lr_session *s, const struct lr_traffic_config *tc,
 	int err;
 
 	s->stop_asked = s->failed = s->have_res = s->have_verdict = s->have_ledger = false;
+	s->have_cycles = false;
 	s->running_ns = s->done_ns = s->elapsed_at_end_ns = 0;
 	s->samples = 0;
 	s->error[0] = '\0';
@@ -138,6 +141,7 @@ int lr_session_start(struct lr_session *s, const struct lr_traffic_config *tc,
 	if (s->src)
 		lr_snapsrc_set_traffic(s->src, &s->gen);
 	lr_verdict_init(s->acc, s->iface[0] ? s->iface : NULL);
+	lr_cycles_init(s->cyc);
 	return 0;
 }
 
@@ -204,10 +208,21 @@ enum lr_client_state lr_session_poll(struct lr_session *s)
 
 void lr_session_sample(struct lr_session *s, const struct lr_snapshot *snap)
 {
+	unsigned ticks;
+	const char *host = NULL;
+	const struct lr_snapshot *ps;
+
 	if (!s->client || !s->running_ns)
 		return;
+	ticks = s->acc->ticks;
 	lr_verdict_add(s->acc, snap);
 	s->samples++;
+	if (s->acc->ticks == ticks)
+		return;		/* outside the test's window: the cycles' ledger's too */
+	lr_cycles_add(s->cyc, LR_CYCLES_LOCAL, snap, NULL);
+	ps = lr_peer_rx_snapshot(s->peer, &host);
+	if (ps)
+		lr_cycles_add(s->cyc, LR_CYCLES_PEER, ps, host);
 }
 
 static void compute_verdict(struct lr_session *s)
@@ -238,6 +253,10 @@ static void compute_verdict(struct lr_session *s)
 					   &s->ledger);
 	if (s->have_ledger)
 		lr_verdict_conclude(&s->verdict, &s->ledger);
+	lr_strlcpy(s->cyc->side[LR_CYCLES_LOCAL].host, u.nodename,
+		   sizeof(s->cyc->side[LR_CYCLES_LOCAL].host));
+	lr_cycles_build(s->cyc, !vt->reverse || vt->bidir, vt->reverse || vt->bidir, &s->cycles);
+	s->have_cycles = s->samples > 0;
 }
 
 static void close_client(struct lr_session *s)
@@ -279,6 +298,8 @@ void lr_session_free(struct lr_session *s)
 	close_client(s);
 	free(s->acc);
 	free(s->res);
+	free(s->cyc);
+	s->cyc = NULL;
 	s->acc = NULL;
 	s->res = NULL;
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The exit status table (README "Exit status", man EXIT STATUS), mode by mode: 0 done, 1 the test
 # or a resource failed, 2 usage (a bad option or value, an input named on the command line that
-# is missing or unreadable, a mode without a headless form run without a terminal); 3 is
-# reserved for --expect. No terminal here: the dashboard modes take their headless form (plain
+# is missing or unreadable, a mode without a headless form run without a terminal); 3 an
+# --expect condition not met or not judgeable (ledger_veth.sh, on its runs; here a malformed COND
+# is usage, exit 2 before any traffic: port 1 would fail the test, exit 1). No terminal here: the dashboard modes take their headless form (plain
 # sampling is CSV on stdout, -c -J into a file is iperf3's JSON, checked by jq against a
 # `linerate -s -1` on 127.0.0.1). A closed stdout (`| head`) is a normal end: exit 0, nothing
 # said, the CSV files whole. The table's other rows are checked where their mode is: faults.sh
@@ -59,6 +60,9 @@ sys.exit(subprocess.run(sys.argv[1:], stdout=w, stdin=subprocess.DEVNULL, timeou
 # ---- usage
 run usage-missing-procfs 2 --headless -t 0.3 --procfs "$work/no-such-dir"
 run usage-missing-sysfs 2 --headless -t 0.3 --sysfs "$work/no-such-dir"
+run usage-bad-expect 2 -c 127.0.0.1 -p 1 -t 1 --headless --expect 'rate>=1G,loss<=0.1'
+check usage-bad-expect-names-it grep -qxF -- "linerate: --expect: 'loss<=0.1': a percentage needs % \
+after the number (loss<=0.1%, cpu<90%) (see linerate --help)" "$work/err"
 
 # ---- the dashboard without a terminal: its headless form
 timeout 20 "$LR_BIN" -t 0.3 -i 0.1 </dev/null 2>"$work/err" | cat >"$work/plain.csv"

@@ -14,6 +14,10 @@
 #           the witness): every stage ~ 0, unaccounted ~ lost, a conclusion that names no counter
 #   iperf3  the same nft loss against a plain iperf3 -s (its own port, its own rule): the receiver's stages are unknown (null),
 #           never 0, and the conclusion says the receiver's counters are unknown
+# --expect rides on three of these runs (no run of its own): the tbf run's loss<=0.1% exits 3
+# with its line, whose lost count is tc's dropped delta (2 %) and whose total and percent are
+# the -J end's; the nft run's loss<=10% (nft's counter: 1 in 20) exits 0; against iperf3 -s,
+# cpu<100% cannot be judged (its CPUs are unknown): exit 3, never a silent pass.
 source "$(dirname "$0")/../lib.sh"
 need_root ledger_veth
 for t in nft jq nstat; do
@@ -46,7 +50,8 @@ ip netns exec "$NC" tc qdisc replace dev "$IC" root handle 8001: tbf rate 100mbi
 	limit 30k || { fail "tbf: cannot add the qdisc"; exit 0; }
 d0=$(tcdrops)
 ip netns exec "$NC" "$LR_BIN" -c "$SA" -p $PORT -u -b 500M -l 1400 --no-gso -t 1 --headless -J \
-	>"$tmp/tbf.json" 2>"$tmp/tbf.err"
+	--expect 'rate>=1k,loss<=0.1%' >"$tmp/tbf.json" 2>"$tmp/tbf.err"
+rc=$?
 d1=$(tcdrops)
 ip netns exec "$NC" tc qdisc del dev "$IC" root
 st=$(ledger "$tmp/tbf.json" '.stages[] | select(.stage == "qdisc")')
@@ -60,6 +65,20 @@ else
 fi
 check "tbf: the conclusion names the sender's qdisc tbf 8001: on its interface and host" \
 	grep -q "at the sender's qdisc: tbf 8001: on $(hostname) $IC " <<<"$c"
+# --expect: exit 3, the failing line on stderr with the loss tc saw
+check "expect: an unmet loss<=0.1% exits 3" test "$rc" = 3
+eline=$(grep '^expect loss<=0.1%: ' "$tmp/tbf.err")
+echo "expect: $eline"
+read -r epct el es < <(sed -nE 's/^expect loss<=0[.]1%: lost ([0-9.]+)% \(([0-9,]+) of ([0-9,]+) datagrams\)$/\1 \2 \3/p' \
+	<<<"$eline" | tr -d ,)
+jl=$(jq -r '.end.sum.lost_packets' "$tmp/tbf.json") js=$(jq -r '.end.sum.packets' "$tmp/tbf.json")
+if [ -n "$el" ] && within "$el" "$((d1 - d0))" 2 && [ "$el/$es" = "$jl/$js" ] &&
+	within "$epct" "$(awk -v a="$jl" -v b="$js" 'BEGIN { printf "%.4f", 100 * a / b }')" 0.5; then
+	pass "expect: the failing line's loss ~ tc's dropped delta, of -J's datagrams ($el of $es, $epct%)"
+else
+	fail "expect: the failing line's loss ~ tc's dropped delta" "'$eline' tc +$((d1 - d0)) -J $jl/$js"
+fi
+check "expect: the met condition says so" grep -q '^expect rate>=1k: met: received ' "$tmp/tbf.err"
 check "tbf: the qdisc stage is this host's (the sender)" test "$(jq -r .side <<<"$st")" = local
 # UDP counts each datagram its qdisc dropped as a SndbufError too: not twice in the ledger
 check "tbf: the qdisc's drops are not counted again as the socket's" test "$(ledger "$tmp/tbf.json" \
@@ -96,7 +115,8 @@ check "rcvbuf: the verdict says what the ledger says" \
 # --- nft: a filter drops 1 in 20 at the server: no counter sees it
 lr_nft_udp_drop "$NS" lrledger $PORT 20 || { fail "nft: cannot add the rule"; exit 0; }
 ip netns exec "$NC" "$LR_BIN" -c "$SA" -p $PORT -u -b 100M -l 1400 --no-gso -t 2 --headless -J \
-	>"$tmp/nft.json" 2>"$tmp/nft.err"
+	--expect 'loss<=10%' >"$tmp/nft.json" 2>"$tmp/nft.err"
+rc=$?
 dropped=$(ip netns exec "$NS" nft -j list table inet lrledger |
 	jq '[.nftables[].rule? // empty | .expr[] | .counter? // empty | .packets] | add')
 lost=$(ledger "$tmp/nft.json" .lost) una=$(ledger "$tmp/nft.json" .unaccounted)
@@ -111,6 +131,8 @@ if within "$una" "$lost" 5; then
 else
 	fail "nft: unaccounted ~ lost" "$una vs $lost ($(ledger "$tmp/nft.json" '.stages'))"
 fi
+check "expect: loss<=10% with nft dropping 1 in 20 is met: exit 0" test "$rc" = 0
+check "expect: its line says met" grep -q '^expect loss<=10%: met: lost ' "$tmp/nft.err"
 check "nft: the conclusion says unaccounted and names no stage as the cause" \
 	bash -c '[[ $1 == unaccounted:* && $1 != *" at the sender"* && $1 != *" at the receiver"* ]]' \
 	_ "$(ledger "$tmp/nft.json" .conclusion)"
@@ -121,7 +143,15 @@ if command -v iperf3 >/dev/null; then
 	lr_bg ip netns exec "$NS" iperf3 -s -p $((PORT + 1))
 	lr_wait_listen $((PORT + 1)) "$NS" || { fail "iperf3: did not listen"; exit 0; }
 	ip netns exec "$NC" "$LR_BIN" -c "$SA" -p $((PORT + 1)) -u -b 50M -l 1400 --no-gso -t 1 --headless -J \
-		>"$tmp/ip3.json" 2>"$tmp/ip3.err"
+		--expect 'cpu<100%' >"$tmp/ip3.json" 2>"$tmp/ip3.err"
+	rc=$?
+	check "expect (iperf3 $(iperf3 -v | awk 'NR == 1 { print $2 }')): cpu<100% cannot be judged: exit 3" \
+		test "$rc" = 3
+	check "expect: its line says the peer's CPUs are unknown" grep -qF \
+		"expect cpu<100%: cannot be judged: the peer's CPU times are unknown (a plain iperf3 shares none)" \
+		"$tmp/ip3.err"
+	check "cycles: the peer's CPUs are unknown (null), never 0" test \
+		"$(jq -r '.linerate_cycles.ends[] | select(.side == "peer") | .cpus' "$tmp/ip3.json")" = null
 	n=$(ledger "$tmp/ip3.json" ' | [.stages[] | select(.side == "peer" and .count == null)] | length')
 	m=$(ledger "$tmp/ip3.json" ' | [.stages[] | select(.side == "peer")] | length')
 	if [ "$m" -gt 0 ] 2>/dev/null && [ "$n" = "$m" ]; then

@@ -54,7 +54,7 @@ def shape(ev):
     k = len([n for n in mid if n == "interval"])
     if k < 2 or mid[:k] != ["interval"] * k or any(n not in ("server_output_json",
             "server_output_text", "error", "linerate_verdict", "linerate_ledger",
-            "linerate_peer") for n in mid[k:]):
+            "linerate_cycles", "linerate_expect", "linerate_peer") for n in mid[k:]):
         return "not intervals then end: %s" % names
     return ""
 def keys(o):
@@ -126,12 +126,13 @@ def bidir():
         and up > 0 and down > 0 else "--bidir intervals do not add up per direction"
 run("lrc-lrs-bidir-sums", bidir)
 def ours():
-    # -J carries linerate_verdict, linerate_ledger and linerate_peer: the stream carries them as
-    # events, with the same keys, the peer (the receiving server) witnessing at least what was sent
+    # -J carries linerate_verdict, linerate_ledger, linerate_cycles and linerate_peer: the stream
+    # carries them as events, with the same keys, the peer (the receiving server) witnessing at
+    # least what was sent
     got = {e["event"]: e["data"] for e in ev if e["event"].startswith("linerate_")}
     j, sent = load(sys.argv[2]), ev[-1]["data"]["sum_sent"]["bytes"]
     print("# linerate events: %s" % sorted(got))
-    for k in ("linerate_verdict", "linerate_ledger", "linerate_peer"):
+    for k in ("linerate_verdict", "linerate_ledger", "linerate_cycles", "linerate_peer"):
         if k not in got:
             return "no %s event" % k
         if keys(got[k]) != keys(j[k]):

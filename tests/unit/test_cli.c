@@ -284,6 +284,33 @@ static void test_headless_chosen(void **state)
 	assert_int_equal(PARSE_AT(false, &cfg, err, "-c", "h", "--no-start"), -EINVAL);
 }
 
+/* --expect: parsed before any traffic; a bad COND is one line naming it; only a headless -c. */
+static void test_expect(void **state)
+{
+	struct lr_config cfg;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--headless", "--expect", "loss<=0.1%,rate>=9.4G"),
+			 0);
+	assert_int_equal(cfg.expect.n, 2);
+	assert_int_equal(cfg.expect.c[1].metric, LR_EXPECT_RATE);
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-J", "--expect", "loss<=0.1"), -EINVAL);
+	assert_string_equal(err, "--expect: 'loss<=0.1': a percentage needs % after the number "
+				 "(loss<=0.1%, cpu<90%)");
+	assert_int_equal(PARSE(&cfg, err, "--headless", "--expect", "retr<=1"), -EINVAL);
+	assert_string_equal(err, "--expect needs -c HOST or --demo");
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--expect", "retr<=1"), -EINVAL);	/* a tty */
+	assert_non_null(strstr(err, "--expect judges one headless test"));
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--headless", "--matrix", "P=1,2", "--expect",
+			       "retr<=1"), -EINVAL);
+	assert_non_null(strstr(err, "--expect judges one headless test"));
+	assert_int_equal(PARSE(&cfg, err, "-s", "--expect", "retr<=1"), -EINVAL);
+	assert_string_equal(err, "--expect is a client option: a server takes it from the client (-c)");
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--headless"), 0);
+	assert_int_equal(cfg.expect.n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -298,6 +325,7 @@ int main(void)
 		cmocka_unit_test(test_huge_bitrate_exact),
 		cmocka_unit_test(test_iperf3_output_options),
 		cmocka_unit_test(test_headless_chosen),
+		cmocka_unit_test(test_expect),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "linerate/core/common.h"
+#include "linerate/diagnose/expect.h"
 #include "linerate/sample/snapshot.h"	/* enum lr_source */
 #include "linerate/traffic/traffic.h"	/* struct lr_traffic_config */
 
@@ -66,6 +67,7 @@ struct lr_config {
 	const char *matrix;	/* --matrix SPEC (section 10), NULL = a single test */
 	const char *matrix_csv;	/* --matrix-csv FILE */
 	uint64_t omit_ns;	/* -O: seconds each matrix case runs before it is measured */
+	struct lr_expect expect;	/* --expect COND[,COND]: n 0 when not given */
 };
 
 /* Whether any sample CSV (--csv, --cpu-csv, --streams-csv, --queues-csv) is named, and

@@ -13,6 +13,7 @@
 #include "linerate/core/common.h"
 #include "linerate/sample/gencol.h"
 #include "linerate/traffic/traffic.h"
+#include "linerate/diagnose/cycles.h"
 #include "linerate/diagnose/ledger.h"
 #include "linerate/diagnose/verdict.h"
 
@@ -44,6 +45,9 @@ struct lr_session {
 	bool have_verdict;
 	struct lr_ledger ledger;	/* where the packets went, both ends (docs/design.md §14) */
 	bool have_ledger;		/* a one-direction test ran */
+	struct lr_cycles_acc *cyc;	/* heap: large; both ends' CPU times in the test's window */
+	struct lr_cycles cycles;	/* which end and CPU bound the rate (docs/design.md §14) */
+	bool have_cycles;
 	/* the peer view (docs/wire.md, part 2): opened by lr_session_poll once the server offered,
 	 * closed with the client; NULL against a plain iperf3 or with --no-peer-stats */
 	struct lr_peer_rx *peer;

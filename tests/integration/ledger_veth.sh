@@ -68,20 +68,19 @@ check "tbf: the qdisc's drops are not counted again as the socket's" test "$(led
 # --ledger-csv of the same run: a row per line per interval; the intervals' qdisc rows sum to
 # tc's dropped delta, their sent rows to the server's own count (-J's end.sum_received.packets:
 # the highest sequence it saw; the tail tbf dropped is the difference), and the receiver's rows
-# are empty (the peer reports its count at the end only), never 0
-csvsum() { python3 - "$tmp/tbf.csv" "$1" "$2" <<'PY'
+# are empty (the peer reports its count at the end only), never 0. One pass over the file:
+# the qdisc rows and their sum, the sent rows and theirs, the received rows and the empty ones,
+# the qdisc rows' direction/side
+read -r nq csvq ns csvsent nr rempty qdir <<<"$(python3 - "$tmp/tbf.csv" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-want = [r for r in rows if r["stage"] == sys.argv[2]]
-if sys.argv[3] == "empty":
-    print("%d %d" % (sum(1 for r in want if r["count"] == ""), len(want)))
-else:
-    print("%d %d" % (sum(int(r[sys.argv[3]]) for r in want if r[sys.argv[3]] != ""), len(want)))
+def of(stage): return [r for r in rows if r["stage"] == stage]
+def total(rs): return sum(int(r["count"]) for r in rs if r["count"] != "")
+q, s, r = of("qdisc"), of("sent"), of("received")
+print(len(q), total(q), len(s), total(s), len(r), sum(1 for x in r if x["count"] == ""),
+      ",".join(sorted({x["direction"] + "/" + x["side"] for x in q})) or "-")
 PY
-}
-read -r csvq nq <<<"$(csvsum qdisc count)"
-read -r csvsent ns <<<"$(csvsum sent count)"
-read -r rempty nr <<<"$(csvsum received empty)"
+)"
 peerpk=$(jq -r '.end.sum_received.packets' "$tmp/tbf.json")
 echo "tbf csv: $nq intervals, qdisc rows sum $csvq (tc +$((d1 - d0))), sent rows sum $csvsent" \
 	"(the server's count $peerpk), received rows empty $rempty of $nr"
@@ -99,10 +98,7 @@ else
 fi
 check "tbf csv: the receiver's count is empty in every interval, never 0" \
 	test "$nr" -gt 0 -a "$rempty" = "$nr"
-check "tbf csv: the direction is up, the qdisc rows this host's" test "$(python3 -c '
-import csv, sys
-print(" ".join(sorted({r["direction"] + "/" + r["side"] for r in csv.DictReader(open(sys.argv[1]))
-                       if r["stage"] == "qdisc"})))' "$tmp/tbf.csv")" = "up/local"
+check "tbf csv: the direction is up, the qdisc rows this host's" test "$qdir" = "up/local"
 
 # --- rcvbuf: the receiver's socket buffer, sized by -w
 r0=$(ctr "$NS" UdpRcvbufErrors)

@@ -38,6 +38,7 @@ enum {
 	OPT_CPU_CSV,
 	OPT_STREAMS_CSV,
 	OPT_QUEUES_CSV,
+	OPT_LEDGER_CSV,
 	OPT_EXPLAIN,
 	OPT_DEMO,
 	OPT_BIDIR,
@@ -83,6 +84,7 @@ static const struct option long_opts[] = {
 	{"cpu-csv", required_argument, NULL, OPT_CPU_CSV},
 	{"streams-csv", required_argument, NULL, OPT_STREAMS_CSV},
 	{"queues-csv", required_argument, NULL, OPT_QUEUES_CSV},
+	{"ledger-csv", required_argument, NULL, OPT_LEDGER_CSV},
 	{"listen", required_argument, NULL, OPT_LISTEN},
 	{"json", no_argument, NULL, 'J'},
 	{"explain", required_argument, NULL, OPT_EXPLAIN},
@@ -162,6 +164,7 @@ static const char usage[] =
 	"      --csv FILE         per-interface CSV ('-' = stdout); --cpu-csv FILE per-CPU CSV\n"
 	"      --streams-csv FILE per-stream traffic CSV;  -J, --json  final results as JSON\n"
 	"      --queues-csv FILE  per-queue CSV (qstats-get, else the driver's per-queue names)\n"
+	"      --ledger-csv FILE  the test's loss ledger per interval (headless -c)\n"
 	"      --listen [ADDR:]PORT  Prometheus /metrics (PORT alone: 127.0.0.1; [::]:PORT: all)\n"
 	"Traffic (iperf3's meanings):\n"
 	"  -p PORT (5201)  -u UDP  -P N streams  -b RATE[KMG] per stream (0 = unlimited)\n"
@@ -370,6 +373,9 @@ static int validate(struct lr_config *cfg, bool traffic_opt, const char *opt_nam
 	if (t->no_start && cfg->mode == LR_MODE_HEADLESS)
 		return lr_err_inval(err, len, "--no-start waits for s in the dashboard (this run has no "
 				    "screen: --headless, -J, --logfile, or no terminal)");
+	if (cfg->ledger_csv && (cfg->mode != LR_MODE_HEADLESS || !t->host || cfg->matrix))
+		return lr_err_inval(err, len, "--ledger-csv writes a headless test's ledger: it needs "
+				    "-c HOST and --headless (no --matrix)");
 	if (cfg->daemon && cfg->mode != LR_MODE_SERVER)
 		return lr_err_inval(err, len, "-D runs a server in the background: it needs -s");
 	if ((cfg->title || cfg->timestamps || cfg->logfile || cfg->forceflush) &&
@@ -528,6 +534,9 @@ int lr_cli_parse(int argc, char **argv, bool tty, struct lr_config *cfg, char *e
 			break;
 		case OPT_QUEUES_CSV:
 			cfg->queues_csv = optarg;
+			break;
+		case OPT_LEDGER_CSV:
+			cfg->ledger_csv = optarg;
 			break;
 		case OPT_LISTEN: {
 			struct sockaddr_storage a;

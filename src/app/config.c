@@ -74,7 +74,7 @@ int lr_config_sampling_open(struct lr_sampling **out, const struct lr_config *cf
 
 int lr_config_sampling_traffic(struct lr_sampling **out, const struct lr_config *cfg)
 {
-	bool needed = lr_config_csv_named(cfg) || cfg->listen;
+	bool needed = lr_config_csv_named(cfg) || cfg->listen || cfg->ledger_csv;
 	int err;
 
 	*out = NULL;

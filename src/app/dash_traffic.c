@@ -392,6 +392,26 @@ void lr_dash_tr_update_view(struct dash *d)
 	}
 }
 
+const struct lr_view_loss *lr_dash_tr_loss(struct dash *d)
+{
+	const struct lr_session *ses = &d->tr.ses;
+	struct lr_view_loss *lv = &d->tr.loss;
+
+	memset(lv, 0, sizeof(*lv));
+	lv->shared = ses->live_shared;
+	lv->sender_local = !ses->reverse;
+	if (ses->live.steps) {
+		lv->interval = &ses->live.interval;
+		lv->interval_s = ses->live.interval_s;
+		lv->total = &ses->live.total;
+	}
+	if (ses->have_ledger && !lr_session_active(ses)) {	/* the receiver's own count in */
+		lv->total = &ses->ledger;
+		lv->ended = true;
+	}
+	return lv;
+}
+
 /* Quit or a signal: stop the test (the peer is told), wait for its end. */
 void lr_dash_tr_shutdown(struct dash *d)
 {

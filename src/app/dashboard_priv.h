@@ -76,6 +76,7 @@ struct traffic {
 	/* --demo: the in-process receiver's live counters, its loss per stream for the pane */
 	struct lr_server_test_view *rv;
 	struct lr_view_stream_base recv[LR_VIEW_STREAM_BASE_MAX];
+	struct lr_view_loss loss;	/* the Loss pane's view of ses's ledgers */
 };
 
 struct dash {
@@ -123,6 +124,8 @@ int lr_dash_tr_setup(struct dash *d);
 void lr_dash_tr_start(struct dash *d);
 /* Follows the client's state; true when the screen changed. */
 bool lr_dash_tr_poll(struct dash *d);
+/* The Loss pane's ledgers: the session's live ones, the end-of-test ledger once it is in. */
+const struct lr_view_loss *lr_dash_tr_loss(struct dash *d);
 /* A traffic key (s ] [ > < u R). */
 void lr_dash_tr_key(struct dash *d, enum lr_action act);
 void lr_dash_tr_update_view(struct dash *d);

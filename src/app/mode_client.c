@@ -22,6 +22,7 @@
 #include "linerate/present/peer_out.h"
 #include "linerate/present/iperf3_out.h"
 #include "linerate/present/cycles_out.h"
+#include "linerate/present/ledger_csv.h"
 #include "linerate/present/ledger_out.h"
 #include "linerate/present/verdict_out.h"
 #include "linerate/core/log.h"
@@ -337,10 +338,36 @@ static const char *verdict_iface(const struct lr_config *cfg, char *buf, size_t 
  * head`: the test ends as on a signal, exit 0, nothing said of it). */
 enum stop_out { OUT_OK, OUT_FAILED, OUT_GONE };
 
+/* --ledger-csv: the live ledger's newest interval, once. A write error is said once and ends
+ * the test (the rows written stay whole). */
+static void ledger_rows(struct lr_ledger_csv *lc, const struct lr_config *cfg,
+			struct lr_session *ses, enum stop_out *st)
+{
+	int e;
+
+	if (!lc || *st)
+		return;
+	e = lr_ledger_csv_write(lc, &ses->live, cfg->traffic.reverse ? "down" : "up",
+				ses->live_real_ns, ses->live_elapsed_ns);
+	if (!e)
+		return;
+	fprintf(stderr, "linerate: %s: cannot write: %s\n", cfg->ledger_csv, strerror(-e));
+	*st = OUT_FAILED;
+	lr_session_stop(ses);
+}
+
+/* A snapshot taken: the verdict's books and the live ledger, whose interval goes out. */
+static void sample(struct lr_sampling *sm, struct lr_session *ses, struct lr_ledger_csv *lc,
+		   const struct lr_config *cfg, enum stop_out *st)
+{
+	lr_session_sample(ses, lr_sampling_last(sm));
+	ledger_rows(lc, cfg, ses, st);
+}
+
 /* Waits up to wait_ns for the client, writing CSV rows and feeding the verdict as snapshots
  * come. A write error or stdout's reader gone ends the test. */
-static void pump(struct lr_sampling *sm, struct lr_session *ses, uint64_t wait_ns,
-		 enum stop_out *st)
+static void pump(struct lr_sampling *sm, struct lr_session *ses, struct lr_ledger_csv *lc,
+		 const struct lr_config *cfg, uint64_t wait_ns, enum stop_out *st)
 {
 	int got;
 
@@ -352,7 +379,7 @@ static void pump(struct lr_sampling *sm, struct lr_session *ses, uint64_t wait_n
 	lr_session_poll(ses);
 	lr_sampling_set_peer(sm, ses->peer);	/* the peer's rows from the next tick on */
 	if (got > 0)
-		lr_session_sample(ses, lr_sampling_last(sm));
+		sample(sm, ses, lc, cfg, st);
 	if (got < 0) {
 		*st = got == -EPIPE ? OUT_GONE : OUT_FAILED;
 		lr_session_stop(ses);
@@ -360,7 +387,9 @@ static void pump(struct lr_sampling *sm, struct lr_session *ses, uint64_t wait_n
 }
 
 /* The sampler's last reading after the test: the books of the CSVs are closed. */
-static void sampling_finish(struct lr_sampling *sm, struct lr_session *ses, enum stop_out *st)
+static void sampling_finish(struct lr_sampling *sm, struct lr_session *ses,
+			    struct lr_ledger_csv *lc, const struct lr_config *cfg,
+			    enum stop_out *st)
 {
 	int e;
 
@@ -370,7 +399,7 @@ static void sampling_finish(struct lr_sampling *sm, struct lr_session *ses, enum
 	if (e < 0)
 		*st = e == -EPIPE ? OUT_GONE : OUT_FAILED;
 	else if (lr_sampling_last(sm))
-		lr_session_sample(ses, lr_sampling_last(sm));
+		sample(sm, ses, lc, cfg, st);
 }
 
 /* iperf3's summary (text or -J) and, when sampling ran, the NIC's view and the verdict: text
@@ -534,6 +563,7 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv, const s
 	uint64_t dur = tc->num_bytes || tc->blockcount ? 0
 		       : cfg->duration_set ? cfg->duration_ns : DEFAULT_TRAFFIC_NS;
 	struct lr_sampling *sm = NULL;
+	struct lr_ledger_csv *lc = NULL;
 	struct lr_session ses;
 	uint64_t log_seen = 0;
 	char ifbuf[LR_IFNAMSIZ];
@@ -544,14 +574,23 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv, const s
 	struct lr_peer_summary peer;
 	struct server_output so = {0};
 	struct expect_run x = {0};
-	int rc;
+	int rc, e;
 
 	rc = lr_config_sampling_traffic(&sm, cfg);
 	if (rc < 0)
 		return lr_config_sampling_status(cfg, rc);
+	if (cfg->ledger_csv && (rc = lr_ledger_csv_open(&lc, cfg->ledger_csv)) < 0) {
+		fprintf(stderr, "linerate: %s: %s\n", cfg->ledger_csv, strerror(-rc));
+		lr_sampling_close(sm);
+		return 1;
+	}
+	if (lc && tc->bidir)	/* said, not guessed: the file keeps its header only */
+		fprintf(stderr, "linerate: --ledger-csv: --bidir: both directions share this host's "
+			"and the peer's interface and stack counters: no ledger per direction\n");
 	if (lr_session_init(&ses, sm ? lr_sampling_snapsrc(sm) : NULL,
 			    verdict_iface(cfg, ifbuf, sizeof(ifbuf)))) {
 		fprintf(stderr, "linerate: out of memory\n");
+		lr_ledger_csv_close(lc);
 		lr_sampling_close(sm);
 		return 1;
 	}
@@ -565,6 +604,7 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv, const s
 	fflush(out->text);
 	if (lr_session_start(&ses, tc, dur) < 0) {
 		fprintf(stderr, "linerate: %s\n", ses.error);
+		lr_ledger_csv_close(lc);
 		lr_sampling_close(sm);
 		lr_session_free(&ses);
 		return 1;
@@ -574,7 +614,7 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv, const s
 			st = OUT_GONE;
 		if (lr_stop_signal || st == OUT_GONE)
 			lr_session_stop(&ses);
-		pump(sm, &ses, intervals_wait(iv), &st);
+		pump(sm, &ses, lc, cfg, intervals_wait(iv), &st);
 		intervals_tick(iv, ses.client, cfg->json, false);
 		drain_log(&log_seen);
 	}
@@ -585,7 +625,7 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv, const s
 	 * for one would only delay the error */
 	if (sm && lr_client_state(ses.client) != LR_CLIENT_DONE)
 		lr_sampling_set_peer(sm, NULL);
-	sampling_finish(sm, &ses, &st);
+	sampling_finish(sm, &ses, lc, cfg, &st);
 	if (sm)
 		lr_sampling_set_peer(sm, NULL);	/* lr_session_finish closes the peer view */
 	have_peer = ses.peer && lr_peer_rx_summary(ses.peer, &peer) == 0;
@@ -610,6 +650,10 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv, const s
 	rc = ses.failed || st == OUT_FAILED ? 1 : x.failed ? 3 : 0;
 	if (lr_sampling_close(sm) < 0)
 		rc = 1;
+	if ((e = lr_ledger_csv_close(lc)) < 0) {
+		fprintf(stderr, "linerate: %s: %s\n", cfg->ledger_csv, strerror(-e));
+		rc = 1;
+	}
 	lr_session_free(&ses);
 	return rc;
 }

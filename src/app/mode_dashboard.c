@@ -320,6 +320,7 @@ static void render(struct dash *d)
 	d->ctx.theme_name = d->theme.name;
 	if (d->tr.on)
 		lr_dash_tr_update_view(d);
+	d->ctx.loss = d->tr.on && !d->mx ? lr_dash_tr_loss(d) : NULL;
 	if (d->mx)
 		lr_matrix_run_view(d->mx, &d->mview, d->mname, sizeof(d->mname));
 	lr_view_render(&d->frame, &d->ctx);

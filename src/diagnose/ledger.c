@@ -89,6 +89,7 @@ static int64_t transport(const struct lr_ledger_end *e, const char **name)
 {
 	int64_t rcvbuf = e->udp_rcvbuf > 0 ? e->udp_rcvbuf : 0;
 
+	*name = "UDP RcvbufErrors";	/* an unknown stage still names its counter */
 	if (e->udp_in_errors < 0 && e->udp_rcvbuf < 0)
 		return -1;
 	if (e->udp_in_errors - rcvbuf > rcvbuf) {	/* mostly not a full buffer */

@@ -107,26 +107,36 @@ static void peer_end(const struct lr_peer_summary *ps, struct lr_ledger_end *e)
 		e->softnet_dropped = (int64_t)ps->softnet_dropped;
 }
 
+bool lr_verdict_ledger_input(const struct lr_verdict_acc *a, const struct lr_verdict_traffic *t,
+			     const struct lr_peer_summary *peer, const char *host,
+			     struct lr_ledger_input *in)
+{
+	struct lr_ledger_end local, far;
+
+	memset(in, 0, sizeof(*in));
+	/* both directions share every interface and host counter: no stage is one direction's */
+	if (!t->ran || t->bidir)
+		return false;
+	in->udp = t->udp;
+	in->sender_local = !t->reverse;
+	in->sent = t->udp ? t->udp_packets : -1;
+	in->lost = t->udp ? t->udp_lost : t->retransmits;
+	local_end(a, host, &local);
+	peer_end(peer, &far);
+	local.window_bytes = far.window_bytes = t->window_bytes;	/* -w sizes both ends */
+	in->snd = in->sender_local ? local : far;
+	in->rcv = in->sender_local ? far : local;
+	return true;
+}
+
 bool lr_verdict_ledger(const struct lr_verdict_acc *a, const struct lr_verdict_traffic *t,
 		       const struct lr_peer_summary *peer, const char *host, struct lr_ledger *out)
 {
 	struct lr_ledger_input in;
-	struct lr_ledger_end local, far;
 
 	memset(out, 0, sizeof(*out));
-	/* both directions share every interface and host counter: no stage is one direction's */
-	if (!t->ran || t->bidir)
+	if (!lr_verdict_ledger_input(a, t, peer, host, &in))
 		return false;
-	memset(&in, 0, sizeof(in));
-	in.udp = t->udp;
-	in.sender_local = !t->reverse;
-	in.sent = t->udp ? t->udp_packets : -1;
-	in.lost = t->udp ? t->udp_lost : t->retransmits;
-	local_end(a, host, &local);
-	peer_end(peer, &far);
-	local.window_bytes = far.window_bytes = t->window_bytes;	/* -w sizes both ends */
-	in.snd = in.sender_local ? local : far;
-	in.rcv = in.sender_local ? far : local;
 	lr_ledger_build(&in, out);
 	return true;
 }

@@ -141,6 +141,8 @@ enum lr_action lr_ui_key(int ch)
 		return LR_ACT_PEER;
 	case 'Q':
 		return LR_ACT_QUEUES;
+	case 'L':
+		return LR_ACT_LOSS;
 	default:
 		return LR_ACT_NONE;
 	}
@@ -231,6 +233,14 @@ bool lr_ui_handle(struct lr_ui *app, enum lr_action act)
 		app->view = LR_VIEW_DETAIL;
 		set_msg(app, "%s", app->queues ? "Queues pane (Q: Packets again)"
 					       : "Packets pane (Q: Queues)");
+		return true;
+	case LR_ACT_LOSS:	/* from either view: the test's ledger, then the view again */
+		if (!app->traffic && !app->loss) {
+			set_msg(app, "L: the Loss pane shows a test's ledger (-c HOST or --demo)");
+			return true;
+		}
+		app->loss = !app->loss;
+		set_msg(app, "%s", app->loss ? "Loss pane (L: back)" : "L: the Loss pane");
 		return true;
 	case LR_ACT_UP:
 	case LR_ACT_DOWN:

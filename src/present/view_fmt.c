@@ -252,3 +252,29 @@ bool lr_view_field(struct lr_frame *f, int x, int y, int *at, int w, enum lr_rol
 	*at += lr_frame_text(f, x + *at, y, n, role, s);
 	return true;
 }
+
+void lr_view_wrap(struct lr_frame *f, int x, int *y, int w, int max_rows, enum lr_role role,
+		  const char *s)
+{
+	char line[256];
+
+	while (*s && max_rows-- > 0) {
+		size_t len = strlen(s), cut = len;
+
+		if ((int)len > w) {
+			cut = (size_t)w;
+			while (cut > 0 && s[cut] != ' ')
+				cut--;
+			if (!cut)
+				cut = (size_t)w;
+		}
+		if (cut >= sizeof(line))
+			cut = sizeof(line) - 1;
+		memcpy(line, s, cut);
+		line[cut] = '\0';
+		lr_frame_text(f, x, (*y)++, w, role, line);
+		s += cut;
+		while (*s == ' ')
+			s++;
+	}
+}

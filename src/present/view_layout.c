@@ -146,7 +146,10 @@ void lr_view_render(struct lr_frame *f, const struct lr_view_ctx *ctx)
 		too_small(f);
 		return;
 	}
-	if (ctx->app->view == LR_VIEW_DETAIL && ctx->app->peer_side && peer_detail(f, body, ctx)) {
+	if (ctx->app->loss) {
+		lr_view_loss(f, body, ctx);
+	} else if (ctx->app->view == LR_VIEW_DETAIL && ctx->app->peer_side &&
+		   peer_detail(f, body, ctx)) {
 		/* the peer's side */
 	} else if (ctx->app->view == LR_VIEW_DETAIL && s && s->n_ifaces) {
 		size_t sel = ctx->app->sel < s->n_ifaces ? ctx->app->sel : s->n_ifaces - 1;

@@ -66,7 +66,7 @@ static const struct help_line help_lines[] = {
 	{">  <", NULL, "streams +1 / -1"},
 	{"u", NULL, "TCP / UDP"},
 	{"R", NULL, "reverse direction"},
-	{"V", NULL, "the last test's verdict again"},
+	{"V  L", NULL, "last test's verdict / Loss ledger pane"},
 	{"P", NULL, "the peer's detail / ours (peer shares)"},
 };
 

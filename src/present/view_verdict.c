@@ -14,38 +14,11 @@
 
 #define LABEL_W 12
 
-/* Word-wraps s into rows of at most w columns starting at (x, *y), up to max_rows. */
-static void wrap(struct lr_frame *f, int x, int *y, int w, int max_rows, enum lr_role role,
-		 const char *s)
-{
-	char line[256];
-
-	while (*s && max_rows-- > 0) {
-		size_t len = strlen(s), cut = len;
-
-		if ((int)len > w) {
-			cut = (size_t)w;
-			while (cut > 0 && s[cut] != ' ')
-				cut--;
-			if (!cut)
-				cut = (size_t)w;
-		}
-		if (cut >= sizeof(line))
-			cut = sizeof(line) - 1;
-		memcpy(line, s, cut);
-		line[cut] = '\0';
-		lr_frame_text(f, x, (*y)++, w, role, line);
-		s += cut;
-		while (*s == ' ')
-			s++;
-	}
-}
-
 static void row(struct lr_frame *f, int x, int *y, int w, const char *label, enum lr_role role,
 		const char *text, int max_rows)
 {
 	lr_frame_text(f, x, *y, LABEL_W, LR_ROLE_LABEL, label);
-	wrap(f, x + LABEL_W, y, w - LABEL_W, max_rows, role, text);
+	lr_view_wrap(f, x + LABEL_W, y, w - LABEL_W, max_rows, role, text);
 }
 
 static void fmt_dir(char *buf, size_t len, double bps, bool bytes)

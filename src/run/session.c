@@ -15,8 +15,10 @@
 #include "linerate/diagnose/peer_loss.h"
 #include "linerate/run/peer.h"
 #include "linerate/core/log.h"
+#include "linerate/core/strutil.h"
 #include "linerate/run/session.h"
 #include "linerate/run/snapsrc.h"
+#include "linerate/sample/snapshot.h"
 
 static unsigned gen_count(void *arg)
 {
@@ -96,10 +98,14 @@ void lr_verdict_traffic_from(const struct lr_traffic_results *r, struct lr_verdi
 
 int lr_session_init(struct lr_session *s, struct lr_snapsrc *src, const char *iface)
 {
+	struct utsname u;
+
 	memset(s, 0, sizeof(*s));
 	s->src = src;
 	if (iface)
 		snprintf(s->iface, sizeof(s->iface), "%s", iface);
+	if (uname(&u) == 0)
+		lr_strlcpy(s->host, u.nodename, sizeof(s->host));
 	s->acc = calloc(1, sizeof(*s->acc));
 	s->res = calloc(1, sizeof(*s->res));
 	s->cyc = calloc(1, sizeof(*s->cyc));
@@ -124,6 +130,10 @@ int lr_session_start(struct lr_session *s, const struct lr_traffic_config *tc,
 	s->parallel = tc->parallel ? tc->parallel : 1;
 	s->window = tc->window;
 	s->demo = tc->demo;
+	s->reverse = tc->reverse;
+	s->bidir = tc->bidir;
+	s->live_shared = false;
+	lr_ledger_live_reset(&s->live);
 	err = lr_client_open(&s->client, tc, duration_ns);
 	if (err) {
 		s->client = NULL;
@@ -206,6 +216,29 @@ enum lr_client_state lr_session_poll(struct lr_session *s)
 	return st;
 }
 
+/* The books' totals now, with the engines' counts of this tick's streams and the peer's
+ * newest frame, as the live ledger's next step. */
+static void live_step(struct lr_session *s, const struct lr_snapshot *snap)
+{
+	struct lr_verdict_traffic vt = {.ran = true, .udp = s->udp, .reverse = s->reverse,
+					.bidir = s->bidir, .window_bytes = s->window};
+	struct lr_peer_summary peer;
+	struct lr_ledger_input in;
+	int64_t sent, lost;
+	bool have_peer = s->peer && lr_peer_rx_summary(s->peer, &peer) == 0;
+
+	lr_ledger_live_counts(snap, s->udp, s->reverse, &sent, &lost);
+	vt.udp_packets = sent;
+	vt.udp_lost = vt.retransmits = lost;
+	if (!lr_verdict_ledger_input(s->acc, &vt, have_peer ? &peer : NULL, s->host, &in)) {
+		s->live_shared = s->bidir;
+		return;
+	}
+	lr_ledger_live_step(&s->live, &in, snap->mono_ns, snap->interval_ns);
+	s->live_real_ns = snap->real_ns;
+	s->live_elapsed_ns = snap->elapsed_ns;
+}
+
 void lr_session_sample(struct lr_session *s, const struct lr_snapshot *snap)
 {
 	unsigned ticks;
@@ -217,6 +250,7 @@ void lr_session_sample(struct lr_session *s, const struct lr_snapshot *snap)
 	ticks = s->acc->ticks;
 	lr_verdict_add(s->acc, snap);
 	s->samples++;
+	live_step(s, snap);
 	if (s->acc->ticks == ticks)
 		return;		/* outside the test's window: the cycles' ledger's too */
 	lr_cycles_add(s->cyc, LR_CYCLES_LOCAL, snap, NULL);
@@ -229,7 +263,6 @@ static void compute_verdict(struct lr_session *s)
 {
 	struct lr_verdict_traffic *vt = &s->vt;
 	struct lr_peer_summary peer;
-	struct utsname u;
 	bool have_peer;
 
 	if (s->have_res && s->res->n_streams) {
@@ -246,14 +279,12 @@ static void compute_verdict(struct lr_session *s)
 	s->have_verdict = true;
 	/* the ledger reads both ends: the peer's totals while its view is still open */
 	have_peer = s->peer && lr_peer_rx_summary(s->peer, &peer) == 0;
-	if (uname(&u) != 0)
-		u.nodename[0] = '\0';
 	s->have_ledger = s->samples &&
-			 lr_verdict_ledger(s->acc, vt, have_peer ? &peer : NULL, u.nodename,
+			 lr_verdict_ledger(s->acc, vt, have_peer ? &peer : NULL, s->host,
 					   &s->ledger);
 	if (s->have_ledger)
 		lr_verdict_conclude(&s->verdict, &s->ledger);
-	lr_strlcpy(s->cyc->side[LR_CYCLES_LOCAL].host, u.nodename,
+	lr_strlcpy(s->cyc->side[LR_CYCLES_LOCAL].host, s->host,
 		   sizeof(s->cyc->side[LR_CYCLES_LOCAL].host));
 	lr_cycles_build(s->cyc, !vt->reverse || vt->bidir, vt->reverse || vt->bidir, &s->cycles);
 	s->have_cycles = s->samples > 0;

@@ -50,7 +50,7 @@ ip netns exec "$NC" tc qdisc replace dev "$IC" root handle 8001: tbf rate 100mbi
 	limit 30k || { fail "tbf: cannot add the qdisc"; exit 0; }
 d0=$(tcdrops)
 ip netns exec "$NC" "$LR_BIN" -c "$SA" -p $PORT -u -b 500M -l 1400 --no-gso -t 1 --headless -J \
-	--expect 'rate>=1k,loss<=0.1%' >"$tmp/tbf.json" 2>"$tmp/tbf.err"
+	-i 0.25 --ledger-csv "$tmp/tbf.csv" --expect 'rate>=1k,loss<=0.1%' >"$tmp/tbf.json" 2>"$tmp/tbf.err"
 rc=$?
 d1=$(tcdrops)
 ip netns exec "$NC" tc qdisc del dev "$IC" root
@@ -83,6 +83,41 @@ check "tbf: the qdisc stage is this host's (the sender)" test "$(jq -r .side <<<
 # UDP counts each datagram its qdisc dropped as a SndbufError too: not twice in the ledger
 check "tbf: the qdisc's drops are not counted again as the socket's" test "$(ledger "$tmp/tbf.json" \
 	' | .stages[] | select(.stage == "socket") | .count')" -lt $(((d1 - d0) / 20))
+
+# --ledger-csv of the same run: a row per line per interval; the intervals' qdisc rows sum to
+# tc's dropped delta, their sent rows to the server's own count (-J's end.sum_received.packets:
+# the highest sequence it saw; the tail tbf dropped is the difference), and the receiver's rows
+# are empty (the peer reports its count at the end only), never 0. One pass over the file:
+# the qdisc rows and their sum, the sent rows and theirs, the received rows and the empty ones,
+# the qdisc rows' direction/side
+read -r nq csvq ns csvsent nr rempty qdir <<<"$(python3 - "$tmp/tbf.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+def of(stage): return [r for r in rows if r["stage"] == stage]
+def total(rs): return sum(int(r["count"]) for r in rs if r["count"] != "")
+q, s, r = of("qdisc"), of("sent"), of("received")
+print(len(q), total(q), len(s), total(s), len(r), sum(1 for x in r if x["count"] == ""),
+      ",".join(sorted({x["direction"] + "/" + x["side"] for x in q})) or "-")
+PY
+)"
+peerpk=$(jq -r '.end.sum_received.packets' "$tmp/tbf.json")
+echo "tbf csv: $nq intervals, qdisc rows sum $csvq (tc +$((d1 - d0))), sent rows sum $csvsent" \
+	"(the server's count $peerpk), received rows empty $rempty of $nr"
+check "tbf csv: its header is csv.md §8's" test "$(head -1 "$tmp/tbf.csv")" = \
+	"time,elapsed,interval,direction,side,host,stage,counter,count,unit,datagrams,approx"
+if [ "$nq" -ge 3 ] && [ "$((d1 - d0))" -gt 0 ] && within "$csvq" "$((d1 - d0))" 2; then
+	pass "tbf csv: the $nq intervals' qdisc rows sum to tc -s's dropped delta ($csvq ~ $((d1 - d0)))"
+else
+	fail "tbf csv: the intervals' qdisc rows sum to tc -s's dropped delta" "$nq rows, $csvq vs +$((d1 - d0))"
+fi
+if [ "$ns" = "$nq" ] && within "$csvsent" "$peerpk" 1; then
+	pass "tbf csv: the sent rows sum to the server's own count ($csvsent ~ $peerpk)"
+else
+	fail "tbf csv: the sent rows sum to the server's own count" "$ns rows, $csvsent vs $peerpk"
+fi
+check "tbf csv: the receiver's count is empty in every interval, never 0" \
+	test "$nr" -gt 0 -a "$rempty" = "$nr"
+check "tbf csv: the direction is up, the qdisc rows this host's" test "$qdir" = "up/local"
 
 # --- rcvbuf: the receiver's socket buffer, sized by -w
 r0=$(ctr "$NS" UdpRcvbufErrors)

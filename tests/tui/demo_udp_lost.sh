@@ -11,6 +11,7 @@
 lr_plan "demo udp lost: the lost column is the receiver's count" \
 	"demo udp lost: no more than the kernel dropped" "demo: no 'shares no counters' at the start" \
 	"demo: P says the peer is this host" "demo: Q on lo says it has no queues, Packets stays" \
+	"demo: L shows the running test's loss ledger" "demo: L again gives the views back" \
 	"demo udp lost: q exits 0"
 command -v tmux >/dev/null || { lr_skip_plan demo_udp_lost "tmux not installed"; exit 0; }
 [ -x "$LR_BIN" ] || { lr_skip_plan demo_udp_lost "no binary at $LR_BIN (run make)"; exit 0; }
@@ -72,6 +73,22 @@ if grep -q "Q: lo has no per-queue counters" "$work/queues.txt" && grep -q " Pac
 else
 	fail "demo: Q on lo says it has no queues, Packets stays" "$(grep -E 'Packets|Queues' "$work/queues.txt" | head -2; tail -n 1 "$work/queues.txt")"
 fi
+# L: the Loss pane of the running test through the real binary's keys (its drawing is
+# test_view_loss's): the ledger's title, the sending engine's count a number (the sampler's
+# streams reached the session), the unaccounted line there; L again: the views are back
+T send-keys -t dul L
+sleep 1.2
+T capture-pane -t dul -p >"$work/loss.txt"
+if grep -q ' Loss ledger: .* -> ' "$work/loss.txt" && grep -qE '^ sent +sender .* [0-9]+ +[0-9]+$' "$work/loss.txt" &&
+	grep -qE '^ unaccounted ' "$work/loss.txt"; then
+	pass "demo: L shows the running test's loss ledger"
+else
+	fail "demo: L shows the running test's loss ledger" "$(grep -E 'Loss|sent|unacc|ledger' "$work/loss.txt" | head -4)"
+fi
+T send-keys -t dul L
+sleep 0.5
+T capture-pane -t dul -p >"$work/back.txt"
+check "demo: L again gives the views back" sh -c "grep -q ' Packets ' '$work/back.txt' && ! grep -q ' Loss ledger' '$work/back.txt'"
 T send-keys -t dul q
 for ((i = 0; i < 50; i++)); do [ -s "$work/rc" ] && break; sleep 0.1; done
 check "demo udp lost: q exits 0" test "$(cat "$work/rc" 2>/dev/null)" = 0

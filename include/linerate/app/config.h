@@ -52,6 +52,7 @@ struct lr_config {
 	const char *cpu_csv;	/* --cpu-csv FILE */
 	const char *streams_csv;	/* --streams-csv FILE */
 	const char *queues_csv;		/* --queues-csv FILE (docs/design.md §12) */
+	const char *ledger_csv;		/* --ledger-csv FILE (docs/csv.md §8) */
 	const char *listen;	/* --listen [ADDR:]PORT: Prometheus metrics (checked by cli.c) */
 	bool json;		/* -J */
 	bool json_stream;	/* --json-stream: -J as one JSON object per line, as it happens */

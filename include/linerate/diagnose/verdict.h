@@ -170,6 +170,11 @@ struct lr_ledger;
 struct lr_peer_summary;
 bool lr_verdict_ledger(const struct lr_verdict_acc *a, const struct lr_verdict_traffic *t,
 		       const struct lr_peer_summary *peer, const char *host, struct lr_ledger *out);
+/* The ledger's evidence alone (the same books): the live ledger (ledger_live.h) diffs it. */
+struct lr_ledger_input;
+bool lr_verdict_ledger_input(const struct lr_verdict_acc *a, const struct lr_verdict_traffic *t,
+			     const struct lr_peer_summary *peer, const char *host,
+			     struct lr_ledger_input *in);
 /* Where the ledger puts the loss becomes the verdict's place and next step (both ends'
  * evidence outranks this host's alone). */
 void lr_verdict_conclude(struct lr_verdict *v, const struct lr_ledger *l);

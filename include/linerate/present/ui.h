@@ -43,6 +43,7 @@ enum lr_action {
 	LR_ACT_VERDICT,		/* V: show / hide the last test's verdict again */
 	LR_ACT_PEER,		/* P: the detail view of the peer's interface / ours again */
 	LR_ACT_QUEUES,		/* Q: the Queues pane in place of Packets (80x24) */
+	LR_ACT_LOSS,		/* L: the Loss pane (the running test's ledger) / back */
 	LR_ACT__COUNT
 };
 
@@ -84,6 +85,7 @@ struct lr_ui {
 					 * frame: the selected interface has no per-queue counter),
 					 * NULL: it has */
 	int peer_sel;			/* which of the peer's (Tab on its side; views wrap it) */
+	bool loss;			/* L: the Loss pane in place of the views */
 	uint32_t requests;		/* enum lr_request bits */
 	char msg[LR_UI_MSG_MAX];	/* feedback for the status line, "" none */
 	uint64_t msg_seq;		/* +1 each time msg is set */

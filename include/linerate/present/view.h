@@ -52,6 +52,8 @@ struct lr_view_ctx {
 	/* Per-CPU busy and softirq history (cpu_hist.h): the CPU pane draws it in rows it has
 	 * to spare. NULL: none (the peer's CPUs, a test). */
 	const struct lr_cpu_hist *cpu_hist;
+	/* The Loss pane's ledger (L); NULL: no traffic configured. */
+	const struct lr_view_loss *loss;
 	/* Set by the layout in its copy of the context while it draws the peer's detail view
 	 * (snap is then the peer's): panes that name a host or give advice say "on HOST". */
 	bool peer_detail;
@@ -160,6 +162,23 @@ void lr_view_streams(struct lr_frame *f, struct lr_rect r, const struct lr_view_
 /* "running", "connecting", ... */
 const char *lr_view_tstate_name(enum lr_view_tstate s);
 
+/* The Loss pane (view_loss.c, the L key): the running test's ledger (docs/design.md §14), its
+ * newest interval per second beside its total so far; once the test has ended, the end-of-test
+ * ledger (the receiver's own count) as the total. Each line names its side, host and
+ * counter; the unaccounted remainder is always there; unknown is "unknown". */
+struct lr_ledger;
+struct lr_view_loss {
+	const struct lr_ledger *interval;	/* the newest interval's, NULL none yet */
+	double interval_s;			/* its measured seconds */
+	const struct lr_ledger *total;		/* the test's so far, NULL none yet */
+	bool sender_local;			/* this host sends */
+	bool ended;				/* total is the end-of-test ledger */
+	bool shared;				/* --bidir: no ledger per direction */
+};
+
+/* In place of the views (ctx->app->loss). */
+void lr_view_loss(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx);
+
 /* The end-of-test verdict panel (an overlay, drawn after lr_view_render). */
 struct lr_view_verdict {
 	const struct lr_verdict *v;		/* computed; v->iface points into acc */
@@ -193,6 +212,9 @@ void lr_view_fmt_speed(char *buf, size_t len, int64_t speed_mbps);
  * marked with an ellipsis ('~' in ASCII). Returns the columns used. */
 int lr_view_text_words(struct lr_frame *f, int x, int y, int maxw, enum lr_role role, const char *s,
 		       bool ascii);
+/* Word-wraps s into rows of at most w columns from (x, *y), up to max_rows (*y advances). */
+void lr_view_wrap(struct lr_frame *f, int x, int *y, int w, int max_rows, enum lr_role role,
+		  const char *s);
 /* s in at most w columns: whole when it fits, else its first w - 1 characters and '~' (names:
  * interfaces, hosts, counters). Returns the columns drawn. */
 int lr_view_text_mark(struct lr_frame *f, int x, int y, int w, enum lr_role role, const char *s);

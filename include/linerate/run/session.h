@@ -15,6 +15,7 @@
 #include "linerate/traffic/traffic.h"
 #include "linerate/diagnose/cycles.h"
 #include "linerate/diagnose/ledger.h"
+#include "linerate/diagnose/ledger_live.h"
 #include "linerate/diagnose/verdict.h"
 
 struct lr_snapsrc;
@@ -29,6 +30,8 @@ struct lr_session {
 	unsigned parallel;		/* without results */
 	uint64_t window;		/* -w, 0 unset */
 	bool demo;			/* --demo: the server is this process, on this host */
+	bool reverse, bidir;		/* the running test's direction */
+	char host[65];			/* this host's nodename, for the ledgers */
 	uint64_t running_ns;		/* mono when RUNNING was first seen, 0 before */
 	uint64_t done_ns;		/* mono when DONE/ERROR was first seen, 0 before */
 	uint64_t elapsed_at_end_ns;	/* running_ns .. done_ns */
@@ -48,6 +51,12 @@ struct lr_session {
 	struct lr_cycles_acc *cyc;	/* heap: large; both ends' CPU times in the test's window */
 	struct lr_cycles cycles;	/* which end and CPU bound the rate (docs/design.md §14) */
 	bool have_cycles;
+	/* the running test's ledger, each interval's and the total, stepped by lr_session_sample
+	 * (docs/design.md §14); live.steps stays 0 under --bidir (live_shared: both directions
+	 * share host-wide counters) or before the test runs */
+	struct lr_ledger_live live;
+	bool live_shared;
+	uint64_t live_real_ns, live_elapsed_ns;	/* the snapshot of the newest interval */
 	/* the peer view (docs/wire.md, part 2): opened by lr_session_poll once the server offered,
 	 * closed with the client; NULL against a plain iperf3 or with --no-peer-stats */
 	struct lr_peer_rx *peer;
@@ -66,7 +75,8 @@ void lr_session_stop(struct lr_session *s);
 void lr_session_set_rate(struct lr_session *s, uint64_t bps);
 /* Follows the client's state (LR_CLIENT_IDLE when none is open) and stamps running/done. */
 enum lr_client_state lr_session_poll(struct lr_session *s);
-/* A new snapshot: the verdict counts it when the test has been running. */
+/* A new snapshot: the verdict counts it when the test has been running, and the live ledger
+ * takes a step. */
 void lr_session_sample(struct lr_session *s, const struct lr_snapshot *snap);
 /* The test has ended (and the snapshot that saw its last bytes was fed): results, error,
  * verdict and loss ledger (when it ran, with the peer's totals when it shared them), then the

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The Loss pane (L): the running test's ledger as lr_ledger_lines gives it, each line's newest
+ * interval per second beside the test's total, its side, host and counter; stages that saw
+ * nothing in either are folded into one line so the rest fits 80x24; the unaccounted
+ * remainder and the conclusion always close it. Main thread; pure drawing.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "linerate/diagnose/ledger_live.h"
+#include "linerate/present/view.h"
+
+#define STAGE_W 12
+#define SIDE_W 9
+#define HOST_W 13
+#define PER_S_W 11
+#define TOTAL_W 12
+
+/* "~1234" / "-12" / "unknown" */
+static void fmt_dg(char *buf, size_t len, bool known, double v, bool approx)
+{
+	if (!known)
+		snprintf(buf, len, "unknown");
+	else
+		snprintf(buf, len, "%s%.0f", approx && v != 0 ? "~" : "", v);
+}
+
+/* The interval's line that is tl's (the same stage on the same end), NULL none. */
+static const struct lr_ledger_line *match(const struct lr_ledger_line *il, unsigned n,
+					  const struct lr_ledger_line *tl)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (!strcmp(il[i].stage, tl->stage) && il[i].sender == tl->sender)
+			return &il[i];
+	return NULL;
+}
+
+/* A stage that saw nothing, in the interval and over the test: nothing to show. */
+static bool quiet(const struct lr_ledger_line *tl, const struct lr_ledger_line *il)
+{
+	static const char *const never[] = {"sent", "received", "lost", "unaccounted"};
+
+	for (size_t i = 0; i < LR_ARRAY_SIZE(never); i++)
+		if (!strcmp(tl->stage, never[i]))
+			return false;
+	return tl->known && tl->datagrams == 0 && (!il || (il->known && il->datagrams == 0));
+}
+
+static void line(struct lr_frame *f, struct lr_rect r, int y, const struct lr_ledger_line *tl,
+		 const struct lr_ledger_line *il, double secs)
+{
+	int cw = r.w - 1 - STAGE_W - SIDE_W - HOST_W - PER_S_W - TOTAL_W, x = r.x + 1;
+	bool il_known = il && il->dg_known && secs > 0;
+	char per_s[24], total[24];
+	enum lr_role role = tl->dg_known && tl->datagrams != 0 && strcmp(tl->stage, "sent") &&
+				    strcmp(tl->stage, "received")
+			    ? LR_ROLE_WARN
+			    : LR_ROLE_VALUE;
+
+	fmt_dg(per_s, sizeof(per_s), il_known, il_known ? il->datagrams / secs : 0,
+	       il && il->approx);
+	fmt_dg(total, sizeof(total), tl->dg_known, tl->datagrams, tl->approx);
+	lr_view_text_mark(f, x, y, STAGE_W - 1, LR_ROLE_LABEL, tl->stage);
+	x += STAGE_W;
+	if (tl->has_side) {
+		lr_view_text_mark(f, x, y, SIDE_W - 1, LR_ROLE_LABEL,
+				  tl->sender ? "sender" : "receiver");
+		lr_view_text_mark(f, x + SIDE_W, y, HOST_W - 1, LR_ROLE_LABEL,
+				  tl->host[0] ? tl->host : "?");
+	}
+	x += SIDE_W + HOST_W;
+	lr_view_text_mark(f, x, y, cw - 1, LR_ROLE_LABEL, tl->counter);
+	x += cw;
+	lr_frame_text_right(f, x, y, PER_S_W, tl->dg_known || il_known ? role : LR_ROLE_LABEL,
+			    per_s);
+	lr_frame_text_right(f, x + PER_S_W, y, TOTAL_W, tl->dg_known ? role : LR_ROLE_LABEL,
+			    total);
+}
+
+void lr_view_loss(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx)
+{
+	const struct lr_view_loss *lv = ctx->loss;
+	const struct lr_ledger *tot = lv ? lv->total : NULL;
+	struct lr_ledger_line tl[LR_LEDGER_LINES], il[LR_LEDGER_LINES];
+	unsigned nt, ni = 0;
+	char title[160], folded[160] = "", said[sizeof(tot->conclusion) + 4];
+	size_t nf = 0;
+	int y = r.y, end = r.y + r.h;
+
+	if (tot)
+		snprintf(title, sizeof(title), "Loss ledger: %s -> %s, %s%s",
+			 tot->snd_host[0] ? tot->snd_host : "?",
+			 tot->rcv_host[0] ? tot->rcv_host : "the peer", tot->unit,
+			 lv->ended ? " (test ended)" : "");
+	else
+		snprintf(title, sizeof(title), "Loss ledger");
+	lr_view_pane_title(f, (struct lr_rect){r.x, y++, r.w, 1}, title, ctx->ascii);
+	if (!lv || lv->shared || !tot) {
+		lr_view_wrap(f, r.x + 1, &y, r.w - 2, end - y, LR_ROLE_LABEL,
+		      !lv ? "no ledger here: the Loss pane shows the test of -c HOST or --demo (not --matrix)"
+		      : lv->shared
+			      ? "--bidir: both directions share this host's and the peer's interface "
+				"and stack counters, so no stage is one direction's: no ledger per "
+				"direction (run each direction alone)"
+			      : "no test running: the ledger comes with a test's first interval (s "
+				"starts one)");
+		return;
+	}
+	lr_frame_text(f, r.x + 1, y, -1, LR_ROLE_TITLE, "stage");
+	lr_frame_text(f, r.x + 1 + STAGE_W, y, -1, LR_ROLE_TITLE, "side");
+	lr_frame_text(f, r.x + 1 + STAGE_W + SIDE_W, y, -1, LR_ROLE_TITLE, "host");
+	lr_frame_text(f, r.x + 1 + STAGE_W + SIDE_W + HOST_W, y, -1, LR_ROLE_TITLE, "counter");
+	lr_frame_text_right(f, r.x + r.w - TOTAL_W - PER_S_W, y, PER_S_W, LR_ROLE_TITLE,
+			    lv->ended ? "last /s" : "per s");
+	lr_frame_text_right(f, r.x + r.w - TOTAL_W, y++, TOTAL_W, LR_ROLE_TITLE, "total");
+	nt = lr_ledger_lines(tot, lv->sender_local, tl);
+	if (lv->interval)
+		ni = lr_ledger_lines(lv->interval, lv->sender_local, il);
+	for (unsigned i = 0; i < nt && y < end; i++) {
+		const struct lr_ledger_line *m = match(il, ni, &tl[i]);
+
+		if (quiet(&tl[i], m)) {
+			nf += (size_t)snprintf(folded + nf, sizeof(folded) - nf, "%s%s",
+					       nf ? ", " : "", tl[i].stage);
+			if (nf >= sizeof(folded))
+				nf = sizeof(folded) - 1;
+			continue;
+		}
+		line(f, r, y++, &tl[i], m, lv->interval_s);
+	}
+	if (nf && y < end) {
+		char buf[200];
+
+		snprintf(buf, sizeof(buf), "0 at: %s", folded);
+		lr_view_wrap(f, r.x + 1, &y, r.w - 2, 1, LR_ROLE_LABEL, buf);
+	}
+	snprintf(said, sizeof(said), "=> %s", tot->conclusion);
+	lr_view_wrap(f, r.x + 1, &y, r.w - 2, end - y, LR_ROLE_VALUE, said);
+	if (tot->advice[0]) {
+		char buf[240];
+
+		snprintf(buf, sizeof(buf), "next: %s", tot->advice);
+		lr_view_wrap(f, r.x + 1, &y, r.w - 2, end - y, LR_ROLE_LABEL, buf);
+	}
+}

@@ -658,8 +658,11 @@ if [ -f "$OUT" ]; then
 	INTERP=$(awk '/<!-- interpretation:begin -->/ { on = 1; next } /<!-- interpretation:end -->/ { on = 0 } on' "$OUT")
 fi
 [ -n "$INTERP" ] || INTERP="(hand-written interpretation of the latest run goes here)"
-# Sections the single-purpose benches write (bench/scrape_cost.sh, bench/peer_cost.sh), kept
-# as they are until those scripts run again.
+# The classifier on driver counter names its rules were not written from (cheap, no traffic):
+# bench/classify_unseen.sh writes its own section, kept below with the others.
+[ -f "$OUT" ] && BENCH_RESULTS=$OUT make -s -C "$TOP" bench-classify >/dev/null
+# Sections the single-purpose benches write (bench/scrape_cost.sh, bench/peer_cost.sh,
+# bench/classify_unseen.sh), kept as they are until those scripts run again.
 SECTIONS=""
 if [ -f "$OUT" ]; then
 	SECTIONS=$(awk '/<!-- section:[a-z_]*:begin -->/ { on = 1 } on { print } /<!-- section:[a-z_]*:end -->/ { on = 0; print "" }' "$OUT")
@@ -675,15 +678,6 @@ versions() {
 	have tmux && echo "- $(tmux -V)"
 	have valgrind && echo "- $(valgrind --version)"
 }
-
-# The classifier on driver counter names its rules were not written from (cheap, no traffic).
-CLS_MD=""
-if cls=$(make -s -C "$TOP" bench-classify 2>/dev/null); then
-	CLS_MD="### Classifier on unseen driver counter names (make bench-classify)"$'\n\n'
-	CLS_MD+="Names from 7 drivers' stats tables, frozen before any rule change of issue 11 (tests/fixtures/ethtool-unseen/README.md); a benchmark, never tuned to. Agreement of \`lr_classify\` with the labels:"$'\n\n```\n'
-	CLS_MD+=$(printf '%s\n' "$cls" | sed -n '/^agreement per/,$p')
-	CLS_MD+=$'\n```\n\n'
-fi
 
 TMP_OUT=$WORK/RESULTS.md
 {
@@ -714,7 +708,7 @@ TMP_OUT=$WORK/RESULTS.md
 		echo "|---|---:|---|"
 		printf '%s\n' "$SUMMARY"
 	fi
-	printf '%s' "$S1_MD" "$S2_MD" "$S3_MD" "$CLS_MD"
+	printf '%s' "$S1_MD" "$S2_MD" "$S3_MD"
 	if [ -n "$S3_TSV" ] && [ -s "$S3_TSV" ]; then
 		echo "### Traffic: every run"
 		echo

@@ -307,6 +307,7 @@ static void build_cpu(const struct lr_peer_cpu *c, const struct lr_peer_cpu *p,
 
 	memset(k, 0, sizeof(*k));
 	k->cpu = c->cpu;
+	k->steal_pct = -1;	/* the frame's CPU times have no steal column: unknown, never 0 */
 	if (c->has_t && group_rates(c->t, p && p->has_t ? p->t : NULL, 6, d)) {
 		k->valid |= LR_CPUV_TIMES;
 		k->user_pct = d[1] / d[0] * 100;

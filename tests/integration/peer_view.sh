@@ -12,6 +12,7 @@ for c in udp tcp-R tcp-bidir; do
 		"$c: peer rx_packets == peer kernel delta" "$c: peer tx_packets == peer kernel delta" \
 		"$c: peer rows carry host peerhost" "$c: local rows carry the local host" \
 		"$c: peer CPU rows for every peer CPU" "$c: peer rows inside the local run" \
+		"$c: peer CPU rows' steal_pct empty (the wire has no steal: unknown, never 0)" \
 		"$c: no sanitizer report (client, server)"
 done
 lr_plan "hostile backwards: the test still completes (exit 0)" \
@@ -114,6 +115,8 @@ run_case() {	# NAME CLIENT-ARGS...
 		[ "$(col_values "$f" host local | tr '\n' ' ')" = "$local_host " ]
 	check "$name: peer CPU rows for every peer CPU" \
 		[ "$(col_values "$g" cpu peer | wc -l)" -eq "$ncpu" ]
+	check "$name: peer CPU rows' steal_pct empty (the wire has no steal: unknown, never 0)" \
+		[ "$(col_values "$g" steal_pct peer | tr -d '\n')" = "" ]
 	check "$name: peer rows inside the local run" awk -F, -v a="$t0" -v b="$t1" '
 		NR==1 { for (i = 1; i <= NF; i++) if ($i == "side") sd = i; next }
 		$sd == "peer" { n++; if ($1 < a || $1 > b) bad++ } END { exit !(n > 0 && !bad) }' "$f"

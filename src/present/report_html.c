@@ -270,7 +270,7 @@ static void traffic_fact(FILE *f, const struct lr_report *r)
 
 static const char *const kind_name[] = {"interfaces (--csv)", "CPUs (--cpu-csv)",
 					"streams (--streams-csv)", "queues (--queues-csv)",
-					"matrix (--matrix-csv)"};
+					"matrix (--matrix-csv)", "loss ledger (--ledger-csv)"};
 
 static void facts(FILE *f, const struct lr_report *r)
 {
@@ -687,6 +687,8 @@ int lr_report_write_html(const struct lr_report *r, FILE *f)
 		queues(f, r);
 	if (!err && r->n_matrix)
 		err = lr_rep_matrix_section(f, r);
+	if (!err && r->n_ledger)
+		lr_rep_ledger_section(f, r);
 	fprintf(f, "<footer>linerate %s. Charts reduce the run to at most %d columns per series "
 		   "(here %.3g s each).</footer>\n</body></html>\n", lr_version(), LR_REP_BUCKETS,
 		r->bucket_secs);

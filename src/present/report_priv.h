@@ -21,5 +21,7 @@ void lr_rep_matrix_traffic(FILE *f, const struct lr_report *r);
  * the matrix CSV has the cases' times and an interface CSV covers them, one small bitrate
  * chart per case. 0 or -EIO. */
 int lr_rep_matrix_section(FILE *f, const struct lr_report *r);
+/* The Loss ledger section of a --ledger-csv: one table per direction. */
+void lr_rep_ledger_section(FILE *f, const struct lr_report *r);
 
 #endif

@@ -186,6 +186,7 @@ static int on_row(void *arg, const struct lr_rep_row *row, char *why, size_t len
 	case LR_REP_QUEUES:
 		return queue_row(rp, row, why, len);
 	case LR_REP_MATRIX:
+	case LR_REP_LEDGER:	/* the report's: the replay has no ledger pane yet */
 		break;
 	}
 	return 0;

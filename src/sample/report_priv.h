@@ -47,6 +47,7 @@ int lr_rep_cpu_row(struct reader *rd, const struct fields *fs);
 int lr_rep_stream_row(struct reader *rd, const struct fields *fs);
 int lr_rep_queue_row(struct reader *rd, const struct fields *fs);
 int lr_rep_matrix_row(struct reader *rd, const struct fields *fs);
+int lr_rep_ledger_row(struct reader *rd, const struct fields *fs);
 /* Charts each series' held row (report_rows.c): at the end of every file. */
 void lr_rep_commit_held(struct lr_report *r);
 

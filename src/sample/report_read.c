@@ -40,6 +40,9 @@ static const char *const stream_cols[] = {
 static const char *const queue_cols[] = {
 	"time", "elapsed", "iface", "queue", "interval", "rx_packets", "rx_bytes", "tx_packets",
 	"tx_bytes", "rx_drops", "tx_drops", "rx_pps", "tx_pps", "cpu", "cpu_softirq_pct", NULL};
+static const char *const ledger_cols[] = {
+	"time", "elapsed", "interval", "direction", "side", "host", "stage", "counter", "count",
+	"unit", "datagrams", "approx", NULL};
 static const char *const matrix_cols[] = {
 	"case", "proto", "streams", "length", "reverse", "bitrate_target", "window", "mss",
 	"congestion", "seconds", "sender_bps", "receiver_bps", NULL};
@@ -65,7 +68,7 @@ static int qdisc_col_of(const char *name)
 
 static const char *const *const known[] = {
 	[LR_REP_IFACES] = iface_cols, [LR_REP_CPUS] = cpu_cols, [LR_REP_STREAMS] = stream_cols,
-	[LR_REP_QUEUES] = queue_cols, [LR_REP_MATRIX] = matrix_cols,
+	[LR_REP_QUEUES] = queue_cols, [LR_REP_MATRIX] = matrix_cols, [LR_REP_LEDGER] = ledger_cols,
 };
 
 const char *lr_rep_col_name(enum lr_rep_kind kind, unsigned idx)
@@ -249,7 +252,7 @@ static int header(struct reader *rd, struct fields *fs)
 	}
 	if (k == LR_ARRAY_SIZE(known))
 		return lr_rep_bad(rd, "not a CSV linerate wrote (the header names no interface, CPU, "
-			       "streams, queues or matrix columns)");
+			       "streams, queues, matrix or ledger columns)");
 	rd->file->kind = (enum lr_rep_kind)k;
 	rd->file->extra_columns = fs->n - n;
 	rd->ncols = fs->n;
@@ -392,6 +395,9 @@ int lr_report_read(struct lr_report *r, FILE *f, const char *name, char *err, si
 		case LR_REP_MATRIX:
 			rc = lr_rep_matrix_row(&rd, fs);
 			break;
+		case LR_REP_LEDGER:
+			rc = lr_rep_ledger_row(&rd, fs);
+			break;
 		}
 		if (!rc && rd.file->start < 0 && rd.file->kind != LR_REP_MATRIX) {
 			double t, e;	/* both checked by the row's fold */
@@ -448,5 +454,6 @@ void lr_report_free(struct lr_report *r)
 	free(r->streams);
 	free(r->queues);
 	free(r->matrix);
+	free(r->ledger);
 	free(r);
 }

@@ -698,3 +698,93 @@ int lr_rep_matrix_row(struct reader *rd, const struct fields *fs)
 	return 0;
 }
 
+
+/* A ledger CSV's signed number: count and datagrams may be negative (unaccounted, the wire). */
+static int signed_num(const char *s, double *v)
+{
+	if (!*s) {
+		*v = NAN;
+		return 1;
+	}
+	if (lr_parse_double(s, v) || !(*v >= -NUM_MAX && *v <= NUM_MAX))
+		return -1;
+	return 0;
+}
+
+static struct lr_rep_ledger_line *ledger_line(struct lr_report *r, const char *dir,
+					      const char *stage, const char *side,
+					      const char *counter)
+{
+	struct lr_rep_ledger_line *p;
+
+	for (size_t i = 0; i < r->n_ledger; i++) {
+		p = &r->ledger[i];
+		if (!strcmp(p->direction, dir) && !strcmp(p->stage, stage) &&
+		    !strcmp(p->side, side) && !strcmp(p->counter, counter))
+			return p;
+	}
+	p = grow(r->ledger, &r->cap_ledger, r->n_ledger, sizeof(*p), LR_REP_LEDGER_MAX);
+	if (!p)
+		return NULL;
+	r->ledger = p;
+	p = &r->ledger[r->n_ledger++];
+	memset(p, 0, sizeof(*p));
+	lr_strlcpy(p->direction, dir, sizeof(p->direction));
+	lr_strlcpy(p->stage, stage, sizeof(p->stage));
+	lr_strlcpy(p->side, side, sizeof(p->side));
+	lr_strlcpy(p->counter, counter, sizeof(p->counter));
+	return p;
+}
+
+/* One --ledger-csv row (docs/csv.md §8) into its line's sums; an empty count is an interval
+ * that line did not know (the far end's first frame not in yet), never 0. */
+int lr_rep_ledger_row(struct reader *rd, const struct fields *fs)
+{
+	struct lr_report *r = rd->r;
+	char dir[8], side[8], host[LR_REP_NAME_MAX], stage[24], counter[64], unit[16];
+	double time = 0, elapsed = 0, interval = 0, count, dg;
+	struct lr_rep_ledger_line *l;
+	int err, c, d;
+
+	if ((err = row_clock(rd, fs, -1, &time, &elapsed, &interval)))
+		return err;
+	if (num(fs->f[2], &interval) || !(interval > 0) || interval > 3600)
+		return lr_rep_bad(rd, "interval '%.40s' is not a measured number of seconds",
+				  fs->f[2]);
+	if ((err = name_field(rd, fs->f[3], "direction", dir, sizeof(dir), false)) ||
+	    (err = name_field(rd, fs->f[4], "side", side, sizeof(side), true)) ||
+	    (err = name_field(rd, fs->f[5], "host", host, sizeof(host), true)) ||
+	    (err = name_field(rd, fs->f[6], "stage", stage, sizeof(stage), false)) ||
+	    (err = name_field(rd, fs->f[7], "counter", counter, sizeof(counter), true)) ||
+	    (err = name_field(rd, fs->f[9], "unit", unit, sizeof(unit), true)))
+		return err;
+	if (strcmp(dir, "up") && strcmp(dir, "down"))
+		return lr_rep_bad(rd, "direction '%.40s' is neither up nor down", dir);
+	if (*side && strcmp(side, "local") && strcmp(side, "peer"))
+		return lr_rep_bad(rd, "side '%.40s' is neither local nor peer", side);
+	if ((c = signed_num(fs->f[8], &count)) < 0 || (d = signed_num(fs->f[10], &dg)) < 0)
+		return lr_rep_bad(rd, "count '%.40s' or datagrams '%.40s' is not a number", fs->f[8],
+				  fs->f[10]);
+	if (*fs->f[11] && strcmp(fs->f[11], "0") && strcmp(fs->f[11], "1"))
+		return lr_rep_bad(rd, "approx '%.40s' is neither 0 nor 1", fs->f[11]);
+	l = ledger_line(r, dir, stage, side, counter);
+	if (!l)
+		return r->n_ledger >= LR_REP_LEDGER_MAX
+			       ? lr_rep_bad(rd, "more than %d ledger lines", LR_REP_LEDGER_MAX)
+			       : -ENOMEM;
+	l->intervals++;
+	if (*host)	/* the far end's name comes with its first frame */
+		lr_strlcpy(l->host, host, sizeof(l->host));
+	if (*unit)
+		lr_strlcpy(l->unit, unit, sizeof(l->unit));
+	if (c == 0) {
+		l->count += count;
+		l->known++;
+	}
+	if (d == 0) {
+		l->datagrams += dg;
+		l->dg_known++;
+	}
+	l->approx |= !strcmp(fs->f[11], "1");
+	return 0;
+}

@@ -24,12 +24,15 @@
 #define LR_REP_QUEUES_MAX  8192
 #define LR_REP_MATRIX_MAX  4096	/* matrix rows */
 #define LR_REP_FILES_MAX   64
+#define LR_REP_LEDGER_MAX  256	/* distinct lines of a ledger CSV (direction, stage, side, counter) */
 #define LR_REP_ERR_MAX     512
 #define LR_REP_NAME_MAX    64	/* interface names, hosts: longer ones are refused */
 #define LR_REP_DRIVER_MAX  32	/* driver names (ethtool's 32 bytes) */
 #define LR_REP_CC_MAX      17	/* congestion control names (TCP_CA_NAME_MAX 16) */
 
-enum lr_rep_kind { LR_REP_IFACES, LR_REP_CPUS, LR_REP_STREAMS, LR_REP_QUEUES, LR_REP_MATRIX };
+enum lr_rep_kind {
+	LR_REP_IFACES, LR_REP_CPUS, LR_REP_STREAMS, LR_REP_QUEUES, LR_REP_MATRIX, LR_REP_LEDGER
+};
 
 /* The qdisc columns appended to the interface CSV (docs/csv.md §2), in their order. */
 enum lr_rep_qdisc_col {
@@ -145,6 +148,15 @@ struct lr_rep_file {
 };
 
 /* The matrix CSV is kept as text: one row of fields, as written (escaped at output). */
+/* One line of a --ledger-csv (docs/csv.md §8) summed over its intervals: the intervals' rows of
+ * a counter sum to its delta over the test. */
+struct lr_rep_ledger_line {
+	char direction[8], side[8], host[LR_REP_NAME_MAX], stage[24], counter[64], unit[16];
+	double count, datagrams;	/* over the known intervals (may be < 0: unaccounted) */
+	uint64_t intervals, known, dg_known;	/* rows; rows with count; with datagrams */
+	bool approx;			/* some interval's datagrams were converted */
+};
+
 struct lr_rep_matrix_row {
 	char *field[LR_REP_FIELDS_MAX];
 	unsigned n;
@@ -191,6 +203,8 @@ struct lr_report {
 	unsigned matrix_cols;
 	struct lr_rep_matrix_row *matrix;
 	size_t n_matrix, cap_matrix;
+	struct lr_rep_ledger_line *ledger;	/* in the order first seen */
+	size_t n_ledger, cap_ledger;
 };
 
 /* The report starts empty; *out is caller-owned, released with lr_report_free (NULL-safe). */

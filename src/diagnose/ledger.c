@@ -183,13 +183,13 @@ static void build_rows(const struct lr_ledger_input *in, struct lr_ledger *l)
 	add_row(l, LR_LS_BACKLOG, false, rp, "softnet dropped", r->softnet_dropped,
 		l->rcv_per_skb);
 	ip = drops(r, LR_SD_IP_IN_DISCARDS, LR_SD_IP_REASM_FAILS,
-		   "Ip InDiscards/InHdrErrors/InAddrErrors/ReasmFails", &name);
+		   "Ip InDiscards..ReasmFails", &name);
 	add_row(l, LR_LS_IP, false, rp, name, ip, l->rcv_per_skb);
 	if (in->udp)
 		t = udp_transport(r, &name);
 	else
 		t = drops(r, LR_SD_TCP_BACKLOG_DROP, LR_SD_TCP_OFO_DROP,
-			  "TcpExt TCPBacklogDrop/TCPRcvQDrop/TCPZeroWindowDrop/TCPOFODrop", &name);
+			  "TcpExt TCPBacklogDrop..OFODrop", &name);
 	add_row(l, LR_LS_TRANSPORT, false, rp, name, t, l->rcv_per_skb);
 }
 

@@ -15,7 +15,7 @@ static const char *const stage_names[LR_LS__COUNT] = {
 	[LR_LS_SOCKET] = "socket",	   [LR_LS_QDISC] = "qdisc",
 	[LR_LS_DRIVER_TX] = "driver tx",   [LR_LS_WIRE] = "wire",
 	[LR_LS_NIC_RX] = "nic rx",	   [LR_LS_BACKLOG] = "backlog",
-	[LR_LS_TRANSPORT] = "transport",
+	[LR_LS_IP] = "ip",		   [LR_LS_TRANSPORT] = "transport",
 };
 
 const char *lr_ledger_stage_name(enum lr_ledger_stage s)
@@ -31,6 +31,8 @@ void lr_ledger_end_init(struct lr_ledger_end *e)
 	e->rx_missed = e->rx_fifo = e->rx_over = e->nic_drop = e->nic_fifo = -1;
 	e->qdisc_drops = e->softnet_dropped = -1;
 	e->udp_sndbuf = e->udp_rcvbuf = e->udp_in_errors = -1;
+	for (unsigned d = 0; d < LR_SD__COUNT; d++)
+		e->stack_drop[d] = -1;
 }
 
 /* a + b over the known ones; -1 when neither is known */
@@ -83,21 +85,53 @@ static int64_t nic_rx(const struct lr_ledger_end *e, const char **name)
 	return k;
 }
 
-/* UDP's receive errors: InErrors counts every RcvbufError too, so the larger is the stage,
- * named by the one that explains it. */
-static int64_t transport(const struct lr_ledger_end *e, const char **name)
+/* The drop witnesses first..last an end read, summed (each counts skbs it dropped itself) and
+ * named by the one that counted most; group when none moved; -1 when it read none. */
+static int64_t drops(const struct lr_ledger_end *e, enum lr_stack_drop first,
+		     enum lr_stack_drop last, const char *group, const char **name)
+{
+	int64_t sum = -1, most = 0;
+
+	*name = group;
+	for (unsigned d = first; d <= last; d++) {
+		int64_t v = e->stack_drop[d];
+
+		if (v < 0)
+			continue;
+		sum = sum_known(sum, v);
+		if (v > most) {
+			most = v;
+			*name = lr_stack_drop_name(d);
+		}
+	}
+	return sum;
+}
+
+/* UDP's receive drops: InErrors (which counts every RcvbufError and InCsumError too) and
+ * NoPorts (a datagram to a port nothing listens on), named by the one that explains most. */
+static int64_t udp_transport(const struct lr_ledger_end *e, const char **name)
 {
 	int64_t rcvbuf = e->udp_rcvbuf > 0 ? e->udp_rcvbuf : 0;
+	int64_t csum = e->stack_drop[LR_SD_UDP_IN_CSUM_ERRORS];
+	int64_t noports = e->stack_drop[LR_SD_UDP_NO_PORTS];
+	int64_t errs = e->udp_in_errors >= 0 ? e->udp_in_errors : e->udp_rcvbuf;
+	int64_t other = errs - rcvbuf - (csum > 0 ? csum : 0), most = rcvbuf;
 
 	*name = "UDP RcvbufErrors";	/* an unknown stage still names its counter */
-	if (e->udp_in_errors < 0 && e->udp_rcvbuf < 0)
+	if (errs < 0 && noports < 0)
 		return -1;
-	if (e->udp_in_errors - rcvbuf > rcvbuf) {	/* mostly not a full buffer */
-		*name = "UDP InErrors";
-		return e->udp_in_errors;
-	}
 	*name = "UDP RcvbufErrors";
-	return e->udp_rcvbuf >= 0 ? e->udp_rcvbuf : e->udp_in_errors;
+	if (csum > most) {
+		most = csum;
+		*name = "UDP InCsumErrors";
+	}
+	if (other > most) {	/* mostly not a full buffer */
+		most = other;
+		*name = "UDP InErrors";
+	}
+	if (noports > most)
+		*name = "UDP NoPorts";
+	return sum_known(errs, noports);
 }
 
 static double ratio(int64_t datagrams, int64_t skbs)
@@ -123,7 +157,7 @@ static void build_rows(const struct lr_ledger_input *in, struct lr_ledger *l)
 	 * socket's own refusals are what is left */
 	if (sndbuf > 0 && s->qdisc_drops > 0)
 		sndbuf = sndbuf > s->qdisc_drops ? sndbuf - s->qdisc_drops : 0;
-	int64_t drv = sum_known(s->tx_dropped, s->tx_errors), nic;
+	int64_t drv = sum_known(s->tx_dropped, s->tx_errors), nic, ip, t;
 	double gone = 0;
 	const char *name = "";
 	int64_t arrived;
@@ -149,14 +183,15 @@ static void build_rows(const struct lr_ledger_input *in, struct lr_ledger *l)
 	add_row(l, LR_LS_NIC_RX, false, rp, name, nic, l->rcv_per_skb);
 	add_row(l, LR_LS_BACKLOG, false, rp, "softnet dropped", r->softnet_dropped,
 		l->rcv_per_skb);
-	if (in->udp) {
-		int64_t t = transport(r, &name);
-
-		add_row(l, LR_LS_TRANSPORT, false, rp, name, t, l->rcv_per_skb);
-	} else {	/* TcpExt's drop counters are not sampled yet: unknown, never 0 */
-		add_row(l, LR_LS_TRANSPORT, false, rp, "TcpExt drops (not sampled)", -1,
-			l->rcv_per_skb);
-	}
+	ip = drops(r, LR_SD_IP_IN_DISCARDS, LR_SD_IP_REASM_FAILS,
+		   "Ip InDiscards..ReasmFails", &name);
+	add_row(l, LR_LS_IP, false, rp, name, ip, l->rcv_per_skb);
+	if (in->udp)
+		t = udp_transport(r, &name);
+	else
+		t = drops(r, LR_SD_TCP_BACKLOG_DROP, LR_SD_TCP_OFO_DROP,
+			  "TcpExt TCPBacklogDrop..OFODrop", &name);
+	add_row(l, LR_LS_TRANSPORT, false, rp, name, t, l->rcv_per_skb);
 }
 
 /* "qdisc (sender), transport (receiver)": the stages no counter could be read for. */
@@ -206,8 +241,26 @@ static void advice(const struct lr_ledger *l, const struct lr_ledger_input *in,
 		snprintf(buf, len, "the receiver's softirq backlog was full: raise "
 			 "net.core.netdev_max_backlog or spread the load (RPS)");
 		break;
+	case LR_LS_IP:
+		snprintf(buf, len, "the receiver's IP layer dropped them (%s): %s", r->counter,
+			 strstr(r->counter, "InAddrErrors") ? "addressed to an address it does not "
+			 "have; check the route and the destination"
+			 : strstr(r->counter, "ReasmFails") ? "fragments never reassembled; keep -l "
+			 "under the path MTU"
+			 : strstr(r->counter, "InHdrErrors") ? "bad IP headers or TTL expired on the "
+			 "way" : "no memory or a rule before routing (nstat -az 'Ip*')");
+		break;
 	case LR_LS_TRANSPORT:
-		if (e->window_bytes)
+		if (!in->udp)
+			snprintf(buf, len, "the receiving TCP socket dropped segments it had no room "
+				 "for (%s): raise -w and net.ipv4.tcp_rmem", r->counter);
+		else if (!strcmp(r->counter, "UDP NoPorts"))
+			snprintf(buf, len, "datagrams reached a port nothing listened on: the "
+				 "receiving socket was not open yet or had closed");
+		else if (!strcmp(r->counter, "UDP InCsumErrors"))
+			snprintf(buf, len, "datagrams arrived corrupted: the NIC, the cable or the "
+				 "path (ethtool -S %s)", e->iface[0] ? e->iface : "IFACE");
+		else if (e->window_bytes)
 			snprintf(buf, len, "the receiving socket's buffer, sized by -w %llu, was full: "
 				 "raise -w and net.core.rmem_max",
 				 (unsigned long long)e->window_bytes);
@@ -225,6 +278,7 @@ static void conclude(const struct lr_ledger_input *in, struct lr_ledger *l)
 {
 	const struct lr_ledger_row *big = NULL;
 	char lost[32], dg[32], act[200], notread[160];
+	double share;
 
 	for (unsigned i = 0; i < l->n_rows; i++) {
 		const struct lr_ledger_row *r = &l->rows[i];
@@ -244,7 +298,8 @@ static void conclude(const struct lr_ledger_input *in, struct lr_ledger *l)
 				: "no loss: no segment was retransmitted");
 		return;
 	}
-	if (big && big->datagrams >= LR_LEDGER_CAUSE_SHARE * (double)l->lost) {
+	share = l->udp ? LR_LEDGER_CAUSE_SHARE : LR_LEDGER_TCP_CAUSE_SHARE;
+	if (big && big->datagrams >= share * (double)l->lost) {
 		const char *host = big->sender ? l->snd_host : l->rcv_host;
 		const struct lr_ledger_end *e = big->sender ? &in->snd : &in->rcv;
 

@@ -92,6 +92,7 @@ static bool tick_delta(const struct lr_verdict_iface *v, const struct lr_iface_s
 static void take_qdisc(struct lr_verdict_iface *v, const struct lr_iface_snap *i, bool same)
 {
 	const struct lr_qdisc_figures *q = &i->qdisc;
+	char root[sizeof(v->qdisc_name)];
 
 	if (same && v->prev_qdisc_valid && (q->cum_valid & LR_QDV_BIT(LR_QDC_DROPS)) &&
 	    q->cum[LR_QDC_DROPS] >= v->prev_qdisc_cum) {
@@ -101,12 +102,8 @@ static void take_qdisc(struct lr_verdict_iface *v, const struct lr_iface_snap *i
 		v->qdisc_drops += q->delta[LR_QDC_DROPS];
 		v->qdisc_known = true;
 	}
-	for (size_t k = 0; k < i->n_qdiscs; k++)
-		if (i->qdiscs[k].parent == LR_QDISC_PARENT_ROOT) {
-			snprintf(v->qdisc_name, sizeof(v->qdisc_name), "%s %x:", i->qdiscs[k].kind,
-				 i->qdiscs[k].handle >> 16);
-			break;
-		}
+	if (lr_snapshot_root_qdisc(i, root, sizeof(root)))	/* else the last one named */
+		lr_strlcpy(v->qdisc_name, root, sizeof(v->qdisc_name));
 }
 
 static void add_iface(struct lr_verdict_acc *a, const struct lr_iface_snap *i, bool take)
@@ -167,6 +164,9 @@ static void add_host(struct lr_verdict_acc *a, const struct lr_snapshot *s, uint
 		a->udp_in_errors += count_of(st->udp_in_errors_per_s, span_ns);
 	if (st->valid & LR_STACKV_UDP_SNDBUF)
 		a->udp_sndbuf += count_of(st->udp_sndbuf_errors_per_s, span_ns);
+	for (unsigned d = 0; d < LR_SD__COUNT; d++)
+		if (st->valid & LR_STACKV_DROP(d))
+			a->stack_drop[d] += count_of(st->drop_per_s[d], span_ns);
 	a->stack_valid |= st->valid;
 	for (size_t c = 0; c < s->n_cpus; c++) {
 		const struct lr_cpu_snap *k = &s->cpus[c];
@@ -202,6 +202,7 @@ static void restart_books(struct lr_verdict_acc *a)
 	a->ticks_left_out += a->ticks;
 	a->ticks = 0;
 	a->tcp_retrans = a->udp_rcvbuf = a->udp_in_errors = a->udp_sndbuf = 0;
+	memset(a->stack_drop, 0, sizeof(a->stack_drop));
 	a->stack_valid = 0;
 	a->softnet_drops = 0;
 	a->softnet_cpu = -1;

@@ -48,6 +48,9 @@ static void local_end(const struct lr_verdict_acc *a, const char *host, struct l
 		e->udp_rcvbuf = (int64_t)a->udp_rcvbuf;
 	if (a->stack_valid & LR_STACKV_UDP_IN_ERRORS)
 		e->udp_in_errors = (int64_t)a->udp_in_errors;
+	for (unsigned d = 0; d < LR_SD__COUNT; d++)
+		if (a->stack_valid & LR_STACKV_DROP(d))
+			e->stack_drop[d] = (int64_t)a->stack_drop[d];
 	if (a->softnet_valid)
 		e->softnet_dropped = llround(a->softnet_drops);
 }
@@ -99,10 +102,15 @@ static void peer_end(const struct lr_peer_summary *ps, struct lr_ledger_end *e)
 		e->rx_over = peer_ctr(p, LR_PC_RX_OVER);
 		e->nic_drop = peer_ctr(p, LR_PC_NIC_DROP);
 		e->nic_fifo = peer_ctr(p, LR_PC_NIC_FIFO);
+		/* an older linerate peer sends no qdisc: its sender qdisc stage stays unknown */
+		e->qdisc_drops = p->qdisc_drops;
+		lr_strlcpy(e->qdisc, p->qdisc, sizeof(e->qdisc));
 	}
 	e->udp_sndbuf = peer_stack(ps, LR_PS_UDP_SNDBUF_ERRORS);
 	e->udp_rcvbuf = peer_stack(ps, LR_PS_UDP_RCVBUF_ERRORS);
 	e->udp_in_errors = peer_stack(ps, LR_PS_UDP_IN_ERRORS);
+	for (unsigned d = 0; d < LR_SD__COUNT; d++)
+		e->stack_drop[d] = peer_stack(ps, (enum lr_peer_stack)(LR_PS_STACK_DROP + d));
 	if (ps->softnet_known)
 		e->softnet_dropped = (int64_t)ps->softnet_dropped;
 }

@@ -378,12 +378,14 @@ static void build_stack(const struct lr_peer_frame *c, const struct lr_peer_fram
 	memset(st, 0, sizeof(*st));
 	for (unsigned k = 0; c->has_stack && k < LR_PS__COUNT; k++) {
 		uint64_t before = p && (p->stack_known & (1u << k)) ? p->stack[k] : 0;
+		unsigned d = k - LR_PS_STACK_DROP;	/* the ledger's witnesses from there on */
 
 		if (!(c->stack_known & (1u << k)) || c->stack[k] < before || dt <= 0)
 			continue;
-		*tot[k] = c->stack[k];
-		*rate[k] = (double)(c->stack[k] - before) / dt;
-		st->valid |= bit[k];
+		*(k < LR_PS_STACK_DROP ? tot[k] : &st->drop_total[d]) = c->stack[k];
+		*(k < LR_PS_STACK_DROP ? rate[k] : &st->drop_per_s[d]) =
+			(double)(c->stack[k] - before) / dt;
+		st->valid |= k < LR_PS_STACK_DROP ? bit[k] : LR_STACKV_DROP(d);
 	}
 }
 

@@ -159,6 +159,18 @@ static void tuning_of(const struct lr_tuning_snap *t, struct lr_peer_tuning *pt)
 	snprintf(pt->tcp_congestion, sizeof(pt->tcp_congestion), "%s", t->tcp_congestion);
 }
 
+_Static_assert(LR_PS__COUNT - LR_PS_STACK_DROP == LR_SD__COUNT,
+	       "the wire's stack drops are collect/snmp.h's, in its order");
+
+/* The egress root qdisc's drops since the sampler's first reading of it (every qdisc under it
+ * counted there too) and its name as tc prints it: the sender qdisc stage of a -R test. */
+static void qdisc_state(const struct lr_iface_snap *is, struct lr_peer_iface *pi)
+{
+	if (is->qdisc.cum_valid & LR_QDV_BIT(LR_QDC_DROPS))
+		pi->qdisc_drops = (int64_t)(is->qdisc.cum[LR_QDC_DROPS] & INT64_MAX);
+	lr_snapshot_root_qdisc(is, pi->qdisc, sizeof(pi->qdisc));
+}
+
 /* Folds the snapshot into the CPU sums (once per snapshot: accumulate) and encodes a frame. */
 static int encode(struct lr_peer_server *ps, const struct lr_snapshot *s, bool accumulate, bool end,
 		  char **out, size_t *len)
@@ -210,6 +222,7 @@ static int encode(struct lr_peer_server *ps, const struct lr_snapshot *s, bool a
 			}
 		}
 		link_state(is, pi, &f);
+		qdisc_state(is, pi);
 		f.n_ifaces++;
 	}
 	for (size_t c = 0; c < ps->n_acc && f.n_cpus < LR_PEER_MAX_CPUS; c++)
@@ -227,6 +240,11 @@ static int encode(struct lr_peer_server *ps, const struct lr_snapshot *s, bool a
 		f.stack[LR_PS_UDP_IN_ERRORS] = s->stack.udp_in_errors_total;
 		f.stack[LR_PS_UDP_RCVBUF_ERRORS] = s->stack.udp_rcvbuf_errors_total;
 		f.stack[LR_PS_UDP_SNDBUF_ERRORS] = s->stack.udp_sndbuf_errors_total;
+		for (unsigned d = 0; d < LR_SD__COUNT; d++)
+			if (s->stack.valid & LR_STACKV_DROP(d)) {
+				f.stack_known |= 1u << (LR_PS_STACK_DROP + d);
+				f.stack[LR_PS_STACK_DROP + d] = s->stack.drop_total[d];
+			}
 	}
 	rc = lr_peer_frame_encode(&f, out, len);
 out:

@@ -195,6 +195,9 @@ static void build_stack(struct lr_sampler *s, uint64_t dt_ns)
 		    &st->udp_rcvbuf_errors_per_s, &st->udp_rcvbuf_errors_total, both);
 	stack_field(st, LR_STACKV_UDP_SNDBUF, a->udp_sndbuf_errors, b->udp_sndbuf_errors, dt_ns,
 		    &st->udp_sndbuf_errors_per_s, &st->udp_sndbuf_errors_total, both);
+	for (unsigned d = 0; d < LR_SD__COUNT; d++)
+		stack_field(st, LR_STACKV_DROP(d), a->drop[d], b->drop[d], dt_ns,
+			    &st->drop_per_s[d], &st->drop_total[d], both);
 }
 
 /* One interface's IRQ map per call, each interface every IRQMAP_EVERY_NS. */

@@ -6,10 +6,12 @@
 #include <errno.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "linerate/sample/snapshot.h"
+#include "linerate/collect/qdisc.h"
 #include "linerate/core/array.h"
 
 void lr_snapshot_init(struct lr_snapshot *s)
@@ -145,6 +147,17 @@ int lr_snapshot_copy(struct lr_snapshot *dst, const struct lr_snapshot *src)
 	dst->stack = src->stack;
 	dst->tuning = src->tuning;
 	return 0;
+}
+
+bool lr_snapshot_root_qdisc(const struct lr_iface_snap *i, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	for (size_t k = 0; k < i->n_qdiscs; k++)
+		if (i->qdiscs[k].parent == LR_QDISC_PARENT_ROOT) {
+			snprintf(buf, len, "%s %x:", i->qdiscs[k].kind, i->qdiscs[k].handle >> 16);
+			return true;
+		}
+	return false;
 }
 
 const struct lr_iface_snap *lr_snapshot_iface(const struct lr_snapshot *s, const char *name)

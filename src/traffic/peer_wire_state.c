@@ -25,6 +25,7 @@ void lr_peer_iface_unknown(struct lr_peer_iface *i)
 	i->numa_node = -1;
 	i->softirq_max_pct = -1;
 	i->softirq_cpu = -1;
+	i->qdisc_drops = -1;
 }
 
 void lr_peer_tuning_unknown(struct lr_peer_tuning *t)
@@ -87,6 +88,9 @@ static int enc_link(json_t *o, const struct lr_peer_iface *i, const struct lr_pe
 		rc |= json_object_set_new(o, "features_known", json_integer(i->features_known));
 	}
 	rc |= lr_pw_set_known(o, "numa_node", i->numa_node);
+	rc |= lr_pw_set_known(o, "qdisc_drops", i->qdisc_drops);
+	if (i->qdisc[0])
+		rc |= json_object_set_new(o, "qdisc", json_string(i->qdisc));
 	if (i->n_q) {
 		json_t *a = json_array();
 
@@ -257,7 +261,9 @@ static int dec_link(json_t *j, struct lr_peer_iface *i, char err[LR_PROTO_ERR_MA
 	    (rc = lr_pw_get_i64(j, "ring_tx", -1, 1 << 24, &i->ring_tx, err)) < 0 ||
 	    (rc = lr_pw_get_i64(j, "ring_tx_max", -1, 1 << 24, &i->ring_tx_max, err)) < 0 ||
 	    (rc = get_str(j, "driver", i->driver, sizeof(i->driver), err)) < 0 ||
-	    (rc = lr_pw_get_int(j, "numa_node", 0, 1 << 16, &i->numa_node, err)) < 0)
+	    (rc = lr_pw_get_int(j, "numa_node", 0, 1 << 16, &i->numa_node, err)) < 0 ||
+	    (rc = lr_pw_get_i64(j, "qdisc_drops", 0, INT64_MAX, &i->qdisc_drops, err)) < 0 ||
+	    (rc = get_str(j, "qdisc", i->qdisc, sizeof(i->qdisc), err)) < 0)
 		return rc;
 	if ((rc = lr_pw_get_i64(j, "features", 0, UINT32_MAX, &v, err)) < 0)
 		return rc;

@@ -6,6 +6,12 @@
 #   tbf     a tbf root on the client's veth (`tc -s qdisc` is the witness): the sender's qdisc
 #           stage within 2 % of tc's dropped delta, the conclusion naming that qdisc on that
 #           interface of that host
+#   tcp     the same tbf, a TCP test: the sender's qdisc stage within 2 % of tc's dropped delta,
+#           the conclusion naming that qdisc (the retransmits are its drops); the receiver's
+#           TCP transport stage (TcpExt drops) and ip stage known through the peer view, each
+#           = its kernel's delta in the server's namespace (nstat)
+#   reverse a tbf on the server's veth and -R: the sender is the peer; its qdisc stage comes
+#           through the peer view, within 2 % of `tc -s qdisc` in the server's namespace
 #   rcvbuf  -u -b 0 -w 32K: the server's socket overflows; its kernel's RcvbufErrors (nstat in
 #           the server's namespace) is the witness: the receiver's transport stage = that delta,
 #           ~ the datagrams lost (within 10 %, converted from skbs), the conclusion names the
@@ -43,6 +49,15 @@ within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { n = "^-?[0-9]+([.][0-9]+)?
 	if (a !~ n || b !~ n) exit 1; d = a - b; if (d < 0) d = -d;
 	exit !(d <= p / 100 * (b < 0 ? -b : b)) }'; }
 
+# near_tc CASE COUNT DELTA WHOSE: the ledger's qdisc stage within 2 % of tc's dropped delta
+near_tc() {
+	if [ "$3" -gt 0 ] && within "$2" "$3" 2; then
+		pass "$1: $4 qdisc stage ~ tc -s qdisc's dropped delta ($2 ~ $3)"
+	else
+		fail "$1: $4 qdisc stage ~ tc -s qdisc's dropped delta" "$2 vs +$3"
+	fi
+}
+
 # --- tbf: the sender's own qdisc drops most of a UDP test
 tcdrops() { ip netns exec "$NC" tc -s qdisc show dev "$IC" | awk '/dropped/ { sub(",", "", $7);
 	print $7; exit }'; }
@@ -53,16 +68,11 @@ ip netns exec "$NC" "$LR_BIN" -c "$SA" -p $PORT -u -b 500M -l 1400 --no-gso -t 1
 	-i 0.25 --ledger-csv "$tmp/tbf.csv" --expect 'rate>=1k,loss<=0.1%' >"$tmp/tbf.json" 2>"$tmp/tbf.err"
 rc=$?
 d1=$(tcdrops)
-ip netns exec "$NC" tc qdisc del dev "$IC" root
 st=$(ledger "$tmp/tbf.json" '.stages[] | select(.stage == "qdisc")')
 qcount=$(jq -r .count <<<"$st") lost=$(ledger "$tmp/tbf.json" .lost)
 c=$(ledger "$tmp/tbf.json" .conclusion)
 echo "tbf: tc dropped +$((d1 - d0)), ledger qdisc $qcount, lost $lost: $c"
-if [ "$((d1 - d0))" -gt 0 ] && within "$qcount" "$((d1 - d0))" 2; then
-	pass "tbf: the sender's qdisc stage ~ tc -s qdisc's dropped delta ($qcount ~ $((d1 - d0)))"
-else
-	fail "tbf: the sender's qdisc stage ~ tc -s qdisc's dropped delta" "$qcount vs +$((d1 - d0))"
-fi
+near_tc tbf "$qcount" "$((d1 - d0))" "the sender's"
 check "tbf: the conclusion names the sender's qdisc tbf 8001: on its interface and host" \
 	grep -q "at the sender's qdisc: tbf 8001: on $(hostname) $IC " <<<"$c"
 # --expect: exit 3, the failing line on stderr with the loss tc saw
@@ -118,6 +128,50 @@ fi
 check "tbf csv: the receiver's count is empty in every interval, never 0" \
 	test "$nr" -gt 0 -a "$rempty" = "$nr"
 check "tbf csv: the direction is up, the qdisc rows this host's" test "$qdir" = "up/local"
+
+# --- tcp: the same tbf under a TCP test (Linux 6.x, linerate at both ends)
+# the sum of nstat counters (absolute) in a namespace: sumctr NS NAME...
+sumctr() { local ns=$1; shift; ip netns exec "$ns" nstat -az "$@" | awk 'NR > 1 && $1 !~ /^#/ {
+	s += $2 } END { print s + 0 }'; }
+TCPX=(TcpExtTCPBacklogDrop TcpExtTCPRcvQDrop TcpExtTCPZeroWindowDrop TcpExtTCPOFODrop)
+IPX=(IpInDiscards IpInHdrErrors IpInAddrErrors IpReasmFails)
+d0=$(tcdrops) x0=$(sumctr "$NS" "${TCPX[@]}") i0=$(sumctr "$NS" "${IPX[@]}")
+ip netns exec "$NC" "$LR_BIN" -c "$SA" -p $PORT -t 1 --headless -J >"$tmp/tcp.json" 2>"$tmp/tcp.err"
+d1=$(tcdrops) x1=$(sumctr "$NS" "${TCPX[@]}") i1=$(sumctr "$NS" "${IPX[@]}")
+ip netns exec "$NC" tc qdisc del dev "$IC" root
+qcount=$(ledger "$tmp/tcp.json" '.stages[] | select(.stage == "qdisc") | .count')
+c=$(ledger "$tmp/tcp.json" .conclusion)
+echo "tcp: tc dropped +$((d1 - d0)), ledger qdisc $qcount," \
+	"retransmits $(ledger "$tmp/tcp.json" .lost): $c"
+near_tc tcp "$qcount" "$((d1 - d0))" "the sender's"
+check "tcp: the conclusion puts the retransmits at the sender's qdisc tbf 8001: on its host" \
+	grep -q "lost segments at the sender's qdisc: tbf 8001: on $(hostname) $IC " <<<"$c"
+st=$(ledger "$tmp/tcp.json" '.stages[] | select(.stage == "transport")')
+got="$(jq -r .count <<<"$st") $(jq -r .counter <<<"$st" | cut -c1-7)"
+check "tcp: the receiver's transport stage is TcpExt's drops = its kernel's delta ($((x1 - x0)))" \
+	test "$got" = "$((x1 - x0)) TcpExt "
+got=$(ledger "$tmp/tcp.json" '.stages[] | select(.stage == "ip" and .side == "peer") | .count')
+check "tcp: the receiver's ip stage = its kernel's Ip drop delta ($((i1 - i0)))" \
+	test "$got" = "$((i1 - i0))"
+
+# --- reverse: the server sends through its own tbf (-R); its qdisc comes in the peer view
+stcdrops() { ip netns exec "$NS" tc -s qdisc show dev "$IS" | awk '/dropped/ { sub(",", "", $7);
+	print $7; exit }'; }
+ip netns exec "$NS" tc qdisc replace dev "$IS" root handle 8002: tbf rate 100mbit burst 20k \
+	limit 30k || { fail "reverse: cannot add the qdisc"; exit 0; }
+d0=$(stcdrops)
+ip netns exec "$NC" "$LR_BIN" -c "$SA" -p $PORT -R -u -b 500M -l 1400 --no-gso -t 1 --headless \
+	-J >"$tmp/rev.json" 2>"$tmp/rev.err"
+d1=$(stcdrops)
+ip netns exec "$NS" tc qdisc del dev "$IS" root
+st=$(ledger "$tmp/rev.json" '.stages[] | select(.stage == "qdisc")')
+qcount=$(jq -r .count <<<"$st")
+echo "reverse: tc dropped +$((d1 - d0)), ledger qdisc $qcount ($(jq -r .side <<<"$st")):" \
+	"$(ledger "$tmp/rev.json" .conclusion)"
+near_tc reverse "$qcount" "$((d1 - d0))" "the peer sender's"
+c=$(ledger "$tmp/rev.json" .conclusion)
+check "reverse: the conclusion names the peer's tbf 8002: on its interface" \
+	grep -q "at the sender's qdisc: tbf 8002: on [^ ]* $IS " <<<"$c"
 
 # --- rcvbuf: the receiver's socket buffer, sized by -w
 r0=$(ctr "$NS" UdpRcvbufErrors)

@@ -40,6 +40,8 @@ static void quiet(struct lr_ledger_end *e)
 	e->rx_missed = e->rx_fifo = e->rx_over = e->nic_drop = e->nic_fifo = 0;
 	e->qdisc_drops = e->softnet_dropped = 0;
 	e->udp_sndbuf = e->udp_rcvbuf = e->udp_in_errors = 0;
+	for (int d = 0; d < LR_SD__COUNT; d++)
+		e->stack_drop[d] = 0;
 }
 
 /* Both ends read, nothing moved yet. */
@@ -288,8 +290,9 @@ static void test_ratios(void **state)
 	assert_true(fabs(row(&l, LR_LS_QDISC)->datagrams - 23000) < 1);
 }
 
-/* TCP: the receiver's TcpExt drops are not sampled: its transport stage is unknown, and a
- * loss no read counter saw is said to be unaccounted with that stage named as not read */
+/* TCP: a receiver without /proc/net/netstat (or whose TcpExt line did not parse) has its
+ * transport stage unknown, and a loss no read counter saw is said to be unaccounted with that
+ * stage named as not read */
 static void test_tcp_not_read(void **state)
 {
 	struct lr_ledger_input in;
@@ -297,6 +300,8 @@ static void test_tcp_not_read(void **state)
 
 	(void)state;
 	read_ends(&in);
+	for (int d = LR_SD_TCP_BACKLOG_DROP; d <= LR_SD_TCP_OFO_DROP; d++)
+		in.rcv.stack_drop[d] = -1;
 	in.udp = false;
 	in.sent = -1;
 	in.lost = 15340;
@@ -308,6 +313,142 @@ static void test_tcp_not_read(void **state)
 	assert_string_equal(l.unit, "segments");
 	assert_non_null(strstr(l.conclusion, "unaccounted: the counters read saw none"));
 	assert_non_null(strstr(l.conclusion, "not read: transport (receiver)"));
+}
+
+
+/* TCP: the receiver's TcpExt drops are its transport stage, summed (each counts segments it
+ * dropped itself), named by the one that counted most, and the retransmits they explain are
+ * concluded there with TCP's own advice. */
+static void test_tcp_transport(void **state)
+{
+	struct lr_ledger_input in;
+	struct lr_ledger l;
+	const struct lr_ledger_row *t;
+
+	(void)state;
+	read_ends(&in);
+	in.udp = false;
+	in.sent = -1;
+	in.lost = 1000;
+	in.snd.if_tx_packets = in.rcv.if_rx_packets = 400000;
+	in.rcv.stack_drop[LR_SD_TCP_RCVQ_DROP] = 700;
+	in.rcv.stack_drop[LR_SD_TCP_OFO_DROP] = 100;
+	in.rcv.stack_drop[LR_SD_TCP_BACKLOG_DROP] = 50;
+	in.rcv.stack_drop[LR_SD_TCP_ZERO_WINDOW_DROP] = -1;	/* a kernel before 5.0 */
+	in.rcv.udp_rcvbuf = in.rcv.udp_in_errors = 99999;	/* other traffic's, not TCP's */
+	lr_ledger_build(&in, &l);
+	t = row(&l, LR_LS_TRANSPORT);
+	assert_true(t->known && !t->sender);
+	assert_int_equal(t->count, 850);
+	assert_string_equal(t->counter, "TcpExt TCPRcvQDrop");	/* the most, not the last */
+	assert_ptr_equal(l.largest, t);
+	assert_non_null(strstr(l.conclusion, "850 of 1000 lost segments at the receiver's "
+					     "transport: TcpExt TCPRcvQDrop on ns-b veth-b"));
+	assert_non_null(strstr(l.advice, "tcp_rmem"));
+	assert_true(fabs(l.unaccounted - 150) < 1);
+	/* nothing moved: known 0, named for the group, the loss unaccounted */
+	in.rcv.stack_drop[LR_SD_TCP_RCVQ_DROP] = in.rcv.stack_drop[LR_SD_TCP_OFO_DROP] = 0;
+	in.rcv.stack_drop[LR_SD_TCP_BACKLOG_DROP] = 0;
+	lr_ledger_build(&in, &l);
+	t = row(&l, LR_LS_TRANSPORT);
+	assert_true(t->known);
+	assert_int_equal(t->count, 0);
+	assert_string_equal(t->counter, "TcpExt TCPBacklogDrop..OFODrop");
+	assert_null(l.largest);
+}
+
+/* The receiver's IP layer: 900 of 1000 datagrams lost as reassemblies that timed out (a -l
+ * above the path MTU with a fragment dropped), the others as wrong addresses: the ip stage
+ * sums the four, named by ReasmFails, with its advice. */
+static void test_ip_stage(void **state)
+{
+	struct lr_ledger_input in;
+	struct lr_ledger l;
+	const struct lr_ledger_row *ip;
+
+	(void)state;
+	read_ends(&in);
+	in.sent = 10000;
+	in.lost = 1000;
+	in.snd.if_tx_packets = in.rcv.if_rx_packets = 10000;
+	in.rcv.stack_drop[LR_SD_IP_REASM_FAILS] = 900;
+	in.rcv.stack_drop[LR_SD_IP_IN_ADDR_ERRORS] = 80;
+	in.rcv.stack_drop[LR_SD_IP_IN_DISCARDS] = -1;
+	lr_ledger_build(&in, &l);
+	ip = row(&l, LR_LS_IP);
+	assert_non_null(ip);
+	assert_true(ip->known && !ip->sender && ip->peer);
+	assert_int_equal(ip->count, 980);
+	assert_string_equal(ip->counter, "Ip ReasmFails");
+	assert_ptr_equal(l.largest, ip);
+	assert_non_null(strstr(l.conclusion, "980 of 1000 lost datagrams at the receiver's ip: "
+					     "Ip ReasmFails on ns-b veth-b 980 skbs"));
+	assert_non_null(strstr(l.advice, "path MTU"));
+	assert_true(fabs(l.unaccounted - 20) < 1);
+	/* an end that read none of the four: unknown, never 0 */
+	for (int d = LR_SD_IP_IN_DISCARDS; d <= LR_SD_IP_REASM_FAILS; d++)
+		in.rcv.stack_drop[d] = -1;
+	lr_ledger_build(&in, &l);
+	assert_false(row(&l, LR_LS_IP)->known);
+	assert_non_null(strstr(l.conclusion, "not read: ip (receiver)"));
+}
+
+/* UDP's transport stage is InErrors and NoPorts: datagrams to a port nothing listened on are
+ * named so; corrupted ones (InCsumErrors, inside InErrors) by their own name, counted once. */
+static void test_udp_noports_and_csum(void **state)
+{
+	struct lr_ledger_input in;
+	struct lr_ledger l;
+	const struct lr_ledger_row *t;
+
+	(void)state;
+	read_ends(&in);
+	in.sent = 10000;
+	in.lost = 1000;
+	in.snd.if_tx_packets = in.rcv.if_rx_packets = 10000;
+	in.rcv.stack_drop[LR_SD_UDP_NO_PORTS] = 800;
+	in.rcv.udp_in_errors = in.rcv.udp_rcvbuf = 150;
+	lr_ledger_build(&in, &l);
+	t = row(&l, LR_LS_TRANSPORT);
+	assert_int_equal(t->count, 950);
+	assert_string_equal(t->counter, "UDP NoPorts");
+	assert_non_null(strstr(l.advice, "nothing listened"));
+	in.rcv.stack_drop[LR_SD_UDP_NO_PORTS] = 0;
+	in.rcv.udp_rcvbuf = 10;
+	in.rcv.udp_in_errors = 960;
+	in.rcv.stack_drop[LR_SD_UDP_IN_CSUM_ERRORS] = 900;
+	lr_ledger_build(&in, &l);
+	t = row(&l, LR_LS_TRANSPORT);
+	assert_int_equal(t->count, 960);	/* InCsumErrors is inside InErrors */
+	assert_string_equal(t->counter, "UDP InCsumErrors");
+	assert_non_null(strstr(l.advice, "corrupted"));
+}
+
+/* TCP through a tbf on the sender's veth (-t 1): the qdisc dropped 3108 segments and the
+ * sender counted 6369 retransmits (2,000 and more of them retransmissions its own qdisc
+ * refused, retried and counted again: TCPRetransFail). Nothing else dropped: the qdisc is
+ * named. A stage that explains a fifth of them is not. */
+static void test_tcp_qdisc_under_half(void **state)
+{
+	struct lr_ledger_input in;
+	struct lr_ledger l;
+
+	(void)state;
+	read_ends(&in);
+	in.udp = false;
+	in.sent = -1;
+	in.lost = 6369;
+	in.snd.if_tx_packets = in.rcv.if_rx_packets = 9100;
+	in.snd.qdisc_drops = 3108;
+	strcpy(in.snd.qdisc, "tbf 8001:");
+	lr_ledger_build(&in, &l);
+	assert_ptr_equal(l.largest, row(&l, LR_LS_QDISC));
+	assert_non_null(strstr(l.conclusion, "3108 of 6369 lost segments at the sender's qdisc: "
+					     "tbf 8001: on ns-a veth-a"));
+	in.snd.qdisc_drops = 1270;
+	lr_ledger_build(&in, &l);
+	assert_null(l.largest);
+	assert_non_null(strstr(l.conclusion, "unaccounted"));
 }
 
 static void test_no_loss(void **state)
@@ -333,7 +474,8 @@ int main(void)
 		cmocka_unit_test(test_json_unknown_is_null),
 		cmocka_unit_test(test_unaccounted),	  cmocka_unit_test(test_far_end_unknown),
 		cmocka_unit_test(test_negative_remainder), cmocka_unit_test(test_ratios),
-		cmocka_unit_test(test_tcp_not_read),	  cmocka_unit_test(test_no_loss),
+		cmocka_unit_test(test_tcp_not_read),	  cmocka_unit_test(test_tcp_transport),
+		cmocka_unit_test(test_ip_stage),	  cmocka_unit_test(test_tcp_qdisc_under_half),	  cmocka_unit_test(test_udp_noports_and_csum),	  cmocka_unit_test(test_no_loss),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

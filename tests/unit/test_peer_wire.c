@@ -52,6 +52,8 @@ static void expect_iface_eq(const struct lr_peer_iface *a, const struct lr_peer_
 	assert_int_equal(b->numa_node, a->numa_node);
 	assert_true(b->softirq_max_pct == a->softirq_max_pct);
 	assert_int_equal(b->softirq_cpu, a->softirq_cpu);
+	assert_int_equal(b->qdisc_drops, a->qdisc_drops);
+	assert_string_equal(b->qdisc, a->qdisc);
 	assert_int_equal(b->known, a->known);
 	for (int k = 0; k < LR_PC__COUNT; k++) { /* an unknown one reads 0 */
 		uint64_t want = (a->known & (1u << k)) ? a->c[k] : 0;
@@ -188,6 +190,8 @@ static void test_roundtrip_every_field(void **state)
 	ifs[0].numa_node = 3;
 	ifs[0].softirq_max_pct = 87.25;
 	ifs[0].softirq_cpu = 11;
+	ifs[0].qdisc_drops = (int64_t)(big * 5 + 3);	/* a -R test's sender qdisc */
+	snprintf(ifs[0].qdisc, sizeof(ifs[0].qdisc), "tbf 8001:");
 	ifs[0].known = (1u << LR_PC__COUNT) - 1;
 	for (int k = 0; k < LR_PC__COUNT; k++)
 		ifs[0].c[k] = big + 1000 * (uint64_t)k + 7;
@@ -208,6 +212,7 @@ static void test_roundtrip_every_field(void **state)
 	ifs[1].numa_node = 0;
 	ifs[1].softirq_max_pct = 0;
 	ifs[1].softirq_cpu = 0;
+	ifs[1].qdisc_drops = 0;
 	ifs[1].known = (1u << LR_PC_TX_BYTES) | (1u << LR_PC_RX_OVER) | (1u << LR_PC_NIC_FIFO);
 	ifs[1].c[LR_PC_TX_BYTES] = big * 5;
 	ifs[1].c[LR_PC_RX_OVER] = 0;
@@ -489,7 +494,9 @@ static void test_roundtrip_state(void **state)
 	{
 		static const char old[] =
 			"{\"v\":1,\"seq\":1,\"host\":\"h\",\"mono_ns\":5,\"ifaces\":[{\"name\":\"a\","
-			"\"base_ns\":1,\"mtu\":1500,\"c\":{}}],\"cpus\":[{\"cpu\":0}]}";
+			"\"base_ns\":1,\"mtu\":1500,\"c\":{}}],\"cpus\":[{\"cpu\":0}],"
+			"\"stack\":{\"tcp_retrans\":1,\"udp_in_errors\":2,\"udp_rcvbuf_errors\":3,"
+			"\"udp_sndbuf_errors\":4}}";
 
 		assert_int_equal(lr_peer_frame_decode(old, strlen(old), &g, err), 0);
 		assert_int_equal(g.ifaces[0].mtu, 1500);
@@ -499,6 +506,29 @@ static void test_roundtrip_state(void **state)
 		assert_int_equal(g.ifaces[0].n_q, 0);
 		assert_int_equal(g.cpus[0].node, -1);
 		assert_false(g.has_tuning);
+		/* no qdisc, no ledger witnesses: unknown, never 0 */
+		assert_int_equal(g.ifaces[0].qdisc_drops, -1);
+		assert_string_equal(g.ifaces[0].qdisc, "");
+		assert_int_equal(g.stack_known, 0xf);
+		assert_int_equal(g.stack[LR_PS_UDP_SNDBUF_ERRORS], 4);
+		lr_peer_frame_free(&g);
+	}
+	/* the ledger's keys as docs/wire.md §P4.1 spells them */
+	{
+		static const char ledger[] =
+			"{\"v\":1,\"seq\":1,\"host\":\"h\",\"mono_ns\":5,\"ifaces\":[{\"name\":\"a\","
+			"\"base_ns\":1,\"c\":{},\"qdisc_drops\":143924,\"qdisc\":\"tbf 8001:\"}],"
+			"\"cpus\":[],\"stack\":{\"ip_in_discards\":1,\"ip_in_hdr_errors\":2,"
+			"\"ip_in_addr_errors\":3,\"ip_reasm_fails\":4,\"udp_no_ports\":5,"
+			"\"udp_in_csum_errors\":6,\"tcp_backlog_drop\":7,\"tcp_rcvq_drop\":8,"
+			"\"tcp_zero_window_drop\":9,\"tcp_ofo_drop\":10}}";
+
+		assert_int_equal(lr_peer_frame_decode(ledger, strlen(ledger), &g, err), 0);
+		assert_int_equal(g.ifaces[0].qdisc_drops, 143924);
+		assert_string_equal(g.ifaces[0].qdisc, "tbf 8001:");
+		assert_int_equal(g.stack_known, ((1u << LR_PS__COUNT) - 1) & ~0xfu);
+		for (int k = LR_PS_STACK_DROP; k < LR_PS__COUNT; k++)
+			assert_int_equal(g.stack[k], k - LR_PS_STACK_DROP + 1);
 		lr_peer_frame_free(&g);
 	}
 }

@@ -14,6 +14,7 @@
 
 #include "linerate/core/common.h"
 #include "linerate/collect/metrics.h"
+#include "linerate/collect/snmp.h"
 
 struct lr_snapshot;
 
@@ -100,6 +101,7 @@ struct lr_verdict_acc {
 	struct lr_verdict_iface ifs[LR_VERDICT_IFACES];
 	unsigned n_ifs;
 	uint64_t tcp_retrans, udp_rcvbuf, udp_in_errors, udp_sndbuf;	/* stack, in the window */
+	uint64_t stack_drop[LR_SD__COUNT];	/* the ledger's ip/transport witnesses, in it */
 	uint32_t stack_valid;
 	double softnet_drops;		/* all CPUs, in the window */
 	int softnet_cpu;		/* the CPU that dropped most in one tick, -1 none */

@@ -212,6 +212,10 @@ struct lr_stack_snap {
 		udp_sndbuf_errors_per_s;
 	uint64_t tcp_retrans_total, udp_in_errors_total, udp_rcvbuf_errors_total,
 		udp_sndbuf_errors_total;
+	/* the ledger's ip and transport witnesses (enum lr_stack_drop), valid bit
+	 * LR_STACKV_DROP(d) */
+	double drop_per_s[LR_SD__COUNT];
+	uint64_t drop_total[LR_SD__COUNT];
 };
 
 /* One traffic stream of this process during the tick (docs/design.md §4, --streams-csv). */
@@ -274,6 +278,9 @@ int lr_snapshot_copy(struct lr_snapshot *dst, const struct lr_snapshot *src) LR_
 
 /* Helpers for consumers. */
 const struct lr_iface_snap *lr_snapshot_iface(const struct lr_snapshot *s, const char *name);
+/* The interface's egress root qdisc as tc names it ("tbf 8001:") into buf; false (buf "")
+ * when none was listed. */
+bool lr_snapshot_root_qdisc(const struct lr_iface_snap *i, char *buf, size_t len);
 /* The row of CPU number cpu (cpus[] is sorted by number: a binary search), NULL if absent. */
 const struct lr_cpu_snap *lr_snapshot_cpu(const struct lr_snapshot *s, int cpu);
 /* Newest-first value i (0 = newest) of a series, NAN when beyond its length. */

@@ -28,6 +28,7 @@
 #define LR_PEER_MAX_SERVING_FRAME 4096
 #define LR_PEER_DRIVER_MAX	32
 #define LR_PEER_CONG_MAX	32
+#define LR_PEER_QDISC_MAX	40 /* "kind handle:" */
 #define LR_PEER_HOST_MAX	65 /* nodename + NUL */
 #define LR_PEER_INTERVAL_MIN_MS 50
 #define LR_PEER_INTERVAL_MAX_MS 10000
@@ -58,6 +59,19 @@ enum lr_peer_stack {
 	LR_PS_UDP_IN_ERRORS,
 	LR_PS_UDP_RCVBUF_ERRORS,
 	LR_PS_UDP_SNDBUF_ERRORS,
+	/* the loss ledger's ip and transport witnesses, in collect/snmp.h's enum lr_stack_drop
+	 * order from LR_PS_STACK_DROP (added within version 1: absent = unknown) */
+	LR_PS_IP_IN_DISCARDS,
+	LR_PS_STACK_DROP = LR_PS_IP_IN_DISCARDS,
+	LR_PS_IP_IN_HDR_ERRORS,
+	LR_PS_IP_IN_ADDR_ERRORS,
+	LR_PS_IP_REASM_FAILS,
+	LR_PS_UDP_NO_PORTS,
+	LR_PS_UDP_IN_CSUM_ERRORS,
+	LR_PS_TCP_BACKLOG_DROP,
+	LR_PS_TCP_RCVQ_DROP,
+	LR_PS_TCP_ZERO_WINDOW_DROP,
+	LR_PS_TCP_OFO_DROP,
 	LR_PS__COUNT
 };
 
@@ -88,6 +102,10 @@ struct lr_peer_iface {
 	int softirq_cpu; /* -1 unknown */
 	uint32_t known; /* bit (1 << lr_peer_ctr): c[] is known */
 	uint64_t c[LR_PC__COUNT];
+	/* its egress qdiscs: the root's drops since base_ns (every qdisc under it), -1 unknown
+	 * (an older linerate peer, no qdisc read); the root as tc names it, "tbf 8001:" */
+	int64_t qdisc_drops;
+	char qdisc[LR_PEER_QDISC_MAX];
 	int queue_source; /* 0 none, 1 qstats, 2 ethtool (enum lr_queue_source) */
 	size_t q_first, n_q; /* its queues: the frame's queues[q_first .. q_first + n_q) */
 	size_t s_first, n_s; /* its serving CPUs: the frame's serving[s_first .. + n_s) */

@@ -93,6 +93,34 @@ static void test_sender_qdisc(void **state)
 	assert_false(l.far_unknown);
 }
 
+/* A measured ratio within 1 % of one datagram per skb (--no-gso, a few other packets beside) is
+ * one: the datagrams are the count itself and not marked converted (the --ledger-csv once wrote
+ * 8215 skbs as 8225 datagrams, approx 0); a ratio beyond that converts and says so. */
+static void test_ratio_near_one_is_exact(void **state)
+{
+	struct lr_ledger_input in;
+	struct lr_ledger l;
+	const struct lr_ledger_row *q;
+
+	(void)state;
+	read_ends(&in);
+	in.sent = 178843;	/* 0.11 % more datagrams than skbs left the interface */
+	in.lost = 143910;
+	in.snd.qdisc_drops = 143924;
+	in.snd.if_tx_packets = 178643 - 143924;
+	in.rcv.if_rx_packets = in.snd.if_tx_packets;
+	lr_ledger_build(&in, &l);
+	assert_true(l.snd_per_skb > 1.0005 && l.snd_per_skb < 1.01);
+	q = row(&l, LR_LS_QDISC);
+	assert_false(q->approx);
+	assert_true(q->datagrams == 143924.0);
+	in.sent = 2 * 178643;	/* two datagrams an skb: converted */
+	lr_ledger_build(&in, &l);
+	q = row(&l, LR_LS_QDISC);
+	assert_true(q->approx);
+	assert_true(fabs(q->datagrams - 143924 * l.snd_per_skb) < 1);
+}
+
 /* Two stages saw loss (issue 29: a conclusion once named the smaller unseen): a --no-gso run
  * (one datagram an skb on both ends) whose sender's qdisc dropped 120 and whose receiver's
  * socket overflowed 880 times, of 1000 lost. The receiver's socket is where most went. */
@@ -469,6 +497,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sender_qdisc),	  cmocka_unit_test(test_receiver_socket),
+		cmocka_unit_test(test_ratio_near_one_is_exact),
 		cmocka_unit_test(test_two_stages_the_larger_named),
 		cmocka_unit_test(test_peer_loss_sentence),
 		cmocka_unit_test(test_json_unknown_is_null),

@@ -22,12 +22,16 @@ void lr_ledger_print(FILE *f, const struct lr_ledger *l)
 {
 	fprintf(f, "Loss ledger, %s -> %s (%s):", l->snd_host[0] ? l->snd_host : "?",
 		l->rcv_host[0] ? l->rcv_host : "the peer", l->unit);
-	if (l->sent >= 0)
-		fprintf(f, " sent %lld", (long long)l->sent);
-	if (l->received >= 0)
-		fprintf(f, ", received %lld", (long long)l->received);
-	if (l->lost >= 0)
-		fprintf(f, ", lost %lld", (long long)l->lost);
+	{	/* each figure, unknown said so: never a dangling comma */
+		const char *const name[3] = {"sent", "received", "lost"};
+		const int64_t v[3] = {l->sent, l->received, l->lost};
+
+		for (int k = 0; k < 3; k++)
+			if (v[k] >= 0)
+				fprintf(f, "%s %s %lld", k ? "," : "", name[k], (long long)v[k]);
+			else
+				fprintf(f, "%s %s unknown", k ? "," : "", name[k]);
+	}
 	fputc('\n', f);
 	for (unsigned i = 0; i < l->n_rows; i++) {
 		const struct lr_ledger_row *r = &l->rows[i];

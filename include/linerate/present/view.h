@@ -47,6 +47,9 @@ struct lr_view_ctx {
 	 * ours. NULL: none (no test, or a plain iperf3 peer). */
 	const struct lr_snapshot *peer;
 	const char *peer_host;
+	/* > 0: nothing from the peer for this many seconds (past its stale bound, docs/design.md
+	 * §10); its rates are then unknown in peer, and the views say "stale". */
+	double peer_stale_s;
 	/* Set by the layout in its copy of the context while it draws the peer's detail view
 	 * (snap is then the peer's): panes that name a host or give advice say "on HOST". */
 	bool peer_detail;

@@ -63,7 +63,7 @@ dashboard (tmux) serving a headless `--matrix 'b=...;u=tcp,udp;R=0,1,bidir' -t 1
 process, the peer view on), a dummy link added and removed every 2 s in the server's namespace.
 VmRSS and open fds from /proc: (1) every 5 s, (2) every second; after %d s of warm-up. The ends'
 figures move with each test's phase (streams and the peer channel open or not), so their check
-compares the later half's floor and peak with the earlier half's (within 5 %%; fds no higher).
+compares the later half's peak with the earlier half's (within 5 %%; fds no higher).
 
 | process | RSS kB first / last | RSS kB min..max | RSS kB halves | fds halves | samples |
 |---|---:|---:|---|---|---:|

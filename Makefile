@@ -151,7 +151,7 @@ valgrind:
 
 # 10 minutes at -i 0.01 with traffic and interfaces churning (CI runs 90 s of it).
 soak: $(B)/linerate
-	@LR_BUILD=$(B) scripts/soak.sh $(or $(SOAK_SECONDS),600)
+	@LR_BUILD=$(B) LR_SOAK_RESULTS=$(SOAK_RESULTS) scripts/soak.sh $(or $(SOAK_SECONDS),600)
 
 # What CI gates: cppcheck and clang-tidy with the checks listed in .clang-tidy.
 lint:
@@ -190,7 +190,7 @@ help:
 	@echo 'fuzz         libFuzzer targets, FUZZ_SECONDS=$(FUZZ_SECONDS) each'
 	@echo 'bench        side-by-side benchmarks, results in bench/RESULTS.md'
 	@echo 'bench-classify  classifier score on driver counter names it was not written from'
-	@echo 'soak         10 minutes at -i 0.01 with traffic and churn (SOAK_SECONDS=600)'
+	@echo 'soak         10 minutes: -i 0.01 with churn, and both ends (dashboard -s, a --matrix client) (SOAK_SECONDS=600)'
 	@echo 'valgrind     memcheck on headless and client/server runs'
 	@echo 'lint         cppcheck and clang-tidy (what CI gates); format-check: clang-format'
 	@echo 'check-layers the layer table of docs/design.md §2, from the compiler'

@@ -1,21 +1,36 @@
 #!/usr/bin/env bash
-# scripts/soak.sh [SECONDS]: a soak at -i 0.01 (default 600 s). Inside one network namespace a
-# `linerate -s` serves a headless `linerate -c 127.0.0.1 -b 200M -t SECONDS` that writes all
-# three CSVs, while a veth pair is created and deleted every 2 s and, for a third of the run
-# (at most 60 s), two CPU burners load both cores. Every 5 s the VmRSS
-# and open-fd count of the sampling client are read from /proc.
+# scripts/soak.sh [SECONDS]: two soaks at once (default 600 s), each in its own network namespaces.
+# (1) One long test at -i 0.01: a `linerate -s` serves a headless `linerate -c 127.0.0.1 -b 200M
+# -t SECONDS` that writes all three CSVs, while a veth pair is created and deleted every 2 s and,
+# for a third of the run (at most 60 s), two CPU burners load both cores. Every 5 s the VmRSS and
+# open-fd count of the sampling client are read from /proc.
 # Checks: both exit 0; RSS flat within 5% after warm-up (the first fifth, at least 20 s); no
 # fd growth; tick lateness (CSV interval - 0.01 s) p50/p99/max reported quiet and under load,
 # quiet p99 under 20 ms and no tick later than 2 s; every row whole; rx_bps*interval/8 adds up
 # to the rx_bytes column (the rates use the measured interval); loopback bytes >= stream bytes.
-# Prints PASS/FAIL lines, the figures, and "N passed, N failed". Root (netns).
+# (2) Both ends (issue 32): `linerate -s` as the dashboard (tmux) in one namespace, a headless
+# `--matrix` client in the other (one process: every case opens and closes its test and its peer
+# view) alternating TCP and UDP, plain, -R and --bidir, 1 s each, for about SECONDS; a dummy link
+# added and removed every 2 s in the server's namespace. Every 5 s both PIDs' VmRSS and fds.
+# Checks: both RSS flat after warm-up (the later half's peak within 5% of the earlier's), no fd
+# growth; every case has its row, none
+# failed, each with the peer's columns (the peer view on); every test ended within -t + 8 s
+# (-J time_start/time_end; docs/wire.md §9's bound for the results); TCP bytes agree between
+# both ends' --streams-csv (each side's rows summed, sent against received, both ways); the
+# client exits 0 and the dashboard on q.
+# Prints PASS/FAIL lines, the figures, and "N passed, N failed". Root (netns, tmux).
+# LR_SOAK_RESULTS=FILE also writes the figures as FILE's "soak" section (scripts/soak_section.py).
 set -u
 cd "$(dirname "$0")/.."
 source tests/lib.sh
 lr_plan "client exits 0" "server exits 0" "RSS flat after warm-up" "no fd growth" \
 	"every interface row whole" "interface CSV ends with a newline" \
 	"no tick later than 2 s" "ticks under load measured" "rx_bps x interval = rx_bytes" \
-	"tx_bps x interval = tx_bytes" "loopback carried the stream bytes"
+	"tx_bps x interval = tx_bytes" "loopback carried the stream bytes" \
+	"ends: client exits 0" "ends: server dashboard exits 0 on q" "ends: server RSS flat after warm-up" \
+	"ends: server no fd growth" "ends: client RSS flat after warm-up" "ends: client no fd growth" \
+	"ends: every case has its row, none failed" "ends: every row has the peer's columns" \
+	"ends: every test ended within -t + 8 s" "ends: TCP bytes sent == received, both ways"
 need_root soak
 secs=${1:-600}
 case $secs in '' | *[!0-9]*) echo "usage: $0 [SECONDS]" >&2; exit 2 ;; esac
@@ -55,41 +70,130 @@ burn_at=$((secs * 2 / 5))
 ) &
 burner=$!; lr_cleanup_add "kill $burner 2>/dev/null"
 
+# (2) Both ends: the dashboard server in tmux (the wrapper's sh execs nsenter, which execs
+# linerate: its PID is the server's), the matrix client in the other namespace.
+source tests/lib_tmux.sh
+lr_tmux_init "$work" srv
+ends=$(lr_uniq)e
+lr_netns_pair "${ends}c" "${ends}s" "${ends}0" "${ends}1" 10.216.0.1 10.216.0.2
+cat >"$work/srv.sh" <<EOF
+export LANG=C.UTF-8 LC_ALL= TERM=screen
+sh -c 'echo \$\$ >"$work/srv.pid"; exec nsenter --net=/run/netns/${ends}s "\$0" "\$@"' \
+	"$LR_BIN" -s -B 10.216.0.2 -i 0.5 --streams-csv "$work/ends_srv_st.csv" 2>"$work/ends_srv.err"
+echo \$? >"$work/srv.rc"
+sleep 600
+EOF
+lr_tmux_new_sized 100 30 "bash $work/srv.sh"
+wait_file "$work/srv.pid" 50; epid=$(cat "$work/srv.pid" 2>/dev/null)
+lr_wait_listen 5201 "${ends}s" || echo "soak: the dashboard server did not listen"
+# cases at about 2.5 s each (-t 1, the tail and settling): the b values make the grid long enough
+nb=$(((secs * 10 / 25 + 5) / 6)); [ "$nb" -gt 64 ] && nb=64; [ "$nb" -lt 1 ] && nb=1
+bs=$(seq -s, -f '%gM' 20 $((20 + nb - 1)))
+nsenter --net="/run/netns/${ends}c" "$LR_BIN" -c 10.216.0.2 --headless -J -t 1 \
+	--matrix "b=$bs;u=tcp,udp;R=0,1,bidir" --matrix-csv "$work/ends_mx.csv" \
+	--streams-csv "$work/ends_cli_st.csv" >"$work/ends_mx.json" 2>"$work/ends_mx.err" &
+mpid=$!; lr_cleanup_add "kill -9 $mpid 2>/dev/null"
+( i=0; while :; do	# a link comes and goes in the server's namespace
+	ip -n "${ends}s" link add "sd$i" type dummy 2>/dev/null
+	ip -n "${ends}s" link set "sd$i" up 2>/dev/null
+	sleep 1; ip -n "${ends}s" link del "sd$i" 2>/dev/null; sleep 1; i=$(((i + 1) % 1000))
+done ) &
+churn2=$!; lr_cleanup_add "kill $churn2 2>/dev/null"
+
 t0=$SECONDS
-echo "t rss_kb fds" >"$work/mem.txt"
-while kill -0 "$cpid" 2>/dev/null; do
-	rss=$(awk '$1 == "VmRSS:" { print $2 }' "/proc/$cpid/status" 2>/dev/null)
-	fds=$(ls "/proc/$cpid/fd" 2>/dev/null | wc -l)
-	[ -n "$rss" ] && echo "$((SECONDS - t0)) $rss $fds" >>"$work/mem.txt"
-	sleep 5
-	[ $((SECONDS - t0)) -gt $((secs + 60)) ] && break
+sample() {	# PID FILE: a "t rss_kb fds" line from /proc
+	local rss fds
+	rss=$(awk '$1 == "VmRSS:" { print $2 }' "/proc/$1/status" 2>/dev/null)
+	fds=$(ls "/proc/$1/fd" 2>/dev/null | wc -l)
+	[ -n "$rss" ] && echo "$((SECONDS - t0)) $rss $fds" >>"$2"
+}
+for f in mem mem_srv mem_mx; do echo "t rss_kb fds" >"$work/$f.txt"; done
+# every 5 s for the one long test; every second for both ends, whose figures move with each
+# test's phase (streams, the peer channel): their halves' peaks and floors are compared
+k=0
+while kill -0 "$cpid" 2>/dev/null || kill -0 "$mpid" 2>/dev/null; do
+	[ $((k++ % 5)) -eq 0 ] && kill -0 "$cpid" 2>/dev/null && sample "$cpid" "$work/mem.txt"
+	kill -0 "$mpid" 2>/dev/null && sample "$mpid" "$work/mem_mx.txt" && sample "$epid" "$work/mem_srv.txt"
+	sleep 1
+	[ $((SECONDS - t0)) -gt $((secs * 3 / 2 + 60)) ] && break
 done
 wait "$cpid"; crc=$?
 wait "$spid"; src=$?
-kill "$churn" 2>/dev/null; wait "$churn" 2>/dev/null
+wait "$mpid"; mrc=$?
+kill "$churn" "$churn2" 2>/dev/null; wait "$churn" "$churn2" 2>/dev/null
 check "soak: client exits 0 after ${secs} s (rc $crc)" test "$crc" -eq 0
 check "soak: server exits 0 after its one test (rc $src)" test "$src" -eq 0
 [ "$crc" -ne 0 ] && tail -3 "$work/client.log"
+mend=$((SECONDS - t0))
+key q
+wait_file "$work/srv.rc" 100
+check "ends: client exits 0 after $mend s (rc $mrc)" test "$mrc" -eq 0
+[ "$mrc" -ne 0 ] && grep -v '^linerate: case' "$work/ends_mx.err" | tail -3
+check "ends: server dashboard exits 0 on q (rc $(cat "$work/srv.rc" 2>/dev/null))" \
+	test "$(cat "$work/srv.rc" 2>/dev/null)" = 0
 
 # Memory and fds after warm-up.
 warm=$((secs / 5)); [ "$warm" -lt 20 ] && warm=20
-read -r rss0 rssmin rssmax n < <(awk -v w="$warm" 'NR > 1 && $1 >= w {
-	if (!n) { r0 = $2; mn = $2; mx = $2 }
-	n++; if ($2 < mn) mn = $2; if ($2 > mx) mx = $2 }
-	END { print r0 + 0, mn + 0, mx + 0, n + 0 }' "$work/mem.txt")
-# The sampler holds a file or socket open for a moment during some ticks, so single samples
-# differ by one or two: growth is the later half's min or max above the earlier half's.
-read -r fmin1 fmax1 fmin2 fmax2 < <(awk -v w="$warm" 'NR > 1 && $1 >= w { t[++n] = $3 }
-	END { a1 = b1 = t[1]; h = int(n / 2); a2 = b2 = t[h + 1]
-	for (i = 1; i <= n; i++) { if (i <= h) { if (t[i] < a1) a1 = t[i]; if (t[i] > b1) b1 = t[i] }
-		else { if (t[i] < a2) a2 = t[i]; if (t[i] > b2) b2 = t[i] } }
-	print a1 + 0, b1 + 0, a2 + 0, b2 + 0 }' "$work/mem.txt")
-echo "soak: RSS after ${warm} s warm-up: first ${rss0} kB, min ${rssmin} kB, max ${rssmax} kB" \
-	"($n samples); open fds ${fmin1}..${fmax1} in the first half, ${fmin2}..${fmax2} in the second"
-check "soak: RSS flat within 5% after warm-up (${rssmin}..${rssmax} kB)" \
-	awk -v a="$rssmin" -v b="$rssmax" -v n="$n" 'BEGIN { exit !(n >= 3 && b <= a * 1.05) }'
-check "soak: no fd growth (${fmin1}..${fmax1} -> ${fmin2}..${fmax2})" \
-	test "$fmin2" -le "$fmin1" -a "$fmax2" -le "$fmax1"
+mem_check() {	# NAME FILE [phases]: RSS flat within 5% and no fd growth after warm-up
+	local name=$1 file=$2 rss0 rssmin rssmax n fmin1 fmax1 fmin2 fmax2 rmin1 rmax1 rmin2 rmax2
+	read -r rss0 rssmin rssmax n < <(awk -v w="$warm" 'NR > 1 && $1 >= w {
+		if (!n) { r0 = $2; mn = $2; mx = $2 }
+		n++; if ($2 < mn) mn = $2; if ($2 > mx) mx = $2 }
+		END { print r0 + 0, mn + 0, mx + 0, n + 0 }' "$file")
+	# min and max of column C in each half of the samples after warm-up
+	halves() { awk -v w="$warm" -v c="$1" 'NR > 1 && $1 >= w { t[++n] = $c }
+		END { a1 = b1 = t[1]; h = int(n / 2); a2 = b2 = t[h + 1]
+		for (i = 1; i <= n; i++) { if (i <= h) { if (t[i] < a1) a1 = t[i]; if (t[i] > b1) b1 = t[i] }
+			else { if (t[i] < a2) a2 = t[i]; if (t[i] > b2) b2 = t[i] } }
+		print a1 + 0, b1 + 0, a2 + 0, b2 + 0 }' "$file"; }
+	# The sampler holds a file or socket open for a moment during some ticks, so single samples
+	# differ by one or two: growth is the later half's min or max above the earlier half's.
+	read -r fmin1 fmax1 fmin2 fmax2 < <(halves 3)
+	read -r rmin1 rmax1 rmin2 rmax2 < <(halves 2)
+	echo "$name RSS after ${warm} s warm-up: first ${rss0} kB, last $(tail -1 "$file" | cut -d' ' -f2) kB," \
+		"min ${rssmin} kB, max ${rssmax} kB ($n samples; halves ${rmin1}..${rmax1}," \
+		"${rmin2}..${rmax2} kB); open fds ${fmin1}..${fmax1} in the first half, ${fmin2}..${fmax2} in the second"
+	# tests come and go: the later half's peak against the earlier half's. Not the floor: the
+	# allocator keeps pages a test's threads freed, so the floor may step up once to a plateau
+	# (seen: 10.1 MB to a flat 13.0 MB for the whole later half of a 2-minute run); a leak
+	# raises the peaks too
+	if [ "${3:-}" = phases ]; then
+		check "$name RSS flat within 5% after warm-up (halves ${rmin1}..${rmax1} -> ${rmin2}..${rmax2} kB)" \
+			awk -v b1="$rmax1" -v b2="$rmax2" -v n="$n" 'BEGIN { exit !(n >= 6 && b2 <= b1 * 1.05) }'
+	else
+		check "$name RSS flat within 5% after warm-up (${rssmin}..${rssmax} kB)" \
+			awk -v a="$rssmin" -v b="$rssmax" -v n="$n" 'BEGIN { exit !(n >= 3 && b <= a * 1.05) }'
+	fi
+	check "$name no fd growth (${fmin1}..${fmax1} -> ${fmin2}..${fmax2})" \
+		test "$fmin2" -le "$fmin1" -a "$fmax2" -le "$fmax1"
+}
+mem_check "soak:" "$work/mem.txt"
+mem_check "ends: server" "$work/mem_srv.txt" phases
+mem_check "ends: client" "$work/mem_mx.txt" phases
+
+# Both ends: rows, bounds, bytes.
+ncases=$((nb * 6))
+read -r nrows nfailed npeer < <(awk -F, 'NR > 1 { n++; if ($NF ~ /^failed/) f++; if ($21 != "") p++ }
+	END { print n + 0, f + 0, p + 0 }' "$work/ends_mx.csv")
+echo "ends: $nrows rows of $ncases cases, $nfailed failed, $npeer with the peer's columns, in $mend s"
+check "ends: every case has its row, none failed ($nrows of $ncases, $nfailed failed)" \
+	test "$nrows" -eq "$ncases" -a "$nfailed" -eq 0
+check "ends: every row has the peer's columns ($npeer of $nrows)" test "$npeer" -eq "$nrows" -a "$nrows" -gt 0
+read -r nj late maxs < <(python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["linerate_matrix"]
+d = [x["time_end"] - x["time_start"] for x in r]
+print(len(d), sum(1 for v in d if v > 1 + 8), "%.2f" % max(d or [0]))' "$work/ends_mx.json" 2>/dev/null)
+echo "ends: ${nj:-no} tests in -J, the longest ${maxs:-?} s from start to end"
+check "ends: every test ended within -t + 8 s (${nj:-0} tests, ${late:-?} late, longest ${maxs:-?} s)" \
+	test "${nj:-0}" -eq "$ncases" -a "${late:-1}" -eq 0
+# each side's streams rows summed by direction: what one end sent the other received (TCP)
+sum_st() { awk -F, -v d="$2" 'NR > 1 && $5 == "tcp" && $4 == d { s += $6 } END { printf "%.0f\n", s }' "$1"; }
+cs=$(sum_st "$work/ends_cli_st.csv" send) sr=$(sum_st "$work/ends_srv_st.csv" recv)
+ss=$(sum_st "$work/ends_srv_st.csv" send) cr=$(sum_st "$work/ends_cli_st.csv" recv)
+echo "ends: TCP bytes client sent $cs, server received $sr; server sent $ss, client received $cr"
+check "ends: TCP bytes sent == received, both ways ($cs/$sr, $ss/$cr)" \
+	test "$cs" -gt 0 -a "$cs" = "$sr" -a "$ss" -gt 0 -a "$ss" = "$cr"
 
 # Whole rows.
 hdr=$(head -1 "$work/if.csv" | awk -F, '{ print NF }')
@@ -130,4 +234,7 @@ lob=$(awk -F, 'NR > 1 && $3 == "lo" && $27 == "local" { s += $6 } END { printf "
 echo "soak: stream bytes sent $stb, loopback tx bytes $lob"
 check "soak: loopback carried the stream bytes (lo tx >= stream bytes, within 10% above)" \
 	awk -v s="$stb" -v l="$lob" 'BEGIN { exit !(s > 0 && l >= s * 0.999 && l <= s * 1.10) }'
+# LR_SOAK_RESULTS=bench/RESULTS.md: the figures as that file's "soak" section
+[ -z "${LR_SOAK_RESULTS:-}" ] || python3 scripts/soak_section.py "$work" "$secs" "$LR_SOAK_RESULTS" >/dev/null ||
+	echo "soak: could not write the figures to $LR_SOAK_RESULTS"
 lr_summary

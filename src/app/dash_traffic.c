@@ -530,12 +530,29 @@ static void take_in(struct lr_dash_peer *dp, struct lr_iface_snap *is)
 	is->total_valid = h->total_valid;
 }
 
+/* A stale peer's last rates are not its present ones: unknown, shown "-" (the copy is redone
+ * when a frame comes again). */
+static void forget_rates(struct lr_snapshot *s)
+{
+	for (size_t i = 0; i < s->n_ifaces; i++) {
+		s->ifaces[i].valid = s->ifaces[i].stale = 0;
+		s->ifaces[i].softirq_max_pct = -1;
+		for (size_t q = 0; q < s->ifaces[i].n_queues; q++)
+			s->ifaces[i].queues[q].valid = 0;
+	}
+	for (size_t i = 0; i < s->n_cpus; i++)
+		s->cpus[i].valid &= LR_CPUV_NODE;
+	s->stack.valid = 0;
+}
+
 const struct lr_snapshot *lr_dash_peer_view(struct dash *d, const char **host)
 {
 	struct lr_dash_peer *dp = d->peer;
-	const struct lr_peer_rx *rx = d->tr.ses.peer;
+	struct lr_peer_rx *rx = d->tr.ses.peer;
 	const struct lr_snapshot *s = lr_peer_rx_snapshot(rx, host);
+	uint64_t stale = s ? lr_peer_rx_stale_ns(rx, lr_clock_mono_ns()) : 0;
 
+	d->ctx.peer_stale_s = (double)stale / 1e9;
 	if (!s)
 		return NULL; /* no test, a plain iperf3, or nothing from the peer yet */
 	if (!dp && !(dp = d->peer = calloc(1, sizeof(*dp))))
@@ -554,6 +571,8 @@ const struct lr_snapshot *lr_dash_peer_view(struct dash *d, const char **host)
 		for (size_t i = 0; i < dp->snap.n_ifaces; i++)
 			take_in(dp, &dp->snap.ifaces[i]);
 	}
+	if (stale && dp->have)
+		forget_rates(&dp->snap);
 	return dp->have ? &dp->snap : s;
 }
 

@@ -362,8 +362,14 @@ static int peer_table(struct lr_frame *f, struct lr_rect r, const struct lr_view
 		return y;
 	n = ctx->peer->n_ifaces;
 	shown = n <= room ? n : room - 1;
-	lr_frame_printf(f, r.x + 1, y, r.w - 1, LR_ROLE_TITLE, "on %s (peer)",
-			ctx->peer_host && ctx->peer_host[0] ? ctx->peer_host : "peer");
+	if (ctx->peer_stale_s > 0)	/* its rates are unknown ("-"), never its last ones */
+		lr_frame_printf(f, r.x + 1, y, r.w - 1, LR_ROLE_ALERT,
+				"on %s (peer): stale, nothing from it for %.0f s",
+				ctx->peer_host && ctx->peer_host[0] ? ctx->peer_host : "peer",
+				ctx->peer_stale_s);
+	else
+		lr_frame_printf(f, r.x + 1, y, r.w - 1, LR_ROLE_TITLE, "on %s (peer)",
+				ctx->peer_host && ctx->peer_host[0] ? ctx->peer_host : "peer");
 	lr_frame_text_right(f, r.x, y++, r.w - 1, LR_ROLE_LABEL, "P: its detail view");
 	/* more interfaces than rows: the last row says how many are not shown */
 	for (size_t i = 0; i < shown; i++)

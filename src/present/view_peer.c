@@ -77,6 +77,9 @@ void lr_view_peer_line(struct lr_frame *f, struct lr_rect r, const struct lr_vie
 			snprintf(buf, sizeof(buf), "%.*s~:%s", NAME_W - iw - 2, host, pi->name);
 		x += lr_frame_text(f, x, y, NAME_W, LR_ROLE_TITLE, buf) + 1;
 	}
+	if (ctx->peer_stale_s > 0)
+		x = put(f, x, y, end, LR_ROLE_ALERT,
+			(snprintf(buf, sizeof(buf), "stale %.0fs", ctx->peer_stale_s), buf));
 	rx = lr_ifrate_bps(pi, false);
 	tx = lr_ifrate_bps(pi, true);
 	num(a, sizeof(a), rx < 0 ? rx : rx / div);

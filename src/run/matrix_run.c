@@ -61,6 +61,7 @@ struct lr_matrix_run {
 	uint64_t first_ns, case_t0_ns;	/* for the ETA */
 	bool skip, stop, io_failed;
 	unsigned failed;
+	uint64_t peer_stale_ns;		/* the ended case's peer had been silent this long, 0 fresh */
 };
 
 static int fail(char *err, size_t len, int rc, const char *fmt, ...) LR_PRINTF(4, 5);
@@ -225,9 +226,16 @@ static void make_row(struct lr_matrix_run *m, enum case_end e)
 		lr_matrix_row_fill(r, ses->res, &m->acc);
 		lr_matrix_row_fill_peer(r, &m->peer);
 	}
-	if (e == CASE_FAILED)
-		snprintf(r->verdict, sizeof(r->verdict), "failed: %s",
-			 ses->error[0] ? ses->error : "no results from the server");
+	if (e == CASE_FAILED) {
+		char tail[96] = "";
+
+		if (m->peer_stale_ns)	/* the whole server stopped, not only its data path */
+			snprintf(tail, sizeof(tail),
+				 "; the peer stale: nothing from its sampler for the last %.1f s",
+				 (double)m->peer_stale_ns / 1e9);
+		snprintf(r->verdict, sizeof(r->verdict), "failed: %s%s",
+			 ses->error[0] ? ses->error : "no results from the server", tail);
+	}
 	else if (ses->have_verdict && ses->samples)
 		lr_matrix_verdict_line(&ses->verdict, r, r->verdict, sizeof(r->verdict));
 	else
@@ -268,6 +276,7 @@ static void end_case(struct lr_matrix_run *m)
 	enum case_end e;
 
 	take_peer(m, &now);	/* the last frame, arrived since the last tick */
+	m->peer_stale_ns = ses->peer ? lr_peer_rx_stale_ns(ses->peer, now.mono_ns) : 0;
 	lr_session_finish(ses);
 	if (m->skip || ses->stop_asked)	/* a case that ended by itself keeps its row */
 		e = CASE_STOPPED;

@@ -6,6 +6,9 @@
  * second), bounded silence (10 s); anything else ends the channel with one log line, never the
  * test. Only the newest frame is kept: its values are cumulative, so the main thread's rows
  * diff it against the frame of the previous row and nothing a skipped frame carried is lost.
+ * A peer that stops sending (SIGSTOP, a cut path) is *stale* long before the channel gives up:
+ * after 3 of its intervals (at least 2 s) without a frame, said once in the log, so no view
+ * shows its last rates as current.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +35,8 @@
 #define SILENCE_NS	   (10 * LR_NSEC_PER_SEC)
 #define BODY_TIMEOUT_NS	   (5 * LR_NSEC_PER_SEC)
 #define MAX_FRAMES_PER_S   40.0
+#define STALE_MIN_NS	   (2 * LR_NSEC_PER_SEC)
+#define STALE_INTERVALS	   3
 
 static const enum lr_metric ctr_metric[LR_PC__COUNT] = {
 	[LR_PC_RX_BYTES] = LR_M_RX_BYTES,      [LR_PC_TX_BYTES] = LR_M_TX_BYTES,
@@ -54,6 +59,7 @@ struct lr_peer_rx {
 	bool started;
 	atomic_bool stop;
 	_Atomic uint64_t frames;
+	_Atomic uint64_t last_ns; /* the newest frame arrived (the channel opened, before one) */
 
 	pthread_mutex_t lock; /* newest, have_new, ended */
 	pthread_cond_t cond;
@@ -65,6 +71,7 @@ struct lr_peer_rx {
 	struct lr_peer_frame used;
 	bool have_used;
 	struct lr_snapshot snap;
+	uint64_t stale_logged_ns; /* the silence the stale line was logged for, 0 fresh */
 	struct peak { /* per interface name: the busiest row so far */
 		char name[16];
 		double rx_bps, tx_bps;
@@ -158,6 +165,7 @@ static int read_frame(struct lr_peer_rx *rx, const struct lr_proto_conn *cc, boo
 	rx->have_new = true;
 	pthread_mutex_unlock(&rx->lock);
 	atomic_fetch_add(&rx->frames, 1);
+	atomic_store(&rx->last_ns, lr_clock_mono_ns());
 	return 0;
 }
 
@@ -215,6 +223,7 @@ int lr_peer_rx_open(struct lr_peer_rx **out, const struct lr_client_peer *offer)
 	rx->off = *offer;
 	atomic_init(&rx->stop, false);
 	atomic_init(&rx->frames, 0);
+	atomic_init(&rx->last_ns, lr_clock_mono_ns());
 	pthread_mutex_init(&rx->lock, NULL);
 	pthread_cond_init(&rx->cond, NULL);
 	lr_snapshot_init(&rx->snap);
@@ -234,6 +243,38 @@ int lr_peer_rx_open(struct lr_peer_rx **out, const struct lr_client_peer *offer)
 uint64_t lr_peer_rx_frames(struct lr_peer_rx *rx)
 {
 	return atomic_load(&rx->frames);
+}
+
+uint64_t lr_peer_rx_stale_ns(struct lr_peer_rx *rx, uint64_t now_ns)
+{
+	uint64_t last = atomic_load(&rx->last_ns);
+	uint64_t bound = STALE_INTERVALS * (uint64_t)rx->off.interval_ms * LR_NSEC_PER_MSEC;
+	bool done;
+
+	pthread_mutex_lock(&rx->lock);
+	done = rx->ended && (rx->have_new ? rx->newest.end : rx->have_used && rx->used.end);
+	pthread_mutex_unlock(&rx->lock);
+	if (done || now_ns <= last)	/* the server said its last: silence is its end */
+		return 0;
+	if (bound < STALE_MIN_NS)
+		bound = STALE_MIN_NS;
+	return now_ns - last > bound ? now_ns - last : 0;
+}
+
+/* [main] One log line when the peer goes stale, one when its frames come again. */
+static void note_stale(struct lr_peer_rx *rx)
+{
+	uint64_t now = lr_clock_mono_ns(), st = lr_peer_rx_stale_ns(rx, now);
+	const char *host = rx->have_used ? rx->used.host : "the peer";
+
+	if (st && !rx->stale_logged_ns)
+		lr_log(LR_LOG_WARN,
+		       "peer stats: nothing from %s for %.1f s (stopped, or the path to it is down); "
+		       "its figures are stale",
+		       host, (double)st / 1e9);
+	else if (!st && rx->stale_logged_ns)
+		lr_log(LR_LOG_INFO, "peer stats: %s is sending again", host);
+	rx->stale_logged_ns = st;
 }
 
 bool lr_peer_rx_wait_end(struct lr_peer_rx *rx, uint64_t timeout_ns)
@@ -569,6 +610,7 @@ int lr_peer_rx_build(struct lr_peer_rx *rx, const struct lr_snapshot *local,
 	struct lr_peer_frame cur;
 	const struct lr_peer_frame *prev;
 
+	note_stale(rx);
 	pthread_mutex_lock(&rx->lock);
 	if (!rx->have_new) {
 		pthread_mutex_unlock(&rx->lock);

@@ -54,6 +54,9 @@ struct lr_view_ctx {
 	const struct lr_cpu_hist *cpu_hist;
 	/* The Loss pane's ledger (L); NULL: no traffic configured. */
 	const struct lr_view_loss *loss;
+	/* > 0: nothing from the peer for this many seconds (past its stale bound, docs/design.md
+	 * §10); its rates are then unknown in peer, and the views say "stale". */
+	double peer_stale_s;
 	/* Set by the layout in its copy of the context while it draws the peer's detail view
 	 * (snap is then the peer's): panes that name a host or give advice say "on HOST". */
 	bool peer_detail;

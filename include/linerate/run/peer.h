@@ -49,6 +49,9 @@ int lr_peer_rx_record(struct lr_peer_rx *rx, struct lr_recorder *rec,
 /* [main] Waits up to timeout_ns for the server's last frame (or the channel's end). true
  * when the channel has ended. */
 bool lr_peer_rx_wait_end(struct lr_peer_rx *rx, uint64_t timeout_ns);
+/* [any] How long no frame has come (ns) once that is past the stale bound (3 of the peer's
+ * intervals, at least 2 s), else 0; 0 also after the server's last frame. */
+uint64_t lr_peer_rx_stale_ns(struct lr_peer_rx *rx, uint64_t now_ns);
 /* [any] Frames accepted so far; the reason the channel ended ("" while it runs / ended well). */
 uint64_t lr_peer_rx_frames(struct lr_peer_rx *rx);
 void lr_peer_rx_close(struct lr_peer_rx *rx); /* NULL-safe; joins the thread (< 200 ms) */

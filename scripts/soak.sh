@@ -173,8 +173,12 @@ mem_check "ends: client" "$work/mem_mx.txt" phases
 
 # Both ends: rows, bounds, bytes.
 ncases=$((nb * 6))
-read -r nrows nfailed npeer < <(awk -F, 'NR > 1 { n++; if ($NF ~ /^failed/) f++; if ($21 != "") p++ }
-	END { print n + 0, f + 0, p + 0 }' "$work/ends_mx.csv")
+# by column name: the verdict is quoted and columns are appended after it
+read -r nrows nfailed npeer < <(python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+print(len(rows), sum(r["verdict"].startswith("failed") for r in rows),
+      sum(r["peer_cpu_busy_pct"] != "" for r in rows))' "$work/ends_mx.csv")
 echo "ends: $nrows rows of $ncases cases, $nfailed failed, $npeer with the peer's columns, in $mend s"
 check "ends: every case has its row, none failed ($nrows of $ncases, $nfailed failed)" \
 	test "$nrows" -eq "$ncases" -a "$nfailed" -eq 0

@@ -11,6 +11,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdatomic.h>
@@ -202,14 +203,24 @@ static void test_server_answers(void **state)
 	lr_metrics_http_close(m);
 }
 
-/* A connection to port that sends what (NULL: nothing) and stays open. */
-static int hold_conn(int port, const char *what)
+/* A connection to port from 127.0.0.src that sends what (NULL: nothing) and stays open; its
+ * receive buffer rcvbuf bytes and its segments 536 (0: the defaults). */
+static int hold_conn(int port, int src, const char *what, int rcvbuf)
 {
 	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port),
 				.sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	struct sockaddr_in from = {.sin_family = AF_INET,
+				   .sin_addr.s_addr = htonl(0x7f000000u | (unsigned)src)};
 	int fd = socket(AF_INET, SOCK_STREAM, 0);
 
 	assert_true(fd >= 0);
+	if (rcvbuf) {	/* and small segments: the server's send buffer stays small too */
+		int mss = 536;
+
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+		setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &mss, sizeof(mss));
+	}
+	assert_int_equal(bind(fd, (struct sockaddr *)&from, sizeof(from)), 0);
 	assert_int_equal(connect(fd, (struct sockaddr *)&a, sizeof(a)), 0);
 	if (what)
 		assert_int_equal(send(fd, what, strlen(what), MSG_NOSIGNAL), (ssize_t)strlen(what));
@@ -225,40 +236,104 @@ static bool closed_by_server(int fd)
 	return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK);
 }
 
-/* More idle connections than either bound and a half-sent request, all from the scraper's own
- * address: a scrape is still answered (each new connection closed the least recently active
- * idle one), the half-sent request, the newest, is kept, and the address keeps at most its
- * bound open, as the clients' own sockets see. */
+static int open_endpoint(struct lr_metrics_http **m, int port)
+{
+	char spec[32], err[256];
+
+	snprintf(spec, sizeof(spec), "127.0.0.1:%d", port);
+	if (open_prom(m, spec, err, sizeof(err)) == -EADDRINUSE) {
+		snprintf(spec, sizeof(spec), "127.0.0.1:%d", ++port);
+		assert_int_equal(open_prom(m, spec, err, sizeof(err)), 0);
+	}
+	return port;
+}
+
+/* Idle connections past both bounds (64 from each of four addresses, then 100 from the
+ * scraper's own address 127.0.0.1: 356 in all) and a half-sent request, then a scrape from
+ * 127.0.0.1: answered (each new connection closed the least recently active idle one: anyone's
+ * at the total, the address's own at its bound), the half-sent request, the newest of its
+ * address, kept, and at most the bounds left open, as the clients' own sockets see. */
 static void test_flood_same_address(void **state)
 {
-	enum { N = LR_METRICS_MAX_CONNS + 44 };
+	enum { OWN = 100, OTHERS = 4, N = OWN + OTHERS * LR_METRICS_MAX_PER_IP };
 	struct lr_metrics_http *m = NULL;
 	struct lr_snapshot s;
-	char spec[32], err[256], *r;
-	int fds[N], slow, port = 20000 + (int)((getpid() + 3571) % 20000), open_n = 0;
+	char *r;
+	int fds[N], slow, port, open_own = 0, open_all = 0;
 
 	(void)state;
-	snprintf(spec, sizeof(spec), "127.0.0.1:%d", port);
-	if (open_prom(&m, spec, err, sizeof(err)) == -EADDRINUSE) {
-		snprintf(spec, sizeof(spec), "127.0.0.1:%d", ++port);
-		assert_int_equal(open_prom(&m, spec, err, sizeof(err)), 0);
-	}
+	port = open_endpoint(&m, 20000 + (int)((getpid() + 3571) % 20000));
 	lr_snapshot_init(&s);
 	assert_int_equal(lr_metrics_http_publish(m, &s), 0);
 	for (int i = 0; i < N; i++)
-		fds[i] = hold_conn(port, NULL);
-	slow = hold_conn(port, "GET /metrics HTTP/1.1\r\nHost: x\r\n");
+		fds[i] = hold_conn(port, i >= OTHERS * LR_METRICS_MAX_PER_IP ? 1 :
+				   2 + i / LR_METRICS_MAX_PER_IP, NULL, 0);
+	slow = hold_conn(port, 1, "GET /metrics HTTP/1.1\r\nHost: x\r\n", 0);
 	r = http(port, "GET /metrics HTTP/1.0\r\n\r\n", NULL);
 	assert_non_null(strstr(r, "HTTP/1.1 200 "));
 	free(r);
 	for (int i = 0; i < N; i++) {
-		open_n += !closed_by_server(fds[i]);
+		bool open_now = !closed_by_server(fds[i]);
+
+		open_own += open_now && i >= OTHERS * LR_METRICS_MAX_PER_IP;
+		open_all += open_now;
 		close(fds[i]);
 	}
 	assert_false(closed_by_server(slow));
 	close(slow);
-	assert_true(open_n >= 1 && open_n <= LR_METRICS_MAX_PER_IP);
+	assert_true(open_own >= 1 && open_own <= LR_METRICS_MAX_PER_IP);
+	assert_true(open_all <= LR_METRICS_MAX_CONNS);
 	lr_metrics_http_close(m);
+}
+
+/* A connection whose answer is still being sent (a page far larger than the socket buffers,
+ * its reader not reading) is never the one closed, though it is the oldest: read afterwards,
+ * the page is whole. */
+static void test_flood_spares_an_answer(void **state)
+{
+	enum { NIF = 400, N = 100 };
+	static struct lr_iface_snap ifs[NIF];
+	struct lr_metrics_http *m = NULL;
+	struct lr_snapshot s;
+	size_t cap = 8 << 20, len = 0;
+	char *page = malloc(cap), *body, *clen;
+	int fds[N], big, port;
+	ssize_t n;
+
+	(void)state;
+	assert_non_null(page);
+	port = open_endpoint(&m, 20000 + (int)((getpid() + 6007) % 20000));
+	lr_snapshot_init(&s);
+	for (int i = 0; i < NIF; i++) {
+		snprintf(ifs[i].name, sizeof(ifs[i].name), "eth%d", i);
+		ifs[i].ifindex = i + 2;
+		ifs[i].mtu = ifs[i].speed_mbps = -1;
+		ifs[i].raw_valid = ~0ull;
+	}
+	s.ifaces = ifs;
+	s.n_ifaces = NIF;
+	assert_int_equal(lr_metrics_http_publish(m, &s), 0);
+	big = hold_conn(port, 1, "GET /metrics HTTP/1.0\r\n\r\n", 2048);
+	usleep(100000);	/* the answer queued: the server's send is stalled on our window */
+	for (int i = 0; i < N; i++)
+		fds[i] = hold_conn(port, 1, NULL, 0);
+	while (len < cap - 1 && (n = recv(big, page + len, cap - 1 - len, 0)) > 0)
+		len += (size_t)n;
+	page[len] = '\0';
+	for (int i = 0; i < N; i++)
+		close(fds[i]);
+	close(big);
+	lr_metrics_http_close(m);
+	assert_non_null(strstr(page, "HTTP/1.1 200 "));
+	body = strstr(page, "\r\n\r\n");
+	clen = strcasestr(page, "\r\nContent-Length: ");
+	assert_non_null(body);
+	assert_non_null(clen);
+	/* every byte the header announced came (a closed connection ends it short) */
+	assert_int_equal(strtoull(clen + strlen("\r\nContent-Length: "), NULL, 10),
+			 len - (size_t)(body + 4 - page));
+	assert_true(len > 100000);	/* more than the socket buffers held */
+	free(page);
 }
 
 struct feeder {
@@ -350,6 +425,7 @@ int main(void)
 		cmocka_unit_test(test_server_answers),
 		cmocka_unit_test(test_scrapes_during_publishing),
 		cmocka_unit_test(test_flood_same_address),
+		cmocka_unit_test(test_flood_spares_an_answer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

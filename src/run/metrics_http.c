@@ -134,7 +134,9 @@ static int bind_socket(const char *spec, const struct sockaddr_storage *a, sockl
 
 		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, sizeof(v6only));
 	}
-	if (bind(fd, (const struct sockaddr *)a, len) || listen(fd, 64)) {
+	/* a backlog of the connection bound: a burst of connects (a flood, then the scraper) is
+	 * not left to SYN retransmits (1 s, then 3 s) while the daemon catches up */
+	if (bind(fd, (const struct sockaddr *)a, len) || listen(fd, LR_METRICS_MAX_CONNS)) {
 		int e = errno;
 
 		snprintf(err, errlen, "--listen %s: %s", spec, strerror(e));
@@ -415,7 +417,7 @@ int lr_metrics_http_open(struct lr_metrics_http **out, const char *spec,
 		MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_NOTIFY_CONNECTION, on_conn, m,
 		MHD_OPTION_NOTIFY_COMPLETED, on_done, m,
 		/* the bounds are on_accept's; the library's only caps what is still closing */
-		MHD_OPTION_CONNECTION_LIMIT, (unsigned)(LR_METRICS_MAX_CONNS + LR_METRICS_MAX_PER_IP),
+		MHD_OPTION_CONNECTION_LIMIT, (unsigned)(2 * LR_METRICS_MAX_CONNS),
 		MHD_OPTION_CONNECTION_TIMEOUT,
 		(unsigned)LR_METRICS_TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
 		(size_t)LR_METRICS_REQUEST_BYTES, MHD_OPTION_END);

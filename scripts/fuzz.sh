@@ -7,12 +7,21 @@
 # library source that does not build with the fuzzing flags (one failure each, by name: never
 # "left out"); the crashing input's path is printed. Extra libFuzzer flags can be passed in
 # FUZZ_FLAGS. The library builds, and the targets run, as many at a time as there are CPUs (each
-# target still gets its SECONDS of wall clock).
+# target still gets its SECONDS of wall clock). FUZZ_LONG="NAME=SECS ..." runs those targets
+# SECS each (or SECONDS if longer) and starts them first, so each holds one lane while the
+# other targets share the rest: the stage grows by about SECS / CPUs, not SECS.
 set -u
 cd "$(dirname "$0")/.."
 
 secs=${1:-30}
 case $secs in '' | *[!0-9]*) echo "usage: $0 [SECONDS]" >&2; exit 2 ;; esac
+declare -A long=()
+for kv in ${FUZZ_LONG:-}; do
+	n=${kv%%=*} v=${kv#*=}
+	[[ $kv == *=* && $v =~ ^[0-9]+$ ]] || { echo "FUZZ_LONG: '$kv' is not NAME=SECONDS" >&2; exit 2; }
+	[ -f "tests/fuzz/fuzz_$n.c" ] || { echo "FUZZ_LONG: no target '$n'" >&2; exit 2; }
+	long[$n]=$((v > secs ? v : secs))
+done
 out=build-fuzz
 cc=${FUZZ_CC:-clang}
 pkgs="libnl-3.0 libnl-route-3.0 libnl-genl-3.0 jansson libcrypto"
@@ -73,9 +82,10 @@ lib="$out/liblinerate-fuzz.a"
 rm -f "$lib"
 ar rcs "$lib" "${objs[@]}"
 
-# fuzz_one NAME: builds and runs one target; its verdict (PASS/FAIL lines) in $out/logs/NAME.res
+# fuzz_one NAME SECS: builds and runs one target; its verdict (PASS/FAIL lines) in
+# $out/logs/NAME.res
 fuzz_one() {
-	local name=$1 src="tests/fuzz/fuzz_$1.c" bin="$out/fuzz_$1" log="$out/logs/$1.log"
+	local name=$1 secs=$2 src="tests/fuzz/fuzz_$1.c" bin="$out/fuzz_$1" log="$out/logs/$1.log"
 	local res="$out/logs/$1.res" work="$out/corpus/$1" art="$out/artifacts/$1/" rc crash runs
 	if ! $cc $cflags -fsanitize=fuzzer -o "$bin" "$src" "$lib" $pkg_libs -lm >"$log" 2>&1; then
 		{ echo "FAIL fuzz_$name: does not build (see $log)"
@@ -98,15 +108,21 @@ fuzz_one() {
 		echo "PASS fuzz_$name: ${runs:-?} runs in ${secs}s" >"$res"
 	fi
 }
-# Two targets at a time on two cores: each still gets its SECONDS of wall clock.
+# Two targets at a time on two cores: each still gets its SECONDS of wall clock; FUZZ_LONG's
+# first.
 names=()
 for src in tests/fuzz/fuzz_*.c; do
 	[ -f "$src" ] || continue
 	name=$(basename "$src" .c)
 	names+=("${name#fuzz_}")
-	rm -f "$out/logs/${name#fuzz_}.res"
+done
+order=()
+for name in "${names[@]}"; do [ -n "${long[$name]:-}" ] && order+=("$name"); done
+for name in "${names[@]}"; do [ -z "${long[$name]:-}" ] && order+=("$name"); done
+for name in "${order[@]}"; do
+	rm -f "$out/logs/$name.res"
 	pool_wait
-	fuzz_one "${name#fuzz_}" &
+	fuzz_one "$name" "${long[$name]:-$secs}" &
 done
 wait
 for name in "${names[@]}"; do

@@ -5,7 +5,11 @@
  * every snapshot to the exporter under a mutex; a scrape renders under the same mutex and
  * sends outside it, so a slow client holds nothing but its own connection. Only GET/HEAD of
  * /metrics and /; connection count, per-address count, idle time and request size are
- * bounded.
+ * bounded. At either connection bound a new connection closes the least recently active
+ * one that is not being answered (an idle keep-alive or a half-sent request) instead of
+ * being refused, so a local process holding connections cannot lock a scraper on the same
+ * address out for the idle timeout (docs/design.md §13). Until the first snapshot a scrape
+ * waits for it (LR_METRICS_FIRST_WAIT_MS at most, then 503): never an empty exposition.
  */
 #include <errno.h>
 #include <microhttpd.h>
@@ -13,6 +17,8 @@
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <time.h>
 #include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,11 +31,25 @@
 #include "linerate/core/strutil.h"
 #include "linerate/core/exporter.h"
 
+/* One open connection. Only the daemon's thread touches these (every MHD callback runs on
+ * it), so the list takes no lock. */
+struct conn {
+	struct conn *prev, *next;	/* m->conns: least recently active first */
+	struct sockaddr_storage addr;	/* the client's; port ignored when compared */
+	int fd;
+	bool busy;	/* a request read whole, its answer not yet sent: never evicted */
+	bool evicted;	/* shut down, closing: no longer counted */
+};
+
 struct lr_metrics_http {
 	struct MHD_Daemon *daemon;
-	pthread_mutex_t lock;	/* guards exp */
+	pthread_mutex_t lock;	/* guards exp, have_sample and closing */
+	pthread_cond_t sampled;	/* signalled by the first publish and by close */
+	bool have_sample, closing;
 	struct lr_exporter exp;	/* owned: closed with the endpoint */
 	atomic_ulong scrapes;
+	struct conn *head, *tail;	/* the daemon thread's */
+	unsigned n_conns;	/* in the list and not evicted */
 };
 
 static const char index_page[] =
@@ -114,7 +134,9 @@ static int bind_socket(const char *spec, const struct sockaddr_storage *a, sockl
 
 		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, sizeof(v6only));
 	}
-	if (bind(fd, (const struct sockaddr *)a, len) || listen(fd, 64)) {
+	/* a backlog of the connection bound: a burst of connects (a flood, then the scraper) is
+	 * not left to SYN retransmits (1 s, then 3 s) while the daemon catches up */
+	if (bind(fd, (const struct sockaddr *)a, len) || listen(fd, LR_METRICS_MAX_CONNS)) {
 		int e = errno;
 
 		snprintf(err, errlen, "--listen %s: %s", spec, strerror(e));
@@ -152,6 +174,144 @@ static enum MHD_Result text_reply(struct MHD_Connection *c, unsigned status, con
 		     MHD_RESPMEM_PERSISTENT, allow);
 }
 
+static bool same_addr(const struct sockaddr_storage *a, const struct sockaddr *b)
+{
+	if (a->ss_family != b->sa_family)
+		return false;
+	if (b->sa_family == AF_INET)
+		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+		       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+	if (b->sa_family == AF_INET6)
+		return !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+			       &((const struct sockaddr_in6 *)b)->sin6_addr, sizeof(struct in6_addr));
+	return false;
+}
+
+static void unlink_conn(struct lr_metrics_http *m, struct conn *k)
+{
+	*(k->prev ? &k->prev->next : &m->head) = k->next;
+	*(k->next ? &k->next->prev : &m->tail) = k->prev;
+	k->prev = k->next = NULL;
+}
+
+static void append_conn(struct lr_metrics_http *m, struct conn *k)
+{
+	k->prev = m->tail;
+	*(m->tail ? &m->tail->next : &m->head) = k;
+	m->tail = k;
+}
+
+/* Closes the least recently active connection not being answered, from addr only when it is
+ * not NULL. shutdown(), not close(): the daemon still owns the fd and closes it when it sees
+ * the end (one loop later), which calls on_conn(CLOSED). false: every one is busy. */
+static bool evict_oldest(struct lr_metrics_http *m, const struct sockaddr *addr)
+{
+	for (struct conn *k = m->head; k; k = k->next) {
+		if (k->busy || k->evicted || (addr && !same_addr(&k->addr, addr)))
+			continue;
+		shutdown(k->fd, SHUT_RDWR);
+		k->evicted = true;
+		m->n_conns--;
+		return true;
+	}
+	return false;
+}
+
+/* A new connection at either bound makes room (the per-address one first) or is refused. */
+static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr, socklen_t len)
+{
+	struct lr_metrics_http *m = cls;
+	unsigned same = 0;
+
+	(void)len;
+	for (struct conn *k = m->head; k; k = k->next)
+		same += !k->evicted && same_addr(&k->addr, addr);
+	if (same >= LR_METRICS_MAX_PER_IP && !evict_oldest(m, addr))
+		return MHD_NO;
+	if (m->n_conns >= LR_METRICS_MAX_CONNS && !evict_oldest(m, NULL))
+		return MHD_NO;
+	return MHD_YES;
+}
+
+static void on_conn(void *cls, struct MHD_Connection *c, void **ctx,
+		    enum MHD_ConnectionNotificationCode what)
+{
+	struct lr_metrics_http *m = cls;
+	struct conn *k = *ctx;
+	const union MHD_ConnectionInfo *fd, *ad;
+
+	if (what == MHD_CONNECTION_NOTIFY_CLOSED) {
+		if (!k)
+			return;
+		if (!k->evicted)
+			m->n_conns--;
+		unlink_conn(m, k);
+		free(k);
+		*ctx = NULL;
+		return;
+	}
+	fd = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+	ad = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	k = calloc(1, sizeof(*k));
+	if (!k || !fd || !ad) {	/* untracked would escape the bounds: closed at once */
+		free(k);
+		if (fd)
+			shutdown(fd->connect_fd, SHUT_RDWR);
+		return;
+	}
+	k->fd = fd->connect_fd;
+	memcpy(&k->addr, ad->client_addr, ad->client_addr->sa_family == AF_INET6 ?
+			 sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in));
+	append_conn(m, k);
+	m->n_conns++;
+	*ctx = k;
+}
+
+static struct conn *conn_of(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *i =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	return i ? i->socket_context : NULL;
+}
+
+/* A request answered (or abandoned): its connection is the most recently active. */
+static void on_done(void *cls, struct MHD_Connection *c, void **req,
+		    enum MHD_RequestTerminationCode why)
+{
+	struct lr_metrics_http *m = cls;
+	struct conn *k = conn_of(c);
+
+	(void)req;
+	(void)why;
+	if (!k || !k->busy)
+		return;
+	k->busy = false;
+	unlink_conn(m, k);
+	append_conn(m, k);
+}
+
+/* Waits (LR_METRICS_FIRST_WAIT_MS at most) for the first snapshot; called with m->lock held.
+ * Blocks the daemon's one thread, so only ever before the first sample. */
+static bool wait_first_sample(struct lr_metrics_http *m)
+{
+	struct timespec until;
+
+	if (m->have_sample)
+		return true;
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += LR_METRICS_FIRST_WAIT_MS / 1000;
+	until.tv_nsec += (long)(LR_METRICS_FIRST_WAIT_MS % 1000) * 1000000L;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	while (!m->have_sample && !m->closing)
+		if (pthread_cond_timedwait(&m->sampled, &m->lock, &until) == ETIMEDOUT)
+			break;
+	return m->have_sample;
+}
+
 static enum MHD_Result scrape(struct lr_metrics_http *m, struct MHD_Connection *c)
 {
 	const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
@@ -159,6 +319,10 @@ static enum MHD_Result scrape(struct lr_metrics_http *m, struct MHD_Connection *
 	int err;
 
 	pthread_mutex_lock(&m->lock);
+	if (!wait_first_sample(m)) {
+		pthread_mutex_unlock(&m->lock);
+		return text_reply(c, MHD_HTTP_SERVICE_UNAVAILABLE, "503 no sample yet\n", NULL);
+	}
 	err = m->exp.ops->render(m->exp.ctx, accept, &b);
 	pthread_mutex_unlock(&m->lock);
 	if (err) {
@@ -182,6 +346,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 		return text_reply(c, MHD_HTTP_METHOD_NOT_ALLOWED,
 				  "405 method not allowed: GET /metrics\n", "GET, HEAD");
 	if (!*req) {	/* headers read: answer once the request is complete (keep-alive) */
+		struct conn *k = conn_of(c);
+
+		if (k)
+			k->busy = true;
 		*req = &started;
 		return MHD_YES;
 	}
@@ -213,6 +381,7 @@ int lr_metrics_http_open(struct lr_metrics_http **out, const char *spec,
 	struct sockaddr_storage a;
 	socklen_t alen;
 	sigset_t all, old;
+	pthread_condattr_t ca;
 	struct lr_metrics_http *m;
 	int fd, ret = lr_metrics_listen_parse(spec, &a, &alen, err, errlen);
 
@@ -228,6 +397,10 @@ int lr_metrics_http_open(struct lr_metrics_http **out, const char *spec,
 	}
 	m->exp = *exp;
 	pthread_mutex_init(&m->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&m->sampled, &ca);
+	pthread_condattr_destroy(&ca);
 	atomic_init(&m->scrapes, 0);
 	fd = bind_socket(spec, &a, alen, err, errlen);
 	if (fd < 0) {
@@ -240,10 +413,12 @@ int lr_metrics_http_open(struct lr_metrics_http **out, const char *spec,
 	m->daemon = MHD_start_daemon(
 		MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG |
 			(a.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
-		0, NULL, NULL, on_request, m, MHD_OPTION_EXTERNAL_LOGGER, on_log, m,
-		MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT,
-		(unsigned)LR_METRICS_MAX_CONNS, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-		(unsigned)LR_METRICS_MAX_PER_IP, MHD_OPTION_CONNECTION_TIMEOUT,
+		0, on_accept, m, on_request, m, MHD_OPTION_EXTERNAL_LOGGER, on_log, m,
+		MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_NOTIFY_CONNECTION, on_conn, m,
+		MHD_OPTION_NOTIFY_COMPLETED, on_done, m,
+		/* the bounds are on_accept's; the library's only caps what is still closing */
+		MHD_OPTION_CONNECTION_LIMIT, (unsigned)(2 * LR_METRICS_MAX_CONNS),
+		MHD_OPTION_CONNECTION_TIMEOUT,
 		(unsigned)LR_METRICS_TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
 		(size_t)LR_METRICS_REQUEST_BYTES, MHD_OPTION_END);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -263,6 +438,10 @@ int lr_metrics_http_publish(struct lr_metrics_http *m, const struct lr_snapshot 
 
 	pthread_mutex_lock(&m->lock);
 	err = m->exp.ops->update(m->exp.ctx, s);
+	if (!err && !m->have_sample) {
+		m->have_sample = true;
+		pthread_cond_broadcast(&m->sampled);
+	}
 	pthread_mutex_unlock(&m->lock);
 	return err;
 }
@@ -289,9 +468,14 @@ void lr_metrics_http_close(struct lr_metrics_http *m)
 {
 	if (!m)
 		return;
+	pthread_mutex_lock(&m->lock);	/* a scrape waiting for a first sample: 503 now */
+	m->closing = true;
+	pthread_cond_broadcast(&m->sampled);
+	pthread_mutex_unlock(&m->lock);
 	if (m->daemon)
 		MHD_stop_daemon(m->daemon);	/* joins its thread, closes the socket */
 	pthread_mutex_destroy(&m->lock);
+	pthread_cond_destroy(&m->sampled);
 	if (m->exp.ops)
 		m->exp.ops->close(m->exp.ctx);
 	free(m);

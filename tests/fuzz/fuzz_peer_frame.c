@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* libFuzzer: the peer-stats frame decoder (docs/wire.md, part 2) reads what a possibly hostile
- * "server" sends; it must never crash or leak, accepted frames stay within their bounds (counts,
- * name lengths, rising CPU numbers, printable host; the state fields of §4.1: queue and serving
- * tables inside their bounds and their interface's slice, rising queue numbers, printable driver
- * and congestion names) and survive an encode/decode round trip. */
+/* libFuzzer: the peer-stats decoders (docs/wire.md, part 2), each fed every input. The frame
+ * decoder reads what a possibly hostile "server" sends; it must never crash or leak, accepted
+ * frames stay within their bounds (counts, name lengths, rising CPU numbers, printable host; the
+ * state fields of §4.1: queue and serving tables inside their bounds and their interface's slice,
+ * rising queue numbers, printable driver and congestion names) and survive an encode/decode
+ * round trip. The offer (server to client) and the client's ask in its parameters (client to
+ * server) stay within their ranges and round-trip too. The corpus holds frames, offers and
+ * parameters captured from real runs in both test directions (capture_peer_corpus.sh). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +84,31 @@ static void same_state(const struct lr_peer_frame *f, const struct lr_peer_frame
 			abort();
 }
 
+/* The offer and the client's ask: the ranges of §P1/§P2, and a round trip. */
+static void other_decoders(const char *buf, size_t size)
+{
+	struct lr_peer_offer o, o2;
+	struct lr_proto_params p;
+	char err[LR_PROTO_ERR_MAX], *out;
+	size_t len;
+
+	if (lr_peer_offer_decode(buf, size, &o, err) == 0) {
+		if (o.version < 1 || o.version > 1000 || o.interval_ms < LR_PEER_INTERVAL_MIN_MS ||
+		    o.interval_ms > LR_PEER_INTERVAL_MAX_MS || o.max_frame < 1 ||
+		    o.max_frame > LR_PEER_FRAME_MAX)
+			abort();
+		if (lr_peer_offer_encode(&o, &out, &len) < 0)
+			abort();
+		if (lr_peer_offer_decode(out, len, &o2, err) != 0 || o2.version != o.version ||
+		    o2.interval_ms != o.interval_ms || o2.max_frame != o.max_frame)
+			abort();
+		free(out);
+	}
+	if (lr_proto_params_decode(buf, size, &p, err) >= 0 && p.peer_stats &&
+	    (p.peer_interval_ms < 1 || p.peer_interval_ms > LR_PROTO_MAX_TIME_S * 1000ULL))
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct lr_peer_frame f, g;
@@ -88,6 +116,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *out;
 	size_t len;
 
+	other_decoders((const char *)data, size);
 	if (lr_peer_frame_decode((const char *)data, size, &f, err) != 0) {
 		if (f.ifaces || f.cpus || f.n_ifaces || f.n_cpus || f.queues || f.serving)
 			abort(); /* a refused frame leaves nothing behind */

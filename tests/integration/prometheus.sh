@@ -5,16 +5,18 @@
 # functions (resets, rate): the values Prometheus stored equal the kernel's when the link is
 # quiet and sit between two kernel reads while traffic flows; no series resets, even across an
 # interface deleted and re-created; 404/405 for other paths and methods; idle connections and a
-# slow client neither block a scrape nor stay forever. promtool checks the text format.
+# slow client from the scraper's own address neither block a scrape nor stay forever; the
+# first scrape, sent as the process starts, is a whole exposition. promtool checks the format.
 source "$(dirname "$0")/../lib.sh"
-lr_plan "promtool check metrics on a scrape" "OpenMetrics on request: content type and # EOF" \
+lr_plan "first scrape, as the process starts: a whole exposition" \
+	"promtool check metrics on a scrape" "OpenMetrics on request: content type and # EOF" \
 	"prometheus scrapes linerate (up == 1)" \
 	"quiet link before: stored counters == kernel's" "traffic: kernel read <= stored <= next kernel read" \
 	"quiet link after: stored counters == kernel's" "stored increase == kernel delta over the traffic" \
 	"rate() never negative, positive under traffic" "no counter reset seen by prometheus" \
 	"re-created interface: no reset, counter kept growing" \
 	"404 for another path" "405 + Allow for POST" "/ links to /metrics" \
-	"scrape answered while idle connections and a slow client are held" \
+	"scrape answered (curl -m 2) beside 200 idle connections + a slow client, same address" \
 	"one address holds at most 64 connections" "prometheus kept scraping meanwhile" \
 	"slow client cut off by the idle timeout"
 need_root "prometheus"
@@ -65,6 +67,14 @@ stored() {	# IF -> "rx_bytes tx_bytes rx_packets tx_packets" as Prometheus store
 
 # (lr_bg on ip itself: netns exec execs, so the PID killed at exit is the program's)
 lr_bg ip netns exec "$A" "$LR_BIN" --headless -i 0.1 --csv /dev/null --listen "127.0.0.1:$LPORT"
+# a scraper started with it: its first answer (whatever comes once the port is bound)
+for ((i = 0; i < 300; i++)); do
+	code=$(inA curl -s -m 8 -o "$work/first.txt" -w '%{http_code}' "http://127.0.0.1:$LPORT/metrics")
+	[ "$code" != 000 ] && break
+	sleep 0.01
+done
+check "first scrape, as the process starts: a whole exposition" sh -c \
+	"[ '$code' = 200 ] && grep -q '^linerate_iface_rx_bytes_total{iface=\"$IA\"}' '$work/first.txt'"
 cat >"$work/prom.yml" <<EOF
 global: {scrape_interval: 1s, scrape_timeout: 1s}
 scrape_configs:
@@ -106,13 +116,14 @@ srv=$!; lr_cleanup_add "kill $srv 2>/dev/null"
 lr_wait_listen 5302 "$B"
 inA iperf3 -c "$ADDR_B" -p 5302 -t 5 -b 200M >/dev/null 2>&1 &
 cli=$!; lr_cleanup_add "kill $cli 2>/dev/null"
-# 200 idle connections from 127.0.0.2 and one client that sends half a request, then waits
+# 200 idle connections and one client that sends half a request, then waits, all from the
+# scraper's own address (as any local process could)
 inA python3 - "$LPORT" >"$work/hold.out" 2>&1 <<'EOF' &
 import select, socket, sys, time
 dst = ("127.0.0.1", int(sys.argv[1]))
 idle = []
 for _ in range(200):
-    s = socket.socket(); s.settimeout(3); s.bind(("127.0.0.2", 0))
+    s = socket.socket(); s.settimeout(3)
     try:
         s.connect(dst); idle.append(s)
     except OSError:
@@ -134,16 +145,23 @@ print("holding", flush=True)
 cut = -1
 while time.monotonic() - t0 < 16:
     r, _, _ = select.select([slow], [], [], 0.2)
-    if r and slow.recv(1024) == b"":
-        cut = time.monotonic() - t0; break
+    if r:
+        try:
+            gone = slow.recv(1024) == b""
+        except OSError:   # reset: refused at once
+            gone = True
+        if gone:
+            cut = time.monotonic() - t0; break
 print("slow_cut %.1f" % cut, flush=True)
+time.sleep(max(0, t0 + 4 - time.monotonic()))   # the idle ones stay past the scrape
 EOF
 hold=$!; lr_cleanup_add "kill $hold 2>/dev/null"
 # its connections made and held
 for ((i = 0; i < 100; i++)); do grep -q '^holding' "$work/hold.out" && break; sleep 0.1; done
 held_from=$(date +%s)
-code=$(inA curl -s -o /dev/null -m 3 -w '%{http_code}' "http://127.0.0.1:$LPORT/metrics")
-check "scrape answered while idle connections and a slow client are held" test "$code" = 200
+code=$(inA curl -s -o /dev/null -m 2 -w '%{http_code}' "http://127.0.0.1:$LPORT/metrics")
+check "scrape answered (curl -m 2) beside 200 idle connections + a slow client, same address" \
+	test "$code" = 200
 k1=$(kernel "$IA"); sleep 2.5; v=$(stored "$IA"); k2=$(kernel "$IA")
 read -r k1rx k1tx k1rp k1tp <<<"$k1"; read -r vrx vtx vrp vtp <<<"$v"; read -r k2rx k2tx k2rp k2tp <<<"$k2"
 if [ -n "$vtp" ] && [ "$k1tx" -le "$vtx" ] && [ "$vtx" -le "$k2tx" ] && [ "$k1rx" -le "$vrx" ] &&

@@ -14,9 +14,11 @@
 struct lr_snapshot;
 struct lr_metrics_http;	/* opaque: the daemon, the exporter and their lock */
 
-/* Limits against clients that hold connections or send too much. */
+/* Limits against clients that hold connections or send too much. At either connection
+ * limit a new connection closes the least recently active one not being answered. */
 #define LR_METRICS_MAX_CONNS	 256	/* in all */
 #define LR_METRICS_MAX_PER_IP	 64
+#define LR_METRICS_FIRST_WAIT_MS 5000	/* a scrape before the first sample waits, then 503 */
 #define LR_METRICS_TIMEOUT_S	 10	/* a connection idle this long is closed */
 #define LR_METRICS_REQUEST_BYTES 16384	/* request line + headers */
 

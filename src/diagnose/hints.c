@@ -3,7 +3,8 @@
  * Diagnosis hints: one line each, only where the evidence in the snapshot is clear: FIFO
  * misses rising with the rx ring below its maximum, one CPU pinned in softirq while the others
  * idle, UDP receive-buffer errors rising, MTU 1500 on a >= 10G link at its goodput ceiling
- * (a line rate only: lr_ifrate_line_mbps, the verdict's rule).
+ * (a line rate only: lr_ifrate_line_mbps, the verdict's rule); during a test, the loss
+ * ledger's newest interval names where the packets went (lr_hints_ledger: the ledger's stages).
  * The dashboard shows them under the interface table. Pure; any thread.
  */
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "linerate/sample/snapshot.h"
 #include "linerate/core/strutil.h"
 #include "linerate/diagnose/hints.h"
+#include "linerate/diagnose/ledger.h"
 #include "linerate/sample/ifrate.h"
 
 #define SOFTIRQ_HOT_PCT 95.0
@@ -109,4 +111,32 @@ size_t lr_hints_live(const struct lr_snapshot *s, const struct lr_iface_snap *if
 		}
 	}
 	return n;
+}
+
+size_t lr_hints_ledger(const struct lr_ledger *l, double secs, char (*out)[LR_HINT_MAX], size_t max)
+{
+	const struct lr_ledger_row *best = NULL;
+	char rate[16], line[LR_HINT_MAX + 200];
+	const char *host;
+
+	if (!l || !max || !(secs > 0))
+		return 0;
+	for (unsigned i = 0; i < l->n_rows; i++) {
+		const struct lr_ledger_row *r = &l->rows[i];
+
+		/* the wire's difference may be other traffic: it is named by the conclusion only */
+		if (r->known && r->stage != LR_LS_WIRE && r->count > 0 &&
+		    (!best || r->datagrams > best->datagrams))
+			best = r;
+	}
+	if (!best)
+		return 0;
+	lr_fmt_si(rate, sizeof(rate), best->datagrams / secs);
+	host = best->sender ? l->snd_host : l->rcv_host;
+	snprintf(line, sizeof(line), "loss %s %s/s at the %s's %s: %s on %s (L: the ledger)",
+		 l->unit ? l->unit : "datagrams", rate, best->sender ? "sender" : "receiver",
+		 lr_ledger_stage_name(best->stage), best->counter ? best->counter : "?",
+		 host[0] ? host : "?");
+	lr_strlcpy(out[0], line, LR_HINT_MAX);	/* a long host name: cut, the view marks it */
+	return 1;
 }

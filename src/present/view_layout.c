@@ -36,6 +36,18 @@ static bool tuning_known(const struct lr_tuning_snap *t)
 	       t->tcp_congestion[0] || t->netdev_max_backlog >= 0;
 }
 
+/* First where the running test's packets go (its ledger's newest interval: the verdict's own
+ * stages), then the snapshot's advice for ifs. */
+static size_t all_hints(const struct lr_view_ctx *ctx, const struct lr_iface_snap *ifs,
+			char (*hints)[LR_HINT_MAX], size_t max)
+{
+	size_t n = 0;
+
+	if (!ctx->peer_detail && ctx->loss && ctx->loss->interval)
+		n = lr_hints_ledger(ctx->loss->interval, ctx->loss->interval_s, hints, max);
+	return n + lr_hints_live(ctx->snap, ifs, hints + n, max - n);
+}
+
 /* The detail view of ifs: ours, or the peer's when ctx->peer_detail (ctx->snap its own);
  * own is our context (the Streams pane is this process's test on either side). */
 static void detail(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
@@ -43,7 +55,7 @@ static void detail(struct lr_frame *f, struct lr_rect r, const struct lr_view_ct
 {
 	char hints[MAX_HINTS][LR_HINT_MAX];
 	size_t max_hints = r.h >= 40 ? 3 : r.h >= 30 ? 2 : 1;
-	size_t nh = lr_hints_live(ctx->snap, ifs, hints, max_hints);
+	size_t nh = all_hints(ctx, ifs, hints, max_hints);
 	size_t ns = own->snap ? own->snap->n_streams : 0;
 	/* traffic: a full Streams pane from 30 rows; below, title, header, the sum row and up
 	 * to 2 streams (1 in the reduced layout), the pane's "+N more" saying what is hidden */

@@ -24,6 +24,7 @@
 #include "linerate/present/frame.h"
 #include "linerate/present/ui.h"
 #include "linerate/present/view.h"
+#include "linerate/sample/snapshot.h"
 
 struct fixture {
 	struct lr_ui app;
@@ -145,6 +146,40 @@ static void has_words(const char *row, const char *want)
 	}
 }
 
+/* Outside the pane, the detail view's first hint is the ledger's (issue 28: the live hints and
+ * the verdict read one ledger): the interval's qdisc drops, 8896 in 0.25 s, at the sender's
+ * qdisc on ns-a; the peer's detail view gets none (its hints are its own snapshot's). */
+static void test_hint_from_the_ledger(void **state)
+{
+	struct fixture *fx = *state;
+	struct lr_snapshot s;
+	char row[256];
+
+	lr_snapshot_init(&s);
+	s.seq = 2;
+	s.interval_ns = s.target_interval_ns = LR_NSEC_PER_SEC / 4;
+	s.ifaces = calloc(1, sizeof(*s.ifaces));
+	s.n_ifaces = s.cap_ifaces = 1;
+	strcpy(s.ifaces[0].name, "veth-a");
+	s.ifaces[0].mtu = 1500;
+	s.ifaces[0].speed_mbps = -1;
+	s.ifaces[0].softirq_cpu = -1;
+	s.ifaces[0].softirq_max_pct = -1;
+	fx->ctx.snap = &s;
+	fx->app.loss = false;
+	fx->app.view = LR_VIEW_DETAIL;
+	lr_ui_sync(&fx->app, &s);
+	render(fx, 80, 24);
+	line_of(&fx->frame, "hint", row, sizeof(row));
+	has_words(row, "hint loss datagrams 35.6k/s at the sender's qdisc: tbf 8001: on ns-a");
+	fx->ctx.loss = NULL;	/* no test: no such hint */
+	render(fx, 80, 24);
+	assert_true(golden_find(&fx->frame, "at the sender's qdisc", &(int){0}) < 0);
+	fx->ctx.loss = &fx->loss;
+	fx->ctx.snap = NULL;
+	lr_snapshot_free(&s);
+}
+
 static void test_golden_80x24(void **state)
 {
 	struct fixture *fx = *state;
@@ -257,6 +292,7 @@ static void test_key(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_hint_from_the_ledger, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_golden_80x24, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stages, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown, setup, teardown),

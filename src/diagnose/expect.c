@@ -74,7 +74,7 @@ static int parse_cond(const char *cond, struct lr_expect_cond *c, char *err, siz
 		return bad(err, len, cond, "an empty condition (COND[,COND], no spaces)");
 	if (strlen(cond) >= sizeof(c->text))
 		return bad(err, len, cond, "too long");
-	snprintf(c->text, sizeof(c->text), "%s", cond);
+	memcpy(c->text, cond, strlen(cond) + 1);	/* fits: checked above */
 	for (i = 0; i < LR_ARRAY_SIZE(metrics); i++)
 		if (!strncmp(p, metrics[i].name, strlen(metrics[i].name)))
 			break;

@@ -252,7 +252,7 @@ static void warn_dead(const struct lr_stack_file *f, uint32_t bad)
 
 int lr_snmp_reader_read(struct lr_snmp_reader *r, struct lr_snmp_raw *out)
 {
-	struct lr_snmp_raw more;
+	struct lr_snmp_raw more = {0};	/* netstat's: lr_snmp_parse fills it (cppcheck) */
 	int known = 0;
 
 	memset(out, 0, sizeof(*out));

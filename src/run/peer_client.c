@@ -552,6 +552,7 @@ static void build_iface(const struct lr_peer_iface *pi, struct lr_iface_snap *is
 	is->features_known = pi->features_known;
 	is->numa_known = pi->numa_node >= 0;
 	is->numa_node = is->numa_known ? pi->numa_node : -1;
+	is->operstate = pi->operstate >= 0 ? (uint8_t)pi->operstate : 0;	/* 0: IF_OPER_UNKNOWN */
 	is->softirq_max_pct = pi->softirq_max_pct;
 	is->softirq_cpu = pi->softirq_cpu;
 	for (unsigned k = 0; k < LR_PC__COUNT; k++)

@@ -116,6 +116,7 @@ static void link_state(const struct lr_iface_snap *is, struct lr_peer_iface *pi,
 	pi->features_known = is->features_known;
 	pi->features = is->features & is->features_known;
 	pi->numa_node = is->numa_known ? is->numa_node : -1;
+	pi->operstate = is->operstate <= 6 ? is->operstate : -1;
 	pi->queue_source = is->queue_source <= LR_QSRC_ETHTOOL ? (int)is->queue_source : 0;
 	pi->s_first = f->n_serving;
 	for (size_t k = 0; k < is->n_serving_cpus && pi->n_s < LR_PEER_MAX_SERVING &&

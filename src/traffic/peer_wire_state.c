@@ -23,6 +23,7 @@ void lr_peer_iface_unknown(struct lr_peer_iface *i)
 	i->duplex = -1;
 	i->ring_rx = i->ring_rx_max = i->ring_tx = i->ring_tx_max = -1;
 	i->numa_node = -1;
+	i->operstate = -1;
 	i->softirq_max_pct = -1;
 	i->softirq_cpu = -1;
 	i->qdisc_drops = -1;
@@ -88,6 +89,7 @@ static int enc_link(json_t *o, const struct lr_peer_iface *i, const struct lr_pe
 		rc |= json_object_set_new(o, "features_known", json_integer(i->features_known));
 	}
 	rc |= lr_pw_set_known(o, "numa_node", i->numa_node);
+	rc |= lr_pw_set_known(o, "operstate", i->operstate);
 	rc |= lr_pw_set_known(o, "qdisc_drops", i->qdisc_drops);
 	if (i->qdisc[0])
 		rc |= json_object_set_new(o, "qdisc", json_string(i->qdisc));
@@ -262,6 +264,7 @@ static int dec_link(json_t *j, struct lr_peer_iface *i, char err[LR_PROTO_ERR_MA
 	    (rc = lr_pw_get_i64(j, "ring_tx_max", -1, 1 << 24, &i->ring_tx_max, err)) < 0 ||
 	    (rc = get_str(j, "driver", i->driver, sizeof(i->driver), err)) < 0 ||
 	    (rc = lr_pw_get_int(j, "numa_node", 0, 1 << 16, &i->numa_node, err)) < 0 ||
+	    (rc = lr_pw_get_int(j, "operstate", 0, 6, &i->operstate, err)) < 0 ||
 	    (rc = lr_pw_get_i64(j, "qdisc_drops", 0, INT64_MAX, &i->qdisc_drops, err)) < 0 ||
 	    (rc = get_str(j, "qdisc", i->qdisc, sizeof(i->qdisc), err)) < 0)
 		return rc;

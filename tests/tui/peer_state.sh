@@ -17,6 +17,7 @@ lr_plan "P opens the peer's detail" "the peer's link line: MTU == ip link (peer 
 	"the peer's tuning line: congestion control and timestamps == peer ns sysctls" \
 	"the peer's stack line stays on screen" \
 	"the peer's hint: on peerhost, its rmem_max" "our side's tuning line is ours" \
+	"the overview's peer row: STATE == ip link's state (peer ns)" \
 	"fake nicstate: the peer's link line shows its rings 512/4096" \
 	"fake nicstate: the peer's link line shows its NUMA node and remote IRQs" \
 	"fake nicstate: the ring hint, on fake"
@@ -87,6 +88,16 @@ ours=$(screen | sed -n 2p)
 lrmax=$(ip netns exec "$A" sysctl -n net.ipv4.tcp_rmem | awk '{ r = $3 / 1048576; printf (r == int(r) ? "%dM" : "%.1fM"), r }')
 echo "# ours: tcp_rmem max $lrmax; row 2: $ours"
 check "our side's tuning line is ours" bash -c "grep -q 'tcp_rmem $lrmax ' <<<'$ours' && ! grep -q reno <<<'$ours'"
+# v: the overview lists the peer's interfaces under "on peerhost (peer)"; their STATE comes over
+# the wire (docs/wire.md §P4.1 operstate): the peer's veth says what its own `ip link` says
+T send-keys -t ps v
+wait_screen "on peerhost \(peer\)" 20
+screen >"$work/ov"
+pstate=$(ip -n "$S" -o link show "$IS" | sed -n 's/.* state \([A-Z]*\) .*/\1/p' | tr 'A-Z' 'a-z')
+prow=$(sed -n '/on peerhost (peer)/,$p' "$work/ov" | grep -E "^ +$IS " | head -1)
+echo "# peer ns: $IS state $pstate; overview: $prow"
+check "the overview's peer row: STATE == ip link's state (peer ns)" \
+	bash -c '[ -n "$1" ] && grep -qE "^ +$2 .* $1 " <<<"$3"' _ "$pstate" "$IS" "$prow"
 T kill-session -t ps 2>/dev/null
 kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null
 

@@ -50,6 +50,7 @@ static void expect_iface_eq(const struct lr_peer_iface *a, const struct lr_peer_
 	assert_int_equal(b->features, a->features);
 	assert_int_equal(b->features_known, a->features_known);
 	assert_int_equal(b->numa_node, a->numa_node);
+	assert_int_equal(b->operstate, a->operstate);
 	assert_true(b->softirq_max_pct == a->softirq_max_pct);
 	assert_int_equal(b->softirq_cpu, a->softirq_cpu);
 	assert_int_equal(b->qdisc_drops, a->qdisc_drops);
@@ -188,6 +189,7 @@ static void test_roundtrip_every_field(void **state)
 	ifs[0].features = 0x29;
 	ifs[0].features_known = 0x2b;
 	ifs[0].numa_node = 3;
+	ifs[0].operstate = 6;	/* IF_OPER_UP */
 	ifs[0].softirq_max_pct = 87.25;
 	ifs[0].softirq_cpu = 11;
 	ifs[0].qdisc_drops = (int64_t)(big * 5 + 3);	/* a -R test's sender qdisc */
@@ -210,6 +212,7 @@ static void test_roundtrip_every_field(void **state)
 	ifs[1].duplex = 0;
 	ifs[1].ring_rx = 0;
 	ifs[1].numa_node = 0;
+	ifs[1].operstate = 0;	/* IF_OPER_UNKNOWN, as lo says: a known 0 */
 	ifs[1].softirq_max_pct = 0;
 	ifs[1].softirq_cpu = 0;
 	ifs[1].qdisc_drops = 0;
@@ -503,6 +506,7 @@ static void test_roundtrip_state(void **state)
 		assert_int_equal(g.ifaces[0].ring_rx, -1);
 		assert_int_equal(g.ifaces[0].ring_rx_max, -1);
 		assert_int_equal(g.ifaces[0].numa_node, -1);
+		assert_int_equal(g.ifaces[0].operstate, -1);	/* an older peer: unknown */
 		assert_int_equal(g.ifaces[0].n_q, 0);
 		assert_int_equal(g.cpus[0].node, -1);
 		assert_false(g.has_tuning);

@@ -98,6 +98,7 @@ struct lr_peer_iface {
 	char driver[LR_PEER_DRIVER_MAX]; /* "" unknown */
 	uint32_t features, features_known; /* the sampler's enum lr_feature bits */
 	int numa_node; /* -1 unknown */
+	int operstate; /* IF_OPER_* as the kernel gives it, 0..6; -1 unknown (an older peer) */
 	double softirq_max_pct; /* -1 unknown */
 	int softirq_cpu; /* -1 unknown */
 	uint32_t known; /* bit (1 << lr_peer_ctr): c[] is known */

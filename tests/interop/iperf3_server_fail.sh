@@ -103,10 +103,12 @@ def paths(o, p=""):	# the key tree: every path, lists' items merged
     else:
         out.add(p)
     return out
-def outcome(f):	# a client's -J: how its test ended
+def outcome(f):	# a client's -J: how its test ended (how many intervals is timing, not outcome)
     j = load(f)
-    return "ended: " + j["error"] if "error" in j else \
-        "ran %d intervals" % len(j.get("intervals", []))
+    if "error" in j:
+        return "ended: " + j["error"]
+    print("# %s: %d intervals" % (f.rsplit("/", 1)[-1], len(j.get("intervals", []))))
+    return "ran to its end" if "end" in j and "sum_sent" in j["end"] else "ran, no end report"
 $code
 PY
 )
@@ -147,7 +149,9 @@ judge limit-window-1s "$same_outcome" "$tmp/lim1.i3.cli" "$tmp/lim1.lr.cli" ende
 judge json-error-limit "$same_error" "$tmp/lim1.i3.srv" "$tmp/lim1.lr.srv"
 judge json-stream-error-limit '
 ev = [[json.loads(l) for l in open(f) if l.strip()] for f in sys.argv[1:3]]
-names = [[e.get("event") for e in x] for x in ev]
+# the events in order, a run of intervals as one (how many fit before the limit is timing)
+names = [[n for i, n in enumerate(x) if i == 0 or n != x[i - 1]]
+         for x in [[e.get("event") for e in y] for y in ev]]
 err = [[e["data"] for e in x if e.get("event") == "error"] for x in ev]
 end = [[e["data"] for e in x if e.get("event") == "end"] for x in ev]
 print("# iperf3 -s: %s %s; linerate -s: %s %s" % (" ".join(names[0]), err[0], " ".join(names[1]),

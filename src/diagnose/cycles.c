@@ -136,6 +136,10 @@ static void build_end(const struct lr_cycles_acc *a, int side, struct lr_cycles_
 	e->seconds = (double)most_ns / 1e9;
 	e->known = e->n_top && most_ns >= LR_CYCLES_MIN_NS;
 	e->saturated = e->known && e->top[0].busy >= LR_CYCLES_SATURATED_PCT;
+	/* none of the test's threads ran there and the network stack took little of it: other
+	 * work filled that CPU (a build beside the test), it did not carry the test */
+	e->other_work = e->saturated && e->top[0].threads == 0 &&
+			e->top[0].softirq + e->top[0].irq < 0.5 * e->top[0].busy;
 }
 
 /* "softirq (the network stack's packets: NET_RX 41k/s, NET_TX 2k/s)": what kept it busy. */
@@ -190,7 +194,8 @@ static void conclude(struct lr_cycles *o)
 	int hot = -1;
 
 	for (int k = 0; k < LR_CYCLES__SIDES; k++)
-		if (o->end[k].saturated && (hot < 0 || o->end[k].top[0].busy > o->end[hot].top[0].busy))
+		if (o->end[k].saturated && !o->end[k].other_work &&
+		    (hot < 0 || o->end[k].top[0].busy > o->end[hot].top[0].busy))
 			hot = k;
 	o->bound = hot;
 	if (hot >= 0) {
@@ -206,6 +211,20 @@ static void conclude(struct lr_cycles *o)
 	}
 	if (!l->known && !p->known) {
 		snprintf(o->conclusion, sizeof(o->conclusion), "CPU times unknown on both ends");
+		return;
+	}
+	for (int k = 0; k < LR_CYCLES__SIDES; k++) {
+		const struct lr_cycles_end *e = &o->end[k];
+
+		if (!e->other_work)
+			continue;
+		split(&e->top[0], parts, sizeof(parts));
+		what_busy(&e->top[0], why, sizeof(why));
+		snprintf(o->conclusion, sizeof(o->conclusion),
+			 "no CPU carrying the test was saturated; cpu%d on %s (the %s) was %.0f%% "
+			 "busy with other work (%s), mostly %s, none of this test's threads ran "
+			 "there: a shared host", e->top[0].cpu, who(e, k), e->role, e->top[0].busy,
+			 parts, why);
 		return;
 	}
 	if (l->known && p->known) {

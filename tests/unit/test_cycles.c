@@ -173,6 +173,37 @@ static void test_saturated_cpu_named_with_its_split(void **state)
 	free(a);
 }
 
+/* The same capture, the loop on cpu1, but the test's one thread ran on cpu0 every tick: cpu1
+ * was filled by other work (a build beside the test, as on a shared 2-CPU host), so it did
+ * not bind the test's rate and is named for what it was. */
+static void test_saturated_by_other_work(void **state)
+{
+	struct lr_cycles_acc *a = acc();
+	struct lr_snapshot s;
+	struct lr_stream_snap st = {.id = 5, .sender = true, .cpu = 0, .node = -1};
+	struct lr_cycles c;
+
+	(void)state;
+	window("cycles/busy-cpu1/before", "cycles/busy-cpu1/after", SEC, &s);
+	s.streams = &st;
+	s.n_streams = 1;
+	lr_cycles_add(a, LR_CYCLES_LOCAL, &s, "vm");
+	lr_cycles_build(a, true, false, &c);
+	assert_true(c.end[LR_CYCLES_LOCAL].saturated);
+	assert_int_equal(c.end[LR_CYCLES_LOCAL].top[0].cpu, 1);
+	assert_int_equal(c.end[LR_CYCLES_LOCAL].top[0].threads, 0);
+	assert_true(c.end[LR_CYCLES_LOCAL].other_work);
+	assert_int_equal(c.bound, -1);
+	assert_non_null(strstr(c.conclusion, "no CPU carrying the test was saturated; cpu1 on vm "
+					     "(the sender) was"));
+	assert_non_null(strstr(c.conclusion, "busy with other work"));
+	assert_null(strstr(c.conclusion, "bound the rate"));
+	s.streams = NULL;
+	s.n_streams = 0;
+	lr_snapshot_free(&s);
+	free(a);
+}
+
 /* Both ends known, neither saturated: "no CPU was saturated", naming the busiest of the two. */
 static void test_none_saturated(void **state)
 {
@@ -248,6 +279,7 @@ static void test_short_window_unknown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_saturated_by_other_work),
 		cmocka_unit_test(test_saturated_cpu_named_with_its_split),
 		cmocka_unit_test(test_none_saturated),
 		cmocka_unit_test(test_far_end_unknown),

@@ -68,6 +68,8 @@ struct lr_cycles_end {
 	struct lr_cycles_cpu top[LR_CYCLES_TOP];	/* busiest first */
 	unsigned n_top;
 	bool saturated;		/* top[0] at or above LR_CYCLES_SATURATED_PCT */
+	bool other_work;	/* saturated, but not by this test: none of its threads ran there
+				 * and softirq + irq were under half of it */
 };
 
 struct lr_cycles {

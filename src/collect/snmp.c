@@ -46,13 +46,14 @@ static const struct wanted wanted[] = {
 	DROP(3, "TCPRcvQDrop", LR_SD_TCP_RCVQ_DROP),
 	DROP(3, "TCPZeroWindowDrop", LR_SD_TCP_ZERO_WINDOW_DROP),
 	DROP(3, "TCPOFODrop", LR_SD_TCP_OFO_DROP),
+	DROP(3, "TCPDSACKRecvSegs", LR_SD_TCP_DSACK_RECV_SEGS),
 };
 
 static const char *const drop_names[LR_SD__COUNT] = {
 	"Ip InDiscards",	 "Ip InHdrErrors",     "Ip InAddrErrors",
 	"Ip ReasmFails",	 "Udp NoPorts",	       "Udp InCsumErrors",
 	"TcpExt TCPBacklogDrop", "TcpExt TCPRcvQDrop", "TcpExt TCPZeroWindowDrop",
-	"TcpExt TCPOFODrop",
+	"TcpExt TCPOFODrop",	 "TcpExt TCPDSACKRecvSegs",
 };
 
 const char *lr_stack_drop_name(enum lr_stack_drop d)

@@ -169,10 +169,12 @@ static void next_step(const struct lr_verdict_acc *a, const struct lr_verdict_tr
 	char c1[32], c2[32], win[96];
 	char *s = v->next_step;
 	size_t len = sizeof(v->next_step);
-	/* what the last rules can say of the witnesses: loss listed above was too little */
+	/* what the last rules can say of the witnesses: loss listed above was too little. The
+	 * rules here read softirq only; the cycles' ledger after the verdict reads every CPU
+	 * time, so "saturated" says which (a CPU busy in sys or usr is the cycles' to name) */
 	const char *clean = v->loss[0] ? "the loss above is too little to cap the rate, and no "
-					 "CPU was saturated"
-				       : "no loss or saturation in the counters";
+					 "CPU ran saturated in softirq"
+				       : "no loss in the counters, no CPU saturated in softirq";
 
 	/* the socket buffer is the test's own when it set -w (iperf3 sets it on both ends) */
 	if (t->window_bytes) {
@@ -250,11 +252,13 @@ static void next_step(const struct lr_verdict_acc *a, const struct lr_verdict_tr
 	} else if (lr_verdict_numa_streams_step(a, t, v, s, len)) {
 		/* the streams ran off the NIC's node while it idled: verdict_numa.c */
 	} else if (retrans_matter(t, v) && !strcmp(f->name, "lo")) {
+		v->step_retrans = true;
 		snprintf(s, len,
 			 "TCP retransmitted %lld segments on loopback, where no counter saw a "
 			 "drop: a firewall rule, or a receiver too slow for its buffer (its CPU)",
 			 (long long)v->retransmits);
 	} else if (retrans_matter(t, v)) {
+		v->step_retrans = true;
 		snprintf(
 			s, len,
 			"TCP retransmitted %lld segments and this host's counters saw no "

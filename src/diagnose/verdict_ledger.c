@@ -151,6 +151,13 @@ bool lr_verdict_ledger(const struct lr_verdict_acc *a, const struct lr_verdict_t
 
 void lr_verdict_conclude(struct lr_verdict *v, const struct lr_ledger *l)
 {
+	if (l->reordered) {	/* TCP's retransmits were not loss: no step about them */
+		lr_strlcpy(v->loss_where, l->conclusion, sizeof(v->loss_where));
+		if (v->step_retrans)
+			lr_strlcpy(v->next_step, "the retransmits were reordering, not loss: nothing "
+				   "to fix for loss", sizeof(v->next_step));
+		return;
+	}
 	if (l->lost <= 0)
 		return;
 	/* the ledger reads both ends: where it puts the loss is the place, its advice the step */

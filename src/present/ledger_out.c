@@ -33,6 +33,15 @@ void lr_ledger_print(FILE *f, const struct lr_ledger *l)
 				fprintf(f, "%s %s unknown", k ? "," : "", name[k]);
 	}
 	fputc('\n', f);
+	/* TCP: its loss is the retransmits the receiver did not already have */
+	if (l->retransmitted >= 0 && l->spurious >= 0)
+		fprintf(f, "  retransmitted %lld segments, %lld of them spurious (the receiver had "
+			"them: TcpExt TCPDSACKRecvSegs)\n", (long long)l->retransmitted,
+			(long long)l->spurious);
+	else if (l->retransmitted >= 0)
+		fprintf(f, "  retransmitted %lld segments, spurious unknown (the sender's TcpExt "
+			"TCPDSACKRecvSegs was not read): each counted lost\n",
+			(long long)l->retransmitted);
 	for (unsigned i = 0; i < l->n_rows; i++) {
 		const struct lr_ledger_row *r = &l->rows[i];
 
@@ -75,6 +84,10 @@ json_t *lr_ledger_json(const struct lr_ledger *l)
 	json_object_set_new(o, "sent", num_or_null(l->sent));
 	json_object_set_new(o, "received", num_or_null(l->received));
 	json_object_set_new(o, "lost", num_or_null(l->lost));
+	if (!l->udp) {	/* TCP: lost = retransmitted - spurious */
+		json_object_set_new(o, "retransmitted", num_or_null(l->retransmitted));
+		json_object_set_new(o, "spurious", num_or_null(l->spurious));
+	}
 	for (unsigned i = 0; i < l->n_rows; i++) {
 		const struct lr_ledger_row *r = &l->rows[i];
 

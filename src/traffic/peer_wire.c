@@ -25,7 +25,7 @@ static const char *const stack_names[LR_PS__COUNT] = {
 	"tcp_retrans",	      "udp_in_errors",	    "udp_rcvbuf_errors", "udp_sndbuf_errors",
 	"ip_in_discards",     "ip_in_hdr_errors",   "ip_in_addr_errors", "ip_reasm_fails",
 	"udp_no_ports",	      "udp_in_csum_errors", "tcp_backlog_drop",	 "tcp_rcvq_drop",
-	"tcp_zero_window_drop", "tcp_ofo_drop",
+	"tcp_zero_window_drop", "tcp_ofo_drop",	    "tcp_dsack_recv_segs",
 };
 
 #define MAX_VALUE 1e15 /* cumulative seconds / events: far above any real run */

@@ -154,6 +154,30 @@ got=$(ledger "$tmp/tcp.json" '.stages[] | select(.stage == "ip" and .side == "pe
 check "tcp: the receiver's ip stage = its kernel's Ip drop delta ($((i1 - i0)))" \
 	test "$got" = "$((i1 - i0))"
 
+# --- spurious: TCP -R with nothing dropping. The server's retransmits that the client's D-SACKs
+# call spurious (the veth's per-CPU backlogs reorder a stream whose thread moves between CPUs)
+# come in the peer view's TcpExt TCPDSACKRecvSegs and are taken off the loss; the witness is
+# the server namespace's own kernel (nstat), the sender's count of the same retransmits.
+sumsp() { sumctr "$NS" TcpExtTCPDSACKRecvSegs; }
+s0=$(sumsp) r0=$(sumctr "$NS" TcpRetransSegs)
+ip netns exec "$NC" "$LR_BIN" -c "$SA" -p $PORT -R -t 1 --headless -J >"$tmp/spur.json" \
+	2>"$tmp/spur.err"
+s1=$(sumsp) r1=$(sumctr "$NS" TcpRetransSegs)
+sp=$(ledger "$tmp/spur.json" .spurious) rt=$(ledger "$tmp/spur.json" .retransmitted)
+c=$(ledger "$tmp/spur.json" .conclusion)
+echo "spurious: the server's kernel retransmitted $((r1 - r0)), D-SACKed $((s1 - s0)); the" \
+	"ledger: retransmitted $rt, spurious $sp, lost $(ledger "$tmp/spur.json" .lost): $c"
+want=$((s1 - s0 < rt ? s1 - s0 : rt))
+check "spurious: the ledger's spurious retransmits = the server kernel's D-SACKed delta ($sp ~ $want, within 2)" \
+	test "$sp" -ge $((want - 2)) -a "$sp" -le $((want + 2))
+if [ $((s1 - s0)) -gt 0 ] && [ $((s1 - s0)) -ge $((9 * (r1 - r0) / 10)) ]; then
+	check "spurious: with $((s1 - s0)) of $((r1 - r0)) retransmits D-SACKed, no firewall is blamed" \
+		eval '! grep -q firewall <<<"$c"'
+else
+	check "spurious: the conclusion names the loss or no loss ($((s1 - s0)) of $((r1 - r0)) D-SACKed)" \
+		grep -qE "^(no loss|reordered|unaccounted|[0-9]+ of)" <<<"$c"
+fi
+
 # --- reverse: the server sends through its own tbf (-R); its qdisc comes in the peer view
 stcdrops() { ip netns exec "$NS" tc -s qdisc show dev "$IS" | awk '/dropped/ { sub(",", "", $7);
 	print $7; exit }'; }

@@ -140,7 +140,10 @@ table inet $U {
 }
 NFT
 lr_cleanup_add "ip netns exec $B nft delete table inet $U"
+dsack() { ip netns exec "$A" nstat -az TcpExtTCPDSACKRecvSegs | awk '$1 ~ /DSACK/ { print $2 }'; }
+ds0=$(dsack)
 run tcp_drop 3
+ds1=$(dsack)
 dropped=$(ip netns exec "$B" nft list table inet "$U" | sed -n 's/.*counter packets \([0-9]*\).*/\1/p')
 ip netns exec "$B" nft delete table inet "$U"
 if window_checks tcp_drop 3 up; then
@@ -153,8 +156,19 @@ if window_checks tcp_drop 3 up; then
 		<<<"$(v tcp_drop '.linerate_verdict.loss.witnesses')"
 	# no counter read on either end saw the nft drop: unaccounted, the firewall next (with
 	# TCP's ip and transport stages read at both ends, every stage is read: "no counter")
-	check "tcp_drop: the place is unaccounted, of the $retr retransmitted segments" \
-		grep -qE "unaccounted: (no counter on either end saw|the counters read saw none of) the $retr lost segments" \
+	echo "# tcp_drop: ledger retransmitted $(v tcp_drop .linerate_ledger.retransmitted), spurious" \
+		"$(v tcp_drop .linerate_ledger.spurious), lost $(v tcp_drop .linerate_ledger.lost):" \
+		"$(v tcp_drop '.linerate_verdict.loss.where')"
+	# the retransmits the receiver D-SACKed (a few: nft drops whole GSO skbs, real loss) are
+	# spurious and off the loss; the rest is what no counter saw
+	lost=$(v tcp_drop .linerate_ledger.lost)
+	check "tcp_drop: the ledger's retransmitted are the sender's ($retr)" \
+		test "$(v tcp_drop .linerate_ledger.retransmitted)" = "$retr"
+	sp=$(v tcp_drop .linerate_ledger.spurious)
+	check "tcp_drop: the spurious ones are the sender kernel's D-SACKed delta ($sp of +$((ds1 - ds0)), within 2 %)" \
+		awk -v a="$sp" -v b="$((ds1 - ds0))" 'BEGIN { d = a - b; exit !(a ~ /^[0-9]+$/ && d * d <= (0.02 * b + 2) ^ 2) }'
+	check "tcp_drop: the place is unaccounted, of the $lost lost segments" \
+		grep -qE "unaccounted: (no counter on either end saw|the counters read saw none of) the $lost lost segments" \
 		<<<"$(v tcp_drop '.linerate_verdict.loss.where')"
 	check "tcp_drop: the next step is the firewall" grep -q "nft list ruleset" \
 		<<<"$(v tcp_drop '.linerate_verdict.next_step')"

@@ -10,12 +10,15 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
 #include "linerate/diagnose/ledger.h"
 #include "linerate/diagnose/peer_loss.h"
+#include "linerate/diagnose/verdict.h"
 #include "linerate/present/ledger_out.h"
 #include "linerate/traffic/traffic.h"
 
@@ -493,6 +496,99 @@ static void test_no_loss(void **state)
 	assert_null(l.largest);
 }
 
+/* The ledger's text as printed after the verdict (malloc'd). */
+static char *printed(const struct lr_ledger *l)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	lr_ledger_print(f, l);
+	fclose(f);
+	return text;
+}
+
+/* TCP over lo in a namespace of its own, -t 2, three runs: nothing was dropped anywhere, and
+ * nstat in that namespace counted TcpRetransSegs 21, 87 and TcpExtTCPDSACKRecvSegs 21, 83:
+ * reordering (a sending thread that moves between CPUs fills two backlogs) makes the sender
+ * retransmit segments the receiver already had, and it says so with D-SACKs. Spurious
+ * retransmits are not loss; the few left without a D-SACK beside them are not a firewall. */
+static void test_tcp_spurious_retransmits(void **state)
+{
+	struct lr_ledger_input in;
+	struct lr_ledger l;
+	char *text;
+
+	(void)state;
+	read_ends(&in);
+	in.udp = false;
+	in.sent = -1;
+	in.lost = 21;
+	in.snd.stack_drop[LR_SD_TCP_DSACK_RECV_SEGS] = 21;
+	lr_ledger_build(&in, &l);
+	assert_int_equal(l.retransmitted, 21);
+	assert_int_equal(l.spurious, 21);
+	assert_int_equal(l.lost, 0);
+	assert_true(l.unaccounted_known && fabs(l.unaccounted) < 0.5);
+	assert_non_null(strstr(l.conclusion, "no loss: every retransmit was spurious, the "
+					     "receiver already had them"));
+	assert_string_equal(l.advice, "");
+	/* 87 retransmitted, 83 D-SACKed, no stage saw a drop: reordering, not "check the
+	 * firewall"; the 4 stay in the books as unaccounted */
+	in.lost = 87;
+	in.snd.stack_drop[LR_SD_TCP_DSACK_RECV_SEGS] = 83;
+	lr_ledger_build(&in, &l);
+	assert_int_equal(l.lost, 4);
+	assert_true(fabs(l.unaccounted - 4) < 0.5);
+	assert_non_null(strstr(l.conclusion, "reordered, not lost: 83 of the 87 retransmitted "
+					     "segments were spurious (TcpExt TCPDSACKRecvSegs on "
+					     "ns-a)"));
+	assert_string_equal(l.advice, "");
+	text = printed(&l);
+	assert_non_null(strstr(text, "lost 4\n  retransmitted 87 segments, 83 of them spurious"));
+	free(text);
+	/* the verdict reads it: its place is the ledger's, its loopback step on retransmits
+	 * ("a firewall rule, or a receiver too slow") gives way */
+	{
+		static struct lr_verdict v;
+
+		strcpy(v.loss_where, "inside this host (loopback)");
+		strcpy(v.next_step, "TCP retransmitted 87 segments on loopback, where no counter "
+				    "saw a drop: a firewall rule, or a receiver too slow");
+		v.step_retrans = true;
+		lr_verdict_conclude(&v, &l);
+		assert_string_equal(v.loss_where, l.conclusion);
+		assert_null(strstr(v.next_step, "firewall"));
+		assert_non_null(strstr(v.next_step, "reordering, not loss"));
+	}
+	/* a stage that did drop is named, with the spurious ones off the loss */
+	in.rcv.stack_drop[LR_SD_TCP_RCVQ_DROP] = 3;
+	lr_ledger_build(&in, &l);
+	assert_ptr_equal(l.largest, row(&l, LR_LS_TRANSPORT));
+	assert_non_null(strstr(l.conclusion, "3 of 4 lost segments"));
+	/* half of them spurious is not reordering: the rest is unaccounted loss */
+	in.rcv.stack_drop[LR_SD_TCP_RCVQ_DROP] = 0;
+	in.snd.stack_drop[LR_SD_TCP_DSACK_RECV_SEGS] = 40;
+	lr_ledger_build(&in, &l);
+	assert_int_equal(l.lost, 47);
+	assert_non_null(strstr(l.conclusion, "unaccounted: no counter on either end saw the 47"));
+	/* a host-wide count above this test's retransmits: all of them spurious, never more */
+	in.snd.stack_drop[LR_SD_TCP_DSACK_RECV_SEGS] = 500;
+	lr_ledger_build(&in, &l);
+	assert_int_equal(l.spurious, 87);
+	assert_int_equal(l.lost, 0);
+	/* the sender could not read it (a kernel before 5.10, an older peer): unknown, and every
+	 * retransmit counts as lost, as before */
+	in.snd.stack_drop[LR_SD_TCP_DSACK_RECV_SEGS] = -1;
+	lr_ledger_build(&in, &l);
+	assert_int_equal(l.spurious, -1);
+	assert_int_equal(l.lost, 87);
+	text = printed(&l);
+	assert_non_null(strstr(text, "retransmitted 87 segments, spurious unknown"));
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -505,6 +601,7 @@ int main(void)
 		cmocka_unit_test(test_negative_remainder), cmocka_unit_test(test_ratios),
 		cmocka_unit_test(test_tcp_not_read),	  cmocka_unit_test(test_tcp_transport),
 		cmocka_unit_test(test_ip_stage),	  cmocka_unit_test(test_tcp_qdisc_under_half),	  cmocka_unit_test(test_udp_noports_and_csum),	  cmocka_unit_test(test_no_loss),
+		cmocka_unit_test(test_tcp_spurious_retransmits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

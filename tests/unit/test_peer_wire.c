@@ -525,7 +525,8 @@ static void test_roundtrip_state(void **state)
 			"\"cpus\":[],\"stack\":{\"ip_in_discards\":1,\"ip_in_hdr_errors\":2,"
 			"\"ip_in_addr_errors\":3,\"ip_reasm_fails\":4,\"udp_no_ports\":5,"
 			"\"udp_in_csum_errors\":6,\"tcp_backlog_drop\":7,\"tcp_rcvq_drop\":8,"
-			"\"tcp_zero_window_drop\":9,\"tcp_ofo_drop\":10}}";
+			"\"tcp_zero_window_drop\":9,\"tcp_ofo_drop\":10,"
+			"\"tcp_dsack_recv_segs\":11}}";
 
 		assert_int_equal(lr_peer_frame_decode(ledger, strlen(ledger), &g, err), 0);
 		assert_int_equal(g.ifaces[0].qdisc_drops, 143924);

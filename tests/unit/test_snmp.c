@@ -159,11 +159,13 @@ static void test_drop_witnesses(void **state)
 	assert_int_equal(r.udp_in_errors, 1112804);
 	assert_int_equal(r.udp_rcvbuf_errors, 1112804);
 	assert_int_equal(r.drop[LR_SD_UDP_IN_CSUM_ERRORS], 0);
-	/* netstat: TcpExt's four drop counters, known (0 on both), nothing of snmp's */
-	assert_int_equal(parse_file("netns-drops", "/proc/net/netstat", &r), 4);
-	assert_int_equal(r.valid, TCP_BITS);
-	assert_int_equal(parse_file("host-stack", "/proc/net/netstat", &r), 4);
-	assert_int_equal(r.valid, TCP_BITS);
+	/* netstat: TcpExt's four drop counters, known (0 on both), and the D-SACKed
+	 * retransmits; nothing of snmp's */
+	assert_int_equal(parse_file("netns-drops", "/proc/net/netstat", &r), 5);
+	assert_int_equal(r.valid, TCP_BITS | LR_STACKV_DROP(LR_SD_TCP_DSACK_RECV_SEGS));
+	assert_int_equal(parse_file("host-stack", "/proc/net/netstat", &r), 5);
+	assert_int_equal(r.valid, TCP_BITS | LR_STACKV_DROP(LR_SD_TCP_DSACK_RECV_SEGS));
+	assert_int_equal(r.drop[LR_SD_TCP_DSACK_RECV_SEGS], 27963);	/* the file's own */
 	/* 2.6.32 has no InCsumErrors (3.10): unknown, not 0 */
 	assert_true(parse_tree("pcp-snmp-2.6.32", &r) > 0);
 	assert_false(r.valid & LR_STACKV_DROP(LR_SD_UDP_IN_CSUM_ERRORS));

@@ -35,6 +35,9 @@ enum lr_stack_drop {
 	LR_SD_TCP_RCVQ_DROP,		/* TcpExt: TCPRcvQDrop (5.0) */
 	LR_SD_TCP_ZERO_WINDOW_DROP,	/* TcpExt: TCPZeroWindowDrop (5.0) */
 	LR_SD_TCP_OFO_DROP,		/* TcpExt: TCPOFODrop */
+	/* not a drop: the sender's retransmits the receiver already had (it said so with a
+	 * D-SACK), so spurious, not lost; the ledger takes them off TCP's loss */
+	LR_SD_TCP_DSACK_RECV_SEGS,	/* TcpExt: TCPDSACKRecvSegs (5.10) */
 	LR_SD__COUNT
 };
 #define LR_STACKV_DROP(d) (16u << (d))

@@ -50,7 +50,9 @@ struct lr_ledger_input {
 	bool sender_local;	/* this host sent (its end is `snd`) */
 	bool one_link;		/* the two interfaces face each other: the wire stage applies */
 	int64_t sent;		/* datagrams (UDP) / segments (TCP) the sending engine counted */
-	int64_t lost;		/* UDP: the receiver's sequence count; TCP: retransmitted segments */
+	/* UDP: the receiver's sequence count; TCP: retransmitted segments, of which the ones the
+	 * sender's TcpExt TCPDSACKRecvSegs says the receiver already had are spurious */
+	int64_t lost;
 	struct lr_ledger_end snd, rcv;
 };
 
@@ -71,6 +73,9 @@ struct lr_ledger_row {
 struct lr_ledger {
 	bool udp;
 	int64_t sent, received, lost;		/* -1 unknown */
+	/* TCP: the sender's retransmitted segments and, of them, the spurious ones (the receiver
+	 * had them: reordering or a hasty timer, not loss); lost is the rest. -1 unknown */
+	int64_t retransmitted, spurious;
 	const char *unit;			/* "datagrams" / "segments" */
 	double snd_per_skb, rcv_per_skb;	/* measured ratios, < 0 unknown */
 	struct lr_ledger_row rows[LR_LEDGER_STAGES];
@@ -79,6 +84,7 @@ struct lr_ledger {
 	double unaccounted;			/* lost - sum of the known stages */
 	bool far_unknown;			/* the peer shared no counters (no host) */
 	const struct lr_ledger_row *largest;	/* NULL: none explains the loss */
+	bool reordered;				/* TCP: its retransmits were spurious, not loss */
 	char snd_host[64], rcv_host[64];
 	char snd_qdisc[40];			/* the qdisc row's counter: the input's name */
 	char conclusion[400];			/* where the loss went, with its numbers */
@@ -93,6 +99,10 @@ struct lr_ledger {
  * TCPRetransFail (retransmissions its own stack refused, tried again later) was 60 to 74 % of
  * its TcpRetransSegs. So a stage that explains a quarter of them is the cause. */
 #define LR_LEDGER_TCP_CAUSE_SHARE 0.25
+
+/* TCP: when this share of the retransmits was spurious (D-SACKed) and no stage saw a drop,
+ * the rest is read as the same reordering (D-SACK is not guaranteed), not as loss. */
+#define LR_LEDGER_SPURIOUS_SHARE 0.9
 
 void lr_ledger_end_init(struct lr_ledger_end *e);	/* every counter unknown */
 void lr_ledger_build(const struct lr_ledger_input *in, struct lr_ledger *out);

@@ -160,6 +160,7 @@ struct lr_verdict {
 	char loss[320];				/* every witness that saw loss, "" none */
 	char loss_where[400];			/* where it happened, by the evidence, "" none */
 	char next_step[320];			/* the one next step, or why there is none */
+	bool step_retrans;			/* next_step is about TCP's retransmits */
 };
 
 void lr_verdict_compute(const struct lr_verdict_acc *a, const struct lr_verdict_traffic *t,

@@ -72,6 +72,7 @@ enum lr_peer_stack {
 	LR_PS_TCP_RCVQ_DROP,
 	LR_PS_TCP_ZERO_WINDOW_DROP,
 	LR_PS_TCP_OFO_DROP,
+	LR_PS_TCP_DSACK_RECV_SEGS,	/* spurious retransmits, not a drop (snmp.h) */
 	LR_PS__COUNT
 };
 

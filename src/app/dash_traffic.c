@@ -149,6 +149,10 @@ static void tr_verdict(struct dash *d, const struct lr_peer_summary *peer)
 	t->vview.acc = ses->acc;
 	t->vview.t = &ses->vt;
 	t->vview.test = t->vtitle;
+	if (ses->have_cycles) {
+		t->vview.cycles = ses->cycles.conclusion;
+		t->vview.cycles_bound = ses->cycles.bound >= 0;
+	}
 	if (failed) {
 		snprintf(t->vfail, sizeof(t->vfail), "%s",
 			 ses->error[0] ? ses->error : "the test failed");

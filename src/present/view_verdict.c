@@ -38,7 +38,7 @@ void lr_view_verdict(struct lr_frame *f, const struct lr_view_ctx *ctx,
 	bool bytes = ctx->app->bytes;
 	/* a failure and the peer's counters take rows of their own: the panel grows for them
 	 * (up to the screen), the rest keeps its place */
-	int extra = (vv->failure ? 4 : 0) + (vv->peer_loss ? 3 : 0);
+	int extra = (vv->failure ? 4 : 0) + (vv->peer_loss ? 3 : 0) + (vv->cycles ? 2 : 0);
 	int w = f->w - 4 < 76 ? f->w - 4 : 76;
 	int h = f->h - 1 < 17 + extra ? f->h - 1 : 17 + extra;
 	int x0 = (f->w - w) / 2, y0 = (f->h - 1 - h) / 2, x = x0 + 2, tw = w - 4, y;
@@ -112,6 +112,11 @@ void lr_view_verdict(struct lr_frame *f, const struct lr_view_ctx *ctx,
 			snprintf(b, sizeof(b), "-");
 		row(f, x, &y, tw, "hottest CPU", v->hot_saturated ? LR_ROLE_WARN : LR_ROLE_VALUE,
 		    b, 1);
+		/* the softirq peak above is one witness; the cycles' ledger reads every CPU time
+		 * of both ends, and says which bound the rate */
+		if (vv->cycles)
+			row(f, x, &y, tw, "cycles", vv->cycles_bound ? LR_ROLE_WARN : LR_ROLE_VALUE,
+			    vv->cycles, 2);
 	} else {
 		row(f, x, &y, tw, "NIC", LR_ROLE_VALUE, "nothing was sampled", 1);
 	}

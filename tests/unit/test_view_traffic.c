@@ -362,6 +362,19 @@ static void test_verdict_panel_80x24(void **state)
 	t.reverse = false;
 	acc->stack_valid &= ~LR_STACKV_TCP_RETRANS;
 	assert_true(golden_find(&fx->frame, "Esc/Enter closes", &col) > 0);
+	/* the cycles' ledger speaks here too, under the softirq peak, warned when it bound */
+	vv.cycles = "the sender's cpu1 on vm bound the rate: 100% busy over 30.0 s (softirq 12%, "
+		    "irq 0%, sys 55%, usr 33%, steal 0%)";
+	vv.cycles_bound = true;
+	render(fx, 80, 24);
+	lr_view_verdict(&fx->frame, &fx->ctx, &vv);
+	y = golden_find(&fx->frame, "hottest CPU", &col);
+	assert_int_equal(golden_find(&fx->frame, "cycles      the sender's cpu1 on vm bound", &col),
+			 y + 1);
+	assert_int_equal(lr_frame_at(&fx->frame, col + 12, y + 1)->role, LR_ROLE_WARN);
+	assert_true(golden_find(&fx->frame, "next step", &col) > y + 1);
+	assert_true(golden_find(&fx->frame, "Esc/Enter closes", &col) > y + 1);
+	vv.cycles = NULL;
 	/* nothing sampled: the panel says so instead of inventing numbers */
 	lr_verdict_init(acc, "eth1");
 	lr_verdict_compute(acc, &t, &v);

@@ -196,6 +196,10 @@ struct lr_view_verdict {
 	 * peerhost: veth1 rx_missed (NIC FIFO full) 1234"; NULL when the peer shares none. */
 	const char *peer_loss;
 	bool peer_lost;				/* peer_loss names a counter that moved */
+	/* The cycles' ledger's conclusion (which end and CPU bound the rate, or none); NULL
+	 * when it has none. cycles_bound: a CPU of the test's bound it. */
+	const char *cycles;
+	bool cycles_bound;
 };
 
 void lr_view_verdict(struct lr_frame *f, const struct lr_view_ctx *ctx,

@@ -149,8 +149,24 @@ bool lr_verdict_ledger(const struct lr_verdict_acc *a, const struct lr_verdict_t
 	return true;
 }
 
+/* "TCP 29 segments retransmitted (the senders' count)" gains ", 28 of them spurious
+ * (D-SACK)": the loss line says what the ledger took off. */
+static void loss_spurious(struct lr_verdict *v, const struct lr_ledger *l)
+{
+	static const char key[] = "segments retransmitted (the senders' count)";
+	char *at = strstr(v->loss, key), rest[sizeof(v->loss)];
+
+	if (!at || l->spurious <= 0)
+		return;
+	at += sizeof(key) - 1;
+	lr_strlcpy(rest, at, sizeof(rest));
+	snprintf(at, sizeof(v->loss) - (size_t)(at - v->loss), ", %lld of them spurious (D-SACK)%s",
+		 (long long)l->spurious, rest);
+}
+
 void lr_verdict_conclude(struct lr_verdict *v, const struct lr_ledger *l)
 {
+	loss_spurious(v, l);
 	if (l->reordered) {	/* TCP's retransmits were not loss: no step about them */
 		lr_strlcpy(v->loss_where, l->conclusion, sizeof(v->loss_where));
 		if (v->step_retrans)

@@ -553,11 +553,14 @@ static void test_tcp_spurious_retransmits(void **state)
 	{
 		static struct lr_verdict v;
 
+		strcpy(v.loss, "TCP 87 segments retransmitted (the senders' count); driver 3");
 		strcpy(v.loss_where, "inside this host (loopback)");
 		strcpy(v.next_step, "TCP retransmitted 87 segments on loopback, where no counter "
 				    "saw a drop: a firewall rule, or a receiver too slow");
 		v.step_retrans = true;
 		lr_verdict_conclude(&v, &l);
+		assert_string_equal(v.loss, "TCP 87 segments retransmitted (the senders' count), 83 "
+					    "of them spurious (D-SACK); driver 3");
 		assert_string_equal(v.loss_where, l.conclusion);
 		assert_null(strstr(v.next_step, "firewall"));
 		assert_non_null(strstr(v.next_step, "reordering, not loss"));

@@ -19,6 +19,7 @@
 #include "linerate/present/prom.h"
 #include "linerate/sample/ifrate.h"
 #include "linerate/sample/rate.h"
+#include "linerate/traffic/peer_wire.h"
 #include "linerate/sample/snapshot.h"
 #include "linerate/core/strutil.h"
 #include "prom_priv.h"
@@ -642,7 +643,9 @@ static const struct peer_series *peer_live(const struct lr_prom *p)
 {
 	const struct peer_series *q = p->peer;
 
-	return q && p->mono_ns - q->seen_ns < LR_PROM_PEER_STALE_NS ? q : NULL;
+	/* rendered while the peer's newest snapshot is as recent as the peer view wants it (a
+	 * test that ended, a peer stopped, takes its series with it, as the screen marks it) */
+	return q && p->mono_ns - q->seen_ns <= lr_peer_stale_bound_ns(q->interval_ns) ? q : NULL;
 }
 
 static void peer_labels(struct lr_prom_buf *b, const struct peer_series *q)

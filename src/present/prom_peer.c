@@ -101,6 +101,7 @@ int lr_prom_peer_update(struct peer_series **qp, const struct lr_snapshot *peer,
 	q->last_mono_ns = peer->mono_ns;
 	lr_strlcpy(q->host, host ? host : "", sizeof(q->host));
 	q->seen_ns = local_mono_ns;
+	q->interval_ns = peer->interval_ns;
 	for (size_t i = 0; i < q->n_ifs; i++)
 		q->ifs[i].present = false;
 	for (size_t i = 0; i < peer->n_ifaces; i++) {

@@ -62,9 +62,6 @@ void lr_prom_qdiscs_render(const struct prom_qdiscs *q, enum lr_prom_format f,
 			   struct lr_prom_buf *b);
 void lr_prom_qdiscs_free(struct prom_qdiscs *q);	/* NULL-safe */
 
-/* Rendered while the peer's newest snapshot is this recent on the local clock: a test that
- * ended takes its peer's series with it. */
-#define LR_PROM_PEER_STALE_NS (10 * LR_NSEC_PER_SEC)
 
 struct peer_if {
 	char name[LR_IFNAMSIZ];
@@ -90,6 +87,7 @@ struct peer_cpu {
 struct peer_series {
 	char host[64];
 	uint64_t seen_ns;	/* local mono when the newest peer snapshot came */
+	uint64_t interval_ns;	/* its sampling interval: how soon silence makes it stale */
 	uint64_t last_seq, last_mono_ns;	/* that snapshot's: the same one fed again is skipped */
 	struct peer_if *ifs;
 	size_t n_ifs, cap_ifs;

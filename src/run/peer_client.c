@@ -35,8 +35,6 @@
 #define SILENCE_NS	   (10 * LR_NSEC_PER_SEC)
 #define BODY_TIMEOUT_NS	   (5 * LR_NSEC_PER_SEC)
 #define MAX_FRAMES_PER_S   40.0
-#define STALE_MIN_NS	   (2 * LR_NSEC_PER_SEC)
-#define STALE_INTERVALS	   3
 
 static const enum lr_metric ctr_metric[LR_PC__COUNT] = {
 	[LR_PC_RX_BYTES] = LR_M_RX_BYTES,      [LR_PC_TX_BYTES] = LR_M_TX_BYTES,
@@ -248,7 +246,7 @@ uint64_t lr_peer_rx_frames(struct lr_peer_rx *rx)
 uint64_t lr_peer_rx_stale_ns(struct lr_peer_rx *rx, uint64_t now_ns)
 {
 	uint64_t last = atomic_load(&rx->last_ns);
-	uint64_t bound = STALE_INTERVALS * (uint64_t)rx->off.interval_ms * LR_NSEC_PER_MSEC;
+	uint64_t bound = lr_peer_stale_bound_ns((uint64_t)rx->off.interval_ms * LR_NSEC_PER_MSEC);
 	bool done;
 
 	pthread_mutex_lock(&rx->lock);
@@ -256,8 +254,6 @@ uint64_t lr_peer_rx_stale_ns(struct lr_peer_rx *rx, uint64_t now_ns)
 	pthread_mutex_unlock(&rx->lock);
 	if (done || now_ns <= last)	/* the server said its last: silence is its end */
 		return 0;
-	if (bound < STALE_MIN_NS)
-		bound = STALE_MIN_NS;
 	return now_ns - last > bound ? now_ns - last : 0;
 }
 

@@ -121,8 +121,12 @@ static void test_peer_series(void **state)
 	t = render(&x);
 	line_of(t, "linerate_iface_rx_bytes_total{iface=\"veth1\",side=\"peer\",host=\"peer\\\"h\"} 350\n");
 
-	/* the peer stopped sending: its series go, ours stay */
-	local_tick(&x, 22 * SEC, 4000);
+	/* the peer stopped sending: its series stay while the screen would call it live (2 s
+	 * at 0.2 s frames: three intervals, at least 2 s), then go; ours stay */
+	local_tick(&x, 13 * SEC, 3500);
+	t = render(&x);
+	line_of(t, "linerate_iface_rx_bytes_total{iface=\"veth1\",side=\"peer\",host=\"peer\\\"h\"} 350\n");
+	local_tick(&x, 13 * SEC + SEC / 5, 4000);
 	t = render(&x);
 	assert_int_equal(count(t, "side=\"peer\""), 0);
 	line_of(t, "linerate_iface_rx_bytes_total{iface=\"eth0\"} 4000\n");

@@ -158,6 +158,15 @@ struct lr_peer_offer {
 };
 
 const char *lr_peer_ctr_name(enum lr_peer_ctr c);
+/* How long the peer may be silent before its figures are stale: three of its intervals, at
+ * least 2 s. One rule for the views and the metrics endpoint, so /metrics drops a stopped
+ * peer's series when the screen marks it stale. */
+static inline uint64_t lr_peer_stale_bound_ns(uint64_t interval_ns)
+{
+	uint64_t b = 3 * interval_ns;
+
+	return b < 2 * LR_NSEC_PER_SEC ? 2 * LR_NSEC_PER_SEC : b;
+}
 /* A struct lr_peer_iface / lr_peer_tuning with every field unknown (-1 / ""). */
 void lr_peer_iface_unknown(struct lr_peer_iface *i);
 void lr_peer_tuning_unknown(struct lr_peer_tuning *t);

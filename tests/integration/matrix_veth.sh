@@ -222,9 +222,11 @@ if [ "$have_nft" = 1 ]; then
 else
 	skip "omit: the row's lost datagrams == the case run alone with -O (nft drops 1 in 50)" "nft unavailable"
 fi
+# 10 %: a paced second on a loaded host catches up in bursts (a row once read 20.84M between
+# two 19.58M runs); a row timed over -O + -t would read half
 check "omit: the row's receiver bit/s == the case run alone with -O" \
 	bracket "receiver bit/s" "$(awk -F, 'NR == 2 { print $12 }' "$work/omit.csv")" \
-	"$(single_omit .end.sum_received.bits_per_second 1)" "$(single_omit .end.sum_received.bits_per_second 2)" 0.03 0
+	"$(single_omit .end.sum_received.bits_per_second 1)" "$(single_omit .end.sum_received.bits_per_second 2)" 0.1 0
 
 # --- a row equals the same case run alone: UDP paced at 20M, the matrix's row between two single
 # runs (before and after it, so a load that drifts is inside the bracket); allowed: their

@@ -202,6 +202,13 @@ check "bidir: the up ledger's conclusion names its direction and tbf 8003: on th
 	<<<"$c"
 check "bidir: the down ledger's qdisc stage is the server's, = its tc dropped delta (0)" \
 	test "$downd/$downside/$downq" = "down/peer/$((${s1:-0} - ${s0:-0}))" -a "$downq" = 0
+# each ledger's sent and lost are its own direction's, as iperf3's end block reports them (the
+# server's counts: what it received of up and its loss, what it sent down), not both summed
+got=$(jq -r '[.linerate_ledger.sent, .linerate_ledger.lost, .linerate_ledger_bidir_reverse.sent,
+	.end.sum_sent.packets, .end.sum_received.lost_packets, .end.sum_sent_bidir_reverse.packets]
+	| "\(.[0]) \(.[1]) \(.[2]) / \(.[3]) \(.[4]) \(.[5])"' "$tmp/bidir.json")
+check "bidir: each ledger's sent and lost are its direction's, as -J's end block ($got)" \
+	test "${got% / *}" = "${got#* / }"
 read -r cu cd cdn dsent <<<"$(python3 - "$tmp/bidir.csv" <<'PY'
 import csv, sys
 q = {"up": 0, "down": 0}

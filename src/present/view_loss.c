@@ -97,8 +97,9 @@ static void draw_dir(struct lr_frame *f, struct lr_rect r, const struct lr_view_
 		     bool sender_local, const char *dir)
 {
 	/* half a pane (--bidir): stages unknown in both fold too, named on their own line, and
-	 * the conclusion keeps its two rows */
-	bool compact = dir[0];
+	 * the conclusion keeps its two rows; below 11 rows (70x20) the column heads go, so that
+	 * sent, received, lost and the unaccounted remainder stay */
+	bool compact = dir[0], heads = !compact || r.h >= 11;
 	int keep = compact ? 2 : 0;
 	char unk[160] = "";
 	size_t nu = 0;
@@ -114,13 +115,16 @@ static void draw_dir(struct lr_frame *f, struct lr_rect r, const struct lr_view_
 		 tot->rcv_host[0] ? tot->rcv_host : "the peer", tot->unit,
 		 lv->ended ? " (test ended)" : "");
 	lr_view_pane_title(f, (struct lr_rect){r.x, y++, r.w, 1}, title, ctx->ascii);
-	lr_frame_text(f, r.x + 1, y, -1, LR_ROLE_TITLE, "stage");
-	lr_frame_text(f, r.x + 1 + STAGE_W, y, -1, LR_ROLE_TITLE, "side");
-	lr_frame_text(f, r.x + 1 + STAGE_W + SIDE_W, y, -1, LR_ROLE_TITLE, "host");
-	lr_frame_text(f, r.x + 1 + STAGE_W + SIDE_W + HOST_W, y, -1, LR_ROLE_TITLE, "counter");
-	lr_frame_text_right(f, r.x + r.w - TOTAL_W - PER_S_W, y, PER_S_W, LR_ROLE_TITLE,
-			    lv->ended ? "last /s" : "per s");
-	lr_frame_text_right(f, r.x + r.w - TOTAL_W, y++, TOTAL_W, LR_ROLE_TITLE, "total");
+	if (heads) {
+		lr_frame_text(f, r.x + 1, y, -1, LR_ROLE_TITLE, "stage");
+		lr_frame_text(f, r.x + 1 + STAGE_W, y, -1, LR_ROLE_TITLE, "side");
+		lr_frame_text(f, r.x + 1 + STAGE_W + SIDE_W, y, -1, LR_ROLE_TITLE, "host");
+		lr_frame_text(f, r.x + 1 + STAGE_W + SIDE_W + HOST_W, y, -1, LR_ROLE_TITLE,
+			      "counter");
+		lr_frame_text_right(f, r.x + r.w - TOTAL_W - PER_S_W, y, PER_S_W, LR_ROLE_TITLE,
+				    lv->ended ? "last /s" : "per s");
+		lr_frame_text_right(f, r.x + r.w - TOTAL_W, y++, TOTAL_W, LR_ROLE_TITLE, "total");
+	}
 	nt = lr_ledger_lines(tot, sender_local, tl);
 	if (iv)
 		ni = lr_ledger_lines(iv, sender_local, il);

@@ -342,6 +342,14 @@ static void test_bidir(void **state)
 	assert_true(line_of(&fx->frame, "=> up (client -> server)", row, sizeof(row)) < yd);
 	line_after(&fx->frame, yd, "=> down (server -> client): 3000 of 3000", row,
 		   sizeof(row));
+	/* 70x20, the reduced layout: each half still ends in its remainder and conclusion */
+	render(fx, 70, 20);
+	yd = line_of(&fx->frame, "Loss ledger down", row, sizeof(row));
+	assert_true(line_of(&fx->frame, "unaccounted", row, sizeof(row)) < yd);
+	has_words(row, "unaccounted 6");
+	assert_true(line_of(&fx->frame, "=> up (client -> server)", row, sizeof(row)) < yd);
+	line_after(&fx->frame, yd, "unaccounted", row, sizeof(row));
+	line_after(&fx->frame, yd, "=> down (server -> client)", row, sizeof(row));
 
 }
 

@@ -402,15 +402,20 @@ const struct lr_view_loss *lr_dash_tr_loss(struct dash *d)
 	struct lr_view_loss *lv = &d->tr.loss;
 
 	memset(lv, 0, sizeof(*lv));
-	lv->shared = ses->live_shared;
-	lv->sender_local = !ses->reverse;
+	lv->sender_local = !ses->reverse || ses->bidir;
 	if (ses->live.steps) {
 		lv->interval = &ses->live.interval;
 		lv->interval_s = ses->live.interval_s;
 		lv->total = &ses->live.total;
 	}
+	if (ses->live_rev.steps) {	/* --bidir's down direction */
+		lv->rev_interval = &ses->live_rev.interval;
+		lv->rev_interval_s = ses->live_rev.interval_s;
+		lv->rev_total = &ses->live_rev.total;
+	}
 	if (ses->have_ledger && !lr_session_active(ses)) {	/* the receiver's own count in */
 		lv->total = &ses->ledger;
+		lv->rev_total = ses->have_ledger_rev ? &ses->ledger_rev : NULL;
 		lv->ended = true;
 	}
 	return lv;

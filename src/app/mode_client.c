@@ -347,8 +347,11 @@ static void ledger_rows(struct lr_ledger_csv *lc, const struct lr_config *cfg,
 
 	if (!lc || *st)
 		return;
-	e = lr_ledger_csv_write(lc, &ses->live, cfg->traffic.reverse ? "down" : "up",
+	e = lr_ledger_csv_write(lc, &ses->live, lr_ledger_dir_name(ses->live.total.dir),
 				ses->live_real_ns, ses->live_elapsed_ns);
+	if (!e && ses->bidir)	/* the down direction's rows after the up one's */
+		e = lr_ledger_csv_write(lc, &ses->live_rev, lr_ledger_dir_name(ses->live_rev.total.dir),
+					ses->live_real_ns, ses->live_elapsed_ns);
 	if (!e)
 		return;
 	fprintf(stderr, "linerate: %s: cannot write: %s\n", cfg->ledger_csv, strerror(-e));
@@ -468,6 +471,14 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 			if (l)
 				json_object_set_new(j, "linerate_ledger", l);
 		}
+		/* --bidir: the down direction's beside it, named as iperf3 names its second
+		 * direction's sums (sum_sent_bidir_reverse) */
+		if (verdict && ses->have_ledger_rev) {
+			json_t *l = lr_ledger_json(&ses->ledger_rev);
+
+			if (l)
+				json_object_set_new(j, "linerate_ledger_bidir_reverse", l);
+		}
 		if (verdict && ses->have_cycles) {
 			json_t *c = lr_cycles_json(&ses->cycles);
 
@@ -485,7 +496,9 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 		if (cfg->json_stream) {	/* iperf3's closing events, then ours, "end" last */
 			static const char *const tail[] = {"error", "server_output_json",
 							   "server_output_text", "linerate_verdict",
-							   "linerate_ledger", "linerate_cycles",
+							   "linerate_ledger",
+							   "linerate_ledger_bidir_reverse",
+							   "linerate_cycles",
 							   "linerate_expect",
 							   "linerate_peer"};
 			json_t *e = json_incref(json_object_get(j, "end"));
@@ -518,6 +531,10 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 			fputc('\n', out->text);
 			lr_ledger_print(out->text, &ses->ledger);
 		}
+		if (verdict && ses->have_ledger_rev) {
+			fputc('\n', out->text);
+			lr_ledger_print(out->text, &ses->ledger_rev);
+		}
 		if (verdict && ses->have_cycles) {
 			fputc('\n', out->text);
 			lr_cycles_print(out->text, &ses->cycles);
@@ -539,13 +556,7 @@ static void expect_judge(const struct lr_config *cfg, const struct lr_session *s
 	f.peer_shares = peer != NULL;
 	if (ses->have_res && ses->res->n_streams && !ses->failed) {
 		lr_verdict_traffic_from(ses->res, &vt);
-		f.ran = vt.ran;
-		f.udp = vt.udp;
-		f.lost = vt.udp_lost;
-		f.packets = vt.udp_packets;
-		f.retransmits = vt.retransmits;
-		f.rate_bps = vt.bidir ? (vt.up_bps < vt.down_bps ? vt.up_bps : vt.down_bps)
-			     : vt.reverse ? vt.down_bps : vt.up_bps;
+		lr_expect_traffic_facts(&vt, &f);
 	}
 	if (ses->have_cycles)
 		lr_cycles_expect_facts(&ses->cycles, &f);
@@ -584,9 +595,6 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv, const s
 		lr_sampling_close(sm);
 		return 1;
 	}
-	if (lc && tc->bidir)	/* said, not guessed: the file keeps its header only */
-		fprintf(stderr, "linerate: --ledger-csv: --bidir: both directions share this host's "
-			"and the peer's interface and stack counters: no ledger per direction\n");
 	if (lr_session_init(&ses, sm ? lr_sampling_snapsrc(sm) : NULL,
 			    verdict_iface(cfg, ifbuf, sizeof(ifbuf)))) {
 		fprintf(stderr, "linerate: out of memory\n");

@@ -202,6 +202,39 @@ static enum lr_expect_result verdict(const struct lr_expect_cond *c, double v, c
 	return ok ? LR_EXPECT_MET : LR_EXPECT_NOT_MET;
 }
 
+void lr_expect_traffic_facts(const struct lr_verdict_traffic *t, struct lr_expect_facts *f)
+{
+	f->ran = t->ran;
+	f->udp = t->udp;
+	f->lost = t->udp_lost;
+	f->packets = t->udp_packets;
+	f->loss_dir = NULL;
+	f->retransmits = t->retransmits;
+	f->rate_bps = t->bidir ? (t->up_bps < t->down_bps ? t->up_bps : t->down_bps)
+		      : t->reverse ? t->down_bps : t->up_bps;
+	if (!t->bidir)
+		return;
+	/* each direction judged on its own: the sum would dilute one direction's loss in the
+	 * other's datagrams. The worse one decides; one unknown leaves it unknown. */
+	f->lost = f->packets = -1;
+	for (unsigned d = 0; d < LR_LDIR__COUNT; d++) {
+		int64_t l = t->dir_udp_lost[d], p = t->dir_udp_packets[d];
+
+		if (l < 0 || p < 0) {
+			f->lost = f->packets = -1;
+			f->loss_dir = NULL;
+			return;
+		}
+		if (!f->loss_dir || (p > 0 && (f->packets <= 0 ||
+					      (double)l / (double)p >
+						      (double)f->lost / (double)f->packets))) {
+			f->lost = l;
+			f->packets = p;
+			f->loss_dir = lr_ledger_dir_name((enum lr_ledger_dir)d);
+		}
+	}
+}
+
 static enum lr_expect_result judge_loss(const struct lr_expect_cond *c,
 					const struct lr_expect_facts *f, char *line, size_t len)
 {
@@ -219,8 +252,9 @@ static enum lr_expect_result judge_loss(const struct lr_expect_cond *c,
 	pct = 100.0 * (double)f->lost / (double)f->packets;
 	grouped(lost, sizeof(lost), f->lost);
 	grouped(sent, sizeof(sent), f->packets);
-	snprintf(fig, sizeof(fig), "lost %.*f%% (%s of %s datagrams)", dec > 6 ? 6 : (int)dec, pct,
-		 lost, sent);
+	snprintf(fig, sizeof(fig), "lost %.*f%% (%s of %s datagrams%s%s)", dec > 6 ? 6 : (int)dec,
+		 pct, lost, sent, f->loss_dir ? ", the worse direction: " : "",
+		 f->loss_dir ? f->loss_dir : "");
 	return verdict(c, pct, line, len, fig);
 }
 

@@ -133,7 +133,9 @@ size_t lr_hints_ledger(const struct lr_ledger *l, double secs, char (*out)[LR_HI
 		return 0;
 	lr_fmt_si(rate, sizeof(rate), best->datagrams / secs);
 	host = best->sender ? l->snd_host : l->rcv_host;
-	snprintf(line, sizeof(line), "loss %s %s/s at the %s's %s: %s on %s (L: the ledger)",
+	/* --bidir: each direction its own hint, named */
+	snprintf(line, sizeof(line), "%s%sloss %s %s/s at the %s's %s: %s on %s (L: the ledger)",
+		 l->bidir ? lr_ledger_dir_name(l->dir) : "", l->bidir ? ": " : "",
 		 l->unit ? l->unit : "datagrams", rate, best->sender ? "sender" : "receiver",
 		 lr_ledger_stage_name(best->stage), best->counter ? best->counter : "?",
 		 host[0] ? host : "?");

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "linerate/core/strutil.h"
 #include "linerate/diagnose/ledger.h"
 
 static const char *const stage_names[LR_LS__COUNT] = {
@@ -21,6 +22,11 @@ static const char *const stage_names[LR_LS__COUNT] = {
 const char *lr_ledger_stage_name(enum lr_ledger_stage s)
 {
 	return (unsigned)s < LR_LS__COUNT ? stage_names[s] : "?";
+}
+
+const char *lr_ledger_dir_name(enum lr_ledger_dir d)
+{
+	return d == LR_LDIR_DOWN ? "down" : "up";
 }
 
 void lr_ledger_end_init(struct lr_ledger_end *e)
@@ -372,6 +378,8 @@ void lr_ledger_build(const struct lr_ledger_input *in, struct lr_ledger *out)
 
 	memset(out, 0, sizeof(*out));
 	out->udp = in->udp;
+	out->dir = in->dir;
+	out->bidir = in->bidir;
 	out->unit = in->udp ? "datagrams" : "segments";
 	out->sent = in->sent;
 	out->lost = in->lost;
@@ -399,4 +407,12 @@ void lr_ledger_build(const struct lr_ledger_input *in, struct lr_ledger *out)
 	out->unaccounted_known = out->lost >= 0;
 	out->unaccounted = out->lost >= 0 ? (double)out->lost - known : 0;
 	conclude(in, out);
+	if (in->bidir) {	/* one of two ledgers: the conclusion names its direction */
+		char c[sizeof(out->conclusion) + 32];
+
+		snprintf(c, sizeof(c), "%s (%s): %s", lr_ledger_dir_name(in->dir),
+			 in->dir == LR_LDIR_DOWN ? "server -> client" : "client -> server",
+			 out->conclusion);
+		lr_strlcpy(out->conclusion, c, sizeof(out->conclusion));
+	}
 }

@@ -115,20 +115,45 @@ static void peer_end(const struct lr_peer_summary *ps, struct lr_ledger_end *e)
 		e->softnet_dropped = (int64_t)ps->softnet_dropped;
 }
 
+unsigned lr_verdict_dirs(const struct lr_verdict_traffic *t, enum lr_ledger_dir dirs[2])
+{
+	if (!t->ran)
+		return 0;
+	if (!t->bidir) {
+		dirs[0] = t->reverse ? LR_LDIR_DOWN : LR_LDIR_UP;
+		return 1;
+	}
+	dirs[0] = LR_LDIR_UP;
+	dirs[1] = LR_LDIR_DOWN;
+	return 2;
+}
+
 bool lr_verdict_ledger_input(const struct lr_verdict_acc *a, const struct lr_verdict_traffic *t,
 			     const struct lr_peer_summary *peer, const char *host,
-			     struct lr_ledger_input *in)
+			     enum lr_ledger_dir dir, struct lr_ledger_input *in)
 {
 	struct lr_ledger_end local, far;
+	enum lr_ledger_dir dirs[2];
+	unsigned n = lr_verdict_dirs(t, dirs);
 
 	memset(in, 0, sizeof(*in));
-	/* both directions share every interface and host counter: no stage is one direction's */
-	if (!t->ran || t->bidir)
+	if (!n || (dir != dirs[0] && (n < 2 || dir != dirs[1])))
 		return false;
 	in->udp = t->udp;
-	in->sender_local = !t->reverse;
-	in->sent = t->udp ? t->udp_packets : -1;
-	in->lost = t->udp ? t->udp_lost : t->retransmits;
+	in->dir = dir;
+	in->bidir = t->bidir;
+	in->sender_local = dir == LR_LDIR_UP;	/* this host is the client */
+	if (t->bidir) {	/* the totals mix both directions: this one's own counts */
+		in->sent = t->udp ? t->dir_udp_packets[dir] : -1;
+		in->lost = t->udp ? t->dir_udp_lost[dir] : t->dir_retransmits[dir];
+	} else {
+		in->sent = t->udp ? t->udp_packets : -1;
+		in->lost = t->udp ? t->udp_lost : t->retransmits;
+	}
+	/* Each end's counters whole: the ledger reads the sender's egress stages of the end
+	 * that sends this direction and the receiver's stages of the end that receives it.
+	 * Under --bidir each host receives only the other direction's data, so neither set is
+	 * shared; TCP's ACKs of the other direction also pass both, counted where they drop. */
 	local_end(a, host, &local);
 	peer_end(peer, &far);
 	local.window_bytes = far.window_bytes = t->window_bytes;	/* -w sizes both ends */
@@ -137,13 +162,14 @@ bool lr_verdict_ledger_input(const struct lr_verdict_acc *a, const struct lr_ver
 	return true;
 }
 
-bool lr_verdict_ledger(const struct lr_verdict_acc *a, const struct lr_verdict_traffic *t,
-		       const struct lr_peer_summary *peer, const char *host, struct lr_ledger *out)
+bool lr_verdict_ledger_dir(const struct lr_verdict_acc *a, const struct lr_verdict_traffic *t,
+			   const struct lr_peer_summary *peer, const char *host,
+			   enum lr_ledger_dir dir, struct lr_ledger *out)
 {
 	struct lr_ledger_input in;
 
 	memset(out, 0, sizeof(*out));
-	if (!lr_verdict_ledger_input(a, t, peer, host, &in))
+	if (!lr_verdict_ledger_input(a, t, peer, host, dir, &in))
 		return false;
 	lr_ledger_build(&in, out);
 	return true;
@@ -164,6 +190,48 @@ static void loss_spurious(struct lr_verdict *v, const struct lr_ledger *l)
 		 (long long)l->spurious, rest);
 }
 
+bool lr_verdict_ledger(const struct lr_verdict_acc *a, const struct lr_verdict_traffic *t,
+		       const struct lr_peer_summary *peer, const char *host, struct lr_ledger *out)
+{
+	enum lr_ledger_dir dirs[2];
+
+	if (!lr_verdict_dirs(t, dirs)) {
+		memset(out, 0, sizeof(*out));
+		return false;
+	}
+	return lr_verdict_ledger_dir(a, t, peer, host, dirs[0], out);
+}
+
+/* A ledger's loss as a share of what was sent, or (sent unknown: TCP) its count. */
+static double badness(const struct lr_ledger *l, bool *share)
+{
+	*share = l->sent > 0;
+	return l->sent > 0 ? (double)l->lost / (double)l->sent : (double)l->lost;
+}
+
+const struct lr_ledger *lr_verdict_worst(const struct lr_ledger *const *l, unsigned n)
+{
+	const struct lr_ledger *w = NULL;
+	double wb = 0;
+	bool ws = false;
+
+	for (unsigned i = 0; i < n; i++) {
+		bool s;
+		double b;
+
+		if (!l[i] || l[i]->lost <= 0)
+			continue;
+		b = badness(l[i], &s);
+		/* a share and a count do not compare: a known share wins over a count */
+		if (!w || (s && !ws) || (s == ws && b > wb)) {
+			w = l[i];
+			wb = b;
+			ws = s;
+		}
+	}
+	return w;
+}
+
 void lr_verdict_conclude(struct lr_verdict *v, const struct lr_ledger *l)
 {
 	loss_spurious(v, l);
@@ -176,8 +244,11 @@ void lr_verdict_conclude(struct lr_verdict *v, const struct lr_ledger *l)
 	}
 	if (l->lost <= 0)
 		return;
-	/* the ledger reads both ends: where it puts the loss is the place, its advice the step */
+	/* the ledger reads both ends: where it puts the loss is the place, its advice the step
+	 * (one of --bidir's two: its conclusion names its direction, the step does too) */
 	lr_strlcpy(v->loss_where, l->conclusion, sizeof(v->loss_where));
 	if (l->advice[0])
-		lr_strlcpy(v->next_step, l->advice, sizeof(v->next_step));
+		snprintf(v->next_step, sizeof(v->next_step), "%s%s%.*s",
+			 l->bidir ? lr_ledger_dir_name(l->dir) : "", l->bidir ? ": " : "",
+			 (int)sizeof(v->next_step) - 8, l->advice);
 }

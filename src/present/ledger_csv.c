@@ -22,7 +22,8 @@
 struct lr_ledger_csv {
 	FILE *f;
 	char path[256];
-	uint64_t written;	/* the live ledger's steps already in the file */
+	/* each direction's live ledger's steps already in the file (--bidir writes two) */
+	uint64_t written[LR_LDIR__COUNT];
 	off_t whole;		/* the file's size after the last whole interval */
 	int err;
 };
@@ -91,13 +92,13 @@ int lr_ledger_csv_write(struct lr_ledger_csv *c, const struct lr_ledger_live *lv
 {
 	struct lr_ledger_line ln[LR_LEDGER_LINES];
 	char prefix[96];
-	unsigned n;
+	unsigned n, d = lv->total.dir == LR_LDIR_DOWN;
 
 	if (c->err)
 		return c->err;
-	if (!lv->steps || lv->steps == c->written)
+	if (!lv->steps || lv->steps == c->written[d])
 		return 0;
-	c->written = lv->steps;
+	c->written[d] = lv->steps;
 	snprintf(prefix, sizeof(prefix), "%llu.%06llu,%.6f,%.6f,%s,",
 		 (unsigned long long)(real_ns / LR_NSEC_PER_SEC),
 		 (unsigned long long)(real_ns % LR_NSEC_PER_SEC / 1000),

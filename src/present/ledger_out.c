@@ -20,7 +20,9 @@ static const char *host_of(const struct lr_ledger *l, const struct lr_ledger_row
 
 void lr_ledger_print(FILE *f, const struct lr_ledger *l)
 {
-	fprintf(f, "Loss ledger, %s -> %s (%s):", l->snd_host[0] ? l->snd_host : "?",
+	/* --bidir prints two: each names its direction as --ledger-csv does */
+	fprintf(f, "Loss ledger%s%s, %s -> %s (%s):", l->bidir ? " " : "",
+		l->bidir ? lr_ledger_dir_name(l->dir) : "", l->snd_host[0] ? l->snd_host : "?",
 		l->rcv_host[0] ? l->rcv_host : "the peer", l->unit);
 	{	/* each figure, unknown said so: never a dangling comma */
 		const char *const name[3] = {"sent", "received", "lost"};
@@ -78,6 +80,7 @@ json_t *lr_ledger_json(const struct lr_ledger *l)
 		json_decref(st);
 		return NULL;
 	}
+	json_object_set_new(o, "direction", json_string(lr_ledger_dir_name(l->dir)));
 	json_object_set_new(o, "sender", json_string(l->snd_host));
 	json_object_set_new(o, "receiver", json_string(l->rcv_host));
 	json_object_set_new(o, "unit", json_string(l->unit));

@@ -50,7 +50,7 @@ void lr_rep_ledger_section(FILE *f, const struct lr_report *r)
 		fprintf(f, "<h3>%s</h3><table class=\"sum\" data-direction=\"%s\"><tr><th>stage</th>"
 			   "<th>side</th><th>host</th><th>witness</th><th>count</th>"
 			   "<th>datagrams / segments</th></tr>\n",
-			d ? "down: the server sent (-R)" : "up: this host sent", dirs[d]);
+			d ? "down: the server sent (-R or --bidir)" : "up: this host sent", dirs[d]);
 		for (size_t i = 0; i < r->n_ledger; i++) {
 			const struct lr_rep_ledger_line *l = &r->ledger[i];
 

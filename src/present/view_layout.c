@@ -45,6 +45,9 @@ static size_t all_hints(const struct lr_view_ctx *ctx, const struct lr_iface_sna
 
 	if (!ctx->peer_detail && ctx->loss && ctx->loss->interval)
 		n = lr_hints_ledger(ctx->loss->interval, ctx->loss->interval_s, hints, max);
+	if (!ctx->peer_detail && ctx->loss && ctx->loss->rev_interval)	/* --bidir's down */
+		n += lr_hints_ledger(ctx->loss->rev_interval, ctx->loss->rev_interval_s, hints + n,
+				     max - n);
 	return n + lr_hints_live(ctx->snap, ifs, hints + n, max - n);
 }
 

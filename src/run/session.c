@@ -71,6 +71,8 @@ void lr_verdict_traffic_from(const struct lr_traffic_results *r, struct lr_verdi
 {
 	memset(vt, 0, sizeof(*vt));
 	vt->retransmits = vt->udp_lost = vt->udp_packets = -1;
+	for (unsigned d = 0; d < LR_LDIR__COUNT; d++)
+		vt->dir_retransmits[d] = vt->dir_udp_lost[d] = vt->dir_udp_packets[d] = -1;
 	vt->up_bps = vt->down_bps = vt->sent_up_bps = vt->sent_down_bps = -1;
 	vt->udp = r->udp;
 	vt->parallel = r->parallel;
@@ -84,16 +86,22 @@ void lr_verdict_traffic_from(const struct lr_traffic_results *r, struct lr_verdi
 	vt->down_bps = r->sum_down.n_streams ? rate_of(&r->sum_down) : -1;
 	vt->sent_up_bps = sent_rate(&r->sum_up);
 	vt->sent_down_bps = sent_rate(&r->sum_down);
-	vt->retransmits = add_known(r->sum_up.n_streams ? r->sum_up.retransmits : -1,
-				    r->sum_down.n_streams ? r->sum_down.retransmits : -1);
+	vt->dir_retransmits[LR_LDIR_UP] = r->sum_up.n_streams ? r->sum_up.retransmits : -1;
+	vt->dir_retransmits[LR_LDIR_DOWN] = r->sum_down.n_streams ? r->sum_down.retransmits : -1;
+	vt->retransmits = add_known(vt->dir_retransmits[LR_LDIR_UP],
+				    vt->dir_retransmits[LR_LDIR_DOWN]);
 	for (unsigned i = 0; r->udp && i < r->n_streams; i++) {
 		const struct lr_traffic_stream_result *e = &r->streams[i];
+		unsigned d = e->client_sends ? LR_LDIR_UP : LR_LDIR_DOWN;
 
 		if (e->client_sends && !e->have_peer)
 			continue;	/* stopped early: the server's loss count is unknown */
-		vt->udp_lost = (vt->udp_lost < 0 ? 0 : vt->udp_lost) + e->lost;
-		vt->udp_packets = (vt->udp_packets < 0 ? 0 : vt->udp_packets) + e->packets_sent;
+		vt->dir_udp_lost[d] = add_known(vt->dir_udp_lost[d], e->lost);
+		vt->dir_udp_packets[d] = add_known(vt->dir_udp_packets[d], e->packets_sent);
 	}
+	vt->udp_lost = add_known(vt->dir_udp_lost[LR_LDIR_UP], vt->dir_udp_lost[LR_LDIR_DOWN]);
+	vt->udp_packets = add_known(vt->dir_udp_packets[LR_LDIR_UP],
+				    vt->dir_udp_packets[LR_LDIR_DOWN]);
 }
 
 int lr_session_init(struct lr_session *s, struct lr_snapsrc *src, const char *iface)
@@ -122,6 +130,7 @@ int lr_session_start(struct lr_session *s, const struct lr_traffic_config *tc,
 	int err;
 
 	s->stop_asked = s->failed = s->have_res = s->have_verdict = s->have_ledger = false;
+	s->have_ledger_rev = false;
 	s->have_cycles = false;
 	s->running_ns = s->done_ns = s->elapsed_at_end_ns = 0;
 	s->samples = 0;
@@ -132,8 +141,8 @@ int lr_session_start(struct lr_session *s, const struct lr_traffic_config *tc,
 	s->demo = tc->demo;
 	s->reverse = tc->reverse;
 	s->bidir = tc->bidir;
-	s->live_shared = false;
 	lr_ledger_live_reset(&s->live);
+	lr_ledger_live_reset(&s->live_rev);
 	err = lr_client_open(&s->client, tc, duration_ns);
 	if (err) {
 		s->client = NULL;
@@ -217,24 +226,31 @@ enum lr_client_state lr_session_poll(struct lr_session *s)
 }
 
 /* The books' totals now, with the engines' counts of this tick's streams and the peer's
- * newest frame, as the live ledger's next step. */
+ * newest frame, as the live ledger's next step: the test's direction, and under --bidir the
+ * down one beside it (each from this host's streams of that direction). */
 static void live_step(struct lr_session *s, const struct lr_snapshot *snap)
 {
 	struct lr_verdict_traffic vt = {.ran = true, .udp = s->udp, .reverse = s->reverse,
 					.bidir = s->bidir, .window_bytes = s->window};
+	struct lr_ledger_live *live[2] = {&s->live, &s->live_rev};
+	enum lr_ledger_dir dirs[2];
 	struct lr_peer_summary peer;
 	struct lr_ledger_input in;
-	int64_t sent, lost;
 	bool have_peer = s->peer && lr_peer_rx_summary(s->peer, &peer) == 0;
+	unsigned n = lr_verdict_dirs(&vt, dirs);
 
-	lr_ledger_live_counts(snap, s->udp, s->reverse, &sent, &lost);
-	vt.udp_packets = sent;
-	vt.udp_lost = vt.retransmits = lost;
-	if (!lr_verdict_ledger_input(s->acc, &vt, have_peer ? &peer : NULL, s->host, &in)) {
-		s->live_shared = s->bidir;
-		return;
+	for (unsigned i = 0; i < n; i++) {
+		int64_t sent, lost;
+
+		lr_ledger_live_counts(snap, s->udp, dirs[i] == LR_LDIR_DOWN, &sent, &lost);
+		vt.udp_packets = vt.dir_udp_packets[dirs[i]] = sent;
+		vt.udp_lost = vt.retransmits = vt.dir_udp_lost[dirs[i]] = lost;
+		vt.dir_retransmits[dirs[i]] = lost;
+		if (!lr_verdict_ledger_input(s->acc, &vt, have_peer ? &peer : NULL, s->host,
+					     dirs[i], &in))
+			return;
+		lr_ledger_live_step(live[i], &in, snap->mono_ns, snap->interval_ns);
 	}
-	lr_ledger_live_step(&s->live, &in, snap->mono_ns, snap->interval_ns);
 	s->live_real_ns = snap->real_ns;
 	s->live_elapsed_ns = snap->elapsed_ns;
 }
@@ -263,6 +279,8 @@ static void compute_verdict(struct lr_session *s)
 {
 	struct lr_verdict_traffic *vt = &s->vt;
 	struct lr_peer_summary peer;
+	enum lr_ledger_dir dirs[2];
+	unsigned n;
 	bool have_peer;
 
 	if (s->have_res && s->res->n_streams) {
@@ -270,6 +288,8 @@ static void compute_verdict(struct lr_session *s)
 	} else {
 		memset(vt, 0, sizeof(*vt));
 		vt->retransmits = vt->udp_lost = vt->udp_packets = -1;
+		for (unsigned d = 0; d < LR_LDIR__COUNT; d++)
+			vt->dir_retransmits[d] = vt->dir_udp_lost[d] = vt->dir_udp_packets[d] = -1;
 		vt->up_bps = vt->down_bps = vt->sent_up_bps = vt->sent_down_bps = -1;
 		vt->udp = s->udp;
 		vt->parallel = s->parallel;
@@ -277,13 +297,26 @@ static void compute_verdict(struct lr_session *s)
 	vt->window_bytes = s->window;	/* -w: socket-buffer advice names the test's own */
 	lr_verdict_compute(s->acc, vt, &s->verdict);
 	s->have_verdict = true;
-	/* the ledger reads both ends: the peer's totals while its view is still open */
+	/* the ledger reads both ends: the peer's totals while its view is still open; under
+	 * --bidir one per direction, the verdict concluded from the one that lost more */
 	have_peer = s->peer && lr_peer_rx_summary(s->peer, &peer) == 0;
-	s->have_ledger = s->samples &&
-			 lr_verdict_ledger(s->acc, vt, have_peer ? &peer : NULL, s->host,
-					   &s->ledger);
-	if (s->have_ledger)
+	n = s->samples ? lr_verdict_dirs(vt, dirs) : 0;
+	s->have_ledger = n && lr_verdict_ledger_dir(s->acc, vt, have_peer ? &peer : NULL,
+						    s->host, dirs[0], &s->ledger);
+	s->have_ledger_rev = n > 1 && lr_verdict_ledger_dir(s->acc, vt, have_peer ? &peer : NULL,
+							    s->host, dirs[1], &s->ledger_rev);
+	if (s->have_ledger_rev) {
+		const struct lr_ledger *both[2] = {&s->ledger, &s->ledger_rev};
+		const struct lr_ledger *w = lr_verdict_worst(both, 2);
+
+		if (!w)	/* no loss either way: a direction whose retransmits were reordering */
+			w = s->ledger.reordered ? &s->ledger : s->ledger_rev.reordered ? &s->ledger_rev
+											: NULL;
+		if (w)
+			lr_verdict_conclude(&s->verdict, w);
+	} else if (s->have_ledger) {
 		lr_verdict_conclude(&s->verdict, &s->ledger);
+	}
 	lr_strlcpy(s->cyc->side[LR_CYCLES_LOCAL].host, s->host,
 		   sizeof(s->cyc->side[LR_CYCLES_LOCAL].host));
 	lr_cycles_build(s->cyc, !vt->reverse || vt->bidir, vt->reverse || vt->bidir, &s->cycles);

@@ -12,6 +12,9 @@
 #           = its kernel's delta in the server's namespace (nstat)
 #   reverse a tbf on the server's veth and -R: the sender is the peer; its qdisc stage comes
 #           through the peer view, within 2 % of `tc -s qdisc` in the server's namespace
+#   bidir   the tbf on the client's veth under -u --bidir: the up ledger's qdisc stage within 2 %
+#           of tc's dropped delta, the down ledger's (the server's qdisc) = its tc delta, 0;
+#           --ledger-csv's rows per direction likewise
 #   rcvbuf  -u -b 0 -w 32K: the server's socket overflows; its kernel's RcvbufErrors (nstat in
 #           the server's namespace) is the witness: the receiver's transport stage = that delta,
 #           ~ the datagrams lost (within 10 %, converted from skbs), the conclusion names the
@@ -196,6 +199,67 @@ near_tc reverse "$qcount" "$((d1 - d0))" "the peer sender's"
 c=$(ledger "$tmp/rev.json" .conclusion)
 check "reverse: the conclusion names the peer's tbf 8002: on its interface" \
 	grep -q "at the sender's qdisc: tbf 8002: on [^ ]* $IS " <<<"$c"
+
+# --- bidir: a tbf on the client's veth only, both directions at once (-u --bidir): the up
+# direction leaves through it, the down one through the server's veth (no tbf). Each direction
+# its own ledger: up's qdisc stage is this host's, within 2 % of tc's dropped delta; down's is
+# the server's, = its tc dropped delta, which is 0; the --ledger-csv rows of each direction sum
+# to their witness.
+ip netns exec "$NC" tc qdisc replace dev "$IC" root handle 8003: tbf rate 100mbit burst 20k \
+	limit 30k || { fail "bidir: cannot add the qdisc"; exit 0; }
+d0=$(tcdrops) s0=$(stcdrops)
+ip netns exec "$NC" "$LR_BIN" -c "$SA" -p $PORT --bidir -u -b 300M -l 1400 --no-gso -t 1 \
+	--headless -J -i 0.25 --ledger-csv "$tmp/bidir.csv" >"$tmp/bidir.json" 2>"$tmp/bidir.err"
+d1=$(tcdrops) s1=$(stcdrops)
+ip netns exec "$NC" tc qdisc del dev "$IC" root
+# one jq pass: each direction's name, qdisc side and count, lost, conclusion
+read -r upd upside upq downd downside downq downlost <<<"$(jq -r '[.linerate_ledger,
+	.linerate_ledger_bidir_reverse] | map(., (.stages[] | select(.stage == "qdisc")))
+	| [.[0].direction, .[1].side, .[1].count, .[2].direction, .[3].side, .[3].count,
+	.[2].lost] | map(tostring) | join(" ")' "$tmp/bidir.json")"
+c=$(ledger "$tmp/bidir.json" .conclusion)
+echo "bidir: client tc dropped +$((d1 - d0)), server tc +$((${s1:-0} - ${s0:-0}));" \
+	"$upd qdisc $upq ($upside), $downd qdisc $downq ($downside), down lost $downlost: $c"
+near_tc bidir "$upq" "$((d1 - d0))" "the up direction's (this host's)"
+check "bidir: the up ledger's conclusion names its direction and tbf 8003: on this host" \
+	grep -q "^up (client -> server): .* at the sender's qdisc: tbf 8003: on $(hostname) $IC " \
+	<<<"$c"
+check "bidir: the down ledger's qdisc stage is the server's, = its tc dropped delta (0)" \
+	test "$downd/$downside/$downq" = "down/peer/$((${s1:-0} - ${s0:-0}))" -a "$downq" = 0
+# each ledger's sent and lost are its own direction's, as iperf3's end block reports them (the
+# server's counts: what it received of up and its loss, what it sent down), not both summed
+got=$(jq -r '[.linerate_ledger.sent, .linerate_ledger.lost, .linerate_ledger_bidir_reverse.sent,
+	.end.sum_sent.packets, .end.sum_received.lost_packets, .end.sum_sent_bidir_reverse.packets]
+	| "\(.[0]) \(.[1]) \(.[2]) / \(.[3]) \(.[4]) \(.[5])"' "$tmp/bidir.json")
+check "bidir: each ledger's sent and lost are its direction's, as -J's end block ($got)" \
+	test "${got% / *}" = "${got#* / }"
+read -r cu cd cdn dsent <<<"$(python3 - "$tmp/bidir.csv" <<'PY'
+import csv, sys
+q = {"up": 0, "down": 0}
+n = {"up": 0, "down": 0}
+sent = 0
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["stage"] == "qdisc":
+        q[r["direction"]] += int(r["count"] or 0)
+        n[r["direction"]] += 1
+    if r["stage"] == "sent" and r["direction"] == "down":
+        sent += int(r["count"] or 0)
+print(q["up"], q["down"], n["down"], sent)
+PY
+)"
+if [ "$cdn" -ge 3 ] && within "$cu" "$((d1 - d0))" 2 && [ "$cd" = 0 ]; then
+	pass "bidir csv: up's qdisc rows sum to tc's dropped delta ($cu ~ $((d1 - d0))), down's $cdn to 0"
+else
+	fail "bidir csv: each direction's qdisc rows sum to its tc" "up $cu vs +$((d1 - d0)), down $cd in $cdn rows"
+fi
+# the down rows' sent: this host's receivers' count and gaps, against the server's own count of
+# what it sent (-J end.sum_sent_bidir_reverse, from the server's results)
+ssent=$(jq -r .end.sum_sent_bidir_reverse.packets "$tmp/bidir.json")
+if within "$dsent" "$ssent" 1; then
+	pass "bidir csv: down's sent rows sum to the server's own count ($dsent ~ $ssent)"
+else
+	fail "bidir csv: down's sent rows sum to the server's own count" "$dsent vs $ssent"
+fi
 
 # --- rcvbuf: the receiver's socket buffer, sized by -w
 r0=$(ctr "$NS" UdpRcvbufErrors)

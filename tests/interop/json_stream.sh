@@ -7,7 +7,7 @@
 # the start block's keys, iperf3 3.12's own -J for the keys it has, and the peer's own byte
 # count (iperf3's -J, or linerate's end totals) for the intervals' sum.
 . "$(dirname "$0")/../lib.sh"
-lr_plan lrc-lrs-events lrc-lrs-start-keys lrc-lrs-sums lrc-lrs-bidir-sums lrc-lrs-linerate-events lrc-bidir-interval-keys-312 lrc-i3s-events \
+lr_plan lrc-lrs-events lrc-lrs-start-keys lrc-lrs-sums lrc-lrs-bidir-sums lrc-lrs-bidir-ledgers lrc-lrs-linerate-events lrc-bidir-interval-keys-312 lrc-i3s-events \
 lrc-i3s-start-keys-312 lrc-i3s-sums lrs-i3c-events lrs-i3c-start-keys lrs-i3c-start-keys-312 \
 lrs-i3c-sums lrs-udp-reverse-sums lrc-error-events
 command -v python3 >/dev/null || { lr_skip_plan json_stream "python3 not installed"; exit 0; }
@@ -125,6 +125,16 @@ def bidir():
     return "" if up == end["sum_sent"]["bytes"] and down == end["sum_received_bidir_reverse"]["bytes"] \
         and up > 0 and down > 0 else "--bidir intervals do not add up per direction"
 run("lrc-lrs-bidir-sums", bidir)
+def bidir_ledgers():
+    # --bidir: one loss ledger per direction, each its own event before "end", as -J names them
+    b = events(sys.argv[3])
+    led = {e["event"]: e["data"] for e in b if e["event"].startswith("linerate_ledger")}
+    dirs = [led.get(k, {}).get("direction")
+            for k in ("linerate_ledger", "linerate_ledger_bidir_reverse")]
+    print("# --bidir ledger events: %s" % dirs)
+    return "" if dirs == ["up", "down"] and b[-1]["event"] == "end" else \
+        "no ledger per direction: %s" % dirs
+run("lrc-lrs-bidir-ledgers", bidir_ledgers)
 def ours():
     # -J carries linerate_verdict, linerate_ledger, linerate_cycles and linerate_peer: the stream
     # carries them as events, with the same keys, the peer (the receiving server) witnessing at
@@ -145,7 +155,7 @@ def ours():
 run("lrc-lrs-linerate-events", ours)' "$tmp/c1.jsl" "$tmp/c1.json" "$tmp/c1b.jsl"
 else
 	for c in lrc-lrs-events lrc-lrs-start-keys lrc-lrs-sums lrc-lrs-bidir-sums \
-		lrc-lrs-linerate-events; do fail $c "linerate -s did not listen"; done
+		lrc-lrs-bidir-ledgers lrc-lrs-linerate-events; do fail $c "linerate -s did not listen"; done
 fi
 
 # --- linerate client -> iperf3 server --------------------------------------------------------

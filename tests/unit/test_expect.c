@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "linerate/diagnose/expect.h"
+#include "linerate/diagnose/verdict.h"
 
 static void parses(const char *spec, struct lr_expect *e)
 {
@@ -127,6 +128,37 @@ static void test_loss(void **state)
 	assert_string_equal(line, "expect loss<=0.001%: lost 0.0017% (3 of 178,643 datagrams)");
 }
 
+/* --bidir: the loss condition is judged on the worse direction, named; the sum of both would
+ * read 5,000 of 200,000 (2.5 %) and pass loss<=3% although down lost 5 %. Unknown in either
+ * direction: not judged. */
+static void test_loss_bidir_worse_direction(void **state)
+{
+	struct lr_verdict_traffic t = {.ran = true, .udp = true, .bidir = true,
+				       .up_bps = 9e8, .down_bps = 8e8, .retransmits = -1,
+				       .udp_lost = 5000, .udp_packets = 200000,
+				       .dir_udp_lost = {0, 5000},
+				       .dir_udp_packets = {100000, 100000}};
+	struct lr_expect_facts f;
+	char line[200];
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	lr_expect_traffic_facts(&t, &f);
+	assert_int_equal(judge("loss<=3%", &f, line), LR_EXPECT_NOT_MET);
+	assert_string_equal(line, "expect loss<=3%: lost 5.00% (5,000 of 100,000 datagrams, the "
+			    "worse direction: down)");
+	assert_true(f.rate_bps == 8e8);
+	t.dir_udp_lost[0] = 6000;
+	t.dir_udp_packets[0] = 120000;	/* up 5 %, down 1 %: up decides */
+	t.dir_udp_lost[1] = 1000;
+	lr_expect_traffic_facts(&t, &f);
+	assert_int_equal(judge("loss<=3%", &f, line), LR_EXPECT_NOT_MET);
+	assert_non_null(strstr(line, "(6,000 of 120,000 datagrams, the worse direction: up)"));
+	t.dir_udp_lost[1] = -1;
+	lr_expect_traffic_facts(&t, &f);
+	assert_int_equal(judge("loss<=3%", &f, line), LR_EXPECT_UNKNOWN);
+}
+
 static void test_unknown_never_passes(void **state)
 {
 	struct lr_expect_facts f = udp_facts(-1, -1);
@@ -185,6 +217,7 @@ int main(void)
 		cmocka_unit_test(test_grammar),
 		cmocka_unit_test(test_malformed_named),
 		cmocka_unit_test(test_loss),
+		cmocka_unit_test(test_loss_bidir_worse_direction),
 		cmocka_unit_test(test_unknown_never_passes),
 		cmocka_unit_test(test_rate_retr_cpu),
 	};

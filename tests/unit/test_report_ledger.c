@@ -72,6 +72,36 @@ static void test_ledger_sums_meet_the_witnesses(void **state)
 	lr_report_free(r);
 }
 
+/* --bidir (ledger_bidir.csv: the tbf on the client's veth only): one table per direction, each
+ * line summed over its own direction's intervals: up's qdisc line is the client's tc dropped
+ * delta (+18301), down's the server's (+0); each sent line the far end's own count. */
+static void test_ledger_bidir_per_direction(void **state)
+{
+	static const char *const files[] = {FIX "ledger_bidir.csv"};
+	char err[LR_REP_ERR_MAX];
+	struct lr_report *r = report_read_files(files, 1, 0, err);
+	char *html = report_html(r);
+	const char *up = strstr(html, "data-direction=\"up\""), *down, *row;
+
+	(void)state;
+	assert_non_null(up);
+	down = strstr(up, "data-direction=\"down\"");
+	assert_non_null(down);
+	assert_true(row_of(up, "qdisc") < down);
+	assert_near(value_in(row_of(up, "qdisc"), "count"), 18301, 0);
+	assert_near(value_in(row_of(up, "sent"), "count"), 26792, 0.001 * 26792);
+	/* the server's first frame came with the second interval, its qdisc's name with it: the
+	 * first interval's line, unknown, is a line of its own ("qdisc drops") */
+	row = strstr(down, "<td>noqueue 0:</td>");
+	assert_non_null(row);
+	assert_near(value_in(row, "count"), 0, 0);
+	assert_near(value_in(row_of(down, "sent"), "count"), 26720, 0.001 * 26720);
+	row = strstr(up, "<h3>down: the server sent (-R or --bidir)</h3>");
+	assert_true(row && row < down);
+	free(html);
+	lr_report_free(r);
+}
+
 static void test_bad_rows_named(void **state)
 {
 	static const char *const bad[] = {
@@ -100,6 +130,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ledger_sums_meet_the_witnesses),
+		cmocka_unit_test(test_ledger_bidir_per_direction),
 		cmocka_unit_test(test_bad_rows_named),
 	};
 

@@ -2,7 +2,8 @@
 /* The verdict's loss ledger over both ends (issue 27), fed as the session feeds it: this host's
  * ticks (its snapshots), the engine's counts, the peer's summary. Figures of real runs: a tbf on
  * the sender's veth, the peer's RcvbufErrors, a -R test's sender qdisc from the peer, TCP's
- * transport stage at both ends. (The verdict's other rules: test_verdict.c.) */
+ * transport stage at both ends, --bidir's two ledgers. (The verdict's other rules:
+ * test_verdict.c.) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -239,6 +240,131 @@ static void test_ledger_tcp_transport_both_ends(void **state)
 	assert_false(ledger_row(&l, LR_LS_IP)->known);
 }
 
+/* --bidir, UDP, 100,000 datagrams each way over 4 s. Each host receives one direction's data
+ * only, so its receive-side drops are that direction's: this host's (the client's) UDP
+ * RcvbufErrors moved rcv_local times, the peer's rcv_peer; -w small on one end. The books and
+ * the peer's summary as the session has them at the end. */
+static void bidir_run(struct lr_verdict_acc *a, struct lr_peer_summary *ps,
+		      struct lr_verdict_traffic *t, uint64_t rcv_local, uint64_t rcv_peer)
+{
+	struct run r;
+	struct lr_verdict v;
+
+	*t = (struct lr_verdict_traffic){.ran = true, .udp = true, .bidir = true, .parallel = 1,
+					 .bitrate_bps = 1e9, .up_bps = 9e8, .down_bps = 9e8,
+					 .sent_up_bps = 1e9, .sent_down_bps = 1e9,
+					 .retransmits = -1, .dir_retransmits = {-1, -1},
+					 .udp_lost = (int64_t)(rcv_local + rcv_peer),
+					 .udp_packets = 200000,
+					 .dir_udp_lost = {(int64_t)rcv_peer, (int64_t)rcv_local},
+					 .dir_udp_packets = {100000, 100000}};
+	make_run(&r, -1, 1500, 125000000, 0, -1, -1, 20);
+	strcpy(r.i.kind, "veth");
+	/* every datagram of both directions crossed both veths (--no-gso: an skb each); the
+	 * socket buffer dropped them after the interface counted them */
+	r.i.delta[LR_M_RX_PACKETS] = r.i.delta[LR_M_TX_PACKETS] = 100000 / 4;
+	r.s.stack.valid = LR_STACKV_UDP_RCVBUF | LR_STACKV_UDP_IN_ERRORS | LR_STACKV_UDP_SNDBUF;
+	r.s.stack.udp_rcvbuf_errors_per_s = r.s.stack.udp_in_errors_per_s = (double)rcv_local / 4;
+	judge(&r, 4, t, a, &v);
+	quiet_peer(ps, 100000);
+	ps->ifaces[0].c[LR_PC_TX_PACKETS] = 100000;
+	ps->stack[LR_PS_UDP_RCVBUF_ERRORS] = ps->stack[LR_PS_UDP_IN_ERRORS] = rcv_peer;
+}
+
+/* A direction's ledger that lost nothing: its receiver's transport stage read 0 on that end. */
+static void no_loss(const struct lr_ledger *l, bool peer_receives)
+{
+	const struct lr_ledger_row *tr = ledger_row(l, LR_LS_TRANSPORT);
+
+	assert_int_equal(l->lost, 0);
+	assert_int_equal(l->sent, 100000);
+	assert_true(tr->known && tr->peer == peer_receives && !tr->sender);
+	assert_int_equal(tr->count, 0);
+	assert_null(l->largest);
+	assert_non_null(strstr(l->conclusion, "no loss"));
+}
+
+/* A direction's ledger that lost 5,000 of 100,000, all at its receiver's socket buffer: that
+ * end's UDP RcvbufErrors is the transport stage and the cause; the conclusion says want. */
+static void lost_at_rcvbuf(const struct lr_ledger *l, bool peer_receives, const char *want)
+{
+	const struct lr_ledger_row *tr = ledger_row(l, LR_LS_TRANSPORT);
+
+	assert_int_equal(l->lost, 5000);
+	assert_int_equal(l->sent, 100000);
+	assert_true(tr->known && tr->peer == peer_receives && !tr->sender);
+	assert_string_equal(tr->counter, "UDP RcvbufErrors");
+	assert_int_equal(tr->count, 5000);
+	assert_ptr_equal(l->largest, tr);
+	assert_non_null(strstr(l->conclusion, want));
+}
+
+/* Both directions' ledgers of t. */
+static void both_ledgers(const struct lr_verdict_acc *a, const struct lr_verdict_traffic *t,
+			 const struct lr_peer_summary *ps, struct lr_ledger *up,
+			 struct lr_ledger *down)
+{
+	assert_true(lr_verdict_ledger_dir(a, t, ps, "thishost", LR_LDIR_UP, up));
+	assert_true(lr_verdict_ledger_dir(a, t, ps, "thishost", LR_LDIR_DOWN, down));
+}
+
+/* Only the down direction (server -> client) lost: 5,000 datagrams at the client's own socket
+ * buffer (this host's RcvbufErrors). The up ledger shows no loss (the peer received it and
+ * its counters saw none); the down one names this host's UDP RcvbufErrors; the verdict
+ * concludes from the down one and names the direction. */
+static void test_ledger_bidir_down_lost_at_client(void **state)
+{
+	struct lr_verdict_acc a;
+	struct lr_verdict v;
+	static struct lr_ledger up, down;
+	static struct lr_peer_summary ps;
+	struct lr_verdict_traffic t;
+	const struct lr_ledger *both[2] = {&up, &down};
+
+	(void)state;
+	bidir_run(&a, &ps, &t, 5000, 0);
+	both_ledgers(&a, &t, &ps, &up, &down);
+	no_loss(&up, true);
+	assert_string_equal(up.snd_host, "thishost");
+	assert_string_equal(down.snd_host, "peerhost");
+	assert_string_equal(down.rcv_host, "thishost");
+	lost_at_rcvbuf(&down, false, "down (server -> client): 5000 of 5000 lost datagrams at the "
+		       "receiver's transport: UDP RcvbufErrors on thishost");
+	lr_verdict_compute(&a, &t, &v);
+	assert_ptr_equal(lr_verdict_worst(both, 2), &down);
+	lr_verdict_conclude(&v, lr_verdict_worst(both, 2));
+	assert_non_null(strstr(v.loss_where, "down (server -> client)"));
+	assert_true(!strncmp(v.next_step, "down: ", 6));
+}
+
+/* The reverse: only up (client -> server) lost, 5,000 at the server's socket buffer (the
+ * peer's RcvbufErrors); the down ledger shows no loss, this host's counters saw none. TCP
+ * likewise: each direction's loss is its own senders' retransmits. */
+static void test_ledger_bidir_up_lost_at_server(void **state)
+{
+	struct lr_verdict_acc a;
+	static struct lr_ledger up, down;
+	static struct lr_peer_summary ps;
+	struct lr_verdict_traffic t;
+	const struct lr_ledger *both[2] = {&up, &down};
+
+	(void)state;
+	bidir_run(&a, &ps, &t, 0, 5000);
+	both_ledgers(&a, &t, &ps, &up, &down);
+	no_loss(&down, false);
+	lost_at_rcvbuf(&up, true, "up (client -> server): 5000 of 5000 lost datagrams at the "
+		       "receiver's transport: UDP RcvbufErrors on peerhost");
+	assert_ptr_equal(lr_verdict_worst(both, 2), &up);
+	t.udp = false;
+	t.dir_retransmits[LR_LDIR_UP] = 0;
+	t.dir_retransmits[LR_LDIR_DOWN] = 700;
+	t.retransmits = 700;
+	both_ledgers(&a, &t, &ps, &up, &down);
+	assert_int_equal(up.lost, 0);
+	assert_int_equal(down.lost, 700);
+	assert_ptr_equal(lr_verdict_worst(both, 2), &down);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -246,6 +372,8 @@ int main(void)
 		cmocka_unit_test(test_ledger_names_the_peers_rcvbuf),
 		cmocka_unit_test(test_ledger_reverse_senders_qdisc_from_peer),
 		cmocka_unit_test(test_ledger_tcp_transport_both_ends),
+		cmocka_unit_test(test_ledger_bidir_down_lost_at_client),
+		cmocka_unit_test(test_ledger_bidir_up_lost_at_server),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

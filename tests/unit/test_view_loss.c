@@ -6,7 +6,7 @@
  * --no-gso): each line's last interval per second beside the total, its side, host and
  * counter; the receiver's count unknown live (the peer reports it at the end), the
  * unaccounted remainder always there, stages that saw nothing folded, the conclusion under
- * them; --bidir says its directions share the counters; the L key. A golden frame beside the
+ * them; --bidir's two directions, each its own ledger; the L key. A golden frame beside the
  * figures; LR_UPDATE_GOLDEN=1 rewrites it.
  */
 #include <setjmp.h>
@@ -130,6 +130,18 @@ static int line_of(const struct lr_frame *f, const char *needle, char *out, size
 	return y;
 }
 
+/* The first row below y0 holding needle, as text; fails when none does. */
+static int line_after(const struct lr_frame *f, int y0, const char *needle, char *out, size_t len)
+{
+	for (int y = y0 + 1; y < f->h; y++) {
+		row_text(f, y, out, len);
+		if (strstr(out, needle))
+			return y;
+	}
+	fail_msg("no row below %d holds '%s'", y0, needle);
+	return -1;
+}
+
 /* Each word of want appears in the row, in order. */
 static void has_words(const char *row, const char *want)
 {
@@ -146,12 +158,39 @@ static void has_words(const char *row, const char *want)
 	}
 }
 
+/* --bidir's down direction, this host receiving: 3000 of 10000 lost, its own UDP receive
+ * buffer overflowed 3000 times (--no-gso: one datagram an skb), the peer's qdisc dropped none. */
+static void down_ledger(struct lr_ledger *down)
+{
+	struct lr_ledger_input in;
+
+	memset(&in, 0, sizeof(in));
+	lr_ledger_end_init(&in.snd);
+	lr_ledger_end_init(&in.rcv);
+	in.udp = in.bidir = true;
+	in.dir = LR_LDIR_DOWN;
+	in.sent = 10000;
+	in.lost = 3000;
+	strcpy(in.snd.host, "ns-b");
+	strcpy(in.snd.iface, "veth-b");
+	in.snd.qdisc_drops = in.snd.tx_dropped = in.snd.tx_errors = in.snd.udp_sndbuf = 0;
+	in.snd.if_tx_packets = 10000;
+	strcpy(in.rcv.host, "ns-a");
+	strcpy(in.rcv.iface, "veth-a");
+	in.rcv.if_rx_packets = 10000;
+	in.rcv.rx_missed = in.rcv.rx_fifo = in.rcv.rx_over = 0;
+	in.rcv.softnet_dropped = 0;
+	in.rcv.udp_rcvbuf = in.rcv.udp_in_errors = 3000;
+	lr_ledger_build(&in, down);
+}
+
 /* Outside the pane, the detail view's first hint is the ledger's (issue 28: the live hints and
  * the verdict read one ledger): the interval's qdisc drops, 8896 in 0.25 s, at the sender's
  * qdisc on ns-a; the peer's detail view gets none (its hints are its own snapshot's). */
 static void test_hint_from_the_ledger(void **state)
 {
 	struct fixture *fx = *state;
+	static struct lr_ledger down;
 	struct lr_snapshot s;
 	char row[256];
 
@@ -176,6 +215,13 @@ static void test_hint_from_the_ledger(void **state)
 	render(fx, 80, 24);
 	assert_true(golden_find(&fx->frame, "at the sender's qdisc", &(int){0}) < 0);
 	fx->ctx.loss = &fx->loss;
+	/* --bidir: the down direction's interval gives its own hint, named (3 hints at 40 rows) */
+	down_ledger(&down);
+	fx->loss.rev_interval = &down;
+	fx->loss.rev_interval_s = 1.0;
+	render(fx, 80, 40);
+	line_of(&fx->frame, "down: loss", row, sizeof(row));
+	has_words(row, "down: loss datagrams 3.00k/s at the receiver's transport: UDP");
 	fx->ctx.snap = NULL;
 	lr_snapshot_free(&s);
 }
@@ -260,14 +306,57 @@ static void test_ended(void **state)
 	has_words(row, "received receiver ns-b 4097");
 }
 
-static void test_bidir_and_none(void **state)
+/* --bidir: each direction its own ledger at 80x24, up over down, both readable. The up one
+ * is the tbf run's (this host sent, its qdisc dropped 17012 of the 17019 lost); the down one
+ * this host received: 3000 of 10000 lost, its own UDP receive buffer overflowed 3000 times
+ * (--no-gso: one datagram an skb), the peer's qdisc dropped none. Each title names its
+ * direction and its ends, each stage its host, each conclusion its direction. */
+static void test_bidir(void **state)
+{
+	struct fixture *fx = *state;
+	struct lr_ledger_input in;
+	static struct lr_ledger up, down;
+	char row[128];
+	int yu, yd;
+
+	totals(&in, 2);
+	in.bidir = true;
+	in.lost = 17012 + 13 + 6;
+	lr_ledger_build(&in, &up);
+	down_ledger(&down);
+	fx->loss = (struct lr_view_loss){.total = &up, .sender_local = true, .ended = true,
+					 .rev_total = &down};
+	render(fx, 80, 24);
+	assert_int_equal(fx->frame.clipped, 0);
+	yu = line_of(&fx->frame, "Loss ledger up: ns-a -> ns-b", row, sizeof(row));
+	yd = line_of(&fx->frame, "Loss ledger down: ns-b -> ns-a", row, sizeof(row));
+	assert_true(yu < yd);
+	assert_true(line_of(&fx->frame, "qdisc", row, sizeof(row)) < yd);
+	has_words(row, "qdisc sender ns-a tbf 8001: 17012");
+	line_after(&fx->frame, yd, "transport", row, sizeof(row));
+	has_words(row, "transport receiver ns-a UDP RcvbufErrors 3000");
+	line_after(&fx->frame, yd, "qdisc", row, sizeof(row));	/* the peer's, none */
+	has_words(row, "0 at: socket, qdisc, driver tx, nic rx, backlog; unknown at: ip");
+	line_of(&fx->frame, "0 at:", row, sizeof(row));	/* up's: the peer's unknown, not 0 */
+	has_words(row, "0 at: driver tx, nic rx, transport; unknown at: backlog, ip");
+	assert_true(line_of(&fx->frame, "=> up (client -> server)", row, sizeof(row)) < yd);
+	line_after(&fx->frame, yd, "=> down (server -> client): 3000 of 3000", row,
+		   sizeof(row));
+	/* 70x20, the reduced layout: each half still ends in its remainder and conclusion */
+	render(fx, 70, 20);
+	yd = line_of(&fx->frame, "Loss ledger down", row, sizeof(row));
+	assert_true(line_of(&fx->frame, "unaccounted", row, sizeof(row)) < yd);
+	has_words(row, "unaccounted 6");
+	assert_true(line_of(&fx->frame, "=> up (client -> server)", row, sizeof(row)) < yd);
+	line_after(&fx->frame, yd, "unaccounted", row, sizeof(row));
+	line_after(&fx->frame, yd, "=> down (server -> client)", row, sizeof(row));
+
+}
+
+static void test_none(void **state)
 {
 	struct fixture *fx = *state;
 
-	fx->loss.shared = true;
-	render(fx, 80, 24);
-	assert_true(golden_find(&fx->frame, "--bidir: both directions share", &(int){0}) > 0);
-	assert_int_equal(golden_find(&fx->frame, "qdisc", &(int){0}), -1);
 	fx->ctx.loss = NULL;
 	render(fx, 80, 24);
 	assert_true(golden_find(&fx->frame, "no ledger here", &(int){0}) > 0);
@@ -298,7 +387,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unknown, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fold, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ended, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_bidir_and_none, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bidir, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_none, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_key, setup, teardown),
 	};
 

@@ -54,12 +54,19 @@ struct lr_expect_cpu {
 struct lr_expect_facts {
 	bool ran;		/* the test moved data and has results */
 	bool udp;
-	int64_t lost, packets;	/* UDP: the receivers' own count of lost and sent datagrams */
+	int64_t lost, packets;	/* UDP: the receivers' own count of lost and sent datagrams;
+				 * --bidir: the direction that lost the larger share */
+	const char *loss_dir;	/* --bidir: that direction ("up", "down"), else NULL */
 	double rate_bps;	/* the receivers' goodput (--bidir: the slower direction) */
 	int64_t retransmits;	/* TCP: the senders' own count */
 	struct lr_expect_cpu cpu_local, cpu_peer;
 	bool peer_shares;	/* the peer sent its counters (a linerate -s) */
 };
+
+/* The test's own results into f: ran, udp, loss (under --bidir the worse direction's; unknown
+ * when either direction's count is), retransmits, rate (--bidir: the slower direction). */
+struct lr_verdict_traffic;
+void lr_expect_traffic_facts(const struct lr_verdict_traffic *t, struct lr_expect_facts *f);
 
 enum lr_expect_result { LR_EXPECT_MET, LR_EXPECT_NOT_MET, LR_EXPECT_UNKNOWN };
 

@@ -30,6 +30,10 @@ enum lr_ledger_stage {
 	LR_LS__COUNT
 };
 
+/* A direction of a test, named as --ledger-csv's direction column names it: up is client ->
+ * server, down server -> client (-R; under --bidir both run, each its own ledger). */
+enum lr_ledger_dir { LR_LDIR_UP, LR_LDIR_DOWN, LR_LDIR__COUNT };
+
 /* One end's counters over the test's window; -1: unknown on that end. */
 struct lr_ledger_end {
 	char host[64];			/* "": the end shared nothing (a plain iperf3) */
@@ -47,6 +51,8 @@ struct lr_ledger_end {
 
 struct lr_ledger_input {
 	bool udp;
+	enum lr_ledger_dir dir;	/* which direction's data (a name for the outputs) */
+	bool bidir;		/* the other direction ran too: this is one of two ledgers */
 	bool sender_local;	/* this host sent (its end is `snd`) */
 	bool one_link;		/* the two interfaces face each other: the wire stage applies */
 	int64_t sent;		/* datagrams (UDP) / segments (TCP) the sending engine counted */
@@ -72,6 +78,8 @@ struct lr_ledger_row {
 
 struct lr_ledger {
 	bool udp;
+	enum lr_ledger_dir dir;			/* the input's */
+	bool bidir;
 	int64_t sent, received, lost;		/* -1 unknown */
 	/* TCP: the sender's retransmitted segments and, of them, the spurious ones (the receiver
 	 * had them: reordering or a hasty timer, not loss); lost is the rest. -1 unknown */
@@ -107,5 +115,6 @@ struct lr_ledger {
 void lr_ledger_end_init(struct lr_ledger_end *e);	/* every counter unknown */
 void lr_ledger_build(const struct lr_ledger_input *in, struct lr_ledger *out);
 const char *lr_ledger_stage_name(enum lr_ledger_stage s);	/* "qdisc", "transport", ... */
+const char *lr_ledger_dir_name(enum lr_ledger_dir d);	/* "up", "down" */
 
 #endif

@@ -15,6 +15,7 @@
 #include "linerate/core/common.h"
 #include "linerate/collect/metrics.h"
 #include "linerate/collect/snmp.h"
+#include "linerate/diagnose/ledger.h"
 
 struct lr_snapshot;
 
@@ -129,6 +130,9 @@ struct lr_verdict_traffic {
 	double sent_up_bps, sent_down_bps;	/* what the senders sent (a cap is theirs), -1 */
 	int64_t retransmits;		/* TCP, the senders' own count */
 	int64_t udp_lost, udp_packets;	/* UDP, the receivers' own count */
+	/* the same per direction (enum lr_ledger_dir: [0] up, client -> server; [1] down),
+	 * -1 unknown. The ledger reads them under --bidir, where the totals mix both */
+	int64_t dir_retransmits[2], dir_udp_lost[2], dir_udp_packets[2];
 };
 
 void lr_verdict_init(struct lr_verdict_acc *a, const char *iface);	/* iface may be NULL */
@@ -165,22 +169,32 @@ struct lr_verdict {
 
 void lr_verdict_compute(const struct lr_verdict_acc *a, const struct lr_verdict_traffic *t,
 			struct lr_verdict *v);
-/* The loss ledger of the test's one direction from these books (this host's end) and the
- * peer's totals (NULL: a plain iperf3 or --no-peer-stats: its stages unknown); host is this
- * host's name. false when there is none to build (no test, or --bidir, whose directions share
- * every counter). verdict_ledger.c */
-struct lr_ledger;
+/* The loss ledger of one direction of the test (dir: enum lr_ledger_dir) from these books
+ * (this host's end) and the peer's totals (NULL: a plain iperf3 or --no-peer-stats: its stages
+ * unknown); host is this host's name. Under --bidir each host receives only one direction's
+ * data: its receiver stages (nic rx, backlog, ip, transport) are the direction it receives,
+ * its sender stages (socket, qdisc, driver tx) the one it sends, and the sent and lost counts
+ * are that direction's (dir_*). false when there is none to build (no test, or a direction
+ * the test did not run). verdict_ledger.c */
 struct lr_peer_summary;
+bool lr_verdict_ledger_dir(const struct lr_verdict_acc *a, const struct lr_verdict_traffic *t,
+			   const struct lr_peer_summary *peer, const char *host, enum lr_ledger_dir dir,
+			   struct lr_ledger *out);
+/* The test's first direction: its one, or up under --bidir. */
 bool lr_verdict_ledger(const struct lr_verdict_acc *a, const struct lr_verdict_traffic *t,
 		       const struct lr_peer_summary *peer, const char *host, struct lr_ledger *out);
+/* The directions t ran into dirs (up, or down under -R; both under --bidir): their number. */
+unsigned lr_verdict_dirs(const struct lr_verdict_traffic *t, enum lr_ledger_dir dirs[2]);
 /* The ledger's evidence alone (the same books): the live ledger (ledger_live.h) diffs it. */
-struct lr_ledger_input;
 bool lr_verdict_ledger_input(const struct lr_verdict_acc *a, const struct lr_verdict_traffic *t,
-			     const struct lr_peer_summary *peer, const char *host,
+			     const struct lr_peer_summary *peer, const char *host, enum lr_ledger_dir dir,
 			     struct lr_ledger_input *in);
 /* Where the ledger puts the loss becomes the verdict's place and next step (both ends'
  * evidence outranks this host's alone). */
 void lr_verdict_conclude(struct lr_verdict *v, const struct lr_ledger *l);
+/* Of n ledgers (a --bidir test's two), the one whose loss is worst: the larger share of what
+ * was sent when both know it, else the larger count; NULL when none lost any. */
+const struct lr_ledger *lr_verdict_worst(const struct lr_ledger *const *l, unsigned n);
 
 /* "182 Mbit/s", "9.41 Gbit/s", "512 bit/s": the unit the verdict's sentences use. */
 void lr_verdict_fmt_bps(char *buf, size_t len, double bps);

@@ -176,7 +176,10 @@ struct lr_view_loss {
 	const struct lr_ledger *total;		/* the test's so far, NULL none yet */
 	bool sender_local;			/* this host sends */
 	bool ended;				/* total is the end-of-test ledger */
-	bool shared;				/* --bidir: no ledger per direction */
+	/* --bidir: the down direction's (this host receives), drawn under the up one's; NULL
+	 * otherwise */
+	const struct lr_ledger *rev_interval, *rev_total;
+	double rev_interval_s;
 };
 
 /* In place of the views (ctx->app->loss). */

@@ -46,16 +46,18 @@ struct lr_session {
 	struct lr_verdict_traffic vt;
 	struct lr_verdict verdict;	/* verdict.iface points into acc; concluded from ledger */
 	bool have_verdict;
-	struct lr_ledger ledger;	/* where the packets went, both ends (docs/design.md §14) */
-	bool have_ledger;		/* a one-direction test ran */
+	struct lr_ledger ledger;	/* where the packets went, both ends (docs/design.md §14):
+					 * the test's direction, under --bidir the up one */
+	bool have_ledger;		/* a test ran */
+	struct lr_ledger ledger_rev;	/* --bidir: the down direction's (server -> client) */
+	bool have_ledger_rev;
 	struct lr_cycles_acc *cyc;	/* heap: large; both ends' CPU times in the test's window */
 	struct lr_cycles cycles;	/* which end and CPU bound the rate (docs/design.md §14) */
 	bool have_cycles;
 	/* the running test's ledger, each interval's and the total, stepped by lr_session_sample
-	 * (docs/design.md §14); live.steps stays 0 under --bidir (live_shared: both directions
-	 * share host-wide counters) or before the test runs */
-	struct lr_ledger_live live;
-	bool live_shared;
+	 * (docs/design.md §14); live.steps stays 0 before the test runs. live is the test's
+	 * direction (--bidir: up), live_rev --bidir's down one (steps 0 otherwise) */
+	struct lr_ledger_live live, live_rev;
 	uint64_t live_real_ns, live_elapsed_ns;	/* the snapshot of the newest interval */
 	/* the peer view (docs/wire.md, part 2): opened by lr_session_poll once the server offered,
 	 * closed with the client; NULL against a plain iperf3 or with --no-peer-stats */

@@ -140,6 +140,12 @@ $(B)/bench/queues_scale: bench/queues_scale.c $(LIB) $(B)/tests/fakes/fake_sysio
 bench-queues: $(B)/bench/queues_scale
 	@$<
 
+# The sampler's CPU per tick on generated trees of 2..1024 CPUs x 1..64 interfaces (issue 33);
+# bench/run.sh builds and runs it (part "scale").
+$(B)/bench/sampler_scale: bench/sampler_scale.c $(LIB)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(LR_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) -lm
+
 # Mutation testing (docs/design.md §15): each mutation of MUTATIONS applied to a scratch copy of
 # the tree and its build/, rebuilt, and the checks tests/mutations.map gives the file run until
 # one fails: killed or survived, then "N killed, N survived".

@@ -13,7 +13,9 @@ MUTATIONS ?= tests/mutations.tsv
 
 PKGS      = libnl-3.0 libnl-route-3.0 libnl-genl-3.0 jansson libmicrohttpd libcrypto
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) ncursesw 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# libmicrohttpd and libcrypto are dlopen()ed when --listen or authentication first needs them
+# (src/run/metrics_http.c, src/traffic/crypto_dl.c): headers only, not linked
+PKG_LIBS   := $(shell pkg-config --libs $(filter-out libmicrohttpd libcrypto,$(PKGS)) 2>/dev/null)
 CURSES_LIBS := $(shell pkg-config --libs ncursesw 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 

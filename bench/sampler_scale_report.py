@@ -112,7 +112,7 @@ s.append('<text x="14" y="%d" transform="rotate(-90 14 %d)" text-anchor="middle"
          '(log)</text>' % ((T + H - B) / 2, (T + H - B) / 2))
 s.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#888" stroke-dasharray="2,3"/>'
          % (L, Y(5000), W - R, Y(5000)))
-s.append('<text x="%d" y="%.1f" fill="#888">5 %% of a core</text>' % (W - R + 5, Y(5000) + 4))
+s.append('<text x="%d" y="%.1f" fill="#888">5 %% of a core at -i 0.1</text>' % (L + 5, Y(5000) - 4))
 k = 0
 for b in bins:
     for n, i in enumerate(ifs):

@@ -13,7 +13,9 @@ MUTATIONS ?= tests/mutations.tsv
 
 PKGS      = libnl-3.0 libnl-route-3.0 libnl-genl-3.0 jansson libmicrohttpd libcrypto
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) ncursesw 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# libmicrohttpd and libcrypto are dlopen()ed when --listen or authentication first needs them
+# (src/run/metrics_http.c, src/traffic/crypto_dl.c): headers only, not linked
+PKG_LIBS   := $(shell pkg-config --libs $(filter-out libmicrohttpd libcrypto,$(PKGS)) 2>/dev/null)
 CURSES_LIBS := $(shell pkg-config --libs ncursesw 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
@@ -139,6 +141,12 @@ $(B)/bench/queues_scale: bench/queues_scale.c $(LIB) $(B)/tests/fakes/fake_sysio
 
 bench-queues: $(B)/bench/queues_scale
 	@$<
+
+# The sampler's CPU per tick on generated trees of 2..1024 CPUs x 1..64 interfaces (issue 33);
+# bench/run.sh builds and runs it (part "scale").
+$(B)/bench/sampler_scale: bench/sampler_scale.c $(LIB)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(LR_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) -lm
 
 # Mutation testing (docs/design.md §15): each mutation of MUTATIONS applied to a scratch copy of
 # the tree and its build/, rebuilt, and the checks tests/mutations.map gives the file run until

@@ -4,11 +4,16 @@
 # and NIF interfaces, in the kernel's formats (fs/proc/stat.c 10 columns, fs/proc/softirqs.c,
 # net/core/net-procfs.c dev_seq_show and softnet_seq_show 13 columns, kernel/irq/proc.c with a
 # 4-digit IRQ column and one MSI-X vector per queue, 8 queues per ethN). Deterministic synthetic
-# values. Usage: gen_bigtree.py NCPU NIF DIR
+# values. Usage: gen_bigtree.py NCPU NIF DIR [QUEUES]
+# QUEUES (default 8) MSI-X vectors per ethN; "auto": one per CPU up to 64 (bench/sampler_scale.sh),
+# and then also the sysfs side of the IRQ map: DIR/sys/class/net/ethN/device/msi_irqs/IRQ and
+# DIR/proc/irq/IRQ/effective_affinity_list (each vector on one CPU, spread over the CPUs).
 import os
 import sys
 
 ncpu, nif, top = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+qarg = sys.argv[4] if len(sys.argv) > 4 else "8"
+nq = min(ncpu, 64) if qarg == "auto" else int(qarg)
 
 
 def w(rel, text):
@@ -47,12 +52,17 @@ for k, n in enumerate(ifnames):
     dev += "%6s:%8d %7d %4d %4d %4d %5d %10d %9d %8d %7d %4d %4d %4d %5d %7d %10d\n" % tuple([n] + rx + tx)
 w("proc/net/dev", dev)
 
-irq = " " * 9 + "".join("CPU%-8d" % c for c in range(ncpu)) + "\n"
+rows = [" " * 9 + "".join("CPU%-8d" % c for c in range(ncpu)) + "\n"]
+zero = " %10d" % 0
 nirq = 100
 for n in ifnames[1:]:
-    for q in range(8):
-        irq += "%4d:" % nirq + "".join(" %10d" % (1000 if c == nirq % ncpu else 0) for c in range(ncpu))
-        irq += "  IR-PCI-MSIX-0000:3b:00.0 %4d-edge      %s-TxRx-%d\n" % (q, n, q)
+    for q in range(nq):
+        on = nirq % ncpu
+        rows.append("%4d:" % nirq + zero * on + " %10d" % 1000 + zero * (ncpu - on - 1))
+        rows.append("  IR-PCI-MSIX-0000:3b:00.0 %4d-edge      %s-TxRx-%d\n" % (q, n, q))
+        if qarg == "auto":
+            w("sys/class/net/%s/device/msi_irqs/%d" % (n, nirq), "msix\n")
+            w("proc/irq/%d/effective_affinity_list" % nirq, "%d\n" % on)
         nirq += 1
-irq += " LOC:" + "".join(" %10d" % (1000 + c) for c in range(ncpu)) + "   Local timer interrupts\n"
-w("proc/interrupts", irq)
+rows.append(" LOC:" + "".join(" %10d" % (1000 + c) for c in range(ncpu)) + "   Local timer interrupts\n")
+w("proc/interrupts", "".join(rows))

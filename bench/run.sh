@@ -5,7 +5,8 @@
 # (tables of absolute numbers and linerate/other ratios, the exact commands, the machine), keeping
 # the hand-written interpretation between the <!-- interpretation --> markers. Never run by tests.
 #
-# Parts (BENCH_PARTS, default all): sampler (issue 2), callgrind, dash (issue 3), traffic (issue 4).
+# Parts (BENCH_PARTS, default all): sampler (issue 2), callgrind, dash (issue 3), traffic (issue 4),
+# scale (issue 33: bench/sampler_scale.sh, CPU per tick on generated trees, its own section).
 # Knobs: BENCH_SAMPLER_SECS=60 BENCH_DASH_SECS=30 BENCH_TRAFFIC_SECS=5 BENCH_REPS=3
 #        BENCH_CALLGRIND=1 (0: skip callgrind)  BENCH_RESULTS=FILE  BENCH_KEEP=1 (keep raw files)
 #        BENCH_TRAFFIC_CASES="MTU PROTO ARG;..." (a subset of the traffic cases, e.g. "1500 udp 64")
@@ -18,7 +19,7 @@ S1=${BENCH_SAMPLER_SECS:-60}
 S2=${BENCH_DASH_SECS:-30}
 S3=${BENCH_TRAFFIC_SECS:-5}
 REPS=${BENCH_REPS:-3}
-PARTS=${BENCH_PARTS:-"sampler callgrind dash traffic"}
+PARTS=${BENCH_PARTS:-"sampler callgrind dash traffic scale"}
 [ "${BENCH_CALLGRIND:-1}" = 0 ] && PARTS=${PARTS//callgrind/}
 ID=$$
 TSOCK=lrbench$ID	# our own tmux server: killing it touches nobody else's sessions
@@ -644,6 +645,8 @@ for part in $PARTS; do
 	callgrind) ;;	# run inside bench_sampler (same namespace)
 	dash) bench_dash ;;
 	traffic) bench_traffic ;;
+	# writes the "scale" section of $OUT and bench/sampler_scale.svg, kept below
+	scale) [ -f "$OUT" ] && BENCH_RESULTS=$OUT "$TOP/bench/sampler_scale.sh" ;;
 	*) die "unknown part $part" ;;
 	esac
 done

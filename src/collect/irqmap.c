@@ -264,6 +264,48 @@ static int parse_header(const char *p, const char *end, struct lr_irq_scratch *s
 	return 0;
 }
 
+/* The counts of a row, from just after its "label:" up to ncpu of them, into count[] (NULL:
+ * skipped unread); *n gets how many. Returns where the description starts. */
+static const char *row_counts(const char *q, const char *eol, size_t ncpu, uint64_t *count,
+			      size_t *n)
+{
+	*n = 0;
+	while (*n < ncpu) {
+		const char *t = q;
+
+		if (t < eol && !is_blank(*t))
+			break;
+		while (t < eol && is_blank(*t))
+			t++;
+		if (t == eol || *t < '0' || *t > '9')
+			break;
+		if (count) {
+			if (!lr_scan_u64(&t, eol, &count[*n]))
+				break;
+		} else {	/* the index: where the description starts, not the values */
+			while (t < eol && *t >= '0' && *t <= '9')
+				t++;
+		}
+		if (t < eol && !is_blank(*t))
+			break; /* not a count: the description starts here */
+		q = t;
+		(*n)++;
+	}
+	while (q < eol && is_blank(*q))
+		q++;
+	return q;
+}
+
+/* The description's length without trailing blanks. */
+static size_t desc_len(const char *desc, const char *eol)
+{
+	size_t n = (size_t)(eol - desc);
+
+	while (n && is_blank(desc[n - 1]))
+		n--;
+	return n;
+}
+
 int lr_interrupts_parse(const char *buf, size_t len, struct lr_irq_scratch *s, lr_irq_cb cb,
 			void *arg, unsigned *bad)
 {
@@ -316,26 +358,9 @@ int lr_interrupts_parse_some(const char *buf, size_t len, struct lr_irq_scratch 
 			rows++; /* counted, its counts left unread */
 			continue;
 		}
-		while (l.n < ncpu) {
-			const char *t = q;
-
-			if (t < eol && !is_blank(*t))
-				break;
-			while (t < eol && is_blank(*t))
-				t++;
-			if (t == eol || *t < '0' || *t > '9')
-				break;
-			if (!lr_scan_u64(&t, eol, &s->count[l.n]) || (t < eol && !is_blank(*t)))
-				break; /* not a count: the description starts here */
-			q = t;
-			l.n++;
-		}
-		while (q < eol && is_blank(*q))
-			q++;
+		q = row_counts(q, eol, ncpu, s->count, &l.n);
 		l.desc = q;
-		l.desc_len = (size_t)(eol - q);
-		while (l.desc_len && is_blank(l.desc[l.desc_len - 1]))
-			l.desc_len--;
+		l.desc_len = desc_len(q, eol);
 		l.count = s->count;
 		l.cpu = s->cpu;
 		if (cb) {
@@ -416,12 +441,11 @@ void lr_irqmap_free(struct lr_irqmap *m)
 		return;
 	free(m->irqs);
 	free(m->took);
-	free(m->buf);
 	free(m->per_cpu);
 	free(m->msi);
 	free(m->iq);
 	lr_cpuset_free(&m->one);
-	lr_irq_scratch_free(&m->scratch);
+	lr_irq_rows_free(&m->own);
 	lr_cpuset_free(&m->affinity);
 	lr_cpuset_free(&m->rps);
 	lr_cpuset_free(&m->serving);
@@ -492,21 +516,18 @@ static int add_irq_queue(struct lr_irqmap *m, const struct lr_irq_line *l)
 	return 0;
 }
 
-/* Can this row be the interface's? Its IRQ is one of the device's vectors, or the rest of
- * the line holds the interface's (or its virtio device's) name somewhere: a superset of
- * on_irq_line's match, decided before the row's per-CPU counts are read (a thousand numbers
- * per row on a big host). */
-static bool maybe_ours(int irq, const char *rest, size_t len, void *arg)
+/* Can this row be the interface's? Its IRQ is one of the device's vectors, or its description
+ * holds the interface's (or its virtio device's) name somewhere: a superset of on_irq_line's
+ * match, decided before the row's per-CPU counts are read (a thousand numbers per row on a
+ * big host). */
+static bool maybe_ours(const struct lr_irqmap *m, int irq, const char *desc, size_t len)
 {
-	const struct build_ctx *c = arg;
-	const struct lr_irqmap *m = c->m;
-
 	if (irq < 0)
 		return false;
 	if (lr_cpuset_has(&(struct lr_cpuset){m->msi, m->n_msi_scratch, m->cap_msi}, irq))
 		return true;
-	return memmem(rest, len, m->ifname, strlen(m->ifname)) ||
-	       (m->virtio[0] && memmem(rest, len, m->virtio, strlen(m->virtio)));
+	return memmem(desc, len, m->ifname, strlen(m->ifname)) ||
+	       (m->virtio[0] && memmem(desc, len, m->virtio, strlen(m->virtio)));
 }
 
 static int on_irq_line(const struct lr_irq_line *l, void *arg)
@@ -555,6 +576,89 @@ static ssize_t read_whole(const struct lr_sysio *io, const char *path, char **bu
 		n = lr_sysio_pread_grow(io, fd, buf, cap, 256u << 20);
 	io->close(io, fd);
 	return n;
+}
+
+void lr_irq_rows_reset(struct lr_irq_rows *r)
+{
+	r->state = 0;
+}
+
+void lr_irq_rows_free(struct lr_irq_rows *r)
+{
+	if (!r)
+		return;
+	free(r->buf);
+	free(r->row);
+	lr_irq_scratch_free(&r->scratch);
+	memset(r, 0, sizeof(*r));
+}
+
+struct index_ctx {
+	struct lr_irq_rows *r;
+	const char *base;
+};
+
+/* Every numbered row goes into the index; its counts are skipped, not read. */
+static bool index_row(int irq, const char *rest, size_t len, void *arg)
+{
+	struct index_ctx *x = arg;
+	struct lr_irq_rows *r = x->r;
+	const char *eol = rest + len, *d;
+	struct lr_irq_row *row;
+	size_t n;
+
+	if (irq < 0)
+		return false;
+	if (lr_array_grow(&r->row, &r->cap_row, r->n + 1, sizeof(*r->row))) {
+		r->state = -ENOMEM;
+		return false;
+	}
+	d = row_counts(rest, eol, r->ncpu, NULL, &n);
+	row = &r->row[r->n++];
+	row->irq = irq;
+	row->counts = (size_t)(rest - x->base);
+	row->eol = (size_t)(eol - x->base);
+	row->desc = (size_t)(d - x->base);
+	row->desc_len = desc_len(d, eol);
+	return false;
+}
+
+/* Reads and indexes /proc/interrupts unless this round has: r->state 1, or -errno. */
+static int rows_read(const struct lr_sysio *io, struct lr_irq_rows *r)
+{
+	struct index_ctx x = {.r = r};
+	ssize_t n;
+	int err;
+
+	if (r->state)
+		return r->state;
+	r->n = 0;
+	r->len = 0;
+	n = read_whole(io, "/proc/interrupts", &r->buf, &r->cap);
+	if (n < 0)
+		return r->state = (int)n;
+	r->len = (size_t)n;
+	x.base = r->buf;
+	r->state = 1;
+	/* the header first (the first line not blank), for the CPU count the index skips by */
+	for (const char *p = r->buf, *end = r->buf + r->len; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *eol = nl ? nl : end;
+		const char *q = p;
+
+		while (q < eol && is_blank(*q))
+			q++;
+		if (q < eol) {
+			err = parse_header(p, eol, &r->scratch, &r->ncpu);
+			if (err)
+				return r->state = err;
+			break;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	err = lr_interrupts_parse_some(r->buf, r->len, &r->scratch, index_row, NULL, &x, NULL);
+	if (err == -ENOMEM || r->state == -ENOMEM)
+		return r->state = -ENOMEM;
+	return r->state;
 }
 
 static struct lr_irq_queue *find_iq(struct lr_irqmap *m, int irq)
@@ -615,11 +719,17 @@ static int read_rps(const char *name, void *arg)
 
 int lr_irqmap_build(const struct lr_sysio *io, const char *ifname, struct lr_irqmap *m)
 {
+	lr_irq_rows_reset(&m->own);
+	return lr_irqmap_build_rows(io, ifname, &m->own, m);
+}
+
+int lr_irqmap_build_rows(const struct lr_sysio *io, const char *ifname, struct lr_irq_rows *rows,
+			 struct lr_irqmap *m)
+{
 	struct build_ctx c = {.io = io, .m = m};
 	char path[320];
 	size_t i;
-	ssize_t n;
-	int err = 0;
+	int n;
 
 	if (!*ifname || strlen(ifname) >= sizeof(m->ifname) || strchr(ifname, '/'))
 		return -EINVAL;
@@ -661,15 +771,25 @@ int lr_irqmap_build(const struct lr_sysio *io, const char *ifname, struct lr_irq
 		if (dir_exists(io, path))
 			goto rps;
 	}
-	n = read_whole(io, "/proc/interrupts", &m->buf, &m->buf_cap);
+	n = rows_read(io, rows);
 	if (n == -ENOMEM) {
 		c.err = -ENOMEM;
 		goto out;
 	}
-	if (n >= 0) {
-		err = lr_interrupts_parse_some(m->buf, (size_t)n, &m->scratch, maybe_ours,
-					       on_irq_line, &c, NULL);
-		if (c.err || err == -ENOMEM)
+	for (i = 0; n > 0 && i < rows->n; i++) {
+		const struct lr_irq_row *r = &rows->row[i];
+		struct lr_irq_line l = {.irq = r->irq, .desc = rows->buf + r->desc,
+					.desc_len = r->desc_len};
+
+		if (!maybe_ours(m, l.irq, l.desc, l.desc_len))
+			continue;
+		/* row i was indexed with this ncpu: the scratch holds that many counts */
+		l.desc = row_counts(rows->buf + r->counts, rows->buf + r->eol, rows->ncpu,
+				    rows->scratch.count, &l.n);
+		l.desc_len = desc_len(l.desc, rows->buf + r->eol);
+		l.count = rows->scratch.count;
+		l.cpu = rows->scratch.cpu;
+		if (on_irq_line(&l, &c))
 			goto out;
 	}
 	/* msi_irqs entries without a /proc/interrupts row still serve the interface. */

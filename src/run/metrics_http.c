@@ -11,6 +11,7 @@
  * address out for the idle timeout (docs/design.md §13). Until the first snapshot a scrape
  * waits for it (LR_METRICS_FIRST_WAIT_MS at most, then 503): never an empty exposition.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <microhttpd.h>
 #include <netdb.h>
@@ -30,6 +31,56 @@
 #include "linerate/core/log.h"
 #include "linerate/core/strutil.h"
 #include "linerate/core/exporter.h"
+
+/* libmicrohttpd is loaded when an endpoint opens, not at start: through it come gnutls, p11-kit,
+ * nettle and their helpers (about 2.4 MB resident, and gnutls's constructor reading the system's
+ * crypto policy) that a run without --listen never uses (issue 33: peak RSS). Never unloaded:
+ * the daemon's thread runs its code. Its soname has been .12 since 0.9.x. */
+#define MHD_SONAME "libmicrohttpd.so.12"
+
+static struct {
+	__typeof__(&MHD_start_daemon) start_daemon;
+	__typeof__(&MHD_stop_daemon) stop_daemon;
+	__typeof__(&MHD_create_response_from_buffer) create_response_from_buffer;
+	__typeof__(&MHD_add_response_header) add_response_header;
+	__typeof__(&MHD_queue_response) queue_response;
+	__typeof__(&MHD_destroy_response) destroy_response;
+	__typeof__(&MHD_get_connection_info) get_connection_info;
+	__typeof__(&MHD_lookup_connection_value) lookup_connection_value;
+} mhd;
+static pthread_once_t mhd_once = PTHREAD_ONCE_INIT;
+static char mhd_error[256];
+
+static bool mhd_ok;
+
+/* false (mhd_error says why) when the library or one of its functions is missing */
+#define MHD_SYM(field, name)                                                          \
+	do {                                                                          \
+		mhd.field = (__typeof__(mhd.field))dlsym(h, name);                    \
+		if (!mhd.field) {                                                     \
+			snprintf(mhd_error, sizeof(mhd_error), "%s: no %s", MHD_SONAME, name); \
+			return;                                                       \
+		}                                                                     \
+	} while (0)
+
+static void mhd_load(void)
+{
+	void *h = dlopen(MHD_SONAME, RTLD_NOW | RTLD_LOCAL);
+
+	if (!h) {
+		snprintf(mhd_error, sizeof(mhd_error), "%s", dlerror());
+		return;
+	}
+	MHD_SYM(start_daemon, "MHD_start_daemon");
+	MHD_SYM(stop_daemon, "MHD_stop_daemon");
+	MHD_SYM(create_response_from_buffer, "MHD_create_response_from_buffer");
+	MHD_SYM(add_response_header, "MHD_add_response_header");
+	MHD_SYM(queue_response, "MHD_queue_response");
+	MHD_SYM(destroy_response, "MHD_destroy_response");
+	MHD_SYM(get_connection_info, "MHD_get_connection_info");
+	MHD_SYM(lookup_connection_value, "MHD_lookup_connection_value");
+	mhd_ok = true;
+}
 
 /* One open connection. Only the daemon's thread touches these (every MHD callback runs on
  * it), so the list takes no lock. */
@@ -150,7 +201,7 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, const ch
 			     void *body, size_t len, enum MHD_ResponseMemoryMode mode,
 			     const char *allow)
 {
-	struct MHD_Response *r = MHD_create_response_from_buffer(len, body, mode);
+	struct MHD_Response *r = mhd.create_response_from_buffer(len, body, mode);
 	enum MHD_Result ret;
 
 	if (!r) {
@@ -158,12 +209,12 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, const ch
 			free(body);
 		return MHD_NO;	/* closes the connection */
 	}
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	mhd.add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
 	if (allow)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
-	ret = MHD_queue_response(c, status, r);
-	MHD_destroy_response(r);
+		mhd.add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
+	ret = mhd.queue_response(c, status, r);
+	mhd.destroy_response(r);
 	return ret;
 }
 
@@ -250,8 +301,8 @@ static void on_conn(void *cls, struct MHD_Connection *c, void **ctx,
 		*ctx = NULL;
 		return;
 	}
-	fd = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
-	ad = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	fd = mhd.get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+	ad = mhd.get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
 	k = calloc(1, sizeof(*k));
 	if (!k || !fd || !ad) {	/* untracked would escape the bounds: closed at once */
 		free(k);
@@ -270,7 +321,7 @@ static void on_conn(void *cls, struct MHD_Connection *c, void **ctx,
 static struct conn *conn_of(struct MHD_Connection *c)
 {
 	const union MHD_ConnectionInfo *i =
-		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+		mhd.get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 
 	return i ? i->socket_context : NULL;
 }
@@ -314,7 +365,7 @@ static bool wait_first_sample(struct lr_metrics_http *m)
 
 static enum MHD_Result scrape(struct lr_metrics_http *m, struct MHD_Connection *c)
 {
-	const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
+	const char *accept = mhd.lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
 	struct lr_exporter_body b = {0};
 	int err;
 
@@ -389,6 +440,13 @@ int lr_metrics_http_open(struct lr_metrics_http **out, const char *spec,
 		exp->ops->close(exp->ctx);
 		return ret;
 	}
+	pthread_once(&mhd_once, mhd_load);
+	if (!mhd_ok) {
+		exp->ops->close(exp->ctx);
+		snprintf(err, errlen, "--listen %s: cannot load the HTTP library (%s)", spec,
+			 mhd_error);
+		return -ELIBACC;
+	}
 	m = calloc(1, sizeof(*m));
 	if (!m) {
 		exp->ops->close(exp->ctx);
@@ -410,7 +468,7 @@ int lr_metrics_http_open(struct lr_metrics_http **out, const char *spec,
 	/* the daemon's thread inherits this mask: signals stay the main thread's */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
-	m->daemon = MHD_start_daemon(
+	m->daemon = mhd.start_daemon(
 		MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG |
 			(a.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
 		0, on_accept, m, on_request, m, MHD_OPTION_EXTERNAL_LOGGER, on_log, m,
@@ -473,7 +531,7 @@ void lr_metrics_http_close(struct lr_metrics_http *m)
 	pthread_cond_broadcast(&m->sampled);
 	pthread_mutex_unlock(&m->lock);
 	if (m->daemon)
-		MHD_stop_daemon(m->daemon);	/* joins its thread, closes the socket */
+		mhd.stop_daemon(m->daemon);	/* joins its thread, closes the socket */
 	pthread_mutex_destroy(&m->lock);
 	pthread_cond_destroy(&m->sampled);
 	if (m->exp.ops)

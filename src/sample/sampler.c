@@ -58,6 +58,7 @@ struct lr_sampler {
 	struct lr_qstatsrc *qstats;	/* per-queue counters; NULL: kernel without qstats-get */
 	struct lr_qdiscsrc *qdisc;	/* every qdisc, on nl's socket; NULL: not a live kernel */
 	struct lr_irqmap irq;		/* scratch for one interface at a time */
+	struct lr_irq_rows irq_rows;	/* /proc/interrupts, read once per round */
 	struct lr_numa numa;		/* CPU -> node, re-read with the tuning */
 	struct lr_queuecpus *qcpus;	/* queue -> CPU per interface, from the IRQ maps */
 	size_t irq_next;		/* round-robin position */
@@ -200,13 +201,16 @@ static void build_stack(struct lr_sampler *s, uint64_t dt_ns)
 			    &st->drop_per_s[d], &st->drop_total[d], both);
 }
 
-/* One interface's IRQ map per call, each interface every IRQMAP_EVERY_NS. */
+/* One interface's IRQ map per call, each interface every IRQMAP_EVERY_NS. A round reads
+ * /proc/interrupts once for all its interfaces (megabytes on a host with a thousand CPUs). */
 static void refresh_irqmap(struct lr_sampler *s, uint64_t now_ns)
 {
 	const char *name;
 
 	if (now_ns < s->irq_due_ns)
 		return;
+	if (s->irq_next == 0)
+		lr_irq_rows_reset(&s->irq_rows);
 	name = lr_iftable_name(s->ifs, s->irq_next);
 	if (!name) {
 		lr_queuecpus_prune(s->qcpus);
@@ -217,7 +221,7 @@ static void refresh_irqmap(struct lr_sampler *s, uint64_t now_ns)
 	s->irq_next++;
 	if (lr_iftable_set_numa_node(s->ifs, name, lr_numa_iface_node(&s->io, name)))
 		lr_log(LR_LOG_DEBUG, "%s: gone before its NUMA node was read", name);
-	if (lr_irqmap_build(&s->io, name, &s->irq) == 0 &&
+	if (lr_irqmap_build_rows(&s->io, name, &s->irq_rows, &s->irq) == 0 &&
 	    (lr_iftable_set_serving(s->ifs, name, s->irq.serving.cpu, s->irq.serving.n) == -ENOMEM ||
 	     lr_queuecpus_set(s->qcpus, name, &s->irq) == -ENOMEM))
 		lr_log(LR_LOG_WARN, "%s: out of memory for the IRQ map", name);
@@ -511,6 +515,7 @@ void lr_sampler_close(struct lr_sampler *s)
 	lr_snmp_reader_close(s->snmp_reader);
 	lr_cpuwin_free(&s->cpuwin);
 	lr_irqmap_free(&s->irq);
+	lr_irq_rows_free(&s->irq_rows);
 	lr_numa_free(&s->numa);
 	lr_queuecpus_free(s->qcpus);
 	free(s->work.cpus);	/* ifaces[] belongs to the table */

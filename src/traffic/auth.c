@@ -8,13 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/crypto.h>
-#include <openssl/err.h>
-#include <openssl/evp.h>
-#include <openssl/pem.h>
 #include <openssl/rsa.h>
 
 #include "linerate/traffic/auth.h"
+#include "linerate/traffic/crypto_dl.h"
 
 #define TS_MAX_DIGITS 20 /* "-9223372036854775808" */
 
@@ -40,7 +37,8 @@ static int fail(char err[LR_AUTH_ERR_MAX], int rc, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err, LR_AUTH_ERR_MAX, fmt, ap);
 	va_end(ap);
-	ERR_clear_error(); /* OpenSSL's queue: our message says it */
+	if (lr_crypto.ERR_clear_error)	/* OpenSSL's queue (once loaded): our message says it */
+		lr_crypto.ERR_clear_error();
 	return rc;
 }
 
@@ -59,16 +57,16 @@ static int load_key(const char *path, bool private, EVP_PKEY **out, char err[LR_
 
 	if (!f)
 		return fail(err, -errno, "%s %s: %s", opt, path, strerror(errno));
-	k = private ? PEM_read_PrivateKey(f, NULL, no_passphrase, NULL)
-		    : PEM_read_PUBKEY(f, NULL, NULL, NULL);
+	k = private ? lr_crypto.PEM_read_PrivateKey(f, NULL, no_passphrase, NULL)
+		    : lr_crypto.PEM_read_PUBKEY(f, NULL, NULL, NULL);
 	fclose(f);
 	if (!k)
 		return fail(err, -EINVAL,
 			    private ? "%s %s: not an unencrypted PEM private key (openssl genrsa)"
 				    : "%s %s: not a PEM public key (openssl rsa -in KEY -pubout)",
 			    opt, path);
-	if (!EVP_PKEY_is_a(k, "RSA")) {
-		EVP_PKEY_free(k);
+	if (!lr_crypto.EVP_PKEY_is_a(k, "RSA")) {
+		lr_crypto.EVP_PKEY_free(k);
 		return fail(err, -EINVAL, "%s %s: not an RSA key", opt, path);
 	}
 	*out = k;
@@ -79,7 +77,7 @@ static int load_key(const char *path, bool private, EVP_PKEY **out, char err[LR_
  * bytes, PKCS#1 v1.5 11). */
 static size_t block_room(EVP_PKEY *k, bool pkcs1)
 {
-	int size = EVP_PKEY_get_size(k);
+	int size = lr_crypto.EVP_PKEY_get_size(k);
 	size_t over = pkcs1 ? 11 : 42;
 
 	return size > 0 && (size_t)size > over ? (size_t)size - over : 0;
@@ -87,16 +85,17 @@ static size_t block_room(EVP_PKEY *k, bool pkcs1)
 
 static int rsa_ctx(EVP_PKEY *k, bool pkcs1, bool encrypt, EVP_PKEY_CTX **out)
 {
-	EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(NULL, k, NULL);
+	EVP_PKEY_CTX *ctx = lr_crypto.EVP_PKEY_CTX_new_from_pkey(NULL, k, NULL);
+	/* OAEP keeps OpenSSL's defaults (SHA-1, MGF1 SHA-1, no label): iperf3 sets none either */
+	int pad = pkcs1 ? RSA_PKCS1_PADDING : RSA_PKCS1_OAEP_PADDING;
 
 	if (!ctx)
 		return -ENOMEM;
-	/* OAEP keeps OpenSSL's defaults (SHA-1, MGF1 SHA-1, no label): iperf3 sets none either */
-	if ((encrypt ? EVP_PKEY_encrypt_init(ctx) : EVP_PKEY_decrypt_init(ctx)) <= 0 ||
-	    EVP_PKEY_CTX_set_rsa_padding(ctx, pkcs1 ? RSA_PKCS1_PADDING : RSA_PKCS1_OAEP_PADDING) <=
-		    0) {
-		EVP_PKEY_CTX_free(ctx);
-		ERR_clear_error();
+	if ((encrypt ? lr_crypto.EVP_PKEY_encrypt_init(ctx)
+		     : lr_crypto.EVP_PKEY_decrypt_init(ctx)) <= 0 ||
+	    lr_crypto.EVP_PKEY_CTX_set_rsa_padding(ctx, pad) <= 0) {
+		lr_crypto.EVP_PKEY_CTX_free(ctx);
+		lr_crypto.ERR_clear_error();
 		return -EINVAL;
 	}
 	*out = ctx;
@@ -113,6 +112,9 @@ int lr_auth_client_open(struct lr_auth_client **out, const struct lr_auth_opts *
 	int rc;
 
 	*out = NULL;
+	rc = lr_crypto_load(err, LR_AUTH_ERR_MAX);
+	if (rc)
+		return rc;
 	if (!o->username || !o->public_key)
 		return fail(err, -EINVAL, "--username and --rsa-public-key-path go together");
 	if (!o->password)
@@ -145,7 +147,7 @@ int lr_auth_client_open(struct lr_auth_client **out, const struct lr_auth_opts *
 		rc = fail(err, -EINVAL,
 			  "--rsa-public-key-path %s: a %d-bit key holds %zu bytes with %s padding; "
 			  "the username and password need %zu",
-			  o->public_key, EVP_PKEY_get_bits(a->key), block_room(a->key, a->pkcs1),
+			  o->public_key, lr_crypto.EVP_PKEY_get_bits(a->key), block_room(a->key, a->pkcs1),
 			  a->pkcs1 ? "PKCS#1" : "OAEP", need);
 		lr_auth_client_close(a);
 		return rc;
@@ -170,20 +172,20 @@ int lr_auth_client_token(const struct lr_auth_client *a, int64_t ts, char **toke
 	if (rc < 0)
 		goto out;
 	rc = -EINVAL;
-	if (EVP_PKEY_encrypt(ctx, NULL, &enc_len, (unsigned char *)plain, strlen(plain)) <= 0)
+	if (lr_crypto.EVP_PKEY_encrypt(ctx, NULL, &enc_len, (unsigned char *)plain, strlen(plain)) <= 0)
 		goto out;
 	enc = malloc(enc_len);
 	if (!enc) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	if (EVP_PKEY_encrypt(ctx, enc, &enc_len, (unsigned char *)plain, strlen(plain)) <= 0)
+	if (lr_crypto.EVP_PKEY_encrypt(ctx, enc, &enc_len, (unsigned char *)plain, strlen(plain)) <= 0)
 		goto out;
 	rc = lr_auth_b64_encode(enc, enc_len, token);
 out:
-	OPENSSL_cleanse(plain, sizeof(plain));
-	ERR_clear_error();
-	EVP_PKEY_CTX_free(ctx);
+	lr_crypto.OPENSSL_cleanse(plain, sizeof(plain));
+	lr_crypto.ERR_clear_error();
+	lr_crypto.EVP_PKEY_CTX_free(ctx);
 	free(enc);
 	return rc;
 }
@@ -192,8 +194,8 @@ void lr_auth_client_close(struct lr_auth_client *a)
 {
 	if (!a)
 		return;
-	EVP_PKEY_free(a->key);
-	OPENSSL_cleanse(a->password, sizeof(a->password));
+	lr_crypto.EVP_PKEY_free(a->key);
+	lr_crypto.OPENSSL_cleanse(a->password, sizeof(a->password));
 	free(a);
 }
 
@@ -231,7 +233,7 @@ static int read_users(const char *path, const char *user, const char *hash, bool
 			continue;
 		(*n_users)++;
 		/* CRYPTO_memcmp: the time taken says nothing about how much of the hash matched */
-		if (found && !strcmp(u, user) && !CRYPTO_memcmp(h, hash, 65))
+		if (found && !strcmp(u, user) && !lr_crypto.CRYPTO_memcmp(h, hash, 65))
 			*found = true;
 	}
 	if (!rc && ferror(f))
@@ -249,6 +251,9 @@ int lr_auth_server_open(struct lr_auth_server **out, const struct lr_auth_opts *
 	int rc;
 
 	*out = NULL;
+	rc = lr_crypto_load(err, LR_AUTH_ERR_MAX);
+	if (rc)
+		return rc;
 	if (!o->private_key || !o->users)
 		return fail(err, -EINVAL,
 			    "--rsa-private-key-path and --authorized-users-path go together");
@@ -288,17 +293,17 @@ static int decrypt_token(const struct lr_auth_server *a, const char *token, char
 	if (tlen > LR_AUTH_TOKEN_MAX ||
 	    lr_auth_b64_decode(token, tlen, enc, sizeof(enc), &enc_len) < 0)
 		return -EINVAL;
-	if (enc_len != (size_t)EVP_PKEY_get_size(a->key))
+	if (enc_len != (size_t)lr_crypto.EVP_PKEY_get_size(a->key))
 		return -EINVAL;
 	if (rsa_ctx(a->key, a->pkcs1, false, &ctx) < 0)
 		return -EINVAL;
-	if (EVP_PKEY_decrypt(ctx, NULL, &need, enc, enc_len) > 0 && need <= cap) {
+	if (lr_crypto.EVP_PKEY_decrypt(ctx, NULL, &need, enc, enc_len) > 0 && need <= cap) {
 		*len = cap;
-		if (EVP_PKEY_decrypt(ctx, (unsigned char *)plain, len, enc, enc_len) > 0)
+		if (lr_crypto.EVP_PKEY_decrypt(ctx, (unsigned char *)plain, len, enc, enc_len) > 0)
 			rc = 0;
 	}
-	EVP_PKEY_CTX_free(ctx);
-	ERR_clear_error();
+	lr_crypto.EVP_PKEY_CTX_free(ctx);
+	lr_crypto.ERR_clear_error();
 	return rc;
 }
 
@@ -350,8 +355,8 @@ int lr_auth_server_check(const struct lr_auth_server *a, const char *token, int6
 	snprintf(why, LR_AUTH_ERR_MAX, "user %s", user);
 	rc = 0;
 out:
-	OPENSSL_cleanse(plain, sizeof(plain));
-	OPENSSL_cleanse(pwd, sizeof(pwd));
+	lr_crypto.OPENSSL_cleanse(plain, sizeof(plain));
+	lr_crypto.OPENSSL_cleanse(pwd, sizeof(pwd));
 	return rc;
 }
 
@@ -359,7 +364,7 @@ void lr_auth_server_close(struct lr_auth_server *a)
 {
 	if (!a)
 		return;
-	EVP_PKEY_free(a->key);
+	lr_crypto.EVP_PKEY_free(a->key);
 	free(a->users);
 	free(a);
 }

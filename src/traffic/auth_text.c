@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/evp.h>
 
 #include "linerate/traffic/auth.h"
+#include "linerate/traffic/crypto_dl.h"
 
 /* What iperf3's server reads as one word (scanf's %s): any bytes but blanks, so UTF-8 too. */
 static bool word_ok(const char *s)
@@ -126,15 +126,16 @@ void lr_auth_user_hash(const char *user, const char *password, char hex[65])
 	static const char digits[] = "0123456789abcdef";
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int mdlen = 0;
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-	bool ok = ctx && EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) == 1 &&
-		  EVP_DigestUpdate(ctx, "{", 1) == 1 &&
-		  EVP_DigestUpdate(ctx, user, strlen(user)) == 1 &&
-		  EVP_DigestUpdate(ctx, "}", 1) == 1 &&
-		  EVP_DigestUpdate(ctx, password, strlen(password)) == 1 &&
-		  EVP_DigestFinal_ex(ctx, md, &mdlen) == 1 && mdlen == 32;
+	EVP_MD_CTX *ctx = lr_crypto_load(NULL, 0) ? NULL : lr_crypto.EVP_MD_CTX_new();
+	bool ok = ctx && lr_crypto.EVP_DigestInit_ex(ctx, lr_crypto.EVP_sha256(), NULL) == 1 &&
+		  lr_crypto.EVP_DigestUpdate(ctx, "{", 1) == 1 &&
+		  lr_crypto.EVP_DigestUpdate(ctx, user, strlen(user)) == 1 &&
+		  lr_crypto.EVP_DigestUpdate(ctx, "}", 1) == 1 &&
+		  lr_crypto.EVP_DigestUpdate(ctx, password, strlen(password)) == 1 &&
+		  lr_crypto.EVP_DigestFinal_ex(ctx, md, &mdlen) == 1 && mdlen == 32;
 
-	EVP_MD_CTX_free(ctx);
+	if (ctx)
+		lr_crypto.EVP_MD_CTX_free(ctx);
 	if (!ok) { /* matches no line: the file's hashes are 64 hex digits */
 		hex[0] = '\0';
 		return;
@@ -188,11 +189,13 @@ int lr_auth_b64_encode(const uint8_t *in, size_t len, char **out)
 
 	if (len > (size_t)INT32_MAX / 2)
 		return -EINVAL;
+	if (lr_crypto_load(NULL, 0))
+		return -ELIBACC;
 	*out = malloc(cap);
 	if (!*out)
 		return -ENOMEM;
 	/* EVP_EncodeBlock: one line, no newline, NUL-terminated, as iperf3's BIO with NO_NL */
-	EVP_EncodeBlock((unsigned char *)*out, in, (int)len);
+	lr_crypto.EVP_EncodeBlock((unsigned char *)*out, in, (int)len);
 	return 0;
 }
 

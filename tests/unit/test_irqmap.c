@@ -278,7 +278,7 @@ static void test_build_multiqueue(void **state)
 
 	/* rebuild into the same map: same result, and the memory is reused, not reallocated */
 	{
-		const void *ptrs[] = {m.irqs, m.took, m.buf, m.per_cpu, m.msi, m.scratch.count,
+		const void *ptrs[] = {m.irqs, m.took, m.own.buf, m.per_cpu, m.msi, m.own.scratch.count,
 				      m.affinity.cpu, m.rps.cpu, m.serving.cpu};
 		const void *again[LR_ARRAY_SIZE(ptrs)];
 
@@ -286,8 +286,8 @@ static void test_build_multiqueue(void **state)
 		assert_int_equal(m.n_irqs, 17);
 		assert_int_equal(m.serving.n, 23);
 		assert_int_equal(m.took[0].count, 12);	/* per-CPU sums restarted from 0 */
-		again[0] = m.irqs, again[1] = m.took, again[2] = m.buf, again[3] = m.per_cpu;
-		again[4] = m.msi, again[5] = m.scratch.count, again[6] = m.affinity.cpu;
+		again[0] = m.irqs, again[1] = m.took, again[2] = m.own.buf, again[3] = m.per_cpu;
+		again[4] = m.msi, again[5] = m.own.scratch.count, again[6] = m.affinity.cpu;
 		again[7] = m.rps.cpu, again[8] = m.serving.cpu;
 		for (i = 0; i < LR_ARRAY_SIZE(ptrs); i++)
 			assert_ptr_equal(ptrs[i], again[i]);
@@ -520,6 +520,98 @@ static void test_build_virtual_skips_interrupts(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* Opens of /proc/interrupts through the wrapped fake (test_build_round_reads_once). */
+static int (*real_open_ro)(const struct lr_sysio *io, const char *path);
+static int interrupts_opens;
+
+static int counting_open_ro(const struct lr_sysio *io, const char *path)
+{
+	interrupts_opens += !strcmp(path, "/proc/interrupts");
+	return real_open_ro(io, path);
+}
+
+static void write_interrupts(const char *root, const char *rows)
+{
+	char path[128];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/proc/interrupts", root);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("           CPU0       CPU1       CPU2\n", fp);
+	fputs(rows, fp);
+	fclose(fp);
+}
+
+/* A round of maps for two interfaces opens /proc/interrupts once (issue 33: the sampler rebuilds
+ * every interface's map in turn; a 1024-CPU host's file is tens of MB) and each map is the one
+ * lr_irqmap_build makes alone; after lr_irq_rows_reset the next map reads the file again and
+ * sees what changed in it, and until then it does not. */
+static void test_build_round_reads_once(void **state)
+{
+	char root[] = "/tmp/lr_irqround.XXXXXX", cmd[200];
+	struct lr_irq_rows rows = {0};
+	struct lr_irqmap m, alone;
+	struct fake_sysio f;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/proc %s/sys/class/net/a0/device "
+		 "%s/sys/class/net/b0/device", root, root, root);
+	assert_int_equal(system(cmd), 0);
+	write_interrupts(root, " 50:          7          0          0  PCI-MSI 1-edge      a0-TxRx-0\n"
+			       " 51:          0          9          0  PCI-MSI 2-edge      a0-TxRx-1\n"
+			       " 60:          0          0          4  PCI-MSI 3-edge      b0-TxRx-0\n"
+			       "NMI:          0          0          0   Non-maskable interrupts\n");
+	fake_sysio_init(&f, root);
+	real_open_ro = f.io.open_ro;
+	f.io.open_ro = counting_open_ro;
+	interrupts_opens = 0;
+	lr_irqmap_init(&m);
+	lr_irqmap_init(&alone);
+
+	assert_int_equal(lr_irqmap_build_rows(&f.io, "a0", &rows, &m), 0);
+	assert_int_equal(m.n_iq, 2);
+	assert_int_equal(m.iq[0].irq, 50);
+	assert_int_equal(m.iq[1].cpu, 1);
+	assert_int_equal(m.n_took, 2);
+	assert_int_equal(m.took[1].count, 9);
+	assert_int_equal(lr_irqmap_build_rows(&f.io, "b0", &rows, &m), 0);
+	assert_int_equal(interrupts_opens, 1);
+	assert_int_equal(lr_irqmap_build(&f.io, "b0", &alone), 0);
+	assert_int_equal(interrupts_opens, 2);
+	assert_int_equal(m.n_iq, alone.n_iq);
+	assert_int_equal(m.n_iq, 1);
+	assert_int_equal(m.iq[0].irq, alone.iq[0].irq);
+	assert_int_equal(m.iq[0].queue, alone.iq[0].queue);
+	assert_int_equal(m.iq[0].cpu, alone.iq[0].cpu);
+	assert_int_equal(m.iq[0].took, alone.iq[0].took);
+	assert_int_equal(m.iq[0].irq, 60);
+	assert_int_equal(m.n_took, 1);
+	assert_int_equal(m.took[0].cpu, 2);
+	assert_int_equal(m.took[0].count, alone.took[0].count);
+
+	/* b0 gains a vector: unseen within the round, seen after the reset */
+	write_interrupts(root, " 50:          7          0          0  PCI-MSI 1-edge      a0-TxRx-0\n"
+			       " 60:          0          0          4  PCI-MSI 3-edge      b0-TxRx-0\n"
+			       " 61:          0          5          0  PCI-MSI 4-edge      b0-TxRx-1\n");
+	assert_int_equal(lr_irqmap_build_rows(&f.io, "b0", &rows, &m), 0);
+	assert_int_equal(m.n_iq, 1);
+	lr_irq_rows_reset(&rows);
+	assert_int_equal(lr_irqmap_build_rows(&f.io, "b0", &rows, &m), 0);
+	assert_int_equal(interrupts_opens, 3);
+	assert_int_equal(m.n_iq, 2);
+	assert_int_equal(m.iq[1].irq, 61);
+	assert_int_equal(m.iq[1].queue, 1);
+	assert_int_equal(m.iq[1].cpu, 1);
+
+	lr_irqmap_free(&m);
+	lr_irqmap_free(&alone);
+	lr_irq_rows_free(&rows);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -537,6 +629,7 @@ int main(void)
 		cmocka_unit_test(test_queue_rows_40cpu_ixgbe),
 		cmocka_unit_test(test_build_queue_cpus),
 		cmocka_unit_test(test_build_virtual_skips_interrupts),
+		cmocka_unit_test(test_build_round_reads_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -127,6 +127,7 @@ bool lr_verdict_ledger_input(const struct lr_verdict_acc *a, const struct lr_ver
 		return false;
 	in->udp = t->udp;
 	in->sender_local = !t->reverse;
+	in->one_link = t->one_link;
 	in->sent = t->udp ? t->udp_packets : -1;
 	in->lost = t->udp ? t->udp_lost : t->retransmits;
 	local_end(a, host, &local);

@@ -7,6 +7,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "linerate/core/strutil.h"
@@ -49,7 +50,7 @@ static int64_t sum_known(int64_t a, int64_t b)
 	return b < 0 ? a : a + b;
 }
 
-/* count < 0 is unknown, except for the wire, whose difference may be negative */
+/* count < 0 is unknown, except for the wire's (INT64_MIN), whose difference may be negative */
 static void add_row(struct lr_ledger *l, enum lr_ledger_stage st, bool sender, bool peer,
 		    const char *counter, int64_t count, double per_skb)
 {
@@ -63,10 +64,12 @@ static void add_row(struct lr_ledger *l, enum lr_ledger_stage st, bool sender, b
 	r->peer = peer;
 	r->counter = counter;
 	r->count = count;
-	r->unit = "skbs";
-	r->known = count >= 0 || st == LR_LS_WIRE;
-	if (!r->known)
+	r->unit = st == LR_LS_WIRE ? "packets" : "skbs";
+	r->known = st == LR_LS_WIRE ? count != INT64_MIN : count >= 0;
+	if (!r->known) {
+		r->count = -1;
 		return;
+	}
 	/* a kernel counter counts skbs; without a measured ratio one skb is read as one
 	 * datagram, and said to be a conversion */
 	r->approx = per_skb < 0 || fabs(per_skb - 1.0) > 0.01;
@@ -156,6 +159,30 @@ static double sender_ratio(const struct lr_ledger_input *in, int64_t before_skbs
 	return ratio(in->sent, in->snd.if_tx_packets + (before_skbs > 0 ? before_skbs : 0));
 }
 
+/* Sent by one interface, never received by the other: only where they face each other, read by
+ * both ends (so the peer's), unknown where an end's count is unknown or the two ends' spans
+ * differ. Within the noise floor it is other traffic: the packets as read, not converted. */
+static void wire_row(const struct lr_ledger_input *in, struct lr_ledger *l)
+{
+	const struct lr_ledger_end *s = &in->snd, *r = &in->rcv;
+	bool known = !in->wire_unaligned && s->if_tx_packets >= 0 && r->if_rx_packets >= 0;
+	int64_t diff = known ? s->if_tx_packets - r->if_rx_packets : INT64_MIN;
+	double floor = LR_LEDGER_WIRE_NOISE_PKTS +
+		       LR_LEDGER_WIRE_NOISE_SHARE * (double)(known ? s->if_tx_packets : 0);
+	struct lr_ledger_row *w;
+
+	snprintf(l->wire_counter, sizeof(l->wire_counter), "sender tx - receiver rx packets");
+	add_row(l, LR_LS_WIRE, true, true, l->wire_counter, diff, l->snd_per_skb);
+	w = &l->rows[l->n_rows - 1];
+	if (!known || w->stage != LR_LS_WIRE || llabs(diff) > (int64_t)floor)
+		return;
+	w->noise = true;
+	w->datagrams = (double)diff;
+	w->approx = false;
+	snprintf(l->wire_counter, sizeof(l->wire_counter),
+		 "tx - rx, within noise (%.0f)", floor);	/* the text prints 32 */
+}
+
 static void build_rows(const struct lr_ledger_input *in, struct lr_ledger *l)
 {
 	const struct lr_ledger_end *s = &in->snd, *r = &in->rcv;
@@ -177,11 +204,10 @@ static void build_rows(const struct lr_ledger_input *in, struct lr_ledger *l)
 	snprintf(l->snd_qdisc, sizeof(l->snd_qdisc), "%s", s->qdisc[0] ? s->qdisc : "qdisc drops");
 	add_row(l, LR_LS_QDISC, true, sp, l->snd_qdisc, s->qdisc_drops, l->snd_per_skb);
 	add_row(l, LR_LS_DRIVER_TX, true, sp, "tx_dropped + tx_errors", drv, l->snd_per_skb);
-	if (in->one_link && s->if_tx_packets >= 0 && r->if_rx_packets >= 0)
-		add_row(l, LR_LS_WIRE, true, sp, "sender tx - receiver rx packets",
-			s->if_tx_packets - r->if_rx_packets, l->snd_per_skb);
+	if (in->one_link)
+		wire_row(in, l);
 	for (unsigned i = 0; i < l->n_rows; i++)
-		if (l->rows[i].known && l->rows[i].datagrams > 0)
+		if (l->rows[i].known && l->rows[i].datagrams > 0 && !l->rows[i].noise)
 			gone += l->rows[i].datagrams;
 	/* what reached the receiving interface, over the skbs it took in or its NIC missed */
 	nic = nic_rx(r, &name);
@@ -215,6 +241,14 @@ static void unread(const struct lr_ledger *l, char *buf, size_t len)
 					      l->rows[i].sender ? "sender" : "receiver");
 }
 
+static bool stages_read(const struct lr_ledger *l)
+{
+	for (unsigned i = 0; i < l->n_rows; i++)
+		if (!l->rows[i].known && l->rows[i].stage != LR_LS_WIRE)
+			return false;
+	return true;
+}
+
 static void fmt_count(char *buf, size_t len, double v)
 {
 	snprintf(buf, len, "%.0f", v);
@@ -239,7 +273,10 @@ static void advice(const struct lr_ledger *l, const struct lr_ledger_input *in,
 			 e->iface[0] ? e->iface : "IFACE");
 		break;
 	case LR_LS_WIRE:
-		snprintf(buf, len, "sent but never received: the link between the two interfaces");
+		snprintf(buf, len, "sent but never received: the cable, optics or a switch between "
+			 "%s and %s (ethtool -S both ends: CRC, symbol errors; the switch port's "
+			 "counters)", in->snd.iface[0] ? in->snd.iface : "IFACE",
+			 in->rcv.iface[0] ? in->rcv.iface : "IFACE");
 		break;
 	case LR_LS_NIC_RX:
 		snprintf(buf, len, "the receiver's NIC ran out of rx descriptors: a bigger ring "
@@ -282,6 +319,19 @@ static void advice(const struct lr_ledger *l, const struct lr_ledger_input *in,
 	(void)l;
 }
 
+/* The wire's loss is neither end's: the link between both interfaces of both hosts. */
+static void wire_conclusion(const struct lr_ledger_input *in, struct lr_ledger *l,
+			    const struct lr_ledger_row *w, const char *lost)
+{
+	snprintf(l->conclusion, sizeof(l->conclusion),
+		 "%.0f of %s lost %s on the wire between the sender %s %s and the receiver %s %s: "
+		 "%s %lld %s%s (%.0f %%)", w->datagrams, lost, l->unit,
+		 l->snd_host[0] ? l->snd_host : "?", in->snd.iface[0] ? in->snd.iface : "?",
+		 l->rcv_host[0] ? l->rcv_host : "?", in->rcv.iface[0] ? in->rcv.iface : "?",
+		 w->counter, (long long)w->count, w->unit, w->approx ? " (converted)" : "",
+		 100.0 * w->datagrams / (double)l->lost);
+}
+
 static void conclude(const struct lr_ledger_input *in, struct lr_ledger *l)
 {
 	const struct lr_ledger_row *big = NULL;
@@ -291,7 +341,8 @@ static void conclude(const struct lr_ledger_input *in, struct lr_ledger *l)
 	for (unsigned i = 0; i < l->n_rows; i++) {
 		const struct lr_ledger_row *r = &l->rows[i];
 
-		if (r->known && r->datagrams > 0 && (!big || r->datagrams > big->datagrams))
+		if (r->known && !r->noise && r->datagrams > 0 &&
+		    (!big || r->datagrams > big->datagrams))
 			big = r;
 	}
 	if (l->lost < 0) {
@@ -323,13 +374,16 @@ static void conclude(const struct lr_ledger_input *in, struct lr_ledger *l)
 		l->largest = big;
 		fmt_count(dg, sizeof(dg), big->datagrams);
 		advice(l, in, big, act, sizeof(act));
-		snprintf(l->conclusion, sizeof(l->conclusion),
-			 "%s of %s lost %s at the %s's %s: %s on %s%s%s %lld %s%s (%.0f %%)", dg,
-			 lost, l->unit, big->sender ? "sender" : "receiver",
-			 lr_ledger_stage_name(big->stage), big->counter, host[0] ? host : "?",
-			 e->iface[0] ? " " : "", e->iface, (long long)big->count, big->unit,
-			 big->approx ? " (converted)" : "",
-			 100.0 * big->datagrams / (double)l->lost);
+		if (big->stage == LR_LS_WIRE)
+			wire_conclusion(in, l, big, lost);
+		else
+			snprintf(l->conclusion, sizeof(l->conclusion),
+				 "%s of %s lost %s at the %s's %s: %s on %s%s%s %lld %s%s (%.0f %%)",
+				 dg, lost, l->unit, big->sender ? "sender" : "receiver",
+				 lr_ledger_stage_name(big->stage), big->counter,
+				 host[0] ? host : "?", e->iface[0] ? " " : "", e->iface,
+				 (long long)big->count, big->unit, big->approx ? " (converted)" : "",
+				 100.0 * big->datagrams / (double)l->lost);
 		snprintf(l->advice, sizeof(l->advice), "%s", act);
 		return;
 	}
@@ -338,7 +392,8 @@ static void conclude(const struct lr_ledger_input *in, struct lr_ledger *l)
 	 * one are the same reordering, not loss a firewall made (87 retransmits on lo, 83
 	 * D-SACKed, nothing dropped anywhere) */
 	unread(l, notread, sizeof(notread));
-	if (!big && !notread[0] && !l->far_unknown && l->spurious > 0 &&
+	/* every drop counter read (the wire is a difference, unknown live: not one of them) */
+	if (!big && stages_read(l) && !l->far_unknown && l->spurious > 0 &&
 	    (double)l->spurious >= LR_LEDGER_SPURIOUS_SHARE * (double)l->retransmitted) {
 		l->reordered = true;
 		snprintf(l->conclusion, sizeof(l->conclusion),

@@ -142,6 +142,7 @@ bool lr_verdict_ledger_input(const struct lr_verdict_acc *a, const struct lr_ver
 	in->udp = t->udp;
 	in->dir = dir;
 	in->bidir = t->bidir;
+	in->one_link = t->one_link;
 	in->sender_local = dir == LR_LDIR_UP;	/* this host is the client */
 	if (t->bidir) {	/* the totals mix both directions: this one's own counts */
 		in->sent = t->udp ? t->dir_udp_packets[dir] : -1;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "linerate/collect/route.h"
 #include "linerate/core/clock.h"
 #include "linerate/core/strutil.h"
 #include "linerate/diagnose/peer_loss.h"
@@ -124,6 +125,18 @@ int lr_session_init(struct lr_session *s, struct lr_snapsrc *src, const char *if
 	return 0;
 }
 
+/* The wire stage's condition (docs/design.md §14): the peer is on the link of the interface the
+ * verdict reads. The demo's server is this process. Not knowing is not one link: no stage. */
+static bool one_link(const struct lr_session *s, const struct lr_traffic_config *tc)
+{
+	char oif[LR_IFNAMSIZ];
+	bool one = false;
+
+	if (tc->demo || !tc->host || lr_route_one_link(tc->host, oif, sizeof(oif), &one))
+		return false;
+	return one && (!s->iface[0] || !strcmp(oif, s->iface));
+}
+
 int lr_session_start(struct lr_session *s, const struct lr_traffic_config *tc,
 		     uint64_t duration_ns)
 {
@@ -141,6 +154,7 @@ int lr_session_start(struct lr_session *s, const struct lr_traffic_config *tc,
 	s->demo = tc->demo;
 	s->reverse = tc->reverse;
 	s->bidir = tc->bidir;
+	s->one_link = one_link(s, tc);
 	lr_ledger_live_reset(&s->live);
 	lr_ledger_live_reset(&s->live_rev);
 	err = lr_client_open(&s->client, tc, duration_ns);
@@ -231,7 +245,8 @@ enum lr_client_state lr_session_poll(struct lr_session *s)
 static void live_step(struct lr_session *s, const struct lr_snapshot *snap)
 {
 	struct lr_verdict_traffic vt = {.ran = true, .udp = s->udp, .reverse = s->reverse,
-					.bidir = s->bidir, .window_bytes = s->window};
+					.bidir = s->bidir, .window_bytes = s->window,
+					.one_link = s->one_link};
 	struct lr_ledger_live *live[2] = {&s->live, &s->live_rev};
 	enum lr_ledger_dir dirs[2];
 	struct lr_peer_summary peer;
@@ -295,6 +310,7 @@ static void compute_verdict(struct lr_session *s)
 		vt->parallel = s->parallel;
 	}
 	vt->window_bytes = s->window;	/* -w: socket-buffer advice names the test's own */
+	vt->one_link = s->one_link;
 	lr_verdict_compute(s->acc, vt, &s->verdict);
 	s->have_verdict = true;
 	/* the ledger reads both ends: the peer's totals while its view is still open; under

@@ -23,6 +23,10 @@
 #           the witness): every stage ~ 0, unaccounted ~ lost, a conclusion that names no counter
 #   iperf3  the same nft loss against a plain iperf3 -s (its own port, its own rule): the receiver's stages are unknown (null),
 #           never 0, and the conclusion says the receiver's counters are unknown
+# The wire stage (the two veths face each other: one link) rides on the tbf, reverse and nft
+# runs: `ip -s link` on both ends is the witness that the veth lost nothing (tx delta = rx
+# delta, also for the datagrams nft dropped after the veth counted them), and the stage reads
+# within its noise floor of 0, never the cause; against iperf3 it is unknown (null).
 # --expect rides on three of these runs (no run of its own): the tbf run's loss<=0.1% exits 3
 # with its line, whose lost count is tc's dropped delta (2 %) and whose total and percent are
 # the -J end's; the nft run's loss<=10% (nft's counter: 1 in 20) exits 0; against iperf3 -s,
@@ -45,6 +49,24 @@ lr_wait_listen $PORT "$NS" || { fail ledger_veth "the server did not listen"; ex
 
 # nstat's absolute value of one counter in a namespace
 ctr() { ip netns exec "$1" nstat -az "$2" | awk -v k="$2" '$1 == k { print $2 }'; }
+# an interface's packet counter (ip -s link): ipk NS IFACE rx|tx
+ipk() { ip -n "$1" -s -j link show "$2" | jq ".[0].stats64.$3.packets"; }
+# wire CASE FILE TX0 TX1 RX0 RX1: ip -s saw the sender's tx delta = the receiver's rx delta
+# (within 2: an ARP/ND exchange at the edge), and the ledger's wire stage is there (one link),
+# within its noise floor of 0 (64 packets, ledger.h); the nft case's conclusion check below
+# fails when it is taken for the loss
+wire() {
+	local st dt=$(($4 - $3)) dr=$(($6 - $5)) n
+	st=$(ledger "$2" '.stages[] | select(.stage == "wire")')
+	n=$(jq -r .count <<<"$st")
+	echo "$1: ip -s link: sender tx +$dt, receiver rx +$dr; ledger wire: $n ($(jq -r .counter <<<"$st"))"
+	if [ "$dt" -gt 1000 ] && [ $((dt - dr)) -le 2 ] && [ $((dr - dt)) -le 2 ] &&
+		[[ $n =~ ^-?[0-9]+$ ]] && [ "${n#-}" -le 64 ]; then
+		pass "$1: the wire stage ~ 0 ($n, ip -s link: tx +$dt rx +$dr)"
+	else
+		fail "$1: the wire stage ~ 0 (ip -s link: tx +$dt rx +$dr)" "wire '$n'"
+	fi
+}
 # a number of the -J ledger: ledger FILE JQ
 ledger() { jq -r ".linerate_ledger$2" "$1"; }
 # within A B PCT: both numbers and |A - B| <= PCT % of B
@@ -66,16 +88,17 @@ tcdrops() { ip netns exec "$NC" tc -s qdisc show dev "$IC" | awk '/dropped/ { su
 	print $7; exit }'; }
 ip netns exec "$NC" tc qdisc replace dev "$IC" root handle 8001: tbf rate 100mbit burst 20k \
 	limit 30k || { fail "tbf: cannot add the qdisc"; exit 0; }
-d0=$(tcdrops)
+d0=$(tcdrops) t0=$(ipk "$NC" "$IC" tx) r0=$(ipk "$NS" "$IS" rx)
 ip netns exec "$NC" "$LR_BIN" -c "$SA" -p $PORT -u -b 500M -l 1400 --no-gso -t 1 --headless -J \
 	-i 0.25 --ledger-csv "$tmp/tbf.csv" --expect 'rate>=1k,loss<=0.1%' >"$tmp/tbf.json" 2>"$tmp/tbf.err"
 rc=$?
-d1=$(tcdrops)
+d1=$(tcdrops) t1=$(ipk "$NC" "$IC" tx) r1=$(ipk "$NS" "$IS" rx)
 st=$(ledger "$tmp/tbf.json" '.stages[] | select(.stage == "qdisc")')
 qcount=$(jq -r .count <<<"$st") lost=$(ledger "$tmp/tbf.json" .lost)
 c=$(ledger "$tmp/tbf.json" .conclusion)
 echo "tbf: tc dropped +$((d1 - d0)), ledger qdisc $qcount, lost $lost: $c"
 near_tc tbf "$qcount" "$((d1 - d0))" "the sender's"
+wire tbf "$tmp/tbf.json" "$t0" "$t1" "$r0" "$r1"
 check "tbf: the conclusion names the sender's qdisc tbf 8001: on its interface and host" \
 	grep -q "at the sender's qdisc: tbf 8001: on $(hostname) $IC " <<<"$c"
 # --expect: exit 3, the failing line on stderr with the loss tc saw
@@ -186,16 +209,17 @@ stcdrops() { ip netns exec "$NS" tc -s qdisc show dev "$IS" | awk '/dropped/ { s
 	print $7; exit }'; }
 ip netns exec "$NS" tc qdisc replace dev "$IS" root handle 8002: tbf rate 100mbit burst 20k \
 	limit 30k || { fail "reverse: cannot add the qdisc"; exit 0; }
-d0=$(stcdrops)
+d0=$(stcdrops) t0=$(ipk "$NS" "$IS" tx) r0=$(ipk "$NC" "$IC" rx)
 ip netns exec "$NC" "$LR_BIN" -c "$SA" -p $PORT -R -u -b 500M -l 1400 --no-gso -t 1 --headless \
 	-J >"$tmp/rev.json" 2>"$tmp/rev.err"
-d1=$(stcdrops)
+d1=$(stcdrops) t1=$(ipk "$NS" "$IS" tx) r1=$(ipk "$NC" "$IC" rx)
 ip netns exec "$NS" tc qdisc del dev "$IS" root
 st=$(ledger "$tmp/rev.json" '.stages[] | select(.stage == "qdisc")')
 qcount=$(jq -r .count <<<"$st")
 echo "reverse: tc dropped +$((d1 - d0)), ledger qdisc $qcount ($(jq -r .side <<<"$st")):" \
 	"$(ledger "$tmp/rev.json" .conclusion)"
 near_tc reverse "$qcount" "$((d1 - d0))" "the peer sender's"
+wire reverse "$tmp/rev.json" "$t0" "$t1" "$r0" "$r1"
 c=$(ledger "$tmp/rev.json" .conclusion)
 check "reverse: the conclusion names the peer's tbf 8002: on its interface" \
 	grep -q "at the sender's qdisc: tbf 8002: on [^ ]* $IS " <<<"$c"
@@ -291,9 +315,11 @@ check "rcvbuf: the verdict says what the ledger says" \
 
 # --- nft: a filter drops 1 in 20 at the server: no counter sees it
 lr_nft_udp_drop "$NS" lrledger $PORT 20 || { fail "nft: cannot add the rule"; exit 0; }
+t0=$(ipk "$NC" "$IC" tx) r0=$(ipk "$NS" "$IS" rx)
 ip netns exec "$NC" "$LR_BIN" -c "$SA" -p $PORT -u -b 100M -l 1400 --no-gso -t 2 --headless -J \
 	--expect 'loss<=10%' >"$tmp/nft.json" 2>"$tmp/nft.err"
 rc=$?
+t1=$(ipk "$NC" "$IC" tx) r1=$(ipk "$NS" "$IS" rx)
 dropped=$(ip netns exec "$NS" nft -j list table inet lrledger |
 	jq '[.nftables[].rule? // empty | .expr[] | .counter? // empty | .packets] | add')
 lost=$(ledger "$tmp/nft.json" .lost) una=$(ledger "$tmp/nft.json" .unaccounted)
@@ -308,6 +334,8 @@ if within "$una" "$lost" 5; then
 else
 	fail "nft: unaccounted ~ lost" "$una vs $lost ($(ledger "$tmp/nft.json" '.stages'))"
 fi
+# the veth counted every datagram nft then dropped: ip -s's rx delta is the sender's tx delta
+wire nft "$tmp/nft.json" "$t0" "$t1" "$r0" "$r1"
 check "expect: loss<=10% with nft dropping 1 in 20 is met: exit 0" test "$rc" = 0
 check "expect: its line says met" grep -q '^expect loss<=10%: met: lost ' "$tmp/nft.err"
 check "nft: the conclusion says unaccounted and names no stage as the cause" \
@@ -336,6 +364,8 @@ if command -v iperf3 >/dev/null; then
 	else
 		fail "iperf3: the receiver's stages are unknown" "$n of $m null"
 	fi
+	check "iperf3: the wire stage is there (one link) and unknown (null), never 0" test \
+		"$(ledger "$tmp/ip3.json" '.stages[] | select(.stage == "wire") | .count')" = null
 	check "iperf3: the conclusion says the receiver's counters are unknown" \
 		grep -q "receiver's are unknown" <<<"$(ledger "$tmp/ip3.json" .conclusion)"
 else

@@ -96,6 +96,28 @@ static void test_steps_sum(void **state)
 	assert_true(lv.interval_s > 0.2499 && lv.interval_s < 0.2501);
 }
 
+/* One link, both ends' interface counters read: live, the peer's newest frame is not this
+ * tick's, so the wire is unknown in the interval and in the total so far (a 300M veth run's
+ * last interval read -12704), never a difference of two instants. */
+static void test_wire_unknown_live(void **state)
+{
+	struct lr_ledger_live lv;
+	struct lr_ledger_input in;
+
+	(void)state;
+	lr_ledger_live_reset(&lv);
+	for (int i = 1; i <= 2; i++) {
+		books(&in, 10000 * i, 0, 0);
+		in.one_link = true;
+		in.lost = 0;
+		in.rcv.if_rx_packets = 10000 * i - 5000;	/* its frame half a tick old */
+		lr_ledger_live_step(&lv, &in, (uint64_t)i * 250000000ull, 250000000ull);
+		assert_false(stage(&lv.interval, LR_LS_WIRE)->known);
+		assert_false(stage(&lv.total, LR_LS_WIRE)->known);
+		assert_null(lv.interval.largest);
+	}
+}
+
 /* The engines' counts: this host's senders (up), its receivers' count and gaps (-R), TCP's
  * retransmits where this host sends; the other direction's streams are not counted. */
 static void test_counts(void **state)
@@ -204,7 +226,7 @@ static void test_csv(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_delta_rules), cmocka_unit_test(test_steps_sum),
+		cmocka_unit_test(test_delta_rules), cmocka_unit_test(test_wire_unknown_live), cmocka_unit_test(test_steps_sum),
 		cmocka_unit_test(test_counts),	    cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_csv),
 	};

@@ -150,6 +150,37 @@ static void test_ledger_names_the_peers_rcvbuf(void **state)
 	assert_null(strstr(v.next_step, "receiver's counters"));
 }
 
+/* The wire stage takes the session's one-link decision: absent without it, with it this host's
+ * tx packets over the test's window (4 ticks of 25,000) minus the peer's rx from its frames. */
+static void test_ledger_wire_when_one_link(void **state)
+{
+	struct run r;
+	struct lr_verdict_acc a;
+	struct lr_verdict v;
+	static struct lr_ledger l;
+	static struct lr_peer_summary ps;
+	const struct lr_ledger_row *w;
+	struct lr_verdict_traffic t = {.ran = true, .udp = true, .parallel = 1,
+				       .bitrate_bps = 1e9, .up_bps = 9.5e8, .down_bps = -1,
+				       .sent_up_bps = 1e9, .sent_down_bps = -1, .retransmits = -1,
+				       .udp_lost = 0, .udp_packets = 100000};
+
+	(void)state;
+	make_run(&r, -1, 1500, 125000000, 0, -1, -1, 20);
+	strcpy(r.i.kind, "veth");
+	r.i.delta[LR_M_TX_PACKETS] = 25000;	/* a tick: 100,000 over the 4 */
+	judge(&r, 4, &t, &a, &v);
+	quiet_peer(&ps, 99000);
+	assert_true(lr_verdict_ledger(&a, &t, &ps, "thishost", &l));
+	assert_null(ledger_row(&l, LR_LS_WIRE));
+	t.one_link = true;
+	assert_true(lr_verdict_ledger(&a, &t, &ps, "thishost", &l));
+	w = ledger_row(&l, LR_LS_WIRE);
+	assert_non_null(w);
+	assert_true(w->known);
+	assert_int_equal(w->count, 1000);
+}
+
 /* -R through a tbf on the peer's veth: the peer sent, its qdisc dropped 4,000 of the 4,000
  * lost; the peer view carries its root qdisc's drops and name, so the sender qdisc stage is
  * the peer's and the verdict names it on the peer's host. An older linerate peer sends no
@@ -369,6 +400,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ledger_names_the_senders_qdisc),
+		cmocka_unit_test(test_ledger_wire_when_one_link),
 		cmocka_unit_test(test_ledger_names_the_peers_rcvbuf),
 		cmocka_unit_test(test_ledger_reverse_senders_qdisc_from_peer),
 		cmocka_unit_test(test_ledger_tcp_transport_both_ends),

@@ -126,6 +126,7 @@ struct lr_verdict_traffic {
 	unsigned parallel;
 	uint64_t bitrate_bps;		/* -b per stream, 0 unlimited */
 	uint64_t window_bytes;		/* -w, 0 unset or unknown */
+	bool one_link;			/* the peer is on this host's link: the ledger's wire stage */
 	double up_bps, down_bps;	/* receiver-side goodput, client->server / server->client */
 	double sent_up_bps, sent_down_bps;	/* what the senders sent (a cap is theirs), -1 */
 	int64_t retransmits;		/* TCP, the senders' own count */

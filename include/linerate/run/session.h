@@ -31,6 +31,8 @@ struct lr_session {
 	uint64_t window;		/* -w, 0 unset */
 	bool demo;			/* --demo: the server is this process, on this host */
 	bool reverse, bidir;		/* the running test's direction */
+	bool one_link;			/* the peer is on the test interface's link: the wire
+					 * stage applies (lr_route_one_link at the start) */
 	char host[65];			/* this host's nodename, for the ledgers */
 	uint64_t running_ns;		/* mono when RUNNING was first seen, 0 before */
 	uint64_t done_ns;		/* mono when DONE/ERROR was first seen, 0 before */

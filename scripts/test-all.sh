@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What CI runs (the README's test command): warnings-as-errors builds with gcc and clang, the
-# whole suite, the suite again under ASan+UBSan, the threaded tests under TSan, valgrind,
+# whole suite, the suite again under ASan+UBSan, the threaded unit tests and the app's threads
+# (peer view, server dashboard, demo, matrix scripts) under TSan, valgrind,
 # bounded fuzzing and the layering check. Each stage is counted by scripts/count.sh: its own
 # "N passed, N failed, N skipped" line when it prints one, else its PASS/FAIL/SKIP lines, else one
 # pass or one failure by its exit status (a build). A stage that only printed SKIP lines is that

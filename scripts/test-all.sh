@@ -34,14 +34,14 @@ if [ -z "${LR_TEST_ALL_SOURCED:-}" ]; then	# tests/selftest/counting.sh sources 
 	stage "layers" make check-layers
 	# Every check runs once, the binaries that drive our C most under the strictest build (the
 	# 30-minute budget on 2 cores cannot hold the whole suite twice): the gcc -O2 build runs
-	# the unit tests, the selftests (shell, not our C) and the interop scripts (against Debian's
-	# iperf3, at full speed); ASan+UBSan runs the unit tests again and every script that drives
-	# the binary in namespaces or tmux. The -O2 binary is also what valgrind, the soak and the
+	# the selftests (shell, not our C) and the interop scripts (against Debian's iperf3, at full
+	# speed) and builds the unit binaries (stage-mutate's build/) without running them; ASan+UBSan
+	# runs the unit tests and every script that drives the binary in namespaces or tmux. The -O2 binary is also what valgrind, the soak and the
 	# bench run. `make test` alone runs everything with gcc.
 	# iperf3 3.18 and 3.22 from Debian's trixie and sid, for the interop scripts (docs/design.md §9)
 	stage "upstream iperf3" sh scripts/upstream-iperf3.sh
-	stage "suite (gcc): unit, selftest, interop" \
-		env LR_SCRIPT_DIRS="tests/selftest tests/interop" make -j"$JOBS" CC=gcc test
+	stage "suite (gcc): selftest, interop" \
+		env LR_SCRIPT_DIRS="tests/selftest tests/interop" make -j"$JOBS" CC=gcc UNIT= test
 	stage "suite (ASan+UBSan): unit, integration, tui" \
 		env LR_SCRIPT_DIRS="tests/integration tests/tui" make -j"$JOBS" asan T=test
 	for s in scripts/stage-*.sh; do

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # lossy_link: a lossy or dead link never hangs a test (issue 22). Two namespaces joined by veth,
-# `linerate -s` in the server's; nftables rules in a table inside the namespaces, added and
+# `linerate -s` in the server's (twice: two lanes of cases run at once, see lane_b); nftables rules in a table inside the namespaces, added and
 # removed by this script while tests run. Each case checks, by wall clock and by what the kernel
 # (nft counters) and the peer reported: the bound, the one-line message, the exit status, the
 # CSV, and that the same server runs the next test.
@@ -28,10 +28,13 @@ RUNS=${LR_LOSSY_RUNS:-20}
 u=$(lr_uniq)
 NC=${u}c NS=${u}s IC=${u}c0 IS=${u}s0 CA=10.213.22.1 SA=10.213.22.2
 lr_netns_pair "$NC" "$NS" "$IC" "$IS" "$CA" "$SA" 1500 || { fail lossy_link_setup "netns"; exit 0; }
+NC2=${u}d NS2=${u}t CA2=10.213.23.1 SA2=10.213.23.2	# lane B's pair (below)
+lr_netns_pair "$NC2" "$NS2" "${u}d0" "${u}t0" "$CA2" "$SA2" 1500 ||
+	{ fail lossy_link_setup "netns"; exit 0; }
 tmp=$(mktemp -d) && lr_cleanup_add "rm -rf $tmp"
 
 # One table per namespace, chain `in` on the input hook; rules come and go with nft_set.
-for ns in "$NC" "$NS"; do
+for ns in "$NC" "$NS" "$NC2" "$NS2"; do
 	ip netns exec "$ns" nft -f - <<-'EOF' || { fail lossy_link_setup "nft table"; exit 0; }
 	table inet lrlossy {
 		chain in { type filter hook input priority 0; policy accept; }
@@ -151,7 +154,136 @@ bounded() {
 # in_bg_after SEC CMD...: runs CMD after SEC seconds, in the background (BGPID).
 in_bg_after() { local s=$1; shift; ( sleep "$s"; "$@" ) & BGPID=$!; lr_cleanup_add "kill $BGPID 2>/dev/null"; }
 
+# Lane B: the cases that wait out timeouts (a dead link, blackholes, a stopped server, a reset,
+# the server's own --rcv-timeout), on a second namespace pair with its own server, in a
+# subshell while lane A (loss, setup datagrams, iperf3 -s) runs on the first: the waits overlap
+# instead of adding up. Mostly idle waits and 10-50 Mbit/s; the TCP tests before a blackhole,
+# a stop or a reset run unpaced for about a second. Each bound is its own client's wall clock.
+lane_b() {
+	# ---- udp_dead: all UDP to the server dropped from the start ----
+	nft_set "$NS" meta l4proto udp
+	client udp_dead -u -b 10M -t 2
+	n=$(nft_count "$NS")
+	nft_set "$NS"
+	bounded udp_dead 12000 1 "setup of UDP data stream 1"
+	[ "$n" -gt 1 ] && pass "udp_dead_resent (nft dropped $n setup datagrams)" ||
+		fail "udp_dead_resent" "nft dropped $n datagrams: no resend"
+	next_ok udp_dead
+
+	# everything to the server dropped from the start: the control connect ends at --connect-timeout
+	nft_set "$NS" meta l4proto '{ tcp, udp }'
+	client all_dead -t 2 --connect-timeout 2000
+	n=$(nft_count "$NS")
+	nft_set "$NS"
+	bounded all_dead 4000 1 "cannot connect to .*no answer within 2.0 s \(--connect-timeout\)"
+	[ "$n" -gt 0 ] && pass "all_dead_dropped (nft dropped $n SYNs)" || fail "all_dead_dropped" "nothing dropped"
+
+	lap udp_dead
+
+	# ---- blackhole: every packet between the two dropped after 1 s ----
+	blackhole() { nft_set "$NS" meta l4proto '{ tcp, udp }' && nft_set "$NC" meta l4proto '{ tcp, udp }'; }
+	in_bg_after 1 blackhole
+	client bh_tcp -t 2 --csv "$tmp/bh.csv" --streams-csv "$tmp/bh_streams.csv"
+	wait $BGPID
+	nft_set "$NS"; nft_set "$NC"
+	bounded bh_tcp 12000 1 "went silent|acknowledged nothing|reset"
+	python3 - "$tmp/bh.csv" "$tmp/bh_streams.csv" <<-'PY' && pass "bh_tcp_csv (both CSVs whole: a header, rows, every row complete)" || fail "bh_tcp_csv" "$(cat "$tmp/csv.why" 2>/dev/null)"
+	import sys
+	why = open(sys.argv[1].rsplit("/", 1)[0] + "/csv.why", "w")
+	for path, first in ((sys.argv[1], "time,elapsed,iface,"), (sys.argv[2], "time,elapsed,stream,")):
+	    data = open(path).read()
+	    lines = data.split("\n")
+	    if not data.endswith("\n") or not lines[0].startswith(first):
+	        why.write(f"{path}: header {lines[0][:40]!r}, ends with newline: {data.endswith(chr(10))}"); sys.exit(1)
+	    rows = [l for l in lines[1:] if l]
+	    n = lines[0].count(",")
+	    if len(rows) < 2 or any(r.count(",") != n for r in rows):
+	        why.write(f"{path}: {len(rows)} rows, field counts {set(r.count(',') for r in rows)} vs {n}"); sys.exit(1)
+	PY
+	next_ok bh_tcp
+
+	# UDP -R with --rcv-timeout: ends sooner, and says where the data stopped
+	in_bg_after 1 blackhole
+	client bh_udp -u -R -b 10M -t 4 --rcv-timeout 1500
+	wait $BGPID
+	nft_set "$NS"; nft_set "$NC"
+	bounded bh_udp 4500 1 "no data from the server for 1.5 s"
+	# the rule goes in ~1 s after the client started (nft itself takes a moment on a loaded host),
+	# its test began after the setup (~0.1-0.3 s)
+	if errline bh_udp | grep -Eq "arrived (0\.[5-9]|1\.[0-5])[0-9]* s into the test"; then
+		pass "bh_udp_where (the message says the data stopped ~1 s in)"
+	else
+		fail "bh_udp_where" "$(errline bh_udp)"
+	fi
+	next_ok bh_udp
+
+	# TCP with --snd-timeout: the data stream fails once the server acknowledges nothing for 1 s
+	in_bg_after 1 blackhole
+	client bh_snd -t 5 --snd-timeout 1000
+	wait $BGPID
+	nft_set "$NS"; nft_set "$NC"
+	bounded bh_snd 4000 1 "acknowledged nothing for 1000 ms \(--snd-timeout\)"
+	next_ok bh_snd
+
+	lap blackhole
+
+	# ---- sigstop: the server process stopped mid-test ----
+	in_bg_after 1 kill -STOP "$SPID"
+	client sigstop -t 2 --rcv-timeout 2000
+	wait $BGPID
+	kill -CONT "$SPID"
+	bounded sigstop 5000 1 "went silent.*--rcv-timeout"
+	next_ok sigstop
+
+	lap sigstop
+
+	# ---- ctl_reset: the control connection reset (TCP test: the data connections stay) ----
+	in_bg_after 1 sh -c "port=\$(sed -n 's/.*accepted test from .*\]*:\([0-9]*\)\$/\1/p' '$tmp/srv.log' | tail -1); ip netns exec '$NS' nft flush chain inet lrlossy in; ip netns exec '$NS' nft add rule inet lrlossy in ip saddr $CA tcp sport \$port counter reject with tcp reset"
+	client ctl_reset -t 2
+	wait $BGPID
+	n=$(nft_count "$NS")
+	nft_set "$NS"
+	bounded ctl_reset 5000 1 "reset"
+	[ "$n" -gt 0 ] && pass "ctl_reset_happened (nft reset $n packets)" || fail "ctl_reset_happened" "the rule matched nothing"
+	next_ok ctl_reset
+
+	lap ctl_reset
+
+	# ---- the server's own --rcv-timeout: data to it dropped after 1 s, the control connection up
+	stop_server
+	if start_server linerate --rcv-timeout 1500; then
+		in_bg_after 1 nft_set "$NS" meta l4proto udp
+		client srv_rcv -u -b 10M -t 5
+		wait $BGPID
+		nft_set "$NS"
+		bounded srv_rcv 4000 1 "iperf3 error 144: it received no data for its --rcv-timeout"
+		if grep -q "no data for 1.5 s (--rcv-timeout); ended" "$tmp/srv.log"; then
+			pass "srv_rcv_logged (the server says why it ended the test)"
+		else
+			fail "srv_rcv_logged" "$(tail -3 "$tmp/srv.log")"
+		fi
+		next_ok srv_rcv
+	else
+		fail srv_rcv "linerate -s --rcv-timeout 1500 did not listen"
+	fi
+	stop_server
+}
+
 start_server || { fail lossy_link_setup "linerate -s did not listen"; exit 0; }
+# lane B in a subshell with cleanups of its own (its servers, its background rule changes); its
+# PASS/FAIL lines are counted here once it has ended
+(
+	_lr_cleanups=()
+	trap _lr_cleanup_run EXIT
+	trap 'exit 130' INT TERM
+	NC=$NC2 NS=$NS2 CA=$CA2 SA=$SA2 tmp=$tmp/b
+	mkdir -p "$tmp"
+	start_server || { fail lossy_link_setup_b "linerate -s did not listen"; exit 1; }
+	lane_b
+	echo "# lane b ended"
+) >"$tmp/lane_b.out" 2>&1 &
+laneb=$!
+lr_cleanup_add "kill $laneb 2>/dev/null"
 lap() { echo "# $1 done at ${SECONDS} s"; }
 
 # ---- loss5: 5 % random drop of the UDP to the server ----
@@ -254,113 +386,6 @@ reply_lost reply_lost_rev -R
 
 lap setup_half
 
-# ---- udp_dead: all UDP to the server dropped from the start ----
-nft_set "$NS" meta l4proto udp
-client udp_dead -u -b 10M -t 2
-n=$(nft_count "$NS")
-nft_set "$NS"
-bounded udp_dead 12000 1 "setup of UDP data stream 1"
-[ "$n" -gt 1 ] && pass "udp_dead_resent (nft dropped $n setup datagrams)" ||
-	fail "udp_dead_resent" "nft dropped $n datagrams: no resend"
-next_ok udp_dead
-
-# everything to the server dropped from the start: the control connect ends at --connect-timeout
-nft_set "$NS" meta l4proto '{ tcp, udp }'
-client all_dead -t 2 --connect-timeout 2000
-n=$(nft_count "$NS")
-nft_set "$NS"
-bounded all_dead 4000 1 "cannot connect to .*no answer within 2.0 s \(--connect-timeout\)"
-[ "$n" -gt 0 ] && pass "all_dead_dropped (nft dropped $n SYNs)" || fail "all_dead_dropped" "nothing dropped"
-
-lap udp_dead
-
-# ---- blackhole: every packet between the two dropped after 1 s ----
-blackhole() { nft_set "$NS" meta l4proto '{ tcp, udp }' && nft_set "$NC" meta l4proto '{ tcp, udp }'; }
-in_bg_after 1 blackhole
-client bh_tcp -t 2 --csv "$tmp/bh.csv" --streams-csv "$tmp/bh_streams.csv"
-wait $BGPID
-nft_set "$NS"; nft_set "$NC"
-bounded bh_tcp 12000 1 "went silent|acknowledged nothing|reset"
-python3 - "$tmp/bh.csv" "$tmp/bh_streams.csv" <<'PY' && pass "bh_tcp_csv (both CSVs whole: a header, rows, every row complete)" || fail "bh_tcp_csv" "$(cat "$tmp/csv.why" 2>/dev/null)"
-import sys
-why = open(sys.argv[1].rsplit("/", 1)[0] + "/csv.why", "w")
-for path, first in ((sys.argv[1], "time,elapsed,iface,"), (sys.argv[2], "time,elapsed,stream,")):
-    data = open(path).read()
-    lines = data.split("\n")
-    if not data.endswith("\n") or not lines[0].startswith(first):
-        why.write(f"{path}: header {lines[0][:40]!r}, ends with newline: {data.endswith(chr(10))}"); sys.exit(1)
-    rows = [l for l in lines[1:] if l]
-    n = lines[0].count(",")
-    if len(rows) < 2 or any(r.count(",") != n for r in rows):
-        why.write(f"{path}: {len(rows)} rows, field counts {set(r.count(',') for r in rows)} vs {n}"); sys.exit(1)
-PY
-next_ok bh_tcp
-
-# UDP -R with --rcv-timeout: ends sooner, and says where the data stopped
-in_bg_after 1 blackhole
-client bh_udp -u -R -b 10M -t 4 --rcv-timeout 1500
-wait $BGPID
-nft_set "$NS"; nft_set "$NC"
-bounded bh_udp 4500 1 "no data from the server for 1.5 s"
-# the rule goes in ~1 s after the client started (nft itself takes a moment on a loaded host),
-# its test began after the setup (~0.1-0.3 s)
-if errline bh_udp | grep -Eq "arrived (0\.[5-9]|1\.[0-5])[0-9]* s into the test"; then
-	pass "bh_udp_where (the message says the data stopped ~1 s in)"
-else
-	fail "bh_udp_where" "$(errline bh_udp)"
-fi
-next_ok bh_udp
-
-# TCP with --snd-timeout: the data stream fails once the server acknowledges nothing for 1 s
-in_bg_after 1 blackhole
-client bh_snd -t 5 --snd-timeout 1000
-wait $BGPID
-nft_set "$NS"; nft_set "$NC"
-bounded bh_snd 4000 1 "acknowledged nothing for 1000 ms \(--snd-timeout\)"
-next_ok bh_snd
-
-lap blackhole
-
-# ---- sigstop: the server process stopped mid-test ----
-in_bg_after 1 kill -STOP "$SPID"
-client sigstop -t 2 --rcv-timeout 2000
-wait $BGPID
-kill -CONT "$SPID"
-bounded sigstop 5000 1 "went silent.*--rcv-timeout"
-next_ok sigstop
-
-lap sigstop
-
-# ---- ctl_reset: the control connection reset (TCP test: the data connections stay) ----
-in_bg_after 1 sh -c "port=\$(sed -n 's/.*accepted test from .*\]*:\([0-9]*\)\$/\1/p' '$tmp/srv.log' | tail -1); ip netns exec '$NS' nft flush chain inet lrlossy in; ip netns exec '$NS' nft add rule inet lrlossy in ip saddr $CA tcp sport \$port counter reject with tcp reset"
-client ctl_reset -t 2
-wait $BGPID
-n=$(nft_count "$NS")
-nft_set "$NS"
-bounded ctl_reset 5000 1 "reset"
-[ "$n" -gt 0 ] && pass "ctl_reset_happened (nft reset $n packets)" || fail "ctl_reset_happened" "the rule matched nothing"
-next_ok ctl_reset
-
-lap ctl_reset
-
-# ---- the server's own --rcv-timeout: data to it dropped after 1 s, the control connection up
-stop_server
-if start_server linerate --rcv-timeout 1500; then
-	in_bg_after 1 nft_set "$NS" meta l4proto udp
-	client srv_rcv -u -b 10M -t 5
-	wait $BGPID
-	nft_set "$NS"
-	bounded srv_rcv 4000 1 "iperf3 error 144: it received no data for its --rcv-timeout"
-	if grep -q "no data for 1.5 s (--rcv-timeout); ended" "$tmp/srv.log"; then
-		pass "srv_rcv_logged (the server says why it ended the test)"
-	else
-		fail "srv_rcv_logged" "$(tail -3 "$tmp/srv.log")"
-	fi
-	next_ok srv_rcv
-else
-	fail srv_rcv "linerate -s --rcv-timeout 1500 did not listen"
-fi
-
 # ---- against a plain iperf3 server: resent setup datagrams (requests lost) ----
 if command -v iperf3 >/dev/null; then
 	stop_server
@@ -389,9 +414,21 @@ else
 	skip setup_half_iperf3 "iperf3 not installed"
 fi
 stop_server
+wait "$laneb"
+rc_b=$?
+while IFS= read -r l; do	# lane B's checks, counted here
+	case $l in
+	"PASS "*) pass "${l#PASS }" ;;
+	"FAIL "*) l=${l#FAIL }; fail "${l%%: *}" "${l#*: }" ;;
+	*) echo "$l" ;;
+	esac
+done <"$tmp/lane_b.out"
+grep -qx '# lane b ended' "$tmp/lane_b.out" ||
+	fail lossy_link_lane_b "lane B ended early (exit $rc_b): its remaining cases did not run"
 # a sanitizer build (LR_BUILD=build-asan) reports on stderr and may still exit 0
-if grep -l -E "runtime error|Sanitizer" "$tmp"/*.err "$tmp"/srv*.log >/dev/null 2>&1; then
-	fail sanitizer_clean "$(grep -h -m3 -E "runtime error|Sanitizer" "$tmp"/*.err "$tmp"/srv*.log)"
+logs=("$tmp"/*.err "$tmp"/srv*.log "$tmp"/b/*.err "$tmp"/b/srv*.log)
+if grep -l -E "runtime error|Sanitizer" "${logs[@]}" >/dev/null 2>&1; then
+	fail sanitizer_clean "$(grep -h -m3 -E "runtime error|Sanitizer" "${logs[@]}")"
 else
 	pass sanitizer_clean
 fi

@@ -50,7 +50,7 @@ FUZZ_SRCS  = $(wildcard tests/fuzz/fuzz_*.c)
 
 .PHONY: all test test-unit test-all asan tsan fuzz bench lint check-layers install uninstall \
 	clean help valgrind clang soak format-check
-.PHONY: bench-classify bench-queues mutate
+.PHONY: bench-classify bench-queues mutate bins
 all: linerate
 
 linerate: $(B)/linerate
@@ -117,6 +117,10 @@ tsan:
 
 clang:
 	$(MAKE) B=build-clang CC=clang all $(TEST_BINS:$(B)/%=build-clang/%)
+
+# The binary and every unit binary, nothing run (test-all's clang -Werror stage: `make tsan
+# T=bins` is that build with TSan's flags, which stage-tsan then reuses).
+bins: $(B)/linerate $(TEST_BINS)
 
 fuzz:
 	@scripts/fuzz.sh $(FUZZ_SECONDS)
@@ -191,6 +195,7 @@ help:
 	@echo 'test-unit    cmocka unit tests only'
 	@echo 'test-all     what CI runs: gcc+clang -Werror, test, asan, tsan, valgrind, fuzz, lint'
 	@echo 'asan / tsan  sanitizer builds in build-asan/ build-tsan/, then their tests (T=target)'
+	@echo 'bins         the binary and every unit binary, nothing run (make tsan T=bins)'
 	@echo 'fuzz         libFuzzer targets, FUZZ_SECONDS=$(FUZZ_SECONDS) each'
 	@echo 'bench        side-by-side benchmarks, results in bench/RESULTS.md'
 	@echo 'bench-classify  classifier score on driver counter names it was not written from'

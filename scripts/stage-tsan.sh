@@ -8,7 +8,8 @@
 # failure by name (never dropped from the list). The scripts run with TSAN_OPTIONS' log_path: TSan
 # reports and goes on, and a server the script kills exits however it exits, so tests/run.sh
 # (LR_SAN_LOGS) fails a script for every report file it left. LR_TSAN_TESTS and LR_TSAN_SCRIPTS
-# override the lists.
+# override the lists. In test-all the clang -Werror stage has built build-tsan/ already (make tsan
+# T=bins): the builds here only check that it is current.
 set -u
 cd "$(dirname "$0")/.."
 source scripts/count.sh

@@ -211,19 +211,35 @@ check "iperf3 -c: server offered nothing" bash -c "! grep -q 'sharing this host'
 echo "# iperf3 -c: SYNs to port 5201: $syns"
 check "iperf3 -c: no connection beyond the test's" [ "${syns:-0}" -eq 2 ]
 
-# Hostile servers: the channel misbehaves; the client must end on time, unharmed.
+# Hostile servers: the channel misbehaves; the client must end on time, unharmed. The four
+# run at once, each against its own fake server on its own port (each test is 10 Mbit/s for
+# 3 s and waits; each client's bound is its own wall clock), then are judged one by one.
+declare -A fsrvs=()
+p=5202
+for m in garbage huge endless silent; do
+	ip netns exec "$S" python3 "$LR_TOP/tests/tools/fake_peer_server.py" "$m" $p \
+		>"$work/h-$m-srv.log" 2>&1 &
+	fsrvs[$m]=$!; lr_cleanup_add "kill $! 2>/dev/null"
+	p=$((p + 1))
+done
+p=5202 cpids=()
+for m in garbage huge endless silent; do
+	lr_wait_listen $p "$S"	# python starts slowly on a loaded machine
+	(
+		t0=$(date +%s)
+		ip netns exec "$A" timeout 60 /usr/bin/time -f 'maxrss_kb %M' "$LR_BIN" --headless \
+			-c "$ADDR_S" -p $p -t 3 -b 10M -i 0.2 --csv "$work/h-$m.csv" \
+			>"$work/h-$m.out" 2>"$work/h-$m.err"
+		echo "$? $t0 $(date +%s)" >"$work/h-$m.rc"
+	) &
+	cpids+=($!); lr_cleanup_add "kill $! 2>/dev/null"
+	p=$((p + 1))
+done
+wait "${cpids[@]}"
 for m in garbage huge endless silent; do
 	f="$work/h-$m.csv"
-	ip netns exec "$S" python3 "$LR_TOP/tests/tools/fake_peer_server.py" "$m" 5201 \
-		>"$work/h-$m-srv.log" 2>&1 &
-	fsrv=$!; lr_cleanup_add "kill $fsrv 2>/dev/null"
-	lr_wait_listen 5201 "$S"	# python starts slowly on a loaded machine
-	t0=$(date +%s)
-	ip netns exec "$A" timeout 60 /usr/bin/time -f 'maxrss_kb %M' "$LR_BIN" --headless \
-		-c "$ADDR_S" -t 3 -b 10M -i 0.2 --csv "$f" >"$work/h-$m.out" 2>"$work/h-$m.err"
-	rc=$?
-	t1=$(date +%s)
-	kill "$fsrv" 2>/dev/null; wait "$fsrv" 2>/dev/null
+	read -r rc t0 t1 <"$work/h-$m.rc" || rc=255 t0=0 t1=999
+	kill "${fsrvs[$m]}" 2>/dev/null; wait "${fsrvs[$m]}" 2>/dev/null
 	rss=$(sed -n 's/^maxrss_kb \([0-9]*\)/\1/p' "$work/h-$m.err")
 	echo "# hostile $m: rc $rc in $((t1 - t0)) s, max RSS ${rss:-?} KiB; $(grep -m1 'peer' "$work/h-$m.err")"
 	check "hostile $m: the test still completes (exit 0)" [ "$rc" -eq 0 ]

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # lossy_link: a lossy or dead link never hangs a test (issue 22). Two namespaces joined by veth,
-# `linerate -s` in the server's (twice: two lanes of cases run at once, see lane_b); nftables rules in a table inside the namespaces, added and
-# removed by this script while tests run. Each case checks, by wall clock and by what the kernel
+# `linerate -s` in the server's (three times: three lanes of cases run at once, see run_lane);
+# nftables rules in a table inside the namespaces, added and removed by this script while tests run. Each case checks, by wall clock and by what the kernel
 # (nft counters) and the peer reported: the bound, the one-line message, the exit status, the
 # CSV, and that the same server runs the next test.
 #   loss5        5 % of the UDP to the server dropped, LR_LOSSY_RUNS runs (default 20, as the
@@ -28,13 +28,16 @@ RUNS=${LR_LOSSY_RUNS:-20}
 u=$(lr_uniq)
 NC=${u}c NS=${u}s IC=${u}c0 IS=${u}s0 CA=10.213.22.1 SA=10.213.22.2
 lr_netns_pair "$NC" "$NS" "$IC" "$IS" "$CA" "$SA" 1500 || { fail lossy_link_setup "netns"; exit 0; }
-NC2=${u}d NS2=${u}t CA2=10.213.23.1 SA2=10.213.23.2	# lane B's pair (below)
+NC2=${u}d NS2=${u}t CA2=10.213.23.1 SA2=10.213.23.2	# lane b's pair (run_lane)
 lr_netns_pair "$NC2" "$NS2" "${u}d0" "${u}t0" "$CA2" "$SA2" 1500 ||
+	{ fail lossy_link_setup "netns"; exit 0; }
+NC3=${u}e NS3=${u}u CA3=10.213.24.1 SA3=10.213.24.2	# lane c's
+lr_netns_pair "$NC3" "$NS3" "${u}e0" "${u}u0" "$CA3" "$SA3" 1500 ||
 	{ fail lossy_link_setup "netns"; exit 0; }
 tmp=$(mktemp -d) && lr_cleanup_add "rm -rf $tmp"
 
 # One table per namespace, chain `in` on the input hook; rules come and go with nft_set.
-for ns in "$NC" "$NS" "$NC2" "$NS2"; do
+for ns in "$NC" "$NS" "$NC2" "$NS2" "$NC3" "$NS3"; do
 	ip netns exec "$ns" nft -f - <<-'EOF' || { fail lossy_link_setup "nft table"; exit 0; }
 	table inet lrlossy {
 		chain in { type filter hook input priority 0; policy accept; }
@@ -154,11 +157,15 @@ bounded() {
 # in_bg_after SEC CMD...: runs CMD after SEC seconds, in the background (BGPID).
 in_bg_after() { local s=$1; shift; ( sleep "$s"; "$@" ) & BGPID=$!; lr_cleanup_add "kill $BGPID 2>/dev/null"; }
 
-# Lane B: the cases that wait out timeouts (a dead link, blackholes, a stopped server, a reset,
-# the server's own --rcv-timeout), on a second namespace pair with its own server, in a
-# subshell while lane A (loss, setup datagrams, iperf3 -s) runs on the first: the waits overlap
-# instead of adding up. Mostly idle waits and 10-50 Mbit/s; the TCP tests before a blackhole,
-# a stop or a reset run unpaced for about a second. Each bound is its own client's wall clock.
+lap() { echo "# $1 done at ${SECONDS} s"; }
+blackhole() { nft_set "$NS" meta l4proto '{ tcp, udp }' && nft_set "$NC" meta l4proto '{ tcp, udp }'; }
+
+# Lanes b and c: the cases that wait out timeouts (a dead link, blackholes, a stopped server, a
+# reset, the server's own --rcv-timeout), each lane on a namespace pair of its own with its own
+# server, in subshells while the main lane (loss, setup datagrams, iperf3 -s) runs on the first:
+# the waits overlap instead of adding up. Mostly idle waits and 10-50 Mbit/s; the TCP tests
+# before a blackhole, a stop or a reset run unpaced for about a second. Each bound is its own
+# client's wall clock.
 lane_b() {
 	# ---- udp_dead: all UDP to the server dropped from the start ----
 	nft_set "$NS" meta l4proto udp
@@ -181,7 +188,6 @@ lane_b() {
 	lap udp_dead
 
 	# ---- blackhole: every packet between the two dropped after 1 s ----
-	blackhole() { nft_set "$NS" meta l4proto '{ tcp, udp }' && nft_set "$NC" meta l4proto '{ tcp, udp }'; }
 	in_bg_after 1 blackhole
 	client bh_tcp -t 2 --csv "$tmp/bh.csv" --streams-csv "$tmp/bh_streams.csv"
 	wait $BGPID
@@ -201,7 +207,11 @@ lane_b() {
 	        why.write(f"{path}: {len(rows)} rows, field counts {set(r.count(',') for r in rows)} vs {n}"); sys.exit(1)
 	PY
 	next_ok bh_tcp
+	lap bh_tcp
+	stop_server
+}
 
+lane_c() {
 	# UDP -R with --rcv-timeout: ends sooner, and says where the data stopped
 	in_bg_after 1 blackhole
 	client bh_udp -u -R -b 10M -t 4 --rcv-timeout 1500
@@ -269,22 +279,43 @@ lane_b() {
 	stop_server
 }
 
+# run_lane NAME FUNC NC NS CA SA: FUNC in a subshell on that pair, with its own server and its own
+# cleanups (its servers, its background rule changes); its lines go to $tmp/lane_NAME.out
+declare -A lane_pids=()
+run_lane() {
+	local name=$1 func=$2
+	(
+		_lr_cleanups=()
+		trap _lr_cleanup_run EXIT
+		trap 'exit 130' INT TERM
+		NC=$3 NS=$4 CA=$5 SA=$6 tmp=$tmp/$name
+		mkdir -p "$tmp"
+		start_server || { fail "lossy_link_setup_$name" "linerate -s did not listen"; exit 1; }
+		"$func"
+		echo "# lane $name ended"
+	) >"$tmp/lane_$name.out" 2>&1 &
+	lane_pids[$name]=$!
+	lr_cleanup_add "kill $! 2>/dev/null"
+}
+# lane_count NAME: waits for the lane, then counts its checks here; a lane that ended early fails
+lane_count() {
+	local name=$1 rc l
+	wait "${lane_pids[$name]}"
+	rc=$?
+	while IFS= read -r l; do
+		case $l in
+		"PASS "*) pass "${l#PASS }" ;;
+		"FAIL "*) l=${l#FAIL }; fail "${l%%: *}" "${l#*: }" ;;
+		*) echo "$l" ;;
+		esac
+	done <"$tmp/lane_$name.out"
+	grep -qx "# lane $name ended" "$tmp/lane_$name.out" ||
+		fail "lossy_link_lane_$name" "ended early (exit $rc): its remaining cases did not run"
+}
+
 start_server || { fail lossy_link_setup "linerate -s did not listen"; exit 0; }
-# lane B in a subshell with cleanups of its own (its servers, its background rule changes); its
-# PASS/FAIL lines are counted here once it has ended
-(
-	_lr_cleanups=()
-	trap _lr_cleanup_run EXIT
-	trap 'exit 130' INT TERM
-	NC=$NC2 NS=$NS2 CA=$CA2 SA=$SA2 tmp=$tmp/b
-	mkdir -p "$tmp"
-	start_server || { fail lossy_link_setup_b "linerate -s did not listen"; exit 1; }
-	lane_b
-	echo "# lane b ended"
-) >"$tmp/lane_b.out" 2>&1 &
-laneb=$!
-lr_cleanup_add "kill $laneb 2>/dev/null"
-lap() { echo "# $1 done at ${SECONDS} s"; }
+run_lane b lane_b "$NC2" "$NS2" "$CA2" "$SA2"
+run_lane c lane_c "$NC3" "$NS3" "$CA3" "$SA3"
 
 # ---- loss5: 5 % random drop of the UDP to the server ----
 LEN=1200 T=0.5 worst=0 bad=0 nolost=0 detail=""
@@ -414,19 +445,10 @@ else
 	skip setup_half_iperf3 "iperf3 not installed"
 fi
 stop_server
-wait "$laneb"
-rc_b=$?
-while IFS= read -r l; do	# lane B's checks, counted here
-	case $l in
-	"PASS "*) pass "${l#PASS }" ;;
-	"FAIL "*) l=${l#FAIL }; fail "${l%%: *}" "${l#*: }" ;;
-	*) echo "$l" ;;
-	esac
-done <"$tmp/lane_b.out"
-grep -qx '# lane b ended' "$tmp/lane_b.out" ||
-	fail lossy_link_lane_b "lane B ended early (exit $rc_b): its remaining cases did not run"
+lane_count b
+lane_count c
 # a sanitizer build (LR_BUILD=build-asan) reports on stderr and may still exit 0
-logs=("$tmp"/*.err "$tmp"/srv*.log "$tmp"/b/*.err "$tmp"/b/srv*.log)
+logs=("$tmp"/*.err "$tmp"/srv*.log "$tmp"/*/*.err "$tmp"/*/srv*.log)
 if grep -l -E "runtime error|Sanitizer" "${logs[@]}" >/dev/null 2>&1; then
 	fail sanitizer_clean "$(grep -h -m3 -E "runtime error|Sanitizer" "${logs[@]}")"
 else

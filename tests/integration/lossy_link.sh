@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # lossy_link: a lossy or dead link never hangs a test (issue 22). Two namespaces joined by veth,
 # `linerate -s` in the server's (three times: three lanes of cases run at once, see run_lane);
-# nftables rules in a table inside the namespaces, added and removed by this script while tests run. Each case checks, by wall clock and by what the kernel
-# (nft counters) and the peer reported: the bound, the one-line message, the exit status, the
-# CSV, and that the same server runs the next test.
+# nftables rules in a table inside the namespaces, added and removed by this script while tests
+# run. Each case checks, by wall clock and by what the kernel (nft counters) and the peer
+# reported: the bound, the one-line message, the exit status, the CSV, and that the same server
+# runs the next test.
 #   loss5        5 % of the UDP to the server dropped, LR_LOSSY_RUNS runs (default 20, as the
 #                issue asks; -t 0.5 each: the hang it guards against was in the stream setup):
 #                exit 0, each within -t + 3 s, the loss reported equal to the datagrams nft dropped

@@ -162,9 +162,9 @@ lap() { echo "# $1 done at ${SECONDS} s"; }
 blackhole() { nft_set "$NS" meta l4proto '{ tcp, udp }' && nft_set "$NC" meta l4proto '{ tcp, udp }'; }
 
 # Lanes b and c: the cases that wait out timeouts (a dead link, blackholes, a stopped server, a
-# reset, the server's own --rcv-timeout), each lane on a namespace pair of its own with its own
-# server, in subshells while the main lane (loss, setup datagrams, iperf3 -s) runs on the first:
-# the waits overlap instead of adding up. Mostly idle waits and 10-50 Mbit/s; the TCP tests
+# reset, the server's own --rcv-timeout) and the lost setup replies and iperf3 -s cases, each
+# lane on a namespace pair of its own with its own server, in subshells while the main lane
+# (loss5, setup_half) runs on the first: the waits overlap instead of adding up. Mostly idle waits and 10-50 Mbit/s; the TCP tests
 # before a blackhole, a stop or a reset run unpaced for about a second. Each bound is its own
 # client's wall clock.
 lane_b() {
@@ -209,6 +209,10 @@ lane_b() {
 	PY
 	next_ok bh_tcp
 	lap bh_tcp
+
+	# setup replies lost (one stream: TEST_START is the only answer)
+	reply_lost reply_lost
+	reply_lost reply_lost_rev -R
 	stop_server
 }
 
@@ -277,9 +281,89 @@ lane_c() {
 	else
 		fail srv_rcv "linerate -s --rcv-timeout 1500 did not listen"
 	fi
+
+	# ---- against a plain iperf3 server: resent setup datagrams (requests lost) ----
+	if command -v iperf3 >/dev/null; then
+		stop_server
+		if start_server iperf3; then
+			nft_set "$NS" udp dport 5201 udp length 12 numgen random mod 2 == 0
+			ok=0 n=3 detail=""
+			for ((r = 1; r <= n; r++)); do
+				client setup_iperf3 -u -b 10M -l $LEN -t 1 -P 2
+				[ $RC -eq 0 ] && ok=$((ok + 1)) || detail="$detail run $r: rc=$RC $(head -c 200 "$tmp/setup_iperf3.err");"
+			done
+			dropped=$(nft_count "$NS")
+			nft_set "$NS"
+			if [ $ok -eq $n ] && [ "$dropped" -gt 0 ]; then
+				pass "setup_half_iperf3 ($n runs against iperf3 -s, $dropped setup requests dropped)"
+			elif [ "$dropped" -eq 0 ]; then
+				fail "setup_half_iperf3" "nft dropped nothing: the case did not happen"
+			else
+				fail "setup_half_iperf3" "$ok of $n completed:$detail"
+			fi
+			reply_lost reply_lost_iperf3
+		else
+			fail setup_half_iperf3 "iperf3 -s did not listen"
+		fi
+		stop_server
+	else
+		skip setup_half_iperf3 "iperf3 not installed"
+	fi
 	stop_server
 }
 
+LEN=1200	# the UDP payload of the loss and setup cases
+
+# ---- setup_half: half of the setup datagrams dropped, requests (server side) and replies
+# (client side); two streams so that a lost reply to the first one needs the server's answer
+# to the resend ----
+setup_half() { # setup_half NAME RUNS ARGS...
+	local name=$1 n=$2 ok=0 tries=0 notdata=0 worst=0 detail="" f; shift 2
+	nft_set "$NS" udp dport 5201 udp length 12 numgen random mod 2 == 0
+	nft_set "$NC" udp sport 5201 udp length 12 numgen random mod 2 == 0
+	for ((r = 1; r <= n; r++)); do
+		client "$name" -u -b 10M -l $LEN -t 1 -P 2 -J "$@"
+		[ "$MS" -gt "$worst" ] && worst=$MS
+		if [ $RC -eq 0 ]; then
+			ok=$((ok + 1))
+			# a setup datagram counted as data would leave 4 bytes over
+			for f in sum_received sum_sent; do
+				b=$(json "$name" ".end.$f.bytes")
+				[ -n "$b" ] && [ $((b % LEN)) -eq 0 ] || { notdata=$((notdata + 1)); detail="$detail run $r: $f bytes $b;"; }
+			done
+		else
+			detail="$detail run $r: rc=$RC ${MS} ms $(head -c 200 "$tmp/$name.err");"
+		fi
+	done
+	tries=$(( $(nft_count "$NS") + $(nft_count "$NC") ))
+	nft_set "$NS"; nft_set "$NC"
+	if [ $ok -eq "$n" ] && [ "$tries" -gt 0 ]; then
+		pass "${name}_completes ($n runs, $tries setup datagrams dropped by nft, the longest ${worst} ms)"
+	elif [ "$tries" -eq 0 ]; then
+		fail "${name}_completes" "nft dropped no setup datagram: the case did not happen"
+	else
+		fail "${name}_completes" "$ok of $n runs completed:$detail"
+	fi
+	if [ $ok -gt 0 ] && [ $notdata -eq 0 ]; then
+		pass "${name}_not_data (every byte count a multiple of -l $LEN)"
+	elif [ $ok -gt 0 ]; then
+		fail "${name}_not_data" "$detail"
+	fi
+}
+# reply_lost: every setup reply dropped (client side); one stream, so TEST_START on the control
+# connection is the only answer the client gets (a plain iperf3 server never answers a resend)
+reply_lost() { # reply_lost NAME ARGS...
+	local name=$1; shift
+	nft_set "$NC" udp sport 5201 udp length 12
+	client "$name" -u -b 10M -l $LEN -t 1 -J "$@"
+	n=$(nft_count "$NC")
+	nft_set "$NC"
+	if [ $RC -eq 0 ] && [ "$n" -gt 0 ] && [ "$MS" -le 4000 ]; then
+		pass "$name (nft dropped $n replies; done in $MS ms)"
+	else
+		fail "$name" "rc=$RC after $MS ms, $n replies dropped: $(head -c 300 "$tmp/$name.err")"
+	fi
+}
 # run_lane NAME FUNC NC NS CA SA: FUNC in a subshell on that pair, with its own server and its own
 # cleanups (its servers, its background rule changes); its lines go to $tmp/lane_NAME.out
 declare -A lane_pids=()
@@ -319,7 +403,7 @@ run_lane b lane_b "$NC2" "$NS2" "$CA2" "$SA2"
 run_lane c lane_c "$NC3" "$NS3" "$CA3" "$SA3"
 
 # ---- loss5: 5 % random drop of the UDP to the server ----
-LEN=1200 T=0.5 worst=0 bad=0 nolost=0 detail=""
+T=0.5 worst=0 bad=0 nolost=0 detail=""
 nft_swap "$NS" $LEN udp dport 5201 numgen random mod 20 == 0 >/dev/null
 e1=$(kern_drops)
 for ((r = 1; r <= RUNS; r++)); do
@@ -360,91 +444,11 @@ fi
 
 lap loss5
 
-# ---- setup_half: half of the setup datagrams dropped, requests (server side) and replies
-# (client side); two streams so that a lost reply to the first one needs the server's answer
-# to the resend ----
-setup_half() { # setup_half NAME RUNS ARGS...
-	local name=$1 n=$2 ok=0 tries=0 notdata=0 worst=0 detail="" f; shift 2
-	nft_set "$NS" udp dport 5201 udp length 12 numgen random mod 2 == 0
-	nft_set "$NC" udp sport 5201 udp length 12 numgen random mod 2 == 0
-	for ((r = 1; r <= n; r++)); do
-		client "$name" -u -b 10M -l $LEN -t 1 -P 2 -J "$@"
-		[ "$MS" -gt "$worst" ] && worst=$MS
-		if [ $RC -eq 0 ]; then
-			ok=$((ok + 1))
-			# a setup datagram counted as data would leave 4 bytes over
-			for f in sum_received sum_sent; do
-				b=$(json "$name" ".end.$f.bytes")
-				[ -n "$b" ] && [ $((b % LEN)) -eq 0 ] || { notdata=$((notdata + 1)); detail="$detail run $r: $f bytes $b;"; }
-			done
-		else
-			detail="$detail run $r: rc=$RC ${MS} ms $(head -c 200 "$tmp/$name.err");"
-		fi
-	done
-	tries=$(( $(nft_count "$NS") + $(nft_count "$NC") ))
-	nft_set "$NS"; nft_set "$NC"
-	if [ $ok -eq "$n" ] && [ "$tries" -gt 0 ]; then
-		pass "${name}_completes ($n runs, $tries setup datagrams dropped by nft, the longest ${worst} ms)"
-	elif [ "$tries" -eq 0 ]; then
-		fail "${name}_completes" "nft dropped no setup datagram: the case did not happen"
-	else
-		fail "${name}_completes" "$ok of $n runs completed:$detail"
-	fi
-	if [ $ok -gt 0 ] && [ $notdata -eq 0 ]; then
-		pass "${name}_not_data (every byte count a multiple of -l $LEN)"
-	elif [ $ok -gt 0 ]; then
-		fail "${name}_not_data" "$detail"
-	fi
-}
 setup_half setup_half 3
 setup_half setup_half_rev 2 -R
 
-# reply_lost: every setup reply dropped (client side); one stream, so TEST_START on the control
-# connection is the only answer the client gets (a plain iperf3 server never answers a resend)
-reply_lost() { # reply_lost NAME ARGS...
-	local name=$1; shift
-	nft_set "$NC" udp sport 5201 udp length 12
-	client "$name" -u -b 10M -l $LEN -t 1 -J "$@"
-	n=$(nft_count "$NC")
-	nft_set "$NC"
-	if [ $RC -eq 0 ] && [ "$n" -gt 0 ] && [ "$MS" -le 4000 ]; then
-		pass "$name (nft dropped $n replies; done in $MS ms)"
-	else
-		fail "$name" "rc=$RC after $MS ms, $n replies dropped: $(head -c 300 "$tmp/$name.err")"
-	fi
-}
-reply_lost reply_lost
-reply_lost reply_lost_rev -R
-
 lap setup_half
 
-# ---- against a plain iperf3 server: resent setup datagrams (requests lost) ----
-if command -v iperf3 >/dev/null; then
-	stop_server
-	if start_server iperf3; then
-		nft_set "$NS" udp dport 5201 udp length 12 numgen random mod 2 == 0
-		ok=0 n=3 detail=""
-		for ((r = 1; r <= n; r++)); do
-			client setup_iperf3 -u -b 10M -l $LEN -t 1 -P 2
-			[ $RC -eq 0 ] && ok=$((ok + 1)) || detail="$detail run $r: rc=$RC $(head -c 200 "$tmp/setup_iperf3.err");"
-		done
-		dropped=$(nft_count "$NS")
-		nft_set "$NS"
-		if [ $ok -eq $n ] && [ "$dropped" -gt 0 ]; then
-			pass "setup_half_iperf3 ($n runs against iperf3 -s, $dropped setup requests dropped)"
-		elif [ "$dropped" -eq 0 ]; then
-			fail "setup_half_iperf3" "nft dropped nothing: the case did not happen"
-		else
-			fail "setup_half_iperf3" "$ok of $n completed:$detail"
-		fi
-		reply_lost reply_lost_iperf3
-	else
-		fail setup_half_iperf3 "iperf3 -s did not listen"
-	fi
-	stop_server
-else
-	skip setup_half_iperf3 "iperf3 not installed"
-fi
 stop_server
 lane_count b
 lane_count c

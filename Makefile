@@ -52,7 +52,7 @@ FUZZ_SRCS  = $(wildcard tests/fuzz/fuzz_*.c)
 
 .PHONY: all test test-unit test-all asan tsan fuzz bench lint check-layers install uninstall \
 	clean help valgrind clang soak format-check
-.PHONY: bench-classify bench-queues mutate
+.PHONY: bench-classify bench-queues mutate bins
 all: linerate
 
 linerate: $(B)/linerate
@@ -99,8 +99,10 @@ test-unit: $(TEST_BINS) $(B)/linerate
 	@LR_BUILD=$(B) tests/run.sh --unit $(TEST_BINS)
 
 # Unit tests, then the integration, tui and interop scripts (root-only ones skip when not root).
+# UNIT= builds the unit binaries without running them (test-all's gcc stage: ASan runs them).
+UNIT ?= $(TEST_BINS)
 test: $(TEST_BINS) $(TOOL_BINS) $(B)/linerate
-	@LR_BUILD=$(B) tests/run.sh $(TEST_BINS)
+	@LR_BUILD=$(B) tests/run.sh $(UNIT)
 
 # Everything CI runs: gcc and clang with -Werror, the suite, sanitizers, valgrind, fuzz, lint.
 test-all:
@@ -117,6 +119,10 @@ tsan:
 
 clang:
 	$(MAKE) B=build-clang CC=clang all $(TEST_BINS:$(B)/%=build-clang/%)
+
+# The binary and every unit binary, nothing run (test-all's clang -Werror stage: `make tsan
+# T=bins` is that build with TSan's flags, which stage-tsan then reuses).
+bins: $(B)/linerate $(TEST_BINS)
 
 fuzz:
 	@scripts/fuzz.sh $(FUZZ_SECONDS)
@@ -150,7 +156,9 @@ $(B)/bench/sampler_scale: bench/sampler_scale.c $(LIB)
 
 # Mutation testing (docs/design.md §15): each mutation of MUTATIONS applied to a scratch copy of
 # the tree and its build/, rebuilt, and the checks tests/mutations.map gives the file run until
-# one fails: killed or survived, then "N killed, N survived".
+# one fails: killed or survived, then "N killed, N survived". `make test-all` runs the whole
+# tests/mutations.tsv (scripts/stage-mutate.sh); under CI=true (.ci/run) only the sample
+# tests/mutations-ci.tsv, which the 30-minute budget holds.
 mutate:
 	@scripts/mutate.sh $(MUTATIONS)
 
@@ -195,6 +203,7 @@ help:
 	@echo 'test-unit    cmocka unit tests only'
 	@echo 'test-all     what CI runs: gcc+clang -Werror, test, asan, tsan, valgrind, fuzz, lint'
 	@echo 'asan / tsan  sanitizer builds in build-asan/ build-tsan/, then their tests (T=target)'
+	@echo 'bins         the binary and every unit binary, nothing run (make tsan T=bins)'
 	@echo 'fuzz         libFuzzer targets, FUZZ_SECONDS=$(FUZZ_SECONDS) each'
 	@echo 'bench        side-by-side benchmarks, results in bench/RESULTS.md'
 	@echo 'bench-classify  classifier score on driver counter names it was not written from'

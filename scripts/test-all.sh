@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What CI runs (the README's test command): warnings-as-errors builds with gcc and clang, the
-# whole suite, the suite again under ASan+UBSan, the threaded tests under TSan, valgrind,
+# whole suite, the suite again under ASan+UBSan, the threaded unit tests and the app's threads
+# (peer view, server dashboard, demo, matrix scripts) under TSan, valgrind,
 # bounded fuzzing and the layering check. Each stage is counted by scripts/count.sh: its own
 # "N passed, N failed, N skipped" line when it prints one, else its PASS/FAIL/SKIP lines, else one
 # pass or one failure by its exit status (a build). A stage that only printed SKIP lines is that
@@ -29,18 +30,21 @@ stage() {	# stage NAME CMD...: runs CMD and counts what it printed
 
 if [ -z "${LR_TEST_ALL_SOURCED:-}" ]; then	# tests/selftest/counting.sh sources this for stage()
 	stage "gcc -Werror build" make -j"$JOBS" CC=gcc WERROR=1 all
-	stage "clang -Werror build" make -j"$JOBS" WERROR=1 clang
+	# clang -Werror over the library, the binary and every unit binary, built with TSan's flags
+	# into build-tsan/ (clang's warnings come from its front end, not the optimizer or the
+	# sanitizer), so stage-tsan builds nothing again (`make clang` is the -O2 build)
+	stage "clang -Werror build (TSan flags, build-tsan/)" make -j"$JOBS" WERROR=1 tsan T=bins
 	stage "layers" make check-layers
 	# Every check runs once, the binaries that drive our C most under the strictest build (the
 	# 30-minute budget on 2 cores cannot hold the whole suite twice): the gcc -O2 build runs
-	# the unit tests, the selftests (shell, not our C) and the interop scripts (against Debian's
-	# iperf3, at full speed); ASan+UBSan runs the unit tests again and every script that drives
-	# the binary in namespaces or tmux. The -O2 binary is also what valgrind, the soak and the
+	# the selftests (shell, not our C) and the interop scripts (against Debian's iperf3, at full
+	# speed) and builds the unit binaries (stage-mutate's build/) without running them; ASan+UBSan
+	# runs the unit tests and every script that drives the binary in namespaces or tmux. The -O2 binary is also what valgrind, the soak and the
 	# bench run. `make test` alone runs everything with gcc.
 	# iperf3 3.18 and 3.22 from Debian's trixie and sid, for the interop scripts (docs/design.md §9)
 	stage "upstream iperf3" sh scripts/upstream-iperf3.sh
-	stage "suite (gcc): unit, selftest, interop" \
-		env LR_SCRIPT_DIRS="tests/selftest tests/interop" make -j"$JOBS" CC=gcc test
+	stage "suite (gcc): selftest, interop" \
+		env LR_SCRIPT_DIRS="tests/selftest tests/interop" make -j"$JOBS" CC=gcc UNIT= test
 	stage "suite (ASan+UBSan): unit, integration, tui" \
 		env LR_SCRIPT_DIRS="tests/integration tests/tui" make -j"$JOBS" asan T=test
 	for s in scripts/stage-*.sh; do

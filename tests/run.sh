@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Runs the cmocka unit binaries given as arguments, then (unless --unit) every script under
 # tests/selftest, tests/integration, tests/tui and tests/interop (LR_SCRIPT_DIRS overrides the
-# list), and ends with the skipped checks by name in one block and a plain
-# "N passed, N failed[, N skipped]" line. Scripts report with lines "PASS name", "FAIL name: why",
-# "SKIP name: why" (tests/lib.sh). The counting rules are in scripts/count.sh (in CI, CI=true, every
-# skip is a failure, listed by name, and the run exits non-zero): a cmocka skip is a
-# skip, a script that exits non-zero without a FAIL line is one failure, a binary that prints no
-# cmocka summary failed.
+# list, LR_SCRIPTS names the scripts themselves), and ends with the skipped checks by name in one
+# block and a plain "N passed, N failed[, N skipped]" line. Scripts report with lines "PASS name",
+# "FAIL name: why", "SKIP name: why" (tests/lib.sh). The counting rules are in scripts/count.sh (in
+# CI, CI=true, every skip is a failure, listed by name, and the run exits non-zero): a cmocka skip
+# is a skip, a script that exits non-zero without a FAIL line is one failure, a binary that prints
+# no cmocka summary failed. With LR_SAN_LOGS set (the directory the sanitizer's log_path writes
+# into: TSan reports and goes on, and the process may be one the script kills), a report file a
+# script left there fails that script (shown, then removed).
 set -u
 cd "$(dirname "$0")/.."
 source scripts/count.sh
@@ -26,13 +28,21 @@ for bin in "$@"; do
 done
 
 if [ "$unit_only" -eq 0 ]; then
-	for script in $(for d in ${LR_SCRIPT_DIRS:-tests/selftest tests/integration tests/tui tests/interop}; do
-		ls "$d"/*.sh 2>/dev/null; done); do
+	dirs=${LR_SCRIPT_DIRS:-tests/selftest tests/integration tests/tui tests/interop}
+	for script in ${LR_SCRIPTS:-$(for d in $dirs; do ls "$d"/*.sh 2>/dev/null; done)}; do
 		[ -f "$script" ] || continue
 		t0=$SECONDS
 		timeout --kill-after=10 600 bash "$script" >"$log" 2>&1
 		rc=$?
 		[ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$log" && echo "FAIL $script: exited $rc" >>"$log"
+		for f in ${LR_SAN_LOGS:+"$LR_SAN_LOGS"/*}; do
+			[ -f "$f" ] || continue
+			what=$(grep -m1 -E 'WARNING|ERROR' "$f" || echo 'a sanitizer report')
+			echo "FAIL $script: $what (${f##*/})" >>"$log"
+			sed 's/^/    # /' "$f" | head -n 60
+			rm -f "$f"
+			rc=1	# counted even when the script's own closing line says 0 failed
+		done
 		lr_count "$(basename "$script")" "$log" "$rc"
 		grep -E '^FAIL ' "$log" | sed "s|^|  $(basename "$script"): |"
 		case $_LR_LAST in

@@ -128,102 +128,128 @@ run_case udp -u -b 100M -l 1400
 run_case tcp-R -R -b 200M
 run_case tcp-bidir --bidir -b 100M
 
-# Loss at the receiver, forced with a tiny socket buffer on the server (-w): the report names
-# the receiver host and its RcvbufErrors, which the server namespace's /proc/net/snmp witnesses.
-rcvbuf_errs() {
-	ip netns exec "$S" awk '/^Udp:/ { if (!h) { for (i = 1; i <= NF; i++) if ($i == "RcvbufErrors") c = i; h = 1 } else print $c }' /proc/net/snmp
-}
-start_server "$work/rb-srv.log"
-rb0=$(rcvbuf_errs)
-ip netns exec "$A" timeout 40 "$LR_BIN" --headless -c "$ADDR_S" -u -b 1G -l 1400 -w 4K -t 2 \
-	-i 0.2 >"$work/rb.out" 2>&1
-stop_server
-start_server "$work/rb2-srv.log"
-rb1=$(rcvbuf_errs)
-k0=($(kstats "$S" "$IS"))
-t0=$(date +%s.%N)
-ip netns exec "$A" timeout 40 "$LR_BIN" --headless -c "$ADDR_S" -u -b 1G -l 1400 -w 4K -t 2 \
-	-i 0.2 -J >"$work/rb.json" 2>"$work/rb.err"
-t1=$(date +%s.%N)
-stop_server
-rb2=$(rcvbuf_errs)
-k1=($(kstats "$S" "$IS"))
-read -r jpeak jrx < <(python3 -c '
+# Runs with no peer thread (--no-peer-stats, plain iperf3 at either end) and the receiver-loss
+# report (the udp case's threads): LR_PEER_VIEW_SUBSET=threads (stage-tsan, whose concern is
+# the threads) leaves them to the full run (the ASan+UBSan stage).
+not_threads() {
+	# Loss at the receiver, forced with a tiny socket buffer on the server (-w): the report names
+	# the receiver host and its RcvbufErrors, which the server namespace's /proc/net/snmp witnesses.
+	rcvbuf_errs() {
+		ip netns exec "$S" awk '/^Udp:/ { if (!h) { for (i = 1; i <= NF; i++) if ($i == "RcvbufErrors") c = i; h = 1 } else print $c }' /proc/net/snmp
+	}
+	start_server "$work/rb-srv.log"
+	rb0=$(rcvbuf_errs)
+	ip netns exec "$A" timeout 40 "$LR_BIN" --headless -c "$ADDR_S" -u -b 1G -l 1400 -w 4K -t 2 \
+		-i 0.2 >"$work/rb.out" 2>&1
+	stop_server
+	start_server "$work/rb2-srv.log"
+	rb1=$(rcvbuf_errs)
+	k0=($(kstats "$S" "$IS"))
+	t0=$(date +%s.%N)
+	ip netns exec "$A" timeout 40 "$LR_BIN" --headless -c "$ADDR_S" -u -b 1G -l 1400 -w 4K -t 2 \
+		-i 0.2 -J >"$work/rb.json" 2>"$work/rb.err"
+	t1=$(date +%s.%N)
+	stop_server
+	rb2=$(rcvbuf_errs)
+	k1=($(kstats "$S" "$IS"))
+	read -r jpeak jrx < <(python3 -c '
 import json, sys
 p = json.load(open(sys.argv[1]))["linerate_peer"]
 i = [x for x in p["interfaces"] if x["name"] == sys.argv[2]][0]
 print(int(i["peak_rx_bps"]), i["rx_bytes"])' "$work/rb.json" "$IS" 2>/dev/null)
-mean=$(awk -v b=$((k1[0] - k0[0])) -v a="$t0" -v z="$t1" 'BEGIN { printf "%d\n", b * 8 / (z - a) }')
-echo "# rcvbuf -J: peer peak rx ${jpeak:-none} bit/s, kernel mean $mean bit/s; rx_bytes ${jrx:-none} of kernel $((k1[0] - k0[0]))"
-named=$(sed -n 's/.*loss on the receiver, peerhost:.*UDP RcvbufErrors (socket receive buffer full) \([0-9]*\).*/\1/p' "$work/rb.out")
-jnum=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["linerate_peer"]["stack"]["udp_rcvbuf_errors"])' "$work/rb.json" 2>/dev/null)
-echo "# rcvbuf: peer kernel RcvbufErrors +$((rb1 - rb0)) (text run), +$((rb2 - rb1)) (-J run); reported ${named:-none}, ${jnum:-none}"
-check "rcvbuf: the receiver's socket drops were forced (peer kernel)" [ $((rb1 - rb0)) -gt 0 ]
-check "rcvbuf: the report names the receiver peerhost and its RcvbufErrors" \
-	within "$((rb1 - rb0))" "${named:-0}" 64
-check "rcvbuf: -J linerate_peer.stack.udp_rcvbuf_errors == peer kernel delta" \
-	within "$((rb2 - rb1))" "${jnum:-0}" 64
-check "rcvbuf: -J peer peak_rx_bps >= the peer kernel's mean rate over the test" \
-	[ "${jpeak:-0}" -ge "$mean" -a "$mean" -gt 0 ]
-check "rcvbuf: -J peer rx_bytes total == peer kernel delta" \
-	within "$((k1[0] - k0[0]))" "${jrx:-0}" 65536
+	mean=$(awk -v b=$((k1[0] - k0[0])) -v a="$t0" -v z="$t1" 'BEGIN { printf "%d\n", b * 8 / (z - a) }')
+	echo "# rcvbuf -J: peer peak rx ${jpeak:-none} bit/s, kernel mean $mean bit/s; rx_bytes ${jrx:-none} of kernel $((k1[0] - k0[0]))"
+	named=$(sed -n 's/.*loss on the receiver, peerhost:.*UDP RcvbufErrors (socket receive buffer full) \([0-9]*\).*/\1/p' "$work/rb.out")
+	jnum=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["linerate_peer"]["stack"]["udp_rcvbuf_errors"])' "$work/rb.json" 2>/dev/null)
+	echo "# rcvbuf: peer kernel RcvbufErrors +$((rb1 - rb0)) (text run), +$((rb2 - rb1)) (-J run); reported ${named:-none}, ${jnum:-none}"
+	check "rcvbuf: the receiver's socket drops were forced (peer kernel)" [ $((rb1 - rb0)) -gt 0 ]
+	check "rcvbuf: the report names the receiver peerhost and its RcvbufErrors" \
+		within "$((rb1 - rb0))" "${named:-0}" 64
+	check "rcvbuf: -J linerate_peer.stack.udp_rcvbuf_errors == peer kernel delta" \
+		within "$((rb2 - rb1))" "${jnum:-0}" 64
+	check "rcvbuf: -J peer peak_rx_bps >= the peer kernel's mean rate over the test" \
+		[ "${jpeak:-0}" -ge "$mean" -a "$mean" -gt 0 ]
+	check "rcvbuf: -J peer rx_bytes total == peer kernel delta" \
+		within "$((k1[0] - k0[0]))" "${jrx:-0}" 65536
 
-# --no-peer-stats: the server offers nothing; the client's test runs as a plain one.
-f="$work/nops.csv"
-start_server "$work/nops-srv.log" --no-peer-stats
-ip netns exec "$A" timeout 30 "$LR_BIN" --headless -c "$ADDR_S" -t 1 -i 0.2 --csv "$f" >/dev/null 2>&1
-rc=$?
-stop_server
-check "no-peer-stats: client exits 0" [ "$rc" -eq 0 ]
-check "no-peer-stats: no peer rows" [ -z "$(col_values "$f" side peer)" ]
-check "no-peer-stats: server sent no offer" bash -c "! grep -q 'sharing this host' '$work/nops-srv.log'"
+	# --no-peer-stats: the server offers nothing; the client's test runs as a plain one.
+	f="$work/nops.csv"
+	start_server "$work/nops-srv.log" --no-peer-stats
+	ip netns exec "$A" timeout 30 "$LR_BIN" --headless -c "$ADDR_S" -t 1 -i 0.2 --csv "$f" >/dev/null 2>&1
+	rc=$?
+	stop_server
+	check "no-peer-stats: client exits 0" [ "$rc" -eq 0 ]
+	check "no-peer-stats: no peer rows" [ -z "$(col_values "$f" side peer)" ]
+	check "no-peer-stats: server sent no offer" bash -c "! grep -q 'sharing this host' '$work/nops-srv.log'"
 
-# A plain iperf3 server: it ignores the key; no offer comes, so no channel is ever opened.
-f="$work/ip3s.csv"
-ip netns exec "$S" iperf3 -s -1 >"$work/ip3s-srv.log" 2>&1 &
-isrv=$!; lr_cleanup_add "kill $isrv 2>/dev/null"
-lr_wait_listen 5201 "$S"
-ip netns exec "$A" timeout 30 "$LR_BIN" --headless -c "$ADDR_S" -t 1 -i 0.2 --csv "$f" >/dev/null 2>&1
-rc=$?
-kill "$isrv" 2>/dev/null; wait "$isrv" 2>/dev/null
-check "iperf3 -s: linerate client exits 0" [ "$rc" -eq 0 ]
-check "iperf3 -s: no peer rows, local rows there" \
-	[ -z "$(col_values "$f" side peer)" -a "$(col_values "$f" side local)" = local ]
+	# A plain iperf3 server: it ignores the key; no offer comes, so no channel is ever opened.
+	f="$work/ip3s.csv"
+	ip netns exec "$S" iperf3 -s -1 >"$work/ip3s-srv.log" 2>&1 &
+	isrv=$!; lr_cleanup_add "kill $isrv 2>/dev/null"
+	lr_wait_listen 5201 "$S"
+	ip netns exec "$A" timeout 30 "$LR_BIN" --headless -c "$ADDR_S" -t 1 -i 0.2 --csv "$f" >/dev/null 2>&1
+	rc=$?
+	kill "$isrv" 2>/dev/null; wait "$isrv" 2>/dev/null
+	check "iperf3 -s: linerate client exits 0" [ "$rc" -eq 0 ]
+	check "iperf3 -s: no peer rows, local rows there" \
+		[ -z "$(col_values "$f" side peer)" -a "$(col_values "$f" side local)" = local ]
 
-# A plain iperf3 client against linerate -s: it never asks, so nothing is offered; the server
-# accepts exactly the control connection and the one data connection (counted by nft in S).
-ip netns exec "$S" nft -f - <<EOF
-table inet $u {
-	chain c {
-		type filter hook input priority 0;
-		tcp dport 5201 tcp flags & (syn | ack) == syn counter
+	# A plain iperf3 client against linerate -s: it never asks, so nothing is offered; the server
+	# accepts exactly the control connection and the one data connection (counted by nft in S).
+	ip netns exec "$S" nft -f - <<-EOF
+	table inet $u {
+		chain c {
+			type filter hook input priority 0;
+			tcp dport 5201 tcp flags & (syn | ack) == syn counter
+		}
 	}
+	EOF
+	start_server "$work/ip3c-srv.log"
+	ip netns exec "$A" timeout 30 iperf3 -c "$ADDR_S" -t 1 >"$work/ip3c.out" 2>&1
+	rc=$?
+	stop_server
+	syns=$(ip netns exec "$S" nft list table inet "$u" | sed -n 's/.*packets \([0-9]*\).*/\1/p' | head -1)
+	ip netns exec "$S" nft delete table inet "$u"
+	check "iperf3 -c: plain client against linerate -s exits 0" [ "$rc" -eq 0 ]
+	check "iperf3 -c: server offered nothing" bash -c "! grep -q 'sharing this host' '$work/ip3c-srv.log'"
+	echo "# iperf3 -c: SYNs to port 5201: $syns"
+	check "iperf3 -c: no connection beyond the test's" [ "${syns:-0}" -eq 2 ]
 }
-EOF
-start_server "$work/ip3c-srv.log"
-ip netns exec "$A" timeout 30 iperf3 -c "$ADDR_S" -t 1 >"$work/ip3c.out" 2>&1
-rc=$?
-stop_server
-syns=$(ip netns exec "$S" nft list table inet "$u" | sed -n 's/.*packets \([0-9]*\).*/\1/p' | head -1)
-ip netns exec "$S" nft delete table inet "$u"
-check "iperf3 -c: plain client against linerate -s exits 0" [ "$rc" -eq 0 ]
-check "iperf3 -c: server offered nothing" bash -c "! grep -q 'sharing this host' '$work/ip3c-srv.log'"
-echo "# iperf3 -c: SYNs to port 5201: $syns"
-check "iperf3 -c: no connection beyond the test's" [ "${syns:-0}" -eq 2 ]
+if [ "${LR_PEER_VIEW_SUBSET:-}" = threads ]; then
+	echo "# threads subset: rcvbuf, no-peer-stats, iperf3 -s and iperf3 -c run in the full run"
+else
+	not_threads
+fi
 
-# Hostile servers: the channel misbehaves; the client must end on time, unharmed.
+# Hostile servers: the channel misbehaves; the client must end on time, unharmed. The four
+# run at once, each against its own fake server on its own port (each test is 10 Mbit/s for
+# 3 s and waits; each client's bound is its own wall clock), then are judged one by one.
+declare -A fsrvs=()
+p=5202
+for m in garbage huge endless silent; do
+	ip netns exec "$S" python3 "$LR_TOP/tests/tools/fake_peer_server.py" "$m" $p \
+		>"$work/h-$m-srv.log" 2>&1 &
+	fsrvs[$m]=$!; lr_cleanup_add "kill $! 2>/dev/null"
+	p=$((p + 1))
+done
+p=5202 cpids=()
+for m in garbage huge endless silent; do
+	lr_wait_listen $p "$S"	# python starts slowly on a loaded machine
+	(
+		t0=$(date +%s)
+		ip netns exec "$A" timeout 60 /usr/bin/time -f 'maxrss_kb %M' "$LR_BIN" --headless \
+			-c "$ADDR_S" -p $p -t 3 -b 10M -i 0.2 --csv "$work/h-$m.csv" \
+			>"$work/h-$m.out" 2>"$work/h-$m.err"
+		echo "$? $t0 $(date +%s)" >"$work/h-$m.rc"
+	) &
+	cpids+=($!); lr_cleanup_add "kill $! 2>/dev/null"
+	p=$((p + 1))
+done
+wait "${cpids[@]}"
 for m in garbage huge endless silent; do
 	f="$work/h-$m.csv"
-	ip netns exec "$S" python3 "$LR_TOP/tests/tools/fake_peer_server.py" "$m" 5201 \
-		>"$work/h-$m-srv.log" 2>&1 &
-	fsrv=$!; lr_cleanup_add "kill $fsrv 2>/dev/null"
-	lr_wait_listen 5201 "$S"	# python starts slowly on a loaded machine
-	t0=$(date +%s)
-	ip netns exec "$A" timeout 60 /usr/bin/time -f 'maxrss_kb %M' "$LR_BIN" --headless \
-		-c "$ADDR_S" -t 3 -b 10M -i 0.2 --csv "$f" >"$work/h-$m.out" 2>"$work/h-$m.err"
-	rc=$?
-	t1=$(date +%s)
-	kill "$fsrv" 2>/dev/null; wait "$fsrv" 2>/dev/null
+	read -r rc t0 t1 <"$work/h-$m.rc" || rc=255 t0=0 t1=999
+	kill "${fsrvs[$m]}" 2>/dev/null; wait "${fsrvs[$m]}" 2>/dev/null
 	rss=$(sed -n 's/^maxrss_kb \([0-9]*\)/\1/p' "$work/h-$m.err")
 	echo "# hostile $m: rc $rc in $((t1 - t0)) s, max RSS ${rss:-?} KiB; $(grep -m1 'peer' "$work/h-$m.err")"
 	check "hostile $m: the test still completes (exit 0)" [ "$rc" -eq 0 ]

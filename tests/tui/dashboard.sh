@@ -26,8 +26,9 @@ export LANG=C.UTF-8 LC_ALL= LC_CTYPE=C.UTF-8 TERM=\${TERM:-screen} ${START_ENV:-
 cd "$LR_TOP"
 stty -a >"$work/stty.before"
 sh -c 'echo \$\$ >"$work/pid"; exec "\$0" "\$@"' "$LR_BIN" $args 2>"$work/stderr"
-echo \$? >"$work/rc"
-stty -a >"$work/stty.after"
+rc=\$?
+stty -a >"$work/stty.after"	# before rc: the checks read it once rc is there
+echo \$rc >"$work/rc"
 sleep 600
 EOF
 	lr_tmux_new_sized "$w" "$h" "bash $work/run.sh"

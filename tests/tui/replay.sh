@@ -141,8 +141,9 @@ cat >"$work/run.sh" <<EOF
 export LANG=C.UTF-8 LC_ALL= LC_CTYPE=C.UTF-8 TERM=\${TERM:-screen} TZ=$LR_TZ
 stty -a >"$work/stty.before"
 "$LR_BIN" --replay "$work/if.csv" "$work/cpu.csv" 2>"$work/stderr"
-echo \$? >"$work/rc"
-stty -a >"$work/stty.after"
+rc=\$?
+stty -a >"$work/stty.after"	# before rc: the checks read it once rc is there
+echo \$rc >"$work/rc"
 sleep 600
 EOF
 T new-session -d -s rp -x 100 -y 30 "bash $work/run.sh"
@@ -279,8 +280,9 @@ cat >"$work/run.sh" <<EOF
 export LANG=C.UTF-8 LC_ALL= LC_CTYPE=C.UTF-8 TERM=\${TERM:-screen} TZ=UTC
 stty -a >"$work/stty.before"
 sh -c 'echo \$\$ >"$work/pid"; exec "\$0" "\$@"' "$LR_BIN" --replay "$work/client1.csv" 2>"$work/stderr"
-echo \$? >"$work/rc"
-stty -a >"$work/stty.after"
+rc=\$?
+stty -a >"$work/stty.after"	# before rc: the checks read it once rc is there
+echo \$rc >"$work/rc"
 sleep 600
 EOF
 T kill-session -t rp

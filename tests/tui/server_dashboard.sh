@@ -25,8 +25,9 @@ while ss -ltn | grep -q ":$port "; do port=$((port + 1)); done
 cat >"$work/run.sh" <<EOF
 export LANG=C.UTF-8 LC_ALL= LC_CTYPE=C.UTF-8 TERM=\${TERM:-screen}
 sh -c 'echo \$\$ >"$work/pid"; exec "\$@"' sh "$LR_BIN" -s -p $port 2>"$work/stderr"
-echo \$? >"$work/rc"
-stty -a >"$work/stty"
+rc=\$?
+stty -a >"$work/stty"	# before rc: the checks read it once rc is there
+echo \$rc >"$work/rc"
 sleep 600
 EOF
 lr_tmux_new 80 24 "bash $work/run.sh"

@@ -65,7 +65,9 @@ for iv in $INTERVALS; do
 		for m in $order; do
 			read -r c s < <(run "$iv" "$m")
 			if [ "$m" = on ]; then c_on=$c s_on=$s; else c_off=$c s_off=$s; fi
-			peer_rows=$(awk -F, 'NR > 1 && $(NF - 1) == "peer"' "$WORK/c.csv" | wc -l)
+			# the side column by its name: the CSV has grown columns after it
+			peer_rows=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "side") k = i; next }
+				k && $k == "peer"' "$WORK/c.csv" | wc -l)
 			raw+="| $iv | $r | $m | $c | $s | $peer_rows |"$'\n'
 			say "-i $iv rep $r $m: client ${c} s, server ${s} s CPU, $peer_rows peer rows"
 		done

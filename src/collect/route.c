@@ -201,7 +201,7 @@ int lr_route_one_link(const char *host, char *ifname, size_t len, bool *one_link
 	unsigned scope = 0;
 	unsigned char type;
 	bool gateway;
-	int f, oif, err;
+	int f, oif = 0, err;
 
 	*one_link = false;
 	if (getaddrinfo(host, NULL, &hints, &ai))

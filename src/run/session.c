@@ -254,7 +254,7 @@ static void live_step(struct lr_session *s, const struct lr_snapshot *snap)
 	bool have_peer = s->peer && lr_peer_rx_summary(s->peer, &peer) == 0;
 	unsigned n = lr_verdict_dirs(&vt, dirs);
 
-	for (unsigned i = 0; i < n; i++) {
+	for (unsigned i = 0; i < n && i < LR_ARRAY_SIZE(live); i++) {
 		int64_t sent, lost;
 
 		lr_ledger_live_counts(snap, s->udp, dirs[i] == LR_LDIR_DOWN, &sent, &lost);

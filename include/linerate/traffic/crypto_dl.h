@@ -21,7 +21,8 @@
 	X(EVP_MD_CTX_new) X(EVP_MD_CTX_free) X(EVP_DigestInit_ex) X(EVP_DigestUpdate)           \
 	X(EVP_DigestFinal_ex) X(EVP_sha256) X(EVP_EncodeBlock) X(CRYPTO_memcmp)
 
-#define LR_CRYPTO_FIELD(f) __typeof__(&f) f;
+/* f is a name, declared: no parentheses can go round it */
+#define LR_CRYPTO_FIELD(f) __typeof__(&f) f; /* NOLINT(bugprone-macro-parentheses) */
 struct lr_crypto_fns {
 	LR_CRYPTO_FNS(LR_CRYPTO_FIELD)
 };

@@ -22,194 +22,6 @@ static bool is_blank(char c)
 	return c == ' ' || c == '\t' || c == '\r';
 }
 
-static bool is_space(char c)
-{
-	return is_blank(c) || c == '\n';
-}
-
-/* ---- CPU sets ---- */
-
-void lr_cpuset_free(struct lr_cpuset *s)
-{
-	if (!s)
-		return;
-	free(s->cpu);
-	memset(s, 0, sizeof(*s));
-}
-
-void lr_cpuset_clear(struct lr_cpuset *s)
-{
-	s->n = 0;
-}
-
-/* Index of the first member >= cpu. */
-static size_t lower_bound(const int *a, size_t n, int cpu)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (a[mid] < cpu)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-bool lr_cpuset_has(const struct lr_cpuset *s, int cpu)
-{
-	size_t i = lower_bound(s->cpu, s->n, cpu);
-
-	return i < s->n && s->cpu[i] == cpu;
-}
-
-/* Sorted insert into a[0..*n); duplicates ignored. */
-static int sorted_add(int **a, size_t *n, size_t *cap, int v)
-{
-	size_t i;
-	int err;
-
-	if (*n && (*a)[*n - 1] < v) { /* the usual case: ascending input */
-		i = *n;
-	} else {
-		i = lower_bound(*a, *n, v);
-		if (i < *n && (*a)[i] == v)
-			return 0;
-	}
-	err = lr_array_grow(a, cap, *n + 1, sizeof(**a));
-	if (err)
-		return err;
-	memmove(*a + i + 1, *a + i, (*n - i) * sizeof(**a));
-	(*a)[i] = v;
-	(*n)++;
-	return 0;
-}
-
-int lr_cpuset_add(struct lr_cpuset *s, int cpu)
-{
-	if (cpu < 0 || cpu >= LR_CPU_MAX)
-		return -ERANGE;
-	return sorted_add(&s->cpu, &s->n, &s->cap, cpu);
-}
-
-int lr_cpuset_union(struct lr_cpuset *dst, const struct lr_cpuset *src)
-{
-	size_t i;
-	int err;
-
-	for (i = 0; i < src->n; i++) {
-		err = lr_cpuset_add(dst, src->cpu[i]);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-/* ---- "%*pbl" and "%*pb" ---- */
-
-static bool scan_cpu(const char **p, const char *end, uint64_t *v)
-{
-	if (*p >= end || **p < '0' || **p > '9')
-		return false;
-	return lr_scan_u64(p, end, v) && *v < LR_CPU_MAX;
-}
-
-int lr_cpulist_parse(const char *buf, size_t len, struct lr_cpuset *out)
-{
-	const char *p = buf, *end = buf + len;
-	int count = 0, err;
-
-	while (end > p && is_space(end[-1]))
-		end--;
-	while (p < end) {
-		uint64_t a, b, c;
-
-		if (!scan_cpu(&p, end, &a))
-			return -EINVAL;
-		b = a;
-		if (p < end && *p == '-') {
-			p++;
-			if (!scan_cpu(&p, end, &b) || b < a)
-				return -EINVAL;
-		}
-		if (p < end) {
-			if (*p != ',' || p + 1 == end)
-				return -EINVAL;
-			p++;
-		}
-		for (c = a; c <= b; c++) {
-			err = lr_cpuset_add(out, (int)c);
-			if (err)
-				return err;
-			count++;
-		}
-	}
-	return count;
-}
-
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-int lr_cpumask_parse(const char *buf, size_t len, struct lr_cpuset *out)
-{
-	const char *start = buf, *end = buf + len, *p;
-	size_t word = 0; /* 32-bit word index, from the right */
-	int count = 0, err;
-
-	while (end > start && is_space(end[-1]))
-		end--;
-	while (start < end && is_space(*start))
-		start++;
-	if (start == end)
-		return 0;
-	/* Walk the words right to left so bit numbers come out directly. */
-	p = end;
-	for (;;) {
-		const char *wend = p, *wstart = p;
-		unsigned shift = 0;
-
-		while (wstart > start && wstart[-1] != ',')
-			wstart--;
-		if (wend - wstart == 0 || wend - wstart > 8)
-			return -EINVAL;
-		for (p = wend; p > wstart; p--, shift += 4) {
-			int d = hex_digit(p[-1]);
-			unsigned bit;
-
-			if (d < 0)
-				return -EINVAL;
-			for (bit = 0; bit < 4; bit++) {
-				uint64_t cpu = (uint64_t)word * 32 + shift + bit;
-
-				if (!(d & (1 << bit)))
-					continue;
-				if (cpu >= LR_CPU_MAX)
-					return -ERANGE;
-				err = lr_cpuset_add(out, (int)cpu);
-				if (err)
-					return err;
-				count++;
-			}
-		}
-		if (wstart == start)
-			break;
-		p = wstart - 1; /* the comma */
-		if (++word * 32 >= LR_CPU_MAX)
-			return -ERANGE;
-	}
-	return count;
-}
-
 /* ---- /proc/interrupts ---- */
 
 void lr_irq_scratch_free(struct lr_irq_scratch *s)
@@ -249,7 +61,7 @@ static int parse_header(const char *p, const char *end, struct lr_irq_scratch *s
 		if (end - p < 4 || memcmp(p, "CPU", 3))
 			return -EINVAL;
 		p += 3;
-		if (!scan_cpu(&p, end, &cpu) || (p < end && !is_blank(*p)))
+		if (!lr_cpu_scan(&p, end, &cpu) || (p < end && !is_blank(*p)))
 			return -EINVAL;
 		if (n >= LR_CPU_MAX)
 			return -EINVAL;
@@ -466,7 +278,7 @@ static int add_msi(const char *name, void *arg)
 
 	if (!lr_scan_u64(&p, name + strlen(name), &irq) || *p || irq > INT32_MAX)
 		return 0;
-	c->err = sorted_add(&c->m->msi, &c->m->n_msi_scratch, &c->m->cap_msi, (int)irq);
+	c->err = lr_sorted_int_add(&c->m->msi, &c->m->n_msi_scratch, &c->m->cap_msi, (int)irq);
 	return c->err;
 }
 
@@ -545,7 +357,7 @@ static int on_irq_line(const struct lr_irq_line *l, void *arg)
 		return 0;
 	if (by_name && !by_msi)
 		m->n_named++;
-	c->err = sorted_add(&m->irqs, &m->n_irqs, &m->cap_irqs, l->irq);
+	c->err = lr_sorted_int_add(&m->irqs, &m->n_irqs, &m->cap_irqs, l->irq);
 	if (c->err)
 		return c->err;
 	c->err = add_irq_queue(m, l);
@@ -794,7 +606,7 @@ int lr_irqmap_build_rows(const struct lr_sysio *io, const char *ifname, struct l
 	}
 	/* msi_irqs entries without a /proc/interrupts row still serve the interface. */
 	for (i = 0; i < m->n_msi_scratch; i++) {
-		c.err = sorted_add(&m->irqs, &m->n_irqs, &m->cap_irqs, m->msi[i]);
+		c.err = lr_sorted_int_add(&m->irqs, &m->n_irqs, &m->cap_irqs, m->msi[i]);
 		if (c.err)
 			goto out;
 	}

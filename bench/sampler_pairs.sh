@@ -18,18 +18,8 @@ die() { say "$*"; exit 1; }
 [ "$(id -u)" -eq 0 ] || die "needs root (a network namespace)"
 command -v ifstat >/dev/null || die "ifstat missing (scripts/deps.sh --bench)"
 
-WORK=$(mktemp -d /tmp/lrpairs.XXXXXX)
-NS=lrpairs$$
-PIDS=()
-cleanup() {
-	local p
-	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
-	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
-	ip netns del "$NS" 2>/dev/null
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
+. "$TOP/bench/scratch.sh"
+bench_scratch pairs
 
 if [ -z "${LR_BIN:-}" ]; then
 	make -s -C "$TOP" B=build-bench CFLAGS='-O2 -g' LDFLAGS= build-bench/linerate \

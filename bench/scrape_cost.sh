@@ -17,18 +17,8 @@ NE=$(command -v prometheus-node-exporter || true)
 say() { echo "scrape_cost: $*" >&2; }
 [ "$(id -u)" -eq 0 ] || { say "needs root (a network namespace)"; exit 1; }
 [ -x "$LR" ] || { say "no $LR (make)"; exit 1; }
-WORK=$(mktemp -d /tmp/lrscrape.XXXXXX)
-NS=lrscrape$$
-PIDS=()
-cleanup() {
-	local p
-	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
-	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
-	ip netns del "$NS" 2>/dev/null
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
+. "$TOP/bench/scratch.sh"
+bench_scratch scrape
 
 python3 "$TOP/bench/gen_bigtree.py" "$NCPU" "$NIF" "$WORK/tree" || exit 1
 cp "$TOP/tests/fixtures/pcp-snmp-3.19.0/proc/net/snmp" "$WORK/tree/proc/net/snmp"

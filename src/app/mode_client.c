@@ -15,6 +15,7 @@
 
 #include "linerate/core/clock.h"
 #include "linerate/app/config.h"
+#include "linerate/app/rr_app.h"
 #include "linerate/run/peer.h"
 #include "linerate/diagnose/cycles.h"
 #include "linerate/diagnose/expect.h"
@@ -438,7 +439,8 @@ static json_t *expect_json(const struct expect_run *x)
 
 static void report(const struct lr_config *cfg, struct lr_session *ses, struct intervals *iv,
 		   const struct lr_output *out, const struct lr_peer_summary *peer,
-		   const struct server_output *so, const struct expect_run *x)
+		   const struct server_output *so, const struct expect_run *x,
+		   const struct lr_rr_cpu rr_cpu[2])
 {
 	const struct lr_traffic_results *R = ses->res;
 	bool ran = ses->have_res && R->n_streams && (R->complete || R->stopped);
@@ -487,6 +489,8 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 		}
 		if (x->n)
 			json_object_set_new(j, "linerate_expect", expect_json(x));
+		if (ran && cfg->rr)
+			lr_rr_app_report(NULL, j, cfg->traffic.host, R, &rr_cpu[0], &rr_cpu[1]);
 		if (ran && peer) {
 			json_t *p = lr_peer_report_json(peer, &cfg->traffic);
 
@@ -500,7 +504,7 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 							   "linerate_ledger_bidir_reverse",
 							   "linerate_cycles",
 							   "linerate_expect",
-							   "linerate_peer"};
+							   "linerate_peer", "linerate_rr"};
 			json_t *e = json_incref(json_object_get(j, "end"));
 
 			for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]); i++) {
@@ -518,7 +522,11 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 		}
 		json_decref(j);
 	} else if (ran) {
-		lr_iperf3_print_summary(out->text, R, cfg->format, cfg->verbose);
+		if (cfg->rr)	/* netperf's table in place of iperf3's bulk summary */
+			lr_rr_app_report(out->text, NULL, cfg->traffic.host, R, &rr_cpu[0],
+					 &rr_cpu[1]);
+		else
+			lr_iperf3_print_summary(out->text, R, cfg->format, cfg->verbose);
 		if (so->text)	/* iperf3 prints either form as it came */
 			fprintf(out->text, "\nServer output:\n%s\n", so->text);
 		if (verdict) {
@@ -581,10 +589,11 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv, const s
 	enum stop_out st = OUT_OK;
 	/* iperf3's lines go to stdout: a reader that leaves ends the test */
 	bool on_stdout = !out->file && out->json == stdout;
-	bool have_peer;
+	bool have_peer, rr_refused;
 	struct lr_peer_summary peer;
 	struct server_output so = {0};
 	struct expect_run x = {0};
+	struct lr_rr_cpu rr_cpu[2] = {0};
 	int rc, e;
 
 	rc = lr_config_sampling_traffic(&sm, cfg);
@@ -610,6 +619,8 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv, const s
 	if (!cfg->json && tc->reverse && !tc->bidir)
 		fprintf(out->text, "Reverse mode, remote host %s is sending\n", tc->host);
 	fflush(out->text);
+	if (cfg->rr)
+		lr_rr_cpu_read(&rr_cpu[0]);
 	if (lr_session_start(&ses, tc, dur) < 0) {
 		fprintf(stderr, "linerate: %s\n", ses.error);
 		lr_ledger_csv_close(lc);
@@ -626,6 +637,9 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv, const s
 		intervals_tick(iv, ses.client, cfg->json, false);
 		drain_log(&log_seen);
 	}
+	if (cfg->rr)
+		lr_rr_cpu_read(&rr_cpu[1]);
+	rr_refused = cfg->rr && lr_client_rr_refused(ses.client);
 	lr_session_poll(&ses);
 	if (lr_client_state(ses.client) == LR_CLIENT_DONE)
 		intervals_tick(iv, ses.client, cfg->json, true);
@@ -649,13 +663,16 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv, const s
 		intervals_paths(iv, ses.res);
 	if (cfg->expect.n)
 		expect_judge(cfg, &ses, have_peer ? &peer : NULL, &x);
-	report(cfg, &ses, iv, out, have_peer ? &peer : NULL, &so, &x);
+	report(cfg, &ses, iv, out, have_peer ? &peer : NULL, &so, &x, rr_cpu);
 	free(so.text);
 	if (ses.failed)
 		fprintf(stderr, "linerate: %s\n", ses.error);
 	for (unsigned i = 0; i < x.n; i++)
 		fprintf(stderr, "%s\n", x.line[i]);
-	rc = ses.failed || st == OUT_FAILED ? 1 : x.failed ? 3 : 0;
+	rc = ses.failed && rr_refused ? LR_EXIT_RR_REFUSED
+	     : ses.failed || st == OUT_FAILED			 ? 1
+	     : x.failed					 ? 3
+							 : 0;
 	if (lr_sampling_close(sm) < 0)
 		rc = 1;
 	if ((e = lr_ledger_csv_close(lc)) < 0) {

@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "linerate/app/config.h"
+#include "linerate/app/rr_app.h"
 #include "linerate/run/peer.h"
 #include "linerate/core/clock.h"
 #include "linerate/core/log.h"
@@ -309,6 +310,9 @@ static json_t *report_json(const struct report_ctx *x, const struct lr_server_re
 	}
 	if (x->cfg->title)
 		json_object_set_new(j, "title", json_string(x->cfg->title));
+	if (r->res->rr.on)	/* --rr: the transactions this end answered (no round trips) */
+		lr_rr_app_report(NULL, j, r->res->remote_host, r->res, &(struct lr_rr_cpu){0},
+				 &(struct lr_rr_cpu){0});
 	return j;
 }
 

@@ -561,7 +561,9 @@ static void *control_thread(void *arg)
 	if (rc < 0)
 		goto out;
 	fill_config(c);
-	rc = expect_create_streams(c);
+	rc = lr_client_rr_read_ack(c);
+	if (rc == 0)
+		rc = expect_create_streams(c);
 	if (rc < 0) {
 		if (rc == -ECONNRESET)
 			lr_client_set_err(c, "the server refused the test parameters");

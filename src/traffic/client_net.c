@@ -307,6 +307,8 @@ int lr_client_send_params(struct lr_client *c)
 	p->server_affinity = c->tc.server_affinity;
 	p->len = c->tc.length ? c->tc.length
 			      : (c->tc.udp ? udp_default_len(c) : LR_PROTO_TCP_DEF_LEN);
+	p->rr_req_bytes = c->tc.rr_req_bytes;	/* docs/wire.md part 4 */
+	p->rr_resp_bytes = c->tc.rr_resp_bytes;
 	pthread_mutex_lock(&c->lock);
 	p->bandwidth_bps = c->rate_bps;
 	pthread_mutex_unlock(&c->lock);
@@ -582,6 +584,9 @@ int lr_client_create_streams(struct lr_client *c)
 			.skip_rx_copy = c->tc.skip_rx_copy,
 			.file = c->tc.file,
 			.max_bytes = count_share(c),
+			.rr_req_bytes = c->tc.rr_req_bytes,
+			.rr_resp_bytes = c->tc.rr_resp_bytes,
+			.rr_client = true,
 		};
 		struct udp_setup u = {0};
 		struct lr_stream *s;

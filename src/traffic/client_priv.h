@@ -83,6 +83,7 @@ struct lr_client {
 	bool peer_offered;
 	unsigned peer_interval_ms;
 	uint32_t peer_max_frame;
+	atomic_bool rr_refused; /* --rr: the server did not acknowledge it (client_rr.c) */
 };
 
 /* Shared by client.c, client_net.c and client_results.c (control thread unless noted). */
@@ -113,5 +114,8 @@ const struct lr_traffic_omit_mark *lr_client_omit_mark(const struct lr_client *c
 /* client_peer.c: reads the offer that followed the state byte LR_PEER_OFFER_STATE. 0 or
  * -errno (error set). */
 int lr_client_peer_read_offer(struct lr_client *c);
+/* client_rr.c: --rr's acknowledgement, the first thing a linerate server sends after the
+ * parameters (no-op without --rr). 0 or -errno (error set; rr_refused when it was none). */
+int lr_client_rr_read_ack(struct lr_client *c);
 
 #endif

@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "linerate/traffic/proto.h"
+#include "linerate/traffic/rr.h"
 
 /* ---- JSON helpers ---- */
 
@@ -269,6 +270,10 @@ int lr_proto_params_encode(const struct lr_proto_params *p, char **out, size_t *
 		rc |= json_object_set_new(o, "linerate_peer_stats",
 					  json_pack("{s:i,s:i}", "v", 1, "interval_ms",
 						    (int)p->peer_interval_ms));
+	if (p->rr_req_bytes)
+		rc |= json_object_set_new(o, "linerate_rr",
+					  lr_rr_ask_json(&(struct lr_rr_ask){p->rr_req_bytes,
+									    p->rr_resp_bytes}));
 	return lr_proto_json_text(o, rc, out, out_len);
 }
 
@@ -285,6 +290,18 @@ static void peer_stats_ask(json_t *o, struct lr_proto_params *p)
 		return;
 	p->peer_stats = true;
 	p->peer_interval_ms = (unsigned)json_integer_value(iv);
+}
+
+/* --rr's ask: unlike the peer view's, a malformed one refuses the test (a bulk test is not
+ * what the client asked for) */
+static int rr_ask(json_t *o, struct lr_proto_params *p, char err[LR_PROTO_ERR_MAX])
+{
+	struct lr_rr_ask rr;
+	int rc = lr_rr_ask_from_json(json_object_get(o, "linerate_rr"), p->udp, &rr, err);
+
+	p->rr_req_bytes = rr.req_bytes;
+	p->rr_resp_bytes = rr.resp_bytes;
+	return rc;
 }
 
 int lr_proto_params_decode(const char *buf, size_t len, struct lr_proto_params *p,
@@ -387,6 +404,7 @@ int lr_proto_params_decode(const char *buf, size_t len, struct lr_proto_params *
 	/* checked by the server when it has keys (auth.c); ignored otherwise, as iperf3 does */
 	TRY(get_str(o, "authtoken", p->authtoken, sizeof(p->authtoken), err));
 	peer_stats_ask(o, p);
+	TRY(rr_ask(o, p, err));
 	rc = 0;
 out:
 	json_decref(o);

@@ -537,7 +537,7 @@ static void *session_thread(void *arg)
 		ss->fail = "error - cannot transfer file using UDP";
 		goto out;
 	}
-	if (lr_server_peer_offer(ss) < 0)
+	if (lr_server_rr_ack(ss) < 0 || lr_server_peer_offer(ss) < 0)
 		goto out;
 	rc = lr_server_create_streams(ss);
 	if (rc < 0)

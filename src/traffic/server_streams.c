@@ -127,6 +127,8 @@ static int add_stream(struct session *ss, unsigned i, int fd)
 					ss->n_send - 1) / ss->n_send
 				     : 0,
 		.rx_len = lr_stream_tcp_read_len((size_t)ss->p.len, ss->n_recv),
+		.rr_req_bytes = ss->p.rr_req_bytes,
+		.rr_resp_bytes = ss->p.rr_resp_bytes,
 	};
 
 	sock_opts_data(ss, fd);

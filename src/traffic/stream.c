@@ -198,8 +198,9 @@ int lr_stream_open(struct lr_stream **out, const struct lr_stream_params *p)
 
 	if (p->fd < 0)
 		return -EBADF;
-	if (!p->len || (p->udp && (p->len < LR_UDP_MIN_LEN || p->len > LR_UDP_MAX_LEN)) ||
-	    p->len > (64u << 20)) {
+	if (!p->rr_req_bytes &&
+	    (!p->len || (p->udp && (p->len < LR_UDP_MIN_LEN || p->len > LR_UDP_MAX_LEN)) ||
+	     p->len > (64u << 20))) {
 		err = -EINVAL;
 		goto err_fd;
 	}
@@ -229,7 +230,8 @@ int lr_stream_open(struct lr_stream **out, const struct lr_stream_params *p)
 	err = set_timeouts(p->fd);
 	if (err < 0)
 		goto err_free;
-	err = p->udp ? lr_stream_udp_setup(s) : tcp_setup(s);
+	err = p->rr_req_bytes ? lr_stream_rr_setup(s) : p->udp ? lr_stream_udp_setup(s)
+							       : tcp_setup(s);
 	if (err < 0)
 		goto err_free;
 	*out = s;
@@ -511,7 +513,9 @@ static void *stream_main(void *arg)
 	}
 	lr_pacer_init(&s->pacer, atomic_load(&s->rate_bps), lr_clock_mono_ns());
 	s->rate_gen_seen = atomic_load(&s->rate_gen);
-	if (s->p.udp && s->p.sender)
+	if (s->p.rr_req_bytes)
+		lr_stream_rr_loop(s);
+	else if (s->p.udp && s->p.sender)
 		lr_stream_udp_send_loop(s);
 	else if (s->p.udp)
 		lr_stream_udp_recv_loop(s);

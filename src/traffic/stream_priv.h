@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "linerate/traffic/pacer.h"
+#include "linerate/traffic/rr.h"
 #include "linerate/traffic/stream.h"
 #include "linerate/traffic/udp_hdr.h"
 
@@ -81,6 +82,9 @@ struct lr_stream {
 
 	uint8_t *buf;
 	size_t buf_len;
+
+	/* --rr (stream_rr.c): this flow's counts, the thread's own until it is joined */
+	struct lr_rr_result rr;
 };
 
 /* stream.c */
@@ -101,6 +105,10 @@ void lr_stream_udp_recv_loop(struct lr_stream *s);
 /* How long a receiver that drained its socket may nap: msgs messages of `bytes` in all came
  * in dt_ns; a quarter of rcvbuf (SO_RCVBUF, truesize bytes) may fill meanwhile. */
 long lr_stream_udp_nap_ns(uint64_t rcvbuf, int msgs, uint64_t bytes, uint64_t dt_ns);
+
+/* stream_rr.c */
+int lr_stream_rr_setup(struct lr_stream *s);
+void lr_stream_rr_loop(struct lr_stream *s);
 
 /* Notes the CPU this stream thread runs on (a memory load with rseq): called where data moved. */
 static inline void lr_stream_note_cpu(struct lr_stream *s)

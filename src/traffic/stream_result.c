@@ -115,6 +115,9 @@ void lr_traffic_results_merge(struct lr_traffic_results *R, const struct lr_prot
 						 (marks ? marks[i].out_of_order : 0)));
 		lr_traffic_sum_add(e->client_sends ? &R->sum_up : &R->sum_down, e);
 	}
+	memset(&R->rr, 0, sizeof(R->rr));
+	for (unsigned i = 0; i < loc->n_streams; i++)
+		lr_stream_rr_add(streams[i], &R->rr);
 	if (R->sum_up.n_streams)
 		R->sum_up.jitter_s /= R->sum_up.n_streams;
 	if (R->sum_down.n_streams)

@@ -55,6 +55,7 @@ struct lr_config {
 	const char *ledger_csv;		/* --ledger-csv FILE (docs/csv.md §8) */
 	const char *listen;	/* --listen [ADDR:]PORT: Prometheus metrics (checked by cli.c) */
 	bool json;		/* -J */
+	bool rr;		/* --rr: netperf's request/response test (traffic.rr_*_bytes) */
 	bool json_stream;	/* --json-stream: -J as one JSON object per line, as it happens */
 	bool json_stream_full;	/* --json-stream-full-output: -J's object too, after the events */
 	int debug;		/* -d[LEVEL]: iperf3's debug level; LR_DEBUG_OFF (-1) without -d */

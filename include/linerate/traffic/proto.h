@@ -98,6 +98,9 @@ struct lr_proto_params {
 	 * malformed one decodes as not asked. */
 	bool peer_stats;
 	unsigned peer_interval_ms;
+	/* "linerate_rr" {"v","req","resp"} (--rr, docs/wire.md part 4; rr.h): request and
+	 * response bytes, 0 = not asked. A malformed one refuses the test. */
+	uint32_t rr_req_bytes, rr_resp_bytes;
 };
 
 void lr_proto_params_init(struct lr_proto_params *p); /* iperf3's defaults, TCP */

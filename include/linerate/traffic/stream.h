@@ -43,6 +43,12 @@ struct lr_stream_params {
 	/* sender: -n/-k's share of this stream; it sends whole blocks (datagrams) until its
 	 * bytes reach this, then idles until stopped. 0 = no limit */
 	uint64_t max_bytes;
+	/* --rr (rr.h, stream_rr.c): a request/response flow of these sizes instead of a bulk
+	 * stream, 0 = bulk. rr_client: it sends the requests and times the answers (a sender
+	 * in the results: its bytes are the requests); else it answers them (a receiver). len,
+	 * rate_bps, burst and the payload options are not used */
+	uint32_t rr_req_bytes, rr_resp_bytes;
+	bool rr_client;
 };
 
 /* A TCP receiver's read size: up to 1 MiB, less when many streams share a 16 MiB budget,
@@ -89,6 +95,9 @@ const struct lr_stream_params *lr_stream_params(const struct lr_stream *s);
 const char *lr_stream_path(const struct lr_stream *s);
 /* -errno that ended the thread early (peer reset, ...), 0 when stopped or still running. */
 int lr_stream_error(const struct lr_stream *s);
+struct lr_rr_result;
+/* --rr: adds this flow's counts to *sum (nothing for a bulk stream). After lr_stream_join. */
+void lr_stream_rr_add(const struct lr_stream *s, struct lr_rr_result *sum);
 /* -F sender: the whole file went out (its end read, its last block sent). */
 bool lr_stream_file_done(const struct lr_stream *s);
 

@@ -14,6 +14,7 @@
 #include "linerate/core/common.h"
 #include "linerate/traffic/auth.h"
 #include "linerate/traffic/proto.h"
+#include "linerate/traffic/rr.h"
 
 #define LR_MAX_STREAMS 128	/* iperf3's MAX_STREAMS */
 
@@ -81,6 +82,9 @@ struct lr_traffic_config {	/* iperf3's options, same meanings */
 	struct lr_auth_opts auth;	/* --username etc. (auth.h); all NULL = no authentication */
 	uint64_t report_interval_ns;	/* -i as the report's interval (-J's test_start.interval),
 					 * 0 = iperf3's 1 s; the engine does not use it */
+	/* --rr (rr.h): request and response bytes of each flow (-P flows), 0 = a bulk test. Only
+	 * a linerate server acknowledges it; another fails the test before any data */
+	uint32_t rr_req_bytes, rr_resp_bytes;
 };
 
 /* A TCP data socket's TCP_INFO at one moment, in the units iperf3's -J prints them. */
@@ -211,6 +215,7 @@ struct lr_traffic_results {
 	struct lr_traffic_stream_result streams[LR_PROTO_MAX_RESULTS];
 	struct lr_traffic_sum sum_up; /* client -> server streams */
 	struct lr_traffic_sum sum_down; /* server -> client streams */
+	struct lr_rr_result rr; /* --rr: this side's transactions (rr.h); rr.on false otherwise */
 };
 
 /* Copies *tc (and its strings). duration_ns 0 = until lr_client_stop. Nothing happens on the
@@ -255,6 +260,9 @@ struct lr_client_peer {
 /* [any] true once the server offered its samples (then *out is filled); false while not (yet),
  * and for good against a plain iperf3 or a server run with --no-peer-stats. */
 bool lr_client_peer_offer(struct lr_client *c, struct lr_client_peer *out);
+/* [any] --rr was asked and the server did not acknowledge it (a plain iperf3, an older
+ * linerate): the test failed before any data, lr_client_error() names the server. */
+bool lr_client_rr_refused(const struct lr_client *c);
 /* [any] Final results once DONE (partial, local view only when stopped early). *out is
  * caller-owned (it is large: allocate it). 0, or -EAGAIN before DONE/ERROR. */
 int lr_client_results(struct lr_client *c, struct lr_traffic_results *out) LR_MUST_CHECK;

@@ -54,7 +54,7 @@ void lr_rr_print(FILE *f, const char *host, const struct lr_rr_result *r,
 		fprintf(f, "\nLost: %llu transactions unanswered within %llu ms (%llu late answers "
 			   "dropped)\n",
 			(unsigned long long)r->lost,
-			(unsigned long long)(LR_RR_UDP_TIMEOUT_NS / 1000000),
+			(unsigned long long)(LR_RR_TIMEOUT_NS / 1000000),
 			(unsigned long long)r->late);
 	if (!h->count)
 		return;

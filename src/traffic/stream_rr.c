@@ -69,8 +69,9 @@ static int send_all(struct lr_stream *s, const uint8_t *b, size_t n)
 	return 0;
 }
 
-/* Reads exactly n bytes of a TCP stream. 0, 1 stopped, or -errno (-ECONNRESET at EOF). */
-static int recv_all(struct lr_stream *s, uint8_t *b, size_t n)
+/* Reads exactly n bytes of a TCP stream. 0, 1 stopped (once stopping and past give_up_ns), or
+ * -errno (-ECONNRESET at EOF). */
+static int recv_all(struct lr_stream *s, uint8_t *b, size_t n, uint64_t give_up_ns)
 {
 	while (n) {
 		ssize_t r = recv(s->p.fd, b, n, 0);
@@ -82,7 +83,7 @@ static int recv_all(struct lr_stream *s, uint8_t *b, size_t n)
 			return -ECONNRESET;
 		} else if (errno != EAGAIN && errno != EINTR) {
 			return -errno;
-		} else if (lr_stream_stopping(s)) {
+		} else if (lr_stream_stopping(s) && lr_clock_mono_ns() >= give_up_ns) {
 			return 1;
 		}
 	}
@@ -103,9 +104,9 @@ static void counted(struct lr_stream *s, size_t bytes)
 	lr_stream_note_cpu(s);
 }
 
-/* The client's UDP wait for the answer to transaction seq: 0 answered, 1 stopped, 2 lost (no
- * answer within LR_RR_UDP_TIMEOUT_NS of t0), -errno. Answers to earlier transactions are late:
- * counted and dropped. */
+/* The client's UDP wait for the answer to the request in req: 0 answered, 2 lost (no answer
+ * within LR_RR_TIMEOUT_NS of t0, also when stopping: a transaction ends answered or lost),
+ * -errno. Answers to earlier transactions are late: counted and dropped. */
 static int udp_answer(struct lr_stream *s, const uint8_t *req, uint8_t *resp, uint64_t t0)
 {
 	size_t tl = tag_len(s);
@@ -121,9 +122,7 @@ static int udp_answer(struct lr_stream *s, const uint8_t *req, uint8_t *resp, ui
 		}
 		if (errno != EAGAIN && errno != EINTR)
 			return -errno;
-		if (lr_stream_stopping(s))
-			return 1;
-		if (lr_clock_mono_ns() - t0 >= LR_RR_UDP_TIMEOUT_NS)
+		if (lr_clock_mono_ns() - t0 >= LR_RR_TIMEOUT_NS)
 			return 2;
 	}
 }
@@ -144,14 +143,14 @@ static void client_loop(struct lr_stream *s)
 			counted(s, s->p.rr_req_bytes);
 		if (rc == 0)
 			rc = s->p.udp ? udp_answer(s, req, resp, t0)
-				      : recv_all(s, resp, s->p.rr_resp_bytes);
+				      : recv_all(s, resp, s->p.rr_resp_bytes, t0 + LR_RR_TIMEOUT_NS);
 		t1 = lr_clock_mono_ns();
 		if (rc == 2) {
 			s->rr.lost++;
 			continue;
 		}
 		if (rc == 1)
-			break; /* the transaction in flight is not one */
+			break; /* stopped with no answer for LR_RR_TIMEOUT_NS: not one */
 		if (rc < 0) {
 			lr_stream_fail(s, rc);
 			break;
@@ -180,7 +179,7 @@ static void server_loop(struct lr_stream *s)
 			else if (r != (ssize_t)req)
 				continue;
 		} else {
-			rc = recv_all(s, s->buf, req);
+			rc = recv_all(s, s->buf, req, 0);
 		}
 		if (rc == 1)
 			break;

@@ -23,8 +23,10 @@
 #define LR_RR_TCP_MAX	(1u << 20) /* largest request or response: TCP ... */
 #define LR_RR_UDP_MAX	65507u /* ... and UDP, one datagram */
 /* UDP: a transaction unanswered this long is lost and the flow goes on. Far above any round
- * trip on a LAN, so a late answer is a lost datagram rather than a slow one */
-#define LR_RR_UDP_TIMEOUT_NS (200ull * 1000 * 1000)
+ * trip on a LAN, so a late answer is a lost datagram rather than a slow one. At the test's end
+ * each flow waits this long at most for the answer in flight (TCP too): every request the
+ * server answered is a transaction at both ends */
+#define LR_RR_TIMEOUT_NS (200ull * 1000 * 1000)
 /* The request's first bytes (up to this many) carry the flow's transaction number and the
  * response echoes them: a UDP flow tells a late answer from the one it waits for. */
 #define LR_RR_TAG_BYTES 4
@@ -53,7 +55,7 @@ struct lr_rr_result {
 	unsigned flows;
 	uint32_t req_bytes, resp_bytes;
 	uint64_t transactions;
-	uint64_t lost; /* UDP client: transactions unanswered within LR_RR_UDP_TIMEOUT_NS */
+	uint64_t lost; /* UDP client: transactions unanswered within LR_RR_TIMEOUT_NS */
 	uint64_t late; /* UDP client: answers that came after their transaction was lost */
 	struct lr_lathist rtt;
 };

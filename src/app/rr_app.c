@@ -57,6 +57,6 @@ void lr_rr_app_report(FILE *text, json_t *j, const char *host, const struct lr_t
 		       R->complete ? R->remote_cpu_total : -1);
 	if (j)
 		json_object_set_new(j, "linerate_rr", lr_rr_json(&R->rr, &s));
-	else
+	else if (text)
 		lr_rr_print(text, host, &R->rr, &s);
 }

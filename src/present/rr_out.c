@@ -30,8 +30,7 @@ static void put(FILE *f, int w, int prec, double v)
 		fprintf(f, "%-*.*f ", w, prec, v);
 }
 
-void lr_rr_print(FILE *f, const char *host, const struct lr_rr_result *r,
-		 const struct lr_rr_sum *s)
+void lr_rr_print(FILE *f, const char *host, const struct lr_rr_result *r, const struct lr_rr_sum *s)
 {
 	const struct lr_lathist *h = &r->rtt;
 	uint64_t n = 0;
@@ -51,15 +50,17 @@ void lr_rr_print(FILE *f, const char *host, const struct lr_rr_result *r,
 	put(f, 8, 3, s->peer_sd_us);
 	fputc('\n', f);
 	if (r->udp)
-		fprintf(f, "\nLost: %llu transactions unanswered within %llu ms (%llu late answers "
-			   "dropped)\n",
+		fprintf(f,
+			"\nLost: %llu transactions unanswered within %llu ms (%llu late answers "
+			"dropped)\n",
 			(unsigned long long)r->lost,
 			(unsigned long long)(LR_RR_TIMEOUT_NS / 1000000),
 			(unsigned long long)r->late);
 	if (!h->count)
 		return;
-	fprintf(f, "\nRound trip (us): min %.1f  p50 %.1f  p90 %.1f  p99 %.1f  p99.9 %.1f  "
-		   "max %.1f  mean %.1f\n",
+	fprintf(f,
+		"\nRound trip (us): min %.1f  p50 %.1f  p90 %.1f  p99 %.1f  p99.9 %.1f  "
+		"max %.1f  mean %.1f\n",
 		s->min_us, s->p50_us, s->p90_us, s->p99_us, s->p999_us, s->max_us, s->mean_us);
 	fprintf(f, "Histogram (us, by powers of two; -J has every bucket):\n");
 	/* the buckets summed per power of two: a screenful, where -J keeps 32 per octave */
@@ -70,7 +71,8 @@ void lr_rr_print(FILE *f, const char *host, const struct lr_rr_result *r,
 			if (n)
 				fprintf(f, "  %12.3f .. %-12.3f %llu\n",
 					(double)lr_lathist_low(first) / 1e3,
-					(double)lr_lathist_high(i - 1) / 1e3, (unsigned long long)n);
+					(double)lr_lathist_high(i - 1) / 1e3,
+					(unsigned long long)n);
 			n = 0;
 			first = i;
 			cur = k;
@@ -96,11 +98,11 @@ json_t *lr_rr_json(const struct lr_rr_result *r, const struct lr_rr_sum *s)
 	}
 	for (unsigned i = 0; i < LR_LATHIST_BUCKETS; i++)
 		if (r->rtt.b[i])
-			json_array_append_new(
-				hist, json_pack("{s:f,s:f,s:I}", "low_us",
-						(double)lr_lathist_low(i) / 1e3, "high_us",
-						(double)lr_lathist_high(i) / 1e3, "count",
-						(json_int_t)r->rtt.b[i]));
+			json_array_append_new(hist,
+					      json_pack("{s:f,s:f,s:I}", "low_us",
+							(double)lr_lathist_low(i) / 1e3, "high_us",
+							(double)lr_lathist_high(i) / 1e3, "count",
+							(json_int_t)r->rtt.b[i]));
 	lat = json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "min", num(s->min_us), "p50",
 			num(s->p50_us), "p90", num(s->p90_us), "p99", num(s->p99_us), "p999",
 			num(s->p999_us), "max", num(s->max_us), "mean", num(s->mean_us));

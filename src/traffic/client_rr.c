@@ -25,11 +25,12 @@ int lr_client_rr_read_ack(struct lr_client *c)
 		return rc;
 	if (st != LR_RR_ACK_STATE) {
 		atomic_store(&c->rr_refused, true);
-		lr_client_set_err(c,
-				  "--rr needs a linerate server at %s: it answered %s (%d), not the "
-				  "request/response acknowledgement (a plain iperf3 or an older "
-				  "linerate)",
-				  c->host, lr_proto_state_name(st), st);
+		lr_client_set_err(
+			c,
+			"--rr needs a linerate server at %s: it answered %s (%d), not the "
+			"request/response acknowledgement (a plain iperf3 or an older "
+			"linerate)",
+			c->host, lr_proto_state_name(st), st);
 		return -EPROTONOSUPPORT;
 	}
 	rc = lr_proto_msg_recv(&cc, LR_RR_ACK_MAX, lr_client_left(c), &buf, &len);
@@ -39,8 +40,8 @@ int lr_client_rr_read_ack(struct lr_client *c)
 	}
 	rc = lr_rr_ack_decode(buf, len, &ack, err);
 	free(buf);
-	if (rc == 0 && (ack.req_bytes != c->tc.rr_req_bytes ||
-			ack.resp_bytes != c->tc.rr_resp_bytes))
+	if (rc == 0 &&
+	    (ack.req_bytes != c->tc.rr_req_bytes || ack.resp_bytes != c->tc.rr_resp_bytes))
 		rc = -EPROTO;
 	if (rc < 0) {
 		lr_client_set_err(c, "bad --rr acknowledgement from the server: %s",

@@ -30,8 +30,8 @@ int lr_server_rr_ack(struct session *ss)
 		lr_log(LR_LOG_WARN, "server: test from %s: --rr acknowledgement not sent: %s",
 		       ss->peer, strerror(-rc));
 	else
-		lr_log(LR_LOG_INFO, "server: test from %s: request/response, %u x %s_RR %u,%u bytes",
-		       ss->peer, ss->p.parallel, ss->p.udp ? "UDP" : "TCP", a.req_bytes,
-		       a.resp_bytes);
+		lr_log(LR_LOG_INFO,
+		       "server: test from %s: request/response, %u x %s_RR %u,%u bytes", ss->peer,
+		       ss->p.parallel, ss->p.udp ? "UDP" : "TCP", a.req_bytes, a.resp_bytes);
 	return rc;
 }

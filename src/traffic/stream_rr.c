@@ -142,8 +142,9 @@ static void client_loop(struct lr_stream *s)
 		if (rc == 0)
 			counted(s, s->p.rr_req_bytes);
 		if (rc == 0)
-			rc = s->p.udp ? udp_answer(s, req, resp, t0)
-				      : recv_all(s, resp, s->p.rr_resp_bytes, t0 + LR_RR_TIMEOUT_NS);
+			rc = s->p.udp
+				     ? udp_answer(s, req, resp, t0)
+				     : recv_all(s, resp, s->p.rr_resp_bytes, t0 + LR_RR_TIMEOUT_NS);
 		t1 = lr_clock_mono_ns();
 		if (rc == 2) {
 			s->rr.lost++;

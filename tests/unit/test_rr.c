@@ -78,28 +78,42 @@ static void test_params_refuse_a_bad_ask(void **state)
 
 	(void)state;
 	/* iperf3 3.12's own client: no ask, a bulk test */
-	assert_int_equal(decode("{\"tcp\":true,\"omit\":0,\"time\":10,\"parallel\":1,\"len\":131072}",
-				&p), 0);
+	assert_int_equal(
+		decode("{\"tcp\":true,\"omit\":0,\"time\":10,\"parallel\":1,\"len\":131072}", &p),
+		0);
 	assert_int_equal(p.rr_req_bytes, 0);
-	assert_int_equal(decode("{\"tcp\":true,\"linerate_rr\":{\"v\":1,\"req\":0,\"resp\":1}}",
-				&p), -EINVAL);
+	assert_int_equal(
+		decode("{\"tcp\":true,\"linerate_rr\":{\"v\":1,\"req\":0,\"resp\":1}}", &p),
+		-EINVAL);
 	assert_int_equal(decode("{\"tcp\":true,\"linerate_rr\":{\"v\":1,\"req\":1}}", &p), -EINVAL);
 	assert_int_equal(decode("{\"tcp\":true,\"linerate_rr\":[1,1]}", &p), -EINVAL);
 	assert_int_equal(decode("{\"tcp\":true,\"linerate_rr\":{\"v\":1,\"req\":\"1\","
-				"\"resp\":1}}", &p), -EINVAL);
+				"\"resp\":1}}",
+				&p),
+			 -EINVAL);
 	/* one datagram each way: UDP's bound, not TCP's */
 	assert_int_equal(decode("{\"udp\":true,\"len\":1460,\"linerate_rr\":{\"v\":1,"
-				"\"req\":65508,\"resp\":1}}", &p), -EINVAL);
+				"\"req\":65508,\"resp\":1}}",
+				&p),
+			 -EINVAL);
 	assert_int_equal(decode("{\"tcp\":true,\"linerate_rr\":{\"v\":1,\"req\":65508,"
-				"\"resp\":1}}", &p), 0);
+				"\"resp\":1}}",
+				&p),
+			 0);
 	assert_int_equal(p.rr_req_bytes, 65508);
 }
 
 static struct lr_stream *rr_stream(int fd, bool udp, bool client, uint32_t req, uint32_t resp)
 {
 	struct lr_stream_params p = {
-		.fd = fd, .id = 1, .udp = udp, .sender = client, .cpu = -1,
-		.rr_req_bytes = req, .rr_resp_bytes = resp, .rr_client = client,
+		.fd = fd,
+		.id = 1,
+		.udp = udp,
+		.sender = client,
+		.cpu = -1,
+		.rr_req_bytes = req,
+		.rr_resp_bytes = resp,
+		.rr_client = client,
 	};
 	struct lr_stream *s;
 
@@ -163,7 +177,7 @@ static void both_ends(bool udp)
 	assert_int_equal(cr.transactions, sr.transactions);
 	assert_int_equal(cr.lost, 0);
 	assert_int_equal(cr.rtt.count, cr.transactions);
-	assert_true(cr.rtt.sum_ns <= wall);	/* one in flight: round trips never overlap */
+	assert_true(cr.rtt.sum_ns <= wall); /* one in flight: round trips never overlap */
 	assert_int_equal(sr.rtt.count, 0);
 	/* each end's bytes are the requests: the kernel moved what both say */
 	assert_int_equal(atomic_load(&lr_stream_stats(c)->bytes), 100 * cr.transactions);

@@ -16,7 +16,7 @@
 #include "linerate/core/lathist.h"
 #include "linerate/traffic/proto.h"
 
-#define LR_RR_VERSION	1
+#define LR_RR_VERSION 1
 /* The state byte of the server's acknowledgement, 'R': one iperf3 never sends */
 #define LR_RR_ACK_STATE 82
 #define LR_RR_ACK_MAX	256 /* bytes of the acknowledgement's JSON the client reads */

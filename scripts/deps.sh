@@ -6,7 +6,7 @@ PKGS="build-essential pkg-config clang libclang-rt-14-dev llvm libnl-3-dev libnl
 libnl-genl-3-dev libncurses-dev libjansson-dev libcmocka-dev iproute2 iperf3 tmux ethtool
 valgrind cppcheck clang-format clang-tidy procps kmod nftables python3 iputils-ping jq chromium
 libmicrohttpd-dev prometheus man-db libssl-dev openssl faketime"
-[ "${1:-}" = "--bench" ] && PKGS="$PKGS nload bmon sysstat ifstat hyperfine time prometheus-node-exporter"
+[ "${1:-}" = "--bench" ] && PKGS="$PKGS nload bmon sysstat ifstat hyperfine time prometheus-node-exporter sockperf iperf"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"

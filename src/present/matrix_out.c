@@ -21,7 +21,7 @@ static const char header[] =
 	"local_cpu_busy_pct,local_softirq_max_pct,local_softirq_cpu,peer_cpu_busy_pct,"
 	"peer_softirq_max_pct,peer_softirq_cpu,local_service_demand_us_per_kb,"
 	"peer_service_demand_us_per_kb,local_drops,local_fifo,peer_drops,peer_fifo,verdict,"
-	"time_start,time_end";
+	"time_start,time_end,rr_tps,rr_p99_us";
 
 static const char *const dirs[3] = {"0", "1", "bidir"};
 
@@ -97,6 +97,8 @@ int lr_matrix_csv_row(FILE *f, const struct lr_matrix_row *r)
 	put_str(f, r->verdict);
 	put_num(f, r->time_start, 6);	/* appended: the case's test on the wall clock */
 	put_num(f, r->time_end, 6);
+	put_num(f, r->rr_tps, 1);	/* appended: rr=1 cases */
+	put_num(f, r->rr_p99_us, 3);
 	fputc('\n', f);
 	return ferror(f) ? -EIO : 0;
 }
@@ -144,6 +146,7 @@ static void key_cell(char *buf, size_t len, char key, const struct lr_matrix_row
 			snprintf(buf, len, "default");
 		break;
 	case 'C': snprintf(buf, len, "%s", r->congestion[0] ? r->congestion : "default"); break;
+	case 'r': snprintf(buf, len, "%d", r->rr); break;
 	default: snprintf(buf, len, "?"); break;
 	}
 }
@@ -159,6 +162,7 @@ static const char *key_title(char key)
 	case 'w': return "Window B";
 	case 'M': return "MSS";
 	case 'C': return "Congestion";
+	case 'r': return "RR";
 	default: return "?";
 	}
 }
@@ -200,16 +204,18 @@ static const char *const result_titles[] = {
 int lr_matrix_markdown(FILE *f, const char *keys, const struct lr_matrix_row *rows, unsigned n)
 {
 	size_t nk = strlen(keys), nr = sizeof(result_titles) / sizeof(result_titles[0]);
+	bool rr = strchr(keys, 'r') != NULL; /* rr=0,1: its two figures before the verdict */
 
 	fputs("| Case |", f);
 	for (size_t k = 0; k < nk; k++)
 		fprintf(f, " %s |", key_title(keys[k]));
 	for (size_t k = 0; k < nr; k++)
-		fprintf(f, " %s |", result_titles[k]);
+		fprintf(f, "%s %s |", rr && k + 1 == nr ? " RR tr/s | RR p99 us |" : "",
+			result_titles[k]);
 	fputs("\n|---:|", f);
 	for (size_t k = 0; k < nk; k++)
 		fputs("---|", f);
-	for (size_t k = 0; k + 1 < nr; k++)
+	for (size_t k = 0; k + 1 < nr + (rr ? 2 : 0); k++)
 		fputs("---:|", f);
 	fputs("---|\n", f);
 	for (unsigned i = 0; i < n; i++) {
@@ -235,6 +241,10 @@ int lr_matrix_markdown(FILE *f, const char *keys, const struct lr_matrix_row *ro
 		md_num(f, r->peer_service_demand, 1, 3);
 		md_int(f, r->drops);
 		md_int(f, r->fifo);
+		if (rr) {
+			md_num(f, r->rr_tps, 1, 1);
+			md_num(f, r->rr_p99_us, 1, 1);
+		}
 		md_text(f, r->verdict);
 		fputc('\n', f);
 	}
@@ -295,6 +305,8 @@ json_t *lr_matrix_json_row(const struct lr_matrix_row *r)
 	json_object_set_new(o, "verdict", json_string(r->verdict));
 	json_object_set_new(o, "time_start", jnum(r->time_start));
 	json_object_set_new(o, "time_end", jnum(r->time_end));
+	json_object_set_new(o, "rr_tps", jnum(r->rr_tps));
+	json_object_set_new(o, "rr_p99_us", jnum(r->rr_p99_us));
 	return o;
 }
 

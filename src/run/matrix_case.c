@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "linerate/diagnose/rr_sum.h"
 #include "linerate/run/matrix_case.h"
 #include "linerate/run/matrix_spec.h"
 #include "linerate/sample/snapshot.h"
@@ -139,6 +140,7 @@ void lr_matrix_row_case(struct lr_matrix_row *r, unsigned index, const struct lr
 	r->window = tc->window;
 	r->mss = tc->mss;
 	snprintf(r->congestion, sizeof(r->congestion), "%s", tc->congestion ? tc->congestion : "");
+	r->rr = tc->rr_req_bytes != 0;
 }
 
 /* One direction's streams summed. */
@@ -212,6 +214,13 @@ void lr_matrix_row_fill(struct lr_matrix_row *r, const struct lr_traffic_results
 	if (!any)
 		return;
 	r->seconds = secs > 0 ? secs : -1;
+	if (res->rr.on) {	/* rr=1: netperf's figures over the test's measured length */
+		struct lr_rr_sum rs;
+
+		lr_rr_sum_fill(&rs, &res->rr, (double)res->duration_ns / 1e9, -1, 0, -1);
+		r->rr_tps = rs.tps;
+		r->rr_p99_us = rs.p99_us;
+	}
 	r->retransmits = res->udp ? -1 : retr;
 	if (res->udp) {
 		r->lost = lost;

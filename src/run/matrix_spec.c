@@ -15,7 +15,15 @@
 
 #define SPEC_MAX_LEN 4096
 
-static const char letters[LR_MK__COUNT] = {'P', 'l', 'u', 'R', 'b', 'w', 'M', 'C'};
+static const char letters[LR_MK__COUNT] = {'P', 'l', 'u', 'R', 'b', 'w', 'M', 'C', 'r'};
+
+/* The key as SPEC writes it: its letter, or "rr". */
+static const char *kname(enum lr_mkey k)
+{
+	static const char names[LR_MK__COUNT][3] = {"P", "l", "u", "R", "b", "w", "M", "C", "rr"};
+
+	return (unsigned)k < LR_MK__COUNT ? names[k] : "?";
+}
 
 char lr_matrix_key_letter(enum lr_mkey k)
 {
@@ -94,6 +102,12 @@ static int parse_value(struct lr_matrix_spec *s, enum lr_mkey k, const char *v, 
 		if (lr_parse_u64(v, &x) || x < 88 || x > 32767)
 			return -EINVAL;
 		break;
+	case LR_MK_RR:
+		*why = "0 or 1";
+		if (strcmp(v, "0") && strcmp(v, "1"))
+			return -EINVAL;
+		x = v[0] == '1';
+		break;
 	case LR_MK_C:
 	default:
 		*why = "an algorithm name, e.g. cubic";
@@ -120,14 +134,15 @@ static int parse_group(struct lr_matrix_spec *s, const char *g, size_t n, char *
 		return lr_err_inval(err, len, "--matrix: '%s' is not key=v1,v2,...", name);
 	}
 	shown(name, sizeof(name), g, (size_t)(eq - g));
-	if (eq - g == 1)
-		for (int i = 0; i < LR_MK__COUNT; i++)
-			if (letters[i] == g[0])
-				k = (enum lr_mkey)i;
+	for (int i = 0; i < LR_MK__COUNT; i++)
+		if ((size_t)(eq - g) == strlen(kname((enum lr_mkey)i)) &&
+		    !memcmp(g, kname((enum lr_mkey)i), (size_t)(eq - g)))
+			k = (enum lr_mkey)i;
 	if (k == LR_MK__COUNT)
-		return lr_err_inval(err, len, "--matrix: unknown key '%s' (keys: P l u R b w M C)", name);
+		return lr_err_inval(err, len, "--matrix: unknown key '%s' (keys: P l u R b w M C rr)",
+			    name);
 	if (s->n_values[k])
-		return lr_err_inval(err, len, "--matrix: key '%c' given twice", letters[k]);
+		return lr_err_inval(err, len, "--matrix: key '%s' given twice", kname(k));
 	s->order[s->n_keys++] = k;
 	for (p = eq + 1;; ) {
 		const char *c = memchr(p, ',', (size_t)(end - p)), *why = "";
@@ -135,19 +150,19 @@ static int parse_group(struct lr_matrix_spec *s, const char *g, size_t n, char *
 		uint64_t x;
 
 		if (!vn)
-			return lr_err_inval(err, len, "--matrix: %c: empty value", letters[k]);
+			return lr_err_inval(err, len, "--matrix: %s: empty value", kname(k));
 		if (vn >= sizeof(val)) {
 			shown(val, 24, p, vn);
-			return lr_err_inval(err, len, "--matrix: %c: value '%s' is too long", letters[k], val);
+			return lr_err_inval(err, len, "--matrix: %s: value '%s' is too long", kname(k), val);
 		}
 		memcpy(val, p, vn);
 		val[vn] = '\0';
 		if (s->n_values[k] >= LR_MATRIX_MAX_VALUES)
-			return lr_err_inval(err, len, "--matrix: %c: more than %d values", letters[k],
+			return lr_err_inval(err, len, "--matrix: %s: more than %d values", kname(k),
 				    LR_MATRIX_MAX_VALUES);
 		if (parse_value(s, k, val, &x, &why)) {
 			shown(val, 24, p, vn);
-			return lr_err_inval(err, len, "--matrix: %c: bad value '%s' (%s)", letters[k], val,
+			return lr_err_inval(err, len, "--matrix: %s: bad value '%s' (%s)", kname(k), val,
 				    why);
 		}
 		s->values[k][s->n_values[k]++] = x;
@@ -226,11 +241,18 @@ void lr_matrix_case(const struct lr_matrix_spec *s, const struct lr_traffic_conf
 		case LR_MK_M:
 			out->mss = (unsigned)v;
 			break;
+		case LR_MK_RR:
+			out->rr_req_bytes = (uint32_t)v; /* sized below, once l is known */
+			break;
 		case LR_MK_C:
 		default:
 			out->congestion = s->cc[pick];
 			break;
 		}
+	}
+	if (out->rr_req_bytes) {	/* as --rr -l SIZE: SIZE both ways, netperf's 1 unset */
+		out->rr_req_bytes = out->rr_resp_bytes = out->length ? (uint32_t)out->length : 1;
+		out->length = out->udp && out->rr_req_bytes < 16 ? 16 : out->rr_req_bytes;
 	}
 	/* -u's 1 Mbit/s default is iperf3's (1024 x 1024 bit/s, what the client paces at and tells
 	 * the server) for UDP only; TCP without -b is unlimited */
@@ -249,6 +271,9 @@ int lr_matrix_spec_check(const struct lr_matrix_spec *s, const struct lr_traffic
 			return lr_err_inval(err, len,
 				    "--matrix: l=%llu is out of range for UDP (16 to 65507), case %u",
 				    (unsigned long long)tc.length, i + 1);
+		if (tc.rr_req_bytes && (tc.reverse || tc.bidir || tc.bitrate_set))
+			return lr_err_inval(err, len, "--matrix: rr=1 excludes %s, case %u",
+				    tc.reverse ? "R=1" : tc.bidir ? "R=bidir" : "b", i + 1);
 	}
 	return 0;
 }

@@ -33,7 +33,7 @@ static const char design_header[] =
 	"receiver_bps,receiver_pps,retransmits,lost,lost_pct,jitter_ms,local_cpu_busy_pct,"
 	"local_softirq_max_pct,local_softirq_cpu,peer_cpu_busy_pct,peer_softirq_max_pct,"
 	"peer_softirq_cpu,local_service_demand_us_per_kb,peer_service_demand_us_per_kb,local_drops,"
-	"local_fifo,peer_drops,peer_fifo,verdict,time_start,time_end";
+	"local_fifo,peer_drops,peer_fifo,verdict,time_start,time_end,rr_tps,rr_p99_us";
 
 static char *render(int (*fn)(FILE *, const void *), const void *arg)
 {
@@ -92,7 +92,7 @@ static void test_csv_row(void **state)
 	(void)state;
 	assert_string_equal(s, "3,tcp,4,,bidir,0,,,,10.002000,9394050000,9390000000,812345,17,,,,2.68,"
 			       "35.50,6,,,,0.561,,0,12,,,\"loss: NIC FIFO 12 (rx_missed_errors), "
-			       "\"\"ring\"\" | rx 4096\",1700000000.250000,\n");
+			       "\"\"ring\"\" | rx 4096\",1700000000.250000,,,\n");
 	free(s);
 	/* a failed case: the parameters, every number empty */
 	lr_matrix_row_init(&r);
@@ -107,7 +107,7 @@ static void test_csv_row(void **state)
 	snprintf(r.verdict, sizeof(r.verdict), "failed: the server is busy running a test; try again later");
 	s = render(csv_fn, &r);
 	assert_string_equal(s, "1,udp,1,1400,0,1000000,262144,1400,reno,,,,,,,,,,,,,,,,,,,,,failed: "
-			       "the server is busy running a test; try again later,,\n");
+			       "the server is busy running a test; try again later,,,,\n");
 	/* as many fields as the header */
 	{
 		unsigned commas = 0, hc = 0;

@@ -126,9 +126,9 @@ static void test_errors_name_key_or_value(void **state)
 
 	(void)state;
 	BAD("", "--matrix: empty SPEC (e.g. P=1,2,4;u=tcp,udp)");
-	BAD("x=1", "--matrix: unknown key 'x' (keys: P l u R b w M C)");
-	BAD("p=1", "--matrix: unknown key 'p' (keys: P l u R b w M C)");
-	BAD("PP=1", "--matrix: unknown key 'PP' (keys: P l u R b w M C)");
+	BAD("x=1", "--matrix: unknown key 'x' (keys: P l u R b w M C rr)");
+	BAD("p=1", "--matrix: unknown key 'p' (keys: P l u R b w M C rr)");
+	BAD("PP=1", "--matrix: unknown key 'PP' (keys: P l u R b w M C rr)");
 	BAD("P", "--matrix: 'P' is not key=v1,v2,...");
 	BAD("P=1;;u=tcp", "--matrix: empty group (groups are key=v1,v2,... joined by ';')");
 	BAD("P=1,,2", "--matrix: P: empty value");
@@ -195,11 +195,64 @@ static void test_cli_options(void **state)
 	assert_int_equal(cfg.traffic.omit_s, 1);
 	/* a bad SPEC is refused with the other options (main adds the hint to --help) */
 	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--matrix", "x=1"), -22);
-	assert_string_equal(err, "--matrix: unknown key 'x' (keys: P l u R b w M C)");
+	assert_string_equal(err, "--matrix: unknown key 'x' (keys: P l u R b w M C rr)");
 	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-u", "--matrix", "l=64,70000"), -22);
 	assert_non_null(strstr(err, "l=70000 is out of range for UDP"));
 	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--matrix", "P=1", "-O", "x"), -22);
 	assert_string_equal(err, "-O: invalid omit 'x' (0 to 600 seconds)");
+}
+
+/* rr=0,1 (--rr in a case): l sizes both ways, netperf's 1 unset; what --rr excludes is refused
+ * per case; and --rr's own command line */
+static void test_rr_key_and_option(void **state)
+{
+	struct lr_matrix_spec s;
+	struct lr_traffic_config b = base(), tc;
+	struct lr_config cfg;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(lr_matrix_spec_parse("rr=0,1;l=64", &s, err, sizeof(err)), 0);
+	lr_matrix_case(&s, &b, 0, &tc);
+	assert_int_equal(tc.rr_req_bytes, 0);
+	assert_int_equal(tc.length, 64);
+	lr_matrix_case(&s, &b, 1, &tc);
+	assert_int_equal(tc.rr_req_bytes, 64);
+	assert_int_equal(tc.rr_resp_bytes, 64);
+	assert_int_equal(lr_matrix_spec_parse("rr=1;u=udp", &s, err, sizeof(err)), 0);
+	lr_matrix_case(&s, &b, 0, &tc);
+	assert_int_equal(tc.rr_req_bytes, 1);
+	assert_int_equal(tc.length, 16);	/* iperf3's smallest datagram on the wire */
+	assert_int_equal(lr_matrix_spec_check(&s, &b, err, sizeof(err)), 0);
+	BAD("rr=2", "--matrix: rr: bad value '2' (0 or 1)");
+	BAD("rr=1;rr=0", "--matrix: key 'rr' given twice");
+	BAD("r=1", "--matrix: unknown key 'r' (keys: P l u R b w M C rr)");
+	assert_int_equal(lr_matrix_spec_parse("rr=1;R=0,1", &s, err, sizeof(err)), 0);
+	assert_int_equal(lr_matrix_spec_check(&s, &b, err, sizeof(err)), -22);
+	assert_string_equal(err, "--matrix: rr=1 excludes R=1, case 2");
+
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-J", "--rr", "-l", "64,1K"), 0);
+	assert_int_equal(cfg.traffic.rr_req_bytes, 64);
+	assert_int_equal(cfg.traffic.rr_resp_bytes, 1024);
+	assert_int_equal(cfg.traffic.length, 1024);
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-J", "--rr", "-u"), 0);
+	assert_int_equal(cfg.traffic.rr_req_bytes, 1);
+	assert_int_equal(cfg.traffic.rr_resp_bytes, 1);
+	assert_int_equal(cfg.traffic.length, 16);
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-J", "--rr", "-l", "200"), 0);
+	assert_int_equal(cfg.traffic.rr_resp_bytes, 200);
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-J", "-l", "1,1"), -22);
+	assert_string_equal(err, "-l REQ,RESP: two sizes are --rr's");
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--rr"), -22);
+	assert_string_equal(err, "--rr runs headless (--headless, -J or no terminal)");
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-J", "--rr", "-R"), -22);
+	assert_string_equal(err, "--rr excludes -R");
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-J", "--rr", "--matrix", "rr=0,1"), -22);
+	assert_string_equal(err, "--rr excludes --matrix (its key rr=0,1 runs it)");
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-J", "--rr", "-u", "-l", "1,70000"), -22);
+	assert_string_equal(err, "-l: 1,70000 is out of range for UDP_RR (1 to 65507)");
+	assert_int_equal(PARSE(&cfg, err, "-s", "--rr"), -22);
+	assert_string_equal(err, "--rr needs -c HOST");
 }
 
 int main(void)
@@ -211,6 +264,7 @@ int main(void)
 		cmocka_unit_test(test_errors_name_key_or_value),
 		cmocka_unit_test(test_udp_length_checked_per_case),
 		cmocka_unit_test(test_cli_options),
+		cmocka_unit_test(test_rr_key_and_option),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,6 +23,7 @@ struct lr_matrix_row {
 	uint64_t window;	/* 0 unset */
 	unsigned mss;		/* 0 unset */
 	char congestion[16];	/* "" unset */
+	bool rr;		/* rr=1: netperf's request/response test (--rr) */
 	/* what it did, over the measured seconds (after -O) */
 	double seconds;
 	double sender_bps, receiver_bps, receiver_pps;
@@ -40,6 +41,9 @@ struct lr_matrix_row {
 	/* when the case's test began (its control connection) and ended, wall clock in s since
 	 * the epoch; in -J and appended to the CSV, < 0 unknown */
 	double time_start, time_end;
+	/* rr=1: transactions per second over the measured seconds and the round trip's p99
+	 * (appended to the CSV); < 0 unknown or not an rr case */
+	double rr_tps, rr_p99_us;
 };
 
 /* Every number unknown, the peer's too. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `--matrix SPEC` (docs/design.md §10): `key=v1,v2,...` groups joined by `;`, keys P l u R
- * b w M C with iperf3's meanings (`u=tcp,udp`, `R=0,1,bidir`). The cases are the cartesian
+ * b w M C with iperf3's meanings (`u=tcp,udp`, `R=0,1,bidir`), and `rr=0,1` (--rr: a case
+ * runs netperf's request/response test, `l` its request and response size, 1 unset). The cases are the cartesian
  * product in the order the keys are written, the last key fastest; a key not in SPEC keeps
  * the command line's value (or iperf3's default). Pure: no I/O, no allocation. [main] */
 #ifndef LINERATE_MATRIX_SPEC_H
@@ -13,7 +14,11 @@
 #include "linerate/core/common.h"
 #include "linerate/traffic/traffic.h"
 
-enum lr_mkey { LR_MK_P, LR_MK_L, LR_MK_U, LR_MK_R, LR_MK_B, LR_MK_W, LR_MK_M, LR_MK_C, LR_MK__COUNT };
+enum lr_mkey {
+	LR_MK_P, LR_MK_L, LR_MK_U, LR_MK_R, LR_MK_B, LR_MK_W, LR_MK_M, LR_MK_C,
+	LR_MK_RR, /* "rr": its letter in the keys' string is 'r' */
+	LR_MK__COUNT
+};
 
 #define LR_MATRIX_MAX_VALUES 64	/* per key */
 #define LR_MATRIX_MAX_CASES 4096
@@ -30,7 +35,7 @@ struct lr_matrix_spec {
 	unsigned n_cases;
 };
 
-/* The key's letter ('P', 'l', ...). */
+/* The key's letter ('P', 'l', ..., 'r' for rr). */
 char lr_matrix_key_letter(enum lr_mkey k);
 /* Parses spec into *out. 0, or -EINVAL with one line in err naming the bad key or value. */
 int lr_matrix_spec_parse(const char *spec, struct lr_matrix_spec *out, char *err, size_t len)

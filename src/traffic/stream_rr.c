@@ -106,7 +106,8 @@ static void counted(struct lr_stream *s, size_t bytes)
 
 /* The client's UDP wait for the answer to the request in req: 0 answered, 2 lost (no answer
  * within LR_RR_TIMEOUT_NS of t0, also when stopping: a transaction ends answered or lost),
- * -errno. Answers to earlier transactions are late: counted and dropped. */
+ * -errno. Answers to earlier transactions are late: counted and dropped; a datagram of another
+ * size is no answer at all. */
 static int udp_answer(struct lr_stream *s, const uint8_t *req, uint8_t *resp, uint64_t t0)
 {
 	size_t tl = tag_len(s);
@@ -116,10 +117,12 @@ static int udp_answer(struct lr_stream *s, const uint8_t *req, uint8_t *resp, ui
 
 		if (r == (ssize_t)s->p.rr_resp_bytes && !memcmp(resp, req, tl))
 			return 0;
-		if (r >= 0) {
+		if (r == (ssize_t)s->p.rr_resp_bytes) {
 			s->rr.late++;
 			continue;
 		}
+		if (r >= 0)
+			continue; /* no answer: a late setup datagram of iperf3's */
 		if (errno != EAGAIN && errno != EINTR)
 			return -errno;
 		if (lr_clock_mono_ns() - t0 >= LR_RR_TIMEOUT_NS)

@@ -12,10 +12,12 @@
 #   udp_count    UDP_RR: the server's count equals the client's, nothing lost on a clean link
 #   udp_lost     nft drops 1 in 100 requests at the server: the client's lost count equals nft's
 #                counter, no late answer, and the server answered what arrived
+#   matrix_rr    --matrix 'rr=0,1': the rr=1 row's rr_tps lies between the server's own count
+#                over the case's wall-clock span and that count over -t; the rr=0 row has none
 #   plain_iperf3_3.12   against Debian 12's iperf3 -s: one line naming the server, exit 4,
 #                within 5 s, and no data stream ever connected (iperf3's own -J)
 source "$(dirname "$0")/../lib.sh"
-lr_plan tcp_count tcp_veth tcp_clock udp_count udp_lost plain_iperf3_3.12
+lr_plan tcp_count tcp_veth tcp_clock udp_count udp_lost matrix_rr plain_iperf3_3.12
 need_root rr_veth
 [ -x "$LR_BIN" ] || { lr_skip_plan rr_veth "$LR_BIN not built"; exit 0; }
 command -v python3 >/dev/null || { lr_skip_plan rr_veth "python3 not installed"; exit 0; }
@@ -125,6 +127,35 @@ else
 		count <"$tmp/w"
 	fi
 fi
+
+# the matrix: a bulk case (the server's 4th document) and an rr one (its 5th)
+ip netns exec "$NC" timeout -s KILL 40 "$LR_BIN" -c "$SA" -p $PORT --matrix 'rr=0,1' -t 1 \
+	--matrix-csv "$tmp/m.csv" </dev/null >"$tmp/m.out" 2>"$tmp/m.err"
+RC=$?
+python3 - "$tmp/m.csv" "$tmp/srv.json" "$RC" <<-'PY' >"$tmp/w"
+	import csv, json, sys
+	rows = list(csv.DictReader(open(sys.argv[1])))
+	text, docs, i, dec = open(sys.argv[2]).read(), [], 0, json.JSONDecoder()
+	while text[i:].strip():
+	    while text[i].isspace():
+	        i += 1
+	    d, i = dec.raw_decode(text, i)
+	    docs.append(d)
+	try:
+	    s = docs[4]["linerate_rr"]["transactions"]
+	    r0, r1 = rows
+	    span = float(r1["time_end"]) - float(r1["time_start"])
+	    tps = float(r1["rr_tps"])
+	    ok = (sys.argv[3] == "0" and r0["rr_tps"] == "" and r0["rr_p99_us"] == "" and
+	          "linerate_rr" not in docs[3] and s > 0 and s / span <= tps <= s / 1.0 * 1.001 and
+	          0 < float(r1["rr_p99_us"]) <= span * 1e6)
+	    why = "exit %s, server %d transactions, rr_tps %s over %.3f s, p99 %s, rr=0 row %r" % (
+	        sys.argv[3], s, tps, span, r1["rr_p99_us"], (r0["rr_tps"], r0["rr_p99_us"]))
+	except Exception as x:
+	    ok, why = False, "exit %s: %r" % (sys.argv[3], x)
+	print("PASS matrix_rr" if ok else "FAIL matrix_rr: " + why)
+	PY
+count <"$tmp/w"
 kill $SPID 2>/dev/null; wait $SPID 2>/dev/null
 
 # Debian 12's iperf3 -s (3.12): the client stops before any data, names the server, exit 4

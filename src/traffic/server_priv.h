@@ -159,6 +159,8 @@ void lr_server_report_free(struct session *ss);
 /* --rr (server_rr.c, docs/wire.md part 4). [session] The acknowledgement when the client
  * asked for the request/response test; 0, or -errno when the control write failed. */
 int lr_server_rr_ack(struct session *ss);
+/* [session] Once its streams stopped: the transactions they answered, on the log. */
+void lr_server_rr_log(struct session *ss);
 /* Peer view (server_peer.c, docs/wire.md (part 2)). [session] Sends the offer when the client
  * asked and the app's begin() agrees; 0, or -errno when the control write failed. */
 int lr_server_peer_offer(struct session *ss);

@@ -35,3 +35,18 @@ int lr_server_rr_ack(struct session *ss)
 		       ss->p.parallel, ss->p.udp ? "UDP" : "TCP", a.req_bytes, a.resp_bytes);
 	return rc;
 }
+
+void lr_server_rr_log(struct session *ss)
+{
+	struct lr_rr_result r = {0};
+
+	for (unsigned i = 0; ss->streams && i < ss->n; i++)
+		if (ss->streams[i])
+			lr_stream_rr_add(ss->streams[i], &r);
+	if (r.on)
+		lr_log(LR_LOG_INFO,
+		       "server: test from %s: %llu transactions answered (%s_RR %u,%u "
+		       "bytes, %u flows)",
+		       ss->peer, (unsigned long long)r.transactions, r.udp ? "UDP" : "TCP",
+		       r.req_bytes, r.resp_bytes, r.flows);
+}

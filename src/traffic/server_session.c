@@ -172,6 +172,7 @@ static void log_summary(struct session *ss, const struct lr_proto_results *loc)
 	       ss->p.reverse ? ", reverse" : "", ss->p.bidir ? ", bidir" : "",
 	       (unsigned long long)rx, secs > 0 ? (double)rx * 8 / secs / 1e6 : 0,
 	       (unsigned long long)tx, secs > 0 ? (double)tx * 8 / secs / 1e6 : 0, secs);
+	lr_server_rr_log(ss);
 }
 
 static int exchange_results(struct session *ss)

@@ -14,10 +14,11 @@
 #                counter, no late answer, and the server answered what arrived
 #   matrix_rr    --matrix 'rr=0,1': the rr=1 row's rr_tps lies between the server's own count
 #                over the case's wall-clock span and that count over -t; the rr=0 row has none
-#   plain_iperf3_3.12   against Debian 12's iperf3 -s: one line naming the server, exit 4,
-#                within 5 s, and no data stream ever connected (iperf3's own -J)
+#   plain_iperf3_3.12, plain_iperf3_3.22   against Debian 12's iperf3 -s and upstream 3.22's:
+#                one line naming the server, exit 4, within 5 s, and no data stream ever
+#                connected (iperf3's own -J)
 source "$(dirname "$0")/../lib.sh"
-lr_plan tcp_count tcp_veth tcp_clock udp_count udp_lost matrix_rr plain_iperf3_3.12
+lr_plan tcp_count tcp_veth tcp_clock udp_count udp_lost matrix_rr plain_iperf3_3.12 plain_iperf3_3.22
 need_root rr_veth
 [ -x "$LR_BIN" ] || { lr_skip_plan rr_veth "$LR_BIN not built"; exit 0; }
 command -v python3 >/dev/null || { lr_skip_plan rr_veth "python3 not installed"; exit 0; }
@@ -158,26 +159,33 @@ python3 - "$tmp/m.csv" "$tmp/srv.json" "$RC" <<-'PY' >"$tmp/w"
 count <"$tmp/w"
 kill $SPID 2>/dev/null; wait $SPID 2>/dev/null
 
-# Debian 12's iperf3 -s (3.12): the client stops before any data, names the server, exit 4
-if ! d=$(lr_iperf3_path bookworm); then
-	fail plain_iperf3_3.12 "Debian 12's iperf3 is not installed"
-else
-	ver=$(lr_iperf3_version bookworm)
+# plain iperf3 -s, Debian 12's (3.12) and upstream 3.22 (sid): the client stops before any
+# data, names the server, exit 4; iperf3's own -J saw no data stream
+plain() { # plain SUITE NAME
+	local suite=$1 name=$2 d ver conn
+	if ! d=$(lr_iperf3_path "$suite"); then
+		skip "$name" "iperf3 of $suite not installed (scripts/upstream-iperf3.sh)"
+		return
+	fi
+	ver=$(lr_iperf3_version "$suite")
 	ip netns exec "$NS" env PATH="${d:+$d:}$PATH" iperf3 -s -1 -J -B "$SA" -p $PORT \
 		>"$tmp/ip3.json" 2>&1 &
 	IPID=$!
 	lr_cleanup_add "kill $IPID 2>/dev/null; wait $IPID 2>/dev/null"
-	lr_wait_listen $PORT "$NS" || fail plain_iperf3_3.12 "iperf3 -s does not listen"
+	lr_wait_listen $PORT "$NS" || { fail "$name" "iperf3 $ver -s does not listen"; return; }
 	client plain -t 1
 	timeout 5 tail --pid=$IPID -f /dev/null	# iperf3 -1 ends with the test
+	kill $IPID 2>/dev/null; wait $IPID 2>/dev/null
 	conn=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["start"]["connected"]))' \
 		"$tmp/ip3.json" 2>/dev/null)
 	if [ "$RC" -eq 4 ] && [ "$(wc -l <"$tmp/plain.err")" -eq 1 ] &&
 		grep -q "^linerate: --rr needs a linerate server at $SA: " "$tmp/plain.err" &&
 		python3 -c "import sys; sys.exit(float('$WALL') >= 5)" && [ "$conn" = 0 ]; then
-		pass "plain_iperf3_3.12 # iperf3 $ver"
+		pass "$name # iperf3 $ver"
 	else
-		fail plain_iperf3_3.12 "iperf3 $ver: exit $RC in ${WALL}s, data streams at iperf3: '$conn', stderr: $(head -c 300 "$tmp/plain.err")"
+		fail "$name" "iperf3 $ver: exit $RC in ${WALL}s, data streams at iperf3: '$conn', stderr: $(head -c 300 "$tmp/plain.err")"
 	fi
-fi
+}
+plain bookworm plain_iperf3_3.12
+plain sid plain_iperf3_3.22
 lr_summary

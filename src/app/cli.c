@@ -326,7 +326,7 @@ static int matrix_spec_valid(const struct lr_config *cfg, char *err, size_t len)
 
 /* No dashboard where iperf3 has none (-J, --json-stream, --logfile; -T, --timestamps and
  * --forceflush shape iperf3's text lines) or where there is no terminal to draw on: -c, -s
- * and plain sampling take their headless form. --demo has none: a run of it without a terminal,
+ * and plain sampling take their headless form, as --rr always does. --demo has none: a run of it without a terminal,
  * or asking it for iperf3's output, is bad usage (--replay says so once its files are read). */
 static int pick_headless(struct lr_config *cfg, bool tty, char *err, size_t len)
 {
@@ -343,7 +343,8 @@ static int pick_headless(struct lr_config *cfg, bool tty, char *err, size_t len)
 	if (cfg->traffic.demo && !tty)
 		return lr_err_inval(err, len, "--demo runs in the dashboard: it needs a terminal on "
 				    "stdin and stdout");
-	if (o || cfg->daemon || !tty) {
+	/* --rr is netperf's test: a table at its end, nothing to watch while it runs */
+	if (o || cfg->daemon || !tty || (cfg->rr && cfg->mode == LR_MODE_DASHBOARD)) {
 		cfg->headless = true;
 		if (cfg->mode == LR_MODE_DASHBOARD)
 			cfg->mode = LR_MODE_HEADLESS;
@@ -387,7 +388,7 @@ static int rr_valid(struct lr_config *cfg, char *err, size_t len)
 	if (!t->host || cfg->mode == LR_MODE_SERVER)
 		return lr_err_inval(err, len, "--rr needs -c HOST");
 	if (cfg->mode != LR_MODE_HEADLESS)
-		return lr_err_inval(err, len, "--rr runs headless (--headless, -J or no terminal)");
+		return lr_err_inval(err, len, "--rr prints a table: it has no dashboard");
 	if (cfg->matrix || t->reverse || t->bidir || t->num_bytes || t->blockcount || t->file ||
 	    t->bitrate_set || cfg->omit_ns)
 		return lr_err_inval(err, len, "--rr excludes %s",

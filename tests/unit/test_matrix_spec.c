@@ -243,8 +243,9 @@ static void test_rr_key_and_option(void **state)
 	assert_int_equal(cfg.traffic.rr_resp_bytes, 200);
 	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-J", "-l", "1,1"), -22);
 	assert_string_equal(err, "-l REQ,RESP: two sizes are --rr's");
-	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--rr"), -22);
-	assert_string_equal(err, "--rr runs headless (--headless, -J or no terminal)");
+	/* in a terminal too: --rr prints its table, it draws no dashboard */
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--rr"), 0);
+	assert_int_equal(cfg.mode, LR_MODE_HEADLESS);
 	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-J", "--rr", "-R"), -22);
 	assert_string_equal(err, "--rr excludes -R");
 	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-J", "--rr", "--matrix", "rr=0,1"), -22);

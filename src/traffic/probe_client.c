@@ -286,6 +286,15 @@ void lr_probe_client_stop(struct lr_probe_client *p)
 	p->stopped = true;
 	pthread_mutex_lock(&p->lock);
 	p->st.state = LR_PROBE_DONE;
+	/* -d's word on the engine itself, whatever the outputs make of it */
+	lr_debug(LR_DEBUG_INFO,
+		 "latency probes: sent %llu, answered %llu (idle %llu, load %llu), lost %llu, in "
+		 "flight %llu, refused %llu",
+		 (unsigned long long)p->st.sent, (unsigned long long)p->st.answered,
+		 (unsigned long long)p->st.idle.count, (unsigned long long)p->st.load.count,
+		 (unsigned long long)p->st.lost,
+		 (unsigned long long)(p->st.sent - p->st.answered - p->st.lost),
+		 (unsigned long long)p->st.refused);
 	pthread_mutex_unlock(&p->lock);
 }
 

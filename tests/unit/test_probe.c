@@ -31,6 +31,7 @@
 #include "linerate/traffic/probe.h"
 #include "linerate/traffic/proto.h"
 #include "linerate/traffic/traffic.h"
+#include "fakes/loopsrv.h"
 
 #define MS     LR_NSEC_PER_MSEC
 #define COOKIE "abcdefghijklmnopqrstuvwxyz234567abcd"
@@ -180,9 +181,7 @@ static void test_ask(void **state)
 /* ---- two linerates in-process ---- */
 
 struct srv {
-	struct lr_server *s;
-	pthread_t t;
-	uint16_t port;
+	struct loopsrv l;
 	bool decline;	/* the app declines the peer view: no offer */
 };
 
@@ -200,33 +199,16 @@ static void hook_attach(void *arg, int fd)
 	close(fd);
 }
 
-static void *srv_main(void *arg)
-{
-	struct srv *v = arg;
-
-	if (lr_server_run(v->s) < 0)
-		fprintf(stderr, "server run failed\n");
-	return NULL;
-}
-
 static int srv_setup(void **state)
 {
 	struct srv *v = calloc(1, sizeof(*v));
 	static struct lr_server_peer_hooks hooks = {.begin = hook_begin, .attach = hook_attach};
 
 	hooks.arg = v;
-	for (int tries = 0; tries < 50; tries++) {
-		struct lr_server_opts o = {.bind = "127.0.0.1", .peer = &hooks};
-
-		o.port = (uint16_t)(20000 + (unsigned)(getpid() * 11 + tries * 137) % 30000);
-		if (lr_server_open(&v->s, &o) == 0) {
-			v->port = o.port;
-			break;
-		}
-	}
-	if (!v->s)
+	if (!v || loopsrv_start(&v->l, (struct lr_server_opts){.peer = &hooks}, 11) < 0) {
+		free(v);
 		return -1;
-	pthread_create(&v->t, NULL, srv_main, v);
+	}
 	*state = v;
 	return 0;
 }
@@ -235,9 +217,7 @@ static int srv_teardown(void **state)
 {
 	struct srv *v = *state;
 
-	lr_server_stop(v->s);
-	pthread_join(v->t, NULL);
-	lr_server_close(v->s);
+	loopsrv_stop(&v->l);
 	free(v);
 	return 0;
 }
@@ -246,7 +226,7 @@ static struct lr_traffic_config tcfg(const struct srv *v)
 {
 	return (struct lr_traffic_config){
 		.host = "127.0.0.1",
-		.port = v->port,
+		.port = v->l.port,
 		.parallel = 1,
 		.affinity = -1,
 		.server_affinity = -1,
@@ -261,12 +241,12 @@ static void server_quiet(const struct srv *v, uint64_t *answered, uint64_t *refu
 {
 	uint64_t a0, r0, until = lr_clock_mono_ns() + 2 * LR_NSEC_PER_SEC;
 
-	lr_server_probe_counts(v->s, answered, refused);
+	lr_server_probe_counts(v->l.s, answered, refused);
 	do {
 		usleep(100 * 1000);
 		a0 = *answered;
 		r0 = *refused;
-		lr_server_probe_counts(v->s, answered, refused);
+		lr_server_probe_counts(v->l.s, answered, refused);
 	} while ((a0 != *answered || r0 != *refused) && lr_clock_mono_ns() < until);
 }
 

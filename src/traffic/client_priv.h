@@ -84,6 +84,11 @@ struct lr_client {
 	unsigned peer_interval_ms;
 	uint32_t peer_max_frame;
 	atomic_bool rr_refused; /* --rr: the server did not acknowledge it (client_rr.c) */
+	uint16_t peer_probe_port;
+	/* latency probes (probe_client.c): the prober once offered, set by the control thread
+	 * under lock and freed by lr_client_close; the state before it runs, under lock */
+	struct lr_probe_client *probe;
+	int probe_state;	/* enum lr_probe_state */
 };
 
 /* Shared by client.c, client_net.c and client_results.c (control thread unless noted). */
@@ -117,5 +122,7 @@ int lr_client_peer_read_offer(struct lr_client *c);
 /* client_rr.c: --rr's acknowledgement, the first thing a linerate server sends after the
  * parameters (no-op without --rr). 0 or -errno (error set; rr_refused when it was none). */
 int lr_client_rr_read_ack(struct lr_client *c);
+/* client_peer.c: the offer said no probes (or none came): UNOFFERED when asked. */
+void lr_client_probe_unoffered(struct lr_client *c);
 
 #endif

@@ -101,6 +101,9 @@ struct lr_proto_params {
 	/* "linerate_rr" {"v","req","resp"} (--rr, docs/wire.md part 4; rr.h): request and
 	 * response bytes, 0 = not asked. A malformed one refuses the test. */
 	uint32_t rr_req_bytes, rr_resp_bytes;
+	/* ... with "probe":1 in it: latency probes asked too (docs/wire.md, part 3); anything
+	 * else there is not asked */
+	bool probe;
 };
 
 void lr_proto_params_init(struct lr_proto_params *p); /* iperf3's defaults, TCP */

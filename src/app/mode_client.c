@@ -24,6 +24,7 @@
 #include "linerate/present/cycles_out.h"
 #include "linerate/present/ledger_csv.h"
 #include "linerate/present/ledger_out.h"
+#include "linerate/present/latency_out.h"
 #include "linerate/present/verdict_out.h"
 #include "linerate/core/log.h"
 #include "linerate/collect/route.h"
@@ -485,6 +486,12 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 			if (c)
 				json_object_set_new(j, "linerate_cycles", c);
 		}
+		if (ran) {	/* also against a plain iperf3: its state says there were none */
+			json_t *l = lr_latency_json(ses->lat);
+
+			if (l)
+				json_object_set_new(j, "linerate_latency", l);
+		}
 		if (x->n)
 			json_object_set_new(j, "linerate_expect", expect_json(x));
 		if (ran && peer) {
@@ -499,6 +506,7 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 							   "linerate_ledger",
 							   "linerate_ledger_bidir_reverse",
 							   "linerate_cycles",
+							   "linerate_latency",
 							   "linerate_expect",
 							   "linerate_peer"};
 			json_t *e = json_incref(json_object_get(j, "end"));

@@ -17,6 +17,7 @@
 #include "linerate/diagnose/ledger.h"
 #include "linerate/diagnose/ledger_live.h"
 #include "linerate/diagnose/verdict.h"
+#include "linerate/traffic/probe.h"
 
 struct lr_snapsrc;
 struct lr_snapshot;
@@ -64,6 +65,13 @@ struct lr_session {
 	/* the peer view (docs/wire.md, part 2): opened by lr_session_poll once the server offered,
 	 * closed with the client; NULL against a plain iperf3 or with --no-peer-stats */
 	struct lr_peer_rx *peer;
+	/* latency under load (docs/design.md §16): the probes' intervals on the report interval
+	 * (-i, else 1 s) from the test's start, the idle baseline and the load's summary; after
+	 * lr_session_finish, final. lat->known false: the engine was never read. heap: large */
+	struct lr_latency *lat;
+	struct lr_probe_stats *probe_now, *probe_prev;	/* heap: the newest two readings */
+	bool probe_have_prev;
+	uint64_t lat_every_ns, lat_last_ns, lat_next_ns;
 };
 
 /* Allocates the large parts. src may be NULL. 0 or -ENOMEM. */

@@ -55,6 +55,7 @@ enum {
 	OPT_MATRIX,
 	OPT_MATRIX_CSV,
 	OPT_NO_PEER_STATS,
+	OPT_NO_LATENCY,
 	OPT_REPORT,
 	OPT_LISTEN,
 	OPT_REPLAY,
@@ -116,6 +117,7 @@ static const struct option long_opts[] = {
 	{"matrix-csv", required_argument, NULL, OPT_MATRIX_CSV},
 	{"omit", required_argument, NULL, 'O'},
 	{"no-peer-stats", no_argument, NULL, OPT_NO_PEER_STATS},
+	{"no-latency", no_argument, NULL, OPT_NO_LATENCY},
 	{"expect", required_argument, NULL, OPT_EXPECT},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'v'},
@@ -192,6 +194,7 @@ static const char usage[] =
 	"Matrix: --matrix SPEC  key=v1,v2,... joined by ';', keys P l u R b w M C (R=0,1,bidir)\n"
 	"  --matrix-csv FILE  the rows as CSV;  -O SEC  run each case SEC s before measuring it\n"
 	"  --no-peer-stats  -s: share no samples with a linerate client; -c: do not ask for them\n"
+	"  --no-latency  -c: no latency probes beside the test (a linerate server answers them)\n"
 	"  --expect COND[,COND]  headless -c: exit 3 unless each holds: loss<=0.1% rate>=9.4G\n"
 	"                   retr<=100 cpu<90% (<= < >= >; rate k M G T)\n"
 	"  -h, --help   -v, --version\n";
@@ -658,6 +661,10 @@ int lr_cli_parse(int argc, char **argv, bool tty, struct lr_config *cfg, char *e
 			break;
 		case OPT_NO_PEER_STATS:
 			t->no_peer_stats = true;
+			break;
+		case OPT_NO_LATENCY:
+			t->no_latency = true;
+			traffic_opt = "--no-latency";
 			break;
 		case OPT_NO_START:
 			t->no_start = true;

@@ -25,11 +25,13 @@
 
 #include "linerate/core/clock.h"
 #include "linerate/core/log.h"
+#include "linerate/traffic/peer_wire.h"
+#include "linerate/traffic/probe.h"
 #include "linerate/traffic/proto.h"
 #include "linerate/traffic/stream.h"
 #include "linerate/traffic/traffic.h"
 #include "client_priv.h"
-#include "linerate/traffic/peer_wire.h"
+#include "probe_priv.h"
 
 void lr_client_set_err(struct lr_client *c, const char *fmt, ...) LR_PRINTF(2, 3);
 void lr_client_set_err(struct lr_client *c, const char *fmt, ...)
@@ -297,6 +299,7 @@ static int expect_create_streams(struct lr_client *c)
 			rc = lr_client_expect_state(c, &st, what);
 	}
 	c->close_hint = NULL;
+	lr_client_probe_unoffered(c);
 	if (rc < 0)
 		return rc;
 	if (st != LR_PROTO_CREATE_STREAMS) {
@@ -495,6 +498,7 @@ static int finish(struct lr_client *c)
 	int rc;
 
 	c->test_end_ns = lr_clock_mono_ns();
+	lr_probe_client_quiet(c->probe);
 	stop_streams(c, 1);
 	c->res->duration_ns = lr_clock_mono_ns() - c->t0_ns;
 	if (atomic_load(&c->omit_at_ns))	/* the measured part: after -O's mark */
@@ -521,6 +525,9 @@ static int finish(struct lr_client *c)
 	rc = expect_exact(c, LR_PROTO_DISPLAY_RESULTS, "waiting for DISPLAY_RESULTS");
 	if (rc < 0)
 		return rc;
+	/* the last answers come while the server's responder still runs: it stops at the
+	 * session's end, which IPERF_DONE starts */
+	lr_probe_client_stop(c->probe);
 	b = LR_PROTO_IPERF_DONE;
 	rc = lr_proto_write(&cc, &b, 1, lr_client_left(c));
 	if (rc < 0)
@@ -567,6 +574,9 @@ static void *control_thread(void *arg)
 			lr_client_set_err(c, "the server refused the test parameters");
 		goto out;
 	}
+	/* an idle baseline before the first data byte, even where streams set up in a blink */
+	if (c->probe)
+		lr_probe_client_baseline(c->probe, &c->stop);
 	rc = lr_client_create_streams(c);
 	if (rc < 0)
 		goto out;
@@ -582,6 +592,8 @@ static void *control_thread(void *arg)
 		rc = -EPROTO;
 		goto out;
 	}
+	if (c->probe)
+		lr_probe_client_load(c->probe);
 	getrusage(RUSAGE_SELF, &c->ru0);
 	c->t0_ns = lr_clock_mono_ns();
 	c->res->start_real_ns = lr_clock_real_ns();
@@ -604,6 +616,7 @@ static void *control_thread(void *arg)
 		rc = finish(c);
 out:
 	stop_streams(c, -1);
+	lr_probe_client_stop(c->probe);
 	if (rc == 1 || rc == -ECANCELED) { /* stopped early */
 		int8_t b = LR_PROTO_CLIENT_TERMINATE;
 
@@ -773,6 +786,7 @@ void lr_client_close(struct lr_client *c)
 		lr_stream_close(c->streams[i]);
 	if (c->ctl_fd >= 0)
 		close(c->ctl_fd);
+	lr_probe_client_free(c->probe);
 	pthread_mutex_destroy(&c->lock);
 	pthread_cond_destroy(&c->done_cond);
 	free(c->streams);

@@ -22,6 +22,7 @@
 
 #include "linerate/core/clock.h"
 #include "linerate/core/log.h"
+#include "linerate/traffic/probe.h"
 #include "linerate/traffic/proto.h"
 #include "linerate/traffic/stream.h"
 #include "linerate/traffic/traffic.h"
@@ -316,6 +317,10 @@ int lr_client_send_params(struct lr_client *c)
 	snprintf(p->client_version, sizeof(p->client_version), "linerate %s", lr_version());
 	p->peer_stats = !c->tc.no_peer_stats;	/* docs/wire.md (part 2); iperf3 ignores the key */
 	p->peer_interval_ms = (unsigned)(c->tc.peer_interval_ns / LR_NSEC_PER_MSEC);
+	p->probe = p->peer_stats && !c->tc.no_latency;	/* docs/wire.md, part 3 */
+	pthread_mutex_lock(&c->lock);
+	c->probe_state = p->probe ? LR_PROBE_ASKED : LR_PROBE_OFF;
+	pthread_mutex_unlock(&c->lock);
 	if (c->auth) {	/* stamped now: the server checks it against its own clock */
 		char *tok;
 

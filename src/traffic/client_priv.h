@@ -83,6 +83,10 @@ struct lr_client {
 	bool peer_offered;
 	unsigned peer_interval_ms;
 	uint32_t peer_max_frame;
+	/* latency probes (probe_client.c): the prober once offered, set by the control thread
+	 * under lock and freed by lr_client_close; the state before it runs, under lock */
+	struct lr_probe_client *probe;
+	int probe_state;	/* enum lr_probe_state */
 };
 
 /* Shared by client.c, client_net.c and client_results.c (control thread unless noted). */
@@ -113,5 +117,7 @@ const struct lr_traffic_omit_mark *lr_client_omit_mark(const struct lr_client *c
 /* client_peer.c: reads the offer that followed the state byte LR_PEER_OFFER_STATE. 0 or
  * -errno (error set). */
 int lr_client_peer_read_offer(struct lr_client *c);
+/* client_peer.c: the offer said no probes (or none came): UNOFFERED when asked. */
+void lr_client_probe_unoffered(struct lr_client *c);
 
 #endif

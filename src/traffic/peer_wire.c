@@ -97,6 +97,11 @@ int lr_peer_offer_encode(const struct lr_peer_offer *o, char **out, size_t *len)
 	json_t *j = json_pack("{s:i,s:i,s:I}", "v", (int)o->version, "interval_ms",
 			      (int)o->interval_ms, "max_frame", (json_int_t)o->max_frame);
 
+	if (j && o->probe_port &&
+	    json_object_set_new(j, "probe_port", json_integer(o->probe_port)) < 0) {
+		json_decref(j);
+		j = NULL;
+	}
 	if (!j)
 		return -ENOMEM;
 	*out = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
@@ -111,7 +116,7 @@ int lr_peer_offer_decode(const char *buf, size_t len, struct lr_peer_offer *o,
 			 char err[LR_PROTO_ERR_MAX])
 {
 	json_t *j;
-	int64_t v = 0, iv = 0, mf = 0;
+	int64_t v = 0, iv = 0, mf = 0, pp = 0;	/* an absent probe_port: no probes */
 	int rc;
 
 	err[0] = '\0';
@@ -131,12 +136,15 @@ int lr_peer_offer_decode(const char *buf, size_t len, struct lr_peer_offer *o,
 		rc = lr_pw_get_i64(j, "max_frame", 1, LR_PEER_FRAME_MAX, &mf, err);
 	if (rc == 0)
 		mf = LR_PEER_FRAME_MAX;
+	if (rc >= 0)
+		rc = lr_pw_get_i64(j, "probe_port", 1, 65535, &pp, err);
 	json_decref(j);
 	if (rc < 0)
 		return rc;
 	o->version = (unsigned)v;
 	o->interval_ms = (unsigned)iv;
 	o->max_frame = (uint32_t)mf;
+	o->probe_port = (uint16_t)pp;
 	return 0;
 }
 

@@ -265,7 +265,11 @@ int lr_proto_params_encode(const struct lr_proto_params *p, char **out, size_t *
 		rc |= json_object_set_new(o, "client_version", json_string(p->client_version));
 	if (p->authtoken[0])
 		rc |= json_object_set_new(o, "authtoken", json_string(p->authtoken));
-	if (p->peer_stats)
+	if (p->peer_stats && p->probe)
+		rc |= json_object_set_new(o, "linerate_peer_stats",
+					  json_pack("{s:i,s:i,s:i}", "v", 1, "interval_ms",
+						    (int)p->peer_interval_ms, "probe", 1));
+	else if (p->peer_stats)
 		rc |= json_object_set_new(o, "linerate_peer_stats",
 					  json_pack("{s:i,s:i}", "v", 1, "interval_ms",
 						    (int)p->peer_interval_ms));
@@ -278,6 +282,7 @@ static void peer_stats_ask(json_t *o, struct lr_proto_params *p)
 {
 	json_t *j = json_object_get(o, "linerate_peer_stats");
 	json_t *v = json_object_get(j, "v"), *iv = json_object_get(j, "interval_ms");
+	json_t *pr = json_object_get(j, "probe");
 
 	if (!json_is_object(j) || !json_is_integer(v) || json_integer_value(v) < 1 ||
 	    !json_is_integer(iv) || json_integer_value(iv) < 1 ||
@@ -285,6 +290,7 @@ static void peer_stats_ask(json_t *o, struct lr_proto_params *p)
 		return;
 	p->peer_stats = true;
 	p->peer_interval_ms = (unsigned)json_integer_value(iv);
+	p->probe = json_is_integer(pr) && json_integer_value(pr) == 1;
 }
 
 int lr_proto_params_decode(const char *buf, size_t len, struct lr_proto_params *p,

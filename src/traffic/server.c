@@ -148,6 +148,8 @@ int lr_server_open(struct lr_server **out, const struct lr_server_opts *o)
 	atomic_init(&s->listener_tuned, false);
 	atomic_init(&s->want_mptcp, false);
 	atomic_init(&s->lproto, 0);
+	atomic_init(&s->probe_answered, 0);
+	atomic_init(&s->probe_refused, 0);
 	for (int i = 0; i < MAX_PENDING; i++)
 		s->pend[i].fd = -1;
 	snprintf(ports, sizeof(ports), "%u", s->o.port);

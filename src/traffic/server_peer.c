@@ -5,6 +5,7 @@
  * layer knows no sampler. */
 #include <errno.h>
 #include <netdb.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "linerate/core/log.h"
 #include "linerate/traffic/peer_wire.h"
 #include "linerate/traffic/proto.h"
+#include "probe_priv.h"
 #include "server_priv.h"
 
 static void numeric(int fd, bool peer, char *buf, size_t size)
@@ -30,6 +32,47 @@ static void numeric(int fd, bool peer, char *buf, size_t size)
 	/* a v4-mapped address routes as IPv4 */
 	if (!strncmp(buf, "::ffff:", 7) && strchr(buf + 7, '.'))
 		memmove(buf, buf + 7, strlen(buf + 7) + 1);
+}
+
+/* The test's probe responder on a UDP socket at the control connection's local address, on
+ * an ephemeral port (docs/wire.md, part 3). Its port, or 0 when it could not start: the offer
+ * then has no probe_port and the client measures no latency. */
+static uint16_t probe_open(struct session *ss)
+{
+	struct sockaddr_storage loc, peer;
+	socklen_t ll = sizeof(loc), pl = sizeof(peer);
+	int fd = -1, rc = -EAFNOSUPPORT;
+
+	if (getsockname(ss->ctl_fd, (struct sockaddr *)&loc, &ll) < 0 ||
+	    getpeername(ss->ctl_fd, (struct sockaddr *)&peer, &pl) < 0) {
+		rc = -errno;
+		goto fail;
+	}
+	if (loc.ss_family == AF_INET)
+		((struct sockaddr_in *)&loc)->sin_port = 0;
+	else if (loc.ss_family == AF_INET6)
+		((struct sockaddr_in6 *)&loc)->sin6_port = 0;
+	else
+		goto fail;
+	fd = socket(loc.ss_family, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0 || lr_server_bind_dev(ss->srv, fd) < 0 ||
+	    bind(fd, (struct sockaddr *)&loc, ll) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&loc, &ll) < 0) {
+		rc = -errno;
+		goto fail;
+	}
+	rc = lr_probe_server_start(&ss->probe, fd, (struct sockaddr *)&peer, ss->cookie,
+				   &ss->srv->probe_answered, &ss->srv->probe_refused);
+	fd = -1;	/* taken */
+	if (rc == 0)
+		return ntohs(loc.ss_family == AF_INET ? ((struct sockaddr_in *)&loc)->sin_port
+						      : ((struct sockaddr_in6 *)&loc)->sin6_port);
+fail:
+	if (fd >= 0)
+		close(fd);
+	lr_log(LR_LOG_WARN, "server: test from %s: no latency probes: %s", ss->peer,
+	       strerror(-rc));
+	return 0;
 }
 
 int lr_server_peer_offer(struct session *ss)
@@ -55,6 +98,8 @@ int lr_server_peer_offer(struct session *ss)
 	off.interval_ms = t.interval_ms;
 	if (h->begin(h->arg, &t) < 0)
 		return 0; /* declined: the test runs as a plain one */
+	if (ss->p.probe)
+		off.probe_port = probe_open(ss);
 	rc = lr_peer_offer_encode(&off, &body, &len);
 	if (rc == 0)
 		rc = lr_proto_write(&cc, &st, 1, CTL_TIMEOUT_NS);
@@ -80,6 +125,18 @@ void lr_server_peer_end(struct session *ss)
 	ss->peer_ended = true;
 	if (h->end)
 		h->end(h->arg);
+}
+
+void lr_server_probe_end(struct session *ss)
+{
+	lr_probe_server_stop(ss->probe, ss->peer);
+	ss->probe = NULL;
+}
+
+void lr_server_probe_counts(const struct lr_server *s, uint64_t *answered, uint64_t *refused)
+{
+	*answered = atomic_load(&s->probe_answered);
+	*refused = atomic_load(&s->probe_refused);
 }
 
 bool lr_server_peer_waiting(const struct lr_server *s)

@@ -85,6 +85,7 @@ struct session {
 	atomic_bool peer_offered;	/* begin() said yes and the offer went out */
 	atomic_bool peer_taken;		/* the channel was handed over (acceptor) */
 	bool peer_ended;		/* end() ran (session thread) */
+	struct lr_probe_server *probe;	/* latency probes' responder (probe_server.c) */
 	/* the app's view (server_report.c), session thread only */
 	bool watch_begun, watch_ended, wres_filled;
 	struct lr_traffic_results *wres;	/* heap: large */
@@ -106,6 +107,8 @@ struct lr_server {
 	atomic_bool want_mptcp;
 	_Atomic int lproto;
 	struct lr_auth_server *auth; /* o.auth's keys and users, or NULL: no authentication */
+	/* latency probes answered / refused over every test (lr_server_probe_counts) */
+	_Atomic uint64_t probe_answered, probe_refused;
 };
 
 /* [acceptor] A connection that sent a valid cookie becomes the test: its session thread runs
@@ -161,6 +164,8 @@ void lr_server_report_free(struct session *ss);
 int lr_server_peer_offer(struct session *ss);
 /* [session] Calls the app's end() once if the test offered. */
 void lr_server_peer_end(struct session *ss);
+/* [session] Stops the test's probe responder, if any (the session's end). */
+void lr_server_probe_end(struct session *ss);
 /* [acceptor] A test waits for its peer-stats channel: read new connections' first bytes
  * instead of denying them at once. */
 bool lr_server_peer_waiting(const struct lr_server *s);

@@ -594,6 +594,7 @@ out:
 	if (ss->fail && !stopped)
 		lr_server_report_failed(ss);
 	lr_server_peer_end(ss);
+	lr_server_probe_end(ss);
 	lr_server_watch_end(ss);
 	if (stopped)
 		lr_log(LR_LOG_INFO, "server: test from %s stopped", ss->peer);

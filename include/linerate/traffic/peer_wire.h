@@ -155,6 +155,7 @@ struct lr_peer_offer {
 	unsigned version;
 	unsigned interval_ms;
 	uint32_t max_frame;
+	uint16_t probe_port;	/* "probe_port": latency probes' UDP port; 0 = none (part 3) */
 };
 
 const char *lr_peer_ctr_name(enum lr_peer_ctr c);

@@ -98,6 +98,9 @@ struct lr_proto_params {
 	 * malformed one decodes as not asked. */
 	bool peer_stats;
 	unsigned peer_interval_ms;
+	/* ... with "probe":1 in it: latency probes asked too (docs/wire.md, part 3); anything
+	 * else there is not asked */
+	bool probe;
 };
 
 void lr_proto_params_init(struct lr_proto_params *p); /* iperf3's defaults, TCP */

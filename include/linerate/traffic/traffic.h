@@ -77,6 +77,9 @@ struct lr_traffic_config {	/* iperf3's options, same meanings */
 	uint32_t snd_timeout_ms;	/* --snd-timeout: TCP_USER_TIMEOUT, 0 = the system's */
 	/* Peer view (docs/wire.md, part 2): the client does not ask / the server does not offer. */
 	bool no_peer_stats;	/* --no-peer-stats */
+	/* client: no latency probes (DESIGN section 16, docs/wire.md part 3); --no-peer-stats
+	 * asks for none either */
+	bool no_latency;	/* --no-latency */
 	uint64_t peer_interval_ns;	/* client: the sampling interval it asks the server for */
 	struct lr_auth_opts auth;	/* --username etc. (auth.h); all NULL = no authentication */
 	uint64_t report_interval_ns;	/* -i as the report's interval (-J's test_start.interval),

@@ -632,6 +632,7 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv, const s
 			lr_session_stop(&ses);
 		pump(sm, &ses, lc, cfg, intervals_wait(iv), &st);
 		intervals_tick(iv, ses.client, cfg->json, false);
+		lr_session_latency_tick(&ses, lr_clock_mono_ns());
 		drain_log(&log_seen);
 	}
 	lr_session_poll(&ses);

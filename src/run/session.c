@@ -22,16 +22,6 @@
 #include "linerate/run/snapsrc.h"
 #include "linerate/sample/snapshot.h"
 
-/* TEMPORARY until the probe engine (wip-probe) lands with its own definition and probe.h's
- * declaration: no engine, so every reading is unknown. */
-int lr_client_probe_stats(struct lr_client *c, struct lr_probe_stats *out);
-__attribute__((weak)) int lr_client_probe_stats(struct lr_client *c, struct lr_probe_stats *out)
-{
-	(void)c;
-	(void)out;
-	return -ENOSYS;
-}
-
 static unsigned gen_count(void *arg)
 {
 	return lr_client_stream_count(arg);
@@ -306,9 +296,11 @@ static void latency_read(struct lr_session *s, uint64_t now_ns, bool final)
 	}
 	if (now_ns <= s->lat_last_ns || (!final && now_ns < s->lat_next_ns))
 		return;
+	/* as iperf3: a last sliver under a tenth of the interval that sent nothing is noise */
 	if (!lr_latency_interval(s->probe_now, s->probe_have_prev ? s->probe_prev : NULL,
 				 (double)(s->lat_last_ns - s->running_ns) / 1e9,
-				 (double)(now_ns - s->running_ns) / 1e9, &iv))
+				 (double)(now_ns - s->running_ns) / 1e9, &iv) &&
+	    (iv.sent || (now_ns - s->lat_last_ns) * 10 >= s->lat_every_ns))
 		lr_latency_add_iv(s->lat, &iv);
 	t = s->probe_prev;	/* the newest becomes the base of the next interval */
 	s->probe_prev = s->probe_now;
@@ -317,6 +309,11 @@ static void latency_read(struct lr_session *s, uint64_t now_ns, bool final)
 	s->lat_last_ns = now_ns;
 	while (s->lat_next_ns <= now_ns)
 		s->lat_next_ns += s->lat_every_ns;
+}
+
+void lr_session_latency_tick(struct lr_session *s, uint64_t now_ns)
+{
+	latency_read(s, now_ns, false);
 }
 
 void lr_session_sample(struct lr_session *s, const struct lr_snapshot *snap)

@@ -90,6 +90,10 @@ enum lr_client_state lr_session_poll(struct lr_session *s);
 /* A new snapshot: the verdict counts it when the test has been running, and the live ledger
  * takes a step. */
 void lr_session_sample(struct lr_session *s, const struct lr_snapshot *snap);
+/* The probes read now (mono ns): an interval closes once its report interval has passed.
+ * lr_session_sample does the same at each snapshot; a mode that wakes at its report
+ * intervals' ends calls this too, so that theirs and the probes' line up. */
+void lr_session_latency_tick(struct lr_session *s, uint64_t now_ns);
 /* The test has ended (and the snapshot that saw its last bytes was fed): results, error,
  * verdict and loss ledger (when it ran, with the peer's totals when it shared them), then the
  * source lets go of the streams and the client closes. */

@@ -30,6 +30,7 @@
 #include "linerate/collect/route.h"
 #include "linerate/app/run.h"
 #include "linerate/run/sampling.h"
+#include "linerate/sample/csv.h"
 #include "linerate/run/session.h"
 #include "linerate/sample/snapshot.h"
 #include "linerate/traffic/stream.h"
@@ -368,6 +369,28 @@ static void sample(struct lr_sampling *sm, struct lr_session *ses, struct lr_led
 	ledger_rows(lc, cfg, ses, st);
 }
 
+/* --streams-csv: a `latency` row for each probe interval closed since the last call, at the
+ * newest snapshot's time. A write error ends the test as a stream row's would. */
+static void latency_rows(struct lr_sampling *sm, struct lr_session *ses, unsigned *seen,
+			 enum stop_out *st)
+{
+	const struct lr_snapshot *snap = sm ? lr_sampling_last(sm) : NULL;
+	struct lr_csv_latency row;
+	char err[300];
+	int e;
+
+	while (snap && !*st && lr_session_latency_row(ses, seen, &row)) {
+		e = lr_recorder_write_latency(lr_sampling_recorder(sm), snap, &row, err,
+					      sizeof(err));
+		if (!e)
+			continue;
+		if (err[0])
+			fprintf(stderr, "linerate: %s\n", err);
+		*st = e == -EPIPE ? OUT_GONE : OUT_FAILED;
+		lr_session_stop(ses);
+	}
+}
+
 /* Waits up to wait_ns for the client, writing CSV rows and feeding the verdict as snapshots
  * come. A write error or stdout's reader gone ends the test. */
 static void pump(struct lr_sampling *sm, struct lr_session *ses, struct lr_ledger_csv *lc,
@@ -593,6 +616,7 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv, const s
 	struct lr_peer_summary peer;
 	struct server_output so = {0};
 	struct expect_run x = {0};
+	unsigned lat_seen = 0;	/* latency rows written */
 	int rc, e;
 
 	rc = lr_config_sampling_traffic(&sm, cfg);
@@ -633,6 +657,7 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv, const s
 		pump(sm, &ses, lc, cfg, intervals_wait(iv), &st);
 		intervals_tick(iv, ses.client, cfg->json, false);
 		lr_session_latency_tick(&ses, lr_clock_mono_ns());
+		latency_rows(sm, &ses, &lat_seen, &st);
 		drain_log(&log_seen);
 	}
 	lr_session_poll(&ses);
@@ -650,6 +675,7 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv, const s
 	if (lr_client_state(ses.client) == LR_CLIENT_DONE)
 		so.text = lr_client_server_output(ses.client, &so.json);
 	lr_session_finish(&ses);
+	latency_rows(sm, &ses, &lat_seen, &st);	/* the last interval's */
 	if (!ses.have_res) {
 		fprintf(stderr, "linerate: out of memory\n");
 		st = OUT_FAILED;

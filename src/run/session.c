@@ -20,6 +20,7 @@
 #include "linerate/core/strutil.h"
 #include "linerate/run/session.h"
 #include "linerate/run/snapsrc.h"
+#include "linerate/sample/csv.h"
 #include "linerate/sample/snapshot.h"
 
 static unsigned gen_count(void *arg)
@@ -314,6 +315,22 @@ static void latency_read(struct lr_session *s, uint64_t now_ns, bool final)
 void lr_session_latency_tick(struct lr_session *s, uint64_t now_ns)
 {
 	latency_read(s, now_ns, false);
+}
+
+bool lr_session_latency_row(const struct lr_session *s, unsigned *seen, struct lr_csv_latency *out)
+{
+	const struct lr_latency_iv *iv;
+
+	if (!s->lat || *seen >= s->lat->n_iv)
+		return false;
+	iv = &s->lat->iv[(*seen)++];
+	out->answered = iv->answered;
+	out->lost = iv->lost;
+	out->p50_us = iv->q.p50_ns < 0 ? -1 : iv->q.p50_ns / 1000;
+	out->p90_us = iv->q.p90_ns < 0 ? -1 : iv->q.p90_ns / 1000;
+	out->p99_us = iv->q.p99_ns < 0 ? -1 : iv->q.p99_ns / 1000;
+	out->max_us = iv->q.max_ns < 0 ? -1 : iv->q.max_ns / 1000;
+	return true;
 }
 
 void lr_session_sample(struct lr_session *s, const struct lr_snapshot *snap)

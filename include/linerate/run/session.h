@@ -94,6 +94,10 @@ void lr_session_sample(struct lr_session *s, const struct lr_snapshot *snap);
  * lr_session_sample does the same at each snapshot; a mode that wakes at its report
  * intervals' ends calls this too, so that theirs and the probes' line up. */
 void lr_session_latency_tick(struct lr_session *s, uint64_t now_ns);
+/* The latency interval after the *seen ones (the caller's count, from 0 at the start) as a
+ * streams-CSV row; false when there is none new. */
+struct lr_csv_latency;
+bool lr_session_latency_row(const struct lr_session *s, unsigned *seen, struct lr_csv_latency *out);
 /* The test has ended (and the snapshot that saw its last bytes was fed): results, error,
  * verdict and loss ledger (when it ran, with the peer's totals when it shared them), then the
  * source lets go of the streams and the client closes. */

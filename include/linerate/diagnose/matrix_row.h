@@ -40,6 +40,9 @@ struct lr_matrix_row {
 	/* when the case's test began (its control connection) and ended, wall clock in s since
 	 * the epoch; in -J and appended to the CSV, < 0 unknown */
 	double time_start, time_end;
+	/* the latency probes (docs/design.md §16): p99 of the idle baseline and under load, us;
+	 * appended to the CSV and in -J, < 0 unknown (a plain iperf3, --no-latency) */
+	int64_t rtt_idle_us, rtt_p99_us;
 };
 
 /* Every number unknown, the peer's too. */

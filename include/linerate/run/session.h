@@ -19,6 +19,7 @@
 #include "linerate/diagnose/verdict.h"
 #include "linerate/traffic/probe.h"
 
+struct lr_latency;
 struct lr_snapsrc;
 struct lr_snapshot;
 

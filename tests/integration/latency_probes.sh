@@ -9,7 +9,8 @@
 #           count of the probes it answered equals the client's answered.
 #  nft:     the server's namespace drops 1 in 4 small UDP datagrams (the probes; the load is
 #           TCP): the probes never answered equal nft's counter, every answered one is in the
-#           histograms (idle + load counts == the server's own answered count), and the lost
+#           histograms (idle + load counts == the server's own answered count) and in exactly
+#           one interval (idle + the intervals' answered == the same count), and the lost
 #           ones are said as lost, never as a latency.
 #  iperf3:  against a plain iperf3 3.12 -s, no probes: -J's state is "unoffered", the figures
 #           are null (never 0), and the verdict says the peer is a plain iperf3.
@@ -21,6 +22,7 @@ lr_plan "tbf: client exits 0" "tbf: tc saw the queue fill (backlog >= 1 MB)" \
 	"tbf: answered == the server's own count" \
 	"nft: client exits 0" "nft: probes unanswered == nft counter (> 0)" \
 	"nft: idle + load round trips == the server's answered count" \
+	"nft: idle + each interval's answered == the server's answered count" \
 	"nft: verdict says the probes lost" \
 	"iperf3 3.12: client exits 0" "iperf3 3.12: state unoffered, figures null" \
 	"iperf3 3.12: verdict says the peer is a plain iperf3"
@@ -100,6 +102,10 @@ wait_served 2
 rtts=$(jq_py "$work/nft.json" "l['idle']['count'] + l['load']['count']")
 echo "# round trips kept ${rtts:-?}, server answered $(served 2)"
 check "nft: idle + load round trips == the server's answered count" test -n "$rtts" -a "${rtts:-x}" = "$(served 2)"
+ivs=$(jq_py "$work/nft.json" "l['idle']['count'] + sum(i['answered'] for i in l['intervals'])")
+echo "# idle + the intervals' answered ${ivs:-?} ($(jq_py "$work/nft.json" "len(l['intervals'])") intervals)"
+check "nft: idle + each interval's answered == the server's answered count" \
+	test -n "$ivs" -a "${ivs:-x}" = "$(served 2)"
 vl=$(jq_py "$work/nft.json" "v.get('latency')"); echo "# verdict: $vl"
 check "nft: verdict says the probes lost" grep -q "; ${lost:-x} of [0-9]* probes lost" <<<"$vl"
 inB nft delete table inet "${u}lat"

@@ -28,7 +28,7 @@ if ! tsan -j"$JOBS" build-tsan/linerate >"$log" 2>&1; then	# the scripts' binary
 	cat "$log"
 fi
 bins=()
-for t in ${LR_TSAN_TESTS:-sampler stream traffic proto server_watch gencol}; do	# every threaded unit test (a missing one fails)
+for t in ${LR_TSAN_TESTS:-sampler stream traffic proto server_watch gencol probe}; do	# every threaded unit test (a missing one fails)
 	[ -f "tests/unit/test_$t.c" ] || { echo "FAIL tsan test_$t: tests/unit/test_$t.c is missing" >"$log"; lr_count "tsan build test_$t" "$log" 1; cat "$log"; continue; }
 	if tsan "build-tsan/tests/test_$t" >"$log" 2>&1; then
 		bins+=("build-tsan/tests/test_$t")

@@ -85,6 +85,7 @@ int lr_client_peer_read_offer(struct lr_client *c)
 	c->peer_offered = true;
 	c->peer_interval_ms = off.interval_ms;
 	c->peer_max_frame = off.max_frame;
+	c->peer_probe_port = off.probe_port;
 	pthread_mutex_unlock(&c->lock);
 	if (off.probe_port && c->params.probe)
 		probe_start(c, off.probe_port);
@@ -137,6 +138,7 @@ bool lr_client_peer_offer(struct lr_client *c, struct lr_client_peer *out)
 		memcpy(out->cookie, c->cookie, sizeof(out->cookie));
 		out->interval_ms = c->peer_interval_ms;
 		out->max_frame = c->peer_max_frame;
+		out->probe_port = c->peer_probe_port;
 	}
 	pthread_mutex_unlock(&c->lock);
 	return ok;

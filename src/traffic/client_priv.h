@@ -83,6 +83,7 @@ struct lr_client {
 	bool peer_offered;
 	unsigned peer_interval_ms;
 	uint32_t peer_max_frame;
+	uint16_t peer_probe_port;
 	/* latency probes (probe_client.c): the prober once offered, set by the control thread
 	 * under lock and freed by lr_client_close; the state before it runs, under lock */
 	struct lr_probe_client *probe;

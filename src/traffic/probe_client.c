@@ -125,21 +125,21 @@ static bool receive(struct lr_probe_client *p)
 
 	for (;;) {
 		uint8_t buf[LR_PROBE_SIZE_MAX + 1];
-		struct sockaddr_storage from;
+		struct sockaddr_storage from = {.ss_family = AF_UNSPEC};
 		socklen_t flen = sizeof(from);
 		ssize_t n = recvfrom(p->fd, buf, sizeof(buf), MSG_DONTWAIT | MSG_TRUNC,
 				     (struct sockaddr *)&from, &flen);
 		uint64_t now = lr_clock_mono_ns(), seq = 0;
-		struct slot *s;
+		struct slot *s = NULL;
 
 		if (n < 0)
 			return got;	/* EAGAIN, or an ICMP error: the probe times out */
-		pthread_mutex_lock(&p->lock);
-		s = &p->ring[0];
-		if (!same_sender(p, &from, flen) ||
+		if (same_sender(p, &from, flen) &&
 		    lr_probe_decode(buf, (size_t)n, LR_PROBE_T_REPLY, LR_PROBE_SIZE_DEF, p->cookie,
-				    &seq) < 0 ||
-		    !(s = &p->ring[seq % RING])->used || s->seq != seq) {
+				    &seq) == 0)
+			s = &p->ring[seq % RING];
+		pthread_mutex_lock(&p->lock);
+		if (!s || !s->used || s->seq != seq) {
 			p->st.refused++;	/* not ours, or late, repeated, never sent */
 		} else {
 			lr_lathist_add(s->load ? &p->st.load : &p->st.idle, now - s->sent_ns);
@@ -286,6 +286,15 @@ void lr_probe_client_stop(struct lr_probe_client *p)
 	p->stopped = true;
 	pthread_mutex_lock(&p->lock);
 	p->st.state = LR_PROBE_DONE;
+	/* -d's word on the engine itself, whatever the outputs make of it */
+	lr_debug(LR_DEBUG_INFO,
+		 "latency probes: sent %llu, answered %llu (idle %llu, load %llu), lost %llu, in "
+		 "flight %llu, refused %llu",
+		 (unsigned long long)p->st.sent, (unsigned long long)p->st.answered,
+		 (unsigned long long)p->st.idle.count, (unsigned long long)p->st.load.count,
+		 (unsigned long long)p->st.lost,
+		 (unsigned long long)(p->st.sent - p->st.answered - p->st.lost),
+		 (unsigned long long)p->st.refused);
 	pthread_mutex_unlock(&p->lock);
 }
 

@@ -75,7 +75,7 @@ static void answer(struct lr_probe_server *r)
 {
 	for (;;) {
 		uint8_t buf[LR_PROBE_SIZE_MAX + 1];
-		struct sockaddr_storage from;
+		struct sockaddr_storage from = {.ss_family = AF_UNSPEC};
 		socklen_t flen = sizeof(from);
 		ssize_t n = recvfrom(r->fd, buf, sizeof(buf), MSG_DONTWAIT | MSG_TRUNC,
 				     (struct sockaddr *)&from, &flen);

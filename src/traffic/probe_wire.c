@@ -17,6 +17,8 @@
 
 _Static_assert(OFF_SENT + 8 == LR_PROBE_HDR_BYTES, "the header is 60 bytes");
 
+static const uint8_t magic[4] = {'L', 'R', 'p', 'b'};	/* LR_PROBE_MAGIC, no NUL */
+
 static void put_be64(uint8_t *p, uint64_t v)
 {
 	for (int i = 7; i >= 0; i--, v >>= 8)
@@ -38,7 +40,7 @@ int lr_probe_encode(uint8_t *buf, size_t size, uint8_t type, const char *cookie,
 	if (size < LR_PROBE_HDR_BYTES || size > LR_PROBE_SIZE_MAX)
 		return -EINVAL;
 	memset(buf, 0, size);
-	memcpy(buf, LR_PROBE_MAGIC, 4);
+	memcpy(buf, magic, sizeof(magic));
 	buf[OFF_VERSION] = LR_PROBE_VERSION;
 	buf[OFF_TYPE] = type;
 	memcpy(buf + OFF_COOKIE, cookie, LR_PROTO_COOKIE_LEN - 1);
@@ -52,7 +54,7 @@ int lr_probe_decode(const uint8_t *buf, size_t len, uint8_t want, size_t want_le
 {
 	if (len < LR_PROBE_HDR_BYTES || len > LR_PROBE_SIZE_MAX || (want_len && len != want_len))
 		return -EMSGSIZE;
-	if (memcmp(buf, LR_PROBE_MAGIC, 4))
+	if (memcmp(buf, magic, sizeof(magic)))
 		return -EBADMSG;
 	if (buf[OFF_VERSION] != LR_PROBE_VERSION)
 		return -EPROTONOSUPPORT;

@@ -39,7 +39,7 @@ static void numeric(int fd, bool peer, char *buf, size_t size)
  * then has no probe_port and the client measures no latency. */
 static uint16_t probe_open(struct session *ss)
 {
-	struct sockaddr_storage loc, peer;
+	struct sockaddr_storage loc = {.ss_family = AF_UNSPEC}, peer = {.ss_family = AF_UNSPEC};
 	socklen_t ll = sizeof(loc), pl = sizeof(peer);
 	int fd = -1, rc = -EAFNOSUPPORT;
 

@@ -65,6 +65,11 @@ static void test_traffic_options(void **state)
 	assert_int_equal(cfg.traffic.window, 4 * 1024 * 1024);
 	assert_int_equal(cfg.traffic.affinity, 3);
 	assert_int_equal(cfg.traffic.server_affinity, -1);
+	assert_false(cfg.traffic.no_latency);
+	assert_int_equal(PARSE(&cfg, err, "-c", "h", "--no-latency"), 0);
+	assert_true(cfg.traffic.no_latency);
+	assert_int_equal(PARSE(&cfg, err, "--no-latency"), -22);	/* a client's option */
+	assert_string_equal(err, "--no-latency needs -c HOST or --demo");
 	/* iperf3's -A n,m: m is asked of the server */
 	assert_int_equal(PARSE(&cfg, err, "-c", "h", "-A", "0,1"), 0);
 	assert_int_equal(cfg.traffic.affinity, 0);

@@ -3,9 +3,12 @@
  * errno, the offer's probe_port and the ask's "probe" as hostile input. Then two linerates on
  * 127.0.0.1 in-process (real sockets, real threads): the client's answered count equals the
  * server responder's own count, with an idle baseline and load round trips and nothing lost;
- * a forged datagram from another socket is refused by the client, one with a wrong cookie by
- * the server (its own refused count); --no-latency asks nothing (OFF) and a server whose app
- * declines the peer view offers no port (UNOFFERED). */
+ * a forged reply from another socket is refused by the client; the server refuses a request
+ * with the right cookie from another address and one with a wrong cookie (its own refused
+ * count, nothing comes back), and answers a flood at its bounded rate with datagrams never
+ * longer than the request (the forger's own count against the wall clock); --no-latency asks
+ * nothing (OFF, the offer has no port) and a server whose app declines the peer view offers
+ * none (UNOFFERED). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -28,6 +31,7 @@
 #include "linerate/traffic/probe.h"
 #include "linerate/traffic/proto.h"
 #include "linerate/traffic/traffic.h"
+#include "fakes/loopsrv.h"
 
 #define MS     LR_NSEC_PER_MSEC
 #define COOKIE "abcdefghijklmnopqrstuvwxyz234567abcd"
@@ -177,9 +181,7 @@ static void test_ask(void **state)
 /* ---- two linerates in-process ---- */
 
 struct srv {
-	struct lr_server *s;
-	pthread_t t;
-	uint16_t port;
+	struct loopsrv l;
 	bool decline;	/* the app declines the peer view: no offer */
 };
 
@@ -197,33 +199,16 @@ static void hook_attach(void *arg, int fd)
 	close(fd);
 }
 
-static void *srv_main(void *arg)
-{
-	struct srv *v = arg;
-
-	if (lr_server_run(v->s) < 0)
-		fprintf(stderr, "server run failed\n");
-	return NULL;
-}
-
 static int srv_setup(void **state)
 {
 	struct srv *v = calloc(1, sizeof(*v));
 	static struct lr_server_peer_hooks hooks = {.begin = hook_begin, .attach = hook_attach};
 
 	hooks.arg = v;
-	for (int tries = 0; tries < 50; tries++) {
-		struct lr_server_opts o = {.bind = "127.0.0.1", .peer = &hooks};
-
-		o.port = (uint16_t)(20000 + (unsigned)(getpid() * 11 + tries * 137) % 30000);
-		if (lr_server_open(&v->s, &o) == 0) {
-			v->port = o.port;
-			break;
-		}
-	}
-	if (!v->s)
+	if (!v || loopsrv_start(&v->l, (struct lr_server_opts){.peer = &hooks}, 11) < 0) {
+		free(v);
 		return -1;
-	pthread_create(&v->t, NULL, srv_main, v);
+	}
 	*state = v;
 	return 0;
 }
@@ -232,9 +217,7 @@ static int srv_teardown(void **state)
 {
 	struct srv *v = *state;
 
-	lr_server_stop(v->s);
-	pthread_join(v->t, NULL);
-	lr_server_close(v->s);
+	loopsrv_stop(&v->l);
 	free(v);
 	return 0;
 }
@@ -243,7 +226,7 @@ static struct lr_traffic_config tcfg(const struct srv *v)
 {
 	return (struct lr_traffic_config){
 		.host = "127.0.0.1",
-		.port = v->port,
+		.port = v->l.port,
 		.parallel = 1,
 		.affinity = -1,
 		.server_affinity = -1,
@@ -258,23 +241,59 @@ static void server_quiet(const struct srv *v, uint64_t *answered, uint64_t *refu
 {
 	uint64_t a0, r0, until = lr_clock_mono_ns() + 2 * LR_NSEC_PER_SEC;
 
-	lr_server_probe_counts(v->s, answered, refused);
+	lr_server_probe_counts(v->l.s, answered, refused);
 	do {
 		usleep(100 * 1000);
 		a0 = *answered;
 		r0 = *refused;
-		lr_server_probe_counts(v->s, answered, refused);
+		lr_server_probe_counts(v->l.s, answered, refused);
 	} while ((a0 != *answered || r0 != *refused) && lr_clock_mono_ns() < until);
 }
 
-/* Sends one datagram from a fresh socket to addr (a forgery: not the server's port). */
-static void forge(const struct sockaddr_storage *to, socklen_t len, const uint8_t *b, size_t n)
+static uint64_t last_echo_ns;	/* when forge received its last answer */
+
+/* Every answer waiting on fd (flags: MSG_DONTWAIT, or 0 to wait out its timeout), each
+ * checked to be n bytes long: never more than was asked. */
+static unsigned echoes(int fd, size_t n, int flags)
 {
+	uint8_t rb[LR_PROBE_SIZE_MAX + 1];
+	unsigned got = 0;
+	ssize_t r;
+
+	while ((r = recv(fd, rb, sizeof(rb), MSG_TRUNC | flags)) >= 0) {
+		assert_int_equal(r, (ssize_t)n);
+		last_echo_ns = lr_clock_mono_ns();
+		got++;
+	}
+	return got;
+}
+
+/* Sends count datagrams of b from a fresh socket bound to src (port 0) to addr, in bursts of
+ * 100 a millisecond apart (so that no socket buffer on the way overflows), then reads what
+ * comes back for 100 ms more: the number of answers. */
+static unsigned forge(const char *src, const struct sockaddr_storage *to, socklen_t len,
+		      const uint8_t *b, size_t n, unsigned count)
+{
+	struct sockaddr_in me = {.sin_family = AF_INET};
 	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+	struct timeval tv = {.tv_usec = 100 * 1000};
+	unsigned got = 0;
 
 	assert_true(fd >= 0);
-	assert_int_equal(sendto(fd, b, n, 0, (const struct sockaddr *)to, len), (ssize_t)n);
+	assert_int_equal(inet_pton(AF_INET, src, &me.sin_addr), 1);
+	assert_int_equal(bind(fd, (struct sockaddr *)&me, sizeof(me)), 0);
+	for (unsigned i = 0; i < count; i++) {
+		assert_int_equal(sendto(fd, b, n, 0, (const struct sockaddr *)to, len),
+				 (ssize_t)n);
+		if (i % 100 == 99) {
+			usleep(1000);
+			got += echoes(fd, n, MSG_DONTWAIT);
+		}
+	}
+	assert_int_equal(setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)), 0);
+	got += echoes(fd, n, 0);
 	close(fd);
+	return got;
 }
 
 /* Until c's streams run (bounded). */
@@ -287,78 +306,130 @@ static void running(struct lr_client *c)
 	assert_int_equal(lr_client_state(c), LR_CLIENT_RUNNING);
 }
 
-/* A test of 500 ms with one forged datagram sent while it runs: a reply to the client's probe
- * socket, or a request to the server's probe port (to_server). *ps: the client's counts at the
- * end, *mid its state then; *answered, *refused: what the server's own counts rose by. */
-static void forged_run(struct srv *v, bool to_server, struct lr_probe_stats *ps,
-		       enum lr_probe_state *mid, uint64_t *answered, uint64_t *refused)
+/* 20 bursts of 100 requests a millisecond apart: about 50 times the responder's rate */
+#define FLOOD 2000
+
+enum forgery {
+	REPLY_OTHER_SOCKET,	/* a reply with the test's cookie from a socket not the server's */
+	REQ_STRANGER_AND_COOKIE,	/* requests: the right cookie from 127.0.0.2, a wrong one
+					 * from the client's 127.0.0.1 */
+	REQ_FLOOD,		/* FLOOD requests with the test's cookie, 100 a millisecond */
+};
+
+struct forged {
+	struct lr_probe_stats ps;	/* the client's counts at the end */
+	enum lr_probe_state mid;	/* ... its state while the test ran */
+	uint64_t answered, refused;	/* what the server's own counts rose by */
+	unsigned echoes;		/* answers the forger received */
+	uint64_t flood_ns;		/* the flood's wall-clock time, to its last answer */
+};
+
+/* A test of 500 ms during which one forgery is sent. */
+static void forged_run(struct srv *v, enum forgery what, struct forged *f)
 {
 	struct lr_traffic_config tc = tcfg(v);
 	struct lr_client *c;
-	struct lr_probe_stats st;
+	struct lr_client_peer peer;
 	struct sockaddr_storage to;
 	socklen_t tl;
-	uint8_t b[LR_PROBE_SIZE_DEF];
-	uint64_t a0, r0;
+	uint8_t b[LR_PROBE_HDR_BYTES];
+	uint64_t a0, r0, t0;
 
+	memset(f, 0, sizeof(*f));
 	server_quiet(v, &a0, &r0);
 	assert_int_equal(lr_client_open(&c, &tc, 500 * MS), 0);
-	assert_int_equal(lr_client_probe_stats(c, &st), 0);
-	assert_int_equal(st.state, LR_PROBE_OFF);
+	assert_int_equal(lr_client_probe_stats(c, &f->ps), 0);
+	assert_int_equal(f->ps.state, LR_PROBE_OFF);
 	assert_int_equal(lr_client_start(c), 0);
 	running(c);
-	/* from another socket of the client's address: to the client, the sender is wrong
-	 * whatever it says; to the server, only the cookie is */
-	assert_int_equal(lr_client_probe_addr(c, to_server, &to, &tl), 0);
-	assert_int_equal(lr_probe_encode(b, sizeof(b),
-					 to_server ? LR_PROBE_T_REQUEST : LR_PROBE_T_REPLY, COOKIE,
-					 0, 0),
-			 0);
-	forge(&to, tl, b, sizeof(b));
-	assert_int_equal(lr_client_probe_stats(c, &st), 0);
-	*mid = st.state;
+	assert_true(lr_client_peer_offer(c, &peer));
+	assert_true(peer.probe_port != 0);
+	assert_int_equal(lr_client_probe_addr(c, what != REPLY_OTHER_SOCKET, &to, &tl), 0);
+	switch (what) {
+	case REPLY_OTHER_SOCKET:
+		assert_int_equal(lr_probe_encode(b, sizeof(b), LR_PROBE_T_REPLY, peer.cookie, 0, 0),
+				 0);
+		f->echoes = forge("127.0.0.1", &to, tl, b, sizeof(b), 1);
+		break;
+	case REQ_STRANGER_AND_COOKIE:
+		assert_int_equal(
+			lr_probe_encode(b, sizeof(b), LR_PROBE_T_REQUEST, peer.cookie, 0, 0), 0);
+		f->echoes = forge("127.0.0.2", &to, tl, b, sizeof(b), 1);
+		assert_int_equal(lr_probe_encode(b, sizeof(b), LR_PROBE_T_REQUEST, COOKIE, 0, 0),
+				 0);
+		f->echoes += forge("127.0.0.1", &to, tl, b, sizeof(b), 1);
+		break;
+	case REQ_FLOOD:
+		assert_int_equal(
+			lr_probe_encode(b, sizeof(b), LR_PROBE_T_REQUEST, peer.cookie, 0, 0), 0);
+		t0 = lr_clock_mono_ns();
+		f->echoes = forge("127.0.0.1", &to, tl, b, sizeof(b), FLOOD);
+		f->flood_ns = last_echo_ns - t0;
+		break;
+	}
+	assert_int_equal(lr_client_probe_stats(c, &f->ps), 0);
+	f->mid = f->ps.state;
 	assert_true(lr_client_wait(c, 10 * LR_NSEC_PER_SEC));
 	assert_int_equal(lr_client_state(c), LR_CLIENT_DONE);
-	assert_int_equal(lr_client_probe_stats(c, ps), 0);
+	assert_int_equal(lr_client_probe_stats(c, &f->ps), 0);
 	lr_client_close(c);
-	server_quiet(v, answered, refused);
-	*answered -= a0;
-	*refused -= r0;
+	server_quiet(v, &f->answered, &f->refused);
+	f->answered -= a0;
+	f->refused -= r0;
 }
 
 static void test_probes_answered(void **state)
 {
-	struct lr_probe_stats ps;
-	enum lr_probe_state mid;
-	uint64_t answered, refused;
+	struct forged f;
 
-	forged_run(*state, false, &ps, &mid, &answered, &refused);
-	assert_int_equal(mid, LR_PROBE_LOAD);
-	assert_int_equal(ps.state, LR_PROBE_DONE);
-	assert_true(ps.idle.count > 0);
-	assert_true(ps.load.count > 0);
-	assert_int_equal(ps.lost, 0);
-	assert_int_equal(ps.load_lost, 0);
-	assert_int_equal(ps.refused, 1);
+	forged_run(*state, REPLY_OTHER_SOCKET, &f);
+	assert_int_equal(f.mid, LR_PROBE_LOAD);
+	assert_int_equal(f.ps.state, LR_PROBE_DONE);
+	assert_true(f.ps.idle.count > 0);
+	assert_true(f.ps.load.count > 0);
+	assert_int_equal(f.ps.lost, 0);
+	assert_int_equal(f.ps.load_lost, 0);
+	assert_int_equal(f.ps.refused, 1);	/* the forged reply */
 	/* the witness: every answer the client took, the server's responder says it sent */
-	assert_int_equal(ps.answered, answered);
-	assert_int_equal(ps.sent, ps.answered);
-	assert_int_equal(ps.answered, ps.idle.count + ps.load.count);
-	assert_int_equal(ps.load_answered, ps.load.count);
-	assert_int_equal(refused, 0);
-	assert_int_equal(ps.size_bytes, LR_PROBE_SIZE_DEF);
+	assert_int_equal(f.ps.answered, f.answered);
+	assert_int_equal(f.ps.sent, f.ps.answered);
+	assert_int_equal(f.ps.answered, f.ps.idle.count + f.ps.load.count);
+	assert_int_equal(f.ps.load_answered, f.ps.load.count);
+	assert_int_equal(f.refused, 0);
+	assert_int_equal(f.ps.size_bytes, LR_PROBE_SIZE_DEF);
 }
 
-static void test_wrong_cookie_refused(void **state)
+static void test_server_refuses(void **state)
 {
-	struct lr_probe_stats ps;
-	enum lr_probe_state mid;
-	uint64_t answered, refused;
+	struct forged f;
 
-	forged_run(*state, true, &ps, &mid, &answered, &refused);
-	assert_int_equal(refused, 1);
-	assert_int_equal(ps.answered, answered);
-	assert_int_equal(ps.refused, 0);	/* no answer went to the forger's socket */
+	forged_run(*state, REQ_STRANGER_AND_COOKIE, &f);
+	assert_int_equal(f.echoes, 0);
+	assert_int_equal(f.refused, 2);
+	assert_int_equal(f.ps.answered, f.answered);
+	assert_int_equal(f.ps.refused, 0);
+}
+
+/* The responder answers at most LR_PROBE_REPLY_RATE a second after a burst of a tenth of
+ * that, whatever it is sent: the forger's own count of answers against the wall clock. */
+static void test_server_rate_bound(void **state)
+{
+	struct forged f;
+	double bound;
+
+	forged_run(*state, REQ_FLOOD, &f);
+	bound = LR_PROBE_REPLY_RATE / 10 + LR_PROBE_REPLY_RATE * (double)f.flood_ns / 1e9 + 1;
+	assert_true(f.echoes > 0);
+	assert_true(f.echoes <= bound);
+	/* the server's own counts: it says it refused, and sent at least what both got (the
+	 * loopback may drop some of a flood in a full socket buffer) */
+	assert_true(f.refused > 0);
+	assert_true(f.answered >= f.echoes + f.ps.answered);
+	assert_int_equal(f.ps.idle.count + f.ps.load.count, f.ps.answered);
+	fprintf(stderr, "# flood: %u of %u answered in %.1f ms (bound %.0f); server answered "
+		"%llu, refused %llu; the client's probes lost %llu\n", f.echoes, FLOOD,
+		(double)f.flood_ns / 1e6, bound, (unsigned long long)f.answered,
+		(unsigned long long)f.refused, (unsigned long long)f.ps.lost);
 }
 
 static void test_no_latency_off(void **state)
@@ -377,6 +448,7 @@ static void test_no_latency_off(void **state)
 	assert_true(lr_client_wait(c, 10 * LR_NSEC_PER_SEC));
 	assert_int_equal(lr_client_state(c), LR_CLIENT_DONE);
 	assert_true(lr_client_peer_offer(c, &peer));	/* the peer view was still offered */
+	assert_int_equal(peer.probe_port, 0);		/* ... without a probe port */
 	assert_int_equal(lr_client_probe_stats(c, &ps), 0);
 	lr_client_close(c);
 	server_quiet(v, &a1, &r1);
@@ -417,7 +489,8 @@ int main(void)
 	};
 	const struct CMUnitTest live[] = {
 		cmocka_unit_test(test_probes_answered),
-		cmocka_unit_test(test_wrong_cookie_refused),
+		cmocka_unit_test(test_server_refuses),
+		cmocka_unit_test(test_server_rate_bound),
 		cmocka_unit_test(test_no_latency_off),
 		cmocka_unit_test(test_declined_unoffered),
 	};

@@ -21,60 +21,30 @@
 #include "linerate/app/config.h"
 #include "linerate/traffic/stream.h"
 #include "linerate/traffic/traffic.h"
+#include "fakes/loopsrv.h"
 
 #define MS LR_NSEC_PER_MSEC
 
-struct srv {
-	struct lr_server *s;
-	pthread_t t;
-	uint16_t port;
-};
-
-static void *srv_main(void *arg)
-{
-	struct srv *v = arg;
-
-	if (lr_server_run(v->s) < 0)
-		fprintf(stderr, "server run failed\n");
-	return NULL;
-}
-
 static int srv_setup(void **state)
 {
-	struct srv *v = calloc(1, sizeof(*v));
+	struct loopsrv *v = calloc(1, sizeof(*v));
 
-	for (int tries = 0; tries < 50; tries++) {
-		struct lr_server_opts o = {.bind = "127.0.0.1"};
-
-		o.port = (uint16_t)(30000 + (unsigned)(getpid() * 7 + tries * 131) % 30000);
-		if (lr_server_open(&v->s, &o) == 0) {
-			v->port = o.port;
-			break;
-		}
-	}
-	if (!v->s)
+	if (!v || loopsrv_start(v, (struct lr_server_opts){0}, 7) < 0) {
+		free(v);
 		return -1;
-	pthread_create(&v->t, NULL, srv_main, v);
+	}
 	*state = v;
 	return 0;
 }
 
 static int srv_teardown(void **state)
 {
-	struct srv *v = *state;
-	uint64_t t0 = lr_clock_mono_ns();
-
-	lr_server_stop(v->s);
-	pthread_join(v->t, NULL);
-	if (lr_clock_mono_ns() - t0 > 300 * MS)
-		fprintf(stderr, "server stop took %llu ms\n",
-			(unsigned long long)((lr_clock_mono_ns() - t0) / MS));
-	lr_server_close(v->s);
-	free(v);
+	loopsrv_stop(*state);
+	free(*state);
 	return 0;
 }
 
-static struct lr_traffic_config tcfg(struct srv *v)
+static struct lr_traffic_config tcfg(struct loopsrv *v)
 {
 	return (struct lr_traffic_config){
 		.host = "127.0.0.1",
@@ -87,7 +57,7 @@ static struct lr_traffic_config tcfg(struct srv *v)
 
 /* Until the server has closed the test it counted done + 1 (bounded): it ends its side after
  * the client has its results, and a loaded host runs the next test into "the server is busy". */
-static void server_settles(const struct srv *v, unsigned done)
+static void server_settles(const struct loopsrv *v, unsigned done)
 {
 	uint64_t until = lr_clock_mono_ns() + 5 * LR_NSEC_PER_SEC;
 
@@ -95,7 +65,7 @@ static void server_settles(const struct srv *v, unsigned done)
 		usleep(5000);
 }
 
-static struct lr_traffic_results *run(const struct srv *v, struct lr_traffic_config *tc,
+static struct lr_traffic_results *run(const struct loopsrv *v, struct lr_traffic_config *tc,
 				      uint64_t dur, enum lr_client_state *st)
 {
 	struct lr_traffic_results *r = calloc(1, sizeof(*r));
@@ -115,7 +85,7 @@ static struct lr_traffic_results *run(const struct srv *v, struct lr_traffic_con
 
 static void test_tcp_bidir(void **state)
 {
-	struct srv *v = *state;
+	struct loopsrv *v = *state;
 	struct lr_traffic_config tc = tcfg(v);
 	struct lr_traffic_results *r;
 	enum lr_client_state st;
@@ -150,7 +120,7 @@ static void test_tcp_bidir(void **state)
 
 static void test_udp_reverse(void **state)
 {
-	struct srv *v = *state;
+	struct loopsrv *v = *state;
 	struct lr_traffic_config tc = tcfg(v);
 	struct lr_traffic_results *r;
 	enum lr_client_state st;
@@ -212,7 +182,7 @@ static bool paced_within(const struct lr_client_stream_info *info, uint64_t lo, 
 
 static void test_live_stop_and_rate(void **state)
 {
-	struct srv *v = *state;
+	struct loopsrv *v = *state;
 	struct lr_traffic_config tc = tcfg(v);
 	struct lr_traffic_results *r = calloc(1, sizeof(*r));
 	struct lr_client_stream_info info;
@@ -281,7 +251,7 @@ static void test_live_stop_and_rate(void **state)
 
 static void test_refused_and_busy(void **state)
 {
-	struct srv *v = *state;
+	struct loopsrv *v = *state;
 	struct lr_traffic_config tc = tcfg(v);
 	struct lr_traffic_results *r;
 	struct lr_client *a;

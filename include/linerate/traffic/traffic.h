@@ -254,6 +254,7 @@ struct lr_client_peer {
 	char cookie[LR_PROTO_COOKIE_LEN];
 	unsigned interval_ms;	/* the server's tick */
 	uint32_t max_frame;
+	uint16_t probe_port;	/* the offer's latency probe port, 0 none (probe.h) */
 };
 /* [any] true once the server offered its samples (then *out is filled); false while not (yet),
  * and for good against a plain iperf3 or a server run with --no-peer-stats. */

@@ -80,9 +80,12 @@ void lr_latency_add_iv(struct lr_latency *l, const struct lr_latency_iv *iv)
 const char *lr_latency_state_word(const struct lr_latency *l)
 {
 	static const char *const word[] = {
-		[LR_PROBE_OFF] = "off",		[LR_PROBE_ASKED] = "asked",
-		[LR_PROBE_UNOFFERED] = "unoffered", [LR_PROBE_IDLE] = "idle",
-		[LR_PROBE_LOAD] = "load",	[LR_PROBE_DONE] = "done",
+		[LR_PROBE_OFF] = "off",
+		[LR_PROBE_ASKED] = "asked",
+		[LR_PROBE_UNOFFERED] = "unoffered",
+		[LR_PROBE_IDLE] = "idle",
+		[LR_PROBE_LOAD] = "load",
+		[LR_PROBE_DONE] = "done",
 	};
 
 	if (!l->known || (unsigned)l->state >= sizeof(word) / sizeof(word[0]))
@@ -136,8 +139,8 @@ static void where_text(const struct lr_latency_where *w, char *buf, size_t len)
 	if (w->sender_local && w->backlog_known && w->backlog_max_bytes >= BACKLOG_FLOOR_BYTES) {
 		fmt_bytes(b, sizeof(b), w->backlog_max_bytes);
 		snprintf(buf, len, ": the sender's qdisc backlog (%s%s%s) held %s",
-			 w->qdisc && w->qdisc[0] ? w->qdisc : "root qdisc",
-			 w->iface ? " on " : "", w->iface ? w->iface : "", b);
+			 w->qdisc && w->qdisc[0] ? w->qdisc : "root qdisc", w->iface ? " on " : "",
+			 w->iface ? w->iface : "", b);
 	} else if (w->receiver_local && w->udp_rcvbuf > 0) {
 		snprintf(buf, len, ": the receiver's socket queue filled (%lld RcvbufErrors)",
 			 (long long)w->udp_rcvbuf);
@@ -145,14 +148,14 @@ static void where_text(const struct lr_latency_where *w, char *buf, size_t len)
 		snprintf(buf, len, ": the softnet backlog filled (%lld dropped)",
 			 (long long)w->softnet_drop);
 	} else {
-		snprintf(buf, len, ": no queue on this host's counters held it (the peer's, or a "
-				   "queue further on the path)");
+		snprintf(buf, len,
+			 ": no queue on this host's counters held it (the peer's, or a "
+			 "queue further on the path)");
 	}
 }
 
 enum lr_latency_judgement lr_latency_judge(const struct lr_latency *l,
-					   const struct lr_latency_where *w, char *line,
-					   size_t len)
+					   const struct lr_latency_where *w, char *line, size_t len)
 {
 	enum lr_latency_judgement j = LR_LATJ_UNKNOWN;
 	char idle[24], load[24], where[200], lost[64] = "";
@@ -160,14 +163,16 @@ enum lr_latency_judgement lr_latency_judge(const struct lr_latency *l,
 
 	line[0] = '\0';
 	if (l->known && l->state == LR_PROBE_UNOFFERED)
-		snprintf(line, len, "not measured: the peer offers no probes (a plain iperf3)");
+		snprintf(line, len,
+			 "latency not measured: the peer offers no probes (a plain iperf3)");
 	if (lr_latency_none(l))
 		return LR_LATJ_UNKNOWN;
 	if (l->lost)
-		snprintf(lost, sizeof(lost), "; %llu of %llu probes lost", (unsigned long long)l->lost,
-			 (unsigned long long)l->sent);
+		snprintf(lost, sizeof(lost), "; %llu of %llu probes lost",
+			 (unsigned long long)l->lost, (unsigned long long)l->sent);
 	if (l->idle.count < LR_LATENCY_MIN_PROBES || l->load.count < LR_LATENCY_MIN_PROBES) {
-		snprintf(line, len, "latency not judged: %llu idle and %llu loaded probes answered%s",
+		snprintf(line, len,
+			 "latency not judged: %llu idle and %llu loaded probes answered%s",
 			 (unsigned long long)l->idle.count, (unsigned long long)l->load.count,
 			 lost);
 		return LR_LATJ_UNKNOWN;

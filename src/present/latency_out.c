@@ -40,15 +40,13 @@ json_t *lr_latency_json(const struct lr_latency *l)
 	for (unsigned i = 0; some && i < l->n_iv; i++) {
 		const struct lr_latency_iv *v = &l->iv[i];
 
-		json_array_append_new(ivs, json_pack("{s:f,s:f,s:I,s:I,s:I,s:o,s:o,s:o,s:o}",
-						     "start", v->start_s, "end", v->end_s, "sent",
-						     (json_int_t)v->sent, "answered",
-						     (json_int_t)v->answered, "lost",
-						     (json_int_t)v->lost, "p50_us",
-						     us_or_null(v->q.p50_ns), "p90_us",
-						     us_or_null(v->q.p90_ns), "p99_us",
-						     us_or_null(v->q.p99_ns), "max_us",
-						     us_or_null(v->q.max_ns)));
+		json_array_append_new(
+			ivs, json_pack("{s:f,s:f,s:I,s:I,s:I,s:o,s:o,s:o,s:o}", "start", v->start_s,
+				       "end", v->end_s, "sent", (json_int_t)v->sent, "answered",
+				       (json_int_t)v->answered, "lost", (json_int_t)v->lost,
+				       "p50_us", us_or_null(v->q.p50_ns), "p90_us",
+				       us_or_null(v->q.p90_ns), "p99_us", us_or_null(v->q.p99_ns),
+				       "max_us", us_or_null(v->q.max_ns)));
 	}
 	json_object_set_new(o, "intervals", ivs);
 	json_object_set_new(load, "count", count_or_null(some, l->load.count));

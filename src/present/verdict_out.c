@@ -55,7 +55,7 @@ void lr_verdict_print(FILE *out, const struct lr_verdict_acc *a, const struct lr
 		fprintf(out, "  TCP retransmits (host-wide, in the test): %llu\n",
 			(unsigned long long)a->tcp_retrans);
 	if (v->latency[0])
-		fprintf(out, "  latency: %s\n", v->latency);
+		fprintf(out, "  %s\n", v->latency);	/* "latency held: ..." */
 	fprintf(out, "  next step: %s\n", v->next_step);
 }
 

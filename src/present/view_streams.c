@@ -307,7 +307,7 @@ static void latency_line(struct lr_frame *f, struct lr_rect r, int y, const stru
 		return;
 	case LR_VLAT_OFF:
 		lr_frame_text(f, r.x + C_ID, y, r.w - 2, LR_ROLE_LABEL,
-			      "rtt: not measured (--no-latency)");
+			      "rtt: not measured (--no-latency, --no-peer-stats)");
 		return;
 	case LR_VLAT_WAIT:
 		lr_frame_text(f, r.x + C_ID, y, r.w - 2, LR_ROLE_LABEL, "rtt: waiting for probes");

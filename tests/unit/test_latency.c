@@ -55,12 +55,12 @@ static void test_interval_is_its_own_values(void **state)
 	(void)state;
 	lr_lathist_reset(&only);
 	for (unsigned i = 0; i < 100; i++)
-		add_load(a, 50 * US + i * US);	/* the first interval: 50..149 us */
+		add_load(a, 50 * US + i * US); /* the first interval: 50..149 us */
 	struct lr_probe_stats *b = malloc(sizeof(*b));
 
 	assert_non_null(b);
 	*b = *a;
-	for (unsigned i = 0; i < 200; i++) {	/* the second: 1..200 ms, one lost */
+	for (unsigned i = 0; i < 200; i++) { /* the second: 1..200 ms, one lost */
 		add_load(b, (i + 1) * MS);
 		lr_lathist_add(&only, (i + 1) * MS);
 	}
@@ -98,7 +98,7 @@ static void test_empty_interval_unknown(void **state)
 	struct lr_latency_iv iv;
 
 	(void)state;
-	a->sent = a->load_sent = a->lost = a->load_lost = 3;	/* every probe lost */
+	a->sent = a->load_sent = a->lost = a->load_lost = 3; /* every probe lost */
 	assert_int_equal(lr_latency_interval(a, NULL, 0, 1, &iv), 0);
 	assert_int_equal(iv.lost, 3);
 	assert_int_equal(iv.answered, 0);
@@ -129,8 +129,7 @@ static struct lr_latency *lat_of(uint64_t idle_ns, uint64_t load_ns, unsigned n,
 	return l;
 }
 
-static enum lr_latency_judgement judge(uint64_t idle_ns, uint64_t load_ns, char *line,
-				       size_t len)
+static enum lr_latency_judgement judge(uint64_t idle_ns, uint64_t load_ns, char *line, size_t len)
 {
 	struct lr_latency *l = lat_of(idle_ns, load_ns, 20, 0);
 	enum lr_latency_judgement j = lr_latency_judge(l, NULL, line, len);
@@ -158,9 +157,13 @@ static void test_rule_edges(void **state)
 static void test_rose_names_the_qdisc(void **state)
 {
 	struct lr_latency *l = lat_of(40 * US, 11 * MS, 20, 0);
-	struct lr_latency_where w = {.sender_local = true, .iface = "veth0", .qdisc = "tbf 8001:",
-				     .backlog_known = true, .backlog_max_bytes = 1900000,
-				     .udp_rcvbuf = -1, .softnet_drop = -1};
+	struct lr_latency_where w = {.sender_local = true,
+				     .iface = "veth0",
+				     .qdisc = "tbf 8001:",
+				     .backlog_known = true,
+				     .backlog_max_bytes = 1900000,
+				     .udp_rcvbuf = -1,
+				     .softnet_drop = -1};
 	char line[400];
 
 	(void)state;
@@ -187,8 +190,8 @@ static void test_lost_said_as_lost(void **state)
 
 	(void)state;
 	assert_int_equal(lr_latency_judge(l, NULL, line, sizeof(line)), LR_LATJ_HELD);
-	assert_string_equal(line,
-			    "latency held: p99 under load 0.09 ms, idle 0.04 ms; 7 of 47 probes lost");
+	assert_string_equal(
+		line, "latency held: p99 under load 0.09 ms, idle 0.04 ms; 7 of 47 probes lost");
 	free(l);
 	/* too few answered: not judged, and the lost still said */
 	l = lat_of(40 * US, 90 * US, 2, 30);
@@ -231,8 +234,8 @@ static void test_none_unknown_in_json(void **state)
 static void test_json_figures(void **state)
 {
 	struct lr_latency *l = lat_of(40 * US, 11 * MS, 20, 2);
-	struct lr_latency_iv iv = {.start_s = 0, .end_s = 1, .sent = 22, .answered = 20,
-				   .lost = 2, .q = l->load};
+	struct lr_latency_iv iv = {
+		.start_s = 0, .end_s = 1, .sent = 22, .answered = 20, .lost = 2, .q = l->load};
 	json_t *j, *e;
 
 	(void)state;

@@ -21,7 +21,7 @@
  * only on LR_LATENCY_MIN_PROBES answered probes each, idle and under load. */
 #define LR_LATENCY_ROSE_FACTOR 4
 #define LR_LATENCY_ROSE_ADD_NS 1000000ull
-#define LR_LATENCY_MIN_PROBES 5
+#define LR_LATENCY_MIN_PROBES  5
 
 /* Quantiles of one histogram, ns; -1 each when it holds no round trip. */
 struct lr_latency_q {
@@ -32,17 +32,17 @@ struct lr_latency_q {
 /* One report interval under load: the probes sent, answered and lost in it (by when they were
  * sent, lost ones once their time-out passed) and the answered ones' round trips. */
 struct lr_latency_iv {
-	double start_s, end_s;	/* seconds since the test's streams started */
+	double start_s, end_s; /* seconds since the test's streams started */
 	uint64_t sent, answered, lost;
 	struct lr_latency_q q;
 };
 
 struct lr_latency {
-	bool known;			/* the engine was read at least once */
-	enum lr_probe_state state;	/* the newest reading's */
-	uint64_t sent, answered, lost, refused;	/* all probes, idle and load */
+	bool known; /* the engine was read at least once */
+	enum lr_probe_state state; /* the newest reading's */
+	uint64_t sent, answered, lost, refused; /* all probes, idle and load */
 	uint64_t load_sent, load_lost;
-	struct lr_latency_q idle, load;	/* the whole test's */
+	struct lr_latency_q idle, load; /* the whole test's */
 	unsigned n_iv;
 	struct lr_latency_iv iv[LR_LATENCY_MAX_IV];
 };
@@ -68,18 +68,18 @@ bool lr_latency_none(const struct lr_latency *l);
 
 /* Where a queue that held the wait could be: the evidence of the verdict's books. */
 struct lr_latency_where {
-	bool sender_local;		/* this host sent the test's data */
-	bool receiver_local;		/* this host received it */
-	const char *iface;		/* the verdict's interface, NULL none */
-	const char *qdisc;		/* its root qdisc as tc names it, "" or NULL unknown */
+	bool sender_local; /* this host sent the test's data */
+	bool receiver_local; /* this host received it */
+	const char *iface; /* the verdict's interface, NULL none */
+	const char *qdisc; /* its root qdisc as tc names it, "" or NULL unknown */
 	bool backlog_known;
-	uint64_t backlog_max_bytes, backlog_max_packets;	/* its peak during the test */
-	int64_t udp_rcvbuf;		/* RcvbufErrors in the test, -1 unknown */
-	int64_t softnet_drop;		/* softnet backlog drops in the test, -1 unknown */
+	uint64_t backlog_max_bytes, backlog_max_packets; /* its peak during the test */
+	int64_t udp_rcvbuf; /* RcvbufErrors in the test, -1 unknown */
+	int64_t softnet_drop; /* softnet backlog drops in the test, -1 unknown */
 };
 
 enum lr_latency_judgement {
-	LR_LATJ_UNKNOWN,	/* no probes, or too few answered to judge */
+	LR_LATJ_UNKNOWN, /* no probes, or too few answered to judge */
 	LR_LATJ_HELD,
 	LR_LATJ_ROSE,
 };
@@ -87,8 +87,8 @@ enum lr_latency_judgement {
 /* The rule above on l's idle and load p99, the sentence for the verdict into line ("latency
  * under load rose from 0.04 ms to 11 ms at p99: the sender's qdisc backlog (tbf 8001: on
  * veth0) held 1.9 MB", "p99 under load 0.09 ms, idle 0.05 ms", with "; N probes lost" when
- * some were: a lost probe is never a latency); LR_LATJ_UNKNOWN with "not measured: the peer
- * offers no probes ..." against a plain iperf3, "" when none were asked or read. */
+ * some were: a lost probe is never a latency); LR_LATJ_UNKNOWN with "latency not measured:
+ * the peer offers no probes ..." against a plain iperf3, "" when none were asked or read. */
 enum lr_latency_judgement lr_latency_judge(const struct lr_latency *l,
 					   const struct lr_latency_where *w, char *line,
 					   size_t len);

@@ -50,6 +50,17 @@ static void quiet_peer(struct lr_peer_summary *ps, uint64_t rx_packets)
 	ps->softnet_known = true;
 }
 
+/* r's interface with a tbf root qdisc of that handle (root: the caller's, as long as r). */
+static void tbf_root(struct run *r, struct lr_qdisc_snap *root, uint32_t handle)
+{
+	memset(root, 0, sizeof(*root));
+	strcpy(root->kind, "tbf");
+	root->handle = handle;
+	root->parent = LR_QDISC_PARENT_ROOT;
+	r->i.qdiscs = root;
+	r->i.n_qdiscs = 1;
+}
+
 /* 4 s of 1 Gbit/s on a veth, nothing dropped on this host. */
 static void veth_run(struct run *r, const struct lr_verdict_traffic *t, struct lr_verdict_acc *a,
 		     struct lr_verdict *v)
@@ -84,12 +95,7 @@ static void test_ledger_names_the_senders_qdisc(void **state)
 	strcpy(r.i.kind, "veth");
 	r.i.ifindex = 7;
 	r.i.cum_valid = 1;
-	memset(&root, 0, sizeof(root));
-	strcpy(root.kind, "tbf");
-	root.handle = 0x80010000u;
-	root.parent = LR_QDISC_PARENT_ROOT;
-	r.i.qdiscs = &root;
-	r.i.n_qdiscs = 1;
+	tbf_root(&r, &root, 0x80010000u);
 	lr_verdict_init(&a, "eth1");
 	for (uint64_t k = 1; k <= ticks; k++) {
 		uint64_t upto = tc_dropped * k / ticks;	/* tc's running count at this tick */
@@ -147,12 +153,7 @@ static void test_latency_names_the_qdisc_backlog(void **state)
 	lr_latency_update(&lat, &ps);
 	make_run(&r, -1, 1500, 2500000, 0, -1, -1, 20);
 	strcpy(r.i.kind, "veth");
-	memset(&root, 0, sizeof(root));
-	strcpy(root.kind, "tbf");
-	root.handle = 0x10000u;
-	root.parent = LR_QDISC_PARENT_ROOT;
-	r.i.qdiscs = &root;
-	r.i.n_qdiscs = 1;
+	tbf_root(&r, &root, 0x10000u);
 	lr_verdict_init(&a, "eth1");
 	for (unsigned k = 0; k < 4; k++) {
 		r.i.qdisc.valid = LR_QDV_BACKLOG_BYTES | LR_QDV_BACKLOG_PACKETS;

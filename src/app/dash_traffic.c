@@ -17,6 +17,7 @@
 
 #include "linerate/run/demo.h"
 #include "linerate/run/peer.h"
+#include "linerate/diagnose/latency.h"
 #include "linerate/diagnose/peer_loss.h"
 #include "linerate/present/peer_out.h"
 #include "linerate/run/recorder.h"
@@ -364,6 +365,39 @@ int lr_dash_tr_setup(struct dash *d)
 	return 0;
 }
 
+/* The test's probes as the Streams pane's latency line shows them: a copy, by state. */
+static void view_latency(struct lr_view_latency *v, const struct lr_session *ses)
+{
+	const struct lr_latency *l = ses->lat;
+
+	v->state = LR_VLAT_NONE;
+	v->p50_ms = v->p99_ms = v->idle_p99_ms = -1;
+	v->lost = 0;
+	memset(&v->p99, 0, sizeof(v->p99));
+	if (!l || (!l->known && !ses->client))
+		return;
+	v->state = !l->known || l->state == LR_PROBE_ASKED || l->state == LR_PROBE_IDLE
+			   ? LR_VLAT_WAIT
+		   : l->state == LR_PROBE_UNOFFERED ? LR_VLAT_PLAIN
+		   : l->state == LR_PROBE_OFF	    ? LR_VLAT_OFF
+						    : LR_VLAT_ON;
+	if (v->state != LR_VLAT_ON)
+		return;
+	v->idle_p99_ms = l->idle.p99_ns < 0 ? -1 : (double)l->idle.p99_ns / 1e6;
+	v->lost = l->lost;
+	for (unsigned i = l->n_iv > LR_HIST_LEN ? l->n_iv - LR_HIST_LEN : 0; i < l->n_iv; i++) {
+		const struct lr_latency_q *q = &l->iv[i].q;
+
+		lr_series_push(&v->p99, q->p99_ns < 0 ? NAN : (double)q->p99_ns / 1e6);
+		if (q->p99_ns >= 0) {
+			v->p99_ms = (double)q->p99_ns / 1e6;
+			v->p50_ms = (double)q->p50_ns / 1e6;
+		}
+	}
+	if (!l->n_iv)	/* under load, no interval closed yet: the baseline alone */
+		v->state = LR_VLAT_WAIT;
+}
+
 void lr_dash_tr_update_view(struct dash *d)
 {
 	struct traffic *t = &d->tr;
@@ -373,6 +407,8 @@ void lr_dash_tr_update_view(struct dash *d)
 	t->view.state = t->state;
 	t->view.knobs = t->knobs;
 	t->view.error = t->state == LR_VTS_ERROR ? ses->error : NULL;
+	view_latency(&t->view.lat, ses);
+	d->ctx.streams_extra_rows = t->view.lat.state != LR_VLAT_NONE;
 	t->view.duration_s = t->duration_ns == UNTIL_STOPPED_NS ? 0 : (double)t->duration_ns / 1e9;
 	if (ses->running_ns)
 		t->view.elapsed_s =

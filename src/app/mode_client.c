@@ -25,11 +25,13 @@
 #include "linerate/present/cycles_out.h"
 #include "linerate/present/ledger_csv.h"
 #include "linerate/present/ledger_out.h"
+#include "linerate/present/latency_out.h"
 #include "linerate/present/verdict_out.h"
 #include "linerate/core/log.h"
 #include "linerate/collect/route.h"
 #include "linerate/app/run.h"
 #include "linerate/run/sampling.h"
+#include "linerate/sample/csv.h"
 #include "linerate/run/session.h"
 #include "linerate/sample/snapshot.h"
 #include "linerate/traffic/stream.h"
@@ -368,6 +370,28 @@ static void sample(struct lr_sampling *sm, struct lr_session *ses, struct lr_led
 	ledger_rows(lc, cfg, ses, st);
 }
 
+/* --streams-csv: a `latency` row for each probe interval closed since the last call, at the
+ * newest snapshot's time. A write error ends the test as a stream row's would. */
+static void latency_rows(struct lr_sampling *sm, struct lr_session *ses, unsigned *seen,
+			 enum stop_out *st)
+{
+	const struct lr_snapshot *snap = sm ? lr_sampling_last(sm) : NULL;
+	struct lr_csv_latency row;
+	char err[300];
+	int e;
+
+	while (snap && !*st && lr_session_latency_row(ses, seen, &row)) {
+		e = lr_recorder_write_latency(lr_sampling_recorder(sm), snap, &row, err,
+					      sizeof(err));
+		if (!e)
+			continue;
+		if (err[0])
+			fprintf(stderr, "linerate: %s\n", err);
+		*st = e == -EPIPE ? OUT_GONE : OUT_FAILED;
+		lr_session_stop(ses);
+	}
+}
+
 /* Waits up to wait_ns for the client, writing CSV rows and feeding the verdict as snapshots
  * come. A write error or stdout's reader gone ends the test. */
 static void pump(struct lr_sampling *sm, struct lr_session *ses, struct lr_ledger_csv *lc,
@@ -487,6 +511,12 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 			if (c)
 				json_object_set_new(j, "linerate_cycles", c);
 		}
+		if (ran) {	/* also against a plain iperf3: its state says there were none */
+			json_t *l = lr_latency_json(ses->lat);
+
+			if (l)
+				json_object_set_new(j, "linerate_latency", l);
+		}
 		if (x->n)
 			json_object_set_new(j, "linerate_expect", expect_json(x));
 		if (ran && cfg->rr)
@@ -503,6 +533,7 @@ static void report(const struct lr_config *cfg, struct lr_session *ses, struct i
 							   "linerate_ledger",
 							   "linerate_ledger_bidir_reverse",
 							   "linerate_cycles",
+							   "linerate_latency",
 							   "linerate_expect",
 							   "linerate_peer", "linerate_rr"};
 			json_t *e = json_incref(json_object_get(j, "end"));
@@ -594,6 +625,7 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv, const s
 	struct server_output so = {0};
 	struct expect_run x = {0};
 	struct lr_rr_cpu rr_cpu[2] = {0};
+	unsigned lat_seen = 0;	/* latency rows written */
 	int rc, e;
 
 	rc = lr_config_sampling_traffic(&sm, cfg);
@@ -635,6 +667,8 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv, const s
 			lr_session_stop(&ses);
 		pump(sm, &ses, lc, cfg, intervals_wait(iv), &st);
 		intervals_tick(iv, ses.client, cfg->json, false);
+		lr_session_latency_tick(&ses, lr_clock_mono_ns());
+		latency_rows(sm, &ses, &lat_seen, &st);
 		drain_log(&log_seen);
 	}
 	if (cfg->rr)
@@ -655,6 +689,7 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv, const s
 	if (lr_client_state(ses.client) == LR_CLIENT_DONE)
 		so.text = lr_client_server_output(ses.client, &so.json);
 	lr_session_finish(&ses);
+	latency_rows(sm, &ses, &lat_seen, &st);	/* the last interval's */
 	if (!ses.have_res) {
 		fprintf(stderr, "linerate: out of memory\n");
 		st = OUT_FAILED;

@@ -24,6 +24,7 @@ void lr_matrix_row_init(struct lr_matrix_row *r)
 	r->peer_drops = r->peer_fifo = -1;
 	r->time_start = r->time_end = -1;
 	r->rr_tps = r->rr_p99_us = -1;
+	r->rtt_idle_us = r->rtt_p99_us = -1;
 }
 
 /* The peer's own counters of the case (when it shared them), by its role in the test. */

@@ -102,6 +102,14 @@ static void take_qdisc(struct lr_verdict_iface *v, const struct lr_iface_snap *i
 		v->qdisc_drops += q->delta[LR_QDC_DROPS];
 		v->qdisc_known = true;
 	}
+	if (q->valid & LR_QDV_BACKLOG_BYTES) {	/* the peak: what a probe queued behind */
+		if (q->backlog_bytes > v->qdisc_backlog_max_bytes)
+			v->qdisc_backlog_max_bytes = q->backlog_bytes;
+		if ((q->valid & LR_QDV_BACKLOG_PACKETS) &&
+		    q->backlog_packets > v->qdisc_backlog_max_packets)
+			v->qdisc_backlog_max_packets = q->backlog_packets;
+		v->qdisc_backlog_known = true;
+	}
 	if (lr_snapshot_root_qdisc(i, root, sizeof(root)))	/* else the last one named */
 		lr_strlcpy(v->qdisc_name, root, sizeof(v->qdisc_name));
 }

@@ -21,7 +21,7 @@ static const char header[] =
 	"local_cpu_busy_pct,local_softirq_max_pct,local_softirq_cpu,peer_cpu_busy_pct,"
 	"peer_softirq_max_pct,peer_softirq_cpu,local_service_demand_us_per_kb,"
 	"peer_service_demand_us_per_kb,local_drops,local_fifo,peer_drops,peer_fifo,verdict,"
-	"time_start,time_end,rr_tps,rr_p99_us";
+	"time_start,time_end,rtt_idle_us,rtt_p99_us,rr_tps,rr_p99_us";
 
 static const char *const dirs[3] = {"0", "1", "bidir"};
 
@@ -97,6 +97,8 @@ int lr_matrix_csv_row(FILE *f, const struct lr_matrix_row *r)
 	put_str(f, r->verdict);
 	put_num(f, r->time_start, 6);	/* appended: the case's test on the wall clock */
 	put_num(f, r->time_end, 6);
+	put_int(f, r->rtt_idle_us);	/* appended: the latency probes' p99, idle and loaded */
+	put_int(f, r->rtt_p99_us);
 	put_num(f, r->rr_tps, 1);	/* appended: rr=1 cases */
 	put_num(f, r->rr_p99_us, 3);
 	fputc('\n', f);
@@ -305,6 +307,8 @@ json_t *lr_matrix_json_row(const struct lr_matrix_row *r)
 	json_object_set_new(o, "verdict", json_string(r->verdict));
 	json_object_set_new(o, "time_start", jnum(r->time_start));
 	json_object_set_new(o, "time_end", jnum(r->time_end));
+	json_object_set_new(o, "rtt_idle_us", jint(r->rtt_idle_us));
+	json_object_set_new(o, "rtt_p99_us", jint(r->rtt_p99_us));
 	json_object_set_new(o, "rr_tps", jnum(r->rr_tps));
 	json_object_set_new(o, "rr_p99_us", jnum(r->rr_p99_us));
 	return o;

@@ -54,6 +54,8 @@ void lr_verdict_print(FILE *out, const struct lr_verdict_acc *a, const struct lr
 	if (a->stack_valid & LR_STACKV_TCP_RETRANS)
 		fprintf(out, "  TCP retransmits (host-wide, in the test): %llu\n",
 			(unsigned long long)a->tcp_retrans);
+	if (v->latency[0])
+		fprintf(out, "  %s\n", v->latency);	/* "latency held: ..." */
 	fprintf(out, "  next step: %s\n", v->next_step);
 }
 
@@ -134,6 +136,7 @@ json_t *lr_verdict_json(const struct lr_verdict_acc *a, const struct lr_verdict 
 			    a->stack_valid & LR_STACKV_TCP_RETRANS
 				    ? json_integer((json_int_t)a->tcp_retrans)
 				    : json_null());
+	json_object_set_new(o, "latency", v->latency[0] ? json_string(v->latency) : json_null());
 	json_object_set_new(o, "next_step", json_string(v->next_step));
 	return o;
 }

@@ -66,6 +66,7 @@ static void detail(struct lr_frame *f, struct lr_rect r, const struct lr_view_ct
 		   : r.h >= 30	      ? 3 + (int)(ns < 1 ? 1 : ns < STREAMS_BAND_ROWS - 3 ? ns
 									    : STREAMS_BAND_ROWS - 3)
 				      : 3 + (int)(ns < (r.h >= 23 ? 2u : 1u) ? ns : r.h >= 23 ? 2 : 1);
+	band += band ? ctx->streams_extra_rows : 0;	/* the latency line */
 	/* the peer in sight on our side: one line of its interface under the panes */
 	int pl = !ctx->peer_detail && lr_view_peer_iface(ctx) ? 1 : 0;
 	/* the reduced layout (below 80x24: a tmux status line, 70x20): no tuning line */

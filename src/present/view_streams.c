@@ -282,16 +282,75 @@ static const char *empty_text(const struct lr_view_traffic *t, char *buf, size_t
 	}
 }
 
+/* "0.04", "11", "846": ms as the latency line gives them, "?" unknown. */
+static void fmt_ms(char *buf, size_t len, double ms)
+{
+	if (ms < 0)
+		snprintf(buf, len, "?");
+	else
+		snprintf(buf, len, ms < 1 ? "%.2f" : ms < 10 ? "%.1f" : "%.0f", ms);
+}
+
+/* The latency line in row y: p99 of the newest interval beside the idle baseline, p50, the
+ * probes lost (never a latency), then each interval's p99 as a sparkline (log scale: a queue's
+ * 800 ms and an idle link's 0.04 ms on one row) in the columns left. */
+static void latency_line(struct lr_frame *f, struct lr_rect r, int y, const struct lr_view_ctx *ctx,
+			 const struct lr_view_latency *l)
+{
+	char b[128], p99[16], idle[16], p50[16];
+	int n, x;
+
+	switch (l->state) {
+	case LR_VLAT_PLAIN:
+		lr_frame_text(f, r.x + C_ID, y, r.w - 2, LR_ROLE_LABEL,
+			      "rtt: no probes, the peer is a plain iperf3");
+		return;
+	case LR_VLAT_OFF:
+		lr_frame_text(f, r.x + C_ID, y, r.w - 2, LR_ROLE_LABEL,
+			      "rtt: not measured (--no-latency, --no-peer-stats)");
+		return;
+	case LR_VLAT_WAIT:
+		lr_frame_text(f, r.x + C_ID, y, r.w - 2, LR_ROLE_LABEL, "rtt: waiting for probes");
+		return;
+	default:
+		break;
+	}
+	fmt_ms(p99, sizeof(p99), l->p99_ms);
+	fmt_ms(idle, sizeof(idle), l->idle_p99_ms);
+	fmt_ms(p50, sizeof(p50), l->p50_ms);
+	snprintf(b, sizeof(b), "rtt p99 %s ms (idle %s) p50 %s lost %llu", p99, idle, p50,
+		 (unsigned long long)l->lost);
+	/* the rule of the verdict (latency.h): well above the idle baseline is a queue */
+	n = lr_frame_text(f, r.x + C_ID, y, r.w - 2,
+			  l->p99_ms >= 0 && l->idle_p99_ms >= 0 &&
+					  l->p99_ms > 4 * l->idle_p99_ms &&
+					  l->p99_ms > l->idle_p99_ms + 1
+				  ? LR_ROLE_WARN
+				  : LR_ROLE_VALUE,
+			  b);
+	x = C_ID + n + 2;
+	if (x + 4 < r.w - 1) {
+		double top = lr_view_series_max(&l->p99, LR_HIST_LEN);
+
+		lr_view_graph_ctx(f, (struct lr_rect){r.x + x, y, r.w - 1 - x, 1}, &l->p99,
+				  top > 1 ? top : 1, true, 0.01, ctx, LR_ROLE_VALUE);
+	}
+}
+
 void lr_view_streams(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx, void *arg)
 {
 	const struct lr_view_traffic *t = arg;
 	const struct lr_snapshot *snap = ctx->snap;
 	size_t n = snap ? snap->n_streams : 0, shown;
-	int rows = r.h - 3, y = r.y + 2; /* title, header, sum */
+	int lat = t && t->lat.state != LR_VLAT_NONE && r.h >= 4 ? 1 : 0;
+	int rows = r.h - 3 - lat, y = r.y + 2; /* title, header, sum, latency */
 	struct sums sum;
 
 	if (!t || r.h < 2)
 		return;
+	if (lat)
+		latency_line(f, r, r.y + r.h - 1, ctx, &t->lat);
+	r.h -= lat;	/* the rest as before, above it */
 	memset(&sum, 0, sizeof(sum));
 	title(f, r, t, ctx->ascii);
 	if (t->state == LR_VTS_ERROR && t->error) {

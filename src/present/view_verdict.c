@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "linerate/sample/snapshot.h"
+#include "linerate/diagnose/latency.h"
 #include "linerate/diagnose/verdict.h"
 #include "linerate/present/view.h"
 
@@ -117,6 +118,10 @@ void lr_view_verdict(struct lr_frame *f, const struct lr_view_ctx *ctx,
 		if (vv->cycles)
 			row(f, x, &y, tw, "cycles", vv->cycles_bound ? LR_ROLE_WARN : LR_ROLE_VALUE,
 			    vv->cycles, 2);
+		if (v->latency[0])
+			row(f, x, &y, tw, "latency",
+			    v->latency_judgement == LR_LATJ_ROSE ? LR_ROLE_WARN : LR_ROLE_VALUE,
+			    v->latency, 2);
 	} else {
 		row(f, x, &y, tw, "NIC", LR_ROLE_VALUE, "nothing was sampled", 1);
 	}

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "linerate/run/matrix_case.h"
+#include "linerate/diagnose/latency.h"
 #include "linerate/run/matrix_run.h"
 #include "linerate/run/matrix_spec.h"
 #include "linerate/run/peer.h"
@@ -225,6 +226,10 @@ static void make_row(struct lr_matrix_run *m, enum case_end e)
 	if (e == CASE_DONE) {
 		lr_matrix_row_fill(r, ses->res, &m->acc);
 		lr_matrix_row_fill_peer(r, &m->peer);
+		if (!lr_latency_none(ses->lat)) {	/* no probes: unknown, never 0 */
+			r->rtt_idle_us = ses->lat->idle.p99_ns < 0 ? -1 : ses->lat->idle.p99_ns / 1000;
+			r->rtt_p99_us = ses->lat->load.p99_ns < 0 ? -1 : ses->lat->load.p99_ns / 1000;
+		}
 	}
 	if (e == CASE_FAILED) {
 		char tail[96] = "";

@@ -136,6 +136,19 @@ int lr_recorder_write_peer(struct lr_recorder *r, const struct lr_snapshot *s, c
 	return 0;
 }
 
+int lr_recorder_write_latency(struct lr_recorder *r, const struct lr_snapshot *s,
+			      const struct lr_csv_latency *l, char *err, size_t errlen)
+{
+	int e;
+
+	if (!r || !r->sink[SINK_STREAMS])
+		return 0;
+	if (r->failed)
+		return write_refused(r, err, errlen);
+	e = lr_csv_write_latency(r->sink[SINK_STREAMS], s, l);
+	return e ? write_failed(r, r->sink[SINK_STREAMS], e, err, errlen) : 0;
+}
+
 int lr_recorder_close(struct lr_recorder *r, char *err, size_t errlen)
 {
 	int ret = 0;

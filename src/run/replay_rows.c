@@ -126,6 +126,8 @@ static int stream_row(struct lr_replay *rp, const struct lr_rep_row *row, char *
 {
 	struct rp_strow *r;
 
+	if (!strcmp(row->field[2], "latency"))
+		return 0;	/* the latency probes' row: no stream to replay */
 	if (rp->n_strows >= LR_REPLAY_ROWS_MAX)
 		return too_many(why, len, "stream");
 	if (lr_array_grow(&rp->strows, &rp->cap_strows, rp->n_strows + 1, sizeof(*rp->strows)))

@@ -13,12 +13,14 @@
 #include "linerate/collect/route.h"
 #include "linerate/core/clock.h"
 #include "linerate/core/strutil.h"
+#include "linerate/diagnose/latency.h"
 #include "linerate/diagnose/peer_loss.h"
 #include "linerate/run/peer.h"
 #include "linerate/core/log.h"
 #include "linerate/core/strutil.h"
 #include "linerate/run/session.h"
 #include "linerate/run/snapsrc.h"
+#include "linerate/sample/csv.h"
 #include "linerate/sample/snapshot.h"
 
 static unsigned gen_count(void *arg)
@@ -118,7 +120,10 @@ int lr_session_init(struct lr_session *s, struct lr_snapsrc *src, const char *if
 	s->acc = calloc(1, sizeof(*s->acc));
 	s->res = calloc(1, sizeof(*s->res));
 	s->cyc = calloc(1, sizeof(*s->cyc));
-	if (!s->acc || !s->res || !s->cyc) {
+	s->lat = calloc(1, sizeof(*s->lat));
+	s->probe_now = calloc(1, sizeof(*s->probe_now));
+	s->probe_prev = calloc(1, sizeof(*s->probe_prev));
+	if (!s->acc || !s->res || !s->cyc || !s->lat || !s->probe_now || !s->probe_prev) {
 		lr_session_free(s);
 		return -ENOMEM;
 	}
@@ -157,6 +162,10 @@ int lr_session_start(struct lr_session *s, const struct lr_traffic_config *tc,
 	s->one_link = one_link(s, tc);
 	lr_ledger_live_reset(&s->live);
 	lr_ledger_live_reset(&s->live_rev);
+	lr_latency_reset(s->lat);
+	s->probe_have_prev = false;
+	s->lat_every_ns = tc->report_interval_ns ? tc->report_interval_ns : LR_NSEC_PER_SEC;
+	s->lat_last_ns = s->lat_next_ns = 0;
 	err = lr_client_open(&s->client, tc, duration_ns);
 	if (err) {
 		s->client = NULL;
@@ -270,6 +279,60 @@ static void live_step(struct lr_session *s, const struct lr_snapshot *snap)
 	s->live_elapsed_ns = snap->elapsed_ns;
 }
 
+/* The probes' newest reading; at each report interval's end (or final: the test's) an
+ * interval from the reading before. An engine that cannot say leaves the latency unknown. */
+static void latency_read(struct lr_session *s, uint64_t now_ns, bool final)
+{
+	struct lr_latency_iv iv;
+	struct lr_probe_stats *t;
+
+	if (!s->client || !s->running_ns || lr_client_probe_stats(s->client, s->probe_now))
+		return;
+	lr_latency_update(s->lat, s->probe_now);
+	if (lr_latency_none(s->lat))
+		return;
+	if (!s->lat_last_ns) {
+		s->lat_last_ns = s->running_ns;
+		s->lat_next_ns = s->running_ns + s->lat_every_ns;
+	}
+	if (now_ns <= s->lat_last_ns || (!final && now_ns < s->lat_next_ns))
+		return;
+	/* as iperf3: a last sliver under a tenth of the interval that sent nothing is noise */
+	if (!lr_latency_interval(s->probe_now, s->probe_have_prev ? s->probe_prev : NULL,
+				 (double)(s->lat_last_ns - s->running_ns) / 1e9,
+				 (double)(now_ns - s->running_ns) / 1e9, &iv) &&
+	    (iv.sent || (now_ns - s->lat_last_ns) * 10 >= s->lat_every_ns))
+		lr_latency_add_iv(s->lat, &iv);
+	t = s->probe_prev;	/* the newest becomes the base of the next interval */
+	s->probe_prev = s->probe_now;
+	s->probe_now = t;
+	s->probe_have_prev = true;
+	s->lat_last_ns = now_ns;
+	while (s->lat_next_ns <= now_ns)
+		s->lat_next_ns += s->lat_every_ns;
+}
+
+void lr_session_latency_tick(struct lr_session *s, uint64_t now_ns)
+{
+	latency_read(s, now_ns, false);
+}
+
+bool lr_session_latency_row(const struct lr_session *s, unsigned *seen, struct lr_csv_latency *out)
+{
+	const struct lr_latency_iv *iv;
+
+	if (!s->lat || *seen >= s->lat->n_iv)
+		return false;
+	iv = &s->lat->iv[(*seen)++];
+	out->answered = iv->answered;
+	out->lost = iv->lost;
+	out->p50_us = iv->q.p50_ns < 0 ? -1 : iv->q.p50_ns / 1000;
+	out->p90_us = iv->q.p90_ns < 0 ? -1 : iv->q.p90_ns / 1000;
+	out->p99_us = iv->q.p99_ns < 0 ? -1 : iv->q.p99_ns / 1000;
+	out->max_us = iv->q.max_ns < 0 ? -1 : iv->q.max_ns / 1000;
+	return true;
+}
+
 void lr_session_sample(struct lr_session *s, const struct lr_snapshot *snap)
 {
 	unsigned ticks;
@@ -282,6 +345,7 @@ void lr_session_sample(struct lr_session *s, const struct lr_snapshot *snap)
 	lr_verdict_add(s->acc, snap);
 	s->samples++;
 	live_step(s, snap);
+	latency_read(s, snap->mono_ns, false);
 	if (s->acc->ticks == ticks)
 		return;		/* outside the test's window: the cycles' ledger's too */
 	lr_cycles_add(s->cyc, LR_CYCLES_LOCAL, snap, NULL);
@@ -312,6 +376,7 @@ static void compute_verdict(struct lr_session *s)
 	vt->window_bytes = s->window;	/* -w: socket-buffer advice names the test's own */
 	vt->one_link = s->one_link;
 	lr_verdict_compute(s->acc, vt, &s->verdict);
+	lr_verdict_latency(s->acc, vt, s->lat->known ? s->lat : NULL, &s->verdict);
 	s->have_verdict = true;
 	/* the ledger reads both ends: the peer's totals while its view is still open; under
 	 * --bidir one per direction, the verdict concluded from the one that lost more */
@@ -360,6 +425,7 @@ void lr_session_finish(struct lr_session *s)
 	s->have_res = lr_client_results(s->client, s->res) == 0;
 	if (s->failed)
 		lr_client_error(s->client, s->error, sizeof(s->error));
+	latency_read(s, s->done_ns ? s->done_ns : lr_clock_mono_ns(), true);	/* final counts */
 	if (s->running_ns)
 		compute_verdict(s);
 	close_client(s);
@@ -379,6 +445,11 @@ void lr_session_free(struct lr_session *s)
 	free(s->acc);
 	free(s->res);
 	free(s->cyc);
+	free(s->lat);
+	free(s->probe_now);
+	free(s->probe_prev);
+	s->lat = NULL;
+	s->probe_now = s->probe_prev = NULL;
 	s->cyc = NULL;
 	s->acc = NULL;
 	s->res = NULL;

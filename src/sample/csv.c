@@ -63,8 +63,9 @@ static const char stream_header[] =
 	"time,elapsed,stream,direction,protocol,bytes,bps,packets,pps,retransmits,lost,"
 	"out_of_order,jitter_ms,cwnd_bytes,rtt_us,"
 	/* appended since, in the order they landed: the stream's own target (-b), empty when
-	 * unknown; its -l (bytes per datagram or write) and congestion control (TCP) */
-	"target_bps,length,congestion";
+	 * unknown; its -l (bytes per datagram or write) and congestion control (TCP); the
+	 * latency probes' round trips, filled on `latency` rows only (docs/design.md §16) */
+	"target_bps,length,congestion,rtt_p50_us,rtt_p90_us,rtt_p99_us,rtt_max_us";
 
 /* docs/design.md §12 */
 static const char queue_header[] =
@@ -458,7 +459,7 @@ static int write_stream(struct lr_csv *c, const struct lr_snapshot *s,
 	put_u64(c->f, st->target_bps >= 0, (uint64_t)st->target_bps);	/* as it is now */
 	put_u64(c->f, st->length > 0, st->length);
 	put_word(c->f, st->udp ? "" : st->congestion, sizeof(st->congestion));
-	fputc('\n', c->f);
+	fputs(",,,,\n", c->f);	/* the rtt_* columns: latency rows' */
 	l->bytes = st->total_bytes;
 	l->packets = st->total_packets;
 	l->retrans = st->total_retransmits;
@@ -625,6 +626,34 @@ static int write_snapshot(struct lr_csv *c, const struct lr_snapshot *s)
 		err = errno ? -errno : -EIO;
 	if (err)
 		return cut_back(c, err);
+	if (!c->is_stdout)
+		c->whole = ftello(c->f);
+	return 0;
+}
+
+int lr_csv_write_latency(struct lr_csv *c, const struct lr_snapshot *s,
+			 const struct lr_csv_latency *l)
+{
+	const int64_t *q[] = {&l->p50_us, &l->p90_us, &l->p99_us, &l->max_us};
+
+	if (c->kind != LR_CSV_STREAMS)
+		return 0;
+	if (c->err)
+		return c->err;
+	/* time, elapsed as every row; the probes answered and lost in packets and lost; what a
+	 * probe has no figure for (bytes, a direction, TCP's columns) empty */
+	fprintf(c->f, "%llu.%06llu,%.6f,latency,,udp,,",
+		(unsigned long long)(s->real_ns / LR_NSEC_PER_SEC),
+		(unsigned long long)(s->real_ns % LR_NSEC_PER_SEC / 1000), (double)s->elapsed_ns / 1e9);
+	put_u64(c->f, true, l->answered);
+	fputs(",,", c->f);	/* pps, retransmits */
+	put_u64(c->f, true, l->lost);
+	fputs(",,,,,,,", c->f);	/* out_of_order .. congestion */
+	for (size_t i = 0; i < sizeof(q) / sizeof(q[0]); i++)
+		put_u64(c->f, *q[i] >= 0, (uint64_t)*q[i]);
+	fputc('\n', c->f);
+	if (fflush(c->f) || ferror(c->f))
+		return cut_back(c, errno ? -errno : -EIO);
 	if (!c->is_stdout)
 		c->whole = ftello(c->f);
 	return 0;

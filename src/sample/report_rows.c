@@ -521,6 +521,8 @@ int lr_rep_stream_row(struct reader *rd, const struct fields *fs)
 	char cc[LR_REP_CC_MAX];
 	int err;
 
+	if (!strcmp(fs->f[2], "latency"))
+		return 0;	/* the latency probes' row (docs/csv.md §4): no stream of the report */
 	if ((err = row_clock(rd, fs, -1, &time, &elapsed, &interval)) ||
 	    (err = nums(rd, fs, idx, v, N)) ||
 	    (err = name_field(rd, field(rd, fs, rd->cc_col), "congestion", cc, sizeof(cc), true)))

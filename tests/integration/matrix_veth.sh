@@ -24,7 +24,7 @@ lr_plan "bad spec: exit 2" "bad spec: one line naming the key, with the hint to 
 lr_plan "sigint: exit 1" "sigint: at least one finished row" "sigint: fewer rows than cases" \
 	"sigint: one row per test the server completed (its log), none for the interrupted one" \
 	"sigint: every row measured its whole -t (seconds >= 0.9 of 1)" \
-	"sigint: every row whole (32 fields, newline-terminated)" "sigint: Markdown has the same rows"
+	"sigint: every row whole (36 fields, newline-terminated)" "sigint: Markdown has the same rows"
 lr_plan "omit: the server's test lasted -O + -t" "omit: the row measured -t seconds" \
 	"omit: the row's lost datagrams == the case run alone with -O (nft drops 1 in 50)" \
 	"omit: the row's receiver bit/s == the case run alone with -O"
@@ -68,7 +68,7 @@ srv_pid=$!; lr_cleanup_add "kill $srv_pid 2>/dev/null; wait $srv_pid 2>/dev/null
 wait_listen 5297
 
 # --- the grid: P=1,2 x tcp,udp at -t 1, -J and the CSV ---------------------------------------
-want_hdr="case,proto,streams,length,reverse,bitrate_target,window,mss,congestion,seconds,sender_bps,receiver_bps,receiver_pps,retransmits,lost,lost_pct,jitter_ms,local_cpu_busy_pct,local_softirq_max_pct,local_softirq_cpu,peer_cpu_busy_pct,peer_softirq_max_pct,peer_softirq_cpu,local_service_demand_us_per_kb,peer_service_demand_us_per_kb,local_drops,local_fifo,peer_drops,peer_fifo,verdict,time_start,time_end"
+want_hdr="case,proto,streams,length,reverse,bitrate_target,window,mss,congestion,seconds,sender_bps,receiver_bps,receiver_pps,retransmits,lost,lost_pct,jitter_ms,local_cpu_busy_pct,local_softirq_max_pct,local_softirq_cpu,peer_cpu_busy_pct,peer_softirq_max_pct,peer_softirq_cpu,local_service_demand_us_per_kb,peer_service_demand_us_per_kb,local_drops,local_fifo,peer_drops,peer_fifo,verdict,time_start,time_end,rtt_idle_us,rtt_p99_us,rr_tps,rr_p99_us"
 rx0=$(stat_of "$B" "$IB" rx_bytes)
 wall0=$(date +%s.%N)
 ip netns exec "$A" timeout 120 "$LR_BIN" --headless -c "$ADDR_B" -p 5297 --matrix "P=1,2;u=tcp,udp" -t 1 \
@@ -90,10 +90,11 @@ assert [(r["case"], r["streams"], r["proto"]) for r in rows] == [(1, 1, "tcp"), 
 assert all(r["time_start"] < r["time_end"] for r in rows)
 ' "$work/grid.json" "$want_hdr"
 check "grid: -J receiver_bps and verdict == CSV, each row" python3 "$witness" verdicts "$work/grid.csv" "$work/grid.json"
-# the cases' times in the CSV (the last two columns) against the wall clock around the run: in
-# order, inside the run, each at least its -t 1 long
+# the cases' times in the CSV (the columns before the appended rtt_idle_us, rtt_p99_us, rr_tps,
+# rr_p99_us)
+# against the wall clock around the run: in order, inside the run, each at least its -t 1 long
 check "grid: CSV time_start/time_end inside the run's wall clock, in order, each >= -t" \
-	awk -F, -v a="$wall0" -v b="$wall1" 'NR > 1 { s = $(NF - 1); e = $NF
+	awk -F, -v a="$wall0" -v b="$wall1" 'NR > 1 { s = $(NF - 5); e = $(NF - 4)
 		if (!(s >= a && e <= b && e - s >= 1 && s >= last)) bad = 1; last = e; n++ }
 		END { exit bad || n != 4 }' "$work/grid.csv"
 check "grid: the server ran 4 tests" test "$(tests_done)" -eq 4
@@ -175,11 +176,11 @@ check "sigint: one row per test the server completed (its log), none for the int
 	test "$rows" -eq "$completed"
 check "sigint: every row measured its whole -t (seconds >= 0.9 of 1)" \
 	awk -F, 'NR > 1 && !($10 >= 0.9) { bad = 1 } END { exit bad || NR < 2 }' "$work/int.csv"
-check "sigint: every row whole (32 fields, newline-terminated)" python3 -c '
+check "sigint: every row whole (36 fields, newline-terminated)" python3 -c '
 import csv, sys
 data = open(sys.argv[1], newline="").read()
 rows = list(csv.reader(data.splitlines()))
-assert data.endswith("\n") and all(len(r) == 32 for r in rows), rows
+assert data.endswith("\n") and all(len(r) == 36 for r in rows), rows
 ' "$work/int.csv"
 check "sigint: Markdown has the same rows" test "$(grep -cE '^\| [0-9]+ \|' "$work/int.md")" -eq "$rows"
 

@@ -54,7 +54,8 @@ def shape(ev):
     k = len([n for n in mid if n == "interval"])
     if k < 2 or mid[:k] != ["interval"] * k or any(n not in ("server_output_json",
             "server_output_text", "error", "linerate_verdict", "linerate_ledger",
-            "linerate_cycles", "linerate_expect", "linerate_peer") for n in mid[k:]):
+            "linerate_cycles", "linerate_latency", "linerate_expect", "linerate_peer")
+            for n in mid[k:]):
         return "not intervals then end: %s" % names
     return ""
 def keys(o):

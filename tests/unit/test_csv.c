@@ -181,7 +181,50 @@ static void test_header_is_the_contract(void **state)
 	assert_string_equal(lr_csv_header(LR_CSV_STREAMS),
 			    "time,elapsed,stream,direction,protocol,bytes,bps,packets,pps,retransmits,"
 			    "lost,out_of_order,jitter_ms,cwnd_bytes,rtt_us,target_bps,length,"
-			    "congestion");
+			    "congestion,rtt_p50_us,rtt_p90_us,rtt_p99_us,rtt_max_us");
+}
+
+/* A `latency` row: the interval's answered and lost probes in packets and lost, its round
+ * trips in the appended columns, every other column empty; unknown quantiles (no answer in
+ * the interval) empty, never 0; as many fields as the header; nothing in other kinds. */
+static void test_latency_row(void **state)
+{
+	char path[] = "/tmp/lr-csv-XXXXXX";
+	int fd = mkstemp(path);
+	struct lr_csv *c;
+	struct lr_snapshot s;
+	struct lr_csv_latency l = {.answered = 98, .lost = 2, .p50_us = 41, .p90_us = 77,
+				   .p99_us = 812, .max_us = 1020};
+	struct lr_csv_latency none = {.answered = 0, .lost = 5, .p50_us = -1, .p90_us = -1,
+				      .p99_us = -1, .max_us = -1};
+	char *text, *row;
+	unsigned commas = 0;
+
+	(void)state;
+	close(fd);
+	memset(&s, 0, sizeof(s));
+	s.real_ns = 1700000000ULL * SEC + SEC / 2;
+	s.elapsed_ns = 2 * SEC;
+	assert_int_equal(lr_csv_open(&c, path, LR_CSV_STREAMS), 0);
+	assert_int_equal(lr_csv_write_latency(c, &s, &l), 0);
+	assert_int_equal(lr_csv_write_latency(c, &s, &none), 0);
+	assert_int_equal(lr_csv_close(c), 0);
+	text = slurp(path);
+	row = strchr(text, '\n') + 1;
+	assert_string_equal(row, "1700000000.500000,2.000000,latency,,udp,,,98,,,2,,,,,,,,41,77,812,"
+				 "1020\n"
+				 "1700000000.500000,2.000000,latency,,udp,,,0,,,5,,,,,,,,,,,\n");
+	for (const char *p = lr_csv_header(LR_CSV_STREAMS); *p; p++)
+		commas += *p == ',';
+	for (const char *p = row; *p != '\n'; p++)
+		commas -= *p == ',';
+	assert_int_equal(commas, 0);
+	assert_int_equal(lr_csv_open(&c, path, LR_CSV_IFACES), 0);
+	assert_int_equal(lr_csv_write_latency(c, &s, &l), 0);
+	assert_int_equal(lr_csv_close(c), 0);
+	text = slurp(path);
+	unlink(path);
+	assert_null(strstr(text, "latency"));
 }
 
 /* steal_pct is the last column (appended after side,host, docs/design.md §4); unknown steal
@@ -504,11 +547,12 @@ static void test_stream_rows(void **state)
 	unlink(path);
 	assert_string_equal(text,
 			    "time,elapsed,stream,direction,protocol,bytes,bps,packets,pps,retransmits,"
-			    "lost,out_of_order,jitter_ms,cwnd_bytes,rtt_us,target_bps,length,congestion\n"
+			    "lost,out_of_order,jitter_ms,cwnd_bytes,rtt_us,target_bps,length,congestion,"
+			    "rtt_p50_us,rtt_p90_us,rtt_p99_us,rtt_max_us\n"
 			    "1700000000.500000,0.500000,1,recv,udp,14000,448000.0,10,40.0,,1,0,0.125,,,,"
-			    "1400,\n"
+			    "1400,,,,,\n"
 			    "1700000001.500000,1.500000,1,recv,udp,140000,1120000.0,100,100.0,,3,2,0.125,,,"
-			    "1000000,1400,\n");
+			    "1000000,1400,,,,,\n");
 }
 
 /* A TCP stream's length and congestion control; names the kernel gave are written as plain
@@ -555,9 +599,9 @@ static void test_stream_length_congestion(void **state)
 	unlink(path);
 	assert_string_equal(strchr(text, '\n') + 1,
 			    "1700000000.000000,1.000000,1,send,tcp,1000,8000.0,0,0.0,0,,,,,,0,"
-			    "131072,bbr\n"
+			    "131072,bbr,,,,\n"
 			    "1700000000.000000,1.000000,3,send,tcp,1000,8000.0,,,0,,,,,,0,,"
-			    "a?b?c?d\n");
+			    "a?b?c?d,,,,\n");
 
 	/* a driver name likewise */
 	fd = mkstemp(path);
@@ -636,6 +680,7 @@ int main(void)
 		cmocka_unit_test(test_peer_queue_rows),
 		cmocka_unit_test(test_peer_next_session_starts_anew),
 		cmocka_unit_test(test_stream_seen_before_start),
+		cmocka_unit_test(test_latency_row),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -33,7 +33,8 @@ static const char design_header[] =
 	"receiver_bps,receiver_pps,retransmits,lost,lost_pct,jitter_ms,local_cpu_busy_pct,"
 	"local_softirq_max_pct,local_softirq_cpu,peer_cpu_busy_pct,peer_softirq_max_pct,"
 	"peer_softirq_cpu,local_service_demand_us_per_kb,peer_service_demand_us_per_kb,local_drops,"
-	"local_fifo,peer_drops,peer_fifo,verdict,time_start,time_end,rr_tps,rr_p99_us";
+	"local_fifo,peer_drops,peer_fifo,verdict,time_start,time_end,rtt_idle_us,rtt_p99_us,rr_tps,"
+	"rr_p99_us";
 
 static char *render(int (*fn)(FILE *, const void *), const void *arg)
 {
@@ -75,6 +76,7 @@ static struct lr_matrix_row sample_row(void)
 	r.fifo = 12;
 	snprintf(r.verdict, sizeof(r.verdict), "loss: NIC FIFO 12 (rx_missed_errors), \"ring\" | rx 4096");
 	r.time_start = 1700000000.25;	/* time_end unknown */
+	r.rtt_idle_us = 41;		/* no probe answered under load: rtt_p99_us unknown */
 	return r;
 }
 
@@ -92,7 +94,7 @@ static void test_csv_row(void **state)
 	(void)state;
 	assert_string_equal(s, "3,tcp,4,,bidir,0,,,,10.002000,9394050000,9390000000,812345,17,,,,2.68,"
 			       "35.50,6,,,,0.561,,0,12,,,\"loss: NIC FIFO 12 (rx_missed_errors), "
-			       "\"\"ring\"\" | rx 4096\",1700000000.250000,,,\n");
+			       "\"\"ring\"\" | rx 4096\",1700000000.250000,,41,,,\n");
 	free(s);
 	/* a failed case: the parameters, every number empty */
 	lr_matrix_row_init(&r);
@@ -107,7 +109,7 @@ static void test_csv_row(void **state)
 	snprintf(r.verdict, sizeof(r.verdict), "failed: the server is busy running a test; try again later");
 	s = render(csv_fn, &r);
 	assert_string_equal(s, "1,udp,1,1400,0,1000000,262144,1400,reno,,,,,,,,,,,,,,,,,,,,,failed: "
-			       "the server is busy running a test; try again later,,,,\n");
+			       "the server is busy running a test; try again later,,,,,,\n");
 	/* as many fields as the header */
 	{
 		unsigned commas = 0, hc = 0;
@@ -224,6 +226,8 @@ static void test_json_keys_are_csv_columns(void **state)
 	assert_int_equal(json_object_size(o), n);
 	assert_true(json_number_value(json_object_get(o, "time_start")) == 1700000000.25);
 	assert_true(json_is_null(json_object_get(o, "time_end")));
+	assert_int_equal(json_integer_value(json_object_get(o, "rtt_idle_us")), 41);
+	assert_true(json_is_null(json_object_get(o, "rtt_p99_us")));
 	assert_true(json_is_null(json_object_get(o, "peer_cpu_busy_pct")));
 	assert_true(json_is_null(json_object_get(o, "lost")));
 	assert_int_equal(json_integer_value(json_object_get(o, "local_fifo")), 12);

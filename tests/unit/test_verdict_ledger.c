@@ -16,6 +16,7 @@
 
 #include "fakes/verdict_run.h"
 #include "linerate/collect/qdisc.h"
+#include "linerate/diagnose/latency.h"
 #include "linerate/diagnose/ledger.h"
 #include "linerate/diagnose/peer_loss.h"
 #include "linerate/sample/ifrate.h"
@@ -47,6 +48,17 @@ static void quiet_peer(struct lr_peer_summary *ps, uint64_t rx_packets)
 	ps->stack_known = 1u << LR_PS_UDP_RCVBUF_ERRORS | 1u << LR_PS_UDP_IN_ERRORS |
 			  1u << LR_PS_UDP_SNDBUF_ERRORS;
 	ps->softnet_known = true;
+}
+
+/* r's interface with a tbf root qdisc of that handle (root: the caller's, as long as r). */
+static void tbf_root(struct run *r, struct lr_qdisc_snap *root, uint32_t handle)
+{
+	memset(root, 0, sizeof(*root));
+	strcpy(root->kind, "tbf");
+	root->handle = handle;
+	root->parent = LR_QDISC_PARENT_ROOT;
+	r->i.qdiscs = root;
+	r->i.n_qdiscs = 1;
 }
 
 /* 4 s of 1 Gbit/s on a veth, nothing dropped on this host. */
@@ -83,12 +95,7 @@ static void test_ledger_names_the_senders_qdisc(void **state)
 	strcpy(r.i.kind, "veth");
 	r.i.ifindex = 7;
 	r.i.cum_valid = 1;
-	memset(&root, 0, sizeof(root));
-	strcpy(root.kind, "tbf");
-	root.handle = 0x80010000u;
-	root.parent = LR_QDISC_PARENT_ROOT;
-	r.i.qdiscs = &root;
-	r.i.n_qdiscs = 1;
+	tbf_root(&r, &root, 0x80010000u);
 	lr_verdict_init(&a, "eth1");
 	for (uint64_t k = 1; k <= ticks; k++) {
 		uint64_t upto = tc_dropped * k / ticks;	/* tc's running count at this tick */
@@ -115,6 +122,62 @@ static void test_ledger_names_the_senders_qdisc(void **state)
 	assert_non_null(strstr(v.loss_where, "tbf 8001:"));
 	assert_null(strstr(v.loss_where, "receiver's counters"));
 	assert_null(strstr(v.next_step, "receiver's counters"));
+}
+
+/* Latency under load (docs/design.md §16): the verdict's books keep the root qdisc's backlog at
+ * its fullest read inside the window (the gauge tc -s prints: 180000, 2095868, 950000, 0 bytes,
+ * as a 2 MB tbf filled and drained), and the latency line names that qdisc with that peak when
+ * p99 under load rose (0.15 ms idle, 855 ms loaded: latency_probes.sh's figures); with no
+ * backlog read it names no qdisc. */
+static void test_latency_names_the_qdisc_backlog(void **state)
+{
+	static const uint64_t gauge[] = {180000, 2095868, 950000, 0};
+	static struct lr_latency lat;
+	static struct lr_probe_stats ps;
+	struct run r;
+	struct lr_verdict_acc a;
+	struct lr_verdict v;
+	struct lr_qdisc_snap root;
+	struct lr_verdict_traffic t = {.ran = true, .udp = true, .parallel = 1,
+				       .bitrate_bps = 4e7, .up_bps = 2e7, .down_bps = -1,
+				       .sent_up_bps = 4e7, .sent_down_bps = -1, .retransmits = -1,
+				       .udp_lost = 0, .udp_packets = 7000};
+
+	(void)state;
+	ps.state = LR_PROBE_DONE;
+	for (unsigned i = 0; i < 20; i++) {
+		lr_lathist_add(&ps.idle, 150000);
+		lr_lathist_add(&ps.load, 855000000);
+	}
+	lr_latency_reset(&lat);
+	lr_latency_update(&lat, &ps);
+	make_run(&r, -1, 1500, 2500000, 0, -1, -1, 20);
+	strcpy(r.i.kind, "veth");
+	tbf_root(&r, &root, 0x10000u);
+	lr_verdict_init(&a, "eth1");
+	for (unsigned k = 0; k < 4; k++) {
+		r.i.qdisc.valid = LR_QDV_BACKLOG_BYTES | LR_QDV_BACKLOG_PACKETS;
+		r.i.qdisc.backlog_bytes = gauge[k];
+		r.i.qdisc.backlog_packets = gauge[k] / 1442;
+		r.s.mono_ns = 100 * SEC + (k + 1) * SEC;
+		lr_verdict_add(&a, &r.s);
+	}
+	lr_verdict_compute(&a, &t, &v);
+	lr_verdict_latency(&a, &t, &lat, &v);
+	assert_int_equal(v.latency_judgement, LR_LATJ_ROSE);
+	assert_string_equal(v.latency, "latency under load rose from 0.15 ms to 855 ms at p99: the "
+				       "sender's qdisc backlog (tbf 1: on eth1) held 2.1 MB");
+	/* no backlog read (an older kernel's dump, a replay): no qdisc named */
+	lr_verdict_init(&a, "eth1");
+	for (unsigned k = 0; k < 4; k++) {
+		r.i.qdisc.valid = 0;
+		r.s.mono_ns = 200 * SEC + (k + 1) * SEC;
+		lr_verdict_add(&a, &r.s);
+	}
+	lr_verdict_compute(&a, &t, &v);
+	lr_verdict_latency(&a, &t, &lat, &v);
+	assert_int_equal(v.latency_judgement, LR_LATJ_ROSE);
+	assert_null(strstr(v.latency, "qdisc"));
 }
 
 /* The wave's second story: the receiver's RcvbufErrors explained every lost datagram, on screen,
@@ -400,6 +463,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ledger_names_the_senders_qdisc),
+		cmocka_unit_test(test_latency_names_the_qdisc_backlog),
 		cmocka_unit_test(test_ledger_wire_when_one_link),
 		cmocka_unit_test(test_ledger_names_the_peers_rcvbuf),
 		cmocka_unit_test(test_ledger_reverse_senders_qdisc_from_peer),

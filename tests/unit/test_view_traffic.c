@@ -276,6 +276,51 @@ static void test_streams_states(void **state)
 	assert_int_equal(golden_find(&fx->frame, "s starts one", &col), -1);
 }
 
+/* The latency line (docs/design.md §16) at 80x24: the pane's last row under the sum, the
+ * newest interval's p99 beside the idle baseline, p50 and the probes lost, then a sparkline of
+ * each interval's p99 (a tall bar where the queue filled); a plain iperf3 peer said in words;
+ * the stream rows and the sum keep their rows. */
+static void test_streams_latency_80x24(void **state)
+{
+	struct fixture *fx = *state;
+	struct lr_view_latency *l = &fx->tv.lat;
+	int col, y, ys, n = 0;
+
+	fx->snap.n_streams = 1;
+	l->state = LR_VLAT_ON;
+	l->p99_ms = 0.11;
+	l->p50_ms = 0.05;
+	l->idle_p99_ms = 0.04;
+	l->lost = 3;
+	for (int i = 0; i < 20; i++)
+		lr_series_push(&l->p99, i == 15 ? 11 : 0.1);
+	fx->ctx.streams_extra_rows = 1;
+	render(fx, 80, 24);
+	golden_check(&fx->frame, "streams_latency_80x24");
+	ys = golden_find(&fx->frame, " Streams ", &col);
+	assert_true(ys > 0);
+	assert_int_equal(golden_find(&fx->frame, " 1   tx", &col), ys + 2);
+	assert_int_equal(golden_find(&fx->frame, " sum ", &col), ys + 3);
+	y = golden_find(&fx->frame, " rtt p99 0.11 ms (idle 0.04) p50 0.05 lost 3", &col);
+	assert_int_equal(y, ys + 4);
+	/* the sparkline: drawn cells right of the text, and the 11 ms interval the tallest */
+	for (int x = col + 46; x < 79; x++)
+		n += lr_frame_at(&fx->frame, x, y)->cp != ' ';
+	assert_true(n >= 5);
+	assert_true(y < fx->frame.h - 1);	/* the status line stays below */
+	l->state = LR_VLAT_PLAIN;
+	render(fx, 80, 24);
+	assert_int_equal(golden_find(&fx->frame, " rtt: no probes, the peer is a plain iperf3", &col),
+			 ys + 4);
+	/* without the line (a server, no test) the pane is as before */
+	l->state = LR_VLAT_NONE;
+	fx->ctx.streams_extra_rows = 0;
+	render(fx, 80, 24);
+	assert_int_equal(golden_find(&fx->frame, "rtt", &col) >= 0 &&
+				 golden_find(&fx->frame, "rtt:", &col) >= 0,
+			 0);
+}
+
 /* --demo is both ends: a UDP sender's lost column is the receiver's live count (issue 17);
  * a stream the receiver does not know stays "-". */
 static void test_streams_udp_lost_from_receiver(void **state)
@@ -553,6 +598,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_streams_tcp_80x32, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_streams_udp_rx_132x43, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_streams_states, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_streams_latency_80x24, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_streams_udp_lost_from_receiver, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_verdict_panel_80x24, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_peer_views_80x24, setup, teardown),

@@ -44,6 +44,9 @@ struct lr_matrix_row {
 	/* rr=1: transactions per second over the measured seconds and the round trip's p99
 	 * (appended to the CSV); < 0 unknown or not an rr case */
 	double rr_tps, rr_p99_us;
+	/* the latency probes (docs/design.md §16): p99 of the idle baseline and under load, us;
+	 * appended to the CSV and in -J, < 0 unknown (a plain iperf3, --no-latency) */
+	int64_t rtt_idle_us, rtt_p99_us;
 };
 
 /* Every number unknown, the peer's too. */

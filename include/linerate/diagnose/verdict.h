@@ -56,6 +56,10 @@ struct lr_verdict_iface {
 	char qdisc_name[32];
 	uint64_t prev_qdisc_cum;	/* the never-reset sum at the last reading */
 	bool prev_qdisc_valid;
+	/* the root qdisc's backlog at its fullest read inside the window (a gauge: the queue a
+	 * latency probe waited in, latency.h); known once a tick inside the window had it */
+	uint64_t qdisc_backlog_max_bytes, qdisc_backlog_max_packets;
+	bool qdisc_backlog_known;
 	uint64_t top_drv_total[3];
 	/* the last reading of the never-reset sums: a missed snapshot loses nothing */
 	uint64_t prev_cum[LR_M__COUNT];
@@ -166,6 +170,9 @@ struct lr_verdict {
 	char loss_where[400];			/* where it happened, by the evidence, "" none */
 	char next_step[320];			/* the one next step, or why there is none */
 	bool step_retrans;			/* next_step is about TCP's retransmits */
+	/* latency under load (latency.h): held or rose and where, "" when no probes ran */
+	int latency_judgement;			/* enum lr_latency_judgement */
+	char latency[400];
 };
 
 void lr_verdict_compute(const struct lr_verdict_acc *a, const struct lr_verdict_traffic *t,
@@ -196,6 +203,12 @@ void lr_verdict_conclude(struct lr_verdict *v, const struct lr_ledger *l);
 /* Of n ledgers (a --bidir test's two), the one whose loss is worst: the larger share of what
  * was sent when both know it, else the larger count; NULL when none lost any. */
 const struct lr_ledger *lr_verdict_worst(const struct lr_ledger *const *l, unsigned n);
+
+/* The latency probes' sentence into v->latency (verdict_latency.c): the rule of latency.h
+ * with the queue these books show, on the side that sent or received. l NULL: no probes. */
+struct lr_latency;
+void lr_verdict_latency(const struct lr_verdict_acc *a, const struct lr_verdict_traffic *t,
+			const struct lr_latency *l, struct lr_verdict *v);
 
 /* "182 Mbit/s", "9.41 Gbit/s", "512 bit/s": the unit the verdict's sentences use. */
 void lr_verdict_fmt_bps(char *buf, size_t len, double bps);

@@ -13,6 +13,7 @@
 #include "linerate/present/ui.h"
 #include "linerate/present/frame.h"
 #include "linerate/collect/metrics.h"
+#include "linerate/sample/snapshot.h"
 
 struct lr_snapshot;
 struct lr_iface_snap;
@@ -44,6 +45,7 @@ struct lr_view_ctx {
 	void (*streams_pane)(struct lr_frame *f, struct lr_rect r, const struct lr_view_ctx *ctx,
 			     void *arg);
 	void *streams_arg;
+	int streams_extra_rows;		/* the pane's rows beyond its streams (a latency line) */
 	/* The peer view (docs/wire.md, part 2): the other end's snapshot (its test interfaces,
 	 * rates over its own interval) and host name; the overview lists its interfaces under
 	 * ours. NULL: none (no test, or a plain iperf3 peer). */
@@ -131,6 +133,23 @@ struct lr_view_stream_base {
 	uint64_t retr, lost;
 };
 
+/* Latency under load (docs/design.md §16) for the Streams pane's latency line, copied by the
+ * app from the running test's probes each frame. */
+enum lr_view_lat_state {
+	LR_VLAT_NONE,		/* no line: a server, no test yet */
+	LR_VLAT_WAIT,		/* asked; no answer or no interval under load yet */
+	LR_VLAT_PLAIN,		/* the peer offers no probes: a plain iperf3 */
+	LR_VLAT_OFF,		/* --no-latency, --no-peer-stats */
+	LR_VLAT_ON,
+};
+struct lr_view_latency {
+	enum lr_view_lat_state state;
+	double p50_ms, p99_ms;		/* the newest interval with an answered probe, < 0 none */
+	double idle_p99_ms;		/* the idle baseline, < 0 unknown */
+	uint64_t lost;			/* probes lost over the test */
+	struct lr_series p99;		/* each interval's p99 in ms, NAN none answered */
+};
+
 /* The test the Streams pane describes; the per-stream numbers come from ctx->snap->streams. */
 struct lr_view_traffic {
 	enum lr_view_tstate state;
@@ -148,6 +167,7 @@ struct lr_view_traffic {
 	 * also the receiver (--demo): a UDP sender's lost column shows it. */
 	const struct lr_view_stream_base *recv;
 	size_t n_recv;
+	struct lr_view_latency lat;	/* its line is the pane's last row, when state is set */
 	/* set by lr_view_streams_reset; a later test (another traffic_generation) starts at 0 */
 	struct lr_view_stream_base base[LR_VIEW_STREAM_BASE_MAX];
 	size_t n_base;

@@ -37,6 +37,11 @@ int lr_recorder_write(struct lr_recorder *r, const struct lr_snapshot *s, char *
  * snapshot. Same errors as lr_recorder_write. */
 int lr_recorder_write_peer(struct lr_recorder *r, const struct lr_snapshot *s, const char *host,
 			   char *err, size_t errlen) LR_MUST_CHECK;
+/* A `latency` row into the streams file (none asked: nothing) at s's time. Same errors as
+ * lr_recorder_write. */
+struct lr_csv_latency;
+int lr_recorder_write_latency(struct lr_recorder *r, const struct lr_snapshot *s,
+			      const struct lr_csv_latency *l, char *err, size_t errlen) LR_MUST_CHECK;
 /* Flushes and closes every file, frees. 0, or -errno with "closing run.csv: ..." in err
  * (not repeated for a file whose write already failed). NULL-safe. */
 int lr_recorder_close(struct lr_recorder *r, char *err, size_t errlen);

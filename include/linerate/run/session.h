@@ -17,7 +17,9 @@
 #include "linerate/diagnose/ledger.h"
 #include "linerate/diagnose/ledger_live.h"
 #include "linerate/diagnose/verdict.h"
+#include "linerate/traffic/probe.h"
 
+struct lr_latency;
 struct lr_snapsrc;
 struct lr_snapshot;
 
@@ -64,6 +66,13 @@ struct lr_session {
 	/* the peer view (docs/wire.md, part 2): opened by lr_session_poll once the server offered,
 	 * closed with the client; NULL against a plain iperf3 or with --no-peer-stats */
 	struct lr_peer_rx *peer;
+	/* latency under load (docs/design.md §16): the probes' intervals on the report interval
+	 * (-i, else 1 s) from the test's start, the idle baseline and the load's summary; after
+	 * lr_session_finish, final. lat->known false: the engine was never read. heap: large */
+	struct lr_latency *lat;
+	struct lr_probe_stats *probe_now, *probe_prev;	/* heap: the newest two readings */
+	bool probe_have_prev;
+	uint64_t lat_every_ns, lat_last_ns, lat_next_ns;
 };
 
 /* Allocates the large parts. src may be NULL. 0 or -ENOMEM. */
@@ -82,6 +91,14 @@ enum lr_client_state lr_session_poll(struct lr_session *s);
 /* A new snapshot: the verdict counts it when the test has been running, and the live ledger
  * takes a step. */
 void lr_session_sample(struct lr_session *s, const struct lr_snapshot *snap);
+/* The probes read now (mono ns): an interval closes once its report interval has passed.
+ * lr_session_sample does the same at each snapshot; a mode that wakes at its report
+ * intervals' ends calls this too, so that theirs and the probes' line up. */
+void lr_session_latency_tick(struct lr_session *s, uint64_t now_ns);
+/* The latency interval after the *seen ones (the caller's count, from 0 at the start) as a
+ * streams-CSV row; false when there is none new. */
+struct lr_csv_latency;
+bool lr_session_latency_row(const struct lr_session *s, unsigned *seen, struct lr_csv_latency *out);
 /* The test has ended (and the snapshot that saw its last bytes was fed): results, error,
  * verdict and loss ledger (when it ran, with the peer's totals when it shared them), then the
  * source lets go of the streams and the client closes. */

@@ -28,6 +28,15 @@ int lr_csv_write(struct lr_csv *c, const struct lr_snapshot *s) LR_MUST_CHECK;
  * 0 or -errno as lr_csv_write. */
 int lr_csv_write_peer(struct lr_csv *c, const struct lr_snapshot *s,
 		      const char *host) LR_MUST_CHECK;
+/* A `latency` row of a streams file (docs/csv.md §4): one report interval's latency probes,
+ * round trips in us, -1 unknown (no probe answered in it). */
+struct lr_csv_latency {
+	uint64_t answered, lost;
+	int64_t p50_us, p90_us, p99_us, max_us;
+};
+/* Writes it at the snapshot's time; a no-op for other kinds. 0 or -errno as lr_csv_write. */
+int lr_csv_write_latency(struct lr_csv *c, const struct lr_snapshot *s,
+			 const struct lr_csv_latency *l) LR_MUST_CHECK;
 /* Flushes and closes (not stdout). 0 or -errno; NULL-safe. */
 int lr_csv_close(struct lr_csv *c);
 const char *lr_csv_path(const struct lr_csv *c);

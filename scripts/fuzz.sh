@@ -78,20 +78,38 @@ done
 objs=("${built[@]}")
 # An archive, as the binary links: a target that defines a stand-in (fuzz_cli's address
 # parser) keeps the library's member out of its link.
+# Made again only when a member changed or the list did (a prebuild left it current).
 lib="$out/liblinerate-fuzz.a"
-rm -f "$lib"
-ar rcs "$lib" "${objs[@]}"
+members=$(printf '%s\n' "${objs[@]}")
+if [ ! -f "$lib" ] || [ "$members" != "$(cat "$lib.list" 2>/dev/null)" ] ||
+	[ -n "$(find "${objs[@]}" -newer "$lib" 2>/dev/null | head -1)" ]; then
+	rm -f "$lib"
+	ar rcs "$lib" "${objs[@]}"
+	echo "$members" >"$lib.list"
+fi
 
-# fuzz_one NAME SECS: builds and runs one target; its verdict (PASS/FAIL lines) in
+# fuzz_build NAME: links target NAME unless its binary is newer than its source, the library
+# and the headers; on failure the FAIL line in $out/logs/NAME.res (returns 1)
+fuzz_build() {
+	local src="tests/fuzz/fuzz_$1.c" bin="$out/fuzz_$1" log="$out/logs/$1.log"
+	if [ -x "$bin" ] && [ "$bin" -nt "$src" ] && [ "$bin" -nt "$lib" ] &&
+		[ -z "$(find include -newer "$bin" -name '*.h' 2>/dev/null | head -1)" ]; then
+		return 0
+	fi
+	rm -f "$bin"
+	$cc $cflags -fsanitize=fuzzer -o "$bin" "$src" "$lib" $pkg_libs -lm >"$log" 2>&1 && return 0
+	rm -f "$bin"
+	{ echo "FAIL fuzz_$1: does not build (see $log)"
+	  sed 's/^/    /' "$log" | head -10; } >"$out/logs/$1.res"
+	return 1
+}
+
+# fuzz_one NAME SECS: builds (when stale) and runs one target; its verdict (PASS/FAIL lines) in
 # $out/logs/NAME.res
 fuzz_one() {
-	local name=$1 secs=$2 src="tests/fuzz/fuzz_$1.c" bin="$out/fuzz_$1" log="$out/logs/$1.log"
+	local name=$1 secs=$2 bin="$out/fuzz_$1" log="$out/logs/$1.log"
 	local res="$out/logs/$1.res" work="$out/corpus/$1" art="$out/artifacts/$1/" rc crash runs
-	if ! $cc $cflags -fsanitize=fuzzer -o "$bin" "$src" "$lib" $pkg_libs -lm >"$log" 2>&1; then
-		{ echo "FAIL fuzz_$name: does not build (see $log)"
-		  sed 's/^/    /' "$log" | head -10; } >"$res"
-		return
-	fi
+	fuzz_build "$name" || return
 	rm -rf "$work" "$art"
 	mkdir -p "$work" "$art"
 	[ -d "tests/fuzz/corpus/$name" ] && cp -R "tests/fuzz/corpus/$name/." "$work/"
@@ -119,6 +137,16 @@ done
 order=()
 for name in "${names[@]}"; do [ -n "${long[$name]:-}" ] && order+=("$name"); done
 for name in "${names[@]}"; do [ -z "${long[$name]:-}" ] && order+=("$name"); done
+# FUZZ_BUILD_ONLY=1: the library and every target built, nothing run and nothing counted; the
+# run that follows builds only what failed or went stale, and reports it
+if [ -n "${FUZZ_BUILD_ONLY:-}" ]; then
+	for name in "${names[@]}"; do
+		pool_wait
+		fuzz_build "$name" &
+	done
+	wait
+	exit 0
+fi
 for name in "${order[@]}"; do
 	rm -f "$out/logs/$name.res"
 	pool_wait

@@ -61,6 +61,10 @@ json_t *lr_latency_json(const struct lr_latency *l)
 	json_object_set_new(pr, "answered", count_or_null(some, l->answered));
 	json_object_set_new(pr, "lost", count_or_null(some, l->lost));
 	json_object_set_new(pr, "refused", count_or_null(some, l->refused));
+	/* neither answered nor yet 2 s old when the test ended: fate unknown, so apart */
+	json_object_set_new(pr, "unanswered_at_end",
+			    count_or_null(some && l->sent >= l->answered + l->lost,
+					  l->sent - l->answered - l->lost));
 	json_object_set_new(o, "probes", pr);
 	return o;
 }

@@ -165,7 +165,7 @@ mutate:
 valgrind:
 	@LR_BUILD=$(B) scripts/stage-valgrind.sh
 
-# 10 minutes at -i 0.01 with traffic and interfaces churning (CI runs 90 s of it).
+# 10 minutes at -i 0.01 with traffic and interfaces churning (CI runs 120 s of it, scripts/stage-soak.sh).
 soak: $(B)/linerate
 	@LR_BUILD=$(B) LR_SOAK_RESULTS=$(SOAK_RESULTS) scripts/soak.sh $(or $(SOAK_SECONDS),600)
 

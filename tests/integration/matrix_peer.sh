@@ -338,7 +338,7 @@ check "sighup: finished rows only, each whole" python3 -c '
 import csv, sys
 data = open(sys.argv[1], newline="").read()
 rows = list(csv.reader(data.splitlines()))
-assert data.endswith("\n") and all(len(r) == 32 for r in rows), rows
+assert data.endswith("\n") and all(len(r) == 36 for r in rows), rows
 assert 1 <= len(rows) - 1 < 4
 ' "$work/hup.csv"
 check "sighup: Markdown has the same rows" test "$(grep -cE '^\| [0-9]+ \|' "$work/hup.md")" -eq "$rows"

@@ -195,7 +195,8 @@ want = {("local", if_a): drv_a, ("peer", if_b): drv_b}
 say(drv_a and drv_b and all(seen.get(k) == {v} for k, v in want.items()),
     "ethtool %s=%s %s=%s, CSV %s" % (if_a, drv_a, if_b, drv_b,
     ", ".join("%s %s=%s" % (k[0], k[1], "/".join(sorted(v))) for k, v in sorted(seen.items()))))
-st = list(csv.DictReader(open(work + "/drops_st.csv")))
+# the streams' rows; a "latency" row per interval carries the probes, not a stream
+st = [r for r in csv.DictReader(open(work + "/drops_st.csv")) if r["stream"] != "latency"]
 lc = sorted({(r["length"], r["congestion"]) for r in st})
 say(st and lc == [("32000", cc)], "%d rows, length/congestion %s, given -l 32000 -C %s" %
     (len(st), " ".join("/".join(x) for x in lc), cc))

@@ -133,7 +133,7 @@ check "matrix pane: CSV rows whole after q" \
 import csv, sys
 data = open(sys.argv[1], newline="").read()
 rows = list(csv.reader(data.splitlines()))
-assert data.endswith("\n") and len(rows) >= 2 and all(len(r) == 32 for r in rows), rows
+assert data.endswith("\n") and len(rows) >= 2 and all(len(r) == 36 for r in rows), rows
 ' "$work/m.csv"
 check "matrix pane: Markdown after q has the CSV's rows" \
 	test "$(grep -cE '^\| [0-9]+ \|' "$work/table.md")" -eq "$(rows)"

@@ -23,6 +23,7 @@
 #pragma weak lr_cli_usage
 #include "../../src/app/cli.c"
 #include "../../src/app/cli_iperf3.c"
+#include "../../src/app/cli_rr.c"
 
 /* Defined here, this keeps run/metrics_http.o out of the link (the archive's member is never
  * pulled). --listen's address goes through getaddrinfo (a host name may be looked up): not for a fuzzer.

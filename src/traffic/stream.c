@@ -71,15 +71,22 @@ void lr_stream_pace_refresh(struct lr_stream *s, uint64_t now_ns)
 /* Data buffers start on a page boundary, as iperf3's mmap'd ones do. A plain malloc of 128 KiB
  * comes back 16 bytes into a page, and on this kind of host (AMD EPYC VM, kernel copies with rep
  * movsb) that offset against the socket's page fragments halved single-stream TCP: 12.5 against
- * 24 Gbit/s received over veth, median of 5 (bench/RESULTS.md, issue 4). */
+ * 24 Gbit/s received over veth, median of 5 (bench/RESULTS.md, issue 4).
+ * Mapped, not malloc'd: freeing a 1 MiB malloc'd block raises glibc's mmap threshold, the next
+ * tests' buffers then come from a thread's arena and stay resident after they are freed, and a
+ * matrix of UDP cases grew by 1 MiB steps (make soak). A mapping goes back whole. */
 void *lr_stream_buf_alloc(size_t len)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	void *p = NULL;
+	void *p = mmap(NULL, len ? len : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
 
-	if (posix_memalign(&p, page > 0 ? (size_t)page : 4096, len) != 0)
-		return NULL;
-	return p;
+	return p == MAP_FAILED ? NULL : p;
+}
+
+void lr_stream_buf_free(void *buf, size_t len)
+{
+	if (buf)
+		munmap(buf, len ? len : 1);
 }
 
 int lr_stream_sock_window(int fd, uint64_t bytes)
@@ -244,7 +251,7 @@ err_free:
 	free(s->msgs);
 	free(s->iov);
 	free(s->ctrl);
-	free(s->buf);
+	lr_stream_buf_free(s->buf, s->buf_len);
 	free(s);
 err_fd:
 	close(p->fd);
@@ -636,7 +643,7 @@ void lr_stream_close(struct lr_stream *s)
 	free(s->msgs);
 	free(s->iov);
 	free(s->ctrl);
-	free(s->buf);
+	lr_stream_buf_free(s->buf, s->buf_len);
 	free(s);
 }
 

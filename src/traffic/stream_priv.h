@@ -88,7 +88,8 @@ struct lr_stream {
 };
 
 /* stream.c */
-void *lr_stream_buf_alloc(size_t len);
+void *lr_stream_buf_alloc(size_t len); /* page-aligned, zeroed; lr_stream_buf_free */
+void lr_stream_buf_free(void *buf, size_t len);
 void lr_stream_pace_refresh(struct lr_stream *s, uint64_t now_ns);
 bool lr_stream_stopping(const struct lr_stream *s);
 /* -n/-k: how many of `want` blocks of `unit` bytes the stream may still send (0 = the count is

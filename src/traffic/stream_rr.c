@@ -40,7 +40,7 @@ int lr_stream_rr_setup(struct lr_stream *s)
 	/* the client's request and response side by side; the server answers from where the
 	 * request came in, so the echo of its first bytes costs nothing */
 	s->buf_len = (size_t)p->rr_req_bytes + p->rr_resp_bytes;
-	s->buf = calloc(1, s->buf_len);
+	s->buf = lr_stream_buf_alloc(s->buf_len);
 	if (!s->buf)
 		return -ENOMEM;
 	/* a request must leave at once: Nagle would hold a short one back for an ACK */

@@ -696,7 +696,7 @@ static void test_buffers_page_aligned(void **state)
 
 		assert_non_null(p);
 		assert_int_equal((uintptr_t)p % (uintptr_t)page, 0);
-		free(p);
+		lr_stream_buf_free(p, sizes[k]);
 	}
 }
 

@@ -385,8 +385,12 @@ static void view_latency(struct lr_view_latency *v, const struct lr_session *ses
 		return;
 	v->idle_p99_ms = l->idle.p99_ns < 0 ? -1 : (double)l->idle.p99_ns / 1e6;
 	v->lost = l->lost;
-	for (unsigned i = l->n_iv > LR_HIST_LEN ? l->n_iv - LR_HIST_LEN : 0; i < l->n_iv; i++) {
-		const struct lr_latency_q *q = &l->iv[i].q;
+	unsigned first = lr_latency_first_iv(l);
+
+	if (l->n_iv - first > LR_HIST_LEN)
+		first = l->n_iv - LR_HIST_LEN;
+	for (unsigned i = first; i < l->n_iv; i++) {
+		const struct lr_latency_q *q = &lr_latency_iv_at(l, i)->q;
 
 		lr_series_push(&v->p99, q->p99_ns < 0 ? NAN : (double)q->p99_ns / 1e6);
 		if (q->p99_ns >= 0) {

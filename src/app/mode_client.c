@@ -20,6 +20,7 @@
 #include "linerate/diagnose/cycles.h"
 #include "linerate/diagnose/expect.h"
 #include "linerate/diagnose/peer_loss.h"
+#include "linerate/diagnose/latency.h"
 #include "linerate/present/peer_out.h"
 #include "linerate/present/iperf3_out.h"
 #include "linerate/present/cycles_out.h"
@@ -643,6 +644,7 @@ static int run_client(const struct lr_config *cfg, struct intervals *iv, const s
 		lr_sampling_close(sm);
 		return 1;
 	}
+	lr_latency_init(ses.lat, cfg->json);	/* -J prints every interval's probes */
 	if (!cfg->json && cfg->verbose)
 		print_verbose_head(out->text);
 	if (!cfg->json)

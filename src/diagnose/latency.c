@@ -4,17 +4,54 @@
  * and load quantiles, and the held-or-rose rule with the queue the books say held the wait.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "linerate/core/array.h"
 #include "linerate/diagnose/latency.h"
+
+void lr_latency_init(struct lr_latency *l, bool keep_all)
+{
+	memset(l, 0, sizeof(*l));
+	l->keep_all = keep_all;
+	lr_latency_reset(l);
+}
 
 void lr_latency_reset(struct lr_latency *l)
 {
+	struct lr_latency_iv *iv = l->iv;
+	size_t cap = l->cap_iv;
+	bool keep_all = l->keep_all;
+
 	memset(l, 0, sizeof(*l));
+	l->iv = iv;
+	l->cap_iv = cap;
+	l->keep_all = keep_all;
 	l->state = LR_PROBE_OFF;
 	lr_latency_quantiles(NULL, &l->idle);
 	lr_latency_quantiles(NULL, &l->load);
+}
+
+void lr_latency_free(struct lr_latency *l)
+{
+	free(l->iv);
+	l->iv = NULL;
+	l->cap_iv = 0;
+	l->n_iv = 0;
+}
+
+unsigned lr_latency_first_iv(const struct lr_latency *l)
+{
+	return l->n_iv > l->cap_iv ? l->n_iv - (unsigned)l->cap_iv : 0;
+}
+
+const struct lr_latency_iv *lr_latency_iv_at(const struct lr_latency *l, unsigned k)
+{
+	if (k >= l->n_iv || k < lr_latency_first_iv(l))
+		return NULL;
+	return &l->iv[k % l->cap_iv];
 }
 
 void lr_latency_quantiles(const struct lr_lathist *h, struct lr_latency_q *out)
@@ -73,8 +110,16 @@ void lr_latency_update(struct lr_latency *l, const struct lr_probe_stats *now)
 
 void lr_latency_add_iv(struct lr_latency *l, const struct lr_latency_iv *iv)
 {
-	if (l->n_iv < LR_LATENCY_MAX_IV)
-		l->iv[l->n_iv++] = *iv;
+	size_t want = l->keep_all ? (size_t)l->n_iv + 1 : LR_LATENCY_RING;
+
+	/* a ring from then on when the array cannot grow: growing a wrapped ring would move it */
+	if (l->cap_iv < want && (l->n_iv > l->cap_iv ||
+				 lr_array_grow(&l->iv, &l->cap_iv, want, sizeof(*l->iv))))
+		l->keep_all = false;
+	if (!l->cap_iv || l->n_iv == UINT_MAX)
+		return;
+	l->iv[l->n_iv % l->cap_iv] = *iv;
+	l->n_iv++;
 }
 
 const char *lr_latency_state_word(const struct lr_latency *l)

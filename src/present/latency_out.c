@@ -37,8 +37,8 @@ json_t *lr_latency_json(const struct lr_latency *l)
 	json_object_set_new(idle, "p50_us", us_or_null(l->idle.p50_ns));
 	json_object_set_new(idle, "p99_us", us_or_null(l->idle.p99_ns));
 	json_object_set_new(o, "idle", idle);
-	for (unsigned i = 0; some && i < l->n_iv; i++) {
-		const struct lr_latency_iv *v = &l->iv[i];
+	for (unsigned i = lr_latency_first_iv(l); some && i < l->n_iv; i++) {
+		const struct lr_latency_iv *v = lr_latency_iv_at(l, i);
 
 		json_array_append_new(
 			ivs, json_pack("{s:f,s:f,s:I,s:I,s:I,s:o,s:o,s:o,s:o}", "start", v->start_s,

@@ -127,6 +127,7 @@ int lr_session_init(struct lr_session *s, struct lr_snapsrc *src, const char *if
 		lr_session_free(s);
 		return -ENOMEM;
 	}
+	lr_latency_init(s->lat, false);
 	return 0;
 }
 
@@ -323,7 +324,9 @@ bool lr_session_latency_row(const struct lr_session *s, unsigned *seen, struct l
 
 	if (!s->lat || *seen >= s->lat->n_iv)
 		return false;
-	iv = &s->lat->iv[(*seen)++];
+	if (*seen < lr_latency_first_iv(s->lat))	/* a writer that fell a ring behind */
+		*seen = lr_latency_first_iv(s->lat);
+	iv = lr_latency_iv_at(s->lat, (*seen)++);
 	out->answered = iv->answered;
 	out->lost = iv->lost;
 	out->p50_us = iv->q.p50_ns < 0 ? -1 : iv->q.p50_ns / 1000;
@@ -445,6 +448,8 @@ void lr_session_free(struct lr_session *s)
 	free(s->acc);
 	free(s->res);
 	free(s->cyc);
+	if (s->lat)
+		lr_latency_free(s->lat);
 	free(s->lat);
 	free(s->probe_now);
 	free(s->probe_prev);

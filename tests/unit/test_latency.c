@@ -115,7 +115,7 @@ static struct lr_latency *lat_of(uint64_t idle_ns, uint64_t load_ns, unsigned n,
 	struct lr_latency *l = malloc(sizeof(*l));
 
 	assert_non_null(l);
-	lr_latency_reset(l);
+	lr_latency_init(l, false);
 	for (unsigned i = 0; i < n; i++) {
 		add_idle(p, idle_ns);
 		add_load(p, load_ns);
@@ -134,6 +134,7 @@ static enum lr_latency_judgement judge(uint64_t idle_ns, uint64_t load_ns, char 
 	struct lr_latency *l = lat_of(idle_ns, load_ns, 20, 0);
 	enum lr_latency_judgement j = lr_latency_judge(l, NULL, line, len);
 
+	lr_latency_free(l);
 	free(l);
 	return j;
 }
@@ -180,6 +181,7 @@ static void test_rose_names_the_qdisc(void **state)
 	w.softnet_drop = 5;
 	lr_latency_judge(l, &w, line, sizeof(line));
 	assert_non_null(strstr(line, "softnet backlog"));
+	lr_latency_free(l);
 	free(l);
 }
 
@@ -192,12 +194,14 @@ static void test_lost_said_as_lost(void **state)
 	assert_int_equal(lr_latency_judge(l, NULL, line, sizeof(line)), LR_LATJ_HELD);
 	assert_string_equal(
 		line, "latency held: p99 under load 0.09 ms, idle 0.04 ms; 7 of 47 probes lost");
+	lr_latency_free(l);
 	free(l);
 	/* too few answered: not judged, and the lost still said */
 	l = lat_of(40 * US, 90 * US, 2, 30);
 	assert_int_equal(lr_latency_judge(l, NULL, line, sizeof(line)), LR_LATJ_UNKNOWN);
 	assert_non_null(strstr(line, "not judged"));
 	assert_non_null(strstr(line, "30 of 34 probes lost"));
+	lr_latency_free(l);
 	free(l);
 }
 
@@ -210,7 +214,7 @@ static void test_none_unknown_in_json(void **state)
 
 	(void)state;
 	assert_non_null(l);
-	lr_latency_reset(l);
+	lr_latency_init(l, false);
 	assert_string_equal(lr_latency_state_word(l), "unknown");
 	assert_int_equal(lr_latency_judge(l, NULL, line, sizeof(line)), LR_LATJ_UNKNOWN);
 	assert_string_equal(line, "");
@@ -227,6 +231,7 @@ static void test_none_unknown_in_json(void **state)
 	assert_true(json_is_null(json_object_get(json_object_get(j, "probes"), "sent")));
 	assert_int_equal(json_array_size(json_object_get(j, "intervals")), 0);
 	json_decref(j);
+	lr_latency_free(l);
 	free(l);
 	free(p);
 }
@@ -253,7 +258,50 @@ static void test_json_figures(void **state)
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "idle"), "count")),
 			 20);
 	json_decref(j);
+	lr_latency_free(l);
 	free(l);
+}
+
+/* Without -J the newest LR_LATENCY_RING intervals are kept, and the newest is always there: a
+ * fixed array that stopped at its end froze the dashboard's sparkline and the CSV's latency rows
+ * after 3600 intervals (6 minutes at -i 0.1). -J keeps every one, and a new test starts over. */
+static void test_intervals_kept(void **state)
+{
+	const unsigned n = LR_LATENCY_RING * 3 + 7;
+	struct lr_latency *ring = lat_of(40 * US, 90 * US, 20, 0);
+	struct lr_probe_stats *p = stats_new(LR_PROBE_DONE);
+	struct lr_latency all;
+	json_t *j;
+
+	(void)state;
+	lr_latency_init(&all, true);
+	lr_latency_update(&all, p);
+	free(p);
+	for (unsigned k = 0; k < n; k++) {
+		struct lr_latency_iv iv = {.start_s = k, .end_s = k + 1, .sent = k};
+
+		lr_latency_add_iv(ring, &iv);
+		lr_latency_add_iv(&all, &iv);
+	}
+	assert_int_equal(ring->n_iv, n);
+	assert_int_equal(lr_latency_first_iv(ring), n - LR_LATENCY_RING);
+	assert_null(lr_latency_iv_at(ring, n - LR_LATENCY_RING - 1));
+	assert_null(lr_latency_iv_at(ring, n));
+	for (unsigned k = n - LR_LATENCY_RING; k < n; k++)
+		assert_int_equal(lr_latency_iv_at(ring, k)->sent, k);
+	assert_int_equal(lr_latency_first_iv(&all), 0);
+	for (unsigned k = 0; k < n; k++)
+		assert_int_equal(lr_latency_iv_at(&all, k)->sent, k);
+	j = lr_latency_json(&all);
+	assert_int_equal(json_array_size(json_object_get(j, "intervals")), n);
+	json_decref(j);
+	lr_latency_reset(&all);
+	assert_int_equal(all.n_iv, 0);
+	assert_null(lr_latency_iv_at(&all, 0));
+	assert_true(all.keep_all);
+	lr_latency_free(&all);
+	lr_latency_free(ring);
+	free(ring);
 }
 
 int main(void)
@@ -266,6 +314,7 @@ int main(void)
 		cmocka_unit_test(test_lost_said_as_lost),
 		cmocka_unit_test(test_none_unknown_in_json),
 		cmocka_unit_test(test_json_figures),
+		cmocka_unit_test(test_intervals_kept),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

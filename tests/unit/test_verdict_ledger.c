@@ -149,7 +149,7 @@ static void test_latency_names_the_qdisc_backlog(void **state)
 		lr_lathist_add(&ps.idle, 150000);
 		lr_lathist_add(&ps.load, 855000000);
 	}
-	lr_latency_reset(&lat);
+	lr_latency_init(&lat, false);
 	lr_latency_update(&lat, &ps);
 	make_run(&r, -1, 1500, 2500000, 0, -1, -1, 20);
 	strcpy(r.i.kind, "veth");

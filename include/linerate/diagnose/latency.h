@@ -13,8 +13,10 @@
 
 #include "linerate/traffic/probe.h"
 
-/* Intervals kept for -J and the sparkline; a longer test's summary still counts every probe. */
-#define LR_LATENCY_MAX_IV 3600
+/* Intervals kept without -J: the newest, for the sparkline (as wide as any terminal's) and the
+ * CSV writer that follows them. -J keeps every one, as iperf3 keeps its own intervals. The
+ * summary counts every probe either way. */
+#define LR_LATENCY_RING 512
 /* The rule: p99 under load rose when it is above both LR_LATENCY_ROSE_FACTOR x the idle p99
  * and the idle p99 + LR_LATENCY_ROSE_ADD_NS: four times, so that a quiet veth's 30 us to 150 us
  * is not called a queue, and 1 ms more, so that jitter on a fast link is not either. Judged
@@ -43,12 +45,21 @@ struct lr_latency {
 	uint64_t sent, answered, lost, refused; /* all probes, idle and load */
 	uint64_t load_sent, load_lost;
 	struct lr_latency_q idle, load; /* the whole test's */
-	unsigned n_iv;
-	struct lr_latency_iv iv[LR_LATENCY_MAX_IV];
+	unsigned n_iv; /* intervals added since the reset; the newest are kept (lr_latency_iv_at) */
+	bool keep_all; /* every interval kept: the array grows (-J) */
+	size_t cap_iv;
+	struct lr_latency_iv *iv; /* interval k at k % cap_iv */
 };
 
-/* Empties *l: nothing known (state LR_PROBE_OFF). */
+/* A new *l with nothing known; keep_all: every interval kept, else the newest LR_LATENCY_RING. */
+void lr_latency_init(struct lr_latency *l, bool keep_all);
+/* Empties *l for a new test (state LR_PROBE_OFF), keeping its array and keep_all. */
 void lr_latency_reset(struct lr_latency *l);
+void lr_latency_free(struct lr_latency *l);
+/* Interval k (0: the test's first), NULL when it is not kept or not yet added. */
+const struct lr_latency_iv *lr_latency_iv_at(const struct lr_latency *l, unsigned k);
+/* The first interval still kept. */
+unsigned lr_latency_first_iv(const struct lr_latency *l);
 /* *out = h's count and quantiles (all -1 when h is empty). */
 void lr_latency_quantiles(const struct lr_lathist *h, struct lr_latency_q *out);
 /* The interval [start_s, end_s] between two cumulative readings of the engine (earlier NULL:
@@ -58,7 +69,7 @@ int lr_latency_interval(const struct lr_probe_stats *later, const struct lr_prob
 			double start_s, double end_s, struct lr_latency_iv *out);
 /* The newest reading's state, counts and whole-test quantiles into *l (its intervals kept). */
 void lr_latency_update(struct lr_latency *l, const struct lr_probe_stats *now);
-/* Appends an interval (dropped past LR_LATENCY_MAX_IV). */
+/* Appends an interval: past LR_LATENCY_RING (keep_all: when memory runs out) the oldest goes. */
 void lr_latency_add_iv(struct lr_latency *l, const struct lr_latency_iv *iv);
 /* The state as one word for -J: "off", "asked", "unoffered", "idle", "load", "done"; "unknown"
  * when the engine was never read. */

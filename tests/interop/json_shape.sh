@@ -59,13 +59,26 @@ opts() {
 }
 i3c() { ip netns exec "$nsc" iperf3 -c $srv -t 1 -J "$@" 2>>"$tmp/c.err"; }
 lrc() { ip netns exec "$nsc" "$LR_BIN" -c $srv --headless -t 1 -J "$@" 2>>"$tmp/c.err"; }
+# The kernel's own count of the datagrams that reached the client's namespace: delivered to a
+# socket, to none (the client had closed it), or dropped at its buffer; plus what either veth
+# dropped on the way. Under -R a sender cannot know which of its last datagrams the receiver
+# read before it stopped, but it must have sent exactly what arrived.
+udp_arrived() {
+	local snmp drops
+	snmp=$(ip netns exec "$nsc" awk '$1 == "Udp:" && $2 ~ /^[0-9]+$/ { print $2 + $3 + $4 }' /proc/net/snmp)
+	drops=$(( $(ip netns exec "$nss" cat "/sys/class/net/${u}b/statistics/tx_dropped") +
+		$(ip netns exec "$nsc" cat "/sys/class/net/${u}a/statistics/rx_dropped") ))
+	echo $((snmp + drops))
+}
 for c in $cases; do
 	# shellcheck disable=SC2046
 	i3c -p $p3 $(opts $c) >"$tmp/ref-$c.json"	# the reference, both ends iperf3
 	# shellcheck disable=SC2046
 	lrc -p $p3 $(opts $c) >"$tmp/lrc-$c.json"	# our client
+	[ "$c" = udp-R ] && a0=$(udp_arrived)
 	# shellcheck disable=SC2046
 	i3c -p $plr $(opts $c) >"$tmp/i3c-$c.json"	# our server
+	[ "$c" = udp-R ] && sleep 0.2 && echo "$(($(udp_arrived) - a0))" >"$tmp/arrived-udp-R"
 done
 # -C: an algorithm other than the namespace's default, when the kernel has one
 cc_def=$(ip netns exec "$nsc" cat /proc/sys/net/ipv4/tcp_congestion_control)
@@ -221,20 +234,32 @@ run("tcpinfo-client-bidir", lambda: tcpinfo(D["bidir"], "client --bidir"))
 run("tcpinfo-server-R", lambda: tcpinfo(S["tcp-R"], "server -R"))
 def isum(d, key="packets"):
     return sum(s.get(key, 0) for iv in d["intervals"] for s in iv["streams"])
-def udp(d, w, name, ours, theirs, sends):
+def arrived():
+    try:
+        return int(open("%s/arrived-udp-R" % tmp).read())
+    except (OSError, ValueError):
+        return -1
+def udp(d, w, name, ours, theirs, sends, witness=None):
     """Our intervals' datagrams add up to our end count, which is the iperf3 peer's own. Under
     -R the server sends until the client's TEST_END reaches it, and a datagram still in flight
     then is never counted: iperf3 <-> iperf3 shows it too (3.21: 4323 sent, 4322 received)."""
     iv, end, peer = isum(d), d["end"][ours]["packets"], w["end"][theirs]["packets"]
     print("# %s: intervals %d datagrams, end %s %d, iperf3's %s %d" % (name, iv, ours, end, theirs, peer))
     sent, rcvd = (end, peer) if sends else (peer, end)
+    if witness is not None:	# the kernel's count of what arrived, not a slack
+        # less each stream's 4-byte connect reply (protocols/iperf3-wire: UDP's handshake)
+        witness -= len(d["end"]["streams"])
+        print("# %s: the client's namespace saw %d test datagrams arrive" % (name, witness))
+        return "" if iv == end and sent == witness and rcvd <= sent and iv > 0 else \
+            "%s: datagram counts differ (sent %d, arrived %d, received %d)" % (name, sent, witness, rcvd)
     slack = 2 if "-R" in name else 0
     return "" if iv == end and 0 <= sent - rcvd <= slack and iv > 0 else \
         "%s: datagram counts differ" % name
 run("udp-packets-client", lambda: udp(D["udp"], W["udp"], "client", "sum_sent", "sum_received", True))
 run("udp-packets-client-R", lambda: udp(D["udp-R"], W["udp-R"], "client -R", "sum_received", "sum_sent", False))
 run("udp-packets-server", lambda: udp(S["udp"], I["udp"], "server", "sum_received", "sum_sent", False))
-run("udp-packets-server-R", lambda: udp(S["udp-R"], I["udp-R"], "server -R", "sum_sent", "sum_received", True))
+run("udp-packets-server-R", lambda: udp(S["udp-R"], I["udp-R"], "server -R", "sum_sent", "sum_received", True,
+                                        arrived()))
 PY
 )
 grep '^#' <<<"$out"

@@ -51,6 +51,13 @@ void lr_config_sampler(const struct lr_config *cfg, struct lr_sampler_opts *o)
 		.sysfs = cfg->sysfs,
 		.history = cfg->mode == LR_MODE_DASHBOARD,
 	};
+	/* Watching headless, the rows are all there is: no verdict, peer or pane reads the stack's
+	 * counters (neither CSV nor the endpoint has them), and per-queue ones only a file or
+	 * the endpoint does. Each costs a read every tick (bench/RESULTS.md). */
+	if (cfg->mode == LR_MODE_HEADLESS && !cfg->traffic.host && !cfg->traffic.demo) {
+		o->skip_stack = true;
+		o->skip_queues = !cfg->listen && !cfg->queues_csv;
+	}
 }
 
 void lr_config_files(const struct lr_config *cfg, struct lr_recorder_files *f)

@@ -403,7 +403,7 @@ static int open_sources(struct lr_sampler *s, const struct lr_sampler_opts *cfg)
 		err = lr_nllink_open(&s->nl);
 		if (err)
 			return err;
-		if (o.ethtool && lr_qstatsrc_open(&s->qstats))	/* live kernel only */
+		if (o.ethtool && !cfg->skip_queues && lr_qstatsrc_open(&s->qstats))	/* live only */
 			s->qstats = NULL;	/* before 6.8: the drivers' ethtool names only */
 		if (o.ethtool && lr_qdiscsrc_open(&s->qdisc))
 			return -ENOMEM;
@@ -421,8 +421,8 @@ static int open_sources(struct lr_sampler *s, const struct lr_sampler_opts *cfg)
 	}
 	if (lr_cpu_reader_open(&s->cpu_reader, &s->io))
 		s->cpu_reader = NULL;	/* logged by the reader; CPU columns stay unknown */
-	if (lr_snmp_reader_open(&s->snmp_reader, &s->io))
-		s->snmp_reader = NULL;
+	if (cfg->skip_stack || lr_snmp_reader_open(&s->snmp_reader, &s->io))
+		s->snmp_reader = NULL;	/* the stack's counters stay unknown */
 	return 0;
 }
 

@@ -23,6 +23,9 @@ struct lr_sampler_opts {
 	const char *procfs;	/* a captured /proc tree, NULL = the live one */
 	const char *sysfs;	/* a captured /sys tree, NULL = the live one */
 	bool history;		/* keep graph history (the dashboard) */
+	/* What no pane, file or endpoint of the run reads is not read each tick: */
+	bool skip_stack;	/* the TCP/UDP stack counters (/proc/net/snmp, netstat) */
+	bool skip_queues;	/* per-queue counters (the netdev family's qstats dump) */
 };
 
 #define LR_INTERVAL_MIN_NS (10 * LR_NSEC_PER_MSEC)

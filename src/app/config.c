@@ -53,10 +53,12 @@ void lr_config_sampler(const struct lr_config *cfg, struct lr_sampler_opts *o)
 	};
 	/* Watching headless, the rows are all there is: no verdict, peer or pane reads the stack's
 	 * counters (neither CSV nor the endpoint has them), and per-queue ones only a file or
-	 * the endpoint does. Each costs a read every tick (bench/RESULTS.md). */
+	 * the endpoint does. Each costs a read every tick (bench/RESULTS.md); so does handing
+	 * each tick from a sampler thread to the writer. */
 	if (cfg->mode == LR_MODE_HEADLESS && !cfg->traffic.host && !cfg->traffic.demo) {
 		o->skip_stack = true;
 		o->skip_queues = !cfg->listen && !cfg->queues_csv;
+		o->inline_ticks = true;	/* the rows' writer is the one reader */
 	}
 }
 

@@ -77,6 +77,10 @@ bool lr_snapsrc_wait(struct lr_snapsrc *s, uint64_t seen, uint64_t timeout_ns)
 {
 	if (s->replay)
 		return replay_wait(s, timeout_ns);
+	if (lr_sampler_inline(s->sampler)) {	/* the tick is taken here, not waited for */
+		lr_sampler_step(s->sampler, timeout_ns);
+		timeout_ns = 0;
+	}
 	return lr_board_wait(s->board, seen, timeout_ns);
 }
 

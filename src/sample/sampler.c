@@ -68,6 +68,8 @@ struct lr_sampler {
 	uint64_t start_ns, last_ns;
 	bool have_baseline;
 
+	bool inline_ticks;		/* no thread: lr_sampler_step ticks in the caller's */
+	uint64_t next_ns;		/* inline: when the next tick is due, 0 = not yet set */
 	pthread_t thread;
 	bool running;
 	pthread_mutex_t lock;
@@ -344,7 +346,38 @@ int lr_sampler_tick(struct lr_sampler *s, uint64_t now_ns)
 	return 0;
 }
 
-/* ---- the thread ---- */
+/* ---- the thread, or its loop in the caller's ---- */
+
+bool lr_sampler_inline(const struct lr_sampler *s)
+{
+	return s->inline_ticks;
+}
+
+int lr_sampler_step(struct lr_sampler *s, uint64_t timeout_ns)
+{
+	uint64_t interval = atomic_load(&s->interval_ns), now = lr_clock_mono_ns();
+	uint64_t next = s->next_ns ? s->next_ns : s->last_ns + interval;
+
+	if (now < next) {
+		uint64_t until = next - now > timeout_ns ? now + timeout_ns : next;
+		struct timespec ts = {.tv_sec = (time_t)(until / LR_NSEC_PER_SEC),
+				      .tv_nsec = (long)(until % LR_NSEC_PER_SEC)};
+
+		/* a signal cuts the sleep short: the caller looks at its flag and comes back */
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		now = lr_clock_mono_ns();
+		if (now < next)
+			return 0;
+	}
+	s->work.late_ns = now - next;
+	if (lr_sampler_tick(s, now))
+		lr_log(LR_LOG_ERR, "sampler tick failed");
+	next += interval;
+	if (next <= now)	/* overran: skip ahead, never burst to catch up */
+		next = now + interval;
+	s->next_ns = next;
+	return 1;
+}
 
 static void *sampler_main(void *arg)
 {
@@ -452,6 +485,7 @@ int lr_sampler_open(struct lr_sampler **out, const struct lr_sampler_opts *cfg,
 	s->qcpus = lr_queuecpus_new();
 	/* a captured tree has no netlink: --procfs implies the /proc/net/dev source */
 	s->source = cfg->procfs ? LR_SOURCE_PROC : cfg->source;
+	s->inline_ticks = cfg->inline_ticks;
 	err = s->qcpus ? lr_sysio_real_init(&s->io, cfg->procfs, cfg->sysfs) : -ENOMEM;
 	if (!err)
 		err = open_sources(s, cfg);
@@ -478,7 +512,11 @@ int lr_sampler_open(struct lr_sampler **out, const struct lr_sampler_opts *cfg,
 
 int lr_sampler_start(struct lr_sampler *s)
 {
-	int err = pthread_create(&s->thread, NULL, sampler_main, s);
+	int err;
+
+	if (s->inline_ticks)
+		return 0;
+	err = pthread_create(&s->thread, NULL, sampler_main, s);
 
 	if (err)
 		return -err;

@@ -2,12 +2,14 @@
 # What no output of a run reads is not read every tick (issue 33): watching headless, neither
 # CSV nor the endpoint carries the TCP/UDP stack counters, so /proc/net/snmp and netstat stay
 # closed, and without --queues-csv or --listen the netdev family's per-queue dump is not asked
-# for. A traffic test's verdict does read the stack, and a --queues-csv run the queues. The
-# witness is the kernel's fd table of the running process (/proc/PID/fd, netlink sockets by
-# protocol from /proc/PID/net/netlink). Loopback in a namespace of its own; runs bounded by -t
+# for; and no sampler thread hands each tick over to the writer: the one thread ticks. A traffic
+# test's verdict does read the stack, and a --queues-csv run the queues. The witnesses are the
+# kernel's fd table of the running process (/proc/PID/fd, netlink sockets by protocol from
+# /proc/PID/net/netlink) and its thread count (/proc/PID/status). Loopback in a namespace of its own; runs bounded by -t
 # and timeout; kills only its own.
 . "$(dirname "$0")/../lib.sh"
-lr_plan watch-no-stack-files watch-no-queue-dump queues-csv-asks-the-dump test-reads-the-stack
+lr_plan watch-no-stack-files watch-no-queue-dump watch-one-thread queues-csv-asks-the-dump \
+	test-reads-the-stack
 need_root unread_sources
 [ -x "$LR_BIN" ] || { lr_skip_plan unread_sources "no binary at $LR_BIN (run make)"; exit 0; }
 
@@ -28,6 +30,7 @@ fds_of() {
 		*) echo "$t" ;;
 		esac
 	done >"$work/$1"
+	awk '$1 == "Threads:" { print "threads:" $2 }' "/proc/$2/status" >>"$work/$1"
 	grep -q '^/proc/stat$' "$work/$1"	# the sampler was up: it holds /proc/stat open
 }
 # watch NAME ARGS...: a headless run in the namespace, its fds read once its first row is out
@@ -54,9 +57,11 @@ watch watch --cpu-csv /dev/null
 if [ -s "$work/watch" ]; then
 	check watch-no-stack-files no_stack_open watch
 	check watch-no-queue-dump no_queue_dump watch
+	check watch-one-thread grep -qx 'threads:1' "$work/watch"
 else
 	fail watch-no-stack-files "the watching run's fds were not read"
 	fail watch-no-queue-dump "the watching run's fds were not read"
+	fail watch-one-thread "the watching run's fds were not read"
 fi
 watch queues --queues-csv "$work/q.csv"
 check queues-csv-asks-the-dump grep -q '^netlink:16$' "$work/queues"
@@ -68,6 +73,7 @@ lr_cleanup_add "kill $spid 2>/dev/null"
 if lr_wait_listen "$port" "$ns"; then
 	watch test -c 127.0.0.1 -p "$port" -t 2 -b 50M
 	check test-reads-the-stack stack_open test
+	echo "# a test's threads: $(grep threads: "$work/test")"
 else
 	fail test-reads-the-stack "the server did not listen on $port"
 fi

@@ -26,6 +26,9 @@ struct lr_sampler_opts {
 	/* What no pane, file or endpoint of the run reads is not read each tick: */
 	bool skip_stack;	/* the TCP/UDP stack counters (/proc/net/snmp, netstat) */
 	bool skip_queues;	/* per-queue counters (the netdev family's qstats dump) */
+	/* No thread: the one reader ticks through lr_sampler_step (watching headless, where a
+	 * second thread would only hand each tick over, at a wake-up and a futex a tick). */
+	bool inline_ticks;
 };
 
 #define LR_INTERVAL_MIN_NS (10 * LR_NSEC_PER_MSEC)
@@ -50,6 +53,12 @@ void lr_sampler_reset_totals(struct lr_sampler *s);	/* key r: totals and peaks *
 /* [main] The traffic streams to sample (a client session's), or NULL. The source must stay
  * valid until it is replaced or cleared: clear it before closing the streams. */
 void lr_sampler_set_traffic(struct lr_sampler *s, const struct lr_gen_source *src);
+
+/* [main] With inline_ticks: sleeps until the next tick is due or timeout_ns has passed (a
+ * signal cuts the sleep short), and takes the tick when it is due, on the thread's schedule
+ * (never a burst to catch up). 1: ticked, 0: not due yet. */
+int lr_sampler_step(struct lr_sampler *s, uint64_t timeout_ns);
+bool lr_sampler_inline(const struct lr_sampler *s);
 
 /* [main] One tick without the thread (tests, and `linerate --headless` with -i and a
  * --procfs tree replay): reads every collector now and publishes. 0 or -errno. */

@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <netdb.h>
 #include <netinet/in.h>
-#include <linux/sockios.h>
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <pthread.h>
@@ -17,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -167,46 +165,13 @@ static void set_deadline(struct lr_client *c, uint64_t budget_ns)
 	c->deadline_ns = lr_clock_mono_ns() + budget_ns;
 }
 
-/* Where the traffic stopped, for the message of a test that went silent: the last data a
- * receiver got, else the last send a TCP sender's kernel took (its buffer had drained, so the
- * server was acknowledging until about then). "" before the run. */
-static void where_stopped(struct lr_client *c, char *buf, size_t size)
-{
-	uint64_t rx = 0, tx = 0;
-	bool have_rx = false, have_tx = false;
-
-	buf[0] = '\0';
-	if (!c->t0_ns)
-		return;
-	for (unsigned i = 0; i < lr_client_nstreams(c); i++) {
-		const struct lr_stream_params *sp = lr_stream_params(c->streams[i]);
-		uint64_t v = atomic_load(&lr_stream_stats(c->streams[i])->last_ns);
-
-		if (!sp->sender) {
-			have_rx = true;
-			rx = v > rx ? v : rx;
-		} else if (!sp->udp) {
-			have_tx = true;
-			tx = v > tx ? v : tx;
-		}
-	}
-	if (have_rx && rx > c->t0_ns)
-		snprintf(buf, size, "; the last data from the server arrived %.2f s into the test",
-			 (double)(rx - c->t0_ns) / 1e9);
-	else if (have_rx)
-		snprintf(buf, size, "; no data from the server arrived");
-	else if (have_tx && tx > c->t0_ns)
-		snprintf(buf, size, "; the TCP send buffer last drained %.2f s into the test",
-			 (double)(tx - c->t0_ns) / 1e9);
-}
-
 void lr_client_report_io_err(struct lr_client *c, const char *what, int rc)
 {
 	char tail[96];
 
 	if (rc == -ECANCELED)
 		return;
-	where_stopped(c, tail, sizeof(tail));
+	lr_client_where_stopped(c, tail, sizeof(tail));
 	if (rc == -ECONNRESET)
 		lr_client_set_err(c, "the server closed or reset the control connection while %s%s%s%s",
 				  what, c->close_hint ? " (" : "", c->close_hint ? c->close_hint : "",
@@ -315,69 +280,6 @@ unsigned lr_client_nstreams(const struct lr_client *c)
 	return atomic_load(&c->n_streams);
 }
 
-static void stop_streams(struct lr_client *c, int which) /* 1 senders, 0 receivers, -1 all */
-{
-	unsigned n = lr_client_nstreams(c);
-
-	for (unsigned i = 0; i < n; i++)
-		if (!c->joined[i] &&
-		    (which < 0 || (int)lr_stream_params(c->streams[i])->sender == which))
-			lr_stream_stop(c->streams[i]);
-	for (unsigned i = 0; i < n; i++)
-		if (!c->joined[i] &&
-		    (which < 0 || (int)lr_stream_params(c->streams[i])->sender == which)) {
-			lr_stream_join(c->streams[i]);
-			c->joined[i] = true;
-		}
-}
-
-/* A stream that failed (reset, --snd-timeout) or receivers idle past --rcv-timeout end the
- * test: -errno (reported), else 0. */
-static int check_streams(struct lr_client *c, uint64_t now)
-{
-	uint64_t last = c->t0_ns;
-	bool rx = false;
-
-	for (unsigned i = 0; i < lr_client_nstreams(c); i++) {
-		const struct lr_stream_params *sp = lr_stream_params(c->streams[i]);
-		int e = lr_stream_error(c->streams[i]);
-
-		if (e == -ETIMEDOUT && !sp->udp && c->tc.snd_timeout_ms) {
-			lr_client_set_err(
-				c,
-				"data stream %u: the server acknowledged nothing for %u ms "
-				"(--snd-timeout)",
-				i + 1, c->tc.snd_timeout_ms);
-			return e;
-		}
-		if (e == -ECONNRESET || e == -EPIPE) {
-			lr_client_set_err(c, "the server reset data stream %u during the test",
-					  i + 1);
-			return e;
-		}
-		if (e) {
-			lr_client_set_err(c, "data stream %u failed during the test: %s", i + 1,
-					  strerror(-e));
-			return e;
-		}
-		if (!sp->sender) {
-			uint64_t v = atomic_load(&lr_stream_stats(c->streams[i])->last_ns);
-
-			rx = true;
-			last = v > last ? v : last;
-		}
-	}
-	if (rx && now > last && now - last >= c->rcv_timeout_ns) {
-		char tail[96];
-
-		where_stopped(c, tail, sizeof(tail));
-		lr_client_set_err(c, "no data from the server for %.1f s (--rcv-timeout)%s",
-				  (double)c->rcv_timeout_ns / 1e9, tail);
-		return -ETIMEDOUT;
-	}
-	return 0;
-}
-
 /* Waits for the run to end: duration, stop, a message from the server, a failed stream. 0 when
  * the time is up, 1 when stopped, -errno on a server message/error. */
 static int run_phase(struct lr_client *c)
@@ -397,7 +299,7 @@ static int run_phase(struct lr_client *c)
 			end = atomic_load(&c->omit_at_ns) + c->duration_ns; /* -t after -O's mark */
 		if (now >= end || lr_client_data_done(c, now))
 			return 0;
-		rc = check_streams(c, now);
+		rc = lr_client_check_streams(c, now);
 		if (rc < 0)
 			return rc;
 		wake = omit_due < end - now ? now + omit_due : end; /* -O's mark is due */
@@ -431,65 +333,6 @@ static void fill_config(struct lr_client *c)
 	memcpy(R->cookie, c->cookie, sizeof(R->cookie));
 }
 
-#define DRAIN_MAX_NS (500 * LR_NSEC_PER_MSEC)
-
-/* iperf3 counts only what it reads before TEST_END arrives: let the stopped TCP senders' queues
- * empty first (bounded), so both sides' byte counts agree. */
-static void wait_sent_drained(struct lr_client *c)
-{
-	uint64_t end = lr_clock_mono_ns() + DRAIN_MAX_NS;
-	bool sends = false;
-
-	for (unsigned i = 0; i < lr_client_nstreams(c); i++)
-		sends |= lr_stream_params(c->streams[i])->sender;
-	/* under -R nothing of ours is in flight, and the server sends until TEST_END: waiting
-	 * here would make its test longer than -t (55 ms at -t 3, 1.8 % more bytes) */
-	if (!sends)
-		return;
-	while (!c->tc.udp && lr_clock_mono_ns() < end && !atomic_load(&c->stop)) {
-		int pending = 0;
-
-		for (unsigned i = 0; i < lr_client_nstreams(c); i++) {
-			const struct lr_stream_params *sp = lr_stream_params(c->streams[i]);
-			int q = 0;
-
-			if (sp->sender && ioctl(sp->fd, SIOCOUTQ, &q) == 0)
-				pending += q;
-		}
-		if (!pending)
-			break;
-		if (lr_clock_sleep_until(lr_clock_mono_ns() + 5 * LR_NSEC_PER_MSEC) < 0)
-			break;
-	}
-	/* acked is not yet read: give the peer's reader (and UDP in flight) a moment. A linerate
-	 * server (it offered peer stats) reads on after TEST_END, and its receivers' seconds end
-	 * at TEST_END as iperf3's do: the wait would only lengthen them. */
-	if (!c->peer_offered) /* set by this (control) thread */
-		(void)lr_clock_sleep_until(lr_clock_mono_ns() + 50 * LR_NSEC_PER_MSEC);
-}
-
-/* Receivers take what is still in flight once the server stopped: until quiet (bounded). */
-static void drain_receivers(struct lr_client *c)
-{
-	uint64_t end = lr_clock_mono_ns() + DRAIN_MAX_NS, prev = UINT64_MAX;
-	int quiet = 0;
-	bool any = false;
-
-	for (unsigned i = 0; i < lr_client_nstreams(c); i++)
-		any |= !lr_stream_params(c->streams[i])->sender;
-	while (any && quiet < 2 && lr_clock_mono_ns() < end && !atomic_load(&c->stop)) {
-		uint64_t sum = 0;
-
-		for (unsigned i = 0; i < lr_client_nstreams(c); i++)
-			if (!lr_stream_params(c->streams[i])->sender)
-				sum += atomic_load(&lr_stream_stats(c->streams[i])->bytes);
-		quiet = sum == prev ? quiet + 1 : 0;
-		prev = sum;
-		if (lr_clock_sleep_until(lr_clock_mono_ns() + 20 * LR_NSEC_PER_MSEC) < 0)
-			break;
-	}
-}
-
 /* Receivers keep counting until the server has stopped sending (EXCHANGE_RESULTS). */
 static int finish(struct lr_client *c)
 {
@@ -499,7 +342,7 @@ static int finish(struct lr_client *c)
 
 	c->test_end_ns = lr_clock_mono_ns();
 	lr_probe_client_quiet(c->probe);
-	stop_streams(c, 1);
+	lr_client_stop_streams(c, 1);
 	c->res->duration_ns = lr_clock_mono_ns() - c->t0_ns;
 	if (atomic_load(&c->omit_at_ns))	/* the measured part: after -O's mark */
 		c->res->duration_ns = lr_clock_mono_ns() - atomic_load(&c->omit_at_ns);
@@ -507,7 +350,7 @@ static int finish(struct lr_client *c)
 	/* the end of the test to IPERF_DONE: a server answers in milliseconds */
 	set_deadline(c, c->rcv_timeout_set && c->rcv_timeout_ns < END_GRACE_NS ? c->rcv_timeout_ns
 									       : END_GRACE_NS);
-	wait_sent_drained(c);
+	lr_client_wait_sent_drained(c);
 	rc = lr_proto_write(&cc, &b, 1, lr_client_left(c));
 	if (rc < 0) {
 		lr_client_report_io_err(c, "sending TEST_END", rc);
@@ -515,8 +358,8 @@ static int finish(struct lr_client *c)
 	}
 	rc = expect_exact(c, LR_PROTO_EXCHANGE_RESULTS, "waiting for the results after TEST_END");
 	if (rc == 0)
-		drain_receivers(c);
-	stop_streams(c, 0);
+		lr_client_drain_receivers(c);
+	lr_client_stop_streams(c, 0);
 	if (rc < 0)
 		return rc;
 	rc = lr_client_exchange_results(c);
@@ -617,7 +460,7 @@ static void *control_thread(void *arg)
 	if (rc == 0)
 		rc = finish(c);
 out:
-	stop_streams(c, -1);
+	lr_client_stop_streams(c, -1);
 	lr_probe_client_stop(c->probe);
 	if (rc == 1 || rc == -ECANCELED) { /* stopped early */
 		int8_t b = LR_PROTO_CLIENT_TERMINATE;

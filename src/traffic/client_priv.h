@@ -91,7 +91,7 @@ struct lr_client {
 	int probe_state;	/* enum lr_probe_state */
 };
 
-/* Shared by client.c, client_net.c and client_results.c (control thread unless noted). */
+/* Shared by the client_*.c files (control thread unless noted). */
 void lr_client_set_err(struct lr_client *c, const char *fmt, ...) LR_PRINTF(2, 3);	/* [any] */
 struct lr_proto_conn lr_client_ctl_conn(struct lr_client *c);
 void lr_client_report_io_err(struct lr_client *c, const char *what, int rc);
@@ -124,5 +124,16 @@ int lr_client_peer_read_offer(struct lr_client *c);
 int lr_client_rr_read_ack(struct lr_client *c);
 /* client_peer.c: the offer said no probes (or none came): UNOFFERED when asked. */
 void lr_client_probe_unoffered(struct lr_client *c);
+/* client_streams.c: the streams while the test runs and after it. */
+/* "; the last data from the server arrived 1.20 s into the test" or the like; "" before it. */
+void lr_client_where_stopped(struct lr_client *c, char *buf, size_t size);
+/* Stops and joins the streams: which 1 the senders, 0 the receivers, -1 all. */
+void lr_client_stop_streams(struct lr_client *c, int which);
+/* A failed stream or receivers idle past --rcv-timeout: -errno (reported), else 0. */
+int lr_client_check_streams(struct lr_client *c, uint64_t now);
+/* Stopped TCP senders' queues emptied (bounded), so both ends' byte counts agree. */
+void lr_client_wait_sent_drained(struct lr_client *c);
+/* Receivers take what is still in flight once the server stopped: until quiet (bounded). */
+void lr_client_drain_receivers(struct lr_client *c);
 
 #endif

@@ -59,16 +59,21 @@ opts() {
 }
 i3c() { ip netns exec "$nsc" iperf3 -c $srv -t 1 -J "$@" 2>>"$tmp/c.err"; }
 lrc() { ip netns exec "$nsc" "$LR_BIN" -c $srv --headless -t 1 -J "$@" 2>>"$tmp/c.err"; }
-# The kernel's own count of the datagrams that reached the client's namespace: delivered to a
-# socket, to none (the client had closed it), or dropped at its buffer; plus what either veth
-# dropped on the way. Under -R a sender cannot know which of its last datagrams the receiver
-# read before it stopped, but it must have sent exactly what arrived.
+# The kernel's own count of the datagrams that reached the client's namespace: IP packets in,
+# less TCP segments and ICMP messages (Udp InDatagrams is counted as a socket reads, not as
+# datagrams arrive: a closed socket's unread ones are in no Udp counter), plus what either
+# veth dropped on the way. Under -R a sender cannot know which of its last datagrams the
+# receiver read before it stopped, but it must have sent exactly what arrived.
+snmp_get() {	# NS PROTO FIELD: one counter of /proc/net/snmp by its header's name
+	ip netns exec "$1" awk -v p="$2:" -v f="$3" '$1 == p && !h { for (i = 2; i <= NF; i++) if ($i == f) c = i; h = 1; next }
+		$1 == p && h { print $c; exit }' /proc/net/snmp
+}
 udp_arrived() {
-	local snmp drops
-	snmp=$(ip netns exec "$nsc" awk '$1 == "Udp:" && $2 ~ /^[0-9]+$/ { print $2 + $3 + $4 }' /proc/net/snmp)
+	local in tcp icmp drops
+	in=$(snmp_get "$nsc" Ip InReceives) tcp=$(snmp_get "$nsc" Tcp InSegs) icmp=$(snmp_get "$nsc" Icmp InMsgs)
 	drops=$(( $(ip netns exec "$nss" cat "/sys/class/net/${u}b/statistics/tx_dropped") +
 		$(ip netns exec "$nsc" cat "/sys/class/net/${u}a/statistics/rx_dropped") ))
-	echo $((snmp + drops))
+	echo $((in - tcp - icmp + drops))
 }
 for c in $cases; do
 	# shellcheck disable=SC2046

@@ -72,6 +72,9 @@ wait_screen() {
 	done
 	return 1
 }
+# a session that outlives every replay: killing the last one ends the tmux server, and a
+# new-session racing that exit found no server (seen once under ASan in CI)
+T new-session -d -s keep -x 20 -y 5 "sleep 600"
 start() {	# FILES...: a replay at 80x24 in a fresh session
 	T kill-session -t rp 2>/dev/null
 	T new-session -d -s rp -x 80 -y 24 \
@@ -134,7 +137,11 @@ start "$work/tif.csv" "$work/tst.csv"
 wait_screen 'replay' 40
 T send-keys -t rp v
 wait_screen 'Streams' 30
-sleep 0.5
+# both streams' rows, drawn once the replay reaches them (slower under ASan): up to 5 s
+for ((i = 0; i < 50; i++)); do
+	[ "$(screen | grep -cE '^ [0-9]+ +tx +20\.00 Mb/s ')" = 2 ] && break
+	sleep 0.1
+done
 screen >"$work/streams.txt"
 n=$(grep -cE '^ [0-9]+ +tx +20\.00 Mb/s ' "$work/streams.txt")
 check "streams: each stream's target is the recorded -b ($n of 2 rows say 20.00 Mb/s)" test "$n" = 2
@@ -142,7 +149,7 @@ start "$fix/loopback_ifaces.csv" "$fix/loopback_streams.csv"
 wait_screen 'replay' 40
 T send-keys -t rp v
 wait_screen 'Streams' 30
-sleep 0.5
+wait_screen '^ 1 +tx +' 50
 screen >"$work/old.txt"
 check "streams: an older CSV's target is unrecorded, not unlimited" \
 	sh -c "grep -qE '^ 1 +tx +unrecorded ' '$work/old.txt' && ! grep -q unlimited '$work/old.txt'"

@@ -36,6 +36,8 @@ static const struct {
 
 const char *lr_peer_loss_role(const struct lr_traffic_config *tc)
 {
+	if (tc->rr_req_bytes)	/* --rr: it receives the requests and sends the answers */
+		return "the answering end";
 	return tc->bidir ? "sender and receiver" : tc->reverse ? "the sender" : "the receiver";
 }
 

@@ -132,9 +132,10 @@ json_t *lr_peer_report_json(const struct lr_peer_summary *ps, const struct lr_tr
 	}
 	json_object_set_new(o, "host", json_string(ps->host));
 	json_object_set_new(o, "role",
-			    json_string(tc->bidir     ? "both"
-					: tc->reverse ? "sender"
-						      : "receiver"));
+			    json_string(tc->rr_req_bytes ? "answerer"
+					: tc->bidir	 ? "both"
+					: tc->reverse	 ? "sender"
+							 : "receiver"));
 	json_object_set_new(o, "complete", json_boolean(ps->ended));
 	json_object_set_new(o, "samples", json_integer((json_int_t)ps->frames));
 	for (size_t i = 0; i < ps->n_ifaces; i++) {

@@ -18,7 +18,7 @@
 #                one line naming the server, exit 4, within 5 s, and no data stream ever
 #                connected (iperf3's own -J)
 source "$(dirname "$0")/../lib.sh"
-lr_plan tcp_count tcp_veth tcp_clock udp_count udp_lost matrix_rr plain_iperf3_3.12 plain_iperf3_3.22
+lr_plan tcp_count tcp_veth tcp_clock tcp_peer_role udp_count udp_lost matrix_rr plain_iperf3_3.12 plain_iperf3_3.22
 need_root rr_veth
 [ -x "$LR_BIN" ] || { lr_skip_plan rr_veth "$LR_BIN not built"; exit 0; }
 command -v python3 >/dev/null || { lr_skip_plan rr_veth "python3 not installed"; exit 0; }
@@ -101,6 +101,11 @@ else
 		"tcp_clock=abs(c['transactions_per_s'] * c['seconds'] - c['transactions']) <= 1 and 2 <= c['seconds'] <= e['W_WALL']"
 	count <"$tmp/w"
 fi
+# the peer's block names what the server did: it took the requests and answered, it was not
+# "the receiver" of a bulk test
+role=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["linerate_peer"]["role"])' \
+	"$tmp/tcp.json" 2>/dev/null)
+check "tcp_peer_role: the peer's role under --rr is answerer ($role)" test "$role" = answerer
 
 # UDP_RR on the clean link
 client udp -u -P 2 -l 200,200 -t 1

@@ -177,6 +177,11 @@ static void test_peer_loss_sentence(void **state)
 	assert_string_equal(buf, "on the receiver, peerhost: veth1 rx_missed (NIC FIFO full) 12, "
 				 "UDP RcvbufErrors (socket receive buffer full) 3, UDP InErrors "
 				 "(beyond RcvbufErrors) 2");
+	/* --rr: the peer takes the requests and answers them, receiver and sender at once */
+	tc.rr_req_bytes = tc.rr_resp_bytes = 1;
+	assert_string_equal(lr_peer_loss_role(&tc), "the answering end");
+	assert_true(lr_peer_loss_sentence(&ps, &tc, buf, sizeof(buf)));
+	assert_non_null(strstr(buf, "on the answering end, peerhost: "));
 }
 
 /* -u -b 0 -l 1400 -w 32K -t 2, GSO on: 809,830 lost; the receiver's RcvbufErrors 17,605

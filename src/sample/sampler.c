@@ -348,6 +348,20 @@ int lr_sampler_tick(struct lr_sampler *s, uint64_t now_ns)
 
 /* ---- the thread, or its loop in the caller's ---- */
 
+/* The tick that was due at next, taken now; returns when the following one is due, on the
+ * absolute-deadline schedule (an overrun skips ahead, never bursts to catch up). */
+static uint64_t take_due_tick(struct lr_sampler *s, uint64_t next, uint64_t now)
+{
+	uint64_t interval;
+
+	s->work.late_ns = now > next ? now - next : 0;
+	if (lr_sampler_tick(s, now))
+		lr_log(LR_LOG_ERR, "sampler tick failed");
+	interval = atomic_load(&s->interval_ns);
+	next += interval;
+	return next <= now ? now + interval : next;
+}
+
 bool lr_sampler_inline(const struct lr_sampler *s)
 {
 	return s->inline_ticks;
@@ -369,13 +383,7 @@ int lr_sampler_step(struct lr_sampler *s, uint64_t timeout_ns)
 		if (now < next)
 			return 0;
 	}
-	s->work.late_ns = now - next;
-	if (lr_sampler_tick(s, now))
-		lr_log(LR_LOG_ERR, "sampler tick failed");
-	next += interval;
-	if (next <= now)	/* overran: skip ahead, never burst to catch up */
-		next = now + interval;
-	s->next_ns = next;
+	s->next_ns = take_due_tick(s, next, now);
 	return 1;
 }
 
@@ -391,8 +399,6 @@ static void *sampler_main(void *arg)
 	while (!atomic_load(&s->stop)) {
 		struct timespec ts = {.tv_sec = (time_t)(next / LR_NSEC_PER_SEC),
 				      .tv_nsec = (long)(next % LR_NSEC_PER_SEC)};
-		uint64_t now, interval;
-
 		if (pthread_cond_timedwait(&s->wake, &s->lock, &ts) != ETIMEDOUT) {
 			/* woken: stop, or a new interval counted from the last tick */
 			next = s->last_ns + atomic_load(&s->interval_ns);
@@ -402,14 +408,7 @@ static void *sampler_main(void *arg)
 		if (atomic_load(&s->stop))
 			break;
 		pthread_mutex_unlock(&s->lock);
-		now = lr_clock_mono_ns();
-		s->work.late_ns = now > next ? now - next : 0;
-		if (lr_sampler_tick(s, now))
-			lr_log(LR_LOG_ERR, "sampler tick failed");
-		interval = atomic_load(&s->interval_ns);
-		next += interval;
-		if (next <= now)	/* overran: skip ahead, never burst to catch up */
-			next = now + interval;
+		next = take_due_tick(s, next, lr_clock_mono_ns());
 		pthread_mutex_lock(&s->lock);
 	}
 	pthread_mutex_unlock(&s->lock);

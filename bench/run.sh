@@ -25,6 +25,7 @@ ID=$$
 TSOCK=lrbench$ID	# our own tmux server: killing it touches nobody else's sessions
 
 say() { echo "bench: $*" >&2; }
+. "$TOP/bench/scratch.sh"	# wait_listen
 die() { say "$*"; exit 1; }
 
 [ "$(id -u)" -eq 0 ] || die "needs root (network namespaces); run: sudo make bench"
@@ -403,14 +404,6 @@ bench_dash() {
 }
 
 # wait_listen NS PORT: until a TCP listener on PORT exists in NS (5 s at most)
-wait_listen() {
-	local i
-	for ((i = 0; i < 100; i++)); do
-		ip netns exec "$1" ss -Hltn "sport = :$2" 2>/dev/null | grep -q . && return 0
-		sleep 0.05
-	done
-	return 1
-}
 
 #######################################################################################
 # Part 3 (issue 4): traffic, linerate<->linerate beside iperf3<->iperf3, veth between netns.

@@ -29,3 +29,12 @@ bench_pair() {
 		ip -n "$NS" link set lo up && ip -n "$NS2" link set lo up &&
 		ip -n "$NS" link set "$IF" up && ip -n "$NS2" link set "$IF2" up
 }
+# wait_listen NS PORT: waits up to 5 s for a TCP listener on PORT in NS; non-zero if none came.
+wait_listen() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		ip netns exec "$1" ss -Hltn "sport = :$2" 2>/dev/null | grep -q . && return 0
+		sleep 0.05
+	done
+	return 1
+}

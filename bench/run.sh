@@ -403,8 +403,6 @@ bench_dash() {
 	S2_MD+=" CPU: wait4() rusage of the tool (bench/rusage.c), over its whole life (~${S2} s)."$'\n\n'
 }
 
-# wait_listen NS PORT: until a TCP listener on PORT exists in NS (5 s at most)
-
 #######################################################################################
 # Part 3 (issue 4): traffic, linerate<->linerate beside iperf3<->iperf3, veth between netns.
 #######################################################################################

@@ -112,6 +112,11 @@ int lr_tui_open(struct lr_tui **out)
 		free(t);
 		return -EOPNOTSUPP;
 	}
+	/* Until a screen has been through one endwin/doupdate cycle, ncurses flushes its output
+	 * after every cursor move (its "never suspended" state is also how a bare terminfo
+	 * program is told apart): ~40 write()s a frame to the terminal instead of one. One
+	 * endwin now puts it in the running state at the first frame's doupdate. */
+	endwin();
 	lr_tui_active = t;
 	if (!hooked) {
 		struct sigaction sa;

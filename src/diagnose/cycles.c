@@ -248,7 +248,7 @@ static void conclude(struct lr_cycles *o)
 }
 
 void lr_cycles_build(const struct lr_cycles_acc *a, bool local_sends, bool local_receives,
-		     struct lr_cycles *out)
+		     bool rr, struct lr_cycles *out)
 {
 	static const char *const role[] = {"sender", "receiver", "sender and receiver"};
 	int lr = local_sends && local_receives ? 2 : local_sends ? 0 : 1;
@@ -256,8 +256,8 @@ void lr_cycles_build(const struct lr_cycles_acc *a, bool local_sends, bool local
 	memset(out, 0, sizeof(*out));
 	for (int k = 0; k < LR_CYCLES__SIDES; k++)
 		build_end(a, k, &out->end[k]);
-	out->end[LR_CYCLES_LOCAL].role = role[lr];
-	out->end[LR_CYCLES_PEER].role = role[lr == 2 ? 2 : !lr];
+	out->end[LR_CYCLES_LOCAL].role = rr ? "asker" : role[lr];
+	out->end[LR_CYCLES_PEER].role = rr ? "answerer" : role[lr == 2 ? 2 : !lr];
 	conclude(out);
 }
 

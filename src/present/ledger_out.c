@@ -21,9 +21,11 @@ static const char *host_of(const struct lr_ledger *l, const struct lr_ledger_row
 void lr_ledger_print(FILE *f, const struct lr_ledger *l)
 {
 	/* --bidir prints two: each names its direction as --ledger-csv does */
-	fprintf(f, "Loss ledger%s%s, %s -> %s (%s):", l->bidir ? " " : "",
-		l->bidir ? lr_ledger_dir_name(l->dir) : "", l->snd_host[0] ? l->snd_host : "?",
-		l->rcv_host[0] ? l->rcv_host : "the peer", l->unit);
+	fprintf(f, "Loss ledger%s%s, %s -> %s (%s):",
+		l->requests_only ? " of the requests" : l->bidir ? " " : "",
+		l->bidir && !l->requests_only ? lr_ledger_dir_name(l->dir) : "",
+		l->snd_host[0] ? l->snd_host : "?", l->rcv_host[0] ? l->rcv_host : "the peer",
+		l->unit);
 	{	/* each figure, unknown said so: never a dangling comma */
 		const char *const name[3] = {"sent", "received", "lost"};
 		const int64_t v[3] = {l->sent, l->received, l->lost};
@@ -35,6 +37,9 @@ void lr_ledger_print(FILE *f, const struct lr_ledger *l)
 				fprintf(f, "%s %s unknown", k ? "," : "", name[k]);
 	}
 	fputc('\n', f);
+	if (l->requests_only)
+		fprintf(f, "  (--rr: the sender is the asking end, the receiver the answering end; "
+			"the answers' way back is not in it)\n");
 	/* TCP: its loss is the retransmits the receiver did not already have */
 	if (l->retransmitted >= 0 && l->spurious >= 0)
 		fprintf(f, "  retransmitted %lld segments, %lld of them spurious (the receiver had "
@@ -81,6 +86,8 @@ json_t *lr_ledger_json(const struct lr_ledger *l)
 		return NULL;
 	}
 	json_object_set_new(o, "direction", json_string(lr_ledger_dir_name(l->dir)));
+	if (l->requests_only)	/* --rr: the requests' way; the answers' is in no ledger */
+		json_object_set_new(o, "requests_only", json_true());
 	json_object_set_new(o, "sender", json_string(l->snd_host));
 	json_object_set_new(o, "receiver", json_string(l->rcv_host));
 	json_object_set_new(o, "unit", json_string(l->unit));

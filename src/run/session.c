@@ -160,6 +160,7 @@ int lr_session_start(struct lr_session *s, const struct lr_traffic_config *tc,
 	s->demo = tc->demo;
 	s->reverse = tc->reverse;
 	s->bidir = tc->bidir;
+	s->rr = tc->rr_req_bytes != 0;
 	s->one_link = one_link(s, tc);
 	lr_ledger_live_reset(&s->live);
 	lr_ledger_live_reset(&s->live_rev);
@@ -387,6 +388,7 @@ static void compute_verdict(struct lr_session *s)
 	n = s->samples ? lr_verdict_dirs(vt, dirs) : 0;
 	s->have_ledger = n && lr_verdict_ledger_dir(s->acc, vt, have_peer ? &peer : NULL,
 						    s->host, dirs[0], &s->ledger);
+	s->ledger.requests_only = s->rr;
 	s->have_ledger_rev = n > 1 && lr_verdict_ledger_dir(s->acc, vt, have_peer ? &peer : NULL,
 							    s->host, dirs[1], &s->ledger_rev);
 	if (s->have_ledger_rev) {
@@ -403,7 +405,8 @@ static void compute_verdict(struct lr_session *s)
 	}
 	lr_strlcpy(s->cyc->side[LR_CYCLES_LOCAL].host, s->host,
 		   sizeof(s->cyc->side[LR_CYCLES_LOCAL].host));
-	lr_cycles_build(s->cyc, !vt->reverse || vt->bidir, vt->reverse || vt->bidir, &s->cycles);
+	lr_cycles_build(s->cyc, !vt->reverse || vt->bidir, vt->reverse || vt->bidir, s->rr,
+			&s->cycles);
 	s->have_cycles = s->samples > 0;
 }
 

@@ -9,6 +9,9 @@
 #                (REQ+RESP) and that plus the headers of the packets it counted (+ setup)
 #   tcp_clock    transactions/s x seconds gives the transactions, and the seconds lie within
 #                -t and the run's wall clock
+#   tcp_peer_role, tcp_rr_roles   the client's -J: the peer is the answering end, the loss
+#                ledger is the requests' way only and the cycles' ends are asker and answerer
+#                (neither end is a bulk test's sender or receiver)
 #   udp_count    UDP_RR: the server's count equals the client's, nothing lost on a clean link
 #   udp_lost     nft drops 1 in 100 requests at the server: the client's lost count equals nft's
 #                counter, no late answer, and the server answered what arrived
@@ -18,7 +21,7 @@
 #                one line naming the server, exit 4, within 5 s, and no data stream ever
 #                connected (iperf3's own -J)
 source "$(dirname "$0")/../lib.sh"
-lr_plan tcp_count tcp_veth tcp_clock tcp_peer_role udp_count udp_lost matrix_rr plain_iperf3_3.12 plain_iperf3_3.22
+lr_plan tcp_count tcp_veth tcp_clock tcp_peer_role tcp_rr_roles udp_count udp_lost matrix_rr plain_iperf3_3.12 plain_iperf3_3.22
 need_root rr_veth
 [ -x "$LR_BIN" ] || { lr_skip_plan rr_veth "$LR_BIN not built"; exit 0; }
 command -v python3 >/dev/null || { lr_skip_plan rr_veth "python3 not installed"; exit 0; }
@@ -106,6 +109,13 @@ fi
 role=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["linerate_peer"]["role"])' \
 	"$tmp/tcp.json" 2>/dev/null)
 check "tcp_peer_role: the peer's role under --rr is answerer ($role)" test "$role" = answerer
+# the ledger is the requests' way only, and the cycles' two ends ask and answer: neither is a
+# bulk test's sender or receiver
+roles=$(python3 -c 'import json, sys; j = json.load(open(sys.argv[1]))
+print(j["linerate_ledger"].get("requests_only"), *[e["role"] for e in j["linerate_cycles"]["ends"]])' \
+	"$tmp/tcp.json" 2>/dev/null)
+check "tcp_rr_roles: ledger of the requests only, cycles' ends asker and answerer ($roles)" \
+	test "$roles" = "True asker answerer"
 
 # UDP_RR on the clean link
 client udp -u -P 2 -l 200,200 -t 1

@@ -142,7 +142,7 @@ static void test_saturated_cpu_named_with_its_split(void **state)
 	window(NULL, "sysstat-root1", SEC, &p);
 	lr_cycles_add(a, LR_CYCLES_PEER, &p, "peer");
 	lr_cycles_add(a, LR_CYCLES_PEER, &p, "peer");	/* the same frame again: once */
-	lr_cycles_build(a, true, false, &c);
+	lr_cycles_build(a, true, false, false, &c);
 	assert_true(j.busy >= LR_CYCLES_SATURATED_PCT);	/* the capture is what it says */
 	assert_true(c.end[LR_CYCLES_LOCAL].known);
 	assert_true(c.end[LR_CYCLES_LOCAL].saturated);
@@ -166,6 +166,11 @@ static void test_saturated_cpu_named_with_its_split(void **state)
 	assert_true(c.end[LR_CYCLES_PEER].seconds > 0.99 && c.end[LR_CYCLES_PEER].seconds < 1.01);
 	assert_true(c.end[LR_CYCLES_PEER].top[0].steal < 0);	/* the wire carries none */
 	assert_int_equal(c.end[LR_CYCLES_PEER].top[0].threads, -1);
+	/* --rr: the same two ends ask and answer; neither is a bulk test's sender or receiver */
+	lr_cycles_build(a, true, false, true, &c);
+	assert_string_equal(c.end[LR_CYCLES_LOCAL].role, "asker");
+	assert_string_equal(c.end[LR_CYCLES_PEER].role, "answerer");
+	assert_non_null(strstr(c.conclusion, "the asker's cpu1"));
 	s.streams = NULL;	/* the test's, not the snapshot's */
 	s.n_streams = 0;
 	lr_snapshot_free(&s);
@@ -188,7 +193,7 @@ static void test_saturated_by_other_work(void **state)
 	s.streams = &st;
 	s.n_streams = 1;
 	lr_cycles_add(a, LR_CYCLES_LOCAL, &s, "vm");
-	lr_cycles_build(a, true, false, &c);
+	lr_cycles_build(a, true, false, false, &c);
 	assert_true(c.end[LR_CYCLES_LOCAL].saturated);
 	assert_int_equal(c.end[LR_CYCLES_LOCAL].top[0].cpu, 1);
 	assert_int_equal(c.end[LR_CYCLES_LOCAL].top[0].threads, 0);
@@ -218,7 +223,7 @@ static void test_none_saturated(void **state)
 	window(NULL, "nodeexp-fixtures", SEC, &p);
 	lr_cycles_add(a, LR_CYCLES_LOCAL, &s, "a");
 	lr_cycles_add(a, LR_CYCLES_PEER, &p, "b");
-	lr_cycles_build(a, false, true, &c);
+	lr_cycles_build(a, false, true, false, &c);
 	assert_true(l1.busy < LR_CYCLES_SATURATED_PCT && p1.busy < LR_CYCLES_SATURATED_PCT);
 	assert_int_equal(c.bound, -1);
 	assert_non_null(strstr(c.conclusion, "no CPU was saturated: the busiest, cpu"));
@@ -241,7 +246,7 @@ static void test_far_end_unknown(void **state)
 	(void)state;
 	window(NULL, "sysstat-root1", SEC, &s);
 	lr_cycles_add(a, LR_CYCLES_LOCAL, &s, "a");
-	lr_cycles_build(a, true, false, &c);
+	lr_cycles_build(a, true, false, false, &c);
 	assert_false(c.end[LR_CYCLES_PEER].known);
 	assert_int_equal(c.bound, -1);
 	assert_non_null(strstr(c.conclusion, "the receiver's CPUs are unknown (a plain iperf3 "
@@ -269,7 +274,7 @@ static void test_short_window_unknown(void **state)
 	window("cycles/busy-cpu1/before", "cycles/busy-cpu1/after", SEC, &s);
 	s.interval_ns = 50 * 1000000ULL;
 	lr_cycles_add(a, LR_CYCLES_LOCAL, &s, "vm");
-	lr_cycles_build(a, true, false, &c);
+	lr_cycles_build(a, true, false, false, &c);
 	assert_false(c.end[LR_CYCLES_LOCAL].known);
 	assert_string_equal(c.conclusion, "CPU times unknown on both ends");
 	lr_snapshot_free(&s);

@@ -564,6 +564,14 @@ static void test_tcp_spurious_retransmits(void **state)
 	text = printed(&l);
 	assert_non_null(strstr(text, "lost 4\n  retransmitted 87 segments, 83 of them spurious"));
 	free(text);
+	/* --rr: the same books are the requests' way only, and say so */
+	l.requests_only = true;
+	text = printed(&l);
+	assert_non_null(strstr(text, "Loss ledger of the requests, "));
+	assert_non_null(strstr(text, "lost 4\n  (--rr: the sender is the asking end, the receiver "
+				     "the answering end; the answers' way back is not in it)\n"));
+	free(text);
+	l.requests_only = false;
 	/* the verdict reads it: its place is the ledger's, its loopback step on retransmits
 	 * ("a firewall rule, or a receiver too slow") gives way */
 	{

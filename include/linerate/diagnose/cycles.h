@@ -62,7 +62,7 @@ struct lr_cycles_cpu {
 struct lr_cycles_end {
 	bool known;		/* CPU times for at least LR_CYCLES_MIN_NS */
 	char host[64];
-	const char *role;	/* "sender", "receiver", "sender and receiver" */
+	const char *role;	/* "sender", "receiver", "sender and receiver"; --rr: "asker", "answerer" */
 	double seconds;		/* the known window */
 	unsigned n_cpus;
 	struct lr_cycles_cpu top[LR_CYCLES_TOP];	/* busiest first */
@@ -78,9 +78,10 @@ struct lr_cycles {
 	char conclusion[400];
 };
 
-/* local_sends/local_receives: this host's role in the test (--bidir: both). */
+/* local_sends/local_receives: this host's role in the test (--bidir: both); rr: --rr, where
+ * this host asks and the peer answers (both ends send and receive). */
 void lr_cycles_build(const struct lr_cycles_acc *a, bool local_sends, bool local_receives,
-		     struct lr_cycles *out);
+		     bool rr, struct lr_cycles *out);
 /* --expect cpu: each end's busiest CPU into f (unknown where the end is). */
 void lr_cycles_expect_facts(const struct lr_cycles *c, struct lr_expect_facts *f);
 

@@ -83,6 +83,9 @@ struct lr_ledger {
 	bool udp;
 	enum lr_ledger_dir dir;			/* the input's */
 	bool bidir;
+	/* --rr: the requests' way only (sender = the asking end); the answers' way back is in
+	 * no ledger */
+	bool requests_only;
 	int64_t sent, received, lost;		/* -1 unknown */
 	/* TCP: the sender's retransmitted segments and, of them, the spurious ones (the receiver
 	 * had them: reordering or a hasty timer, not loss); lost is the rest. -1 unknown */

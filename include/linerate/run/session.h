@@ -33,6 +33,7 @@ struct lr_session {
 	uint64_t window;		/* -w, 0 unset */
 	bool demo;			/* --demo: the server is this process, on this host */
 	bool reverse, bidir;		/* the running test's direction */
+	bool rr;			/* --rr: the ledger is the requests' way */
 	bool one_link;			/* the peer is on the test interface's link: the wire
 					 * stage applies (lr_route_one_link at the start) */
 	char host[65];			/* this host's nodename, for the ledgers */

@@ -201,17 +201,19 @@ void lr_csv_field(FILE *f, const char *s)
  * needs quoting and never breaks a row, whatever the source held. */
 static void put_word(FILE *f, const char *s, size_t max)
 {
-	fputc(',', f);
+	fputc_unlocked(',', f);
 	for (size_t n = 0; n < max && s[n]; n++) {
 		unsigned char ch = (unsigned char)s[n];
 
-		fputc(ch > 0x20 && ch < 0x7f && ch != ',' && ch != '"' ? ch : '?', f);
+		fputc_unlocked(ch > 0x20 && ch < 0x7f && ch != ',' && ch != '"' ? ch : '?', f);
 	}
 }
 
 /* Hand-rolled number formatting: CSV rows are most of a headless tick's CPU, and printf's
  * generic path costs several times this. Same output as "%llu" and "%.*f" (round half to
- * even via rint, as printf does for exactly representable halves). */
+ * even via rint, as printf does for exactly representable halves). A snapshot's rows are
+ * written holding the stream's lock (flockfile in write_snapshot): the many small writes
+ * below are the _unlocked ones. */
 static char *fmt_u64(char *end, uint64_t v)
 {
 	do {
@@ -228,30 +230,60 @@ static void put_u64(FILE *f, bool known, uint64_t v)
 	buf[sizeof(buf) - 1] = '\0';
 	p = fmt_u64(buf + sizeof(buf) - 1, v);
 	*--p = ',';
-	fputs(known ? p : ",", f);
+	fputs_unlocked(known ? p : ",", f);
+}
+
+/* "%d" (comma: ",%d"), by fmt_u64 for the usual non-negative value */
+static void put_int_sep(FILE *f, int v, bool comma)
+{
+	char buf[16], *p;
+
+	if (v < 0) {
+		fprintf(f, comma ? ",%d" : "%d", v);
+		return;
+	}
+	buf[sizeof(buf) - 1] = '\0';
+	p = fmt_u64(buf + sizeof(buf) - 1, (uint64_t)v);
+	if (comma)
+		*--p = ',';
+	fputs_unlocked(p, f);
+}
+
+static void put_int(FILE *f, int v)
+{
+	put_int_sep(f, v, true);
+}
+
+/* "%.*f" of v (0 <= v < 1e12, at most 6 decimals) written to end backwards; NULL otherwise. */
+static char *fmt_fixed(char *end, double v, int decimals)
+{
+	static const double pow10[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
+	uint64_t scaled;
+
+	if (!(v >= 0 && v < 1e12) || decimals < 0 || decimals > 6)
+		return NULL;
+	scaled = (uint64_t)rint(v * pow10[decimals]);
+	for (int d = 0; d < decimals; d++) {
+		*--end = (char)('0' + scaled % 10);
+		scaled /= 10;
+	}
+	if (decimals)
+		*--end = '.';
+	return fmt_u64(end, scaled);
 }
 
 static void put_fixed(FILE *f, double v, int decimals)
 {
-	static const double pow10[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
-	char buf[48], *p = buf + sizeof(buf) - 1;
-	uint64_t scaled;
+	char buf[48], *p;
 
-	if (!(v >= 0 && v < 1e12) || decimals < 0 || decimals > 6) {
+	buf[sizeof(buf) - 1] = '\0';
+	p = fmt_fixed(buf + sizeof(buf) - 1, v, decimals);
+	if (!p) {
 		fprintf(f, ",%.*f", decimals, v);	/* rare: negative, huge or NaN */
 		return;
 	}
-	scaled = (uint64_t)rint(v * pow10[decimals]);
-	*p = '\0';
-	for (int d = 0; d < decimals; d++) {
-		*--p = (char)('0' + scaled % 10);
-		scaled /= 10;
-	}
-	if (decimals)
-		*--p = '.';
-	p = fmt_u64(p, scaled);
 	*--p = ',';
-	fputs(p, f);
+	fputs_unlocked(p, f);
 }
 
 static void put_dbl(FILE *f, bool known, double v, int decimals)
@@ -259,7 +291,7 @@ static void put_dbl(FILE *f, bool known, double v, int decimals)
 	if (known)
 		put_fixed(f, v, decimals);
 	else
-		fputc(',', f);
+		fputc_unlocked(',', f);
 }
 
 static struct last_row *last_for(struct lr_csv *c, const struct lr_iface_snap *i, bool *fresh)
@@ -338,7 +370,7 @@ static int write_iface(struct lr_csv *c, const struct lr_snapshot *s,
 	last->mono_ns = s->mono_ns;
 	secs = (double)dt / 1e9;
 
-	fputs(prefix, c->f);
+	fputs_unlocked(prefix, c->f);
 	lr_csv_field(c->f, i->name);
 	put_fixed(c->f, secs, 6);
 	for (size_t k = 0; k < LR_ARRAY_SIZE(counter_cols); k++)
@@ -351,9 +383,9 @@ static int write_iface(struct lr_csv *c, const struct lr_snapshot *s,
 		put_u64(c->f, ok & LR_M_BIT(event_cols[k].m), d[event_cols[k].m]);
 	put_dbl(c->f, i->softirq_max_pct >= 0, i->softirq_max_pct, 1);
 	if (i->softirq_cpu >= 0)
-		fprintf(c->f, ",%d", i->softirq_cpu);
+		put_int(c->f, i->softirq_cpu);
 	else
-		fputc(',', c->f);
+		fputc_unlocked(',', c->f);
 	put_u64(c->f, i->speed_mbps > 0, (uint64_t)i->speed_mbps);
 	put_u64(c->f, i->mtu >= 0, (uint64_t)i->mtu);
 	line = lr_ifrate_line_mbps(i);	/* link_mbps is the kernel's; a % is of a line rate */
@@ -368,14 +400,14 @@ static int write_iface(struct lr_csv *c, const struct lr_snapshot *s,
 		put_dbl(c->f, line > 0 && (ok & need) == need,
 			(rx > tx ? rx : tx) / secs / speed_bps * 100, 2);
 	}
-	fputs(c->suffix, c->f);
+	fputs_unlocked(c->suffix, c->f);
 	if (i->numa_known)	/* NUMA node of the device: empty when the platform gives none */
-		fprintf(c->f, ",%d", i->numa_node);
+		put_int(c->f, i->numa_node);
 	else
-		fputc(',', c->f);
+		fputc_unlocked(',', c->f);
 	put_word(c->f, i->driver, sizeof(i->driver));	/* "" unknown (loopback has none) */
 	put_qdisc(c->f, &i->qdisc, last);
-	fputc('\n', c->f);
+	fputc_unlocked('\n', c->f);
 	return 0;
 }
 
@@ -385,7 +417,9 @@ static void write_cpu(FILE *f, const char *prefix, const struct lr_snapshot *s,
 	bool t = k->valid & LR_CPUV_TIMES, q = k->valid & LR_CPUV_SOFTIRQS,
 	     n = k->valid & LR_CPUV_SOFTNET;
 
-	fprintf(f, "%s%d,%.6f", prefix, k->cpu, (double)s->interval_ns / 1e9);
+	fputs_unlocked(prefix, f);
+	put_int_sep(f, k->cpu, false);
+	put_fixed(f, (double)s->interval_ns / 1e9, 6);
 	put_dbl(f, t, k->user_pct, 2);
 	put_dbl(f, t, k->system_pct, 2);
 	put_dbl(f, t, k->irq_pct, 2);
@@ -396,13 +430,13 @@ static void write_cpu(FILE *f, const char *prefix, const struct lr_snapshot *s,
 	put_dbl(f, n, k->softnet_processed_per_s, 1);
 	put_dbl(f, n, k->softnet_dropped_per_s, 1);
 	put_dbl(f, n, k->softnet_squeezed_per_s, 1);
-	fputs(suffix, f);
+	fputs_unlocked(suffix, f);
 	put_dbl(f, t && k->steal_pct >= 0, k->steal_pct, 2);
 	if (k->valid & LR_CPUV_NODE)
-		fprintf(f, ",%d", k->node);
+		put_int(f, k->node);
 	else
-		fputc(',', f);
-	fputc('\n', f);
+		fputc_unlocked(',', f);
+	fputc_unlocked('\n', f);
 }
 
 static struct last_stream *last_stream_for(struct lr_csv *c, uint32_t gen,
@@ -594,6 +628,30 @@ static void make_suffix(char *buf, size_t size, const char *side, const char *ho
 	buf[n] = '\0';
 }
 
+/* "SECONDS.MICROS,ELAPSED," of every row, without printf: the wall clock's microseconds cut
+ * (as "%06llu" of them was), the elapsed time's rounded from its nanoseconds (half up: "%.6f"
+ * of a double rounded the double's binary value, which differs only at exact halves). */
+static char *fmt_micros(char *end, uint64_t secs, uint64_t us)
+{
+	for (int d = 0; d < 6; d++, us /= 10)
+		*--end = (char)('0' + us % 10);
+	*--end = '.';
+	return fmt_u64(end, secs);
+}
+
+static void time_prefix(char *buf, size_t size, const struct lr_snapshot *s)
+{
+	char tmp[64], *p = tmp + sizeof(tmp) - 1;
+	uint64_t el_us = (s->elapsed_ns + 500) / 1000;
+
+	*p = '\0';
+	*--p = ',';
+	p = fmt_micros(p, el_us / 1000000, el_us % 1000000);
+	*--p = ',';
+	p = fmt_micros(p, s->real_ns / LR_NSEC_PER_SEC, s->real_ns % LR_NSEC_PER_SEC / 1000);
+	lr_strlcpy(buf, p, size);
+}
+
 static int write_snapshot(struct lr_csv *c, const struct lr_snapshot *s)
 {
 	char prefix[64];
@@ -602,10 +660,8 @@ static int write_snapshot(struct lr_csv *c, const struct lr_snapshot *s)
 	if (c->err)
 		return c->err;
 
-	snprintf(prefix, sizeof(prefix), "%llu.%06llu,%.6f,",
-		 (unsigned long long)(s->real_ns / LR_NSEC_PER_SEC),
-		 (unsigned long long)(s->real_ns % LR_NSEC_PER_SEC / 1000),
-		 (double)s->elapsed_ns / 1e9);
+	time_prefix(prefix, sizeof(prefix), s);
+	flockfile(c->f);
 	if (c->kind == LR_CSV_IFACES) {
 		for (size_t i = 0; i < s->n_ifaces && !err; i++)
 			err = write_iface(c, s, &s->ifaces[i], prefix);
@@ -624,6 +680,7 @@ static int write_snapshot(struct lr_csv *c, const struct lr_snapshot *s)
 	}
 	if (!err && (fflush(c->f) || ferror(c->f)))
 		err = errno ? -errno : -EIO;
+	funlockfile(c->f);
 	if (err)
 		return cut_back(c, err);
 	if (!c->is_stdout)
@@ -642,6 +699,7 @@ int lr_csv_write_latency(struct lr_csv *c, const struct lr_snapshot *s,
 		return c->err;
 	/* time, elapsed as every row; the probes answered and lost in packets and lost; what a
 	 * probe has no figure for (bytes, a direction, TCP's columns) empty */
+	flockfile(c->f);
 	fprintf(c->f, "%llu.%06llu,%.6f,latency,,udp,,",
 		(unsigned long long)(s->real_ns / LR_NSEC_PER_SEC),
 		(unsigned long long)(s->real_ns % LR_NSEC_PER_SEC / 1000), (double)s->elapsed_ns / 1e9);
@@ -652,8 +710,11 @@ int lr_csv_write_latency(struct lr_csv *c, const struct lr_snapshot *s,
 	for (size_t i = 0; i < sizeof(q) / sizeof(q[0]); i++)
 		put_u64(c->f, *q[i] >= 0, (uint64_t)*q[i]);
 	fputc('\n', c->f);
-	if (fflush(c->f) || ferror(c->f))
+	if (fflush(c->f) || ferror(c->f)) {
+		funlockfile(c->f);
 		return cut_back(c, errno ? -errno : -EIO);
+	}
+	funlockfile(c->f);
 	if (!c->is_stdout)
 		c->whole = ftello(c->f);
 	return 0;

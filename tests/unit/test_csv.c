@@ -95,6 +95,48 @@ static void test_rows_and_missed_snapshot(void **state)
 	(void)line3;
 }
 
+/* The time columns of every row: the wall clock's microseconds cut, the elapsed time rounded
+ * from its nanoseconds, half up, a carry crossing the point. */
+static void test_time_columns(void **state)
+{
+	static const struct {
+		uint64_t real_frac, elapsed;
+		const char *want;
+	} cases[] = {
+		{123456789, 1234567500, "1700000000.123456,1.234568,"},
+		{999999999, 999999500, "1700000000.999999,1.000000,"},
+		{0, 1234567499, "1700000000.000000,1.234567,"},
+		{1000, 7 * SEC, "1700000000.000001,7.000000,"},
+	};
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		char path[] = "/tmp/lr-csv-XXXXXX";
+		int fd = mkstemp(path);
+		struct lr_csv *c;
+		struct lr_snapshot s;
+		struct lr_iface_snap i;
+		char *text, *row;
+
+		close(fd);
+		memset(&i, 0, sizeof(i));
+		strcpy(i.name, "eth0");
+		i.softirq_max_pct = -1;
+		i.softirq_cpu = 3;
+		assert_int_equal(lr_csv_open(&c, path, LR_CSV_IFACES), 0);
+		snap_at(&s, &i, 1, SEC / 2, 1000);
+		s.real_ns = 1700000000ULL * SEC + cases[k].real_frac;
+		s.elapsed_ns = cases[k].elapsed;
+		assert_int_equal(lr_csv_write(c, &s), 0);
+		assert_int_equal(lr_csv_close(c), 0);
+		text = slurp(path);
+		unlink(path);
+		row = strchr(text, '\n') + 1;
+		assert_memory_equal(row, cases[k].want, strlen(cases[k].want));
+		assert_non_null(strstr(row, ",,3,"));	/* softirq_max_pct unknown, softirq_cpu 3 */
+	}
+}
+
 /* Fails unless the line at row ends with tail (its newline included); returns the next line. */
 static char *row_ends(char *row, const char *tail)
 {
@@ -669,6 +711,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows_and_missed_snapshot),
+		cmocka_unit_test(test_time_columns),
 		cmocka_unit_test(test_header_is_the_contract),
 		cmocka_unit_test(test_qdisc_columns),
 		cmocka_unit_test(test_wire_utilisation),

@@ -692,6 +692,7 @@ int lr_csv_write_latency(struct lr_csv *c, const struct lr_snapshot *s,
 			 const struct lr_csv_latency *l)
 {
 	const int64_t *q[] = {&l->p50_us, &l->p90_us, &l->p99_us, &l->max_us};
+	char prefix[64];
 
 	if (c->kind != LR_CSV_STREAMS)
 		return 0;
@@ -699,10 +700,10 @@ int lr_csv_write_latency(struct lr_csv *c, const struct lr_snapshot *s,
 		return c->err;
 	/* time, elapsed as every row; the probes answered and lost in packets and lost; what a
 	 * probe has no figure for (bytes, a direction, TCP's columns) empty */
+	time_prefix(prefix, sizeof(prefix), s);
 	flockfile(c->f);
-	fprintf(c->f, "%llu.%06llu,%.6f,latency,,udp,,",
-		(unsigned long long)(s->real_ns / LR_NSEC_PER_SEC),
-		(unsigned long long)(s->real_ns % LR_NSEC_PER_SEC / 1000), (double)s->elapsed_ns / 1e9);
+	fputs_unlocked(prefix, c->f);
+	fputs_unlocked("latency,,udp,,", c->f);
 	put_u64(c->f, true, l->answered);
 	fputs(",,", c->f);	/* pps, retransmits */
 	put_u64(c->f, true, l->lost);

@@ -107,7 +107,10 @@ static void test_time_columns(void **state)
 		{999999999, 999999500, "1700000000.999999,1.000000,"},
 		{0, 1234567499, "1700000000.000000,1.234567,"},
 		{1000, 7 * SEC, "1700000000.000001,7.000000,"},
+		{0, 1213993500, "1700000000.000000,1.213994,"},	/* printf's double: 1.213993 */
 	};
+	static const struct lr_csv_latency lat = {.answered = 1, .p50_us = -1, .p90_us = -1,
+						  .p99_us = -1, .max_us = -1};
 
 	(void)state;
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
@@ -134,6 +137,14 @@ static void test_time_columns(void **state)
 		row = strchr(text, '\n') + 1;
 		assert_memory_equal(row, cases[k].want, strlen(cases[k].want));
 		assert_non_null(strstr(row, ",,3,"));	/* softirq_max_pct unknown, softirq_cpu 3 */
+		/* a latency row of the same snapshot carries the same time columns */
+		assert_int_equal(lr_csv_open(&c, path, LR_CSV_STREAMS), 0);
+		assert_int_equal(lr_csv_write_latency(c, &s, &lat), 0);
+		assert_int_equal(lr_csv_close(c), 0);
+		text = slurp(path);
+		unlink(path);
+		row = strchr(text, '\n') + 1;
+		assert_memory_equal(row, cases[k].want, strlen(cases[k].want));
 	}
 }
 

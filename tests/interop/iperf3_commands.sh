@@ -7,7 +7,8 @@
 # what it is against iperf3 -s, exactly. linerate -c must succeed where iperf3 -c succeeds and
 # fail where it fails, with a status of linerate's own table (README: 1 the test failed, 2
 # usage; iperf3 exits 1 for both, e.g. `-n 5M -t 1`, two end conditions). The three
-# sequences run in parallel, each command under an outer timeout.
+# sequences run in parallel, each command under an outer timeout; a command they disagree on runs
+# again alone, and that run is judged.
 . "$(dirname "$0")/../lib.sh"
 CMDS=(
 	"-V -t 1 -T test1" "-u -V -t 1" "-i .3 -O 2 -t 1" "-i 1 -J -t 1" "-4 -t 1" "-4 -u -t 1"
@@ -38,14 +39,17 @@ pair() {
 	mkdir -p "/etc/netns/$c" && lr_cleanup_add "rm -rf /etc/netns/$c"
 	printf '127.0.0.1 localhost\n10.98.%s.2 srv\nfd98::%s:2 srv\n' "$k" "$k" >"/etc/netns/$c/hosts"
 }
+# one K I CLIENT...: command I by CLIENT from pair K's client namespace; prints its status
+one() {
+	local k=$1 i=$2; shift 2
+	# shellcheck disable=SC2086	# the command's words
+	ip netns exec "${u}${k}c" timeout 15 "$@" -c srv ${CMDS[$i]} >"$tmp/$k.$i.out" 2>&1
+	echo $?
+}
 # run K OUT CLIENT...: each command by CLIENT from pair K's client namespace, "status" a line
 run() {
 	local k=$1 out=$2 i; shift 2
-	for i in "${!CMDS[@]}"; do
-		# shellcheck disable=SC2086	# the command's words
-		ip netns exec "${u}${k}c" timeout 15 "$@" -c srv ${CMDS[$i]} >"$tmp/$k.$i.out" 2>&1
-		echo $?
-	done >"$out"
+	for i in "${!CMDS[@]}"; do one "$k" "$i" "$@"; done >"$out"
 }
 for k in 1 2 3; do pair $k; done
 ip netns exec "${u}1s" "$LR_BIN" -s >"$tmp/lrs.out" 2>&1 &
@@ -67,14 +71,29 @@ echo "# ${#CMDS[@]} commands, three sequences in parallel: $((SECONDS - t0)) s"
 mapfile -t lrs <"$tmp/lrs.rc"
 mapfile -t i3s <"$tmp/i3s.rc"
 mapfile -t lrc <"$tmp/lrc.rc"
+# lrc_agrees I: linerate -c succeeded where iperf3 -c did, or failed (1 or 2) where it failed
+lrc_agrees() {
+	case "${lrc[$1]}:${i3s[$1]}" in
+	0:0 | [12]:[1-9]*) return 0 ;;
+	esac
+	return 1
+}
 for i in "${!CMDS[@]}"; do
 	c=${CMDS[$i]} n=${c// /_}
+	# A command the three sequences disagree on runs again, alone, one pair after the other,
+	# and that run is judged: under the three sequences' load iperf3 3.22 against its own server
+	# once failed `-n 5M -u -b1G` (exit 1, one clean-clone run in eight; 25 of 25 alone passed).
+	# A real difference comes back in the second run.
+	if [ "${lrs[$i]}" != "${i3s[$i]}" ] || ! lrc_agrees "$i"; then
+		echo "# iperf3 $v -c srv $c: exit ${lrs[$i]} against linerate -s, ${i3s[$i]} against iperf3 $v -s; linerate -c: ${lrc[$i]}: again, alone"
+		lrs[$i]=$(one 1 "$i" env PATH="$sid:$PATH" iperf3)
+		i3s[$i]=$(one 2 "$i" env PATH="$sid:$PATH" iperf3)
+		lrc[$i]=$(one 3 "$i" "$LR_BIN")
+	fi
 	echo "# iperf3 $v -c srv $c: exit ${lrs[$i]} against linerate -s, ${i3s[$i]} against iperf3 $v -s; linerate -c: ${lrc[$i]}"
 	check "lrs:$n" [ "${lrs[$i]:-none}" = "${i3s[$i]:-none2}" ]
 	lrc_ok=0
-	case "${lrc[$i]}:${i3s[$i]}" in
-	0:0 | [12]:[1-9]*) lrc_ok=1 ;;
-	esac
+	lrc_agrees "$i" && lrc_ok=1
 	check "lrc:$n" [ "$lrc_ok" = 1 ]
 	if [ "${lrs[$i]}" != "${i3s[$i]}" ] || [ "$lrc_ok" != 1 ]; then
 		for k in 1 2 3; do	# what each said last, for the one that differs

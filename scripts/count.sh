@@ -6,8 +6,13 @@
 #
 #   lr_count WHERE LOG RC [cmocka]   add what LOG (the output of one binary, script or stage that
 #                                    exited RC) says ran
-#   lr_count_report                  the skipped names in one block, the failures, and the closing
-#                                    line "N passed, N failed[, N skipped]"; returns 1 on a failure
+#   lr_count_report                  the skipped names in one block, the failed checks by name
+#                                    ("FAILED where: name: why", the first 10 of each place), the
+#                                    places, and the closing line "N passed, N failed[, N skipped]";
+#                                    returns 1 on a failure
+#
+# The failed checks are repeated at the end because CI shows only the tail of a long run: a
+# nested runner's "FAILED" lines are read back as they are, so the outermost report names them.
 #
 # In CI (CI=true, or 1, in the environment: root, every tool installed) a check that did not run
 # is a failure: lr_count_report lists each skip as "FAIL (skipped in CI) where: name: why", counts
@@ -25,6 +30,7 @@
 LR_CNT_PASS=0 LR_CNT_FAIL=0 LR_CNT_SKIP=0
 LR_CNT_SKIPPED=() # "where: name: why"
 LR_CNT_FAILED=()  # "where"
+LR_CNT_FAILLINES=() # "where: name: why" of each failed check (the first 10 of each place)
 LR_CNT_SKIPWHERE=() # "where" of each binary, script or stage that skipped something
 LR_CI_SKIP_TAG="FAIL (skipped in CI) "
 
@@ -93,8 +99,21 @@ lr_count() {
 		f=1
 	fi
 	[ "$f" -ne 0 ] && LR_CNT_FAILED+=("$where")
+	_lr_fail_lines "$where" "$log" "$kind"
 	LR_CNT_PASS=$((LR_CNT_PASS + p)) LR_CNT_FAIL=$((LR_CNT_FAIL + f)) LR_CNT_SKIP=$((LR_CNT_SKIP + s))
 	_LR_LAST="$p passed, $f failed, $s skipped"
+}
+
+# _lr_fail_lines WHERE LOG KIND: the failed checks' lines of LOG, named, into LR_CNT_FAILLINES
+_lr_fail_lines() {
+	local x
+	while IFS= read -r x; do
+		[ -n "$x" ] && LR_CNT_FAILLINES+=("$x")
+	done < <(awk -v w="$1" -v kind="$3" -v tag="$LR_CI_SKIP_TAG" '
+		index($0, tag) == 1 { next }	# a skip, listed as such
+		kind == "cmocka" && /^\[  FAILED  \] [A-Za-z0-9_]+$/ { if (!seen[$4]++) print w ": " $4; next }
+		/^FAIL / { print w ": " substr($0, 6); next }
+		/^FAILED / { print substr($0, 8) }' "$2" | head -n 10)
 }
 
 lr_count_report() {
@@ -110,6 +129,10 @@ lr_count_report() {
 	elif [ "${#LR_CNT_SKIPPED[@]}" -gt 0 ]; then
 		echo "skipped (${#LR_CNT_SKIPPED[@]}):"
 		for x in "${LR_CNT_SKIPPED[@]}"; do echo "SKIPPED $x"; done
+	fi
+	if [ "${#LR_CNT_FAILLINES[@]}" -gt 0 ]; then
+		echo "failed checks (${#LR_CNT_FAILLINES[@]}):"
+		for x in "${LR_CNT_FAILLINES[@]}"; do echo "FAILED $x"; done
 	fi
 	if [ "${#places[@]}" -gt 0 ]; then
 		x=$(printf '%s; ' "${places[@]}")

@@ -115,6 +115,30 @@ check "test-all in CI: each skip named once as a failure" \
 	test "$(grep -c '^FAIL (skipped in CI) only SKIP: soak: needs root$' "$t/allci.out")" -eq 1 -a \
 	"$(grep -c '^FAIL (skipped in CI) nested runner: unit_skip: test_c: cmocka skip()$' "$t/allci.out")" -eq 1
 
+# failed checks are named again at the end (CI shows only a long run's tail): a script's FAIL
+# line and a cmocka test's name, and through a nested runner the same lines, once each
+mkdir -p "$t/failing"
+printf 'echo "PASS fine"\necho "FAIL udp_peer: the receiver counted loss (0)"\nexit 1\n' >"$t/failing/d_fails.sh"
+cat >"$t/unit_fails" <<'X'
+#!/bin/sh
+echo "[ RUN      ] test_good"; echo "[       OK ] test_good"
+echo "[ RUN      ] test_bad"; echo "[  FAILED  ] test_bad"
+echo "[==========] 2 test(s) run."
+echo "[  PASSED  ] 1 test(s)."
+echo "[  FAILED  ] 1 test(s), listed below:"
+echo "[  FAILED  ] test_bad"
+X
+chmod +x "$t/unit_fails"
+(
+	LR_TEST_ALL_SOURCED=1 source scripts/test-all.sh
+	stage "nested runner" env LR_SCRIPT_DIRS="$t/failing" tests/run.sh "$t/unit_fails"
+	lr_count_report
+) >"$t/fails.out" 2>&1
+check "test-all: the last lines name each failed check once, the script's and the unit's" \
+	test "$(tail -n5 "$t/fails.out" | head -n3)" = "failed checks (2):
+FAILED unit_fails: test_bad
+FAILED d_fails.sh: udp_peer: the receiver counted loss (0)"
+
 # tests/lib.sh on its own (a CI stage script): its closing line carries the skips
 out=$(bash -c "source '$LR_TOP/tests/lib.sh'; pass a; skip b why; lr_summary")
 check "lib.sh: lr_summary counts skips" test "$(echo "$out" | tail -n1)" = "1 passed, 0 failed, 1 skipped"

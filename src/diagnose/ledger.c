@@ -394,7 +394,9 @@ static void conclude(const struct lr_ledger_input *in, struct lr_ledger *l)
 	unread(l, notread, sizeof(notread));
 	/* every drop counter read (the wire is a difference, unknown live: not one of them) */
 	if (!big && stages_read(l) && !l->far_unknown && l->spurious > 0 &&
-	    (double)l->spurious >= LR_LEDGER_SPURIOUS_SHARE * (double)l->retransmitted) {
+	    (double)l->spurious >= LR_LEDGER_SPURIOUS_SHARE * (double)l->retransmitted &&
+	    (in->tcp_segments <= 0 ||
+	     (double)l->lost <= LR_LEDGER_TCP_LOSS_MATTERS * (double)in->tcp_segments)) {
 		l->reordered = true;
 		snprintf(l->conclusion, sizeof(l->conclusion),
 			 "reordered, not lost: %lld of the %lld retransmitted segments were "

@@ -56,6 +56,7 @@ void lr_ledger_input_delta(const struct lr_ledger_input *cur, const struct lr_le
 	*out = *cur;
 	out->sent = d(cur->sent, prev->sent);
 	out->lost = d(cur->lost, prev->lost);
+	out->tcp_segments = d(cur->tcp_segments, prev->tcp_segments);
 	end_delta(&cur->snd, &prev->snd, &out->snd);
 	end_delta(&cur->rcv, &prev->rcv, &out->rcv);
 }
@@ -87,9 +88,9 @@ void lr_ledger_live_step(struct lr_ledger_live *lv, const struct lr_ledger_input
 }
 
 void lr_ledger_live_counts(const struct lr_snapshot *s, bool udp, bool reverse, int64_t *sent,
-			   int64_t *lost)
+			   int64_t *lost, int64_t *sent_bytes)
 {
-	int64_t pk = 0, gaps = 0, retr = 0;
+	int64_t pk = 0, gaps = 0, retr = 0, bytes = 0;
 	unsigned n = 0;
 
 	for (size_t i = 0; i < s->n_streams; i++) {
@@ -101,8 +102,9 @@ void lr_ledger_live_counts(const struct lr_snapshot *s, bool udp, bool reverse, 
 		pk += (int64_t)st->total_packets;
 		gaps += (int64_t)st->total_lost;
 		retr += (int64_t)st->total_retransmits;
+		bytes += (int64_t)st->total_bytes;
 	}
-	*sent = *lost = -1;
+	*sent = *lost = *sent_bytes = -1;
 	if (!n)
 		return;
 	if (udp && !reverse) {
@@ -112,6 +114,7 @@ void lr_ledger_live_counts(const struct lr_snapshot *s, bool udp, bool reverse, 
 		*lost = gaps;
 	} else if (!reverse) {
 		*lost = retr;
+		*sent_bytes = bytes;
 	}
 }
 

@@ -137,7 +137,7 @@ static void name_place(const struct lr_verdict_iface *f, const struct lr_verdict
 }
 
 /* Retransmits that can cost rate: at least 0.1 % of the bytes the test moved (one segment
- * each, an MSS of the MTU's size). A few are tail-loss probes and spurious timeouts. */
+ * each, an MSS of the MTU's size; the ledger's rule for what D-SACK left unexplained too). A few are tail-loss probes and spurious timeouts. */
 static bool retrans_matter(const struct lr_verdict_traffic *t, const struct lr_verdict *v)
 {
 	double mss = v->iface->mtu > 52 ? (double)v->iface->mtu - 52 : 1448;
@@ -145,7 +145,7 @@ static bool retrans_matter(const struct lr_verdict_traffic *t, const struct lr_v
 
 	if (t->udp || v->retransmits <= 0)
 		return false;
-	return bytes <= 0 || (double)v->retransmits * mss >= 0.001 * bytes;
+	return bytes <= 0 || (double)v->retransmits * mss >= LR_LEDGER_TCP_LOSS_MATTERS * bytes;
 }
 
 /* The senders reached their own -b: the test, not the link, set the rate (what the receiver

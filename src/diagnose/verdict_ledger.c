@@ -128,6 +128,18 @@ unsigned lr_verdict_dirs(const struct lr_verdict_traffic *t, enum lr_ledger_dir 
 	return 2;
 }
 
+/* TCP: the segments this direction's senders sent, their bytes at the MSS of the test
+ * interface's MTU (1448 when unknown: 1500 less IP and TCP with timestamps); -1 unknown */
+static int64_t tcp_segments(const struct lr_verdict_acc *a, const struct lr_verdict_traffic *t,
+			    enum lr_ledger_dir dir)
+{
+	const struct lr_verdict_iface *f = lr_verdict_pick(a);
+	int64_t mss = f && f->mtu > 52 + 536 ? f->mtu - 52 : 1448;
+	int64_t bytes = t->dir_sent_bytes[dir];
+
+	return t->udp || bytes <= 0 ? -1 : bytes / mss;
+}
+
 bool lr_verdict_ledger_input(const struct lr_verdict_acc *a, const struct lr_verdict_traffic *t,
 			     const struct lr_peer_summary *peer, const char *host,
 			     enum lr_ledger_dir dir, struct lr_ledger_input *in)
@@ -144,6 +156,7 @@ bool lr_verdict_ledger_input(const struct lr_verdict_acc *a, const struct lr_ver
 	in->bidir = t->bidir;
 	in->one_link = t->one_link;
 	in->sender_local = dir == LR_LDIR_UP;	/* this host is the client */
+	in->tcp_segments = tcp_segments(a, t, dir);
 	if (t->bidir) {	/* the totals mix both directions: this one's own counts */
 		in->sent = t->udp ? t->dir_udp_packets[dir] : -1;
 		in->lost = t->udp ? t->dir_udp_lost[dir] : t->dir_retransmits[dir];

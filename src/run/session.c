@@ -75,7 +75,8 @@ void lr_verdict_traffic_from(const struct lr_traffic_results *r, struct lr_verdi
 	memset(vt, 0, sizeof(*vt));
 	vt->retransmits = vt->udp_lost = vt->udp_packets = -1;
 	for (unsigned d = 0; d < LR_LDIR__COUNT; d++)
-		vt->dir_retransmits[d] = vt->dir_udp_lost[d] = vt->dir_udp_packets[d] = -1;
+		vt->dir_retransmits[d] = vt->dir_udp_lost[d] = vt->dir_udp_packets[d] =
+			vt->dir_sent_bytes[d] = -1;
 	vt->up_bps = vt->down_bps = vt->sent_up_bps = vt->sent_down_bps = -1;
 	vt->udp = r->udp;
 	vt->parallel = r->parallel;
@@ -89,6 +90,9 @@ void lr_verdict_traffic_from(const struct lr_traffic_results *r, struct lr_verdi
 	vt->down_bps = r->sum_down.n_streams ? rate_of(&r->sum_down) : -1;
 	vt->sent_up_bps = sent_rate(&r->sum_up);
 	vt->sent_down_bps = sent_rate(&r->sum_down);
+	vt->dir_sent_bytes[LR_LDIR_UP] = r->sum_up.n_streams ? (int64_t)r->sum_up.sent_bytes : -1;
+	vt->dir_sent_bytes[LR_LDIR_DOWN] =
+		r->sum_down.n_streams ? (int64_t)r->sum_down.sent_bytes : -1;
 	vt->dir_retransmits[LR_LDIR_UP] = r->sum_up.n_streams ? r->sum_up.retransmits : -1;
 	vt->dir_retransmits[LR_LDIR_DOWN] = r->sum_down.n_streams ? r->sum_down.retransmits : -1;
 	vt->retransmits = add_known(vt->dir_retransmits[LR_LDIR_UP],
@@ -266,9 +270,10 @@ static void live_step(struct lr_session *s, const struct lr_snapshot *snap)
 	unsigned n = lr_verdict_dirs(&vt, dirs);
 
 	for (unsigned i = 0; i < n && i < LR_ARRAY_SIZE(live); i++) {
-		int64_t sent, lost;
+		int64_t sent, lost, bytes;
 
-		lr_ledger_live_counts(snap, s->udp, dirs[i] == LR_LDIR_DOWN, &sent, &lost);
+		lr_ledger_live_counts(snap, s->udp, dirs[i] == LR_LDIR_DOWN, &sent, &lost, &bytes);
+		vt.dir_sent_bytes[dirs[i]] = bytes;
 		vt.udp_packets = vt.dir_udp_packets[dirs[i]] = sent;
 		vt.udp_lost = vt.retransmits = vt.dir_udp_lost[dirs[i]] = lost;
 		vt.dir_retransmits[dirs[i]] = lost;

@@ -3,11 +3,12 @@
 # UDP loss forced with a tiny receive buffer at the peer (its kernel's RcvbufErrors rise) and
 # at this host (-R), TCP loss forced with an nftables drop rule inside the receiver's namespace
 # (the rule's own counter): the verdict names the witness and the place, never "none". A test
-# capped by its own -b gets no "more streams" advice: whether -b reached the wire and whether TCP
-# retransmitted enough to speak first is the kernel's word (this host's veth bytes and packets,
-# its namespace's RetransSegs), never the test's own count. In every verdict, the goodput the test
-# reports never exceeds the interface's bytes of the same window x 8 / seconds, the window is
-# the test's own seconds, and its bytes are inside the kernel's delta over the whole run.
+# capped by its own -b (TCP, and UDP -P 2) gets no "more streams" advice: whether -b reached
+# the wire and whether TCP retransmitted enough to speak first is the kernel's word (this host's
+# veth bytes and packets, its namespace's RetransSegs), never the test's own count. In every
+# verdict, the goodput the test reports never exceeds the interface's bytes of the same window
+# x 8 / seconds, the window is the test's own seconds, and its bytes are inside the kernel's
+# delta over the whole run.
 # The same steady load reads the same hottest-CPU softirq at -i 0.01 and -i 0.5 (5 points).
 # Headless -J is what is read: iperf3's end totals and the "linerate_verdict" object.
 source "$(dirname "$0")/../lib.sh"
@@ -64,6 +65,26 @@ run() {
 		"$(($(if_packets "$A" "$IA" tx) - tp0)) $(($(tcp_retrans "$A") - re0))" >"$work/$name.kern"
 }
 
+within() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x < hi) }'; }
+
+# capped_as_witnessed NAME CAP_BPS SECS HDR: whether -b reached the wire, in want_capped, by
+# the kernel: the payload this host's veth sent over the run (bytes less HDR a packet) against
+# CAP_BPS x SECS, in kwire. At 95 % of it or more: capped; under 85 % (the sender did not get
+# the CPU): not capped. Between those the kernel cannot tell the verdict's rule (90 % of -b, on
+# the test's own sent rate) apart from its own count, so the rule is followed on that rate.
+capped_as_witnessed() {
+	local name=$1 cap=$2 secs=$3 hdr=$4 ktx kpk sent_bps
+	read -r _ ktx kpk _ <"$work/$name.kern"
+	kpay=$((ktx - hdr * kpk))
+	kwire=$(awk -v p="$kpay" -v c="$cap" -v s="$secs" 'BEGIN { printf "%.4f", p * 8 / (c * s) }')
+	sent_bps=$(v "$name" '.end.sum_sent.bits_per_second')
+	if within "$kwire" 0.95 1e9; then want_capped=true
+	elif within "$kwire" -1e9 0.85; then want_capped=false
+	elif within "$sent_bps" "$(awk -v c="$cap" 'BEGIN { print c * 0.9 }')" 1e15; then want_capped=true
+	else want_capped=false
+	fi
+}
+
 # The test-window checks, for every verdict: DIR is up (client sends) or down (-R).
 window_checks() {
 	local name=$1 secs=$2 dir=$3 ok=1 col goodput bytes seconds krx ktx kbytes
@@ -106,9 +127,14 @@ if window_checks udp_peer 3 up; then
 		<<<"$(v udp_peer '.linerate_verdict.loss.where')"
 	next=$(v udp_peer '.linerate_verdict.next_step')
 	check "udp_peer: not \"no bottleneck\"" lacks "$next" 'no bottleneck'
-	check "udp_peer: -b 1G x 2 reached: capped" \
-		test "$(v udp_peer '.linerate_verdict.capped_by_bitrate')" = true
-	check "udp_peer: no \"more streams\"" lacks "$next" 'more streams'
+	# 42 bytes a packet: Ethernet, IP, UDP (a GSO skb counts once: the payload is high by
+	# a little, never low)
+	capped_as_witnessed udp_peer 2e9 3 42
+	capped=$(v udp_peer '.linerate_verdict.capped_by_bitrate')
+	check "udp_peer: capped_by_bitrate as the kernel's bytes say -b 1G x 2 reached the wire ($kwire of it: $want_capped)" \
+		test "$capped" = "$want_capped"
+	capped_no_more_streams() { [ "$capped" != true ] || lacks "$next" 'more streams'; }
+	check "udp_peer: capped: no \"more streams\"" capped_no_more_streams
 fi
 
 # --- UDP -R: this host receives, its own socket buffer overflows ---
@@ -175,19 +201,17 @@ if window_checks tcp_drop 3 up; then
 fi
 
 # --- TCP capped by its own -b, no loss ---
-# What the verdict must say is read off the kernel, never off the test's own counts: the payload
-# this host's veth sent over the run (bytes less 66 a packet: Ethernet, IP, TCP with timestamps)
-# against -b x -t, and the namespace's TCP retransmits (RetransSegs) against that payload (the
-# verdict's rule: 0.1 %, in 1448-byte segments). -b on the wire (95 % of it): capped; far from
-# it (under 85 %: the sender did not get the CPU): not capped. Retransmits under 0.05 %: the next
-# step is to raise -b when capped (never "more streams"), and not when not; over 0.2 %: they
-# speak first. Between those bounds the kernel cannot tell the verdict's rule apart from its own
-# count, so the verdict must follow its rule on the test's own figures.
+# What the verdict must say is read off the kernel, never off the test's own counts: whether -b
+# reached the wire (capped_as_witnessed: 66 bytes a packet, Ethernet, IP, TCP with timestamps),
+# and the namespace's TCP retransmits (RetransSegs) against that payload (the verdict's rule:
+# 0.1 %, in 1448-byte segments). Retransmits under 0.05 %: the next step is to raise -b when
+# capped (never "more streams"), and not when not; over 0.2 %: they speak first. Between those
+# bounds the kernel cannot tell the verdict's rule apart from its own count, so the verdict must
+# follow its rule on the test's own figures.
 run tcp_capped 2 -b 200M
 if window_checks tcp_capped 2 up; then
-	read -r _ ktx kpk kre <"$work/tcp_capped.kern"
-	kpay=$((ktx - 66 * kpk))
-	kwire=$(awk -v p="$kpay" 'BEGIN { printf "%.4f", p * 8 / (200e6 * 2) }')
+	capped_as_witnessed tcp_capped 200e6 2 66
+	read -r _ _ _ kre <"$work/tcp_capped.kern"
 	kretr=$(awk -v r="$kre" -v p="$kpay" 'BEGIN { printf "%.6f", (p > 0 ? r * 1448 / p : 1) }')
 	retr=$(v tcp_capped '.end.sum_sent.retransmits')
 	sent=$(v tcp_capped '.end.sum_sent.bytes')
@@ -195,12 +219,6 @@ if window_checks tcp_capped 2 up; then
 	capped=$(v tcp_capped '.linerate_verdict.capped_by_bitrate')
 	next=$(v tcp_capped '.linerate_verdict.next_step')
 	echo "    tcp_capped: the kernel: $kpay payload bytes ($kwire of -b x -t), $kre segments retransmitted ($kretr of the payload); the test's own: $retr retransmits, $sent_bps bit/s sent; capped $capped; next: $next"
-	within() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x < hi) }'; }
-	if within "$kwire" 0.95 1e9; then want_capped=true
-	elif within "$kwire" -1e9 0.85; then want_capped=false
-	elif within "$sent_bps" 180e6 1e12; then want_capped=true	# the verdict's rule, 90 % of -b
-	else want_capped=false
-	fi
 	check "tcp_capped: capped_by_bitrate as the kernel's bytes say -b reached the wire ($want_capped)" \
 		test "$capped" = "$want_capped"
 	if within "$kretr" 0.002 1e9; then want_next='TCP retransmitted'

@@ -70,6 +70,14 @@ static void test_delta_rules(void **state)
 	lr_ledger_input_delta(&b, &a, &d);
 	assert_int_equal(d.snd.qdisc_drops, -1);
 	assert_int_equal(d.snd.if_tx_packets, -1);
+	/* TCP's segments sent (the weight of D-SACK's rest) are the interval's, like its loss */
+	a.tcp_segments = 70000;
+	b.tcp_segments = 100000;
+	lr_ledger_input_delta(&b, &a, &d);
+	assert_int_equal(d.tcp_segments, 30000);
+	b.tcp_segments = -1;
+	lr_ledger_input_delta(&b, &a, &d);
+	assert_int_equal(d.tcp_segments, -1);
 }
 
 /* Three ticks: each interval's qdisc stage is its own drops, the total the test's, and the
@@ -125,23 +133,26 @@ static void test_counts(void **state)
 	struct lr_stream_snap st[3] = {
 		{.udp = true, .sender = true, .total_packets = 500},
 		{.udp = true, .sender = false, .total_packets = 90, .total_lost = 10},
-		{.udp = false, .sender = true, .total_retransmits = 7},
+		{.udp = false, .sender = true, .total_retransmits = 7, .total_bytes = 14480000},
 	};
 	struct lr_snapshot s = {.streams = st, .n_streams = 3};
-	int64_t sent, lost;
+	int64_t sent, lost, bytes;
 
 	(void)state;
-	lr_ledger_live_counts(&s, true, false, &sent, &lost);
+	lr_ledger_live_counts(&s, true, false, &sent, &lost, &bytes);
 	assert_int_equal(sent, 500);
 	assert_int_equal(lost, -1);	/* the peer receives: its count comes at the end */
-	lr_ledger_live_counts(&s, true, true, &sent, &lost);
+	assert_int_equal(bytes, -1);
+	lr_ledger_live_counts(&s, true, true, &sent, &lost, &bytes);
 	assert_int_equal(sent, 100);
 	assert_int_equal(lost, 10);
-	lr_ledger_live_counts(&s, false, false, &sent, &lost);
+	lr_ledger_live_counts(&s, false, false, &sent, &lost, &bytes);
 	assert_int_equal(sent, -1);
 	assert_int_equal(lost, 7);
-	lr_ledger_live_counts(&s, false, true, &sent, &lost);	/* no stream: unknown */
+	assert_int_equal(bytes, 14480000);	/* the TCP senders' bytes */
+	lr_ledger_live_counts(&s, false, true, &sent, &lost, &bytes);	/* no stream: unknown */
 	assert_int_equal(lost, -1);
+	assert_int_equal(bytes, -1);
 }
 
 /* Lines: sent, the stages, received, lost and the unaccounted remainder, always. */

@@ -23,6 +23,7 @@
 #include "linerate/sample/snapshot.h"
 #include "linerate/diagnose/verdict.h"
 #include "linerate/present/verdict_out.h"
+#include "linerate/run/session.h"
 
 /* The verdict concludes from the ledger over both ends (issue 27), fed as the session feeds it:
  * this host's ticks (its snapshots), the engine's counts, the peer's summary. */
@@ -334,6 +335,57 @@ static void test_ledger_tcp_transport_both_ends(void **state)
 	assert_false(ledger_row(&l, LR_LS_IP)->known);
 }
 
+/* TCP: the segments the ledger weighs D-SACK's rest against are each direction's senders' bytes
+ * (the engines' results, as the session hands them to the verdict) at the MSS of the test
+ * interface's MTU (less IP and TCP with timestamps), under --bidir each direction its own; UDP
+ * and a direction whose bytes are unknown have none. */
+static void test_ledger_tcp_segments_from_bytes(void **state)
+{
+	static struct lr_traffic_results res;
+	struct lr_verdict_traffic from;
+
+	struct run r;
+	struct lr_verdict_acc a;
+	struct lr_verdict v;
+	struct lr_ledger_input in;
+	struct lr_verdict_traffic t = {.ran = true, .udp = false, .parallel = 1, .up_bps = 9e8,
+				       .down_bps = -1, .retransmits = 400,
+				       .dir_retransmits = {400, -1},
+				       .dir_sent_bytes = {144800000, -1}};
+
+	(void)state;
+	res.n_streams = 2;
+	res.bidir = true;
+	res.sum_up = (struct lr_traffic_sum){.n_streams = 1, .sent_bytes = 144800000};
+	res.sum_down = (struct lr_traffic_sum){.n_streams = 1, .sent_bytes = 17896000};
+	lr_verdict_traffic_from(&res, &from);
+	assert_int_equal(from.dir_sent_bytes[LR_LDIR_UP], 144800000);
+	assert_int_equal(from.dir_sent_bytes[LR_LDIR_DOWN], 17896000);
+	res.sum_down.n_streams = 0;
+	lr_verdict_traffic_from(&res, &from);
+	assert_int_equal(from.dir_sent_bytes[LR_LDIR_DOWN], -1);
+	make_run(&r, -1, 1500, 125000000, 0, -1, -1, 20);
+	judge(&r, 4, &t, &a, &v);
+	assert_true(lr_verdict_ledger_input(&a, &t, NULL, "thishost", LR_LDIR_UP, &in));
+	assert_int_equal(in.tcp_segments, 100000);	/* 144.8 MB at 1448 */
+	make_run(&r, -1, 9000, 125000000, 0, -1, -1, 20);
+	judge(&r, 4, &t, &a, &v);
+	t.dir_sent_bytes[LR_LDIR_UP] = 89480000;
+	assert_true(lr_verdict_ledger_input(&a, &t, NULL, "thishost", LR_LDIR_UP, &in));
+	assert_int_equal(in.tcp_segments, 10000);	/* at 8948 */
+	t.bidir = true;
+	t.dir_sent_bytes[LR_LDIR_DOWN] = 17896000;
+	t.dir_retransmits[LR_LDIR_DOWN] = 3;
+	assert_true(lr_verdict_ledger_input(&a, &t, NULL, "thishost", LR_LDIR_DOWN, &in));
+	assert_int_equal(in.tcp_segments, 2000);
+	t.dir_sent_bytes[LR_LDIR_DOWN] = -1;
+	assert_true(lr_verdict_ledger_input(&a, &t, NULL, "thishost", LR_LDIR_DOWN, &in));
+	assert_int_equal(in.tcp_segments, -1);
+	t.udp = true;
+	assert_true(lr_verdict_ledger_input(&a, &t, NULL, "thishost", LR_LDIR_UP, &in));
+	assert_int_equal(in.tcp_segments, -1);
+}
+
 /* --bidir, UDP, 100,000 datagrams each way over 4 s. Each host receives one direction's data
  * only, so its receive-side drops are that direction's: this host's (the client's) UDP
  * RcvbufErrors moved rcv_local times, the peer's rcv_peer; -w small on one end. The books and
@@ -468,6 +520,7 @@ int main(void)
 		cmocka_unit_test(test_ledger_names_the_peers_rcvbuf),
 		cmocka_unit_test(test_ledger_reverse_senders_qdisc_from_peer),
 		cmocka_unit_test(test_ledger_tcp_transport_both_ends),
+		cmocka_unit_test(test_ledger_tcp_segments_from_bytes),
 		cmocka_unit_test(test_ledger_bidir_down_lost_at_client),
 		cmocka_unit_test(test_ledger_bidir_up_lost_at_server),
 	};

@@ -37,9 +37,10 @@ void lr_ledger_live_step(struct lr_ledger_live *lv, const struct lr_ledger_input
 /* The engines' own counts in s's streams for a test in one direction, since the streams
  * started (-1 unknown): UDP sent = what this host's senders sent, or (reverse) what its
  * receivers got plus their sequence gaps; lost = those gaps (unknown while the peer receives:
- * it reports them at the end); TCP lost = this host's senders' retransmits. */
+ * it reports them at the end); TCP lost = this host's senders' retransmits and sent_bytes
+ * their bytes (the ledger's weight for what D-SACK left unexplained). */
 void lr_ledger_live_counts(const struct lr_snapshot *s, bool udp, bool reverse, int64_t *sent,
-			   int64_t *lost);
+			   int64_t *lost, int64_t *sent_bytes);
 
 /* One line of a ledger as its outputs print it. */
 struct lr_ledger_line {

@@ -138,6 +138,7 @@ struct lr_verdict_traffic {
 	/* the same per direction (enum lr_ledger_dir: [0] up, client -> server; [1] down),
 	 * -1 unknown. The ledger reads them under --bidir, where the totals mix both */
 	int64_t dir_retransmits[2], dir_udp_lost[2], dir_udp_packets[2];
+	int64_t dir_sent_bytes[2];	/* the senders' bytes, per direction, -1 unknown */
 };
 
 void lr_verdict_init(struct lr_verdict_acc *a, const char *iface);	/* iface may be NULL */

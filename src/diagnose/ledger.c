@@ -332,6 +332,24 @@ static void wire_conclusion(const struct lr_ledger_input *in, struct lr_ledger *
 		 100.0 * w->datagrams / (double)l->lost);
 }
 
+/* UDP: big, counted in skbs and converted at a measured ratio of more than one datagram a
+ * skb, is the only stage that saw a drop, every stage was read, and its skbs can hold the whole
+ * loss (LR_LEDGER_SEGS_PER_SKB_MAX). TCP's loss is retransmits, which overcount already: its
+ * share (LR_LEDGER_TCP_CAUSE_SHARE) stays the rule. */
+static bool sole_holder(const struct lr_ledger *l, const struct lr_ledger_row *big)
+{
+	if (!l->udp || !big->approx || big->count <= 0 || big->datagrams <= (double)big->count ||
+	    !stages_read(l))
+		return false;
+	for (unsigned i = 0; i < l->n_rows; i++) {
+		const struct lr_ledger_row *r = &l->rows[i];
+
+		if (r != big && r->known && !r->noise && r->datagrams > 0)
+			return false;
+	}
+	return (double)big->count * LR_LEDGER_SEGS_PER_SKB_MAX >= (double)l->lost;
+}
+
 static void conclude(const struct lr_ledger_input *in, struct lr_ledger *l)
 {
 	const struct lr_ledger_row *big = NULL;
@@ -367,23 +385,27 @@ static void conclude(const struct lr_ledger_input *in, struct lr_ledger *l)
 		return;
 	}
 	share = l->udp ? LR_LEDGER_CAUSE_SHARE : LR_LEDGER_TCP_CAUSE_SHARE;
-	if (big && big->datagrams >= share * (double)l->lost) {
+	if (big && (big->datagrams >= share * (double)l->lost || sole_holder(l, big))) {
 		const char *host = big->sender ? l->snd_host : l->rcv_host;
 		const struct lr_ledger_end *e = big->sender ? &in->snd : &in->rcv;
+		char held[96] = "";
 
 		l->largest = big;
 		fmt_count(dg, sizeof(dg), big->datagrams);
 		advice(l, in, big, act, sizeof(act));
+		if (big->datagrams < share * (double)l->lost)	/* named by sole_holder */
+			snprintf(held, sizeof(held), "; the only stage that saw a drop, its %lld %s "
+				 "can hold all %s", (long long)big->count, big->unit, lost);
 		if (big->stage == LR_LS_WIRE)
 			wire_conclusion(in, l, big, lost);
 		else
 			snprintf(l->conclusion, sizeof(l->conclusion),
-				 "%s of %s lost %s at the %s's %s: %s on %s%s%s %lld %s%s (%.0f %%)",
+				 "%s of %s lost %s at the %s's %s: %s on %s%s%s %lld %s%s (%.0f %%)%s",
 				 dg, lost, l->unit, big->sender ? "sender" : "receiver",
 				 lr_ledger_stage_name(big->stage), big->counter,
 				 host[0] ? host : "?", e->iface[0] ? " " : "", e->iface,
 				 (long long)big->count, big->unit, big->approx ? " (converted)" : "",
-				 100.0 * big->datagrams / (double)l->lost);
+				 100.0 * big->datagrams / (double)l->lost, held);
 		snprintf(l->advice, sizeof(l->advice), "%s", act);
 		return;
 	}

@@ -212,6 +212,61 @@ static void test_receiver_socket(void **state)
 	assert_non_null(strstr(l.advice, "-w 32768"));
 }
 
+/* -R -u -b 1G -w 16K -t 3 over a veth (tests/integration/verdict_netns.sh, udp_local): 306 of
+ * 258,998 datagrams lost, RcvbufErrors 12 skbs, every other stage 0. At the interface's 16.7
+ * datagrams a skb they were 200 (65 %); the skbs a full socket refuses are its biggest, and at
+ * 10 a skb (a run whose GRO packed less) they convert to 120, under half. Still the only stage
+ * that saw a drop, and 12 skbs hold up to 768: it is the cause, and the conclusion says why. */
+static void test_receiver_socket_sole_stage(void **state)
+{
+	struct lr_ledger_input in;
+	struct lr_ledger l;
+	const struct lr_ledger_row *t;
+
+	(void)state;
+	read_ends(&in);
+	in.sent = 258998;
+	in.lost = 306;
+	in.snd.if_tx_packets = in.rcv.if_rx_packets = 25900;
+	in.rcv.udp_rcvbuf = in.rcv.udp_in_errors = 12;	/* the kernel counts both */
+	lr_ledger_build(&in, &l);
+	t = row(&l, LR_LS_TRANSPORT);
+	assert_true(t->approx && t->datagrams < 0.5 * 306);
+	assert_ptr_equal(l.largest, t);
+	assert_non_null(strstr(l.conclusion, "lost datagrams at the receiver's transport: UDP "
+					     "RcvbufErrors on ns-b veth-b 12 skbs (converted) (39 %); "
+					     "the only stage that saw a drop, its 12 skbs can hold all "
+					     "306"));
+	assert_non_null(strstr(l.advice, "rmem_max"));
+	/* above half it reads as before, with no such clause */
+	in.rcv.if_rx_packets = in.snd.if_tx_packets = 15500;
+	lr_ledger_build(&in, &l);
+	assert_ptr_equal(l.largest, row(&l, LR_LS_TRANSPORT));
+	assert_null(strstr(l.conclusion, "the only stage"));
+	/* 12 skbs cannot hold 800 datagrams (64 each at most): not the cause */
+	in.rcv.if_rx_packets = in.snd.if_tx_packets = 25900;
+	in.lost = 800;
+	lr_ledger_build(&in, &l);
+	assert_null(l.largest);
+	assert_non_null(strstr(l.conclusion, "unaccounted"));
+	/* another stage saw a drop too: the share decides, as before */
+	in.lost = 306;
+	in.rcv.softnet_dropped = 1;
+	lr_ledger_build(&in, &l);
+	assert_null(l.largest);
+	/* a stage not read may hold the rest: the same */
+	in.rcv.softnet_dropped = -1;
+	lr_ledger_build(&in, &l);
+	assert_null(l.largest);
+	/* a count of datagrams (no conversion) below half is what it says */
+	in.rcv.softnet_dropped = 0;
+	in.rcv.if_rx_packets = in.snd.if_tx_packets = 258998 - 100;
+	in.rcv.udp_rcvbuf = in.rcv.udp_in_errors = 100;
+	lr_ledger_build(&in, &l);
+	assert_false(row(&l, LR_LS_TRANSPORT)->approx);
+	assert_null(l.largest);
+}
+
 /* an nftables rule dropping 5 % at the receiver: every packet reached its NIC and no counter
  * moved; the loss is unaccounted and the conclusion names no counter */
 static void test_unaccounted(void **state)
@@ -756,6 +811,7 @@ int main(void)
 		cmocka_unit_test(test_ip_stage),	  cmocka_unit_test(test_tcp_qdisc_under_half),	  cmocka_unit_test(test_udp_noports_and_csum),	  cmocka_unit_test(test_no_loss),
 		cmocka_unit_test(test_tcp_spurious_retransmits),
 		cmocka_unit_test(test_tcp_spurious_hide_no_loss),
+		cmocka_unit_test(test_receiver_socket_sole_stage),
 		cmocka_unit_test(test_wire_lossy_cable), cmocka_unit_test(test_wire_within_noise),
 		cmocka_unit_test(test_wire_not_one_link),
 	};

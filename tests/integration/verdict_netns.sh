@@ -143,6 +143,8 @@ run udp_local 3 -u -R -b 1G -w 16K
 a1=$(udp_rcvbuf_errors "$A")
 if window_checks udp_local 3 down; then
 	sock=$(v udp_local '.linerate_verdict.loss.socket_rcvbuf')
+	echo "# udp_local: lost $(v udp_local .linerate_ledger.lost) of $(v udp_local .linerate_ledger.sent):" \
+		"$(v udp_local '.linerate_verdict.loss.where')"
 	check "udp_local: this host's kernel saw it (RcvbufErrors +$((a1 - a0)))" test $((a1 - a0)) -gt 0
 	check "udp_local: the verdict's socket count ($sock) is in the kernel's (+$((a1 - a0)))" \
 		awk -v v="$sock" -v k=$((a1 - a0)) 'BEGIN { exit !(v > 0 && v <= k) }'

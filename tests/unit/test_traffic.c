@@ -2,7 +2,8 @@
 /* Client and server sessions against each other on 127.0.0.1 (real sockets, real stream
  * threads): a TCP and a UDP test end in DONE with both sides' counts merged; live stream info
  * while running; lr_client_stop ends a test within 200 ms; lr_client_set_rate changes a running
- * sender; a refused connection is an ERROR naming the address; a busy server says so. */
+ * sender; a refused connection is an ERROR naming the address; a busy server says so; a data
+ * stream's EPIPE ends the test as the server's reset. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "linerate/core/clock.h"
@@ -22,6 +24,7 @@
 #include "linerate/traffic/stream.h"
 #include "linerate/traffic/traffic.h"
 #include "fakes/loopsrv.h"
+#include "../../src/traffic/client_priv.h"
 
 #define MS LR_NSEC_PER_MSEC
 
@@ -249,6 +252,38 @@ static void test_live_stop_and_rate(void **state)
 	}
 }
 
+/* A TCP sender whose send fails with EPIPE ends the test as a reset by the server: EPIPE is what
+ * a send gets once the peer's RST has been reported (ECONNRESET, once) and the socket is shut,
+ * and test_stream's peer reset ends in either. Shutting the data socket for writing here makes
+ * the EPIPE certain; the message must name the server, never "Broken pipe". */
+static void test_stream_epipe_is_a_reset(void **state)
+{
+	struct loopsrv *v = *state;
+	struct lr_traffic_config tc = tcfg(v);
+	struct lr_client *c;
+	char why[256];
+	uint64_t t0;
+	unsigned done;
+
+	tc.bitrate_bps = 10000000;
+	tc.bitrate_set = true;
+	done = lr_server_tests_done(v->s);
+	assert_int_equal(lr_client_open(&c, &tc, 0), 0); /* 0: until stopped */
+	assert_int_equal(lr_client_start(c), 0);
+	t0 = lr_clock_mono_ns();
+	while (lr_client_state(c) != LR_CLIENT_RUNNING && lr_clock_mono_ns() - t0 < 5000 * MS)
+		usleep(10000);
+	assert_int_equal(lr_client_state(c), LR_CLIENT_RUNNING);
+	assert_int_equal(lr_client_nstreams(c), 1);
+	assert_int_equal(shutdown(lr_stream_params(c->streams[0])->fd, SHUT_WR), 0);
+	assert_true(lr_client_wait(c, 5000 * MS));
+	assert_int_equal(lr_client_state(c), LR_CLIENT_ERROR);
+	lr_client_error(c, why, sizeof(why));
+	assert_string_equal(why, "the server reset data stream 1 during the test");
+	lr_client_close(c);
+	server_settles(v, done);
+}
+
 static void test_refused_and_busy(void **state)
 {
 	struct loopsrv *v = *state;
@@ -310,6 +345,7 @@ int main(void)
 		cmocka_unit_test(test_open_rejects),	 cmocka_unit_test(test_tcp_bidir),
 		cmocka_unit_test(test_udp_reverse),	 cmocka_unit_test(test_live_stop_and_rate),
 		cmocka_unit_test(test_refused_and_busy),
+		cmocka_unit_test(test_stream_epipe_is_a_reset),
 	};
 
 	return cmocka_run_group_tests(tests, srv_setup, srv_teardown);

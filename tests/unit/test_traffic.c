@@ -183,23 +183,13 @@ static bool paced_within(const struct lr_client_stream_info *info, uint64_t lo, 
 	return false;
 }
 
-static void test_live_stop_and_rate(void **state)
+/* A client running tc until stopped, once its test runs (bounded: 5 s). */
+static struct lr_client *start_until_stopped(struct lr_traffic_config *tc)
 {
-	struct loopsrv *v = *state;
-	struct lr_traffic_config tc = tcfg(v);
-	struct lr_traffic_results *r = calloc(1, sizeof(*r));
-	struct lr_client_stream_info info;
 	struct lr_client *c;
 	uint64_t t0;
-	unsigned done;
 
-	tc.parallel = 2;
-	tc.udp = true;
-	tc.length = 1000;
-	tc.bitrate_bps = 8000000; /* 1000 datagrams/s per stream */
-	tc.bitrate_set = true;
-	done = lr_server_tests_done(v->s);
-	assert_int_equal(lr_client_open(&c, &tc, 0), 0); /* 0: until stopped */
+	assert_int_equal(lr_client_open(&c, tc, 0), 0); /* 0: until stopped */
 	assert_int_equal(lr_client_start(c), 0);
 	t0 = lr_clock_mono_ns();
 	while (lr_client_state(c) != LR_CLIENT_RUNNING && lr_clock_mono_ns() - t0 < 5000 * MS)
@@ -210,6 +200,25 @@ static void test_live_stop_and_rate(void **state)
 		lr_client_error(c, why, sizeof(why));
 		fail_msg("the test is not running (state %d): %s", lr_client_state(c), why);
 	}
+	return c;
+}
+
+static void test_live_stop_and_rate(void **state)
+{
+	struct loopsrv *v = *state;
+	struct lr_traffic_config tc = tcfg(v);
+	struct lr_traffic_results *r = calloc(1, sizeof(*r));
+	struct lr_client_stream_info info;
+	struct lr_client *c;
+	unsigned done;
+
+	tc.parallel = 2;
+	tc.udp = true;
+	tc.length = 1000;
+	tc.bitrate_bps = 8000000; /* 1000 datagrams/s per stream */
+	tc.bitrate_set = true;
+	done = lr_server_tests_done(v->s);
+	c = start_until_stopped(&tc);
 	assert_int_equal(lr_client_stream_count(c), 2);
 	assert_int_equal(lr_client_stream_info(c, 1, &info), 0);
 	assert_int_equal(info.id, 3);
@@ -262,18 +271,12 @@ static void test_stream_epipe_is_a_reset(void **state)
 	struct lr_traffic_config tc = tcfg(v);
 	struct lr_client *c;
 	char why[256];
-	uint64_t t0;
 	unsigned done;
 
 	tc.bitrate_bps = 10000000;
 	tc.bitrate_set = true;
 	done = lr_server_tests_done(v->s);
-	assert_int_equal(lr_client_open(&c, &tc, 0), 0); /* 0: until stopped */
-	assert_int_equal(lr_client_start(c), 0);
-	t0 = lr_clock_mono_ns();
-	while (lr_client_state(c) != LR_CLIENT_RUNNING && lr_clock_mono_ns() - t0 < 5000 * MS)
-		usleep(10000);
-	assert_int_equal(lr_client_state(c), LR_CLIENT_RUNNING);
+	c = start_until_stopped(&tc);
 	assert_int_equal(lr_client_nstreams(c), 1);
 	assert_int_equal(shutdown(lr_stream_params(c->streams[0])->fd, SHUT_WR), 0);
 	assert_true(lr_client_wait(c, 5000 * MS));

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # linerate <-> iperf3 in both roles, through a veth pair between two network namespaces: TCP -P 1
 # and -P 4, UDP at a fixed -b, -R and --bidir. For every run the byte counts of the two ends (each
-# from its own side's -J output, or the peer's results that iperf3 prints) must agree within 1%,
+# from its own side's -J output, or the peer's results that iperf3 prints) must agree within 1%
+# (where iperf3 stops reading at TEST_END with data in flight, by the buffers that can hold it),
 # and the exit codes must be 0. Held against every iperf3 build of tests/lib.sh's
 # LR_IPERF3_SUITES: Debian 12's 3.12, trixie's 3.18 and sid's 3.22 (scripts/upstream-iperf3.sh),
 # each test -t 1 (LR_INTEROP_SECONDS); each check names its version. The server's
@@ -20,6 +21,9 @@ lr_netns_pair "$A" "$B" "${u}x" "${u}y" 10.201.7.1 10.201.7.2 1500 || { fail ipe
 LR_INFLIGHT_MAX=$(($(ip netns exec "$A" sysctl -n net.ipv4.tcp_rmem | awk '{print $3}') +
 	$(ip netns exec "$B" sysctl -n net.ipv4.tcp_wmem | awk '{print $3}')))
 export LR_INFLIGHT_MAX
+# what an iperf3 receiver can hold unread at TEST_END once linerate's senders drained their queues
+LR_RCVBUF_MAX=$(ip netns exec "$B" sysctl -n net.ipv4.tcp_rmem | awk '{print $3}')
+export LR_RCVBUF_MAX
 tmp=$(mktemp -d) && lr_cleanup_add "rm -rf $tmp"
 
 wait_listen() { lr_wait_listen "$2" "$1" 60; }	# wait_listen NS PORT: up to 3 s
@@ -28,7 +32,7 @@ wait_listen() { lr_wait_listen "$2" "$1" 60; }	# wait_listen NS PORT: up to 3 s
 # i3-client (A = iperf3 -c -J). Prints the numbers and PASS/FAIL.
 agree() {
 	python3 - "$@" <<'PY'
-import json, os, sys
+import json, os, re, sys
 name, mode, fa = sys.argv[1:4]
 fb = sys.argv[4] if len(sys.argv) > 4 else None
 def load(f):
@@ -38,6 +42,7 @@ def load(f):
         print(f"FAIL {name}: cannot read {f}: {e}"); sys.exit(0)
 a = load(fa)
 pairs = []
+slow_reader = False
 if mode == "lr-client":
     b = load(fb)
     ea, eb = a["end"], b["end"]
@@ -57,6 +62,14 @@ if mode == "lr-client":
     if bidir:
         pairs.append(("down", eb["sum_sent_bidir_reverse"]["bytes"],
                       ea["sum_received_bidir_reverse"]["bytes"]))
+    # linerate's senders drain their queues before TEST_END (SIOCOUTQ at 0, then 50 ms for the
+    # reader), so iperf3 reads what was sent, within 1 %; except an iperf3 before 3.16 under
+    # --bidir, whose one thread also sends: acked bytes can still sit in its receive buffer at
+    # TEST_END, and it stops reading there (23.6 MB of 481 MB once, under CI's load). Its up
+    # direction may then miss at most its receive buffer per stream, never more, never less than 0
+    ver = re.search(r"\(iperf3 (\d+)\.(\d+)", name)
+    slow_reader = bidir and a["start"]["test_start"]["protocol"] == "TCP" and \
+        ver is not None and (int(ver.group(1)), int(ver.group(2))) < (3, 16)
 else:
     ea = a["end"]
     if "error" in a:
@@ -78,6 +91,7 @@ tcp = mode == "i3-client" and a["start"]["test_start"]["protocol"] == "TCP"
 nst = a["start"]["test_start"]["num_streams"] if tcp else 1
 blk = a["start"]["test_start"]["blksize"] if tcp else 0
 inflight = int(os.environ.get("LR_INFLIGHT_MAX", "0"))
+rcvbuf = int(os.environ.get("LR_RCVBUF_MAX", "0"))
 ok = True
 txt = []
 for p in pairs:
@@ -90,6 +104,12 @@ for p in pairs:
         continue
     diff = abs(s - r) / max(s, r, 1) * 100
     txt.append(f"{d} sent={s} received={r} diff={diff:.3f}%")
+    if mode == "lr-client" and d == "up" and slow_reader and diff > 1.0:
+        nup = a["start"]["test_start"]["num_streams"]
+        txt[-1] += f" (iperf3 before 3.16 under --bidir: allowed 0..{nup * rcvbuf} unread)"
+        if s == 0 or r == 0 or not 0 <= s - r <= nup * rcvbuf:
+            ok = False
+        continue
     if s == 0 or r == 0 or diff > 1.0:
         ok = False
 print(f"# {name}: " + "; ".join(txt))

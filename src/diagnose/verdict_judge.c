@@ -137,7 +137,8 @@ static void name_place(const struct lr_verdict_iface *f, const struct lr_verdict
 }
 
 /* Retransmits that can cost rate: at least 0.1 % of the bytes the test moved (one segment
- * each, an MSS of the MTU's size; the ledger's rule for what D-SACK left unexplained too). A few are tail-loss probes and spurious timeouts. */
+ * each, an MSS of the MTU's size; the ledger's rule for what D-SACK left unexplained too). A
+ * few are tail-loss probes and spurious timeouts. */
 static bool retrans_matter(const struct lr_verdict_traffic *t, const struct lr_verdict *v)
 {
 	double mss = v->iface->mtu > 52 ? (double)v->iface->mtu - 52 : 1448;

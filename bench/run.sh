@@ -245,13 +245,13 @@ bench_sampler() {
 		local floor
 		floor=$(awk -F'\t' -v n="$nif" '
 			/^pread \/proc\/(stat|softirqs|net\/softnet_stat|net\/snmp)\t/ { s += $2 }
-			/^netlink/ { s += $2 } /^ethtool/ { s += n * $2 } /^empty/ { w = $2 }
+			/^netlink/ { s += $2 } /^ethtool GSTATS/ { s += n * $2 } /^empty/ { w = $2 }
 			END { printf "%.0f µs of reads + %.0f µs for the wake-up = %.0f µs", s, w, s + w }' "$r/readcost.txt")
 		S1_MD+="### The floor under a tick (bench/readcost.c, same netns, ${nif} interfaces, CPU time per call, mean of 2000 calls)"$'\n\n'
 		S1_MD+="| operation | µs per call | note |"$'\n|---|---:|---|\n'
 		S1_MD+=$(awk -F'\t' '{ printf "| %s | %s | %s |\n", $1, $2, $3 }' "$r/readcost.txt")
-		S1_MD+=$'\n\n'"A tick that reads /proc/stat, /proc/softirqs, softnet_stat, /proc/net/snmp, one netlink dump and the two"
-		S1_MD+=" ethtool ioctls for each of the $nif interfaces, woken once, costs at least $floor (CPU time of the calls, on a"
+		S1_MD+=$'\n\n'"A tick that reads /proc/stat, /proc/softirqs, softnet_stat, /proc/net/snmp, one netlink dump and one"
+		S1_MD+=" ethtool GSTATS for each of the $nif interfaces (GSSET_INFO only when GSTATS says the count moved), woken once, costs at least $floor (CPU time of the calls, on a"
 		S1_MD+=" machine that is also running other work); linerate measured $(fmt "$lr_tick" 0) µs of CPU per tick above, and the"
 		S1_MD+=" lightest tool at 0.1 s $(fmt "${lightname:+${pers[$lightname]}}" 0) µs per sample."
 		S1_MD+=" Command: \`ip netns exec $ns readcost bv0a\` (bench/readcost.c built with \`cc -O2\`)."$'\n\n'

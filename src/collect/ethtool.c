@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * ethtool through SIOCETHTOOL for one interface, every ioctl through struct lr_sysio.
- * Driver stats: names from GSSET_INFO + GSTRINGS, cached and classified; each tick a
- * GSSET_INFO (cheap) then one GSTATS into buffers sized with headroom, names re-read when
- * the count moved. Link (GLINKSETTINGS, GSET fallback), driver, rings and features on
+ * Driver stats: names from GSSET_INFO + GSTRINGS, cached and classified; each tick one
+ * GSTATS into a guarded buffer, the count and names re-read only when its answer says the
+ * count moved. Link (GLINKSETTINGS, GSET fallback), driver, rings and features on
  * demand. Run by the sampler thread; owns one socket and its buffers, no globals.
  */
 #include <errno.h>
@@ -13,7 +13,9 @@
 #include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include "linerate/collect/ethtool.h"
 #include "linerate/core/log.h"
@@ -21,8 +23,10 @@
 #include "linerate/core/sysio.h"
 
 /* The kernel writes as many strings/values as the driver has *now*, whatever length we
- * pass (net/ethtool/ioctl.c), so the buffers keep room for a count that grew between our
- * GSSET_INFO and GSTRINGS/GSTATS. Untouched headroom costs no resident memory. */
+ * pass (net/ethtool/ioctl.c), so the buffers keep room for a count that grew since we
+ * last counted, and end in a PROT_NONE page: a count that outgrew even that faults
+ * (EFAULT) instead of overrunning our memory. So a tick needs no GSSET_INFO of its own.
+ * Untouched headroom costs no resident memory. */
 #define HEADROOM(n) ((n)*2 + 64)
 #define MAX_STATS   (1u << 20) /* no driver comes near; guards the size arithmetic */
 #define RETRIES	    3
@@ -57,9 +61,10 @@ struct lr_ethtool {
 	bool no_sset_info; /* kernel without GSSET_INFO: count from GDRVINFO */
 
 	uint32_t n_stats;
-	uint32_t cap;			    /* entries the buffers below hold */
-	struct ethtool_gstrings *strings;   /* + cap * ETH_GSTRING_LEN */
-	struct ethtool_stats *stats;	    /* + cap * u64 */
+	uint32_t cap;			    /* entries the buffers below hold, at least */
+	struct ethtool_gstrings *strings;   /* + cap * ETH_GSTRING_LEN, guarded */
+	struct ethtool_stats *stats;	    /* + cap * u64, guarded */
+	size_t strings_len, stats_len;	    /* their mappings, guard page included */
 	char (*names)[LR_ETH_NAME_LEN + 1]; /* NUL-terminated copies */
 	struct lr_counter_class *classes;
 	int err_stats;
@@ -133,6 +138,39 @@ static int get_count(struct lr_ethtool *et, uint32_t sset, uint32_t *n)
 	return -EOPNOTSUPP;
 }
 
+/* len bytes (rounded up to pages) of zeroed memory followed by one inaccessible page;
+ * *map_len is what guarded_free needs. */
+static void *guarded_alloc(size_t len, size_t *map_len)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t body = (len + page - 1) / page * page;
+	char *p = mmap(NULL, body + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	if (mprotect(p + body, page, PROT_NONE)) {
+		munmap(p, body + page);
+		return NULL;
+	}
+	*map_len = body + page;
+	return p;
+}
+
+static void guarded_free(void *p, size_t map_len)
+{
+	if (p)
+		munmap(p, map_len);
+}
+
+static void free_bufs(struct lr_ethtool *et)
+{
+	guarded_free(et->strings, et->strings_len);
+	guarded_free(et->stats, et->stats_len);
+	free(et->names);
+	free(et->classes);
+}
+
 static int grow(struct lr_ethtool *et, uint32_t n)
 {
 	uint32_t cap = HEADROOM(n);
@@ -140,26 +178,26 @@ static int grow(struct lr_ethtool *et, uint32_t n)
 	struct ethtool_stats *v;
 	char(*names)[LR_ETH_NAME_LEN + 1];
 	struct lr_counter_class *cls;
+	size_t s_len = 0, v_len = 0;
 
 	if (cap <= et->cap)
 		return 0;
-	s = calloc(1, sizeof(*s) + (size_t)cap * ETH_GSTRING_LEN);
-	v = calloc(1, sizeof(*v) + (size_t)cap * sizeof(uint64_t));
+	s = guarded_alloc(sizeof(*s) + (size_t)cap * ETH_GSTRING_LEN, &s_len);
+	v = guarded_alloc(sizeof(*v) + (size_t)cap * sizeof(uint64_t), &v_len);
 	names = calloc(cap, sizeof(*names));
 	cls = calloc(cap, sizeof(*cls));
 	if (!s || !v || !names || !cls) {
-		free(s);
-		free(v);
+		guarded_free(s, s_len);
+		guarded_free(v, v_len);
 		free(names);
 		free(cls);
 		return -ENOMEM;
 	}
-	free(et->strings);
-	free(et->stats);
-	free(et->names);
-	free(et->classes);
+	free_bufs(et);
 	et->strings = s;
+	et->strings_len = s_len;
 	et->stats = v;
+	et->stats_len = v_len;
 	et->names = names;
 	et->classes = cls;
 	et->cap = cap;
@@ -184,13 +222,10 @@ static int load_names(struct lr_ethtool *et, uint32_t n)
 	et->strings->string_set = ETH_SS_STATS;
 	et->strings->len = n;
 	err = et_ioctl(et, et->strings);
+	if (err == -EFAULT)
+		return -EAGAIN; /* grew past the guard since we counted: count again */
 	if (err)
 		return err;
-	if (et->strings->len > et->cap) {
-		lr_log(LR_LOG_ERR, "%s: ethtool string count jumped from %u to %u", et->ifname, n,
-		       et->strings->len);
-		return -EOVERFLOW;
-	}
 	if (et->strings->len != n)
 		return -EAGAIN; /* changed under us: count again */
 	for (i = 0; i < n; i++) {
@@ -203,11 +238,24 @@ static int load_names(struct lr_ethtool *et, uint32_t n)
 	return 0;
 }
 
+static int get_values(struct lr_ethtool *et, uint32_t n)
+{
+	et->stats->cmd = ETHTOOL_GSTATS;
+	et->stats->n_stats = n;
+	return et_ioctl(et, et->stats);
+}
+
 int lr_ethtool_read_stats(struct lr_ethtool *et, bool *names_changed)
 {
 	int tries, err = -EAGAIN;
 
 	*names_changed = false;
+	/* The steady tick: GSTATS answers with the driver's count now; the same count means the
+	 * same names. A moved count (or one past the guard: EFAULT) takes the long way. */
+	if (et->n_stats && !get_values(et, et->n_stats) && et->stats->n_stats == et->n_stats) {
+		et->err_stats = 0;
+		return 0;
+	}
 	for (tries = 0; tries < RETRIES; tries++) {
 		uint32_t n, old = et->n_stats;
 
@@ -232,19 +280,12 @@ int lr_ethtool_read_stats(struct lr_ethtool *et, bool *names_changed)
 			err = 0;
 			break;
 		}
-		et->stats->cmd = ETHTOOL_GSTATS;
-		et->stats->n_stats = n;
-		err = et_ioctl(et, et->stats);
-		if (err)
+		err = get_values(et, n);
+		if (!err && et->stats->n_stats == n)
 			break;
-		if (et->stats->n_stats == n)
+		if (err && err != -EFAULT)
 			break;
-		if (et->stats->n_stats > et->cap) {
-			lr_log(LR_LOG_ERR, "%s: ethtool stats count jumped from %u to %u",
-			       et->ifname, n, et->stats->n_stats);
-			err = -EOVERFLOW;
-			break;
-		}
+		/* the count moved since GSSET_INFO, within the buffer or past its guard */
 		et->n_stats = UINT32_MAX; /* force a names reload on the next try */
 		err = -EAGAIN;
 	}
@@ -294,10 +335,7 @@ int lr_ethtool_open(struct lr_ethtool **out, const char *ifname, const struct lr
 err_close:
 	io->close(io, et->fd);
 err_free:
-	free(et->strings);
-	free(et->stats);
-	free(et->names);
-	free(et->classes);
+	free_bufs(et);
 	free(et);
 	return err;
 }
@@ -307,10 +345,7 @@ void lr_ethtool_close(struct lr_ethtool *et)
 	if (!et)
 		return;
 	et->io->close(et->io, et->fd);
-	free(et->strings);
-	free(et->stats);
-	free(et->names);
-	free(et->classes);
+	free_bufs(et);
 	free(et->feats);
 	free(et->gf);
 	free(et);

@@ -136,6 +136,9 @@ int lr_tui_open(struct lr_tui **out)
 	intrflush(stdscr, FALSE);
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
+	/* no typeahead check during an update: ncurses would poll() the keyboard about three
+	 * times a frame to abandon a refresh for a key, and the main loop reads keys anyway */
+	typeahead(-1);
 	set_escdelay(25);
 	curs_set(0);
 	if (has_colors() && !(no_color && no_color[0])) {

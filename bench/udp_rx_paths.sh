@@ -138,7 +138,7 @@ section=$(awk -F'\t' -v reps="$REPS" -v secs="$SECS" -v len="$LEN" -v load="$LOA
 		for (i = 1; i <= nv; i++) {
 			k = order[i]; rl = ""; rh = ""
 			for (r = 1; r <= reps; r++)
-				if ((r, k) in byround && (r, "default") in byround && byround[r, "default"] > 0) {
+				if (((r SUBSEP k) in byround) && ((r SUBSEP "default") in byround) && byround[r, "default"] > 0) {
 					x = byround[r, k] / byround[r, "default"]
 					if (rl == "" || x < rl) rl = x
 					if (rh == "" || x > rh) rh = x

@@ -150,7 +150,7 @@ section=$(awk -F'\t' -v reps="$REPS" -v secs="$SECS" -v len="$LEN" -v load="$LOA
 		printf "\nCommands: server `linerate -s -1 [server options]` in one namespace, client `linerate -c 10.78.0.2 --headless -t %d -J -u -b 0 -l %d [client options]` in the other; options per variant: ", secs, len
 		for (i = 1; i <= nv; i++) {
 			k = order[i]; o = (sopt[k] != "" ? "server `" sopt[k] "`" : "") (sopt[k] != "" && copt[k] != "" ? ", " : "") (copt[k] != "" ? "client `" copt[k] "`" : "")
-			printf "%s%s: %s", i > 1 ? "; " : "", k, o == "" ? "none" : o
+			printf "%s%s: %s", (i > 1 ? "; " : ""), k, (o == "" ? "none" : o)
 		}
 		printf ".\n"
 	}' "$WORK/variants.tsv" "$WORK/runs.tsv")

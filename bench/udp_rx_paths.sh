@@ -3,7 +3,7 @@
 # Issue 33's receiver-path question for UDP 64 B, measured: linerate <-> linerate on one veth
 # between two network namespaces (the sender's tx-udp-segmentation off, so every datagram is a
 # packet on the link), the default receiver beside one change at a time, all variants interleaved
-# in each round. The changes: plain recvmmsg instead of UDP GRO (server --no-gso), the socket
+# in each round (rotated). The changes: plain recvmmsg instead of UDP GRO (server --no-gso), the socket
 # buffer (-w 256K, -w 16M), where the stream threads run relative to the CPU that runs the veth's
 # receive softirq (on a veth that is the sender's CPU: -A 0,0 together, -A 0,1 apart), and the
 # number of 64 KiB GRO buffers per recvmmsg (LR_UDP_GRO_MSGS, 16 by default; 4 and 64 are builds
@@ -93,9 +93,13 @@ one() {
 ip netns exec "$NS" ethtool -K "$IF" tx-udp-segmentation off >/dev/null ||
 	die "cannot turn tx-udp-segmentation off on $IF"
 : >"$WORK/runs.tsv"
+say "warm-up: one default run, not counted"
+one default 0 && : >"$WORK/runs.tsv"
+# each round starts one variant later, so no variant always runs first (or right after another)
 n=0 total=$((${#VARIANTS[@]} * REPS))
 for ((rep = 1; rep <= REPS; rep++)); do
-	for v in "${VARIANTS[@]}"; do
+	for ((k = 0; k < ${#VARIANTS[@]}; k++)); do
+		v=${VARIANTS[$(((k + rep - 1) % ${#VARIANTS[@]}))]}
 		n=$((n + 1))
 		say "[$n/$total] $v (round $rep)"
 		one "$v" "$rep"
@@ -132,7 +136,7 @@ section=$(awk -F'\t' -v reps="$REPS" -v secs="$SECS" -v len="$LEN" -v load="$LOA
 	function f(x, d) { return x == "" ? "-" : sprintf("%.*f", d, x) }
 	END {
 		printf "### UDP %d B: the receiver path, one change at a time (issue 33; bench/udp_rx_paths.sh)\n\n", len
-		printf "%s, load average %s at the end; linerate %s. linerate to linerate over one veth between two network namespaces, the sending veth'"'"'s tx-udp-segmentation off (every datagram a packet on the link), `-u -b 0 -l %d -t %d`; %d rounds, each running every variant once, in the order below. Delivered = the receiver'"'"'s own count (`end.sum_received.bytes` of the client'"'"'s JSON) / %d B / the sender'"'"'s seconds. Ratio = the variant over the default of the same round (lowest..highest). CPU = user + sys of both ends (wait4() rusage) per million datagrams delivered.\n\n", date, load, rev, len, secs, reps, len
+		printf "%s, load average %s at the end; linerate %s. linerate to linerate over one veth between two network namespaces, the sending veth'"'"'s tx-udp-segmentation off (every datagram a packet on the link), `-u -b 0 -l %d -t %d`; %d rounds after one uncounted warm-up run, each running every variant once, each round starting one variant later than the one before. Delivered = the receiver'"'"'s own count (`end.sum_received.bytes` of the client'"'"'s JSON) / %d B / the sender'"'"'s seconds. Ratio = the variant over the default of the same round (lowest..highest). CPU = user + sys of both ends (wait4() rusage) per million datagrams delivered.\n\n", date, load, rev, len, secs, reps, len
 		printf "| variant | what changes | datagrams/s delivered (median; lowest..highest) | /default per round | loss %% (median) | UDP RcvbufErrors (median) | CPU s per M delivered (median) | failed runs |\n"
 		printf "|---|---|---:|---:|---:|---:|---:|---:|\n"
 		for (i = 1; i <= nv; i++) {

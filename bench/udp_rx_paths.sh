@@ -94,7 +94,7 @@ ip netns exec "$NS" ethtool -K "$IF" tx-udp-segmentation off >/dev/null ||
 	die "cannot turn tx-udp-segmentation off on $IF"
 : >"$WORK/runs.tsv"
 say "warm-up: one default run, not counted"
-one default 0 && : >"$WORK/runs.tsv"
+one default 0; : >"$WORK/runs.tsv"
 # each round starts one variant later, so no variant always runs first (or right after another)
 n=0 total=$((${#VARIANTS[@]} * REPS))
 for ((rep = 1; rep <= REPS; rep++)); do

@@ -10,7 +10,8 @@
 # of this tree with the one constant changed). Witnesses: the receiver's own count in the client's
 # JSON, the receiver namespace's Udp RcvbufErrors, wait4() rusage of both ends. Writes the
 # "udp_rx_paths" section of bench/RESULTS.md. Never run by tests, never asserts.
-# Knobs: RX_REPS=3 RX_SECS=5 RX_LEN=64 BENCH_RESULTS=FILE
+# Knobs: RX_REPS=3 RX_SECS=5 RX_LEN=64 BENCH_RESULTS=FILE, RX_VARIANTS="default gro4 gro8" to run a
+# subset (groN is a build with N buffers for any N; "default" is always run, the ratios need it)
 set -u
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -41,13 +42,19 @@ build() {
 	cp "$d/b/linerate" "$WORK/$1"
 }
 DEF_MSGS=$(awk '/^#define LR_UDP_GRO_MSGS/ { print $3 }' "$TOP/src/traffic/stream_priv.h")
-say "building: this tree, and with 4 and 64 GRO buffers per recvmmsg (default $DEF_MSGS)"
+VARIANTS=(${RX_VARIANTS:-default server-no-gro w256k w16m together apart gro4 gro64})
+[[ " ${VARIANTS[*]} " == *" default "* ]] || VARIANTS=(default "${VARIANTS[@]}")
+say "building: this tree (default $DEF_MSGS GRO buffers per recvmmsg) and each groN variant"
 build lr "$DEF_MSGS"
-build lr-gro4 4
-build lr-gro64 64
+for v in "${VARIANTS[@]}"; do
+	case $v in
+	gro[1-9]*) [[ ${v#gro} =~ ^[0-9]+$ ]] || die "bad variant $v"; build "lr-$v" "${v#gro}" ;;
+	default | server-no-gro | w256k | w16m | together | apart) ;;
+	*) die "unknown variant $v" ;;
+	esac
+done
 
 # variant NAME: sets BIN, SRV_OPTS, CLI_OPTS and WHAT (the row's text)
-VARIANTS=(default server-no-gro w256k w16m together apart gro4 gro64)
 variant() {
 	BIN=$WORK/lr SRV_OPTS="" CLI_OPTS=""
 	case $1 in
@@ -57,8 +64,7 @@ variant() {
 	w16m) CLI_OPTS="-w 16M"; WHAT="socket buffer -w 16M" ;;
 	together) CLI_OPTS="-A 0,0"; WHAT="both ends' stream threads on CPU 0, where the veth's receive softirq runs (-A 0,0)" ;;
 	apart) CLI_OPTS="-A 0,1"; WHAT="sender on CPU 0, receiver on CPU 1, away from the softirq (-A 0,1)" ;;
-	gro4) BIN=$WORK/lr-gro4; WHAT="4 × 64 KiB GRO buffers per recvmmsg (a build)" ;;
-	gro64) BIN=$WORK/lr-gro64; WHAT="64 × 64 KiB GRO buffers per recvmmsg (a build)" ;;
+	gro*) BIN=$WORK/lr-$1; WHAT="${1#gro} × 64 KiB GRO buffers per recvmmsg (a build)" ;;
 	esac
 }
 rcvbuf_errors() {

@@ -11,7 +11,8 @@
 # JSON, the receiver namespace's Udp RcvbufErrors, wait4() rusage of both ends. Writes the
 # "udp_rx_paths" section of bench/RESULTS.md. Never run by tests, never asserts.
 # Knobs: RX_REPS=3 RX_SECS=5 RX_LEN=64 BENCH_RESULTS=FILE, RX_VARIANTS="default gro4 gro8" to run a
-# subset (groN is a build with N buffers for any N; "default" is always run, the ratios need it)
+# subset (groN is a build with N GRO buffers per recvmmsg, sendN one with N GSO super-buffers per
+# sendmmsg, for any N; "default" is always run, the ratios need it)
 set -u
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -31,24 +32,26 @@ bench_pair rx 10.78.0 || die "cannot create the namespaces and veth"
 RU=$WORK/rusage
 cc -O2 -Wall -Wextra -o "$RU" "$TOP/bench/rusage.c" || die "cannot build bench/rusage.c"
 
-# build NAME GRO_MSGS: this tree's HEAD with LR_UDP_GRO_MSGS set, as $WORK/NAME
+# build NAME MACRO VALUE: this tree's HEAD with one #define of src/traffic/stream_priv.h set, as $WORK/NAME
 build() {
 	local d=$WORK/src-$1
 	mkdir -p "$d" && git -C "$TOP" archive HEAD | tar -x -C "$d" || die "cannot copy the tree"
-	sed -i "s/^#define LR_UDP_GRO_MSGS[[:space:]].*/#define LR_UDP_GRO_MSGS $2/" "$d/src/traffic/stream_priv.h"
-	grep -q "^#define LR_UDP_GRO_MSGS $2\$" "$d/src/traffic/stream_priv.h" || die "LR_UDP_GRO_MSGS not found"
+	sed -i "s/^#define $2[[:space:]].*/#define $2 $3/" "$d/src/traffic/stream_priv.h"
+	grep -q "^#define $2 $3\$" "$d/src/traffic/stream_priv.h" || die "$2 not found"
 	make -s -C "$d" B=b CFLAGS='-O2 -g' LDFLAGS= b/linerate >"$WORK/build-$1.log" 2>&1 ||
 		{ tail -5 "$WORK/build-$1.log" >&2; die "cannot build $1"; }
 	cp "$d/b/linerate" "$WORK/$1"
 }
 DEF_MSGS=$(awk '/^#define LR_UDP_GRO_MSGS/ { print $3 }' "$TOP/src/traffic/stream_priv.h")
+DEF_SEND=$(awk '/^#define LR_UDP_SEND_MSGS/ { print $3 }' "$TOP/src/traffic/stream_priv.h")
 VARIANTS=(${RX_VARIANTS:-default server-no-gro w256k w16m together apart gro4 gro64})
 [[ " ${VARIANTS[*]} " == *" default "* ]] || VARIANTS=(default "${VARIANTS[@]}")
 say "building: this tree (default $DEF_MSGS GRO buffers per recvmmsg) and each groN variant"
-build lr "$DEF_MSGS"
+build lr LR_UDP_GRO_MSGS "$DEF_MSGS"
 for v in "${VARIANTS[@]}"; do
 	case $v in
-	gro[1-9]*) [[ ${v#gro} =~ ^[0-9]+$ ]] || die "bad variant $v"; build "lr-$v" "${v#gro}" ;;
+	gro[1-9]*) [[ ${v#gro} =~ ^[0-9]+$ ]] || die "bad variant $v"; build "lr-$v" LR_UDP_GRO_MSGS "${v#gro}" ;;
+	send[1-9]*) [[ ${v#send} =~ ^[0-9]+$ ]] || die "bad variant $v"; build "lr-$v" LR_UDP_SEND_MSGS "${v#send}" ;;
 	default | server-no-gro | w256k | w16m | together | apart) ;;
 	*) die "unknown variant $v" ;;
 	esac
@@ -65,6 +68,7 @@ variant() {
 	together) CLI_OPTS="-A 0,0"; WHAT="both ends' stream threads on CPU 0, where the veth's receive softirq runs (-A 0,0)" ;;
 	apart) CLI_OPTS="-A 0,1"; WHAT="sender on CPU 0, receiver on CPU 1, away from the softirq (-A 0,1)" ;;
 	gro*) BIN=$WORK/lr-$1; WHAT="${1#gro} × 64 KiB GRO buffers per recvmmsg (a build)" ;;
+	send*) BIN=$WORK/lr-$1; WHAT="the sender: ${1#send} GSO super-buffers per sendmmsg, $DEF_SEND by default (a build)" ;;
 	esac
 }
 rcvbuf_errors() {

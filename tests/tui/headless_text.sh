@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Headless without traffic, as a person meets it (issue 21): on a terminal sar's shape (a
 # header and aligned rows per tick, an Average block at the end), CSV when piped, and -J the
-# run's JSON. The text's Average and the JSON's totals are checked against the CSV the same run
+# run's JSON. The text's Average and the JSON's totals, means and peaks are checked against the CSV the same run
 # wrote (whose sums the integration tests hold to the kernel's counters), and each tick's stamp
 # against the CSV row's own time: at -i 0.5 to the tenth of a second (issue 28: the same second
 # stamped twice), rates in the header's Mbit/s (issue 28: raw bit/s). Loopback only.
 . "$(dirname "$0")/../lib.sh"
-lr_plan headless_text "text-blocks text-average-vs-csv text-stamps-vs-csv json-totals-vs-csv piped-is-csv"
+lr_plan headless_text "text-blocks text-average-vs-csv text-stamps-vs-csv json-totals-vs-csv json-rates-vs-csv piped-is-csv"
 command -v script >/dev/null || { lr_skip_plan "script (util-linux) not installed"; exit 0; }
 command -v python3 >/dev/null || { lr_skip_plan "python3 not installed"; exit 0; }
 [ -x "$LR_BIN" ] || { lr_skip_plan "no binary at $LR_BIN (run make)"; exit 0; }
@@ -60,6 +60,14 @@ ok = all(lo[k] == v for k, v in sums.items()) and sums["rx_bytes"] > 0 and \
     abs(lo["seconds"] - sum(float(r["interval"]) for r in b)) <= 1e-6 * len(b) and len(j["cpus"]) > 0
 # (each CSV interval is rounded to a microsecond: their sum is within a microsecond per row)
 print(("PASS" if ok else "FAIL") + f" json-totals-vs-csv: JSON {[lo[k] for k in sums]} {lo['seconds']} s, CSV {list(sums.values())} {sum(float(r['interval']) for r in b)} s, {len(j['cpus'])} CPUs")
+# the means over the CSV's own seconds, and the peaks are its busiest row (rates to 0.1 there)
+bsecs = sum(float(r["interval"]) for r in b)
+mean = {d: sums[d + "_bytes"] * 8 / bsecs for d in ("rx", "tx")}
+peak = {k: max(float(r[k]) for r in b) for k in ("rx_bps", "tx_bps", "rx_pps", "tx_pps")}
+ok = all(abs(lo[d + "_bps_mean"] - mean[d]) <= 2e-6 * len(b) * mean[d] for d in mean) and \
+    all(abs(lo[k + "_peak"] - v) <= 0.05 + 1e-9 * v for k, v in peak.items()) and mean["rx"] > 0
+print(("PASS" if ok else "FAIL") + f" json-rates-vs-csv: JSON mean {lo['rx_bps_mean']} {lo['tx_bps_mean']}"
+      f" peaks {[lo[k + '_peak'] for k in peak]}, CSV mean {mean['rx']:.1f} {mean['tx']:.1f} peaks {list(peak.values())}")
 PY
 )
 while read -r verdict name rest; do

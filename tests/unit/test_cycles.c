@@ -166,6 +166,26 @@ static void test_saturated_cpu_named_with_its_split(void **state)
 	assert_true(c.end[LR_CYCLES_PEER].seconds > 0.99 && c.end[LR_CYCLES_PEER].seconds < 1.01);
 	assert_true(c.end[LR_CYCLES_PEER].top[0].steal < 0);	/* the wire carries none */
 	assert_int_equal(c.end[LR_CYCLES_PEER].top[0].threads, -1);
+	/* ... and -J and the text say so: null and "unknown", never 0; this end's steal is known */
+	{
+		json_t *jc = lr_cycles_json(&c), *ends = json_object_get(jc, "ends");
+		json_t *mine = json_array_get(json_object_get(json_array_get(ends, 0), "cpus"), 0);
+		json_t *peer = json_array_get(json_object_get(json_array_get(ends, 1), "cpus"), 0);
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+
+		assert_true(json_is_number(json_object_get(mine, "steal_pct")));
+		assert_non_null(peer);
+		assert_true(json_is_null(json_object_get(peer, "steal_pct")));
+		assert_true(json_is_null(json_object_get(peer, "test_threads_pct")));
+		json_decref(jc);
+		assert_non_null(f);
+		lr_cycles_print(f, &c);
+		fclose(f);
+		assert_non_null(strstr(text, "steal unknown\n"));
+		free(text);
+	}
 	/* --rr: the same two ends ask and answer; neither is a bulk test's sender or receiver */
 	lr_cycles_build(a, true, false, true, &c);
 	assert_string_equal(c.end[LR_CYCLES_LOCAL].role, "asker");

@@ -773,6 +773,55 @@ static void test_queues_from_names(void **state)
 	S.vals = NULL;
 }
 
+/* virtio_net's real names (tests/fixtures/ethtool/virtio_net.txt): rx_drops is the device's
+ * total and rx0_drops, rx1_drops its queues. A second in which queue 0 dropped 1000 and queue 1
+ * 500 (and the total, as the driver sums them, 1500) is 1500 drops on the device in nic_drop,
+ * the CSV column and the overview's DROP/s: the breakdown is not added to its own total. */
+static void test_queue_breakdown_not_counted_twice(void **state)
+{
+	static uint64_t v[MAX_NAMES];
+	uint64_t delta[LR_M__COUNT] = {0};
+	struct lr_drvstats *d;
+	struct lr_iface_snap snap;
+	FILE *f = fopen("tests/fixtures/ethtool/virtio_net.txt", "r");
+	char line[256];
+	int total = -1, q0 = -1, q1 = -1;
+
+	(void)state;
+	assert_non_null(f);
+	S.n = 0;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (line[0] && line[0] != '#')
+			add_name(line);
+	}
+	fclose(f);
+	S.driver = "virtio_net";
+	for (uint32_t i = 0; i < S.n; i++) {
+		v[i] = 100 + i;
+		if (!strcmp(S.names[i], "rx_drops"))
+			total = (int)i;
+		else if (!strcmp(S.names[i], "rx0_drops"))
+			q0 = (int)i;
+		else if (!strcmp(S.names[i], "rx1_drops"))
+			q1 = (int)i;
+	}
+	assert_true(total >= 0 && q0 >= 0 && q1 >= 0);
+	S.vals = v;
+	memset(&snap, 0, sizeof(snap));
+	d = lr_drvstats_open(IFNAME, &F.io);
+	assert_non_null(d);
+	lr_drvstats_read(d, false, LR_NSEC_PER_SEC, 0, &snap);	/* the base */
+	v[q0] += 1000;
+	v[q1] += 500;
+	v[total] += 1500;
+	lr_drvstats_read(d, true, 2 * LR_NSEC_PER_SEC, LR_NSEC_PER_SEC, &snap);
+	assert_true(lr_drvstats_sums(d, delta) & LR_M_BIT(LR_M_NIC_DROP));
+	assert_int_equal(delta[LR_M_NIC_DROP], 1500);
+	lr_drvstats_close(d);
+	S.vals = NULL;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -791,6 +840,7 @@ int main(void)
 		cmocka_unit_test_setup(test_features, setup),
 		cmocka_unit_test_setup(test_full_length_strings, setup),
 		cmocka_unit_test_setup(test_queues_from_names, setup),
+		cmocka_unit_test_setup(test_queue_breakdown_not_counted_twice, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

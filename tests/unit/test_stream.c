@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -212,7 +213,18 @@ static void tcp_moves(bool zerocopy)
 	stop_join_ms(tx);
 	sent = ld(lr_stream_stats(tx)->bytes);
 	assert_true(sent > 1000000);
-	assert_true(ld(lr_stream_stats(tx)->cwnd_bytes) > 0);
+	/* cwnd in bytes, as iperf3's snd_cwnd: whole segments of the kernel's own snd_mss, read
+	 * here from the socket (the sample's count of segments alone would be under one MSS) */
+	{
+		struct tcp_info ti;
+		socklen_t tl = sizeof(ti);
+		uint64_t cwnd = ld(lr_stream_stats(tx)->cwnd_bytes);
+
+		assert_int_equal(getsockopt(ftx, IPPROTO_TCP, TCP_INFO, &ti, &tl), 0);
+		assert_true(ti.tcpi_snd_mss > 0);
+		assert_true(cwnd >= ti.tcpi_snd_mss);
+		assert_int_equal(cwnd % ti.tcpi_snd_mss, 0);
+	}
 	assert_int_equal(lr_stream_error(tx), 0);
 	/* loopback delivery copies zero-copy pages; the completions say so and the sender
 	 * moves to sendfile(), and says so */

@@ -17,7 +17,7 @@ lr_plan usage-missing-procfs usage-missing-sysfs \
 	client-J-to-file client-J-server-one-off client-closed-pipe \
 	explain-ok explain-missing explain-not-a-dump explain-csv-write-error \
 	report-ok report-missing report-out-dir replay-missing replay-no-terminal matrix-refused \
-	demo-no-terminal demo-headless help version-closed-pipe version-write-error
+	demo-no-terminal demo-headless help version-text version-closed-pipe version-write-error
 command -v jq >/dev/null || { lr_skip_plan exit_codes "jq not installed (scripts/deps.sh)"; exit 0; }
 command -v python3 >/dev/null || { lr_skip_plan exit_codes "python3 not installed"; exit 0; }
 [ -x "$LR_BIN" ] || { lr_skip_plan exit_codes "no binary at $LR_BIN (run make)"; exit 0; }
@@ -130,6 +130,15 @@ check matrix-refused test "$rc" -eq 1 -a -n "$(grep -i refused "$work/err")"
 run demo-no-terminal 2 --demo
 run demo-headless 2 --demo --headless -t 1
 run help 0 --help
+# the one line names the build: the version its Makefile stamped beside the binary
+stamp=$(dirname "$LR_BIN")/version.stamp
+out=$("$LR_BIN" --version 2>&1)
+rc=$?
+if [ -f "$stamp" ]; then
+	check version-text test "$rc" -eq 0 -a "$out" = "linerate $(cat "$stamp")"
+else
+	check version-text grep -qxE 'linerate [[:alnum:]._-]+' <<<"$out"
+fi
 closed_stdout --version 2>"$work/err"
 rc=$?
 check version-closed-pipe test "$rc" -eq 0 -a ! -s "$work/err"

@@ -8,9 +8,9 @@
 # in a zone 5:45 east of UTC: a clock in UTC would be off by hours); p pauses (the shown time
 # stands still), [ ] and the arrows while paused seek 10 s (both arrows: +10 s and -10 s), while
 # playing the arrows do not seek (the shown time moves only as the wall clock this script reads
-# allows at x2), + and - change the speed (the shown time moves at twice the wall clock at x2),
-# the end of the recording stays on screen, traffic keys are refused on the status
-# line, q exits 0 with the terminal modes unchanged. The client's own CSV replayed shows its
+# allows at x2), r starts the totals and peaks anew, + and - change the speed (the shown time
+# moves at twice the wall clock at x2), the end of the recording stays on screen, traffic keys
+# are refused on the status line, q exits 0 with the terminal modes unchanged. The client's own CSV replayed shows its
 # peer rows (the server's veth) in the peer view at the rates they hold; SIGTERM exits 0. Bad input (a foreign file, a truncated
 # line, another run's file) exits 2 with one line naming the file and line, before any terminal
 # is taken; a newer header's extra column is accepted; --report on the mixed runs leaves no file,
@@ -24,6 +24,7 @@ lr_plan "record: headless sampler exit 0" "record: both clients exit 0" \
 	"]: seek to +10 s shows the CSV's rate of that time" \
 	"]: seek to +20 s shows the CSV's rate of that time" \
 	"v: the detail view's Bitrate pane shows the same row's rate" \
+	"r: totals and peaks from here" \
 	"left arrow while paused: seek back to +10 s" "start: the CSV's rate of the first row" \
 	"right arrow while paused: seek forward to +20 s" "arrows while playing do not seek" \
 	"status line: the clock is the CSV's time of the row shown, in local time" \
@@ -205,6 +206,15 @@ detail_ok() {
 }
 out=$(detail_ok)
 check "v: the detail view's Bitrate pane shows the same row's rate ($out)" detail_ok
+# r: the totals and peaks start again from the row shown; paused, no row has come since, so the
+# Bitrate pane's avg, min and peak are "-" where they held the recording's figures
+before=$(screen | grep -oE 'avg [^ ]+  min [^ ]+  peak [^ ]+' | head -1)
+key r
+reset_ok() {
+	wait_screen 'totals and peaks from here' 20 && wait_screen 'avg -  min -  peak -' 20 &&
+		[ -n "$before" ] && [ "$before" != "avg -  min -  peak -" ]
+}
+check "r: totals and peaks from here (before: ${before:-none})" reset_ok
 key v
 wait_screen '^ IFACE ' 20
 key Left

@@ -494,6 +494,10 @@ static void test_never_backwards(void **state)
 	assert_int_equal(u64_of(t, "linerate_iface_up{iface=\"eth9\"}"), 1);
 	/* a name with a quote and a backslash, escaped */
 	assert_int_equal(u64_of(t, "linerate_iface_tx_bytes_total{iface=\"a\\\"b\\\\c\"}"), 2);
+	/* ... which has no operstate in the tree: its up is unknown, so no series (never 0) */
+	assert_null(strstr(t, "linerate_iface_up{iface=\"a\\\"b"));
+	/* the interval the sampler was opened with (-i 0.1), in seconds */
+	assert_non_null(strstr(t, "\nlinerate_sample_interval_seconds 0.100\n"));
 	assert_int_equal(u64_of(t, "linerate_softirqs_total{cpu=\"0\",type=\"NET_RX\"}"),
 			 4294967290ULL);
 	/* /proc/stat with 7 columns (pre-2.6.11): no steal series */

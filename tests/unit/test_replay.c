@@ -365,6 +365,11 @@ static void test_queues_replayed(void **state)
 			assert_false(qs->valid & LR_QV_RX_DROPS);	/* empty in the CSV: unknown */
 			assert_true(fabs(qs->rx_pps - num(&qc, qi, "rx_pps")) < 1e-6);
 			assert_int_equal(qs->cum[0], cum[q]);
+			/* the serving CPU as recorded; an empty cell unknown, never CPU 0 */
+			if (!*col(&qc, qi, "cpu"))
+				assert_int_equal(qs->cpu, -1);
+			else
+				assert_int_equal(qs->cpu, (int)num(&qc, qi, "cpu"));
 		}
 		assert_int_equal(f->n_queues, at_t);
 		assert_int_equal(f->queue_source, LR_QSRC_ETHTOOL);

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # linerate <-> iperf3 in both roles, through a veth pair between two network namespaces: TCP -P 1
-# and -P 4, UDP at a fixed -b, -R and --bidir. For every run the byte counts of the two ends (each
-# from its own side's -J output, or the peer's results that iperf3 prints) must agree within 1%
-# (where iperf3 stops reading at TEST_END with data in flight, by the buffers that can hold it),
-# and the exit codes must be 0. Held against every iperf3 build of tests/lib.sh's
-# LR_IPERF3_SUITES: Debian 12's 3.12, trixie's 3.18 and sid's 3.22 (scripts/upstream-iperf3.sh),
-# each test -t 1 (LR_INTEROP_SECONDS); each check names its version. The server's
-# socket options and affinity are checked once, against Debian's. Root only.
+# and -P 4, UDP at a fixed -b (-P 1 and -P 2), -R and --bidir. For every run the byte counts of
+# the two ends (each from its own side's -J output, or the peer's results that iperf3 prints)
+# must agree within 1% (where iperf3 stops reading at TEST_END with data in flight, by the
+# buffers that can hold it), and the exit codes must be 0; linerate's client reports the UDP
+# jitter iperf3 -s measured, each stream's and their sum (their mean, as iperf3 -s sums).
+# Held against every iperf3 build of tests/lib.sh's LR_IPERF3_SUITES: Debian 12's 3.12,
+# trixie's 3.18 and sid's 3.22 (scripts/upstream-iperf3.sh), each test -t 1
+# (LR_INTEROP_SECONDS); each check names its version. The server's socket options and affinity
+# are checked once, against Debian's. Root only.
 . "$(dirname "$0")/../lib.sh"
 need_root iperf3_interop
 command -v iperf3 >/dev/null || { skip iperf3_interop "iperf3 not installed"; exit 0; }
@@ -59,6 +61,17 @@ if mode == "lr-client":
         print(f"# {name}: iperf3 -s sent for {secs:.4f} s")
     else:
         pairs.append(("up", ea["sum_sent"]["bytes"], eb["sum_received"]["bytes"]))
+        # UDP: the jitter iperf3 -s measured, per stream and as its own sum (the streams'
+        # mean), is what linerate's client reports from the server's results
+        if a["start"]["test_start"]["protocol"] == "UDP" and not bidir:
+            ja = [st["udp"]["jitter_ms"] for st in ea["streams"]]
+            jb = [st["udp"]["jitter_ms"] for st in eb["streams"]]
+            sa, sb = ea["sum"]["jitter_ms"], eb["sum"]["jitter_ms"]
+            print(f"# {name}: jitter ms, streams {ja} sum {sa}; iperf3 -s streams {jb} sum {sb}")
+            # (iperf3 3.12's JSON prints 15 significant digits, linerate's 17)
+            near = lambda x, y: abs(x - y) <= 1e-9 * max(abs(y), 1e-9)
+            if len(ja) != len(jb) or not all(map(near, sorted(ja), sorted(jb))) or not near(sa, sb):
+                print(f"FAIL {name}: jitter: linerate {ja} sum {sa}, iperf3 -s {jb} sum {sb}"); sys.exit(0)
     if bidir:
         pairs.append(("down", eb["sum_sent_bidir_reverse"]["bytes"],
                       ea["sum_received_bidir_reverse"]["bytes"]))
@@ -117,7 +130,7 @@ print(f"PASS {name}" if ok else f"FAIL {name}: byte counts disagree: " + "; ".jo
 PY
 }
 
-cases=("tcp-P1:" "tcp-P4:-P 4" "udp-50M:-u -b 50M" "tcp-R:-R" "tcp-bidir:--bidir"
+cases=("tcp-P1:" "tcp-P4:-P 4" "udp-50M:-u -b 50M" "udp-P2:-u -b 25M -P 2" "tcp-R:-R" "tcp-bidir:--bidir"
 	"udp-R:-u -b 50M -R" "udp-bidir:-u -b 50M --bidir")
 
 # lr_client_runs V: linerate client -> iperf3 server, each case

@@ -4,6 +4,9 @@
 # -J report of the same test (the witness): the summary's receiver transfer is the client's
 # sum_received.bytes in iperf3's units, UDP lost/total are its lost_packets/packets exactly,
 # and the interval lines add up to the summary (UDP datagrams exactly, bytes within rounding).
+# The UDP test loses 1 in 50 of its datagrams to nft, whose counter is what the server counts
+# lost (so a count of datagrams received cannot pass for the highest sequence number); the
+# intervals it sends back to the client (--get-server-output) add up to its summary too.
 # Under -R the server sends and, as iperf3 -s, prints only its sender line: its transfer is the
 # client's sum_sent (the server's count as the client got it), its UDP total at least the
 # highest datagram the client's receiver saw (sum_received.packets), and above it only by what
@@ -16,8 +19,9 @@ for c in "${cases[@]}"; do
 	lr_plan "$c: server exits 0" "$c: accepted + connected lines" "$c: $side" \
 		"$c: interval bytes add up to the summary"
 done
-lr_plan "udp: lost/total = client's lost_packets/packets" "udp-R: sender's total = client's sum_received.packets + in flight" \
-	"udp: interval datagrams add up to the summary"
+lr_plan "udp: lost/total = client's lost_packets/packets" "udp: the server's lost = nft's drops" "udp-R: sender's total = client's sum_received.packets + in flight" \
+	"udp: interval datagrams add up to the summary" \
+	"udp: --get-server-output's interval datagrams add up to the summary"
 need_root "server_lines"
 command -v iperf3 >/dev/null || { lr_skip_plan server_lines "iperf3 not installed"; exit 0; }
 command -v jq >/dev/null || { lr_skip_plan server_lines "jq not installed (scripts/deps.sh)"; exit 0; }
@@ -33,13 +37,30 @@ fmt='function fmt(b,  u, i) { split("Bytes KBytes MBytes GBytes TBytes", u, " ")
 	return sprintf("%4.0f %s", b, u[i]) }
 function bytes(v, u) { return v * (u == "KBytes" ? 1024 : u == "MBytes" ? 1048576 : u == "GBytes" ? 1073741824 : 1) }'
 
+# the server namespace's UDP RcvbufErrors (datagrams the kernel dropped at the socket)
+rcvbuf_errors() {
+	ip netns exec "$B" awk '/^Udp:/ { if (!h) { for (i = 2; i <= NF; i++) if ($i == "RcvbufErrors") c = i; h = 1 }
+		else { print $c + 0; exit } }' /proc/net/snmp
+}
 for c in "${cases[@]}"; do
 	opts=(-t 3); [ "${c%-R}" = udp ] && opts+=(-u -b 50M -l 1400); [ "${c#*-}" = R ] && opts+=(-R)
+	# udp: 1 in 50 of the datagrams dropped on the way in (nft counts them), so that a sequence
+	# number and a count of datagrams received are not the same figure
+	if [ "$c" = udp ]; then
+		opts+=(--get-server-output)	# the same intervals, as the server sends them back
+		lr_nft_udp_drop "$B" lrsloss 5291 50 || fail "udp: nft drops 1 in 50" "nft cannot"
+		e0=$(rcvbuf_errors)
+	fi
 	ip netns exec "$B" "$LR_BIN" -s -1 -p 5291 >"$work/srv.txt" 2>"$work/srv.err" &
 	srv=$!; lr_cleanup_add "kill $srv 2>/dev/null"
 	sleep 0.5
 	ip netns exec "$A" iperf3 -c 10.206.0.2 -p 5291 "${opts[@]}" -J >"$work/cli.json" 2>&1
 	wait "$srv"; rc=$?
+	if [ "$c" = udp ]; then
+		e1=$(rcvbuf_errors)
+		dropped=$(ip netns exec "$B" nft list table inet lrsloss 2>/dev/null | grep -oP 'counter packets \K[0-9]+')
+		ip netns exec "$B" nft delete table inet lrsloss 2>/dev/null
+	fi
 	check "$c: server exits 0" test "$rc" -eq 0 || cat "$work/srv.err"
 	check "$c: accepted + connected lines" grep -q "^Accepted connection from 10.206.0.1, port" "$work/srv.txt"
 	grep -q "local 10.206.0.2 port 5291 connected to 10.206.0.1 port" "$work/srv.txt" ||
@@ -66,6 +87,11 @@ for c in "${cases[@]}"; do
 		want="$(jq -r '"\(.end.sum_received.lost_packets // .end.sum.lost_packets)/\(.end.sum_received.packets // .end.sum.packets)"' "$work/cli.json")"
 		echo "$c: server's lost/total $lt; iperf3 client's $want"
 		check "$c: lost/total = client's lost_packets/packets" test "$lt" = "$want"
+		# what nft dropped is what the server counts lost: all but one dropped after the last
+		# datagram that came (no later sequence number shows it), plus the socket's overflows
+		echo "$c: nft dropped ${dropped:-?}, RcvbufErrors +$((e1 - e0)), the server's lost ${lt%/*}"
+		check "$c: the server's lost = nft's drops" awk -v l="${lt%/*}" -v d="${dropped:-}" -v r="$((e1 - e0))" \
+			'BEGIN { exit !(d != "" && d > 0 && l >= d - 1 && l <= d + r) }'
 	elif [ "$c" = udp-R ]; then
 		lt=$(grep ' sender$' "$work/srv.txt" | grep -oP '[0-9]+/[0-9]+ \(' | tr -d ' (')
 		want=$(jq -r '.end.sum_received.packets // .end.sum.packets' "$work/cli.json")
@@ -79,6 +105,11 @@ for c in "${cases[@]}"; do
 			END { print l "/" t }' "$work/srv.txt")
 		echo "udp: interval lines add up to $it datagrams"
 		check "udp: interval datagrams add up to the summary" test "$it" = "$lt"
+		it=$(jq -r '.server_output_text // ""' "$work/cli.json" | awk '/^- - -/ { exit }
+			/ ms +[0-9]+\/[0-9]+ / { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\/[0-9]+$/) { split($i, p, "/"); l += p[1]; t += p[2] } }
+			END { print l "/" t }')
+		echo "udp: --get-server-output's interval lines add up to $it datagrams"
+		check "udp: --get-server-output's interval datagrams add up to the summary" test "$it" = "$lt"
 	fi
 	[ -n "$LR_FAILED" ] && { echo "--- server output:"; cat "$work/srv.txt"; }
 done

@@ -5,7 +5,8 @@
 # the system calls (strace), the wall clock. Every check would fail if the option were ignored.
 . "$(dirname "$0")/../lib.sh"
 lr_plan iperf3_options "server-output-text server-output-json lrs-json-report lrc-server-output \
-lrc-sockopts i3-honours-lrc-params lrs-honours-i3-params lrs-udp-dont-fragment dscp-name \
+lrc-sockopts i3-honours-lrc-params lrs-honours-i3-params lrs-udp-dont-fragment lrs-udp-gro \
+dscp-name lrs-no-gso \
 bytes-lrc bytes-i3c-R blocks-i3c-udp blocks-lrc udp-64bit-lrc udp-64bit-i3c extra-data \
 family-6 family-4 zerocopy skip-rx-copy-server repeating-payload-lrc repeating-payload-server \
 idle-timeout bitrate-limit-asked bitrate-limit-running json-stream"
@@ -129,8 +130,16 @@ if srv_start "$LR_BIN" -s -p "$port"; then	# linerate -s applies what iperf3's p
 	peek_during lrsdf "$spid" iperf3 -c 127.0.0.1 -p "$port" -t 2 -u -b 1M --dont-fragment
 	cat "$tmp/lrsdf.peek"
 	check lrs-udp-dont-fragment grep -q '^udp .*pmtudisc=2' "$tmp/lrsdf.peek"
+	check lrs-udp-gro grep -q '^udp .*gro=1$' "$tmp/lrsdf.peek"	# the receiver's default path
 	peek_during dscp client "$LR_BIN" -c 127.0.0.1 -p "$port" --headless -t 2 --dscp EF
 	check dscp-name grep -q 'tos=184' "$tmp/dscp.peek"
+	srv_stop
+fi
+next_port
+if srv_start "$LR_BIN" -s --no-gso -p "$port"; then	# the server's own --no-gso: plain recvmmsg
+	peek_during lrsng "$spid" iperf3 -c 127.0.0.1 -p "$port" -t 2 -u -b 1M
+	cat "$tmp/lrsng.peek"
+	check lrs-no-gso sh -c "grep -q '^udp ' $tmp/lrsng.peek && ! grep -q '^udp .*gro=1' $tmp/lrsng.peek"
 	srv_stop
 fi
 

@@ -3,7 +3,8 @@
  * local or remote port is PORT is duplicated with pidfd_getfd (root, Linux 5.6+) and its
  * options read with getsockopt, one line each:
  *   tcp|udp local=PORT remote=PORT nodelay=0|1 tos=N tclass=N maxpacing=BYTES/s
- *   pmtudisc=N keepalive=0|1 keepidle=S keepintvl=S keepcnt=N
+ *   pmtudisc=N keepalive=0|1 keepidle=S keepintvl=S keepcnt=N segment=BYTES gro=0|1
+ * (segment and gro: UDP's UDP_SEGMENT and UDP_GRO, -1 on TCP)
  * A test's witness that an option reached the socket, whichever program set it. */
 #include <stdbool.h>
 #include <arpa/inet.h>
@@ -12,6 +13,7 @@
 #include <netinet/in.h>
 #include <netinet/ip.h>
 #include <netinet/tcp.h>
+#include <netinet/udp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,7 +85,8 @@ int main(int argc, char **argv)
 			bool v6 = a.ss_family == AF_INET6, tcp = type == SOCK_STREAM;
 
 			printf("%s local=%d remote=%d nodelay=%ld tos=%ld tclass=%ld maxpacing=%ld "
-			       "pmtudisc=%ld keepalive=%ld keepidle=%ld keepintvl=%ld keepcnt=%ld\n",
+			       "pmtudisc=%ld keepalive=%ld keepidle=%ld keepintvl=%ld keepcnt=%ld "
+			       "segment=%ld gro=%ld\n",
 			       tcp ? "tcp" : "udp", lp, rp,
 			       tcp ? opt(fd, IPPROTO_TCP, TCP_NODELAY) : -1, opt(fd, IPPROTO_IP, IP_TOS),
 			       v6 ? opt(fd, IPPROTO_IPV6, IPV6_TCLASS) : -1,
@@ -93,7 +96,9 @@ int main(int argc, char **argv)
 			       opt(fd, SOL_SOCKET, SO_KEEPALIVE),
 			       tcp ? opt(fd, IPPROTO_TCP, TCP_KEEPIDLE) : -1,
 			       tcp ? opt(fd, IPPROTO_TCP, TCP_KEEPINTVL) : -1,
-			       tcp ? opt(fd, IPPROTO_TCP, TCP_KEEPCNT) : -1);
+			       tcp ? opt(fd, IPPROTO_TCP, TCP_KEEPCNT) : -1,
+			       tcp ? -1 : opt(fd, IPPROTO_UDP, UDP_SEGMENT),
+			       tcp ? -1 : opt(fd, IPPROTO_UDP, UDP_GRO));
 		}
 		close(fd);
 	}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Failure modes a lab throws at linerate, each ending in a clear message and a documented exit
 # status (man page, EXIT STATUS): the CSV on a full filesystem (a 64 KiB tmpfs: exit 1, one
-# line naming the file, rows left whole) and on /dev/full; --procfs trees with /proc/net/dev
+# line naming the file, rows left whole; the same under a -c test) and on /dev/full; --procfs trees with /proc/net/dev
 # missing, truncated mid-line or unreadable and /proc/stat garbage or unreadable (as uid
 # 65534); ethtool as a non-root user; SIGHUP from kill and from a closing terminal (tmux);
 # the traffic peer killed with SIGKILL mid-test in both directions (server_hostile.sh covers
@@ -41,6 +41,23 @@ if mount -t tmpfs -o size=64k lrfaults "$mnt"; then
 		whole_rows "$mnt/x.csv"
 	check "full tmpfs: CPU rows whole ($(wc -l <"$mnt/c.csv") rows)" whole_rows "$mnt/c.csv"
 	check "full tmpfs: more than the header made it" test "$(wc -l <"$mnt/x.csv")" -gt 10
+	# the same disk under a -c test (loopback, -t 30): the write error ends the test, exit 1
+	# (never taken for stdout's reader gone, which is 0), one line naming the file, rows whole
+	rm -f "$mnt/x.csv" "$mnt/c.csv"
+	fport=$((20000 + RANDOM % 20000))
+	"$LR_BIN" -s -1 -p "$fport" -B 127.0.0.1 >/dev/null 2>&1 &
+	fsrv=$!; lr_cleanup_add "kill $fsrv 2>/dev/null"
+	lr_wait_listen "$fport"
+	t0=$SECONDS
+	timeout 60 "$LR_BIN" -c 127.0.0.1 -p "$fport" -t 30 -b 10M -i 0.01 --headless \
+		--csv "$mnt/cl.csv" --cpu-csv "$mnt/clc.csv" >"$work/clfull.out" 2>"$work/clfull.err"
+	rc=$? secs=$((SECONDS - t0))
+	check "full tmpfs under -c: exit 1 within 20 s of a 30 s test (rc $rc, ${secs} s)" \
+		test "$rc" -eq 1 -a "$secs" -le 20
+	check "full tmpfs under -c: one stderr line naming the file ($(head -1 "$work/clfull.err"))" \
+		sh -c "[ \$(grep -c . '$work/clfull.err') -eq 1 ] && grep -q '$mnt/cl.*\.csv' '$work/clfull.err'"
+	check "full tmpfs under -c: rows whole" sh -c "$(declare -f whole_rows); whole_rows '$mnt/cl.csv' && whole_rows '$mnt/clc.csv'"
+	kill "$fsrv" 2>/dev/null; wait "$fsrv" 2>/dev/null
 else
 	skip "full tmpfs" "cannot mount a tmpfs"
 fi

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Mutation testing in make test-all (docs/design.md §15): scripts/mutate.sh over the whole
-# tests/mutations.tsv when run by hand (a maintainer's `make test-all`: about 12 minutes of both
+# tests/mutations.tsv when run by hand (a maintainer's `make test-all`: about 35 minutes of both
 # CPUs), and over CI's sample tests/mutations-ci.tsv under CI=true (.ci/run: unit-test-only
 # mutations of breaks that once went unseen, about 10 s, what the 30-minute budget holds).
 # LR_MUTATE_CI_LIST names another list either way. On a scratch copy of the tree with the build/

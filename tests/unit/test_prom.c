@@ -535,6 +535,15 @@ static void test_never_backwards(void **state)
 	assert_int_equal(u64_of(t, "linerate_iface_rx_bytes_total{iface=\"eth9\"}"), 5540);
 	assert_int_equal(u64_of(t, "linerate_iface_tx_bytes_total{iface=\"eth9\"}"), 7100);
 	assert_int_equal(u64_of(t, "linerate_iface_up{iface=\"eth9\"}"), 0);
+	/* a veth whose peer is down says lowerlayerdown: not up either (only "up" is 1) */
+	put(c, "sys/class/net/eth9/operstate", "lowerlayerdown\n");
+	c->now += 6 * SEC;	/* the next gauge refresh */
+	t = tick(c, LR_PROM_TEXT);
+	assert_int_equal(u64_of(t, "linerate_iface_up{iface=\"eth9\"}"), 0);
+	put(c, "sys/class/net/eth9/operstate", "up\n");
+	c->now += 6 * SEC;
+	t = tick(c, LR_PROM_TEXT);
+	assert_int_equal(u64_of(t, "linerate_iface_up{iface=\"eth9\"}"), 1);
 	put_dev(c, "  eth9: 90 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
 	t = tick(c, LR_PROM_TEXT);
 	assert_int_equal(u64_of(t, "linerate_iface_rx_bytes_total{iface=\"eth9\"}"), 5590);

@@ -3,11 +3,11 @@
 # -b RATE/BURST, --pacing-timer, each between linerate and iperf3 3.22 (sid's build) in both
 # roles over a veth between two namespaces, judged by a witness that does not take linerate's
 # word: the socket's bound device as `ss` shows it, the namespace's MPTCP counters (nstat
-# MPTcpExt*), the datagrams' arrival stamps on the wire (tests/tools/burst_sniff.py), iperf3's
+# MPTcpExt*), the datagrams' and TCP segments' arrival stamps on the wire (burst_sniff.py), iperf3's
 # debug print of the parameters it received. --sctp is refused with one line (no sctp module).
 . "$(dirname "$0")/../lib.sh"
 lr_plan iperf3_options_sid "bind-dev-lrs bind-dev-lrc mptcp-lrs mptcp-lrc burst-lrc burst-lrs \
-pacing-timer-lrc sctp-refused sctp-lrs"
+burst-lrc-tcp pacing-timer-lrc sctp-refused sctp-lrs"
 need_root iperf3_options_sid
 [ -x "$LR_BIN" ] || { lr_skip_plan iperf3_options_sid "$LR_BIN not built"; exit 0; }
 sid=$(lr_iperf3_path sid) || { lr_skip_plan iperf3_options_sid "iperf3 3.22 (sid) not installed (scripts/upstream-iperf3.sh)"; exit 0; }
@@ -117,6 +117,27 @@ if srv burst-lrs "$b" "$LR_BIN" -s -p "$port"; then
 	check burst-lrs sh -c "[ $rc -eq 0 ] && [ $wire -eq 1 ]"
 	srv_stop
 fi
+# TCP: 20 blocks of 8 KiB back to back, then the wait that keeps 4 Mbit/s (330 ms), against the
+# same rate without a burst (a block every 16 ms): the silences over 2 ms between data segments
+# on the receiving veth, a few a second against about 60
+tcp_gaps() {	# tcp_gaps RATE: linerate -c -t 2 -l 8K -b RATE to iperf3 -s; prints the wire's gaps
+	local out=$tmp/tcp-${1//\//_}.sn
+	srv burst-lrc-tcp "$b" env PATH="$sid:$PATH" iperf3 -s -1 -p "$port" || return
+	ip netns exec "$b" python3 "$SNIFF" "$vb" "$port" 3 1000 tcp >"$out" 2>"$out.err" &
+	snp=$!
+	lr_cleanup_add "kill $snp 2>/dev/null"
+	for _ in $(seq 40); do grep -q ready "$out.err" && break; sleep 0.05; done
+	"${A[@]}" timeout 20 "$LR_BIN" -c 10.97.0.2 -p "$port" -t 2 -l 8K -b "$1" >/dev/null 2>&1
+	wait $snp
+	srv_stop
+	echo "# linerate -c -l 8K -b $1 to iperf3 $v -s: on the wire $(cat "$out")" >&2
+	sed -n 's/^packets=[0-9]* bytes=\([0-9]*\) gaps=\([0-9]*\)$/\1 \2/p' "$out"
+}
+read -r tb tg < <(tcp_gaps 4M/20)
+read -r pb pg < <(tcp_gaps 4M)
+check "burst-lrc-tcp (gaps: $tg in bursts of 20, $pg paced; bytes $tb, $pb)" \
+	awk -v tb="${tb:-0}" -v tg="${tg:-}" -v pb="${pb:-0}" -v pg="${pg:-}" \
+	'BEGIN { exit !(tg != "" && pg != "" && tb > 500000 && pb > 500000 && pg >= 40 && tg * 4 <= pg) }'
 
 # --- --sctp: one line naming why; an iperf3 client asking for it hears what iperf3 -s says -------
 if srv sctp-lrs "$b" "$LR_BIN" -s -p "$port"; then
